@@ -1,0 +1,65 @@
+# rocm-vla-doctor - see README.md. `make` builds, `make test` runs every test
+# layer that needs no GPU, `make asan-test` the same under ASan+UBSan.
+CC      ?= gcc
+PKGS    := yaml-0.1 ncursesw libpci zlib
+BUILD   ?= build
+CFLAGS  ?= -O2 -g
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
+CPPFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
+               -I. -MMD -MP
+LDLIBS_ALL   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -ldl -lm
+
+SRCS    := $(wildcard src/*.c) $(wildcard probes/*.c)
+OBJS    := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/src/embed.o
+LIBOBJS := $(filter-out $(BUILD)/src/main.o,$(OBJS))
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+BIN     := $(BUILD)/rocm-vla-doctor
+
+all: $(BUILD)/.deps rocm-vla-doctor
+
+$(BUILD)/.deps:
+	@mkdir -p $(BUILD)
+	@tools/ensure-deps.sh build
+	@touch $@
+
+$(BIN): $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS_ALL)
+
+rocm-vla-doctor: $(BIN)
+	cp $(BIN) $@
+
+$(BUILD)/%.o: %.c | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/src/embed.o: src/embed.S checks.yaml | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) -c -I. -o $@ src/embed.S
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS_ALL)
+
+# the doctor on this machine
+run: all
+	./rocm-vla-doctor
+
+test: $(BUILD)/.deps $(BIN) $(UNIT_BINS)
+	@tools/ensure-deps.sh test
+	@BUILD=$(BUILD) RVD=$(BIN) tests/run.sh
+
+# the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer
+asan-test:
+	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" test
+
+format:
+	clang-format -i src/*.c src/*.h probes/*.c probes/*.h tests/unit/*.c
+
+clean:
+	rm -rf build build-asan rocm-vla-doctor tests/out
+
+.PHONY: all run test asan-test clean format
+-include $(OBJS:.o=.d)

@@ -1,0 +1,46 @@
+/* probe.h - probes produce facts, never verdicts.
+ *
+ * The probes form one static table (probe_table.c); its order is the order
+ * of the run. Each probe reads the system only through rootfs.h, so that it
+ * works the same on the live host, a fixture tree and a collected snapshot. */
+#ifndef RVD_PROBE_H
+#define RVD_PROBE_H
+
+#include "../src/checks.h"
+#include "../src/fact.h"
+#include "../src/rootfs.h"
+
+struct probe_opts {
+    const char *requirements; /* --requirements FILE, or NULL */
+    const char *python;       /* --python PATH, or NULL for python3 on PATH */
+};
+
+struct probe_ctx {
+    struct factset *facts;
+    enum level level;
+    const struct probe_opts *opts;
+};
+
+struct probe {
+    const char *name;
+    enum level level;
+    int needs_gpu; /* runs in an isolated child with a watchdog */
+    /* 0, or -errno for an internal error (recorded as probe.<name>.status) */
+    int (*run)(struct probe_ctx *ctx);
+    const char *what; /* one line for `explain` and -v */
+};
+
+extern const struct probe probe_table[];
+extern const size_t probe_count;
+
+/* run every probe up to ctx->level, in table order */
+void probes_run_all(struct probe_ctx *ctx);
+
+/* shared by probes: environment variables recorded in the "environ" query;
+ * NULL when unset. Only variables on the whitelist in probe_env.c are ever
+ * recorded, so a snapshot never carries secrets. */
+const char *probe_getenv(const char *name);
+/* AMD GPUs found by probe_gpu: index -> PCI address ("0000:03:00.0") */
+const char *probe_gpu_pci(const struct factset *fs, int gpu, char buf[FACT_NAME_MAX]);
+
+#endif

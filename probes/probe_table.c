@@ -1,0 +1,67 @@
+/* probe_table.c - the static table of probes; its order is the run order.
+ * Later probes may read facts of earlier ones (pcie reads gpu.* for the
+ * PCI addresses), never the other way round. */
+#include "probe.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int probe_host_run(struct probe_ctx *ctx);
+int probe_env_run(struct probe_ctx *ctx);
+int probe_driver_run(struct probe_ctx *ctx);
+int probe_kernel_log_run(struct probe_ctx *ctx);
+int probe_kfd_run(struct probe_ctx *ctx);
+int probe_user_run(struct probe_ctx *ctx);
+int probe_container_run(struct probe_ctx *ctx);
+int probe_gpu_run(struct probe_ctx *ctx);
+int probe_pcie_run(struct probe_ctx *ctx);
+int probe_iommu_run(struct probe_ctx *ctx);
+int probe_kernel_run(struct probe_ctx *ctx);
+int probe_rocm_run(struct probe_ctx *ctx);
+int probe_python_run(struct probe_ctx *ctx);
+
+const struct probe probe_table[] = {
+    {"host", LEVEL_QUICK, 0, probe_host_run, "host name, OS release and kernel release"},
+    {"env", LEVEL_QUICK, 0, probe_env_run, "GPU-related environment variables (whitelisted)"},
+    {"driver", LEVEL_QUICK, 0, probe_driver_run, "amdgpu module state and version"},
+    {"kernel_log", LEVEL_QUICK, 0, probe_kernel_log_run,
+     "known signatures in the kernel log (atomics, page faults, KFD rejects, key rejected)"},
+    {"kfd", LEVEL_QUICK, 0, probe_kfd_run, "/dev/kfd and render nodes: presence, owner, open test"},
+    {"user", LEVEL_QUICK, 0, probe_user_run, "the process's groups and the group database"},
+    {"container", LEVEL_QUICK, 0, probe_container_run, "container and WSL detection"},
+    {"gpu", LEVEL_QUICK, 0, probe_gpu_run,
+     "AMD GPUs from PCI, KFD topology and DRM sysfs (gfx, VRAM, BAR, clocks, thermal, RAS)"},
+    {"pcie", LEVEL_QUICK, 0, probe_pcie_run,
+     "PCIe path from each GPU to the root port: link per hop, AtomicOp bits (libpci)"},
+    {"iommu", LEVEL_QUICK, 0, probe_iommu_run, "IOMMU presence and the GPU's domain type"},
+    {"kernel", LEVEL_QUICK, 0, probe_kernel_run,
+     "kernel command line, amdgpu parameters in force, CONFIG_HSA_AMD_SVM"},
+    {"rocm", LEVEL_QUICK, 0, probe_rocm_run, "ROCm installs under /opt/rocm* and distribution packages"},
+    {"python", LEVEL_QUICK, 0, probe_python_run,
+     "the Python environment: torch build, nvidia-* packages, requirements file"},
+};
+
+const size_t probe_count = ARRAY_SIZE(probe_table);
+
+void probes_run_all(struct probe_ctx *ctx)
+{
+    for (size_t i = 0; i < probe_count; i++) {
+        const struct probe *p = &probe_table[i];
+        if (p->level > ctx->level)
+            continue;
+        char name[FACT_NAME_MAX];
+        int rc = p->run(ctx);
+        snprintf(name, sizeof(name), "probe.%s.status", p->name);
+        fact_set_str(ctx->facts, name, rc < 0 ? "error" : "ok", "probe table");
+        if (rc < 0) {
+            snprintf(name, sizeof(name), "probe.%s.message", p->name);
+            fact_set_str(ctx->facts, name, strerror(-rc), "probe table");
+        }
+    }
+}
+
+const char *probe_gpu_pci(const struct factset *fs, int gpu, char buf[FACT_NAME_MAX])
+{
+    const struct fact *f = fact_get(fs, fact_gpu_name(buf, gpu, "pci"));
+    return f && f->type == FACT_STR ? f->s : NULL;
+}

@@ -1,0 +1,94 @@
+/* checks.h - the checklist loaded from checks.yaml (libyaml), and results.
+ *
+ * A check reads facts and turns them into one of six statuses through rules
+ * that are data: skip rules, then fail rules, then warn rules, else pass.
+ * See man/checks.yaml.5 for the file format. */
+#ifndef RVD_CHECKS_H
+#define RVD_CHECKS_H
+
+#include "expr.h"
+#include "fact.h"
+#include "util.h"
+
+enum status { ST_PASS, ST_WARN, ST_FAIL, ST_SKIP, ST_ERROR, ST_TIMEOUT, ST__COUNT };
+const char *status_name(enum status st);
+
+enum level { LEVEL_QUICK, LEVEL_STANDARD, LEVEL_FULL };
+const char *level_name(enum level l);
+int level_parse(const char *s, enum level *out);
+
+struct rule {
+    char *when_src;
+    struct expr *when; /* NULL for the pass rule */
+    char *summary;     /* template: {fact.name} and {gpu} are substituted */
+    char *fix;         /* overrides the check's fix when set */
+};
+
+struct check {
+    char *id, *title, *fix, *why, *how;
+    enum level level;
+    int per_gpu;          /* `per: gpu` - evaluated once per GPU, worst wins */
+    char *probe;          /* probe whose error/timeout this check inherits */
+    double timeout_s;     /* per-probe budget for GPU probes (0 = default) */
+    struct strlist reads; /* facts shown as evidence */
+    struct rule *skip, *fail, *warn;
+    size_t nskip, nfail, nwarn;
+    struct rule pass;
+    int line;
+};
+
+struct data_table {
+    char *name;
+    char *key; /* NULL for a plain list */
+    struct strlist values;
+};
+
+struct checkset {
+    char *path;
+    struct check *v;
+    size_t n;
+    struct data_table *data;
+    size_t ndata;
+};
+
+/* 0, or -1 after printing "file:line:col: message" */
+int checks_load(struct checkset *cs, const char *path);
+int checks_load_string(struct checkset *cs, const char *name, const char *text, size_t len);
+void checks_release(struct checkset *cs);
+const struct check *checks_find(const struct checkset *cs, const char *id);
+/* lookup a data table entry; -1 when missing */
+int checks_table(const struct checkset *cs, const char *table, const char *key, struct val *out);
+
+struct evidence {
+    char *name;              /* resolved fact name, e.g. gpu.0.vram_bytes */
+    const struct fact *fact; /* NULL when no probe produced it */
+};
+
+struct result {
+    const struct check *check;
+    enum status st;
+    char *summary;
+    const char *fix; /* borrowed from the rule or the check; NULL on pass/skip */
+    struct evidence *ev;
+    size_t nev;
+};
+
+struct results {
+    struct result *v;
+    size_t n;
+    size_t counts[ST__COUNT];
+};
+
+struct run_filter {
+    enum level level;
+    const struct strlist *only; /* ids or "prefix." entries; NULL = all */
+};
+
+/* -1 (after an error message) when --only names an unknown id */
+int checks_run(const struct checkset *cs, const struct factset *fs, const struct run_filter *flt,
+               struct results *out);
+void results_release(struct results *r);
+/* exit code contract: 0 ok, 1 a fail (or a warning with strict) */
+int results_exit_code(const struct results *r, int strict);
+
+#endif

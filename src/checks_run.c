@@ -1,0 +1,368 @@
+/* checks_run.c - evaluate checks against facts: skip rules, then fail, then
+ * warn, else pass; an undecidable rule becomes `skip` naming the unknown
+ * fact, never `pass`. Per-GPU checks run once per GPU and the worst wins. */
+#include "checks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const status_names[ST__COUNT] = {"pass", "warn", "fail",
+                                                     "skip", "error", "timeout"};
+
+const char *status_name(enum status st)
+{
+    return (unsigned)st < ST__COUNT ? status_names[st] : "?";
+}
+
+static const char *const level_names[] = {"quick", "standard", "full"};
+
+const char *level_name(enum level l)
+{
+    return (unsigned)l < ARRAY_SIZE(level_names) ? level_names[l] : "?";
+}
+
+int level_parse(const char *s, enum level *out)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(level_names); i++)
+        if (strcmp(s, level_names[i]) == 0) {
+            *out = (enum level)i;
+            return 0;
+        }
+    return -1;
+}
+
+const struct check *checks_find(const struct checkset *cs, const char *id)
+{
+    for (size_t i = 0; i < cs->n; i++)
+        if (strcmp(cs->v[i].id, id) == 0)
+            return &cs->v[i];
+    return NULL;
+}
+
+int checks_table(const struct checkset *cs, const char *table, const char *key, struct val *out)
+{
+    for (size_t i = 0; i < cs->ndata; i++) {
+        const struct data_table *t = &cs->data[i];
+        if (strcmp(t->name, table) != 0)
+            continue;
+        if (t->key && (!key || strcmp(t->key, key) != 0))
+            continue;
+        memset(out, 0, sizeof(*out));
+        out->t = VAL_LIST;
+        for (size_t j = 0; j < t->values.n; j++)
+            strlist_add(&out->l, t->values.v[j]);
+        return 0;
+    }
+    return -1;
+}
+
+/* ---- fact resolution -------------------------------------------------- */
+
+struct env_ctx {
+    const struct checkset *cs;
+    const struct factset *fs;
+    int gpu; /* -1 outside per-GPU checks */
+};
+
+/* "gpu.vram_bytes" inside a per-GPU check means "gpu.<i>.vram_bytes" when
+ * such a fact exists; anything else is looked up as written. */
+static const struct fact *resolve_fact(const struct env_ctx *c, const char *name, char *buf)
+{
+    if (c->gpu >= 0 && str_starts(name, "gpu.")) {
+        fact_gpu_name(buf, c->gpu, name + 4);
+        const struct fact *f = fact_get(c->fs, buf);
+        if (f)
+            return f;
+    }
+    snprintf(buf, FACT_NAME_MAX, "%s", name);
+    return fact_get(c->fs, name);
+}
+
+static int env_fact(void *ctx, const char *name, struct val *out)
+{
+    char buf[FACT_NAME_MAX];
+    const struct fact *f = resolve_fact(ctx, name, buf);
+    memset(out, 0, sizeof(*out));
+    if (!f)
+        return -1;
+    switch (f->type) {
+    case FACT_UNKNOWN:
+        out->t = VAL_UNKNOWN;
+        out->s = xstrdup(buf);
+        break;
+    case FACT_BOOL:
+        out->t = VAL_BOOL;
+        out->b = f->b;
+        break;
+    case FACT_INT:
+        out->t = VAL_NUM;
+        out->n = (double)f->i;
+        break;
+    case FACT_FLOAT:
+        out->t = VAL_NUM;
+        out->n = f->f;
+        break;
+    case FACT_STR:
+        out->t = VAL_STR;
+        out->s = xstrdup(f->s);
+        break;
+    case FACT_LIST:
+        out->t = VAL_LIST;
+        for (size_t i = 0; i < f->list.n; i++)
+            strlist_add(&out->l, f->list.v[i]);
+        break;
+    }
+    return 0;
+}
+
+static int env_table(void *ctx, const char *table, const char *key, struct val *out)
+{
+    return checks_table(((struct env_ctx *)ctx)->cs, table, key, out);
+}
+
+/* {name} -> fact text; {gpu} -> index */
+static char *render_summary(const struct env_ctx *c, const char *tmpl)
+{
+    struct strbuf sb = STRBUF_INIT;
+    for (const char *p = tmpl; *p;) {
+        const char *close = *p == '{' ? strchr(p, '}') : NULL;
+        if (!close) {
+            strbuf_addc(&sb, *p++);
+            continue;
+        }
+        char *name = xstrndup(p + 1, (size_t)(close - p - 1));
+        char buf[FACT_NAME_MAX];
+        if (strcmp(name, "gpu") == 0) {
+            strbuf_addf(&sb, "%d", c->gpu < 0 ? 0 : c->gpu);
+        } else {
+            const struct fact *f = resolve_fact(c, name, buf);
+            char *t = f ? fact_to_text(f) : xstrdup("unknown");
+            strbuf_adds(&sb, t);
+            free(t);
+        }
+        free(name);
+        p = close + 1;
+    }
+    return strbuf_detach(&sb);
+}
+
+static char *unknown_reason(const struct env_ctx *c, const char *name)
+{
+    char buf[FACT_NAME_MAX];
+    const struct fact *f = resolve_fact(c, name, buf);
+    if (f && f->type == FACT_UNKNOWN)
+        return xasprintf("cannot tell: %s is unknown (%s)", buf, f->reason ? f->reason : "?");
+    if (!f && fact_get(c->fs, name) == NULL && strchr(name, '['))
+        return xasprintf("cannot tell: no entry %s in checks.yaml data", name);
+    if (!f)
+        return xasprintf("cannot tell: no probe produced %s", name);
+    return xasprintf("cannot tell: %s", name);
+}
+
+struct verdict {
+    enum status st;
+    char *summary;
+    const char *fix;
+};
+
+static void eval_one(const struct check *ck, const struct env_ctx *c, struct verdict *v)
+{
+    struct expr_env env = {env_fact, env_table, (void *)c};
+    v->fix = NULL;
+    for (size_t i = 0; i < ck->nskip; i++) {
+        struct val r = expr_eval(ck->skip[i].when, &env);
+        int hit = r.t == VAL_BOOL && r.b;
+        val_release(&r);
+        if (hit) {
+            v->st = ST_SKIP;
+            v->summary = render_summary(c, ck->skip[i].summary);
+            return;
+        }
+    }
+    const struct rule *groups[2] = {ck->fail, ck->warn};
+    size_t ns[2] = {ck->nfail, ck->nwarn};
+    enum status sts[2] = {ST_FAIL, ST_WARN};
+    for (int g = 0; g < 2; g++) {
+        char *unknown = NULL;
+        for (size_t i = 0; i < ns[g]; i++) {
+            struct val r = expr_eval(groups[g][i].when, &env);
+            if (r.t == VAL_BOOL && r.b) {
+                val_release(&r);
+                free(unknown);
+                v->st = sts[g];
+                v->summary = render_summary(c, groups[g][i].summary);
+                v->fix = groups[g][i].fix ? groups[g][i].fix : ck->fix;
+                return;
+            }
+            if (r.t == VAL_UNKNOWN && !unknown)
+                unknown = unknown_reason(c, r.s);
+            else if (r.t != VAL_BOOL && r.t != VAL_UNKNOWN && !unknown)
+                unknown = xasprintf("cannot tell: rule \"%s\" is not a yes/no question",
+                                    groups[g][i].when_src);
+            val_release(&r);
+        }
+        if (unknown) {
+            /* a possible failure we cannot rule out is not a pass */
+            v->st = ST_SKIP;
+            v->summary = unknown;
+            return;
+        }
+    }
+    v->st = ST_PASS;
+    v->summary = render_summary(c, ck->pass.summary);
+}
+
+/* severity order for "worst wins" across GPUs */
+static int severity(enum status st)
+{
+    static const int sev[ST__COUNT] = {[ST_PASS] = 0, [ST_SKIP] = 1,  [ST_WARN] = 2,
+                                       [ST_FAIL] = 5, [ST_ERROR] = 4, [ST_TIMEOUT] = 3};
+    return sev[st];
+}
+
+static void add_evidence(struct result *r, const struct env_ctx *c, const char *name)
+{
+    char buf[FACT_NAME_MAX];
+    const struct fact *f = resolve_fact(c, name, buf);
+    for (size_t i = 0; i < r->nev; i++)
+        if (strcmp(r->ev[i].name, buf) == 0)
+            return;
+    r->ev = xrealloc(r->ev, (r->nev + 1) * sizeof(*r->ev));
+    r->ev[r->nev].name = xstrdup(buf);
+    r->ev[r->nev].fact = f;
+    r->nev++;
+}
+
+static void collect_evidence(struct result *r, const struct check *ck, const struct env_ctx *c)
+{
+    struct strlist names = STRLIST_INIT;
+    for (size_t i = 0; i < ck->reads.n; i++)
+        strlist_add(&names, ck->reads.v[i]);
+    for (size_t i = 0; i < ck->nfail; i++)
+        expr_idents(ck->fail[i].when, &names);
+    for (size_t i = 0; i < ck->nwarn; i++)
+        expr_idents(ck->warn[i].when, &names);
+    for (size_t i = 0; i < names.n; i++)
+        add_evidence(r, c, names.v[i]);
+    strlist_release(&names);
+}
+
+static int selected(const struct check *ck, const struct run_filter *flt)
+{
+    if (flt->only) {
+        for (size_t i = 0; i < flt->only->n; i++) {
+            const char *o = flt->only->v[i];
+            if (strcmp(o, ck->id) == 0 || (str_ends(o, ".") && str_starts(ck->id, o)))
+                return 1;
+        }
+        return 0;
+    }
+    return ck->level <= flt->level;
+}
+
+/* a probe that crashed or hung hands its status to the checks that name it */
+static int probe_status(const struct check *ck, const struct factset *fs, struct verdict *v)
+{
+    if (!ck->probe)
+        return 0;
+    char name[FACT_NAME_MAX];
+    snprintf(name, sizeof(name), "probe.%s.status", ck->probe);
+    const struct fact *st = fact_get(fs, name);
+    if (!st || st->type != FACT_STR || strcmp(st->s, "ok") == 0)
+        return 0;
+    snprintf(name, sizeof(name), "probe.%s.message", ck->probe);
+    const struct fact *msg = fact_get(fs, name);
+    v->st = strcmp(st->s, "timeout") == 0 ? ST_TIMEOUT : ST_ERROR;
+    v->summary = xasprintf("probe %s %s: %s", ck->probe,
+                           v->st == ST_TIMEOUT ? "timed out" : "failed",
+                           msg && msg->type == FACT_STR ? msg->s : "no message");
+    v->fix = NULL;
+    return 1;
+}
+
+int checks_run(const struct checkset *cs, const struct factset *fs, const struct run_filter *flt,
+               struct results *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (flt->only) {
+        for (size_t i = 0; i < flt->only->n; i++) {
+            const char *o = flt->only->v[i];
+            int found = 0;
+            for (size_t j = 0; j < cs->n && !found; j++)
+                found = strcmp(o, cs->v[j].id) == 0 ||
+                        (str_ends(o, ".") && str_starts(cs->v[j].id, o));
+            if (!found)
+                return error("no check named '%s' (see 'rocm-vla-doctor list')", o);
+        }
+    }
+    out->v = xcalloc(cs->n, sizeof(*out->v));
+    for (size_t i = 0; i < cs->n; i++) {
+        const struct check *ck = &cs->v[i];
+        if (!selected(ck, flt))
+            continue;
+        struct result *r = &out->v[out->n++];
+        r->check = ck;
+        struct verdict v = {ST_PASS, NULL, NULL};
+        struct env_ctx c = {cs, fs, -1};
+        const struct fact *count = fact_get(fs, "gpu.count");
+        int ngpu = ck->per_gpu && count && count->type == FACT_INT ? (int)count->i : 0;
+        if (probe_status(ck, fs, &v)) {
+            collect_evidence(r, ck, &c);
+        } else if (ngpu <= 0) {
+            eval_one(ck, &c, &v);
+            collect_evidence(r, ck, &c);
+        } else {
+            int worst_gpu = 0, passes = 0;
+            for (int g = 0; g < ngpu; g++) {
+                struct env_ctx cg = {cs, fs, g};
+                struct verdict vg;
+                eval_one(ck, &cg, &vg);
+                collect_evidence(r, ck, &cg);
+                passes += vg.st == ST_PASS;
+                if (g == 0 || severity(vg.st) > severity(v.st)) {
+                    free(v.summary);
+                    v = vg;
+                    worst_gpu = g;
+                } else {
+                    free(vg.summary);
+                }
+            }
+            if (ngpu > 1) {
+                char *s = v.st == ST_PASS
+                              ? xasprintf("all %d GPUs: %s", ngpu, v.summary)
+                              : xasprintf("GPU %d: %s (%d of %d GPUs pass)", worst_gpu,
+                                          v.summary, passes, ngpu);
+                free(v.summary);
+                v.summary = s;
+            }
+        }
+        r->st = v.st;
+        r->summary = v.summary;
+        r->fix = (v.st == ST_FAIL || v.st == ST_WARN) ? v.fix : NULL;
+        out->counts[r->st]++;
+    }
+    return 0;
+}
+
+void results_release(struct results *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->v[i].summary);
+        for (size_t j = 0; j < r->v[i].nev; j++)
+            free(r->v[i].ev[j].name);
+        free(r->v[i].ev);
+    }
+    free(r->v);
+    memset(r, 0, sizeof(*r));
+}
+
+int results_exit_code(const struct results *r, int strict)
+{
+    /* a probe that crashed or hung is never a silent pass */
+    if (r->counts[ST_FAIL] || r->counts[ST_ERROR] || r->counts[ST_TIMEOUT])
+        return 1;
+    if (strict && r->counts[ST_WARN])
+        return 1;
+    return 0;
+}

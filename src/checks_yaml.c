@@ -1,0 +1,403 @@
+/* checks_yaml.c - load checks.yaml with libyaml's document API.
+ *
+ * Every error names file:line:col (1-based) of the offending node; unknown
+ * keys are errors, so a typo in a threshold never silently disables a rule. */
+#include "checks.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+struct loader {
+    const char *file;
+    yaml_document_t doc;
+    struct checkset *cs;
+};
+
+static int yerr(struct loader *L, const yaml_node_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int yerr(struct loader *L, const yaml_node_t *n, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s:%lu:%lu: ", L->file, n ? (unsigned long)n->start_mark.line + 1 : 0,
+            n ? (unsigned long)n->start_mark.column + 1 : 0);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return -1;
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static yaml_node_t *node_at(struct loader *L, int idx)
+{
+    return yaml_document_get_node(&L->doc, idx);
+}
+
+static int want_scalar(struct loader *L, yaml_node_t *n, const char *what, char **out)
+{
+    const char *s = scalar(n);
+    if (!s)
+        return yerr(L, n, "%s must be a string", what);
+    free(*out);
+    *out = xstrdup(s);
+    return 0;
+}
+
+static int want_strlist(struct loader *L, yaml_node_t *n, const char *what, struct strlist *out)
+{
+    if (n->type == YAML_SCALAR_NODE) {
+        strlist_add(out, scalar(n));
+        return 0;
+    }
+    if (n->type != YAML_SEQUENCE_NODE)
+        return yerr(L, n, "%s must be a list of strings", what);
+    for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+         it++) {
+        yaml_node_t *v = node_at(L, *it);
+        if (!scalar(v))
+            return yerr(L, v, "%s must be a list of strings", what);
+        strlist_add(out, scalar(v));
+    }
+    return 0;
+}
+
+static int parse_when(struct loader *L, yaml_node_t *n, struct rule *r)
+{
+    if (want_scalar(L, n, "when", &r->when_src))
+        return -1;
+    size_t col;
+    char *msg;
+    r->when = expr_parse(r->when_src, &col, &msg);
+    if (!r->when) {
+        /* plain and quoted scalars on one line: the column is exact */
+        int quoted = n->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+                     n->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+        fprintf(stderr, "%s:%lu:%lu: %s in rule \"%s\"\n", L->file,
+                (unsigned long)n->start_mark.line + 1,
+                (unsigned long)(n->start_mark.column + 1 + col + (quoted ? 1 : 0)), msg,
+                r->when_src);
+        free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_rule(struct loader *L, yaml_node_t *n, struct rule *r, int need_when)
+{
+    if (n->type != YAML_MAPPING_NODE)
+        return yerr(L, n, "a rule must be a mapping with when/summary/fix");
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = node_at(L, p->key), *v = node_at(L, p->value);
+        const char *key = scalar(k);
+        if (!key)
+            return yerr(L, k, "rule keys must be strings");
+        if (strcmp(key, "when") == 0 && need_when) {
+            if (parse_when(L, v, r))
+                return -1;
+        } else if (strcmp(key, "summary") == 0) {
+            if (want_scalar(L, v, "summary", &r->summary))
+                return -1;
+        } else if (strcmp(key, "fix") == 0 && need_when) {
+            if (want_scalar(L, v, "fix", &r->fix))
+                return -1;
+        } else {
+            return yerr(L, k, "unknown key '%s' in rule", key);
+        }
+    }
+    if (need_when && !r->when)
+        return yerr(L, n, "rule has no 'when'");
+    if (!r->summary)
+        return yerr(L, n, "rule has no 'summary'");
+    return 0;
+}
+
+static int parse_rules(struct loader *L, yaml_node_t *n, struct rule **out, size_t *nout)
+{
+    if (n->type == YAML_MAPPING_NODE) {
+        *out = xrealloc(*out, (*nout + 1) * sizeof(**out));
+        memset(&(*out)[*nout], 0, sizeof(**out));
+        return parse_rule(L, n, &(*out)[(*nout)++], 1);
+    }
+    if (n->type != YAML_SEQUENCE_NODE)
+        return yerr(L, n, "rules must be a list of mappings");
+    for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+         it++) {
+        *out = xrealloc(*out, (*nout + 1) * sizeof(**out));
+        memset(&(*out)[*nout], 0, sizeof(**out));
+        if (parse_rule(L, node_at(L, *it), &(*out)[(*nout)++], 1))
+            return -1;
+    }
+    return 0;
+}
+
+static int valid_id(const char *s)
+{
+    if (!islower((unsigned char)*s))
+        return 0;
+    for (; *s; s++)
+        if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '.' &&
+            *s != '_')
+            return 0;
+    return s[-1] != '.';
+}
+
+static int parse_check(struct loader *L, yaml_node_t *n, struct check *c)
+{
+    char *level = NULL, *per = NULL, *timeout = NULL;
+    int rc = 0;
+    c->line = (int)n->start_mark.line + 1;
+    if (n->type != YAML_MAPPING_NODE)
+        return yerr(L, n, "a check must be a mapping");
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top && !rc;
+         p++) {
+        yaml_node_t *k = node_at(L, p->key), *v = node_at(L, p->value);
+        const char *key = scalar(k);
+        if (!key)
+            rc = yerr(L, k, "check keys must be strings");
+        else if (strcmp(key, "id") == 0)
+            rc = want_scalar(L, v, "id", &c->id);
+        else if (strcmp(key, "title") == 0)
+            rc = want_scalar(L, v, "title", &c->title);
+        else if (strcmp(key, "level") == 0)
+            rc = want_scalar(L, v, "level", &level);
+        else if (strcmp(key, "per") == 0)
+            rc = want_scalar(L, v, "per", &per);
+        else if (strcmp(key, "probe") == 0)
+            rc = want_scalar(L, v, "probe", &c->probe);
+        else if (strcmp(key, "timeout") == 0)
+            rc = want_scalar(L, v, "timeout", &timeout);
+        else if (strcmp(key, "reads") == 0)
+            rc = want_strlist(L, v, "reads", &c->reads);
+        else if (strcmp(key, "skip") == 0)
+            rc = parse_rules(L, v, &c->skip, &c->nskip);
+        else if (strcmp(key, "fail") == 0)
+            rc = parse_rules(L, v, &c->fail, &c->nfail);
+        else if (strcmp(key, "warn") == 0)
+            rc = parse_rules(L, v, &c->warn, &c->nwarn);
+        else if (strcmp(key, "pass") == 0)
+            rc = parse_rule(L, v, &c->pass, 0);
+        else if (strcmp(key, "fix") == 0)
+            rc = want_scalar(L, v, "fix", &c->fix);
+        else if (strcmp(key, "why") == 0)
+            rc = want_scalar(L, v, "why", &c->why);
+        else if (strcmp(key, "how") == 0)
+            rc = want_scalar(L, v, "how", &c->how);
+        else
+            rc = yerr(L, k, "unknown key '%s' in check%s%s", key, c->id ? " " : "",
+                      c->id ? c->id : "");
+    }
+    if (!rc && !c->id)
+        rc = yerr(L, n, "check has no 'id'");
+    if (!rc && !valid_id(c->id))
+        rc = yerr(L, n, "check id '%s' must be dotted lowercase ([a-z0-9_.])", c->id);
+    if (!rc && !c->title)
+        rc = yerr(L, n, "check %s has no 'title'", c->id);
+    if (!rc && !c->why)
+        rc = yerr(L, n, "check %s has no 'why'", c->id);
+    if (!rc && !c->pass.summary)
+        rc = yerr(L, n, "check %s has no 'pass' summary", c->id);
+    if (!rc && (c->nfail || c->nwarn) && !c->fix) {
+        for (size_t i = 0; i < c->nfail && !rc; i++)
+            if (!c->fail[i].fix)
+                rc = yerr(L, n, "check %s has a fail rule without a fix", c->id);
+        for (size_t i = 0; i < c->nwarn && !rc; i++)
+            if (!c->warn[i].fix)
+                rc = yerr(L, n, "check %s has a warn rule without a fix", c->id);
+    }
+    if (!rc && !level)
+        rc = yerr(L, n, "check %s has no 'level'", c->id);
+    if (!rc && level_parse(level, &c->level))
+        rc = yerr(L, n, "check %s: level must be quick, standard or full", c->id);
+    if (!rc && per) {
+        if (strcmp(per, "gpu") == 0)
+            c->per_gpu = 1;
+        else
+            rc = yerr(L, n, "check %s: 'per' must be 'gpu'", c->id);
+    }
+    if (!rc && timeout && (str_parse_double(timeout, &c->timeout_s) || c->timeout_s <= 0))
+        rc = yerr(L, n, "check %s: timeout must be a positive number of seconds", c->id);
+    free(level);
+    free(per);
+    free(timeout);
+    return rc;
+}
+
+static int parse_data(struct loader *L, yaml_node_t *n)
+{
+    struct checkset *cs = L->cs;
+    if (n->type != YAML_MAPPING_NODE)
+        return yerr(L, n, "'data' must be a mapping of tables");
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = node_at(L, p->key), *v = node_at(L, p->value);
+        if (!scalar(k))
+            return yerr(L, k, "table names must be strings");
+        if (v->type == YAML_MAPPING_NODE) {
+            for (yaml_node_pair_t *q = v->data.mapping.pairs.start;
+                 q < v->data.mapping.pairs.top; q++) {
+                yaml_node_t *kk = node_at(L, q->key);
+                if (!scalar(kk))
+                    return yerr(L, kk, "table keys must be strings");
+                cs->data = xrealloc(cs->data, (cs->ndata + 1) * sizeof(*cs->data));
+                struct data_table *t = &cs->data[cs->ndata++];
+                memset(t, 0, sizeof(*t));
+                t->name = xstrdup(scalar(k));
+                t->key = xstrdup(scalar(kk));
+                if (want_strlist(L, node_at(L, q->value), scalar(k), &t->values))
+                    return -1;
+            }
+        } else {
+            cs->data = xrealloc(cs->data, (cs->ndata + 1) * sizeof(*cs->data));
+            struct data_table *t = &cs->data[cs->ndata++];
+            memset(t, 0, sizeof(*t));
+            t->name = xstrdup(scalar(k));
+            if (want_strlist(L, v, scalar(k), &t->values))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+int checks_load_string(struct checkset *cs, const char *name, const char *text, size_t len)
+{
+    struct loader L;
+    memset(&L, 0, sizeof(L));
+    L.file = name;
+    L.cs = cs;
+    yaml_parser_t parser;
+    int rc = 0;
+
+    memset(cs, 0, sizeof(*cs));
+    cs->path = xstrdup(name);
+    if (!yaml_parser_initialize(&parser))
+        return error("libyaml: cannot initialise parser");
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    if (!yaml_parser_load(&parser, &L.doc)) {
+        fprintf(stderr, "%s:%lu:%lu: %s%s%s\n", name, (unsigned long)parser.problem_mark.line + 1,
+                (unsigned long)parser.problem_mark.column + 1,
+                parser.problem ? parser.problem : "malformed YAML",
+                parser.context ? " " : "", parser.context ? parser.context : "");
+        yaml_parser_delete(&parser);
+        return -1;
+    }
+    yaml_parser_delete(&parser);
+
+    yaml_node_t *root = yaml_document_get_root_node(&L.doc);
+    if (!root || root->type != YAML_MAPPING_NODE) {
+        rc = yerr(&L, root, "top level must be a mapping with 'schema', 'data' and 'checks'");
+        goto out;
+    }
+    int have_checks = 0, have_schema = 0;
+    for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
+         p < root->data.mapping.pairs.top && !rc; p++) {
+        yaml_node_t *k = node_at(&L, p->key), *v = node_at(&L, p->value);
+        const char *key = scalar(k);
+        if (key && strcmp(key, "schema") == 0) {
+            have_schema = 1;
+            if (!scalar(v) || strcmp(scalar(v), "rocm-vla-doctor-checks/1") != 0)
+                rc = yerr(&L, v, "unsupported schema (want rocm-vla-doctor-checks/1)");
+        } else if (key && strcmp(key, "data") == 0) {
+            rc = parse_data(&L, v);
+        } else if (key && strcmp(key, "checks") == 0) {
+            have_checks = 1;
+            if (v->type != YAML_SEQUENCE_NODE) {
+                rc = yerr(&L, v, "'checks' must be a list");
+                break;
+            }
+            size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+            cs->v = xcalloc(n, sizeof(*cs->v));
+            for (yaml_node_item_t *it = v->data.sequence.items.start;
+                 it < v->data.sequence.items.top && !rc; it++) {
+                yaml_node_t *cn = node_at(&L, *it);
+                struct check *c = &cs->v[cs->n++];
+                rc = parse_check(&L, cn, c);
+                if (!rc)
+                    for (size_t j = 0; j + 1 < cs->n; j++)
+                        if (strcmp(cs->v[j].id, c->id) == 0) {
+                            rc = yerr(&L, cn, "duplicate check id '%s' (first at line %d)",
+                                      c->id, cs->v[j].line);
+                            break;
+                        }
+            }
+        } else {
+            rc = yerr(&L, k, "unknown top-level key '%s'", key ? key : "?");
+        }
+    }
+    if (!rc && !have_schema)
+        rc = yerr(&L, root, "missing 'schema: rocm-vla-doctor-checks/1'");
+    if (!rc && !have_checks)
+        rc = yerr(&L, root, "missing 'checks'");
+out:
+    yaml_document_delete(&L.doc);
+    return rc;
+}
+
+int checks_load(struct checkset *cs, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return error("cannot open checks file '%s': %s", path, strerror(errno));
+    struct strbuf sb = STRBUF_INIT;
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+        strbuf_add(&sb, buf, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        strbuf_release(&sb);
+        return error("cannot read checks file '%s'", path);
+    }
+    int rc = checks_load_string(cs, path, sb.buf ? sb.buf : "", sb.len);
+    strbuf_release(&sb);
+    return rc;
+}
+
+static void rule_release(struct rule *r)
+{
+    free(r->when_src);
+    expr_free(r->when);
+    free(r->summary);
+    free(r->fix);
+}
+
+void checks_release(struct checkset *cs)
+{
+    for (size_t i = 0; i < cs->n; i++) {
+        struct check *c = &cs->v[i];
+        free(c->id);
+        free(c->title);
+        free(c->fix);
+        free(c->why);
+        free(c->how);
+        free(c->probe);
+        strlist_release(&c->reads);
+        for (size_t j = 0; j < c->nskip; j++)
+            rule_release(&c->skip[j]);
+        for (size_t j = 0; j < c->nfail; j++)
+            rule_release(&c->fail[j]);
+        for (size_t j = 0; j < c->nwarn; j++)
+            rule_release(&c->warn[j]);
+        free(c->skip);
+        free(c->fail);
+        free(c->warn);
+        rule_release(&c->pass);
+    }
+    free(cs->v);
+    for (size_t i = 0; i < cs->ndata; i++) {
+        free(cs->data[i].name);
+        free(cs->data[i].key);
+        strlist_release(&cs->data[i].values);
+    }
+    free(cs->data);
+    free(cs->path);
+    memset(cs, 0, sizeof(*cs));
+}

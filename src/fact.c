@@ -1,0 +1,155 @@
+/* fact.c - the fact store. Linear search is fine: a run has a few hundred. */
+#include "fact.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct fact *fact_get(const struct factset *fs, const char *name)
+{
+    for (size_t i = 0; i < fs->n; i++)
+        if (strcmp(fs->v[i].name, name) == 0)
+            return &fs->v[i];
+    return NULL;
+}
+
+static void fact_clear(struct fact *f)
+{
+    free(f->s);
+    strlist_release(&f->list);
+    free(f->source);
+    free(f->reason);
+    f->s = f->source = f->reason = NULL;
+    f->b = 0;
+    f->i = 0;
+    f->f = 0;
+}
+
+static struct fact *fact_slot(struct factset *fs, const char *name, enum fact_type t,
+                              const char *source)
+{
+    struct fact *f = (struct fact *)fact_get(fs, name);
+    if (f) {
+        fact_clear(f);
+    } else {
+        if (fs->n == fs->cap) {
+            fs->cap = fs->cap ? fs->cap * 2 : 64;
+            fs->v = xrealloc(fs->v, fs->cap * sizeof(*fs->v));
+        }
+        f = &fs->v[fs->n++];
+        memset(f, 0, sizeof(*f));
+        f->name = xstrdup(name);
+    }
+    f->type = t;
+    f->source = source ? xstrdup(source) : NULL;
+    return f;
+}
+
+void fact_set_bool(struct factset *fs, const char *name, int v, const char *source)
+{
+    fact_slot(fs, name, FACT_BOOL, source)->b = !!v;
+}
+
+void fact_set_int(struct factset *fs, const char *name, int64_t v, const char *source)
+{
+    fact_slot(fs, name, FACT_INT, source)->i = v;
+}
+
+void fact_set_float(struct factset *fs, const char *name, double v, const char *source)
+{
+    fact_slot(fs, name, FACT_FLOAT, source)->f = v;
+}
+
+void fact_set_str(struct factset *fs, const char *name, const char *v, const char *source)
+{
+    fact_slot(fs, name, FACT_STR, source)->s = xstrdup(v ? v : "");
+}
+
+void fact_set_list(struct factset *fs, const char *name, const struct strlist *v,
+                   const char *source)
+{
+    struct fact *f = fact_slot(fs, name, FACT_LIST, source);
+    for (size_t i = 0; v && i < v->n; i++)
+        strlist_add(&f->list, v->v[i]);
+}
+
+void fact_set_unknown(struct factset *fs, const char *name, const char *source,
+                      const char *reason_fmt, ...)
+{
+    struct fact *f = fact_slot(fs, name, FACT_UNKNOWN, source);
+    struct strbuf sb = STRBUF_INIT;
+    va_list ap;
+    va_start(ap, reason_fmt);
+    strbuf_vaddf(&sb, reason_fmt, ap);
+    va_end(ap);
+    f->reason = strbuf_detach(&sb);
+}
+
+void fact_set_errno(struct factset *fs, const char *name, const char *source, int neg_errno)
+{
+    int e = neg_errno < 0 ? -neg_errno : neg_errno;
+    if (e == EINVAL || e == EILSEQ)
+        fact_set_unknown(fs, name, source, "%s: unexpected content", source ? source : name);
+    else if (e == ENOENT)
+        fact_set_unknown(fs, name, source, "%s: not present", source ? source : name);
+    else
+        fact_set_unknown(fs, name, source, "%s: %s", source ? source : name, strerror(e));
+}
+
+void factset_release(struct factset *fs)
+{
+    for (size_t i = 0; i < fs->n; i++) {
+        fact_clear(&fs->v[i]);
+        free(fs->v[i].name);
+    }
+    free(fs->v);
+    fs->v = NULL;
+    fs->n = fs->cap = 0;
+}
+
+static int cmp_fact(const void *a, const void *b)
+{
+    return strcmp(((const struct fact *)a)->name, ((const struct fact *)b)->name);
+}
+
+void factset_sort(struct factset *fs)
+{
+    if (fs->n > 1)
+        qsort(fs->v, fs->n, sizeof(*fs->v), cmp_fact);
+}
+
+char *fact_to_text(const struct fact *f)
+{
+    struct strbuf sb = STRBUF_INIT;
+    switch (f->type) {
+    case FACT_UNKNOWN:
+        strbuf_adds(&sb, "unknown");
+        break;
+    case FACT_BOOL:
+        strbuf_adds(&sb, f->b ? "yes" : "no");
+        break;
+    case FACT_INT:
+        strbuf_addf(&sb, "%lld", (long long)f->i);
+        break;
+    case FACT_FLOAT:
+        strbuf_addf(&sb, "%.4g", f->f);
+        break;
+    case FACT_STR:
+        strbuf_adds(&sb, f->s);
+        break;
+    case FACT_LIST:
+        for (size_t i = 0; i < f->list.n; i++)
+            strbuf_addf(&sb, "%s%s", i ? ", " : "", f->list.v[i]);
+        if (!f->list.n)
+            strbuf_adds(&sb, "(none)");
+        break;
+    }
+    return strbuf_detach(&sb);
+}
+
+const char *fact_gpu_name(char buf[FACT_NAME_MAX], int gpu, const char *rest)
+{
+    snprintf(buf, FACT_NAME_MAX, "gpu.%d.%s", gpu, rest);
+    return buf;
+}

@@ -1,0 +1,57 @@
+/* fact.h - typed facts with provenance and an explicit unknown.
+ *
+ * A fact is what a probe observed: a value of one type, or *unknown* with the
+ * reason it could not be observed (never 0). Each fact names its source (the
+ * file or API it came from). Checks, reports, diff and the dashboard read
+ * facts only. Names are dotted and lowercase; per-GPU facts are
+ * "gpu.<index>.<name>" and per-GPU checks refer to them as "gpu.<name>". */
+#ifndef RVD_FACT_H
+#define RVD_FACT_H
+
+#include <stdint.h>
+
+#include "util.h"
+
+enum fact_type { FACT_UNKNOWN, FACT_BOOL, FACT_INT, FACT_FLOAT, FACT_STR, FACT_LIST };
+
+struct fact {
+    char *name;
+    enum fact_type type;
+    int b;
+    int64_t i;
+    double f;
+    char *s;
+    struct strlist list;
+    char *source; /* file path or API, for evidence */
+    char *reason; /* why unknown */
+};
+
+struct factset {
+    struct fact *v;
+    size_t n, cap;
+};
+#define FACTSET_INIT {NULL, 0, 0}
+
+const struct fact *fact_get(const struct factset *fs, const char *name);
+/* The setters replace an existing fact of the same name. `source` may be NULL. */
+void fact_set_bool(struct factset *fs, const char *name, int v, const char *source);
+void fact_set_int(struct factset *fs, const char *name, int64_t v, const char *source);
+void fact_set_float(struct factset *fs, const char *name, double v, const char *source);
+void fact_set_str(struct factset *fs, const char *name, const char *v, const char *source);
+void fact_set_list(struct factset *fs, const char *name, const struct strlist *v,
+                   const char *source);
+void fact_set_unknown(struct factset *fs, const char *name, const char *source,
+                      const char *reason_fmt, ...) __attribute__((format(printf, 4, 5)));
+/* an unknown from a -errno: "cannot read <source>: <strerror>" */
+void fact_set_errno(struct factset *fs, const char *name, const char *source, int neg_errno);
+void factset_release(struct factset *fs);
+/* sort by name (reports print facts sorted) */
+void factset_sort(struct factset *fs);
+/* value as text for summaries and the text report; caller frees */
+char *fact_to_text(const struct fact *f);
+
+/* build a per-GPU name: "gpu.<i>.<rest>" into a static-size buffer */
+#define FACT_NAME_MAX 160
+const char *fact_gpu_name(char buf[FACT_NAME_MAX], int gpu, const char *rest);
+
+#endif

@@ -1,0 +1,438 @@
+/* main.c - command line: a static command table (check, list, explain,
+ * collect). Only main() exits. Exit codes: 0 no failure, 1 a failure (or a
+ * warning with --strict), 2 usage or configuration error, 3 internal error. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../probes/probe.h"
+#include "checks.h"
+#include "report.h"
+#include "rootfs.h"
+#include "snapshot.h"
+#include "util.h"
+
+enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
+
+/* checks.yaml as built into the binary (embed.S) */
+extern const char rvd_checks_yaml[];
+extern const char rvd_checks_yaml_end[];
+
+struct opts {
+    enum level level;
+    const char *sysroot;
+    const char *json;
+    const char *junit;
+    const char *checks;
+    const char *output; /* collect -o */
+    struct strlist only;
+    int verbose, no_color, strict;
+    struct probe_opts probe;
+};
+
+static void usage(FILE *out)
+{
+    fputs("usage: rocm-vla-doctor [check] [--level quick|standard|full] [--sysroot DIR|TARBALL]\n"
+          "                       [--json FILE|-] [--junit FILE] [--only ID,...] [--strict]\n"
+          "                       [--checks FILE] [--requirements FILE] [--python PATH]\n"
+          "                       [-v] [--no-color]\n"
+          "       rocm-vla-doctor list [--checks FILE]\n"
+          "       rocm-vla-doctor explain ID [--checks FILE]\n"
+          "       rocm-vla-doctor collect [-o FILE.tar.gz] [--requirements FILE] [--python PATH]\n"
+          "       rocm-vla-doctor --help | --version\n"
+          "See rocm-vla-doctor(1) and checks.yaml(5).\n",
+          out);
+}
+
+static int load_checks(struct checkset *cs, const struct opts *o)
+{
+    if (o->checks)
+        return checks_load(cs, o->checks);
+    return checks_load_string(cs, "checks.yaml (built in)", rvd_checks_yaml,
+                              (size_t)(rvd_checks_yaml_end - rvd_checks_yaml));
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+    enum { O_LEVEL = 256, O_SYSROOT, O_JSON, O_JUNIT, O_ONLY, O_NOCOLOR, O_STRICT, O_CHECKS,
+           O_REQ, O_PYTHON, O_HELP, O_VERSION };
+    static const struct option longopts[] = {
+        {"level", required_argument, NULL, O_LEVEL},
+        {"sysroot", required_argument, NULL, O_SYSROOT},
+        {"json", required_argument, NULL, O_JSON},
+        {"junit", required_argument, NULL, O_JUNIT},
+        {"only", required_argument, NULL, O_ONLY},
+        {"no-color", no_argument, NULL, O_NOCOLOR},
+        {"strict", no_argument, NULL, O_STRICT},
+        {"checks", required_argument, NULL, O_CHECKS},
+        {"requirements", required_argument, NULL, O_REQ},
+        {"python", required_argument, NULL, O_PYTHON},
+        {"output", required_argument, NULL, 'o'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, O_HELP},
+        {"version", no_argument, NULL, O_VERSION},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+vo:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case O_LEVEL:
+            if (level_parse(optarg, &o->level))
+                return error("--level must be quick, standard or full, not '%s'", optarg);
+            break;
+        case O_SYSROOT:
+            o->sysroot = optarg;
+            break;
+        case O_JSON:
+            o->json = optarg;
+            break;
+        case O_JUNIT:
+            o->junit = optarg;
+            break;
+        case O_ONLY:
+            strlist_split(&o->only, optarg, ",");
+            break;
+        case O_NOCOLOR:
+            o->no_color = 1;
+            break;
+        case O_STRICT:
+            o->strict = 1;
+            break;
+        case O_CHECKS:
+            o->checks = optarg;
+            break;
+        case O_REQ:
+            o->probe.requirements = optarg;
+            break;
+        case O_PYTHON:
+            o->probe.python = optarg;
+            break;
+        case 'o':
+            o->output = optarg;
+            break;
+        case 'v':
+            o->verbose = 1;
+            break;
+        case 'h':
+        case O_HELP:
+            usage(stdout);
+            exit(EXIT_OK);
+        case O_VERSION:
+            printf("rocm-vla-doctor %s\n", RVD_VERSION);
+            exit(EXIT_OK);
+        default:
+            if (optopt)
+                return error("unknown option '-%c'", optopt);
+            return error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    return 0;
+}
+
+/* ---- commands --------------------------------------------------------- */
+
+static int cmd_list(struct opts *o, int argc, char **argv)
+{
+    (void)argv;
+    if (argc)
+        return error("list takes no arguments"), EXIT_USAGE;
+    struct checkset cs;
+    if (load_checks(&cs, o))
+        return EXIT_USAGE;
+    size_t w = 0;
+    for (size_t i = 0; i < cs.n; i++)
+        w = strlen(cs.v[i].id) > w ? strlen(cs.v[i].id) : w;
+    for (size_t i = 0; i < cs.n; i++)
+        printf("%-*s  %-8s  %s\n", (int)w, cs.v[i].id, level_name(cs.v[i].level), cs.v[i].title);
+    checks_release(&cs);
+    return EXIT_OK;
+}
+
+static int cmd_explain(struct opts *o, int argc, char **argv)
+{
+    if (argc != 1)
+        return error("explain takes one check id"), EXIT_USAGE;
+    struct checkset cs;
+    if (load_checks(&cs, o))
+        return EXIT_USAGE;
+    const struct check *c = checks_find(&cs, argv[0]);
+    if (!c) {
+        error("no check named '%s' (see 'rocm-vla-doctor list')", argv[0]);
+        checks_release(&cs);
+        return EXIT_USAGE;
+    }
+    printf("%s: %s\nlevel: %s%s\n\nWhy:\n  %s\n", c->id, c->title, level_name(c->level),
+           c->per_gpu ? " (evaluated for every GPU; the worst wins)" : "", c->why);
+    if (c->how)
+        printf("\nHow it is measured:\n  %s\n", c->how);
+    if (c->reads.n) {
+        printf("\nFacts read:\n");
+        for (size_t i = 0; i < c->reads.n; i++)
+            printf("  %s\n", c->reads.v[i]);
+    }
+    printf("\nRules (first match wins):\n");
+    for (size_t i = 0; i < c->nskip; i++)
+        printf("  skip when %s\n", c->skip[i].when_src);
+    for (size_t i = 0; i < c->nfail; i++)
+        printf("  fail when %s\n", c->fail[i].when_src);
+    for (size_t i = 0; i < c->nwarn; i++)
+        printf("  warn when %s\n", c->warn[i].when_src);
+    printf("  otherwise pass\n");
+    if (c->fix)
+        printf("\nFix:\n  %s\n", c->fix);
+    for (size_t i = 0; i < c->nfail; i++)
+        if (c->fail[i].fix)
+            printf("  (when %s) %s\n", c->fail[i].when_src, c->fail[i].fix);
+    for (size_t i = 0; i < c->nwarn; i++)
+        if (c->warn[i].fix)
+            printf("  (when %s) %s\n", c->warn[i].when_src, c->warn[i].fix);
+    checks_release(&cs);
+    return EXIT_OK;
+}
+
+static void iso_now(char *buf, size_t n)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const char *fact_str(const struct factset *fs, const char *name)
+{
+    const struct fact *f = fact_get(fs, name);
+    return f && f->type == FACT_STR ? f->s : NULL;
+}
+
+static FILE *open_out(const char *path, int *is_stdout)
+{
+    *is_stdout = strcmp(path, "-") == 0;
+    if (*is_stdout)
+        return stdout;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        error("cannot write '%s': %s", path, strerror(errno));
+    return f;
+}
+
+static int cmd_check(struct opts *o, int argc, char **argv)
+{
+    if (argc)
+        return error("unexpected argument '%s'", argv[0]), EXIT_USAGE;
+    struct checkset cs;
+    if (load_checks(&cs, o))
+        return EXIT_USAGE;
+
+    int rc = EXIT_OK;
+    char *unpacked = NULL;
+    if (o->sysroot) {
+        struct stat st;
+        if (stat(o->sysroot, &st) < 0) {
+            error("cannot use sysroot '%s': %s", o->sysroot, strerror(errno));
+            checks_release(&cs);
+            return EXIT_USAGE;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            if (snapshot_unpack(o->sysroot, &unpacked)) {
+                checks_release(&cs);
+                return EXIT_USAGE;
+            }
+        }
+    }
+    int e = rootfs_init(unpacked ? unpacked : o->sysroot);
+    if (e) {
+        error("cannot use sysroot '%s': %s", o->sysroot, strerror(-e));
+        rc = EXIT_USAGE;
+        goto out;
+    }
+
+    char started[32];
+    iso_now(started, sizeof(started));
+    double t0 = now_s();
+    struct factset fs = FACTSET_INIT;
+    struct probe_ctx pctx = {&fs, o->level, &o->probe};
+    probes_run_all(&pctx);
+
+    struct results res;
+    struct run_filter flt = {o->level, o->only.n ? &o->only : NULL};
+    if (checks_run(&cs, &fs, &flt, &res)) {
+        factset_release(&fs);
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    struct report_meta meta = {
+        RVD_VERSION,
+        level_name(o->level),
+        o->sysroot,
+        o->checks ? o->checks : "(built in)",
+        fact_str(&fs, "host.hostname"),
+        fact_str(&fs, "kernel.release"),
+        fact_str(&fs, "host.os"),
+        started,
+        now_s() - t0,
+    };
+    int text_to_stdout = 1;
+    if (o->json) {
+        int is_stdout;
+        FILE *f = open_out(o->json, &is_stdout);
+        if (!f) {
+            rc = EXIT_USAGE;
+        } else {
+            if (report_json_write(f, &meta, &fs, &res))
+                rc = EXIT_INTERNAL;
+            if (is_stdout)
+                text_to_stdout = 0;
+            else if (fclose(f))
+                rc = (error("cannot write %s", o->json), EXIT_USAGE);
+        }
+    }
+    if (o->junit && rc == EXIT_OK) {
+        int is_stdout;
+        FILE *f = open_out(o->junit, &is_stdout);
+        if (!f) {
+            rc = EXIT_USAGE;
+        } else {
+            if (report_junit_write(f, &meta, &res))
+                rc = EXIT_INTERNAL;
+            if (is_stdout)
+                text_to_stdout = 0;
+            else if (fclose(f))
+                rc = (error("cannot write %s", o->junit), EXIT_USAGE);
+        }
+    }
+    FILE *tout = text_to_stdout ? stdout : stderr;
+    int tty = isatty(fileno(tout));
+    struct text_opts to = {tty && !o->no_color && !getenv("NO_COLOR"),
+                           tty && !getenv("NO_COLOR") && !o->no_color, o->verbose};
+    report_text_write(tout, &meta, &res, &to);
+    if (rc == EXIT_OK)
+        rc = results_exit_code(&res, o->strict);
+    results_release(&res);
+    factset_release(&fs);
+out:
+    rootfs_release();
+    if (unpacked) {
+        snapshot_remove_tree(unpacked);
+        free(unpacked);
+    }
+    checks_release(&cs);
+    return rc;
+}
+
+static int cmd_collect(struct opts *o, int argc, char **argv)
+{
+    if (argc)
+        return error("unexpected argument '%s'", argv[0]), EXIT_USAGE;
+    if (o->sysroot)
+        return error("collect records the live host; --sysroot does not apply"), EXIT_USAGE;
+    char tmpl[] = "/tmp/rocm-vla-doctor-collect.XXXXXX";
+    char *stage = mkdtemp(tmpl);
+    if (!stage)
+        return error("cannot create a private directory: %s", strerror(errno)), EXIT_INTERNAL;
+    int rc = EXIT_OK;
+    rootfs_init(NULL);
+    struct factset fs = FACTSET_INIT;
+    /* collect records what the host-level probes read; GPU probes measure
+     * and are not replayable from files */
+    struct probe_ctx pctx = {&fs, LEVEL_QUICK, &o->probe};
+    rootfs_record_start(stage);
+    probes_run_all(&pctx);
+    rootfs_record_stop();
+
+    char *meta_path = xasprintf("%s" ROOTFS_SNAPSHOT_DIR "/meta", stage);
+    FILE *mf = fopen(meta_path, "w");
+    char when[32];
+    iso_now(when, sizeof(when));
+    if (mf) {
+        fprintf(mf, "tool rocm-vla-doctor %s\ncollected %s\n", RVD_VERSION, when);
+        fclose(mf);
+    }
+    free(meta_path);
+    const char *host = fact_str(&fs, "host.hostname");
+    char *out = o->output ? xstrdup(o->output)
+                          : xasprintf("rocm-vla-doctor-%s.tar.gz", host ? host : "snapshot");
+    if (snapshot_pack(stage, out))
+        rc = EXIT_USAGE;
+    else
+        fprintf(stderr, "rocm-vla-doctor: snapshot written to %s\n", out);
+    free(out);
+    factset_release(&fs);
+    rootfs_release();
+    snapshot_remove_tree(stage);
+    return rc;
+}
+
+static const struct command {
+    const char *name;
+    int (*fn)(struct opts *o, int argc, char **argv);
+} commands[] = {
+    {"check", cmd_check},
+    {"list", cmd_list},
+    {"explain", cmd_explain},
+    {"collect", cmd_collect},
+};
+
+int main(int argc, char **argv)
+{
+    struct opts o = {0};
+    o.level = LEVEL_QUICK;
+    const struct command *cmd = &commands[0];
+    int first = 1;
+    if (argc > 1 && argv[1][0] != '-') {
+        cmd = NULL;
+        for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+            if (strcmp(argv[1], commands[i].name) == 0)
+                cmd = &commands[i];
+        if (!cmd) {
+            error("unknown command '%s'", argv[1]);
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+        first = 2;
+    }
+    /* options may come before or after positional arguments */
+    struct strlist pos = STRLIST_INIT;
+    int ac = argc - first + 1;
+    char **av = xcalloc((size_t)ac + 1, sizeof(char *));
+    av[0] = argv[0];
+    for (int i = first; i < argc; i++)
+        av[i - first + 1] = argv[i];
+    optind = 1;
+    for (;;) {
+        if (parse_opts(ac, av, &o)) {
+            usage(stderr);
+            free(av);
+            strlist_release(&pos);
+            strlist_release(&o.only);
+            return EXIT_USAGE;
+        }
+        if (optind >= ac)
+            break;
+        strlist_add(&pos, av[optind]);
+        /* shift the positional argument out and continue parsing */
+        for (int i = optind; i + 1 < ac; i++)
+            av[i] = av[i + 1];
+        ac--;
+    }
+    int rc = cmd->fn(&o, (int)pos.n, pos.v);
+    free(av);
+    strlist_release(&pos);
+    strlist_release(&o.only);
+    fflush(stdout);
+    if (ferror(stdout))
+        return EXIT_INTERNAL;
+    return rc;
+}

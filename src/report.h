@@ -1,0 +1,41 @@
+/* report.h - renderers. Reports render results; they never compute. */
+#ifndef RVD_REPORT_H
+#define RVD_REPORT_H
+
+#include <stdio.h>
+
+#include "checks.h"
+#include "fact.h"
+
+#define RVD_VERSION "0.1.0"
+
+struct report_meta {
+    const char *version;
+    const char *level;
+    const char *sysroot;  /* NULL for the live host */
+    const char *checks;   /* path or "(built in)" */
+    const char *hostname; /* NULL when unknown */
+    const char *kernel;
+    const char *os;
+    const char *started;  /* ISO 8601 UTC */
+    double duration_s;
+};
+
+struct text_opts {
+    int color;   /* ANSI colours */
+    int unicode; /* ✓ ! ✗ instead of ASCII marks */
+    int verbose; /* evidence under each check */
+};
+
+void report_text_write(FILE *out, const struct report_meta *m, const struct results *r,
+                       const struct text_opts *o);
+int report_json_write(FILE *out, const struct report_meta *m, const struct factset *fs,
+                      const struct results *r);
+int report_junit_write(FILE *out, const struct report_meta *m, const struct results *r);
+
+/* JSON string escaping shared by the JSON writers */
+void json_write_string(FILE *out, const char *s);
+/* fact value as JSON (null when unknown) */
+void json_write_fact_value(FILE *out, const struct fact *f);
+
+#endif

@@ -1,0 +1,273 @@
+/* util.c - error reporting, checked allocation, strbuf, strlist. */
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int util_verbose;
+
+int error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("rocm-vla-doctor: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("rocm-vla-doctor: warning: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static void oom(void)
+{
+    fputs("rocm-vla-doctor: out of memory\n", stderr);
+    abort();
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        oom();
+    return p;
+}
+
+void *xcalloc(size_t n, size_t m)
+{
+    void *p = calloc(n ? n : 1, m ? m : 1);
+    if (!p)
+        oom();
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        oom();
+    return p;
+}
+
+char *xstrdup(const char *s)
+{
+    return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+    char *p = xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    struct strbuf sb = STRBUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf_vaddf(&sb, fmt, ap);
+    va_end(ap);
+    return strbuf_detach(&sb);
+}
+
+static void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+    if (sb->len + extra + 1 <= sb->cap)
+        return;
+    size_t cap = sb->cap ? sb->cap : 64;
+    while (cap < sb->len + extra + 1)
+        cap *= 2;
+    sb->buf = xrealloc(sb->buf, cap);
+    sb->cap = cap;
+}
+
+void strbuf_add(struct strbuf *sb, const char *s, size_t n)
+{
+    strbuf_grow(sb, n);
+    memcpy(sb->buf + sb->len, s, n);
+    sb->len += n;
+    sb->buf[sb->len] = '\0';
+}
+
+void strbuf_adds(struct strbuf *sb, const char *s)
+{
+    strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addc(struct strbuf *sb, char c)
+{
+    strbuf_add(sb, &c, 1);
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+    va_list cp;
+    va_copy(cp, ap);
+    int n = vsnprintf(NULL, 0, fmt, cp);
+    va_end(cp);
+    if (n < 0)
+        return;
+    strbuf_grow(sb, (size_t)n);
+    vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+    sb->len += (size_t)n;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf_vaddf(sb, fmt, ap);
+    va_end(ap);
+}
+
+char *strbuf_detach(struct strbuf *sb)
+{
+    char *p = sb->buf ? sb->buf : xstrdup("");
+    sb->buf = NULL;
+    sb->len = sb->cap = 0;
+    return p;
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+    free(sb->buf);
+    sb->buf = NULL;
+    sb->len = sb->cap = 0;
+}
+
+char *str_trim(char *s)
+{
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+int str_starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int str_ends(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+int str_parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!*s || *s == '-')
+        return -EINVAL;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s)
+        return -EINVAL;
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end)
+        return -EINVAL;
+    *out = v;
+    return 0;
+}
+
+int str_parse_i64(const char *s, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 0);
+    if (errno || end == s)
+        return -EINVAL;
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end)
+        return -EINVAL;
+    *out = v;
+    return 0;
+}
+
+int str_parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s)
+        return -EINVAL;
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end)
+        return -EINVAL;
+    *out = v;
+    return 0;
+}
+
+void strlist_add_owned(struct strlist *l, char *s)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 8;
+        l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
+    }
+    l->v[l->n++] = s;
+}
+
+void strlist_add(struct strlist *l, const char *s)
+{
+    strlist_add_owned(l, xstrdup(s));
+}
+
+int strlist_has(const struct strlist *l, const char *s)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], s) == 0)
+            return 1;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void strlist_sort(struct strlist *l)
+{
+    if (l->n > 1)
+        qsort(l->v, l->n, sizeof(*l->v), cmp_str);
+}
+
+void strlist_release(struct strlist *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    l->v = NULL;
+    l->n = l->cap = 0;
+}
+
+void strlist_split(struct strlist *l, const char *s, const char *seps)
+{
+    while (*s) {
+        size_t skip = strspn(s, seps);
+        s += skip;
+        size_t n = strcspn(s, seps);
+        if (n)
+            strlist_add_owned(l, xstrndup(s, n));
+        s += n;
+    }
+}

@@ -1,0 +1,61 @@
+/* util.h - small helpers shared by every module: error reporting, growable
+ * strings, checked allocation. Functions that can fail return 0 or -errno;
+ * error() prints one lowercase line to stderr and returns -1 so that
+ * `return error("...")` reads well (the git convention). */
+#ifndef RVD_UTIL_H
+#define RVD_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern int util_verbose;
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* growable NUL-terminated string */
+struct strbuf {
+    char *buf;
+    size_t len, cap;
+};
+#define STRBUF_INIT {NULL, 0, 0}
+void strbuf_add(struct strbuf *sb, const char *s, size_t n);
+void strbuf_adds(struct strbuf *sb, const char *s);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_addc(struct strbuf *sb, char c);
+char *strbuf_detach(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+
+/* string helpers */
+char *str_trim(char *s);                 /* in place; returns s advanced past spaces */
+int str_starts(const char *s, const char *prefix);
+int str_ends(const char *s, const char *suffix);
+int str_parse_u64(const char *s, uint64_t *out); /* decimal or 0x; 0 or -EINVAL */
+int str_parse_i64(const char *s, int64_t *out);
+int str_parse_double(const char *s, double *out);
+
+/* a list of owned strings */
+struct strlist {
+    char **v;
+    size_t n, cap;
+};
+#define STRLIST_INIT {NULL, 0, 0}
+void strlist_add(struct strlist *l, const char *s);
+void strlist_add_owned(struct strlist *l, char *s);
+int strlist_has(const struct strlist *l, const char *s);
+void strlist_sort(struct strlist *l);
+void strlist_release(struct strlist *l);
+/* split s on any of seps, skipping empty pieces */
+void strlist_split(struct strlist *l, const char *s, const char *seps);
+
+#endif
