@@ -1,0 +1,78 @@
+#!/bin/sh
+# fixtures.sh - fixture machines end to end. Each tests/fixtures/<machine>/
+# holds root/ (a sysroot tree, or snapshot.tar.gz recorded by collect),
+# `expected` (lines "exit N" and "<check-id> <status>": every check of the
+# run must be listed) and optionally `args` (extra arguments, one per line;
+# @FIX@ is replaced by the fixture's directory). The JSON report of every
+# fixture is validated against reports/schema.json and the JUnit report
+# against reports/junit.xsd.
+set -u
+RVD=${RVD:-build/rocm-vla-doctor}
+OUT=${OUT:-tests/out}
+mkdir -p "$OUT"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL fixture $*"; }
+
+for dir in tests/fixtures/*/; do
+    dir=${dir%/}
+    name=$(basename "$dir")
+    [ -f "$dir/expected" ] || continue
+    if [ -d "$dir/root" ]; then
+        root="$dir/root"
+    elif [ -f "$dir/snapshot.tar.gz" ]; then
+        root="$dir/snapshot.tar.gz"
+    else
+        bad "$name: no root/ or snapshot.tar.gz"
+        continue
+    fi
+    set --
+    if [ -f "$dir/args" ]; then
+        while IFS= read -r a; do
+            [ -n "$a" ] && set -- "$@" "$(printf '%s' "$a" | sed "s|@FIX@|$dir|g")"
+        done <"$dir/args"
+    fi
+    json="$OUT/$name.json"
+    junit="$OUT/$name.junit.xml"
+    "$RVD" --sysroot "$root" --no-color --json "$json" --junit "$junit" "$@" \
+        >"$OUT/$name.txt" 2>"$OUT/$name.err"
+    rc=$?
+    want_rc=$(sed -n 's/^exit //p' "$dir/expected")
+    if [ "$rc" = "$want_rc" ]; then ok; else bad "$name: exit $rc, want $want_rc"; fi
+    # statuses: the text report's lines are "[mark] id summary"; use JSON
+    got=$(/usr/bin/python3 -c '
+import json, sys
+for c in json.load(open(sys.argv[1]))["checks"]:
+    print(c["id"], c["status"])' "$json" 2>/dev/null | sort)
+    want=$(grep -v '^exit ' "$dir/expected" | grep -v '^#' | grep -v '^$' | sort)
+    if [ -z "$got" ]; then
+        bad "$name: no JSON report (see $OUT/$name.err)"
+        continue
+    fi
+    printf '%s\n' "$want" | while read -r id st; do
+        g=$(printf '%s\n' "$got" | awk -v id="$id" '$1 == id { print $2 }')
+        if [ "$g" = "$st" ]; then echo ok; else echo "bad $id: got ${g:-missing}, want $st"; fi
+    done >"$OUT/$name.cmp"
+    while read -r line; do
+        case $line in
+        ok) ok ;;
+        *) bad "$name: ${line#bad }" ;;
+        esac
+    done <"$OUT/$name.cmp"
+    extra=$(printf '%s\n' "$got" | awk '{print $1}' | while read -r id; do
+        printf '%s\n' "$want" | awk '{print $1}' | grep -qxF "$id" || echo "$id"
+    done)
+    if [ -z "$extra" ]; then ok; else bad "$name: checks not in expected: $(echo $extra)"; fi
+    if /usr/bin/python3 tests/validate_json.py reports/schema.json "$json" >"$OUT/$name.schema" 2>&1; then
+        ok
+    else
+        bad "$name: JSON report does not match reports/schema.json: $(head -3 "$OUT/$name.schema")"
+    fi
+    if xmllint --noout --schema reports/junit.xsd "$junit" >"$OUT/$name.xsd" 2>&1; then
+        ok
+    else
+        bad "$name: JUnit report does not match reports/junit.xsd: $(head -3 "$OUT/$name.xsd")"
+    fi
+done
+echo "$pass passed, $fail failed"

@@ -1,0 +1,48 @@
+#!/bin/sh
+# run.sh - every test layer that needs no GPU: unit tests, fixture machines
+# (with JSON-schema and JUnit-XSD validation) and CLI tests. Ends with
+# "N passed, M failed"; exits non-zero on any failure.
+# Environment: RVD (the binary), BUILD (build directory).
+set -u
+RVD=${RVD:-build/rocm-vla-doctor}
+BUILD=${BUILD:-build}
+export RVD BUILD
+OUT=tests/out
+rm -rf "$OUT" && mkdir -p "$OUT"
+pass=0
+fail=0
+
+add() { # add "<output containing N passed, M failed>"
+    p=$(printf '%s\n' "$1" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1/p' | tail -1)
+    f=$(printf '%s\n' "$1" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\2/p' | tail -1)
+    if [ -z "$p" ]; then
+        fail=$((fail + 1))
+        return
+    fi
+    pass=$((pass + p))
+    fail=$((fail + f))
+}
+
+# layer 1: unit tests
+for t in "$BUILD"/tests/test_*; do
+    [ -x "$t" ] || continue
+    name=$(basename "$t")
+    out=$("$t" 2>"$OUT/$name.err")
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "FAIL unit $name (exit $rc)"
+        sed 's/^/    /' "$OUT/$name.err" | head -40
+    fi
+    add "$out"
+done
+
+# layers 2 and 3: fixture machines and CLI behaviour
+for s in tests/fixtures.sh tests/cli.sh tests/snapshot.sh; do
+    [ -f "$s" ] || continue
+    out=$(sh "$s" 2>&1)
+    printf '%s\n' "$out" | grep -E '^(FAIL|SKIP)' || true
+    add "$out"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
