@@ -9,7 +9,7 @@ CPPFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(shell pkg-config --cflags $(PKGS
                -I. -MMD -MP
 LDLIBS_ALL   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -ldl -lm
 
-SRCS    := $(wildcard src/*.c) $(wildcard probes/*.c)
+SRCS    := $(wildcard src/*.c) $(wildcard src/*/*.c) $(wildcard probes/*.c)
 OBJS    := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/src/embed.o
 LIBOBJS := $(filter-out $(BUILD)/src/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)

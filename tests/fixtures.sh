@@ -8,7 +8,7 @@
 # against reports/junit.xsd.
 set -u
 RVD=${RVD:-build/rocm-vla-doctor}
-OUT=${OUT:-tests/out}
+OUT=${OUT:-build/out}
 mkdir -p "$OUT"
 pass=0
 fail=0
