@@ -1,0 +1,214 @@
+#!/bin/sh
+# cli.sh - command-line behaviour and bad input: exit codes, usage errors,
+# malformed checks.yaml reported as file:line:col, --only, list/explain.
+set -u
+RVD=${RVD:-build/rocm-vla-doctor}
+OUT=${OUT:-build/out}
+mkdir -p "$OUT/cli"
+D="$OUT/cli"
+pass=0
+fail=0
+t() { # t NAME WANT_EXIT CMD... ; stdout+stderr in $D/NAME.out
+    name=$1
+    want=$2
+    shift 2
+    "$@" >"$D/$name.out" 2>&1
+    rc=$?
+    if [ "$rc" = "$want" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL cli $name: exit $rc, want $want"
+        sed 's/^/    /' "$D/$name.out" | head -5
+    fi
+}
+has() { # has NAME REGEX: the output of test NAME matches
+    if grep -Eq -- "$2" "$D/$1.out"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL cli $1: output lacks /$2/"
+        sed 's/^/    /' "$D/$1.out" | head -5
+    fi
+}
+
+t unknown-flag 2 "$RVD" --bogus
+has unknown-flag "unknown option '--bogus'"
+has unknown-flag "^usage:"
+t unknown-cmd 2 "$RVD" frobnicate
+has unknown-cmd "unknown command 'frobnicate'"
+t bad-level 2 "$RVD" --level extreme
+has bad-level "--level must be quick, standard or full"
+t help 0 "$RVD" --help
+has help "rocm-vla-doctor explain ID"
+t version 0 "$RVD" --version
+has version "^rocm-vla-doctor [0-9]+\.[0-9]+\.[0-9]+$"
+t list 0 "$RVD" list
+has list "^pcie\.atomics +quick +"
+t explain 0 "$RVD" explain gpu.vram
+has explain "^Why:"
+has explain "fail when gpu.vram_bytes < 12 GiB"
+t explain-unknown 2 "$RVD" explain no.such.check
+has explain-unknown "no check named 'no.such.check'"
+t only-unknown 2 "$RVD" --only gpu.vram,no.such --sysroot tests/cli-roots/empty
+has only-unknown "no check named 'no.such'"
+t missing-sysroot 2 "$RVD" --sysroot /nonexistent/dir
+has missing-sysroot "cannot use sysroot '/nonexistent/dir'"
+
+# malformed checks.yaml: file:line:col and exit 2
+bad() { # bad NAME LINE:COL TEXT
+    printf '%s' "$3" >"$D/$1.yaml"
+    t "$1" 2 "$RVD" list --checks "$D/$1.yaml"
+    has "$1" "$D/$1.yaml:$2: "
+}
+bad yaml-syntax 3:7 'schema: rocm-vla-doctor-checks/1
+checks:
+  - id: [unclosed
+'
+bad yaml-unknown-key 9:5 'schema: rocm-vla-doctor-checks/1
+checks:
+  - id: a.b
+    title: t
+    level: quick
+    why: w
+    pass:
+      summary: ok
+    wehn: typo
+'
+bad yaml-bad-rule 7:28 'schema: rocm-vla-doctor-checks/1
+checks:
+  - id: a.b
+    title: t
+    level: quick
+    fail:
+      - when: "gpu.count > > 1"
+        summary: s
+        fix: f
+    why: w
+    pass:
+      summary: ok
+'
+bad yaml-dup-id 8:5 'schema: rocm-vla-doctor-checks/1
+checks:
+  - id: a.b
+    title: t
+    level: quick
+    why: w
+    pass: {summary: ok}
+  - id: a.b
+    title: t
+    level: quick
+    why: w
+    pass: {summary: ok}
+'
+bad yaml-no-fix 3:5 'schema: rocm-vla-doctor-checks/1
+checks:
+  - id: a.b
+    title: t
+    level: quick
+    why: w
+    warn: [{when: "true", summary: s}]
+    pass: {summary: ok}
+'
+bad yaml-bad-level 3:5 'schema: rocm-vla-doctor-checks/1
+checks:
+  - id: a.b
+    title: t
+    level: sometimes
+    why: w
+    pass: {summary: ok}
+'
+bad yaml-bad-id 3:5 'schema: rocm-vla-doctor-checks/1
+checks:
+  - id: A.B
+    title: t
+    level: quick
+    why: w
+    pass: {summary: ok}
+'
+bad yaml-schema 1:9 'schema: something-else/9
+checks: []
+'
+bad yaml-not-mapping 1:1 '- just
+- a list
+'
+t yaml-missing 2 "$RVD" list --checks "$D/does-not-exist.yaml"
+has yaml-missing "cannot open checks file"
+printf '\000\001\002binary' >"$D/yaml-binary.yaml"
+t yaml-binary 2 "$RVD" list --checks "$D/yaml-binary.yaml"
+
+# a tightened threshold takes effect without a rebuild, and an undecidable
+# rule skips instead of passing
+cat >"$D/custom.yaml" <<'YAML'
+schema: rocm-vla-doctor-checks/1
+checks:
+  - id: host.named
+    title: host has a name
+    level: quick
+    fail:
+      - when: "host.hostname == \"\""
+        summary: empty
+        fix: name it
+    pass: {summary: "named {host.hostname}"}
+    why: test
+  - id: test.unknown
+    title: reads a fact nobody produces
+    level: quick
+    fail:
+      - when: "no.such.fact > 1"
+        summary: cannot happen
+        fix: none
+    pass: {summary: must not pass}
+    why: test
+  - id: test.always_fails
+    title: a failing rule gives exit 1
+    level: quick
+    fail:
+      - when: "1 < 2"
+        summary: "fails by design"
+        fix: "nothing"
+    pass: {summary: no}
+    why: test
+  - id: test.warns
+    title: a warning alone gives exit 0, or 1 with --strict
+    level: quick
+    warn:
+      - when: "true"
+        summary: "warns by design"
+        fix: "nothing"
+    pass: {summary: no}
+    why: test
+  - id: test.standard_only
+    title: not run at quick level
+    level: standard
+    pass: {summary: ran}
+    why: test
+YAML
+mkdir -p tests/cli-roots/empty 2>/dev/null
+t custom 1 "$RVD" --checks "$D/custom.yaml" --sysroot tests/cli-roots/named --no-color
+has custom "^\[--\] test.unknown +cannot tell: no probe produced no.such.fact"
+has custom "^\[XX\] test.always_fails +fails by design"
+has custom "^ +fix: nothing"
+has custom "^\[ok\] host.named +named fixture-host"
+has custom "1 passed, 1 warnings, 1 failed, 1 skipped"
+t custom-only-warn 0 "$RVD" --checks "$D/custom.yaml" --sysroot tests/cli-roots/named --only test.warns
+t custom-strict 1 "$RVD" --checks "$D/custom.yaml" --sysroot tests/cli-roots/named --only test.warns --strict
+t custom-prefix 1 "$RVD" --checks "$D/custom.yaml" --sysroot tests/cli-roots/named --only test.
+has custom-prefix "test.standard_only"
+t custom-standard 1 "$RVD" --checks "$D/custom.yaml" --sysroot tests/cli-roots/named --level standard
+has custom-standard "test.standard_only +ran"
+NO_COLOR=1 t custom-ascii 1 "$RVD" --checks "$D/custom.yaml" --sysroot tests/cli-roots/named
+if grep -q "$(printf '\033')" "$D/custom-ascii.out"; then
+    fail=$((fail + 1)); echo "FAIL cli custom-ascii: escape codes in non-tty output"
+else
+    pass=$((pass + 1))
+fi
+t verbose 1 "$RVD" --checks "$D/custom.yaml" --sysroot tests/cli-roots/named -v --only host.named,test.always_fails
+has verbose "host.hostname = fixture-host +\[/proc/sys/kernel/hostname\]"
+t json-unwritable 2 "$RVD" --checks "$D/custom.yaml" --sysroot tests/cli-roots/named --json /nonexistent/dir/x.json
+
+# the sysroot cannot be escaped through symlinks
+t escape 0 "$RVD" --checks "$D/custom.yaml" --sysroot tests/cli-roots/escape --only host.named -v
+has escape "host.hostname = inside"
+
+echo "$pass passed, $fail failed"
