@@ -33,8 +33,11 @@ struct probe {
 extern const struct probe probe_table[];
 extern const size_t probe_count;
 
-/* run every probe up to ctx->level, in table order */
+/* run every probe up to ctx->level, in table order; probes with needs_gpu
+ * run in an isolated child (src/gpu/isolate.h) */
 void probes_run_all(struct probe_ctx *ctx);
+/* the checks whose `timeout:` sets the GPU probes' budgets (NULL: defaults) */
+void probes_set_checks(const struct checkset *cs);
 
 /* shared by probes: environment variables recorded in the "environ" query;
  * NULL when unset. Only variables on the whitelist in probe_env.c are ever

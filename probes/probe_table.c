@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../src/gpu/isolate.h"
+
 int probe_host_run(struct probe_ctx *ctx);
 int probe_env_run(struct probe_ctx *ctx);
 int probe_driver_run(struct probe_ctx *ctx);
@@ -43,12 +45,37 @@ const struct probe probe_table[] = {
 
 const size_t probe_count = ARRAY_SIZE(probe_table);
 
+static const struct checkset *budget_checks;
+
+void probes_set_checks(const struct checkset *cs)
+{
+    budget_checks = cs;
+}
+
+/* a GPU probe's budget: the largest `timeout:` of the checks that name it
+ * with `probe:` (checks.yaml), else the default */
+static double probe_budget_s(const char *probe)
+{
+    double b = 0;
+    for (size_t i = 0; budget_checks && i < budget_checks->n; i++) {
+        const struct check *c = &budget_checks->v[i];
+        if (c->probe && strcmp(c->probe, probe) == 0 && c->timeout_s > b)
+            b = c->timeout_s;
+    }
+    return b > 0 ? b : ISOLATE_DEFAULT_BUDGET_S;
+}
+
 void probes_run_all(struct probe_ctx *ctx)
 {
     for (size_t i = 0; i < probe_count; i++) {
         const struct probe *p = &probe_table[i];
         if (p->level > ctx->level)
             continue;
+        if (p->needs_gpu) {
+            /* never in this process: a GPU runtime stays out of the parent */
+            isolate_run(p, ctx, probe_budget_s(p->name));
+            continue;
+        }
         char name[FACT_NAME_MAX];
         int rc = p->run(ctx);
         snprintf(name, sizeof(name), "probe.%s.status", p->name);

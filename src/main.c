@@ -264,6 +264,7 @@ static int cmd_check(struct opts *o, int argc, char **argv)
     double t0 = now_s();
     struct factset fs = FACTSET_INIT;
     struct probe_ctx pctx = {&fs, o->level, &o->probe};
+    probes_set_checks(&cs); /* GPU probe budgets from `timeout:` */
     probes_run_all(&pctx);
 
     struct results res;

@@ -1,0 +1,29 @@
+/* isolate.h - run one probe in a forked child with a watchdog.
+ *
+ * GPU runtimes are only ever loaded in the child: a hung kernel, a segfault
+ * in a vendor library or an abort in the runtime kills the child, not the
+ * doctor. The child sends its facts to the parent over a pipe (fact_wire.h)
+ * as it goes; the parent keeps every complete record it received, even from
+ * a child that died later. Outcome, as facts the checks engine maps:
+ *   probe.<name>.status  "ok" | "error" | "timeout"
+ *   probe.<name>.message signal or exit status and the child's last stderr
+ *                        lines (absent on "ok")
+ *   probe.<name>.wall_s  the child's wall time */
+#ifndef RVD_ISOLATE_H
+#define RVD_ISOLATE_H
+
+#include "../../probes/probe.h"
+
+#define ISOLATE_DEFAULT_BUDGET_S 20.0
+#define ISOLATE_GRACE_S 2.0
+
+/* run p in a child; budget_s <= 0 means the default. Facts land in ctx->facts. */
+void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s);
+
+/* in the child: send the facts produced since the last flush now, so that
+ * they survive a later crash. A no-op outside an isolated child. */
+void isolate_flush(const struct factset *fs);
+/* 1 inside an isolated probe child */
+int isolate_in_child(void);
+
+#endif
