@@ -284,6 +284,7 @@ static int cmd_check(struct opts *o, int argc, char **argv)
         fact_str(&fs, "host.os"),
         started,
         now_s() - t0,
+        o->strict,
     };
     int text_to_stdout = 1;
     if (o->json) {

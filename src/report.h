@@ -19,6 +19,7 @@ struct report_meta {
     const char *os;
     const char *started;  /* ISO 8601 UTC */
     double duration_s;
+    int strict; /* --strict: the summary's exit_code counts warnings */
 };
 
 struct text_opts {
@@ -37,5 +38,11 @@ int report_junit_write(FILE *out, const struct report_meta *m, const struct resu
 void json_write_string(FILE *out, const char *s);
 /* fact value as JSON (null when unknown) */
 void json_write_fact_value(FILE *out, const struct fact *f);
+/* XML 1.0 text (attr = 0) or attribute value (attr = 1), escaped; characters
+ * XML 1.0 forbids and invalid UTF-8 become U+FFFD */
+void xml_write_escaped(FILE *out, const char *s, int attr);
+/* length of the UTF-8 sequence at s (>= 1 unless *s is NUL); *bad is set when
+ * those bytes are not valid UTF-8 and must be replaced by U+FFFD */
+size_t report_utf8_next(const char *s, int *bad);
 
 #endif

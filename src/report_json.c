@@ -1,15 +1,276 @@
-/* report_json.c - placeholder */
+/* report_json.c - the JSON report, schema "rocm-vla-doctor/1" (the shape is a
+ * public contract, see reports/schema.json and docs/ARCHITECTURE.md).
+ *
+ * Facts are written sorted by name with typed values; unknown is null, never
+ * 0. Every string goes through json_write_string, which emits valid UTF-8
+ * whatever bytes a probe read from a file. */
 #include "report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define JSON_SCHEMA_ID "rocm-vla-doctor/1"
+
+/* ---- UTF-8 and strings ------------------------------------------------ */
+
+size_t report_utf8_next(const char *s, int *bad)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    unsigned c = p[0];
+    unsigned lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
+    size_t need;
+
+    *bad = 0;
+    if (c < 0x80)
+        return c ? 1 : 0;
+    if (c >= 0xC2 && c <= 0xDF) {
+        need = 1;
+    } else if (c == 0xE0) { /* no overlong forms */
+        need = 2;
+        lo = 0xA0;
+    } else if (c == 0xED) { /* no UTF-16 surrogates */
+        need = 2;
+        hi = 0x9F;
+    } else if (c >= 0xE1 && c <= 0xEF) {
+        need = 2;
+    } else if (c == 0xF0) {
+        need = 3;
+        lo = 0x90;
+    } else if (c >= 0xF1 && c <= 0xF3) {
+        need = 3;
+    } else if (c == 0xF4) { /* nothing above U+10FFFF */
+        need = 3;
+        hi = 0x8F;
+    } else { /* stray continuation byte, C0, C1, F5..FF */
+        *bad = 1;
+        return 1;
+    }
+    /* a truncated sequence is replaced as one unit (Unicode's "maximal
+     * subpart" practice); the NUL terminator never passes the range test */
+    for (size_t i = 1; i <= need; i++) {
+        if (p[i] < lo || p[i] > hi) {
+            *bad = 1;
+            return i;
+        }
+        lo = 0x80;
+        hi = 0xBF;
+    }
+    return need + 1;
+}
+
+void json_write_string(FILE *out, const char *s)
+{
+    if (!s) {
+        fputs("null", out);
+        return;
+    }
+    fputc('"', out);
+    while (*s) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            fputc('\\', out);
+            fputc(c, out);
+            s++;
+        } else if (c < 0x20) {
+            fprintf(out, "\\u%04x", c);
+            s++;
+        } else if (c < 0x80) {
+            fputc(c, out);
+            s++;
+        } else {
+            int bad;
+            size_t n = report_utf8_next(s, &bad);
+            if (bad)
+                fputs("\xEF\xBF\xBD", out); /* U+FFFD */
+            else
+                fwrite(s, 1, n, out);
+            s += n;
+        }
+    }
+    fputc('"', out);
+}
+
+/* a double as a JSON number: shortest exact form, null for NaN and
+ * infinities (JSON has no spelling for them) */
+static void json_write_double(FILE *out, double v)
+{
+    if (!isfinite(v)) {
+        fputs("null", out);
+        return;
+    }
+    char buf[64];
+    snprintf(buf, sizeof(buf), "%.17g", v);
+    /* a locale with a decimal comma must not leak into the report */
+    for (char *p = buf; *p; p++)
+        if (*p == ',')
+            *p = '.';
+    fputs(buf, out);
+}
+
+void json_write_fact_value(FILE *out, const struct fact *f)
+{
+    if (!f) {
+        fputs("null", out);
+        return;
+    }
+    switch (f->type) {
+    case FACT_UNKNOWN:
+        fputs("null", out);
+        break;
+    case FACT_BOOL:
+        fputs(f->b ? "true" : "false", out);
+        break;
+    case FACT_INT:
+        fprintf(out, "%" PRId64, f->i);
+        break;
+    case FACT_FLOAT:
+        json_write_double(out, f->f);
+        break;
+    case FACT_STR:
+        json_write_string(out, f->s ? f->s : "");
+        break;
+    case FACT_LIST:
+        fputc('[', out);
+        for (size_t i = 0; i < f->list.n; i++) {
+            if (i)
+                fputs(", ", out);
+            json_write_string(out, f->list.v[i]);
+        }
+        fputc(']', out);
+        break;
+    }
+}
+
+/* ---- the report ------------------------------------------------------- */
+
+static int cmp_fact_ptr(const void *a, const void *b)
+{
+    const struct fact *x = *(const struct fact *const *)a, *y = *(const struct fact *const *)b;
+    return strcmp(x->name, y->name);
+}
+
+/* the factset is const and other readers keep its order: sort pointers */
+static const struct fact **sorted_facts(const struct factset *fs)
+{
+    const struct fact **v = xcalloc(fs->n ? fs->n : 1, sizeof(*v));
+    for (size_t i = 0; i < fs->n; i++)
+        v[i] = &fs->v[i];
+    if (fs->n > 1)
+        qsort(v, fs->n, sizeof(*v), cmp_fact_ptr);
+    return v;
+}
+
+/* `"key": ` with the separator that precedes every member but the first */
+static void json_key(FILE *out, int *first, const char *indent, const char *key)
+{
+    fprintf(out, "%s\n%s", *first ? "" : ",", indent);
+    *first = 0;
+    json_write_string(out, key);
+    fputs(": ", out);
+}
+
+static void json_close(FILE *out, int empty, const char *indent, char bracket)
+{
+    if (empty)
+        fputc(bracket, out);
+    else
+        fprintf(out, "\n%s%c", indent, bracket);
+}
+
+static void write_tool_host(FILE *out, const struct report_meta *m)
+{
+    fputs("  \"tool\": {\"name\": \"rocm-vla-doctor\", \"version\": ", out);
+    json_write_string(out, m->version);
+    fputs(", \"checks\": ", out);
+    json_write_string(out, m->checks);
+    fputs("},\n  \"host\": {\n    \"hostname\": ", out);
+    json_write_string(out, m->hostname);
+    fputs(",\n    \"os\": ", out);
+    json_write_string(out, m->os);
+    fputs(",\n    \"kernel\": ", out);
+    json_write_string(out, m->kernel);
+    fputs(",\n    \"sysroot\": ", out);
+    json_write_string(out, m->sysroot);
+    fputs(",\n    \"started\": ", out);
+    json_write_string(out, m->started);
+    fputs(",\n    \"duration_s\": ", out);
+    json_write_double(out, m->duration_s < 0 ? 0 : m->duration_s);
+    fputs(",\n    \"level\": ", out);
+    json_write_string(out, m->level);
+    fputs("\n  },\n", out);
+}
+
+static void write_facts(FILE *out, const struct factset *fs)
+{
+    const struct fact **v = sorted_facts(fs);
+    int first = 1;
+    fputs("  \"facts\": {", out);
+    for (size_t i = 0; i < fs->n; i++) {
+        json_key(out, &first, "    ", v[i]->name);
+        json_write_fact_value(out, v[i]);
+    }
+    json_close(out, first, "  ", '}');
+    fputs(",\n  \"facts_meta\": {", out);
+    first = 1;
+    for (size_t i = 0; i < fs->n; i++) {
+        json_key(out, &first, "    ", v[i]->name);
+        fputs("{\"source\": ", out);
+        json_write_string(out, v[i]->source);
+        fputs(", \"reason\": ", out);
+        json_write_string(out, v[i]->reason);
+        fputc('}', out);
+    }
+    json_close(out, first, "  ", '}');
+    fputs(",\n", out);
+    free(v);
+}
+
+static void write_check(FILE *out, const struct result *res)
+{
+    const struct check *c = res->check;
+    fputs("    {\n      \"id\": ", out);
+    json_write_string(out, c->id);
+    fputs(",\n      \"title\": ", out);
+    json_write_string(out, c->title);
+    fputs(",\n      \"status\": ", out);
+    json_write_string(out, status_name(res->st));
+    fputs(",\n      \"level\": ", out);
+    json_write_string(out, level_name(c->level));
+    fputs(",\n      \"summary\": ", out);
+    json_write_string(out, res->summary ? res->summary : "");
+    fputs(",\n      \"fix\": ", out);
+    json_write_string(out, res->fix);
+    fputs(",\n      \"evidence\": {", out);
+    int first = 1;
+    for (size_t j = 0; j < res->nev; j++) {
+        json_key(out, &first, "        ", res->ev[j].name);
+        json_write_fact_value(out, res->ev[j].fact);
+    }
+    json_close(out, first, "      ", '}');
+    fputs("\n    }", out);
+}
 
 int report_json_write(FILE *out, const struct report_meta *m, const struct factset *fs,
                       const struct results *r)
 {
-    (void)out; (void)m; (void)fs; (void)r;
-    return 0;
-}
-
-int report_junit_write(FILE *out, const struct report_meta *m, const struct results *r)
-{
-    (void)out; (void)m; (void)r;
+    fputs("{\n  \"schema\": \"" JSON_SCHEMA_ID "\",\n", out);
+    write_tool_host(out, m);
+    write_facts(out, fs);
+    fputs("  \"checks\": [", out);
+    for (size_t i = 0; i < r->n; i++) {
+        fputs(i ? ",\n" : "\n", out);
+        write_check(out, &r->v[i]);
+    }
+    fputs(r->n ? "\n  ],\n" : "],\n", out);
+    const size_t *c = r->counts;
+    fprintf(out,
+            "  \"summary\": {\"pass\": %zu, \"warn\": %zu, \"fail\": %zu, \"skip\": %zu, "
+            "\"error\": %zu, \"timeout\": %zu, \"total\": %zu, \"exit_code\": %d}\n}\n",
+            c[ST_PASS], c[ST_WARN], c[ST_FAIL], c[ST_SKIP], c[ST_ERROR], c[ST_TIMEOUT], r->n,
+            results_exit_code(r, m->strict));
+    if (fflush(out) || ferror(out))
+        return error("cannot write the JSON report");
     return 0;
 }
