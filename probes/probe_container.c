@@ -1,10 +1,72 @@
-/* probe_container.c - placeholder until the probe is written */
+/* probe_container.c - WSL2 and container detection.
+ *
+ * WSL2 kernels carry "microsoft" (and "WSL2") in their release; Docker
+ * creates /.dockerenv, Podman /run/.containerenv; otherwise the cgroup paths
+ * of PID 1 name the runtime (cgroup v1, and v2 on some setups). */
 #include "probe.h"
+
+#include <strings.h>
+#include <stdlib.h>
+#include <string.h>
 
 int probe_container_run(struct probe_ctx *ctx);
 
+static int contains_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* first match wins: kubernetes pods also show "docker"/"containerd" paths */
+static const struct {
+    const char *needle, *kind;
+} cgroup_hints[] = {
+    {"kubepods", "kubernetes"},
+    {"docker", "docker"},
+    {"libpod", "podman"},
+    {"lxc", "lxc"},
+    {"containerd", "containerd"},
+};
+
 int probe_container_run(struct probe_ctx *ctx)
 {
-    (void)ctx;
+    struct factset *fs = ctx->facts;
+    const struct fact *rel = fact_get(fs, "kernel.release");
+    int wsl = -1;
+    if (rel && rel->type == FACT_STR) {
+        wsl = contains_ci(rel->s, "microsoft") || contains_ci(rel->s, "WSL");
+        fact_set_bool(fs, "env.wsl", wsl, "/proc/sys/kernel/osrelease");
+    } else {
+        fact_set_unknown(fs, "env.wsl", "/proc/sys/kernel/osrelease", "kernel release unknown");
+    }
+
+    if (wsl == 1) {
+        fact_set_str(fs, "env.container", "wsl2", "/proc/sys/kernel/osrelease");
+        return 0;
+    }
+    if (rootfs_exists("/.dockerenv")) {
+        fact_set_str(fs, "env.container", "docker", "/.dockerenv");
+        return 0;
+    }
+    if (rootfs_exists("/run/.containerenv")) {
+        fact_set_str(fs, "env.container", "podman", "/run/.containerenv");
+        return 0;
+    }
+    char *cg;
+    if (rootfs_read_str("/proc/1/cgroup", &cg) == 0) {
+        for (size_t i = 0; i < ARRAY_SIZE(cgroup_hints); i++) {
+            if (strstr(cg, cgroup_hints[i].needle)) {
+                fact_set_str(fs, "env.container", cgroup_hints[i].kind, "/proc/1/cgroup");
+                free(cg);
+                return 0;
+            }
+        }
+        free(cg);
+    }
+    /* an unreadable /proc/1/cgroup only loses a hint: the marker files decide */
+    fact_set_str(fs, "env.container", "none", "/.dockerenv, /run/.containerenv, /proc/1/cgroup");
     return 0;
 }

@@ -1,10 +1,280 @@
-/* probe_rocm.c - placeholder until the probe is written */
+/* probe_rocm.c - ROCm user-space installs, the DKMS driver's distance from
+ * them, and LD_LIBRARY_PATH entries that point at other GPU stacks.
+ *
+ * Installs: every /opt/rocm and /opt/rocm-* directory with .info/version
+ * (deduplicated by real path: /opt/rocm is usually a link to one of them),
+ * and the distribution's HIP runtime package (Debian 12 ships ROCm 5.2 as
+ * libamdhip64-5) from /var/lib/dpkg/status. The active install is the one
+ * /opt/rocm resolves to, else the only one. */
 #include "probe.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 int probe_rocm_run(struct probe_ctx *ctx);
 
+struct install {
+    char *dir;     /* "/opt/rocm-6.2.0", or NULL for distribution packages */
+    char *raw;     /* version as the source writes it: "6.2.0-66", "5.2.3-8" */
+    char *version; /* upstream M.m.p: "6.2.0" */
+};
+
+/* "1:5.2.3-8" -> "5.2.3"; "6.2.0-66" -> "6.2.0" */
+static char *upstream_version(const char *raw)
+{
+    const char *colon = strchr(raw, ':');
+    const char *v = colon ? colon + 1 : raw;
+    return xstrndup(v, strcspn(v, "-~+ \t"));
+}
+
+static void add_install(struct install **v, size_t *n, const char *dir, const char *raw)
+{
+    *v = xrealloc(*v, (*n + 1) * sizeof(**v));
+    (*v)[*n].dir = dir ? xstrdup(dir) : NULL;
+    (*v)[*n].raw = xstrdup(raw);
+    (*v)[*n].version = upstream_version(raw);
+    (*n)++;
+}
+
+static void opt_installs(struct install **v, size_t *n)
+{
+    struct strlist names = STRLIST_INIT, seen = STRLIST_INIT;
+    if (rootfs_list("/opt", &names))
+        return;
+    for (size_t i = 0; i < names.n; i++) {
+        if (strcmp(names.v[i], "rocm") != 0 && !str_starts(names.v[i], "rocm-"))
+            continue;
+        char *path = xasprintf("/opt/%s", names.v[i]), *real = NULL, *ver = NULL;
+        if (rootfs_realpath(path, &real) == 0 && !strlist_has(&seen, real) &&
+            rootfs_readf_str(&ver, "%s/.info/version", real) == 0 && *ver) {
+            strlist_add(&seen, real);
+            add_install(v, n, real, ver);
+        }
+        free(ver);
+        free(real);
+        free(path);
+    }
+    strlist_release(&names);
+    strlist_release(&seen);
+}
+
+/* the installed version of libamdhip64-<N> in a dpkg status file, if any */
+static void dpkg_installs(struct install **v, size_t *n)
+{
+    char *status;
+    if (rootfs_read_str("/var/lib/dpkg/status", &status))
+        return;
+    /* paragraphs separated by blank lines; fields "Name: value" */
+    char *save = NULL;
+    for (char *para = strtok_r(status, "\n", &save); para;) {
+        char pkg[128] = "", ver[128] = "";
+        int installed = 0;
+        /* walk lines until a blank line ends the paragraph */
+        char *line = para;
+        for (;;) {
+            if (str_starts(line, "Package: "))
+                snprintf(pkg, sizeof(pkg), "%s", line + 9);
+            else if (str_starts(line, "Version: "))
+                snprintf(ver, sizeof(ver), "%s", line + 9);
+            else if (str_starts(line, "Status: "))
+                installed = str_ends(line, " installed");
+            char *next = strtok_r(NULL, "\n", &save);
+            if (!next) {
+                para = NULL;
+                break;
+            }
+            /* strtok_r skips empty lines: detect them from the gap */
+            if (next > line + strlen(line) + 1) {
+                para = next;
+                break;
+            }
+            line = next;
+        }
+        if (installed && *ver && str_starts(pkg, "libamdhip64-") && pkg[12] >= '0' &&
+            pkg[12] <= '9')
+            add_install(v, n, NULL, ver);
+    }
+    free(status);
+}
+
+/* ---- amdgpu-dkms version -> ROCm release ------------------------------- */
+
+/* The DKMS module version (/sys/module/amdgpu/version, also the package
+ * version's prefix) names the driver code base; each ROCm release ships one.
+ * From the amdgpu-dkms packages of repo.radeon.com (e.g. 1:6.8.5.60200 is
+ * ROCm 6.2.0's) and amd-smi output. 6.16 serves two releases: patch level
+ * 6.16.6 came with amdgpu 30.20 (ROCm 7.1), 6.16.13 with 30.30 (ROCm 7.2). */
+static const struct {
+    unsigned maj, min, min_patch;
+    const char *rocm;
+} dkms_rocm[] = {
+    {5, 13, 0, "5.1"},  {5, 18, 0, "5.4"},  {6, 2, 0, "5.7"},   {6, 3, 0, "6.0"},
+    {6, 7, 0, "6.1"},   {6, 8, 0, "6.2"},   {6, 10, 0, "6.3"},  {6, 12, 0, "6.4"},
+    {6, 14, 0, "7.0"},  {6, 16, 0, "7.1"},  {6, 16, 13, "7.2"},
+};
+
+/* ROCm releases in order, to count the minor releases between two */
+static const char *const rocm_series[] = {
+    "5.0", "5.1", "5.2", "5.3", "5.4", "5.5", "5.6", "5.7",
+    "6.0", "6.1", "6.2", "6.3", "6.4", "7.0", "7.1", "7.2",
+};
+
+static int series_index(const char *s)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(rocm_series); i++)
+        if (strcmp(rocm_series[i], s) == 0)
+            return (int)i;
+    return -1;
+}
+
+static const char *dkms_to_rocm(const char *driver_version)
+{
+    unsigned maj, min, patch = 0;
+    if (sscanf(driver_version, "%u.%u.%u", &maj, &min, &patch) < 2)
+        return NULL;
+    const char *best = NULL;
+    for (size_t i = 0; i < ARRAY_SIZE(dkms_rocm); i++)
+        if (dkms_rocm[i].maj == maj && dkms_rocm[i].min == min && patch >= dkms_rocm[i].min_patch)
+            best = dkms_rocm[i].rocm;
+    return best;
+}
+
+static void series_gap(struct factset *fs)
+{
+    const char *name = "driver.rocm_series_gap", *src = "/sys/module/amdgpu/version";
+    const struct fact *dk = fact_get(fs, "driver.dkms");
+    const struct fact *dv = fact_get(fs, "driver.version");
+    const struct fact *rs = fact_get(fs, "rocm.series");
+    if (!dk || dk->type != FACT_BOOL || !dk->b) {
+        fact_set_unknown(fs, name, src, "not the amdgpu-dkms driver");
+        return;
+    }
+    if (!dv || dv->type != FACT_STR) {
+        fact_set_unknown(fs, name, src, "driver version unknown");
+        return;
+    }
+    if (!rs || rs->type != FACT_STR) {
+        fact_set_unknown(fs, name, src, "no ROCm version");
+        return;
+    }
+    const char *drv = dkms_to_rocm(dv->s);
+    int a = drv ? series_index(drv) : -1, b = series_index(rs->s);
+    if (a < 0) {
+        fact_set_unknown(fs, name, src, "amdgpu-dkms %s is not in the release table", dv->s);
+        return;
+    }
+    if (b < 0) {
+        fact_set_unknown(fs, name, src, "ROCm %s is not in the release table", rs->s);
+        return;
+    }
+    fact_set_int(fs, name, a > b ? a - b : b - a, src);
+}
+
+/* ---- LD_LIBRARY_PATH ------------------------------------------------------ */
+
+static int contains_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0)
+            return 1;
+    return 0;
+}
+
+static void ld_library_path(struct factset *fs, const char *active)
+{
+    const char *src = "environment";
+    const char *ld = probe_getenv("LD_LIBRARY_PATH");
+    struct strlist parts = STRLIST_INIT, cuda = STRLIST_INIT, other = STRLIST_INIT;
+    if (ld)
+        fact_set_str(fs, "env.ld_library_path", ld, src);
+    else
+        fact_set_unknown(fs, "env.ld_library_path", src, "not set");
+    strlist_split(&parts, ld ? ld : "", ":");
+    int undecided = 0;
+    for (size_t i = 0; i < parts.n; i++) {
+        const char *e = parts.v[i];
+        if (contains_ci(e, "cuda") || contains_ci(e, "nvidia"))
+            strlist_add(&cuda, e);
+        if (!str_starts(e, "/opt/rocm-"))
+            continue;
+        char *ver = xstrndup(e + 10, strcspn(e + 10, "/"));
+        if (!active)
+            undecided = 1;
+        else if (strcmp(ver, active) != 0)
+            strlist_add(&other, e);
+        free(ver);
+    }
+    fact_set_list(fs, "env.ld_cuda_entries", &cuda, src);
+    if (undecided)
+        fact_set_unknown(fs, "env.ld_rocm_other", src, "no active ROCm version to compare with");
+    else
+        fact_set_list(fs, "env.ld_rocm_other", &other, src);
+    strlist_release(&parts);
+    strlist_release(&cuda);
+    strlist_release(&other);
+}
+
 int probe_rocm_run(struct probe_ctx *ctx)
 {
-    (void)ctx;
+    struct factset *fs = ctx->facts;
+    struct install *inst = NULL;
+    size_t n = 0;
+    const char *src = "/opt/rocm*/.info/version, /var/lib/dpkg/status";
+    opt_installs(&inst, &n);
+    dpkg_installs(&inst, &n);
+
+    struct strlist lines = STRLIST_INIT;
+    for (size_t i = 0; i < n; i++)
+        strlist_add_owned(&lines, xasprintf("%s %s", inst[i].dir ? inst[i].dir : "debian-packages",
+                                            inst[i].raw));
+    fact_set_list(fs, "rocm.installs", &lines, src);
+    fact_set_int(fs, "rocm.install_count", (int64_t)n, src);
+    strlist_release(&lines);
+
+    const struct install *act = NULL;
+    char *real = NULL;
+    if (rootfs_exists("/opt/rocm") && rootfs_realpath("/opt/rocm", &real) == 0)
+        for (size_t i = 0; i < n; i++)
+            if (inst[i].dir && strcmp(inst[i].dir, real) == 0)
+                act = &inst[i];
+    free(real);
+    if (!act && n == 1)
+        act = &inst[0];
+
+    static const char *const names[] = {"rocm.version", "rocm.series", "rocm.major",
+                                        "rocm.source"};
+    unsigned maj, min;
+    if (!act || sscanf(act->version, "%u.%u", &maj, &min) != 2) {
+        for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+            if (!n)
+                fact_set_unknown(fs, names[i], src, "no ROCm install found");
+            else if (!act)
+                fact_set_unknown(fs, names[i], src,
+                                 "%zu installs and /opt/rocm points at none of them", n);
+            else
+                fact_set_unknown(fs, names[i], src, "version '%s' is not M.m", act->raw);
+        }
+    } else {
+        const char *asrc = act->dir ? "/opt/rocm/.info/version" : "/var/lib/dpkg/status";
+        char series[32];
+        snprintf(series, sizeof(series), "%u.%u", maj, min);
+        fact_set_str(fs, "rocm.version", act->version, asrc);
+        fact_set_str(fs, "rocm.series", series, asrc);
+        fact_set_int(fs, "rocm.major", maj, asrc);
+        fact_set_str(fs, "rocm.source", act->dir ? act->dir : "debian packages", asrc);
+    }
+
+    series_gap(fs);
+    ld_library_path(fs, act ? act->version : NULL);
+    for (size_t i = 0; i < n; i++) {
+        free(inst[i].dir);
+        free(inst[i].raw);
+        free(inst[i].version);
+    }
+    free(inst);
     return 0;
 }

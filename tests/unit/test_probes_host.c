@@ -1,0 +1,673 @@
+/* test_probes_host.c - the host probes (driver, kernel log, kfd, user,
+ * container, kernel, iommu, rocm) on small sysroot trees built in a temp dir,
+ * including the .snapshot/<query> files that stand in for live producers. */
+#include "../../probes/probe.h"
+#include "test.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+int probe_env_run(struct probe_ctx *ctx);
+int probe_driver_run(struct probe_ctx *ctx);
+int probe_kernel_log_run(struct probe_ctx *ctx);
+int probe_kfd_run(struct probe_ctx *ctx);
+int probe_user_run(struct probe_ctx *ctx);
+int probe_container_run(struct probe_ctx *ctx);
+int probe_kernel_run(struct probe_ctx *ctx);
+int probe_iommu_run(struct probe_ctx *ctx);
+int probe_rocm_run(struct probe_ctx *ctx);
+
+/* ---- sysroot helpers ------------------------------------------------------ */
+
+static char root[64];
+static struct factset fs = FACTSET_INIT;
+static struct probe_opts opts = {NULL, NULL};
+static struct probe_ctx ctx = {&fs, LEVEL_QUICK, &opts};
+
+static void mkparents(const char *path)
+{
+    char *p = strdup(path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        mkdir(p, 0755);
+        *s = '/';
+    }
+    free(p);
+}
+
+static void put_bin(const char *rel, const void *buf, size_t len)
+{
+    char *path = xasprintf("%s%s", root, rel);
+    mkparents(path);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
+        exit(2);
+    }
+    fwrite(buf, 1, len, f);
+    fclose(f);
+    free(path);
+}
+
+static void put(const char *rel, const char *text)
+{
+    put_bin(rel, text, strlen(text));
+}
+
+static void put_dir(const char *rel)
+{
+    char *path = xasprintf("%s%s/x", root, rel);
+    mkparents(path);
+    free(path);
+}
+
+static void put_link(const char *rel, const char *target)
+{
+    char *path = xasprintf("%s%s", root, rel);
+    mkparents(path);
+    if (symlink(target, path) < 0)
+        exit(2);
+    free(path);
+}
+
+/* a real gzip file, written with zlib */
+static void put_gz(const char *rel, const char *text)
+{
+    char *path = xasprintf("%s%s", root, rel);
+    mkparents(path);
+    gzFile g = gzopen(path, "wb");
+    gzwrite(g, text, (unsigned)strlen(text));
+    gzclose(g);
+    free(path);
+}
+
+static int rm_cb(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(p);
+}
+
+/* a fresh empty root and an empty fact set */
+static void fresh(void)
+{
+    if (root[0])
+        nftw(root, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+    snprintf(root, sizeof(root), "/tmp/rvd-host-XXXXXX");
+    if (!mkdtemp(root))
+        exit(2);
+    factset_release(&fs);
+}
+
+/* rootfs_init after the tree is complete (read-errors are loaded at init) */
+static void use_root(void)
+{
+    if (rootfs_init(root))
+        exit(2);
+}
+
+static int fbool(const char *name) /* 1, 0, -1 unknown, -2 missing/other type */
+{
+    const struct fact *f = fact_get(&fs, name);
+    if (!f)
+        return -2;
+    if (f->type == FACT_UNKNOWN)
+        return -1;
+    return f->type == FACT_BOOL ? f->b : -2;
+}
+
+static const char *fstr(const char *name)
+{
+    const struct fact *f = fact_get(&fs, name);
+    return f && f->type == FACT_STR ? f->s : NULL;
+}
+
+static int64_t fint(const char *name)
+{
+    const struct fact *f = fact_get(&fs, name);
+    return f && f->type == FACT_INT ? f->i : -999;
+}
+
+static int is_unknown(const char *name)
+{
+    const struct fact *f = fact_get(&fs, name);
+    return f && f->type == FACT_UNKNOWN;
+}
+
+static const char *reason(const char *name)
+{
+    const struct fact *f = fact_get(&fs, name);
+    return f && f->reason ? f->reason : "";
+}
+
+static int list_n(const char *name)
+{
+    const struct fact *f = fact_get(&fs, name);
+    return f && f->type == FACT_LIST ? (int)f->list.n : -1;
+}
+
+static int list_has(const char *name, const char *v)
+{
+    const struct fact *f = fact_get(&fs, name);
+    return f && f->type == FACT_LIST && strlist_has(&f->list, v);
+}
+
+/* ---- driver --------------------------------------------------------------- */
+
+static void test_driver(void)
+{
+    fresh();
+    use_root();
+    probe_driver_run(&ctx);
+    CHECK(fbool("driver.module_present") == 0);
+    CHECK(fbool("driver.loaded") == 0);
+    CHECK(fbool("driver.dkms") == 0);
+    CHECK(is_unknown("driver.initstate"));
+    CHECK(is_unknown("driver.version"));
+
+    fresh();
+    put("/sys/module/amdgpu/initstate", "live\n");
+    put("/sys/module/amdgpu/version", "6.8.5\n");
+    use_root();
+    probe_driver_run(&ctx);
+    CHECK(fbool("driver.module_present") == 1);
+    CHECK_STR(fstr("driver.initstate"), "live");
+    CHECK(fbool("driver.loaded") == 1);
+    CHECK(fbool("driver.dkms") == 1);
+    CHECK_STR(fstr("driver.version"), "6.8.5 (amdgpu-dkms)");
+
+    fresh();
+    put("/sys/module/amdgpu/initstate", "coming\n");
+    use_root();
+    fact_set_str(&fs, "kernel.release", "6.1.0-18-amd64", NULL);
+    probe_driver_run(&ctx);
+    CHECK_STR(fstr("driver.initstate"), "coming");
+    CHECK(fbool("driver.loaded") == 0);
+    CHECK(fbool("driver.dkms") == 0);
+    CHECK_STR(fstr("driver.version"), "in-kernel amdgpu of 6.1.0-18-amd64");
+
+    /* built in: the module directory has parameters but no initstate */
+    fresh();
+    put("/sys/module/amdgpu/parameters/noretry", "-1\n");
+    use_root();
+    fact_set_str(&fs, "kernel.release", "6.8.0", NULL);
+    probe_driver_run(&ctx);
+    CHECK_STR(fstr("driver.initstate"), "builtin");
+    CHECK(fbool("driver.loaded") == 1);
+}
+
+/* ---- kernel log ----------------------------------------------------------- */
+
+static const char *const sig_ids[] = {"atomics_unsupported", "pci_rejects_atomics",
+                                      "gpu_page_fault",      "memory_access_fault",
+                                      "kfd_unsupported",     "key_rejected",
+                                      "hmm_registered"};
+
+static void test_kernel_log(void)
+{
+    char name[FACT_NAME_MAX];
+
+    /* refused: collect recorded EPERM for the query */
+    fresh();
+    put("/.snapshot/read-errors", "1 /.snapshot/dmesg\n");
+    put("/proc/sys/kernel/dmesg_restrict", "1\n");
+    use_root();
+    probe_kernel_log_run(&ctx);
+    CHECK(fbool("kernel.dmesg_readable") == 0);
+    CHECK_STR(fstr("kernel.dmesg_error"), "EPERM: kernel.dmesg_restrict is 1");
+    for (size_t i = 0; i < ARRAY_SIZE(sig_ids); i++) {
+        snprintf(name, sizeof(name), "kernel.dmesg.%s", sig_ids[i]);
+        CHECK(is_unknown(name));
+        CHECK(strstr(reason(name), "dmesg_restrict") != NULL);
+    }
+    CHECK(is_unknown("kernel.dmesg.signatures"));
+
+    /* a clean log */
+    fresh();
+    put("/.snapshot/dmesg", "[    0.000000] Linux version 6.8.0\n"
+                            "[    3.1] [drm] amdgpu kernel modesetting enabled.\n");
+    use_root();
+    probe_kernel_log_run(&ctx);
+    CHECK(fbool("kernel.dmesg_readable") == 1);
+    CHECK(fint("kernel.dmesg.line_count") == 2);
+    CHECK(list_n("kernel.dmesg.signatures") == 0);
+    CHECK(list_n("kernel.dmesg.lines") == 0);
+    for (size_t i = 0; i < ARRAY_SIZE(sig_ids); i++) {
+        snprintf(name, sizeof(name), "kernel.dmesg.%s", sig_ids[i]);
+        CHECK(fbool(name) == 0);
+    }
+
+    /* each signature alone, as the kernel prints it */
+    static const char *const lines[] = {
+        "[    4.2] amdgpu 0000:03:00.0: amdgpu: PCIE atomic ops is not supported\n",
+        "[    4.3] kfd kfd: amdgpu: skipped device 1002:744c, PCI rejects atomics 730<0\n",
+        "[  100.1] amdgpu 0000:03:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:8 "
+        "pasid:32770)\n",
+        "[  100.2] Memory access fault by GPU node-1 (Agent handle: 0x55) on address 0x7f.\n",
+        "[    4.4] kfd kfd: amdgpu: kfd not supported on this ASIC\n",
+        "[    2.0] modprobe: ERROR: could not insert 'amdgpu': Key was rejected by service\n",
+        "[    5.0] amdgpu: HMM registered 24560MB device memory\n",
+    };
+    for (size_t s = 0; s < ARRAY_SIZE(sig_ids); s++) {
+        fresh();
+        char *log = xasprintf("[    0.0] Linux version 6.8.0\n%s", lines[s]);
+        put("/.snapshot/dmesg", log);
+        free(log);
+        use_root();
+        probe_kernel_log_run(&ctx);
+        for (size_t i = 0; i < ARRAY_SIZE(sig_ids); i++) {
+            snprintf(name, sizeof(name), "kernel.dmesg.%s", sig_ids[i]);
+            if (fbool(name) != (i == s))
+                fprintf(stderr, "signature %s on line for %s\n", sig_ids[i], sig_ids[s]);
+            CHECK(fbool(name) == (i == s));
+        }
+        CHECK(list_n("kernel.dmesg.signatures") == 1);
+        CHECK(list_has("kernel.dmesg.signatures", sig_ids[s]));
+        const struct fact *f = fact_get(&fs, "kernel.dmesg.lines");
+        CHECK(f && f->type == FACT_LIST && f->list.n == 1 &&
+              str_starts(f->list.v[0], sig_ids[s]));
+    }
+
+    /* lines are capped at 20 */
+    fresh();
+    struct strbuf sb = STRBUF_INIT;
+    for (int i = 0; i < 30; i++)
+        strbuf_addf(&sb, "[ %d.0] amdgpu 0000:03:00.0: amdgpu: [gfxhub] page fault\n", i);
+    put("/.snapshot/dmesg", sb.buf);
+    strbuf_release(&sb);
+    use_root();
+    probe_kernel_log_run(&ctx);
+    CHECK(fint("kernel.dmesg.line_count") == 30);
+    CHECK(list_n("kernel.dmesg.lines") == 20);
+}
+
+/* ---- kfd and user ---------------------------------------------------------- */
+
+static const char *const etc_group = "root:x:0:\n"
+                                     "video:x:44:alice\n"
+                                     "render:x:109:alice\n"
+                                     "alice:x:1000:\n";
+
+static void test_kfd(void)
+{
+    fresh();
+    put("/dev/kfd", "");
+    put("/dev/dri/renderD128", "");
+    put("/dev/dri/card0", "");
+    put("/etc/group", etc_group);
+    put("/.snapshot/kfd-open", "EACCES\n");
+    put("/.snapshot/devnodes", "/dev/kfd 0660 0 109\n/dev/dri/renderD128 0660 0 109\n");
+    use_root();
+    probe_kfd_run(&ctx);
+    CHECK(fbool("kfd.present") == 1);
+    CHECK_STR(fstr("kfd.open_result"), "EACCES");
+    CHECK_STR(fstr("kfd.group"), "render");
+    CHECK_STR(fstr("kfd.mode"), "0660");
+    CHECK(fbool("dri.render_present") == 1);
+    CHECK(list_n("dri.render_nodes") == 1);
+    CHECK(list_has("dri.render_nodes", "/dev/dri/renderD128"));
+    CHECK_STR(fstr("dri.render_group"), "render");
+    CHECK(list_n("dri.render_groups") == 1);
+
+    /* two render nodes with different groups, one gid without a name */
+    fresh();
+    put("/dev/dri/renderD128", "");
+    put("/dev/dri/renderD129", "");
+    put("/etc/group", etc_group);
+    put("/.snapshot/kfd-open", "ENOENT\n");
+    put("/.snapshot/devnodes", "/dev/dri/renderD128 0666 0 44\n/dev/dri/renderD129 0660 0 4242\n");
+    use_root();
+    probe_kfd_run(&ctx);
+    CHECK(fbool("kfd.present") == 0);
+    CHECK_STR(fstr("kfd.open_result"), "ENOENT");
+    CHECK(is_unknown("kfd.group"));
+    CHECK_STR(fstr("dri.render_group"), "video");
+    CHECK(list_n("dri.render_groups") == 2);
+    CHECK(list_has("dri.render_groups", "gid 4242"));
+
+    /* no device nodes at all */
+    fresh();
+    put("/.snapshot/kfd-open", "ENOENT\n");
+    put("/.snapshot/devnodes", "");
+    use_root();
+    probe_kfd_run(&ctx);
+    CHECK(fbool("dri.render_present") == 0);
+    CHECK(list_n("dri.render_nodes") == 0);
+    CHECK(is_unknown("dri.render_group"));
+}
+
+static void test_user(void)
+{
+    /* added to render in the database, but this session predates it */
+    fresh();
+    put("/dev/kfd", "");
+    put("/dev/dri/renderD128", "");
+    put("/etc/group", etc_group);
+    put("/etc/passwd", "root:x:0:0:root:/root:/bin/bash\n"
+                       "alice:x:1000:1000:Alice:/home/alice:/bin/bash\n");
+    put("/.snapshot/kfd-open", "EACCES\n");
+    put("/.snapshot/devnodes", "/dev/kfd 0660 0 109\n/dev/dri/renderD128 0660 0 109\n");
+    put("/.snapshot/identity", "user alice\nuid 1000\ngid 1000\ngroups 1000 44 777\n");
+    use_root();
+    probe_kfd_run(&ctx);
+    probe_user_run(&ctx);
+    CHECK_STR(fstr("user.name"), "alice");
+    CHECK(fint("user.uid") == 1000);
+    CHECK(fbool("user.is_root") == 0);
+    CHECK(list_n("user.groups") == 3);
+    CHECK(list_has("user.groups", "alice"));
+    CHECK(list_has("user.groups", "video"));
+    CHECK(list_has("user.groups", "gid 777"));
+    CHECK(!list_has("user.groups", "render"));
+    CHECK(list_has("user.db_groups", "alice"));
+    CHECK(list_has("user.db_groups", "video"));
+    CHECK(list_has("user.db_groups", "render"));
+    CHECK(fbool("user.in_device_groups") == 0);
+    CHECK(fbool("user.db_in_device_groups") == 1);
+
+    /* after logging in again */
+    put("/.snapshot/identity", "user alice\nuid 1000\ngid 1000\ngroups 1000 44 109\n");
+    factset_release(&fs);
+    probe_kfd_run(&ctx);
+    probe_user_run(&ctx);
+    CHECK(fbool("user.in_device_groups") == 1);
+
+    /* never added */
+    put("/etc/group", "video:x:44:\nrender:x:109:\nalice:x:1000:\n");
+    put("/.snapshot/identity", "user alice\nuid 1000\ngid 1000\ngroups 1000\n");
+    factset_release(&fs);
+    probe_kfd_run(&ctx);
+    probe_user_run(&ctx);
+    CHECK(fbool("user.in_device_groups") == 0);
+    CHECK(fbool("user.db_in_device_groups") == 0);
+    CHECK(list_n("user.db_groups") == 1);
+
+    /* root; no query recorded */
+    fresh();
+    put("/etc/group", "root:x:0:\n");
+    put("/.snapshot/identity", "user root\nuid 0\ngid 0\ngroups 0\n");
+    use_root();
+    probe_user_run(&ctx);
+    CHECK(fbool("user.is_root") == 1);
+    fresh();
+    use_root();
+    probe_user_run(&ctx);
+    CHECK(is_unknown("user.groups"));
+}
+
+/* ---- container ------------------------------------------------------------ */
+
+static void test_container(void)
+{
+    fresh();
+    use_root();
+    fact_set_str(&fs, "kernel.release", "5.15.153.1-microsoft-standard-WSL2", NULL);
+    probe_container_run(&ctx);
+    CHECK(fbool("env.wsl") == 1);
+    CHECK_STR(fstr("env.container"), "wsl2");
+
+    fresh();
+    put("/.dockerenv", "");
+    use_root();
+    fact_set_str(&fs, "kernel.release", "6.8.0-45-generic", NULL);
+    probe_container_run(&ctx);
+    CHECK(fbool("env.wsl") == 0);
+    CHECK_STR(fstr("env.container"), "docker");
+
+    fresh();
+    put("/run/.containerenv", "");
+    use_root();
+    fact_set_str(&fs, "kernel.release", "6.8.0", NULL);
+    probe_container_run(&ctx);
+    CHECK_STR(fstr("env.container"), "podman");
+
+    fresh();
+    put("/proc/1/cgroup", "0::/kubepods/burstable/pod1234/cri-containerd-abcd\n");
+    use_root();
+    fact_set_str(&fs, "kernel.release", "6.8.0", NULL);
+    probe_container_run(&ctx);
+    CHECK_STR(fstr("env.container"), "kubernetes");
+
+    fresh();
+    put("/proc/1/cgroup", "0::/init.scope\n");
+    use_root();
+    fact_set_str(&fs, "kernel.release", "6.8.0", NULL);
+    probe_container_run(&ctx);
+    CHECK_STR(fstr("env.container"), "none");
+}
+
+/* ---- kernel config and parameters ------------------------------------------ */
+
+static void test_kernel(void)
+{
+    /* /proc/config.gz only */
+    fresh();
+    put("/proc/cmdline", "BOOT_IMAGE=/vmlinuz quiet amdgpu.noretry=0\n");
+    put_gz("/proc/config.gz", "CONFIG_DRM_AMDGPU=m\nCONFIG_HSA_AMD=y\nCONFIG_HSA_AMD_SVM=y\n");
+    use_root();
+    fact_set_str(&fs, "kernel.release", "6.8.0", NULL);
+    probe_kernel_run(&ctx);
+    CHECK_STR(fstr("kernel.cmdline"), "BOOT_IMAGE=/vmlinuz quiet amdgpu.noretry=0");
+    CHECK_STR(fstr("kernel.svm_config"), "y");
+    CHECK(is_unknown("kernel.amdgpu_params_nondefault")); /* no driver facts: not loaded */
+
+    /* /boot/config-<release> wins over /proc/config.gz */
+    put("/boot/config-6.8.0", "CONFIG_HSA_AMD=y\n# CONFIG_HSA_AMD_SVM is not set\n");
+    factset_release(&fs);
+    fact_set_str(&fs, "kernel.release", "6.8.0", NULL);
+    probe_kernel_run(&ctx);
+    CHECK_STR(fstr("kernel.svm_config"), "n");
+
+    /* a config without the line at all is "n" too; no config is unknown */
+    fresh();
+    put("/boot/config-6.1.0", "CONFIG_HSA_AMD=y\n");
+    use_root();
+    fact_set_str(&fs, "kernel.release", "6.1.0", NULL);
+    probe_kernel_run(&ctx);
+    CHECK_STR(fstr("kernel.svm_config"), "n");
+    fresh();
+    put("/proc/config.gz", "not gzip at all");
+    use_root();
+    fact_set_str(&fs, "kernel.release", "6.1.0", NULL);
+    probe_kernel_run(&ctx);
+    CHECK(is_unknown("kernel.svm_config"));
+    CHECK(is_unknown("kernel.cmdline"));
+
+    /* non-default parameters with a DKMS 6.8 driver */
+    fresh();
+    put("/sys/module/amdgpu/initstate", "live\n");
+    put("/sys/module/amdgpu/version", "6.8.5\n");
+    put("/sys/module/amdgpu/parameters/vm_update_mode", "3\n");
+    put("/sys/module/amdgpu/parameters/noretry", "-1\n");
+    put("/sys/module/amdgpu/parameters/mcbp", "0\n");
+    put("/sys/module/amdgpu/parameters/cwsr_enable", "1\n");
+    put("/sys/module/amdgpu/parameters/sched_policy", "0\n");
+    put("/sys/module/amdgpu/parameters/some_new_param", "5\n");
+    put("/sys/module/amdgpu/parameters/ppfeaturemask", "0xfff7bfff\n");
+    use_root();
+    probe_driver_run(&ctx);
+    probe_kernel_run(&ctx);
+    CHECK(list_n("kernel.amdgpu_params_nondefault") == 2);
+    CHECK(list_has("kernel.amdgpu_params_nondefault", "vm_update_mode=3"));
+    CHECK(list_has("kernel.amdgpu_params_nondefault", "mcbp=0"));
+
+    /* an old in-kernel driver: 0 was the default of noretry and mcbp then */
+    fresh();
+    put("/sys/module/amdgpu/initstate", "live\n");
+    put("/sys/module/amdgpu/parameters/noretry", "0\n");
+    put("/sys/module/amdgpu/parameters/mcbp", "0\n");
+    put("/sys/module/amdgpu/parameters/vm_fragment_size", "9\n");
+    use_root();
+    fact_set_str(&fs, "kernel.release", "5.4.0-150-generic", NULL);
+    fact_set_int(&fs, "kernel.version_code", 5004, NULL);
+    probe_driver_run(&ctx);
+    probe_kernel_run(&ctx);
+    CHECK(list_n("kernel.amdgpu_params_nondefault") == 1);
+    CHECK(list_has("kernel.amdgpu_params_nondefault", "vm_fragment_size=9"));
+
+    /* loaded, all defaults: a known empty list */
+    fresh();
+    put("/sys/module/amdgpu/initstate", "live\n");
+    put("/sys/module/amdgpu/parameters/noretry", "-1\n");
+    use_root();
+    fact_set_int(&fs, "kernel.version_code", 6008, NULL);
+    probe_driver_run(&ctx);
+    probe_kernel_run(&ctx);
+    CHECK(list_n("kernel.amdgpu_params_nondefault") == 0);
+}
+
+/* ---- iommu ---------------------------------------------------------------- */
+
+static void test_iommu(void)
+{
+    fresh();
+    put_dir("/sys/class/iommu/ivhd0");
+    put("/proc/cmdline", "quiet amd_iommu=on iommu=pt\n");
+    put("/sys/bus/pci/devices/0000:03:00.0/iommu_group/type", "DMA-FQ\n");
+    put("/sys/bus/pci/devices/0000:43:00.0/iommu_group/type", "identity\n");
+    put_dir("/sys/bus/pci/devices/0000:83:00.0");
+    use_root();
+    fact_set_int(&fs, "gpu.count", 3, NULL);
+    fact_set_str(&fs, "gpu.0.pci", "0000:03:00.0", NULL);
+    fact_set_str(&fs, "gpu.1.pci", "0000:43:00.0", NULL);
+    fact_set_str(&fs, "gpu.2.pci", "0000:83:00.0", NULL);
+    probe_iommu_run(&ctx);
+    CHECK(fbool("iommu.enabled") == 1);
+    CHECK_STR(fstr("iommu.kind"), "amd");
+    CHECK(fbool("iommu.pt_cmdline") == 1);
+    CHECK(list_n("iommu.gpu_domains") == 3);
+    CHECK(list_has("iommu.gpu_domains", "0000:03:00.0=DMA-FQ"));
+    CHECK(list_has("iommu.gpu_domains", "0000:43:00.0=identity"));
+    CHECK(list_has("iommu.gpu_domains", "0000:83:00.0=none"));
+    CHECK(fint("iommu.translated_gpus") == 1);
+
+    /* no IOMMU, no GPU probe yet */
+    fresh();
+    put("/proc/cmdline", "quiet\n");
+    use_root();
+    probe_iommu_run(&ctx);
+    CHECK(fbool("iommu.enabled") == 0);
+    CHECK_STR(fstr("iommu.kind"), "none");
+    CHECK(fbool("iommu.pt_cmdline") == 0);
+    CHECK(list_n("iommu.gpu_domains") == 0);
+    CHECK(fint("iommu.translated_gpus") == 0);
+
+    fresh();
+    put_dir("/sys/class/iommu/dmar0");
+    use_root();
+    probe_iommu_run(&ctx);
+    CHECK_STR(fstr("iommu.kind"), "intel");
+}
+
+/* ---- rocm ----------------------------------------------------------------- */
+
+static const char *const dpkg_status =
+    "Package: libc6\nStatus: install ok installed\nVersion: 2.36-9\n\n"
+    "Package: libamdhip64-5\nStatus: install ok installed\nPriority: optional\n"
+    "Version: 5.2.3-3\nDescription: HIP\n multi-line description\n\n"
+    "Package: libamdhip64-dev\nStatus: install ok installed\nVersion: 5.2.3-3\n";
+
+static void test_rocm(void)
+{
+    /* two /opt installs, /opt/rocm pointing at one, plus Debian packages */
+    fresh();
+    put("/opt/rocm-6.2.0/.info/version", "6.2.0-66\n");
+    put("/opt/rocm-6.1.3/.info/version", "6.1.3-122\n");
+    put_link("/opt/rocm", "rocm-6.2.0");
+    put("/var/lib/dpkg/status", dpkg_status);
+    put("/sys/module/amdgpu/initstate", "live\n");
+    put("/sys/module/amdgpu/version", "6.3.6\n");
+    put("/.snapshot/environ",
+        "LD_LIBRARY_PATH=/usr/local/cuda/lib64:/opt/rocm-6.1.3/lib:/opt/rocm-6.2.0/lib:/opt/rocm/lib\n");
+    use_root();
+    probe_env_run(&ctx);
+    probe_driver_run(&ctx);
+    probe_rocm_run(&ctx);
+    CHECK(fint("rocm.install_count") == 3);
+    CHECK(list_n("rocm.installs") == 3);
+    CHECK(list_has("rocm.installs", "/opt/rocm-6.2.0 6.2.0-66"));
+    CHECK(list_has("rocm.installs", "/opt/rocm-6.1.3 6.1.3-122"));
+    CHECK(list_has("rocm.installs", "debian-packages 5.2.3-3"));
+    CHECK_STR(fstr("rocm.version"), "6.2.0");
+    CHECK_STR(fstr("rocm.series"), "6.2");
+    CHECK(fint("rocm.major") == 6);
+    CHECK_STR(fstr("rocm.source"), "/opt/rocm-6.2.0");
+    CHECK(fint("driver.rocm_series_gap") == 2); /* 6.3.6 is ROCm 6.0's driver */
+    CHECK(fact_get(&fs, "env.ld_library_path") &&
+          str_starts(fstr("env.ld_library_path"), "/usr/local/cuda/lib64:"));
+    CHECK(list_n("env.ld_cuda_entries") == 1);
+    CHECK(list_has("env.ld_cuda_entries", "/usr/local/cuda/lib64"));
+    CHECK(list_n("env.ld_rocm_other") == 1);
+    CHECK(list_has("env.ld_rocm_other", "/opt/rocm-6.1.3/lib"));
+
+    /* Debian packages only, in-kernel driver, LD_LIBRARY_PATH unset */
+    fresh();
+    put("/var/lib/dpkg/status", dpkg_status);
+    put("/sys/module/amdgpu/initstate", "live\n");
+    put("/.snapshot/environ", "PATH=/usr/bin\n");
+    use_root();
+    probe_env_run(&ctx);
+    probe_driver_run(&ctx);
+    probe_rocm_run(&ctx);
+    CHECK(fint("rocm.install_count") == 1);
+    CHECK_STR(fstr("rocm.version"), "5.2.3");
+    CHECK_STR(fstr("rocm.series"), "5.2");
+    CHECK_STR(fstr("rocm.source"), "debian packages");
+    CHECK(is_unknown("driver.rocm_series_gap"));
+    CHECK(is_unknown("env.ld_library_path"));
+    CHECK_STR(reason("env.ld_library_path"), "not set");
+    CHECK(list_n("env.ld_cuda_entries") == 0);
+
+    /* nothing installed (a removed package keeps its config files) */
+    fresh();
+    put("/var/lib/dpkg/status",
+        "Package: libamdhip64-5\nStatus: deinstall ok config-files\nVersion: 5.2.3-3\n");
+    use_root();
+    probe_rocm_run(&ctx);
+    CHECK(list_n("rocm.installs") == 0);
+    CHECK(fint("rocm.install_count") == 0);
+    CHECK(is_unknown("rocm.version"));
+    CHECK(is_unknown("rocm.series"));
+
+    /* two installs, no /opt/rocm: no active version; DKMS of 6.16.13 is 7.2 */
+    fresh();
+    put("/opt/rocm-7.2.0/.info/version", "7.2.0\n");
+    put("/opt/rocm-6.4.1/.info/version", "6.4.1-10\n");
+    use_root();
+    probe_rocm_run(&ctx);
+    CHECK(fint("rocm.install_count") == 2);
+    CHECK(is_unknown("rocm.version"));
+    fresh();
+    put("/opt/rocm-6.4.1/.info/version", "6.4.1-10\n");
+    put("/sys/module/amdgpu/initstate", "live\n");
+    put("/sys/module/amdgpu/version", "6.16.13\n");
+    use_root();
+    probe_driver_run(&ctx);
+    probe_rocm_run(&ctx);
+    CHECK_STR(fstr("rocm.version"), "6.4.1");
+    CHECK(fint("driver.rocm_series_gap") == 3);
+}
+
+int main(void)
+{
+    test_driver();
+    test_kernel_log();
+    test_kfd();
+    test_user();
+    test_container();
+    test_kernel();
+    test_iommu();
+    test_rocm();
+    fresh(); /* removes the last tree */
+    rmdir(root);
+    rootfs_release();
+    factset_release(&fs);
+    return test_report();
+}
