@@ -61,7 +61,7 @@ bad() { # bad NAME LINE:COL TEXT
     t "$1" 2 "$RVD" list --checks "$D/$1.yaml"
     has "$1" "$D/$1.yaml:$2: "
 }
-bad yaml-syntax 3:7 'schema: rocm-vla-doctor-checks/1
+bad yaml-syntax 4:1 'schema: rocm-vla-doctor-checks/1
 checks:
   - id: [unclosed
 '
