@@ -39,18 +39,18 @@ static char *capture_xml(const char *s, int attr)
     return buf;
 }
 
-#define CHECK_JSON_STR(in, want)                     \
-    do {                                             \
-        char *got_ = capture_json_string(in);        \
-        CHECK_STR(got_, want);                       \
-        free(got_);                                  \
+#define CHECK_JSON_STR(in, want)                                                                   \
+    do {                                                                                           \
+        char *got_ = capture_json_string(in);                                                      \
+        CHECK_STR(got_, want);                                                                     \
+        free(got_);                                                                                \
     } while (0)
 
-#define CHECK_XML(in, attr, want)                    \
-    do {                                             \
-        char *got_ = capture_xml(in, attr);          \
-        CHECK_STR(got_, want);                       \
-        free(got_);                                  \
+#define CHECK_XML(in, attr, want)                                                                  \
+    do {                                                                                           \
+        char *got_ = capture_xml(in, attr);                                                        \
+        CHECK_STR(got_, want);                                                                     \
+        free(got_);                                                                                \
     } while (0)
 
 /* ---- a strict JSON syntax checker (RFC 8259), enough to parse back ---- */
@@ -219,12 +219,13 @@ static void test_json_strings(void)
     CHECK_JSON_STR("\x01\x1f", "\"\\u0001\\u001f\"");
     CHECK_JSON_STR("/ and \x7f", "\"/ and \x7f\"");
     /* valid UTF-8 passes through untouched */
-    CHECK_JSON_STR("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80", "\"caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\"");
+    CHECK_JSON_STR("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80",
+                   "\"caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\"");
     /* invalid bytes become U+FFFD */
     CHECK_JSON_STR("a\xFFz", "\"a\xEF\xBF\xBDz\"");
     CHECK_JSON_STR("\x80", "\"\xEF\xBF\xBD\"");
     CHECK_JSON_STR("end\xC3", "\"end\xEF\xBF\xBD\"");           /* truncated at the end */
-    CHECK_JSON_STR("\xE2\x82x", "\"\xEF\xBF\xBDx\"");            /* truncated, one U+FFFD */
+    CHECK_JSON_STR("\xE2\x82x", "\"\xEF\xBF\xBDx\"");           /* truncated, one U+FFFD */
     CHECK_JSON_STR("\xC0\xAF", "\"\xEF\xBF\xBD\xEF\xBF\xBD\""); /* overlong '/' */
     CHECK_JSON_STR("\xE0\x80\xAF", "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");
     CHECK_JSON_STR("\xED\xA0\x80", "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\""); /* surrogate */
@@ -260,11 +261,19 @@ static void test_json_values(void)
     static const struct {
         const char *name, *want;
     } cases[] = {
-        {"u", "null"},    {"b", "true"},    {"b0", "false"},
-        {"i", "-42"},     {"zero", "0"},    {"big", "9223372036854775807"},
-        {"f", "0.10000000000000001"},       {"nan", "null"},
-        {"inf", "null"},  {"ninf", "null"}, {"s", "\"x\""},
-        {"l", "[\"gfx90a\", \"q\\\"uote\"]"}, {"empty", "[]"},
+        {"u", "null"},
+        {"b", "true"},
+        {"b0", "false"},
+        {"i", "-42"},
+        {"zero", "0"},
+        {"big", "9223372036854775807"},
+        {"f", "0.10000000000000001"},
+        {"nan", "null"},
+        {"inf", "null"},
+        {"ninf", "null"},
+        {"s", "\"x\""},
+        {"l", "[\"gfx90a\", \"q\\\"uote\"]"},
+        {"empty", "[]"},
     };
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         char *got = capture_fact(fact_get(&fs, cases[i].name));
@@ -293,13 +302,14 @@ static void sample_init(struct sample *s)
     memset(s, 0, sizeof(*s));
     /* inserted out of order: the report sorts, the factset must not change */
     fact_set_str(&s->fs, "z.last", "tail", "/proc/z");
-    fact_set_int(&s->fs, "gpu.0.vram_bytes", 8589934592LL, "/sys/class/drm/card0/device/mem_info_vram_total");
+    fact_set_int(&s->fs, "gpu.0.vram_bytes", 8589934592LL,
+                 "/sys/class/drm/card0/device/mem_info_vram_total");
     fact_set_unknown(&s->fs, "a.first", "/sys/a", "cannot read /sys/a: Permission denied");
     fact_set_float(&s->fs, "gpu.0.temp_c", NAN, "hwmon");
 
     s->ck[0] = (struct check){.id = "gpu.vram", .title = "enough VRAM", .level = LEVEL_QUICK};
-    s->ck[1] = (struct check){.id = "kfd.access", .title = "kfd <opens> & \"works\"",
-                              .level = LEVEL_STANDARD};
+    s->ck[1] = (struct check){
+        .id = "kfd.access", .title = "kfd <opens> & \"works\"", .level = LEVEL_STANDARD};
     s->ck[2] = (struct check){.id = "pcie.link", .title = "link", .level = LEVEL_QUICK};
     s->ck[3] = (struct check){.id = "vla", .title = "workload", .level = LEVEL_FULL};
 
@@ -307,10 +317,10 @@ static void sample_init(struct sample *s)
     s->ev[1] = (struct evidence){"a.first", fact_get(&s->fs, "a.first")};
     s->ev[2] = (struct evidence){"never.probed", NULL};
 
-    s->res[0] = (struct result){&s->ck[0], ST_FAIL, "8 GiB < 12 GiB", "use a \"bigger\" GPU",
-                                s->ev, 1};
-    s->res[1] = (struct result){&s->ck[1], ST_SKIP, "cannot tell: a.first is unknown\x01", NULL,
-                                s->ev + 1, 2};
+    s->res[0] =
+        (struct result){&s->ck[0], ST_FAIL, "8 GiB < 12 GiB", "use a \"bigger\" GPU", s->ev, 1};
+    s->res[1] = (struct result){&s->ck[1], ST_SKIP,   "cannot tell: a.first is unknown\x01",
+                                NULL,      s->ev + 1, 2};
     s->res[2] = (struct result){&s->ck[2], ST_WARN, "x8 <not x16>", "reseat the card", NULL, 0};
     s->res[3] = (struct result){&s->ck[3], ST_TIMEOUT, "probe vla timed out", NULL, NULL, 0};
     s->r.v = s->res;
@@ -318,8 +328,9 @@ static void sample_init(struct sample *s)
     s->r.counts[ST_FAIL] = s->r.counts[ST_SKIP] = s->r.counts[ST_WARN] = 1;
     s->r.counts[ST_TIMEOUT] = 1;
 
-    s->m = (struct report_meta){RVD_VERSION, "quick", NULL, "(built in)", "box", "6.8.0",
-                                "Ubuntu 24.04", "2025-01-02T03:04:05Z", 1.5, 0};
+    s->m = (struct report_meta){RVD_VERSION, "quick", NULL,           "(built in)",
+                                "box",       "6.8.0", "Ubuntu 24.04", "2025-01-02T03:04:05Z",
+                                1.5,         0};
 }
 
 static char *render_json(const struct sample *s)
@@ -402,7 +413,7 @@ static void test_xml_escaping(void)
     CHECK_XML("<a & 'b' \"c\">", 0, "&lt;a &amp; &apos;b&apos; &quot;c&quot;&gt;");
     CHECK_XML("line1\nline2\ttab", 0, "line1\nline2\ttab");
     CHECK_XML("line1\nline2\ttab\r", 1, "line1&#10;line2&#9;tab&#13;");
-    CHECK_XML("bell\x07!", 0, "bell\xEF\xBF\xBD!");       /* illegal in XML 1.0 */
+    CHECK_XML("bell\x07!", 0, "bell\xEF\xBF\xBD!"); /* illegal in XML 1.0 */
     CHECK_XML("esc\x1b[0m", 1, "esc\xEF\xBF\xBD[0m");
     CHECK_XML("caf\xC3\xA9", 0, "caf\xC3\xA9");
     CHECK_XML("bad\xFF", 0, "bad\xEF\xBF\xBD");

@@ -1,0 +1,224 @@
+#!/bin/sh
+# docs.sh - the documentation and report contracts: both man pages are clean
+# under `mandoc -T lint`, every check id has an entry in rocm-vla-doctor(1),
+# the JSON report of a live run validates against reports/schema.json (and
+# `--json -` keeps stdout pure JSON), the JUnit report validates against
+# reports/junit.xsd, escaping survives hostile text end to end, and the
+# schemas reject documents they must reject.
+# Environment: RVD (the binary), OUT (a scratch directory).
+set -u
+RVD=${RVD:-build/rocm-vla-doctor}
+OUT=${OUT:-build/out}
+D="$OUT/docs"
+mkdir -p "$D"
+PY=/usr/bin/python3 # Debian's, which has python3-jsonschema
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL docs $*"
+}
+
+# ---- man pages -----------------------------------------------------------
+# mandoc checks .Xr against the installed manuals only, so the two pages'
+# references to each other are "not found" until installed: the one message
+# allowed. Lines without file:line:col (mandoc.db notes) are not lint.
+for page in man/rocm-vla-doctor.1 man/checks.yaml.5; do
+    mandoc -T lint "$page" >"$D/lint.out" 2>&1
+    msgs=$(grep -E '^mandoc: [^:]+:[0-9]+:[0-9]+: ' "$D/lint.out" |
+        grep -vE 'STYLE: referenced manual not found: Xr (rocm-vla-doctor 1|checks\.yaml 5)( \([0-9]+ times\))?$')
+    if [ -z "$msgs" ]; then ok; else bad "mandoc -T lint $page: $msgs"; fi
+    if mandoc -T ascii "$page" >/dev/null 2>&1; then ok; else bad "mandoc cannot render $page"; fi
+done
+
+# every check id has an entry in the CHECKS section, and every entry there is
+# a check (a renamed or removed check leaves no stale entry)
+"$RVD" list >"$D/list.out" 2>&1 || bad "rocm-vla-doctor list failed"
+sed -n '/^\.Sh CHECKS$/,/^\.Sh /p' man/rocm-vla-doctor.1 |
+    sed -n 's/^\.It Cm \([^ ]*\).*/\1/p' | sort >"$D/man-ids"
+awk '{print $1}' "$D/list.out" | sort >"$D/list-ids"
+if [ -s "$D/list-ids" ]; then ok; else bad "rocm-vla-doctor list printed no ids"; fi
+missing=$(comm -23 "$D/list-ids" "$D/man-ids" | tr '\n' ' ')
+if [ -z "$missing" ]; then ok; else bad "check ids missing from man/rocm-vla-doctor.1 CHECKS: $missing"; fi
+stale=$(comm -13 "$D/list-ids" "$D/man-ids" | tr '\n' ' ')
+if [ -z "$stale" ]; then ok; else bad "man/rocm-vla-doctor.1 CHECKS names unknown checks: $stale"; fi
+
+# ---- JSON report of a live run ---------------------------------------------
+"$RVD" --no-color --json "$D/live.json" --junit "$D/live.junit.xml" >"$D/live.txt" 2>"$D/live.err"
+rc=$?
+if [ "$rc" -le 1 ]; then ok; else bad "live run exited $rc: $(head -3 "$D/live.err")"; fi
+cp "$D/live.json" "$OUT/live.json" 2>/dev/null
+if $PY tests/validate_json.py reports/schema.json "$D/live.json" >"$D/live.schema" 2>&1; then
+    ok
+else
+    bad "live JSON does not match reports/schema.json: $(head -3 "$D/live.schema")"
+fi
+# what the schema cannot say: counts add up, exit_code is the process's,
+# facts are sorted, evidence values agree with the facts
+if $PY - "$D/live.json" "$rc" >"$D/live.consistency" 2>&1 <<'EOF'; then ok; else bad "live JSON inconsistent: $(head -3 "$D/live.consistency")"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["summary"]
+st = [c["status"] for c in d["checks"]]
+for k in ("pass", "warn", "fail", "skip", "error", "timeout"):
+    assert s[k] == st.count(k), (k, s[k], st.count(k))
+assert s["total"] == len(d["checks"]), "total"
+assert s["exit_code"] == int(sys.argv[2]), ("exit_code", s["exit_code"], sys.argv[2])
+names = list(d["facts"])
+assert names == sorted(names), "facts not sorted"
+assert list(d["facts_meta"]) == names, "facts_meta does not match facts"
+for c in d["checks"]:
+    for k, v in c["evidence"].items():
+        if k in d["facts"]:
+            assert d["facts"][k] == v, ("evidence differs from fact", c["id"], k)
+EOF
+
+# `--json -`: stdout is exactly one JSON document, the text report on stderr
+"$RVD" --no-color --json - >"$D/stdout.json" 2>"$D/stdout.err"
+if $PY -c 'import json,sys; json.load(open(sys.argv[1]))' "$D/stdout.json" 2>"$D/stdout.py"; then
+    ok
+else
+    bad "--json - does not write only JSON to stdout: $(head -2 "$D/stdout.py")"
+fi
+if grep -q 'passed,' "$D/stdout.err"; then ok; else bad "--json -: the text report is not on stderr"; fi
+
+# ---- JUnit report ------------------------------------------------------------
+if xmllint --noout --schema reports/junit.xsd "$D/live.junit.xml" >"$D/live.xsd" 2>&1; then
+    ok
+else
+    bad "live JUnit does not match reports/junit.xsd: $(head -3 "$D/live.xsd")"
+fi
+if $PY - "$D/live.junit.xml" "$D/live.json" >"$D/live.junit.cmp" 2>&1 <<'EOF'; then ok; else bad "JUnit disagrees with JSON: $(head -3 "$D/live.junit.cmp")"; fi
+import json, sys, xml.etree.ElementTree as ET
+suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
+d = json.load(open(sys.argv[2]))
+cases = suite.findall("testcase")
+assert [c.get("name") for c in cases] == [c["id"] for c in d["checks"]], "ids"
+s = d["summary"]
+assert int(suite.get("tests")) == s["total"]
+assert int(suite.get("failures")) == s["fail"]
+assert int(suite.get("errors")) == s["error"] + s["timeout"]
+assert int(suite.get("skipped")) == s["skip"]
+for tc, c in zip(cases, d["checks"]):
+    assert tc.get("classname") == c["id"].split(".")[0]
+    want = {"fail": "failure", "error": "error", "timeout": "error", "skip": "skipped"}.get(c["status"])
+    kids = [k.tag for k in tc if k.tag != "system-out"]
+    assert kids == ([want] if want else []), (c["id"], kids)
+EOF
+
+# ---- hostile text end to end: a checks file whose strings need escaping ------
+cat >"$D/escape.yaml" <<'EOF'
+schema: rocm-vla-doctor-checks/1
+checks:
+  - id: docs.escape_fail
+    title: "<title> & \"quotes\" 'apos'"
+    level: quick
+    fail:
+      - when: "true"
+        summary: "bell\a esc\e tab\t nl\n <b>&amp; \"q\" 'a' \\ caf\u00e9 \U0001F600 \uFFFE"
+        fix: "fix ]]> with <tags> & \x01"
+    pass:
+      summary: "never"
+    why: "escaping test"
+  - id: docs.escape_warn
+    title: warn
+    level: quick
+    warn:
+      - when: "1 < 2"
+        summary: "warned <x>"
+        fix: "f"
+    pass:
+      summary: "never"
+    why: "strict test"
+EOF
+"$RVD" --checks "$D/escape.yaml" --no-color --json "$D/escape.json" --junit "$D/escape.xml" \
+    >"$D/escape.txt" 2>&1
+rc=$?
+if [ "$rc" = 1 ]; then ok; else bad "escape run exited $rc, want 1: $(head -3 "$D/escape.txt")"; fi
+if $PY tests/validate_json.py reports/schema.json "$D/escape.json" >"$D/escape.schema" 2>&1; then
+    ok
+else
+    bad "escape JSON does not match the schema: $(head -3 "$D/escape.schema")"
+fi
+if xmllint --noout --schema reports/junit.xsd "$D/escape.xml" >"$D/escape.xsd" 2>&1; then
+    ok
+else
+    bad "escape JUnit is not valid XML for the XSD: $(head -3 "$D/escape.xsd")"
+fi
+if $PY - "$D/escape.json" "$D/escape.xml" >"$D/escape.cmp" 2>&1 <<'EOF'; then ok; else bad "escaping does not round-trip: $(head -3 "$D/escape.cmp")"; fi
+import json, sys, xml.etree.ElementTree as ET
+summary = "bell\a esc\x1b tab\t nl\n <b>&amp; \"q\" 'a' \\ caf\u00e9 \U0001F600 \uFFFE"
+c = json.load(open(sys.argv[1]))["checks"][0]
+assert c["summary"] == summary, repr(c["summary"])
+assert c["title"] == "<title> & \"quotes\" 'apos'", repr(c["title"])
+assert c["fix"] == "fix ]]> with <tags> & \x01", repr(c["fix"])
+# XML 1.0 cannot carry C0 controls other than tab/newline/CR, nor U+FFFE
+want = summary.replace("\a", "\ufffd").replace("\x1b", "\ufffd").replace("\ufffe", "\ufffd")
+tc = ET.parse(sys.argv[2]).getroot().find("testsuite").find("testcase")
+f = tc.find("failure")
+assert f.get("message") == want, repr(f.get("message"))
+assert f.text == "fix ]]> with <tags> & \ufffd", repr(f.text)
+EOF
+"$RVD" --checks "$D/escape.yaml" --only docs.escape_warn --json "$D/warn.json" >/dev/null 2>&1
+rc=$?
+"$RVD" --checks "$D/escape.yaml" --only docs.escape_warn --strict --json "$D/strict.json" \
+    >/dev/null 2>&1
+rc_strict=$?
+if [ "$rc" = 0 ] && [ "$rc_strict" = 1 ]; then ok; else bad "warn exit $rc/$rc_strict, want 0/1"; fi
+got=$($PY -c 'import json,sys; print(*[json.load(open(f))["summary"]["exit_code"] for f in sys.argv[1:]])' \
+    "$D/warn.json" "$D/strict.json" 2>&1)
+if [ "$got" = "0 1" ]; then ok; else bad "summary.exit_code without/with --strict: '$got', want '0 1'"; fi
+
+# ---- the schemas reject what they must ---------------------------------------
+$PY - "$D/live.json" "$D" <<'EOF'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+out = sys.argv[2]
+def write(name, doc):
+    json.dump(doc, open(f"{out}/{name}.json", "w"))
+bogus = copy.deepcopy(d)
+bogus["checks"].append({"id": "x.y", "title": "t", "status": "bogus", "level": "quick",
+                        "summary": "", "fix": None, "evidence": {}})
+write("neg-status", bogus)
+obj = copy.deepcopy(d)
+obj["facts"]["x.object"] = {"nested": 1}
+obj["facts_meta"]["x.object"] = {"source": None, "reason": None}
+write("neg-fact-object", obj)
+extra = copy.deepcopy(d)
+extra["summary"]["bonus"] = 1
+write("neg-extra-key", extra)
+badid = copy.deepcopy(d)
+badid["checks"].append({"id": "Bad.Id.", "title": "t", "status": "pass", "level": "quick",
+                        "summary": "", "fix": None, "evidence": {}})
+write("neg-id", badid)
+nolevel = copy.deepcopy(d)
+del nolevel["host"]["level"]
+write("neg-missing", nolevel)
+EOF
+for neg in neg-status neg-fact-object neg-extra-key neg-id neg-missing; do
+    if [ ! -f "$D/$neg.json" ]; then
+        bad "could not build $neg.json"
+    elif $PY tests/validate_json.py reports/schema.json "$D/$neg.json" >"$D/$neg.out" 2>&1; then
+        bad "reports/schema.json accepts $neg.json"
+    else
+        ok
+    fi
+done
+sed '0,/<testcase classname="\([^"]*\)" name="[^"]*">/s//<testcase classname="\1">/' \
+    "$D/live.junit.xml" >"$D/neg-noname.xml"
+if grep -q '<testcase classname="[^"]*">' "$D/neg-noname.xml" &&
+    ! xmllint --noout --schema reports/junit.xsd "$D/neg-noname.xml" >"$D/neg-noname.out" 2>&1; then
+    ok
+else
+    bad "reports/junit.xsd accepts a <testcase> without name"
+fi
+sed 's|<testsuite name=|<testsuite bogus="1" name=|' "$D/live.junit.xml" >"$D/neg-attr.xml"
+if xmllint --noout --schema reports/junit.xsd "$D/neg-attr.xml" >/dev/null 2>&1; then
+    bad "reports/junit.xsd accepts an unknown testsuite attribute"
+else
+    ok
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
