@@ -15,6 +15,14 @@ static const struct mark marks[ST__COUNT] = {
     [ST_ERROR] = {"E", "[ER]", "\033[35m"},   [ST_TIMEOUT] = {"T", "[TO]", "\033[35m"},
 };
 
+/* Text from a snapshot or a hostile file must not drive the terminal:
+ * control characters (ESC above all) are shown as '?'. */
+static void put_safe(FILE *out, const char *s)
+{
+    for (; *s; s++)
+        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+}
+
 static void put_mark(FILE *out, enum status st, const struct text_opts *o)
 {
     const struct mark *mk = &marks[st];
@@ -36,25 +44,38 @@ void report_text_write(FILE *out, const struct report_meta *m, const struct resu
         size_t n = strlen(r->v[i].check->id);
         idw = n > idw ? n : idw;
     }
-    fprintf(out, "rocm-vla-doctor %s: %s, level %s%s%s\n\n", m->version,
-            m->hostname ? m->hostname : "unknown host", m->level,
-            m->sysroot ? ", sysroot " : "", m->sysroot ? m->sysroot : "");
+    fprintf(out, "rocm-vla-doctor %s: ", m->version);
+    put_safe(out, m->hostname ? m->hostname : "unknown host");
+    fprintf(out, ", level %s%s", m->level, m->sysroot ? ", sysroot " : "");
+    put_safe(out, m->sysroot ? m->sysroot : "");
+    fputs("\n\n", out);
     for (size_t i = 0; i < r->n; i++) {
         const struct result *res = &r->v[i];
         put_mark(out, res->st, o);
-        fprintf(out, " %-*s  %s\n", (int)idw, res->check->id, res->summary);
-        if (res->fix)
-            fprintf(out, "      %*s  fix: %s\n", (int)idw, "", res->fix);
+        fprintf(out, " %-*s  ", (int)idw, res->check->id);
+        put_safe(out, res->summary);
+        fputc('\n', out);
+        if (res->fix) {
+            fprintf(out, "      %*s  fix: ", (int)idw, "");
+            put_safe(out, res->fix);
+            fputc('\n', out);
+        }
         if (o->verbose) {
             fprintf(out, "      %*s  check: %s\n", (int)idw, "", res->check->title);
             for (size_t j = 0; j < res->nev; j++) {
                 const struct evidence *ev = &res->ev[j];
                 char *v = ev->fact ? fact_to_text(ev->fact) : xstrdup("not probed");
-                fprintf(out, "      %*s  %s = %s", (int)idw, "", ev->name, v);
-                if (ev->fact && ev->fact->type == FACT_UNKNOWN && ev->fact->reason)
-                    fprintf(out, " (%s)", ev->fact->reason);
-                else if (ev->fact && ev->fact->source)
-                    fprintf(out, "  [%s]", ev->fact->source);
+                fprintf(out, "      %*s  %s = ", (int)idw, "", ev->name);
+                put_safe(out, v);
+                if (ev->fact && ev->fact->type == FACT_UNKNOWN && ev->fact->reason) {
+                    fputs(" (", out);
+                    put_safe(out, ev->fact->reason);
+                    fputc(')', out);
+                } else if (ev->fact && ev->fact->source) {
+                    fputs("  [", out);
+                    put_safe(out, ev->fact->source);
+                    fputc(']', out);
+                }
                 fputc('\n', out);
                 free(v);
             }
