@@ -1,12 +1,26 @@
 /* snapshot.h - collect's tarballs: writing them, and unpacking one (possibly
  * hostile) into a private temporary directory for --sysroot.
  *
- * Unpacking rejects, with a message and no file written outside the private
- * directory: absolute names, `..` components, symlinks whose target leaves
- * the snapshot, hard links, device nodes and FIFOs, absurd sizes or counts,
- * and truncated or corrupt archives. */
+ * The format is POSIX ustar, gzip-compressed, with pax extended headers ('x')
+ * only for a path or link target that the ustar fields cannot hold (deep
+ * sysfs link targets pass 100 bytes). Members are written in sorted order
+ * with mtime/uid/gid 0 and modes 0644/0755, so two packs of the same tree are
+ * byte-identical.
+ *
+ * Unpacking rejects, with a one-line message naming the member and no file
+ * written outside the private directory: absolute names, `..` components,
+ * empty names, names with newlines, symlinks whose target is absolute or
+ * leaves the snapshot (resolved lexically from the link's directory), hard
+ * links, device nodes, FIFOs and every other type except file, directory and
+ * symlink, GNU long-name and pax global headers, absurd sizes or counts
+ * (checked while streaming, so a gzip bomb stops at the cap), members written
+ * through a symlink, duplicates, and truncated or corrupt archives. An
+ * archive must end with the end-of-archive zero block: a tar cut exactly at a
+ * member boundary would otherwise silently lose files. */
 #ifndef RVD_SNAPSHOT_H
 #define RVD_SNAPSHOT_H
+
+#include <stddef.h>
 
 #define SNAPSHOT_MAX_FILE (16u << 20)   /* one member */
 #define SNAPSHOT_MAX_TOTAL (256u << 20) /* all members */
@@ -20,5 +34,9 @@ void snapshot_remove_tree(const char *dir);
 int snapshot_pack(const char *dir, const char *out_path);
 /* does path look like a tarball (by name or gzip/ustar magic)? */
 int snapshot_is_tarball(const char *path);
+
+/* the caps above, lowered by unit tests so they can test them cheaply;
+ * 0 restores a default */
+void snapshot_set_limits(size_t max_file, size_t max_total, size_t max_entries);
 
 #endif

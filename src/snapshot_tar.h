@@ -1,0 +1,49 @@
+/* snapshot_tar.h - what the snapshot writer and reader share: the ustar
+ * header layout, the caps in force, and two small helpers. Private to
+ * src/snapshot*.c. */
+#ifndef RVD_SNAPSHOT_TAR_H
+#define RVD_SNAPSHOT_TAR_H
+
+#include <stddef.h>
+
+#define BLOCK 512
+#define PAX_MAX (64u << 10) /* an extended header holds a path or two */
+#define NAME_MAX_LEN 4096   /* a path or link target, pax included */
+#define DEPTH_MAX 128       /* components; sysfs paths stay far below */
+#define PAX_HEADER_NAME "././@PaxHeader"
+
+struct ustar {
+    char name[100];
+    char mode[8];
+    char uid[8];
+    char gid[8];
+    char size[12];
+    char mtime[12];
+    char chksum[8];
+    char typeflag;
+    char linkname[100];
+    char magic[6];
+    char version[2];
+    char uname[32];
+    char gname[32];
+    char devmajor[8];
+    char devminor[8];
+    char prefix[155];
+    char pad[12];
+};
+_Static_assert(sizeof(struct ustar) == BLOCK, "ustar header is one block");
+
+/* the caps in force (snapshot.h's defaults, or a unit test's) */
+struct snapshot_limits {
+    size_t max_file, max_total, max_entries;
+};
+extern struct snapshot_limits snapshot_limits;
+
+/* the header checksum, with the chksum field counted as spaces; old tars
+ * summed signed bytes, so readers accept either */
+unsigned snapshot_header_sum(const struct ustar *h, int is_signed);
+/* a copy fit for a one-line message: control bytes become '?', long
+ * names are cut */
+char *snapshot_printable(const char *s);
+
+#endif
