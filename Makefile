@@ -10,7 +10,7 @@ CPPFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(shell pkg-config --cflags $(PKGS
 LDLIBS_ALL   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -ldl -lm
 
 SRCS    := $(wildcard src/*.c) $(wildcard src/*/*.c) $(wildcard probes/*.c)
-OBJS    := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/src/embed.o
+OBJS    := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/src/embed.o $(BUILD)/src/vla/embed_models.o
 LIBOBJS := $(filter-out $(BUILD)/src/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -37,6 +37,10 @@ $(BUILD)/%.o: %.c | $(BUILD)/.deps
 $(BUILD)/src/embed.o: src/embed.S checks.yaml | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) -c -I. -o $@ src/embed.S
+
+$(BUILD)/src/vla/embed_models.o: src/vla/embed_models.S $(wildcard models/*.yaml) | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) -c -I. -o $@ src/vla/embed_models.S
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS)
 	@mkdir -p $(dir $@)
