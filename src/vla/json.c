@@ -1,0 +1,415 @@
+/* json.c - strict recursive-descent JSON parser (see json.h). A header from
+ * an untrusted file must never crash us: every read is bounds-checked, the
+ * nesting depth is capped, and errors carry the byte offset. */
+#include "json.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util.h"
+
+struct jp {
+    const unsigned char *s;
+    size_t len, pos;
+    char *err;
+    size_t errlen;
+    int failed;
+};
+
+static void jfail(struct jp *P, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void jfail(struct jp *P, const char *fmt, ...)
+{
+    if (P->failed)
+        return;
+    P->failed = 1;
+    char msg[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    snprintf(P->err, P->errlen, "%s at byte %zu", msg, P->pos);
+}
+
+static void skip_ws(struct jp *P)
+{
+    while (P->pos < P->len && (P->s[P->pos] == ' ' || P->s[P->pos] == '\t' ||
+                               P->s[P->pos] == '\n' || P->s[P->pos] == '\r'))
+        P->pos++;
+}
+
+static int peek(struct jp *P)
+{
+    return P->pos < P->len ? P->s[P->pos] : -1;
+}
+
+static void put_utf8(struct strbuf *sb, unsigned cp)
+{
+    char b[4];
+    size_t n;
+    if (cp < 0x80) {
+        b[0] = (char)cp, n = 1;
+    } else if (cp < 0x800) {
+        b[0] = (char)(0xC0 | (cp >> 6)), b[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
+    } else if (cp < 0x10000) {
+        b[0] = (char)(0xE0 | (cp >> 12)), b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        b[2] = (char)(0x80 | (cp & 0x3F)), n = 3;
+    } else {
+        b[0] = (char)(0xF0 | (cp >> 18)), b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        b[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), b[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
+    }
+    strbuf_add(sb, b, n);
+}
+
+/* one well-formed UTF-8 sequence starting at P->pos (no overlongs, no
+ * surrogates, <= U+10FFFF); returns its length or 0 */
+static size_t utf8_seq(struct jp *P)
+{
+    const unsigned char *c = P->s + P->pos;
+    size_t left = P->len - P->pos;
+    if (c[0] < 0x80)
+        return 1;
+    size_t n;
+    unsigned cp, min;
+    if ((c[0] & 0xE0) == 0xC0)
+        n = 2, cp = c[0] & 0x1F, min = 0x80;
+    else if ((c[0] & 0xF0) == 0xE0)
+        n = 3, cp = c[0] & 0x0F, min = 0x800;
+    else if ((c[0] & 0xF8) == 0xF0)
+        n = 4, cp = c[0] & 0x07, min = 0x10000;
+    else
+        return 0;
+    if (left < n)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((c[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (c[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+static int hex4(struct jp *P, unsigned *out)
+{
+    if (P->len - P->pos < 4)
+        return -1;
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        int c = P->s[P->pos + (size_t)i];
+        v <<= 4;
+        if (c >= '0' && c <= '9')
+            v |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v |= (unsigned)(c - 'A' + 10);
+        else
+            return -1;
+    }
+    P->pos += 4;
+    *out = v;
+    return 0;
+}
+
+static char *parse_string(struct jp *P)
+{
+    struct strbuf sb = STRBUF_INIT;
+    P->pos++; /* opening quote */
+    for (;;) {
+        if (P->pos >= P->len) {
+            jfail(P, "unterminated string");
+            break;
+        }
+        unsigned char c = P->s[P->pos];
+        if (c == '"') {
+            P->pos++;
+            if (!sb.buf)
+                strbuf_adds(&sb, "");
+            return strbuf_detach(&sb);
+        }
+        if (c < 0x20) {
+            jfail(P, "control character in a string");
+            break;
+        }
+        if (c == '\\') {
+            P->pos++;
+            int e = peek(P);
+            P->pos++;
+            unsigned cp;
+            switch (e) {
+            case '"': strbuf_addc(&sb, '"'); continue;
+            case '\\': strbuf_addc(&sb, '\\'); continue;
+            case '/': strbuf_addc(&sb, '/'); continue;
+            case 'b': strbuf_addc(&sb, '\b'); continue;
+            case 'f': strbuf_addc(&sb, '\f'); continue;
+            case 'n': strbuf_addc(&sb, '\n'); continue;
+            case 'r': strbuf_addc(&sb, '\r'); continue;
+            case 't': strbuf_addc(&sb, '\t'); continue;
+            case 'u':
+                if (hex4(P, &cp)) {
+                    jfail(P, "bad \\u escape");
+                    break;
+                }
+                if (cp >= 0xD800 && cp <= 0xDBFF) {
+                    unsigned lo;
+                    if (P->len - P->pos < 2 || P->s[P->pos] != '\\' || P->s[P->pos + 1] != 'u') {
+                        jfail(P, "unpaired surrogate in \\u escape");
+                        break;
+                    }
+                    P->pos += 2;
+                    if (hex4(P, &lo) || lo < 0xDC00 || lo > 0xDFFF) {
+                        jfail(P, "unpaired surrogate in \\u escape");
+                        break;
+                    }
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                    jfail(P, "unpaired surrogate in \\u escape");
+                    break;
+                }
+                if (cp == 0) {
+                    jfail(P, "NUL character in a string");
+                    break;
+                }
+                put_utf8(&sb, cp);
+                continue;
+            default:
+                P->pos--;
+                jfail(P, "bad escape in a string");
+                break;
+            }
+            break;
+        }
+        size_t n = utf8_seq(P);
+        if (!n) {
+            jfail(P, "invalid UTF-8 in a string");
+            break;
+        }
+        strbuf_add(&sb, (const char *)P->s + P->pos, n);
+        P->pos += n;
+    }
+    strbuf_release(&sb);
+    return NULL;
+}
+
+static void parse_number(struct jp *P, struct json *j)
+{
+    size_t start = P->pos;
+    if (peek(P) == '-')
+        P->pos++;
+    if (peek(P) == '0') {
+        P->pos++;
+    } else if (peek(P) >= '1' && peek(P) <= '9') {
+        while (peek(P) >= '0' && peek(P) <= '9')
+            P->pos++;
+    } else {
+        jfail(P, "bad number");
+        return;
+    }
+    if (peek(P) == '.') {
+        P->pos++;
+        if (!(peek(P) >= '0' && peek(P) <= '9')) {
+            jfail(P, "bad number");
+            return;
+        }
+        while (peek(P) >= '0' && peek(P) <= '9')
+            P->pos++;
+    }
+    if (peek(P) == 'e' || peek(P) == 'E') {
+        P->pos++;
+        if (peek(P) == '+' || peek(P) == '-')
+            P->pos++;
+        if (!(peek(P) >= '0' && peek(P) <= '9')) {
+            jfail(P, "bad number");
+            return;
+        }
+        while (peek(P) >= '0' && peek(P) <= '9')
+            P->pos++;
+    }
+    j->type = JSON_NUM;
+    j->num_text = (const char *)P->s + start;
+    j->num_len = P->pos - start;
+    char buf[64];
+    size_t n = j->num_len < sizeof(buf) - 1 ? j->num_len : sizeof(buf) - 1;
+    memcpy(buf, j->num_text, n);
+    buf[n] = 0;
+    j->num = strtod(buf, NULL);
+}
+
+static int literal(struct jp *P, const char *word)
+{
+    size_t n = strlen(word);
+    if (P->len - P->pos >= n && memcmp(P->s + P->pos, word, n) == 0) {
+        P->pos += n;
+        return 1;
+    }
+    return 0;
+}
+
+static struct json *parse_value(struct jp *P, int depth);
+
+static void add_item(struct json *j, struct json *v, char *key, size_t *cap)
+{
+    if (j->n == *cap) {
+        *cap = *cap ? *cap * 2 : 8;
+        j->items = xrealloc(j->items, *cap * sizeof(*j->items));
+        if (j->type == JSON_OBJ)
+            j->keys = xrealloc(j->keys, *cap * sizeof(*j->keys));
+    }
+    j->items[j->n] = v;
+    if (j->type == JSON_OBJ)
+        j->keys[j->n] = key;
+    j->n++;
+}
+
+static void parse_container(struct jp *P, struct json *j, int depth)
+{
+    int obj = peek(P) == '{';
+    char close = obj ? '}' : ']';
+    j->type = obj ? JSON_OBJ : JSON_ARR;
+    if (depth >= JSON_MAX_DEPTH) {
+        jfail(P, "nesting deeper than %d levels", JSON_MAX_DEPTH);
+        return;
+    }
+    P->pos++;
+    size_t cap = 0;
+    skip_ws(P);
+    if (peek(P) == close) {
+        P->pos++;
+        return;
+    }
+    for (;;) {
+        char *key = NULL;
+        if (obj) {
+            skip_ws(P);
+            if (peek(P) != '"') {
+                jfail(P, "expected a string key");
+                return;
+            }
+            key = parse_string(P);
+            if (!key)
+                return;
+            for (size_t i = 0; i < j->n; i++)
+                if (strcmp(j->keys[i], key) == 0) {
+                    jfail(P, "duplicate key '%.60s'", key);
+                    free(key);
+                    return;
+                }
+            skip_ws(P);
+            if (peek(P) != ':') {
+                jfail(P, "expected ':'");
+                free(key);
+                return;
+            }
+            P->pos++;
+        }
+        struct json *v = parse_value(P, depth + 1);
+        if (!v) {
+            free(key);
+            return;
+        }
+        add_item(j, v, key, &cap);
+        skip_ws(P);
+        int c = peek(P);
+        if (c == ',') {
+            P->pos++;
+            continue;
+        }
+        if (c == close) {
+            P->pos++;
+            return;
+        }
+        jfail(P, "expected ',' or '%c'", close);
+        return;
+    }
+}
+
+static struct json *parse_value(struct jp *P, int depth)
+{
+    skip_ws(P);
+    struct json *j = xcalloc(1, sizeof(*j));
+    int c = peek(P);
+    if (c == '{' || c == '[') {
+        parse_container(P, j, depth);
+    } else if (c == '"') {
+        j->type = JSON_STR;
+        j->str = parse_string(P);
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+        parse_number(P, j);
+    } else if (literal(P, "true")) {
+        j->type = JSON_BOOL, j->b = 1;
+    } else if (literal(P, "false")) {
+        j->type = JSON_BOOL;
+    } else if (literal(P, "null")) {
+        j->type = JSON_NULL;
+    } else {
+        jfail(P, c < 0 ? "unexpected end of input" : "unexpected character");
+    }
+    if (P->failed) {
+        json_free(j);
+        return NULL;
+    }
+    return j;
+}
+
+struct json *json_parse(const char *text, size_t len, char *err, size_t errlen)
+{
+    struct jp P = {(const unsigned char *)text, len, 0, err, errlen, 0};
+    if (errlen)
+        err[0] = 0;
+    struct json *j = parse_value(&P, 0);
+    if (!j)
+        return NULL;
+    skip_ws(&P);
+    if (P.pos != P.len) {
+        jfail(&P, "trailing data after the JSON value");
+        json_free(j);
+        return NULL;
+    }
+    return j;
+}
+
+void json_free(struct json *j)
+{
+    if (!j)
+        return;
+    for (size_t i = 0; i < j->n; i++) {
+        json_free(j->items[i]);
+        if (j->keys)
+            free(j->keys[i]);
+    }
+    free(j->items);
+    free(j->keys);
+    free(j->str);
+    free(j);
+}
+
+const struct json *json_get(const struct json *obj, const char *key)
+{
+    if (!obj || obj->type != JSON_OBJ)
+        return NULL;
+    for (size_t i = 0; i < obj->n; i++)
+        if (strcmp(obj->keys[i], key) == 0)
+            return obj->items[i];
+    return NULL;
+}
+
+int json_u64(const struct json *j, unsigned long long *out)
+{
+    if (!j || j->type != JSON_NUM || j->num_len == 0 || j->num_len > 16)
+        return -1;
+    unsigned long long v = 0;
+    for (size_t i = 0; i < j->num_len; i++) {
+        char c = j->num_text[i];
+        if (c < '0' || c > '9')
+            return -1; /* negative, fraction or exponent */
+        v = v * 10 + (unsigned long long)(c - '0');
+    }
+    if (v > (1ULL << 53))
+        return -1;
+    *out = v;
+    return 0;
+}
