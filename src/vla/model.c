@@ -1,0 +1,489 @@
+/* model.c - the VLA pass over an ops table (see model.h, docs/VLA.md).
+ * This file only sequences operations: all arithmetic on activations is in
+ * the backend (ops_cpu.c), which is what lets a GPU backend run the same
+ * pass. The integrator state (time grid, dt, x_t) is fp32 by construction. */
+#include "model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../util.h"
+#include "rng.h"
+
+/* openpi's sinusoidal time embedding periods */
+#define TIME_MIN_PERIOD 4e-3
+#define TIME_MAX_PERIOD 4.0
+#define VISION_LN_EPS 1e-6f
+
+void vla_inputs_synthetic(struct vla_inputs *in, const struct vla_preset *p, int image,
+                          uint64_t seed)
+{
+    memset(in, 0, sizeof(*in));
+    in->image = image;
+    in->cameras = p->vision.cameras;
+    size_t ni = (size_t)in->cameras * 3 * image * image;
+    in->images = xmalloc(ni * sizeof(float));
+    vla_rng_fill_uniform(in->images, ni, seed, "input.images", -1.0, 1.0);
+    in->ntok = p->text_tokens;
+    in->tokens = xmalloc((size_t)in->ntok * sizeof(int32_t));
+    uint64_t key = vla_rng_key(seed, "input.tokens");
+    for (int i = 0; i < in->ntok; i++)
+        in->tokens[i] = (int32_t)(vla_rng_bits(key, (uint64_t)i) % (uint64_t)p->vocab);
+    size_t nn = (size_t)p->chunk * p->action_dim;
+    in->noise = xmalloc(nn * sizeof(float));
+    vla_rng_fill_normal(in->noise, nn, seed, "input.noise", 0.0, 1.0);
+}
+
+void vla_inputs_release(struct vla_inputs *in)
+{
+    free(in->images);
+    free(in->tokens);
+    free(in->noise);
+    memset(in, 0, sizeof(*in));
+}
+
+void vla_stats_release(struct vla_stats *st)
+{
+    for (size_t i = 0; i < st->n; i++)
+        free(st->v[i].name);
+    free(st->v);
+    memset(st, 0, sizeof(*st));
+}
+
+/* ---- setup ------------------------------------------------------------ */
+
+static float *rebase(float *ptr, const float *host_arena, float *dev_arena)
+{
+    return ptr ? dev_arena + (ptr - host_arena) : NULL;
+}
+
+/* the weights' pointers moved into a device arena (a GPU backend) */
+static void weights_to_device(struct vla_model *m, const struct vla_weights *hw)
+{
+    const struct vla_ops *o = m->ops;
+    const struct vla_preset *p = m->p;
+    m->w = *hw;
+    if (o->host_memory)
+        return;
+    m->dev_arena = o->alloc(hw->arena_len);
+    o->upload(m->dev_arena, hw->arena, hw->arena_len);
+    float *H = hw->arena, *D = m->dev_arena;
+#define RB(f) m->w.f = rebase(hw->f, H, D)
+    RB(patch_w), RB(patch_b), RB(pos), RB(vnorm_w), RB(vnorm_b), RB(proj_w), RB(proj_b);
+    RB(embed), RB(ain_w), RB(ain_b), RB(tin_w), RB(tin_b), RB(tout_w), RB(tout_b);
+    RB(efinal), RB(aout_w), RB(aout_b), RB(mean), RB(std), RB(low), RB(high);
+#undef RB
+    m->w.vb = xcalloc((size_t)p->vision.depth, sizeof(*m->w.vb));
+    for (int i = 0; i < p->vision.depth; i++) {
+        const struct vla_vblock *a = &hw->vb[i];
+        struct vla_vblock *b = &m->w.vb[i];
+#define RB(f) b->f = rebase(a->f, H, D)
+        RB(norm1_w), RB(norm1_b), RB(qkv_w), RB(qkv_b), RB(o_w), RB(o_b), RB(norm2_w);
+        RB(norm2_b), RB(fc1_w), RB(fc1_b), RB(fc2_w), RB(fc2_b);
+#undef RB
+    }
+    struct vla_layer *dst[2];
+    const struct vla_layer *src[2] = {hw->bl, hw->el};
+    int nl[2] = {p->backbone.layers, p->expert.layers};
+    for (int k = 0; k < 2; k++) {
+        dst[k] = xcalloc((size_t)nl[k], sizeof(struct vla_layer));
+        for (int l = 0; l < nl[k]; l++) {
+            const struct vla_layer *a = &src[k][l];
+            struct vla_layer *b = &dst[k][l];
+#define RB(f) b->f = rebase(a->f, H, D)
+            RB(attn_norm), RB(q_w), RB(kv_w), RB(o_w), RB(mlp_norm), RB(gate_up_w), RB(down_w);
+            RB(router_w), RB(exp_gate_up_w), RB(exp_down_w), RB(sh_gate_up_w), RB(sh_down_w);
+#undef RB
+        }
+    }
+    m->w.bl = dst[0];
+    m->w.el = dst[1];
+}
+
+static size_t maxz(size_t a, size_t b)
+{
+    return a > b ? a : b;
+}
+
+int vla_model_init(struct vla_model *m, const struct vla_preset *p, const struct vla_weights *w,
+                   const struct vla_ops *ops, int image)
+{
+    memset(m, 0, sizeof(*m));
+    if (image % (p->vision.patch * p->vision.merge))
+        return error("image size %d is not a multiple of patch x merge (%d) of preset '%s'",
+                     image, p->vision.patch * p->vision.merge, p->name);
+    m->p = p;
+    m->ops = ops;
+    weights_to_device(m, w);
+    const struct vla_vision *v = &p->vision;
+    const struct vla_tower *b = &p->backbone, *e = &p->expert;
+    m->image = image;
+    m->grid = vla_grid(p, image);
+    m->tok_cam = vla_image_tokens(p, image);
+    m->Tv = v->cameras * m->grid * m->grid;
+    m->P = vla_prefix_len(p, image);
+    m->C = p->chunk;
+    m->A = p->action_dim;
+    size_t Tv = (size_t)m->Tv, W = (size_t)v->width, P = (size_t)m->P, C = (size_t)m->C;
+    size_t E = (size_t)e->width, Dm = (size_t)b->width, A = (size_t)m->A;
+    size_t qd = (size_t)b->heads * b->head_dim, kvd = 2 * (size_t)b->kv_heads * b->head_dim;
+    size_t pp = 3 * (size_t)v->patch * v->patch;
+    size_t k = e->moe.experts ? (size_t)e->moe.top_k : 0;
+    m->img = ops->alloc((size_t)v->cameras * 3 * image * image);
+    m->patches = ops->alloc(Tv * pp);
+    m->vx = ops->alloc(Tv * W);
+    m->vh = ops->alloc(Tv * W);
+    m->qkv = ops->alloc(Tv * 3 * W);
+    m->vatt = ops->alloc(Tv * W);
+    m->vmlp = ops->alloc(Tv * 2 * (size_t)v->mlp);
+    m->vmlp2 = ops->alloc(Tv * (size_t)v->mlp);
+    m->merged = ops->alloc(Tv * W);
+    m->posi = ops->alloc((size_t)m->grid * m->grid * W);
+    m->px = ops->alloc(P * Dm);
+    m->h = ops->alloc(maxz(P * Dm, C * E));
+    m->q = ops->alloc(maxz(P, C) * qd);
+    m->att = ops->alloc(maxz(P, C) * qd);
+    size_t gu = maxz(P * 2 * (size_t)b->mlp, C * 2 * (size_t)e->mlp);
+    gu = maxz(gu, C * 2 * (size_t)e->moe.expert_mlp);
+    gu = maxz(gu, C * 2 * (size_t)e->moe.shared_mlp);
+    m->gu = ops->alloc(gu);
+    m->act = ops->alloc(gu / 2);
+    m->kv = ops->alloc((size_t)b->layers * (P + C) * kvd);
+    m->xt = ops->alloc(C * A);
+    m->vel = ops->alloc(C * A);
+    m->out = ops->alloc(C * A);
+    m->ae = ops->alloc(C * E);
+    m->cat = ops->alloc(C * 2 * E);
+    m->tmp = ops->alloc(C * E);
+    m->ex = ops->alloc(C * E);
+    m->temb = ops->alloc(E);
+    if (k) {
+        m->logits = ops->alloc(C * (size_t)e->moe.experts);
+        m->gbuf = ops->alloc(C * E);
+        m->eo = ops->alloc(C * E);
+        m->moe_idx = xcalloc(C * k, sizeof(int));
+        m->moe_w = xcalloc(C * k, sizeof(float));
+        m->moe_rows = xcalloc(C, sizeof(int));
+        m->moe_rw = xcalloc(C, sizeof(float));
+    }
+    return 0;
+}
+
+void vla_model_release(struct vla_model *m)
+{
+    const struct vla_ops *o = m->ops;
+    if (!o)
+        return;
+    float *bufs[] = {m->img, m->patches, m->vx, m->vh, m->qkv, m->vatt, m->vmlp, m->vmlp2,
+                     m->merged, m->posi, m->px, m->h, m->q, m->att, m->gu, m->act, m->kv, m->xt,
+                     m->vel, m->out, m->ae, m->cat, m->tmp, m->ex, m->temb, m->logits, m->gbuf,
+                     m->eo};
+    for (size_t i = 0; i < ARRAY_SIZE(bufs); i++)
+        if (bufs[i])
+            o->release(bufs[i]);
+    if (m->dev_arena) {
+        o->release(m->dev_arena);
+        free(m->w.vb);
+        free(m->w.bl);
+        free(m->w.el);
+    }
+    free(m->moe_idx);
+    free(m->moe_w);
+    free(m->moe_rows);
+    free(m->moe_rw);
+    memset(m, 0, sizeof(*m));
+}
+
+/* ---- statistics ------------------------------------------------------- */
+
+static void stat(struct vla_model *m, struct vla_stats *st, const char *name, const float *x,
+                 size_t n, int step)
+{
+    if (!st)
+        return;
+    int bad = 0;
+    float mx = m->ops->max_abs(x, n, &bad);
+    struct vla_layer_stat *s = NULL;
+    for (size_t i = 0; i < st->n; i++)
+        if (strcmp(st->v[i].name, name) == 0)
+            s = &st->v[i];
+    if (!s) {
+        if (st->n == st->cap) {
+            st->cap = st->cap ? 2 * st->cap : 64;
+            st->v = xrealloc(st->v, st->cap * sizeof(*st->v));
+        }
+        s = &st->v[st->n++];
+        memset(s, 0, sizeof(*s));
+        s->name = xstrdup(name);
+        s->first_step = -1;
+    }
+    s->max_abs = mx > s->max_abs ? mx : s->max_abs;
+    if (bad && !s->nonfinite) {
+        s->nonfinite = 1;
+        s->first_step = step;
+        if (st->first_bad < 0) {
+            st->first_bad = (int)(s - st->v);
+            st->first_bad_step = step;
+        }
+    }
+}
+
+/* ---- the pass --------------------------------------------------------- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* x += down(act(gate) * up) for T rows of width D; gate_up [2F, D] */
+static void gated_mlp(struct vla_model *m, const float *h, float *x, const float *gate_up,
+                      const float *down, int T, int D, int F, enum vla_act act)
+{
+    const struct vla_ops *o = m->ops;
+    o->matmul(h, gate_up, NULL, m->gu, T, 2 * F, D, 0);
+    o->glu(m->gu, m->gu + F, m->act, T, F, 2 * F, act);
+    o->matmul(m->act, down, NULL, x, T, D, F, 1);
+}
+
+/* sparse MoE with optional shared expert: x += sum_k w_k E_k(h) + S(h) */
+static void moe(struct vla_model *m, const struct vla_layer *L, const float *h, float *x, int T)
+{
+    const struct vla_ops *o = m->ops;
+    const struct vla_tower *e = &m->p->expert;
+    int X = e->moe.experts, k = e->moe.top_k, M = e->moe.expert_mlp, D = e->width;
+    o->matmul(h, L->router_w, NULL, m->logits, T, X, D, 0);
+    o->moe_route(m->logits, T, X, k, e->moe.router, m->moe_idx, m->moe_w);
+    for (int ei = 0; ei < X; ei++) {
+        int n = 0;
+        for (int t = 0; t < T; t++)
+            for (int j = 0; j < k; j++)
+                if (m->moe_idx[t * k + j] == ei) {
+                    m->moe_rows[n] = t;
+                    m->moe_rw[n++] = m->moe_w[t * k + j];
+                }
+        if (!n)
+            continue;
+        o->gather_rows(h, m->moe_rows, n, D, m->gbuf);
+        o->matmul(m->gbuf, L->exp_gate_up_w + (size_t)ei * 2 * M * D, NULL, m->gu, n, 2 * M, D,
+                  0);
+        o->glu(m->gu, m->gu + M, m->act, n, M, 2 * M, e->mlp_act);
+        o->matmul(m->act, L->exp_down_w + (size_t)ei * D * M, NULL, m->eo, n, D, M, 0);
+        o->scatter_add_rows(m->eo, m->moe_rows, m->moe_rw, n, D, x);
+    }
+    if (e->moe.shared_mlp)
+        gated_mlp(m, h, x, L->sh_gate_up_w, L->sh_down_w, T, D, e->moe.shared_mlp, e->mlp_act);
+}
+
+/* one decoder layer (pre-norm, GQA + RoPE, gated MLP or MoE) over T tokens
+ * at positions pos0..; its K/V go to cache rows pos0.. and the queries
+ * attend to cache rows 0 .. pos0+T-1 */
+static void decoder_layer(struct vla_model *m, const struct vla_tower *t, const struct vla_layer *L,
+                          float *x, int T, int pos0, float *kvl)
+{
+    const struct vla_ops *o = m->ops;
+    int D = t->width, H = t->heads, KV = t->kv_heads, hd = t->head_dim;
+    int qd = H * hd, kvd = 2 * KV * hd;
+    float eps = (float)m->p->norm_eps;
+    float *kvrows = kvl + (size_t)pos0 * kvd;
+    o->rmsnorm(x, L->attn_norm, m->h, T, D, eps);
+    o->matmul(m->h, L->q_w, NULL, m->q, T, qd, D, 0);
+    o->matmul(m->h, L->kv_w, NULL, kvrows, T, kvd, D, 0);
+    o->rope(m->q, T, H, hd, qd, pos0, m->p->rope_theta);
+    o->rope(kvrows, T, KV, hd, kvd, pos0, m->p->rope_theta);
+    o->attention(m->q, qd, kvl, kvl + (size_t)KV * hd, kvd, m->att, T, pos0 + T, H, KV, hd,
+                 1.0f / sqrtf((float)hd));
+    o->matmul(m->att, L->o_w, NULL, x, T, D, qd, 1);
+    o->rmsnorm(x, L->mlp_norm, m->h, T, D, eps);
+    if (t->moe.experts)
+        moe(m, L, m->h, x, T);
+    else
+        gated_mlp(m, m->h, x, L->gate_up_w, L->down_w, T, D, t->mlp, t->mlp_act);
+}
+
+static void vision(struct vla_model *m, const struct vla_inputs *in, struct vla_stats *st)
+{
+    const struct vla_ops *o = m->ops;
+    const struct vla_vision *v = &m->p->vision;
+    const struct vla_weights *w = &m->w;
+    int S = m->image, g = m->grid, gg = g * g, W = v->width, M = v->mlp, Tv = m->Tv;
+    int pp = 3 * v->patch * v->patch, hd = W / v->heads, mm = v->merge * v->merge;
+    o->upload(m->img, in->images, (size_t)v->cameras * 3 * S * S);
+    for (int c = 0; c < v->cameras; c++)
+        o->patchify(m->img + (size_t)c * 3 * S * S, m->patches + (size_t)c * gg * pp, S,
+                    v->patch);
+    o->matmul(m->patches, w->patch_w, w->patch_b, m->vx, Tv, W, pp, 0);
+    o->pos_interp(w->pos, v->image / v->patch, m->posi, g, W);
+    for (int c = 0; c < v->cameras; c++)
+        o->add(m->vx + (size_t)c * gg * W, m->posi, (size_t)gg * W);
+    stat(m, st, "vision.patch_embed", m->vx, (size_t)Tv * W, -1);
+    char name[64];
+    for (int i = 0; i < v->depth; i++) {
+        const struct vla_vblock *b = &w->vb[i];
+        o->layernorm(m->vx, b->norm1_w, b->norm1_b, m->vh, Tv, W, VISION_LN_EPS);
+        o->matmul(m->vh, b->qkv_w, b->qkv_b, m->qkv, Tv, 3 * W, W, 0);
+        for (int c = 0; c < v->cameras; c++) {
+            const float *qc = m->qkv + (size_t)c * gg * 3 * W;
+            o->attention(qc, 3 * W, qc + W, qc + 2 * W, 3 * W, m->vatt + (size_t)c * gg * W, gg,
+                         gg, v->heads, v->heads, hd, 1.0f / sqrtf((float)hd));
+        }
+        o->matmul(m->vatt, b->o_w, b->o_b, m->vx, Tv, W, W, 1);
+        o->layernorm(m->vx, b->norm2_w, b->norm2_b, m->vh, Tv, W, VISION_LN_EPS);
+        if (v->mlp_act == VLA_ACT_SWIGLU) {
+            o->matmul(m->vh, b->fc1_w, b->fc1_b, m->vmlp, Tv, 2 * M, W, 0);
+            o->glu(m->vmlp, m->vmlp + M, m->vmlp2, Tv, M, 2 * M, VLA_ACT_SWIGLU);
+            o->matmul(m->vmlp2, b->fc2_w, b->fc2_b, m->vx, Tv, W, M, 1);
+        } else {
+            o->matmul(m->vh, b->fc1_w, b->fc1_b, m->vmlp, Tv, M, W, 0);
+            o->gelu_tanh(m->vmlp, (size_t)Tv * M);
+            o->matmul(m->vmlp, b->fc2_w, b->fc2_b, m->vx, Tv, W, M, 1);
+        }
+        snprintf(name, sizeof(name), "vision.blocks.%d", i);
+        stat(m, st, name, m->vx, (size_t)Tv * W, -1);
+    }
+    o->layernorm(m->vx, w->vnorm_w, w->vnorm_b, m->vh, Tv, W, VISION_LN_EPS);
+    const float *src = m->vh;
+    if (v->merge > 1) {
+        for (int c = 0; c < v->cameras; c++)
+            o->merge(m->vh + (size_t)c * gg * W, m->merged + (size_t)c * gg * W, g, v->merge, W);
+        src = m->merged;
+    }
+    int Ti = v->cameras * m->tok_cam;
+    o->matmul(src, w->proj_w, w->proj_b, m->px, Ti, m->p->backbone.width, mm * W, 0);
+    stat(m, st, "vision.proj", m->px, (size_t)Ti * m->p->backbone.width, -1);
+}
+
+static void prefix(struct vla_model *m, const struct vla_inputs *in, struct vla_stats *st)
+{
+    const struct vla_ops *o = m->ops;
+    const struct vla_preset *p = m->p;
+    int D = p->backbone.width, Ti = p->vision.cameras * m->tok_cam;
+    size_t kvd = 2 * (size_t)p->backbone.kv_heads * p->backbone.head_dim;
+    /* Gemma scales token embeddings by sqrt(width) */
+    o->embed(m->w.embed, in->tokens, m->px + (size_t)Ti * D, in->ntok, D, sqrtf((float)D));
+    stat(m, st, "backbone.embed", m->px + (size_t)Ti * D, (size_t)in->ntok * D, -1);
+    char name[64];
+    for (int l = 0; l < p->backbone.layers; l++) {
+        decoder_layer(m, &p->backbone, &m->w.bl[l], m->px, m->P, 0,
+                      m->kv + (size_t)l * (m->P + m->C) * kvd);
+        snprintf(name, sizeof(name), "backbone.layers.%d", l);
+        stat(m, st, name, m->px, (size_t)m->P * D, -1);
+    }
+}
+
+static void denoise_step(struct vla_model *m, int step, float t, float dt, struct vla_stats *st)
+{
+    const struct vla_ops *o = m->ops;
+    const struct vla_preset *p = m->p;
+    const struct vla_weights *w = &m->w;
+    int E = p->expert.width, C = m->C, A = m->A;
+    size_t kvd = 2 * (size_t)p->backbone.kv_heads * p->backbone.head_dim;
+    o->time_embed(m->temb, E, t, TIME_MIN_PERIOD, TIME_MAX_PERIOD);
+    o->matmul(m->xt, w->ain_w, w->ain_b, m->ae, C, E, A, 0);
+    o->concat_bcast(m->ae, E, m->temb, E, m->cat, C);
+    o->matmul(m->cat, w->tin_w, w->tin_b, m->tmp, C, E, 2 * E, 0);
+    o->silu(m->tmp, (size_t)C * E);
+    o->matmul(m->tmp, w->tout_w, w->tout_b, m->ex, C, E, E, 0);
+    stat(m, st, "expert.input", m->ex, (size_t)C * E, step);
+    char name[64];
+    for (int l = 0; l < p->expert.layers; l++) {
+        decoder_layer(m, &p->expert, &w->el[l], m->ex, C, m->P,
+                      m->kv + (size_t)l * (m->P + C) * kvd);
+        snprintf(name, sizeof(name), "expert.layers.%d", l);
+        stat(m, st, name, m->ex, (size_t)C * E, step);
+    }
+    o->rmsnorm(m->ex, w->efinal, m->h, C, E, (float)p->norm_eps);
+    o->matmul(m->h, w->aout_w, w->aout_b, m->vel, C, A, E, 0);
+    stat(m, st, "expert.velocity", m->vel, (size_t)C * A, step);
+    /* Euler: x_{t+dt} = x_t + dt v, dt = -1/steps, all fp32 */
+    o->axpy(m->xt, m->vel, dt, (size_t)C * A);
+}
+
+int vla_forward(struct vla_model *m, const struct vla_inputs *in, float *actions,
+                double *stage_s, struct vla_stats *st)
+{
+    const struct vla_ops *o = m->ops;
+    const struct vla_preset *p = m->p;
+    if (in->image != m->image || in->cameras != p->vision.cameras || in->ntok != p->text_tokens)
+        return error("inputs do not match the model (image %d, %d cameras, %d tokens)",
+                     in->image, in->cameras, in->ntok);
+    for (int i = 0; i < in->ntok; i++)
+        if (in->tokens[i] < 0 || in->tokens[i] >= p->vocab)
+            return error("text token %d (%d) is outside the vocabulary (%d)", i, in->tokens[i],
+                         p->vocab);
+    if (st) {
+        vla_stats_release(st);
+        st->first_bad = -1;
+        st->first_bad_step = -1;
+    }
+    double t0 = now_s(), t1;
+    vision(m, in, st);
+    o->sync();
+    t1 = now_s();
+    if (stage_s)
+        stage_s[0] = t1 - t0;
+    t0 = t1;
+    prefix(m, in, st);
+    o->sync();
+    t1 = now_s();
+    if (stage_s)
+        stage_s[1] = t1 - t0;
+    t0 = t1;
+    o->upload(m->xt, in->noise, (size_t)m->C * m->A);
+    /* openpi's integrator: time starts at 1 and accumulates dt in fp32 */
+    const float dt = -1.0f / (float)p->steps;
+    float t = 1.0f;
+    for (int s = 0; s < p->steps; s++) {
+        denoise_step(m, s, t, dt, st);
+        t += dt;
+        o->sync();
+        t1 = now_s();
+        if (stage_s)
+            stage_s[2 + s] = t1 - t0;
+        t0 = t1;
+    }
+    o->copy(m->out, m->xt, (size_t)m->C * m->A);
+    o->denorm_clamp(m->out, m->C, m->A, m->w.mean, m->w.std, m->w.low, m->w.high);
+    stat(m, st, "actions", m->out, (size_t)m->C * m->A, -1);
+    o->download(actions, m->out, (size_t)m->C * m->A);
+    o->sync();
+    t1 = now_s();
+    if (stage_s)
+        stage_s[2 + p->steps] = t1 - t0;
+    return 0;
+}
+
+static double tower_flops(const struct vla_tower *t, double T, double Tk)
+{
+    double D = t->width, qd = (double)t->heads * t->head_dim, kvd = 2.0 * t->kv_heads * t->head_dim;
+    double f = 2 * T * D * (qd + kvd) + 2 * T * qd * D; /* projections */
+    f += 4 * T * Tk * qd;                             /* scores + weighted sum */
+    if (t->moe.experts) {
+        f += 2 * T * D * t->moe.experts;
+        f += 6 * T * D * (double)t->moe.expert_mlp * t->moe.top_k;
+        f += 6 * T * D * (double)t->moe.shared_mlp;
+    } else {
+        f += 6 * T * D * t->mlp;
+    }
+    return f * t->layers;
+}
+
+double vla_flops(const struct vla_preset *p, int image)
+{
+    const struct vla_vision *v = &p->vision;
+    double g = vla_grid(p, image), T = g * g, W = v->width;
+    double mlp = v->mlp_act == VLA_ACT_SWIGLU ? 6 * T * W * v->mlp : 4 * T * W * v->mlp;
+    double vis = 2 * T * 3.0 * v->patch * v->patch * W +
+                 v->depth * (2 * T * W * 4 * W + 4 * T * T * W + mlp);
+    vis += 2 * (double)vla_image_tokens(p, image) * v->merge * v->merge * W * p->backbone.width;
+    vis *= v->cameras;
+    double P = vla_prefix_len(p, image), C = p->chunk, E = p->expert.width;
+    double pre = tower_flops(&p->backbone, P, P);
+    double step = tower_flops(&p->expert, C, P + C) + 2 * C * p->action_dim * E * 2 +
+                  2 * C * 3 * E * E;
+    return vis + pre + p->steps * step;
+}

@@ -1,0 +1,84 @@
+/* ops.h - the operations of the VLA pass as a table of function pointers,
+ * one table per backend (ops_cpu.c now; HIP/CUDA later). model.c never
+ * touches activation memory itself: every read or write of a buffer goes
+ * through these calls, so a GPU backend slots in by providing the same
+ * table over device pointers. Buffers are float (fp32) arrays; shapes are
+ * row-major, a linear layer's weight is [out, in] as in PyTorch. */
+#ifndef RVD_VLA_OPS_H
+#define RVD_VLA_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "preset.h"
+
+struct vla_ops {
+    const char *name;
+    int host_memory; /* buffers are host memory: weights are used in place */
+    /* memory: buffers of n floats owned by the backend */
+    float *(*alloc)(size_t n);
+    void (*release)(float *p);
+    void (*upload)(float *dst, const float *host, size_t n);
+    void (*download)(float *host, const float *src, size_t n);
+    void (*sync)(void); /* wait for queued work (stage timing) */
+
+    /* y[M,N] = x[M,K] . w[N,K]^T (+ bias[N]) (+ y if accumulate) */
+    void (*matmul)(const float *x, const float *w, const float *bias, float *y, int M, int N,
+                   int K, int accumulate);
+    /* per row of D: y = (x - mean) / sqrt(var + eps) * w + b */
+    void (*layernorm)(const float *x, const float *w, const float *b, float *y, int T, int D,
+                      float eps);
+    /* per row of D: y = x / sqrt(mean(x^2) + eps) * w; the variance in fp32 */
+    void (*rmsnorm)(const float *x, const float *w, float *y, int T, int D, float eps);
+    void (*gelu_tanh)(float *x, size_t n);
+    void (*silu)(float *x, size_t n);
+    /* out[t,f] = act(gate[t,f]) * up[t,f] with act gelu_tanh (GEGLU) or silu (SwiGLU);
+     * gate and up are rows of length ld */
+    void (*glu)(const float *gate, const float *up, float *out, int T, int F, int ld,
+                enum vla_act act);
+    /* rotate-half RoPE on [T, heads, hd] rows of `stride` floats, positions pos0.. */
+    void (*rope)(float *x, int T, int heads, int hd, int stride, int pos0, double theta);
+    /* softmax(q k^T * scale) v per head; head h reads kv head h / (H / KV).
+     * q[Tq] rows of qs floats, k/v[Tk] rows of ks floats, out rows of H*hd */
+    void (*attention)(const float *q, int qs, const float *k, const float *v, int ks, float *out,
+                      int Tq, int Tk, int H, int KV, int hd, float scale);
+    void (*add)(float *y, const float *x, size_t n); /* y += x */
+    void (*scale)(float *x, size_t n, float s);
+    void (*axpy)(float *y, const float *x, float a, size_t n); /* y += a x */
+    void (*copy)(float *dst, const float *src, size_t n);
+
+    /* images [C=3, S, S] -> patches [(S/p)^2, 3 p p] (channel, row, column) */
+    void (*patchify)(const float *img, float *out, int S, int p);
+    /* learned position table [g0*g0, D] -> [g1*g1, D], bilinear, half-pixel
+     * centres, edge-clamped (torch interpolate(align_corners=False)) */
+    void (*pos_interp)(const float *tab, int g0, float *out, int g1, int D);
+    /* tokens [g*g, D] -> [(g/m)^2, m*m*D]: each output row concatenates the
+     * m x m neighbours in row-major order */
+    void (*merge)(const float *x, float *out, int g, int m, int D);
+    /* out[t] = table[tokens[t]] * mul (tokens: host array) */
+    void (*embed)(const float *table, const int32_t *tokens, float *out, int T, int D, float mul);
+    /* out[t] = [a[t], b] for T rows: a [T, Da], b [Db] broadcast */
+    void (*concat_bcast)(const float *a, int Da, const float *b, int Db, float *out, int T);
+    /* out[D] = [sin(t * w_i), cos(t * w_i)], w_i = 2 pi / (min_p (max_p/min_p)^(i/(D/2-1))) */
+    void (*time_embed)(float *out, int D, float t, double min_period, double max_period);
+
+    /* MoE routing: logits [T, X] -> top-k experts per token (host arrays idx,
+     * wts [T, k]); sigmoid: weights = sigmoid scores renormalised over the
+     * top-k; softmax: softmax over all, then renormalised over the top-k */
+    void (*moe_route)(const float *logits, int T, int X, int k, enum vla_router r, int *idx,
+                      float *wts);
+    void (*gather_rows)(const float *x, const int *rows, int n, int D, float *out);
+    /* y[rows[i]] += w[i] * x[i] */
+    void (*scatter_add_rows)(const float *x, const int *rows, const float *w, int n, int D,
+                             float *y);
+
+    /* x [T, A] (normalised) -> x * std + mean, clamped to [low, high] */
+    void (*denorm_clamp)(float *x, int T, int A, const float *mean, const float *std,
+                         const float *low, const float *high);
+    /* max |x| and whether any element is NaN/Inf (the layer statistics) */
+    float (*max_abs)(const float *x, size_t n, int *nonfinite);
+};
+
+extern const struct vla_ops vla_ops_cpu;
+
+#endif
