@@ -16,6 +16,7 @@
 #include "rootfs.h"
 #include "snapshot.h"
 #include "util.h"
+#include "vla/vla_cli.h"
 
 enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
 
@@ -44,6 +45,7 @@ static void usage(FILE *out)
           "       rocm-vla-doctor list [--checks FILE]\n"
           "       rocm-vla-doctor explain ID [--checks FILE]\n"
           "       rocm-vla-doctor collect [-o FILE.tar.gz] [--requirements FILE] [--python PATH]\n"
+          "       rocm-vla-doctor bench --preset NAME [--dtype fp32] [--weights F] [--runs N] ...\n"
           "       rocm-vla-doctor --help | --version\n"
           "See rocm-vla-doctor(1) and checks.yaml(5).\n",
           out);
@@ -380,11 +382,13 @@ static int cmd_collect(struct opts *o, int argc, char **argv)
 static const struct command {
     const char *name;
     int (*fn)(struct opts *o, int argc, char **argv);
+    int (*own_opts)(int argc, char **argv); /* a command that parses its own options */
 } commands[] = {
-    {"check", cmd_check},
-    {"list", cmd_list},
-    {"explain", cmd_explain},
-    {"collect", cmd_collect},
+    {"check", cmd_check, NULL},
+    {"list", cmd_list, NULL},
+    {"explain", cmd_explain, NULL},
+    {"collect", cmd_collect, NULL},
+    {"bench", NULL, vla_cmd_bench},
 };
 
 int main(int argc, char **argv)
@@ -404,6 +408,8 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
         first = 2;
+        if (cmd->own_opts)
+            return cmd->own_opts(argc - 1, argv + 1);
     }
     /* options may come before or after positional arguments */
     struct strlist pos = STRLIST_INIT;

@@ -1,0 +1,476 @@
+/* bench.c - `rocm-vla-doctor bench`: options, the timed runs, the
+ * per-stage table, the layer statistics and the JSON record. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../report.h"
+#include "../util.h"
+#include "model.h"
+#include "ops.h"
+#include "preset.h"
+#include "vla_cli.h"
+#include "weights.h"
+
+enum { B_OK = 0, B_FINDING = 1, B_USAGE = 2, B_INTERNAL = 3 };
+
+struct bench_opts {
+    const char *preset, *models, *dtype, *weights, *save, *json, *backend;
+    int runs, image, verbose, rows, dry_run;
+    uint64_t seed;
+};
+
+static void bench_usage(FILE *f)
+{
+    fputs("usage: rocm-vla-doctor bench --preset NAME|FILE.yaml [--models DIR]\n"
+          "                             [--dtype fp32|bf16|fp16] [--backend cpu]\n"
+          "                             [--weights FILE.safetensors] [--save-weights FILE]\n"
+          "                             [--runs N] [--seed S] [--image-size PX] [--rows N]\n"
+          "                             [--json FILE|-] [--dry-run] [-v]\n"
+          "Runs the reference VLA pass (vision, prefix, denoising steps, post) and prints\n"
+          "per-stage latency percentiles. Built-in presets: ",
+          f);
+    const char *const *n = vla_preset_builtin_names();
+    for (int i = 0; n[i]; i++)
+        fprintf(f, "%s%s", i ? ", " : "", n[i]);
+    fputs(". See docs/VLA.md.\n", f);
+}
+
+static int parse_int(const char *opt, const char *s, long lo, long hi, long *out)
+{
+    int64_t v;
+    if (str_parse_i64(s, &v) || v < lo || v > hi)
+        return error("%s must be an integer in [%ld, %ld], not '%s'", opt, lo, hi, s);
+    *out = (long)v;
+    return 0;
+}
+
+static int bench_parse(int argc, char **argv, struct bench_opts *o)
+{
+    enum { O_PRESET = 256, O_MODELS, O_DTYPE, O_WEIGHTS, O_SAVE, O_RUNS, O_SEED, O_JSON,
+           O_IMAGE, O_ROWS, O_BACKEND, O_DRY, O_HELP };
+    static const struct option lo[] = {
+        {"preset", required_argument, NULL, O_PRESET},
+        {"models", required_argument, NULL, O_MODELS},
+        {"dtype", required_argument, NULL, O_DTYPE},
+        {"weights", required_argument, NULL, O_WEIGHTS},
+        {"save-weights", required_argument, NULL, O_SAVE},
+        {"runs", required_argument, NULL, O_RUNS},
+        {"seed", required_argument, NULL, O_SEED},
+        {"json", required_argument, NULL, O_JSON},
+        {"image-size", required_argument, NULL, O_IMAGE},
+        {"rows", required_argument, NULL, O_ROWS},
+        {"backend", required_argument, NULL, O_BACKEND},
+        {"dry-run", no_argument, NULL, O_DRY},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, O_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    long v = 0;
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "vh", lo, NULL)) != -1) {
+        switch (c) {
+        case O_PRESET: o->preset = optarg; break;
+        case O_MODELS: o->models = optarg; break;
+        case O_DTYPE: o->dtype = optarg; break;
+        case O_WEIGHTS: o->weights = optarg; break;
+        case O_SAVE: o->save = optarg; break;
+        case O_JSON: o->json = optarg; break;
+        case O_BACKEND: o->backend = optarg; break;
+        case O_DRY: o->dry_run = 1; break;
+        case 'v': o->verbose = 1; break;
+        case O_RUNS:
+            if (parse_int("--runs", optarg, 1, 100000, &v))
+                return -1;
+            o->runs = (int)v;
+            break;
+        case O_ROWS:
+            if (parse_int("--rows", optarg, 0, 100000, &v))
+                return -1;
+            o->rows = (int)v;
+            break;
+        case O_IMAGE:
+            if (parse_int("--image-size", optarg, 8, 8192, &v))
+                return -1;
+            o->image = (int)v;
+            break;
+        case O_SEED: {
+            uint64_t s;
+            if (str_parse_u64(optarg, &s))
+                return error("--seed must be a non-negative integer, not '%s'", optarg);
+            o->seed = s;
+            break;
+        }
+        case 'h':
+        case O_HELP:
+            bench_usage(stdout);
+            return 1;
+        default:
+            if (optopt)
+                return error("bench: unknown option '-%c'", optopt);
+            return error("bench: unknown option or missing value '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return error("bench: unexpected argument '%s'", argv[optind]);
+    if (!o->preset)
+        return error("bench: --preset NAME is required");
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* nearest-rank percentile of n sorted values */
+static double pct(const double *sorted, int n, double q)
+{
+    int i = (int)ceil(q * n) - 1;
+    i = i < 0 ? 0 : i >= n ? n - 1 : i;
+    return sorted[i];
+}
+
+struct stage_row {
+    char name[32];
+    double p50, p90, p99;
+};
+
+static void json_num(FILE *f, double x)
+{
+    if (isfinite(x))
+        fprintf(f, "%.9g", x);
+    else
+        fputs("null", f);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+struct bench_result {
+    const struct bench_opts *o;
+    const struct vla_preset *p;
+    const struct vla_weights *w;
+    uint64_t params;
+    double flops, cold_s;
+    struct stage_row *rows;
+    int nrows;
+    struct vla_stats *st;
+    const float *actions;
+};
+
+static void write_json(FILE *f, const struct bench_result *r)
+{
+    const struct vla_preset *p = r->p;
+    fputs("{\n  \"schema\": \"rocm-vla-doctor-bench/1\",\n  \"version\": ", f);
+    json_string(f, RVD_VERSION);
+    fputs(",\n  \"preset\": ", f);
+    json_string(f, p->name);
+    fputs(",\n  \"preset_source\": ", f);
+    json_string(f, p->source);
+    fprintf(f, ",\n  \"backend\": \"cpu\",\n  \"dtype\": \"fp32\",\n  \"seed\": %llu,\n",
+            (unsigned long long)r->o->seed);
+    fputs("  \"weights\": ", f);
+    json_string(f, r->w->origin);
+    fprintf(f, ",\n  \"image\": %d,\n  \"cameras\": %d,\n  \"prefix_tokens\": %d,\n", r->o->image,
+            p->vision.cameras, vla_prefix_len(p, r->o->image));
+    fprintf(f, "  \"chunk\": %d,\n  \"action_dim\": %d,\n  \"steps\": %d,\n  \"runs\": %d,\n",
+            p->chunk, p->action_dim, p->steps, r->o->runs);
+    fprintf(f, "  \"params\": %llu,\n  \"flops\": ", (unsigned long long)r->params);
+    json_num(f, r->flops);
+    fputs(",\n  \"cold_ms\": ", f);
+    json_num(f, r->cold_s * 1e3);
+    fputs(",\n  \"stages\": [", f);
+    for (int i = 0; i < r->nrows; i++) {
+        fprintf(f, "%s\n    {\"name\": \"%s\", \"p50_ms\": ", i ? "," : "", r->rows[i].name);
+        json_num(f, r->rows[i].p50 * 1e3);
+        fputs(", \"p90_ms\": ", f);
+        json_num(f, r->rows[i].p90 * 1e3);
+        fputs(", \"p99_ms\": ", f);
+        json_num(f, r->rows[i].p99 * 1e3);
+        fputc('}', f);
+    }
+    const struct stage_row *tot = &r->rows[r->nrows - 1];
+    fputs("\n  ],\n  \"control_rate_hz\": ", f);
+    json_num(f, 1.0 / tot->p50);
+    fputs(",\n  \"layers\": [", f);
+    for (size_t i = 0; i < r->st->n; i++) {
+        fprintf(f, "%s\n    {\"name\": \"%s\", \"max_abs\": ", i ? "," : "", r->st->v[i].name);
+        json_num(f, r->st->v[i].max_abs);
+        fprintf(f, ", \"nonfinite\": %s}", r->st->v[i].nonfinite ? "true" : "false");
+    }
+    fputs("\n  ],\n  \"first_nonfinite\": ", f);
+    if (r->st->first_bad >= 0)
+        json_string(f, r->st->v[r->st->first_bad].name);
+    else
+        fputs("null", f);
+    fputs(",\n  \"actions\": [", f);
+    for (int t = 0; t < p->chunk; t++) {
+        fputs(t ? ",\n    [" : "\n    [", f);
+        for (int a = 0; a < p->action_dim; a++) {
+            if (a)
+                fputs(", ", f);
+            json_num(f, r->actions[(size_t)t * p->action_dim + a]);
+        }
+        fputc(']', f);
+    }
+    fputs("\n  ]\n}\n", f);
+}
+
+static void print_report(const struct bench_result *r)
+{
+    const struct vla_preset *p = r->p;
+    const struct bench_opts *o = r->o;
+    int img_tok = p->vision.cameras * vla_image_tokens(p, o->image);
+    printf("rocm-vla-doctor bench: preset %s (%s), backend cpu, dtype fp32\n", p->name,
+           p->source);
+    printf("  weights  %s: %.3f M parameters, %.1f MiB in fp32\n", r->w->origin,
+           (double)r->params / 1e6, (double)r->params * 4 / (1 << 20));
+    printf("  shapes   %d camera(s) x %d px%s -> %d image + %d text = %d prefix tokens; "
+           "chunk %d x %d, %d steps\n",
+           p->vision.cameras, o->image,
+           o->image != p->vision.image ? " (position table interpolated)" : "", img_tok,
+           p->text_tokens, img_tok + p->text_tokens, p->chunk, p->action_dim, p->steps);
+    const struct stage_row *tot = &r->rows[r->nrows - 1];
+    printf("  work     %.3f GFLOP per pass; %.2f GFLOP/s at p50\n", r->flops / 1e9,
+           r->flops / tot->p50 / 1e9);
+    printf("  cold     %.3f ms (first pass), then %d timed run(s)\n\n", r->cold_s * 1e3, o->runs);
+    printf("%-10s %12s %12s %12s\n", "stage", "p50 ms", "p90 ms", "p99 ms");
+    for (int i = 0; i < r->nrows; i++) {
+        if (i == r->nrows - 1)
+            printf("%-10s %12s %12s %12s\n", "", "------", "------", "------");
+        printf("%-10s %12.3f %12.3f %12.3f\n", r->rows[i].name, r->rows[i].p50 * 1e3,
+               r->rows[i].p90 * 1e3, r->rows[i].p99 * 1e3);
+    }
+    printf("\ncontrol rate  %.2f Hz at p50 (%.0f actions/s with chunks of %d)\n", 1.0 / tot->p50,
+           p->chunk / tot->p50, p->chunk);
+    if (r->st->first_bad >= 0) {
+        const struct vla_layer_stat *s = &r->st->v[r->st->first_bad];
+        if (s->first_step >= 0)
+            printf("non-finite    first NaN/Inf in %s (denoising step %d)\n", s->name,
+                   s->first_step);
+        else
+            printf("non-finite    first NaN/Inf in %s\n", s->name);
+    } else {
+        printf("non-finite    none\n");
+    }
+    if (o->verbose) {
+        printf("\n%-22s %14s  %s\n", "layer", "max |act|", "NaN/Inf");
+        for (size_t i = 0; i < r->st->n; i++)
+            printf("%-22s %14.6g  %s\n", r->st->v[i].name, (double)r->st->v[i].max_abs,
+                   r->st->v[i].nonfinite ? "yes" : "-");
+    }
+    int rows = o->rows < p->chunk ? o->rows : p->chunk;
+    if (rows) {
+        int dims = p->action_dim < 8 ? p->action_dim : 8;
+        printf("\nactions (physical units; first %d of %d rows, first %d of %d dims)\n", rows,
+               p->chunk, dims, p->action_dim);
+        for (int t = 0; t < rows; t++) {
+            printf("  [%2d]", t);
+            for (int a = 0; a < dims; a++)
+                printf(" %9.5f", (double)r->actions[(size_t)t * p->action_dim + a]);
+            printf("%s\n", dims < p->action_dim ? " ..." : "");
+        }
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void dry_run(const struct vla_preset *p, const struct vla_weights *w, int image)
+{
+    uint64_t params = vla_weights_params(w);
+    int img_tok = p->vision.cameras * vla_image_tokens(p, image);
+    printf("preset %s (%s): valid\n", p->name, p->source);
+    printf("  parameters   %.3f %s (%.3f GiB in bf16, %.3f GiB in fp32), %zu tensors\n",
+           params >= 1000000000ULL ? (double)params / 1e9 : (double)params / 1e6,
+           params >= 1000000000ULL ? "B" : "M", (double)params * 2 / (1 << 30), (double)params * 4 / (1 << 30),
+           w->n);
+    printf("  prefix       %d image + %d text = %d tokens at %d px\n", img_tok, p->text_tokens,
+           img_tok + p->text_tokens, image);
+    printf("  pass         %.1f GFLOP (vision + prefix + %d steps over a %d x %d chunk)\n",
+           vla_flops(p, image) / 1e9, p->steps, p->chunk, p->action_dim);
+}
+
+static int run_bench(const struct bench_opts *o, const struct vla_preset *p)
+{
+    struct vla_weights w;
+    if (o->dry_run) {
+        vla_weights_layout(&w, p, 0);
+        dry_run(p, &w, o->image);
+        vla_weights_release(&w);
+        return B_OK;
+    }
+    vla_weights_layout(&w, p, 0);
+    double need = (double)w.arena_len * 4;
+    double ram = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    vla_weights_release(&w);
+    if (ram > 0 && need > 0.6 * ram) {
+        error("preset '%s' needs %.1f GiB of fp32 weights; this machine has %.1f GiB of memory "
+              "(the CPU backend is the fp32 reference for small presets: use --dry-run, or a GPU "
+              "backend when it exists)",
+              p->name, need / (1 << 30), ram / (1 << 30));
+        return B_USAGE;
+    }
+    if (vla_weights_layout(&w, p, 1)) {
+        vla_weights_release(&w);
+        return B_USAGE;
+    }
+    int rc = B_OK;
+    if (o->weights) {
+        if (vla_weights_load(&w, p, o->weights)) {
+            vla_weights_release(&w);
+            return B_USAGE;
+        }
+    } else {
+        vla_weights_synthetic(&w, p, o->seed);
+    }
+    if (o->save && vla_weights_save(&w, p, o->save)) {
+        vla_weights_release(&w);
+        return B_USAGE;
+    }
+    struct vla_model m;
+    if (vla_model_init(&m, p, &w, &vla_ops_cpu, o->image)) {
+        vla_weights_release(&w);
+        return B_USAGE;
+    }
+    struct vla_inputs in;
+    vla_inputs_synthetic(&in, p, o->image, o->seed);
+    int ns = VLA_STAGES(p);
+    float *actions = xcalloc((size_t)p->chunk * p->action_dim, sizeof(float));
+    double *times = xcalloc((size_t)o->runs * (ns + 1), sizeof(double));
+    struct vla_stats st = {0};
+    /* the cold pass also collects the layer statistics; the timed runs do
+     * not, so their latency is the pass alone */
+    double t0 = now_s();
+    if (vla_forward(&m, &in, actions, NULL, &st)) {
+        rc = B_USAGE;
+        goto out;
+    }
+    double cold = now_s() - t0;
+    for (int r = 0; r < o->runs; r++) {
+        double *row = times + (size_t)r * (ns + 1);
+        if (vla_forward(&m, &in, actions, row, NULL)) {
+            rc = B_INTERNAL;
+            goto out;
+        }
+        for (int s = 0; s < ns; s++)
+            row[ns] += row[s];
+    }
+    struct stage_row *rows = xcalloc((size_t)ns + 1, sizeof(*rows));
+    double *col = xcalloc((size_t)o->runs, sizeof(double));
+    for (int s = 0; s <= ns; s++) {
+        for (int r = 0; r < o->runs; r++)
+            col[r] = times[(size_t)r * (ns + 1) + s];
+        qsort(col, (size_t)o->runs, sizeof(double), cmp_double);
+        rows[s].p50 = pct(col, o->runs, 0.50);
+        rows[s].p90 = pct(col, o->runs, 0.90);
+        rows[s].p99 = pct(col, o->runs, 0.99);
+        if (s == 0)
+            snprintf(rows[s].name, sizeof(rows[s].name), "vision");
+        else if (s == 1)
+            snprintf(rows[s].name, sizeof(rows[s].name), "prefix");
+        else if (s < ns - 1)
+            snprintf(rows[s].name, sizeof(rows[s].name), "step %d", s - 2);
+        else if (s == ns - 1)
+            snprintf(rows[s].name, sizeof(rows[s].name), "post");
+        else
+            snprintf(rows[s].name, sizeof(rows[s].name), "total");
+    }
+    free(col);
+    struct bench_result res = {o, p, &w, vla_weights_params(&w), vla_flops(p, o->image), cold,
+                               rows, ns + 1, &st, actions};
+    int json_stdout = o->json && strcmp(o->json, "-") == 0;
+    if (!json_stdout)
+        print_report(&res);
+    if (o->json) {
+        FILE *f = json_stdout ? stdout : fopen(o->json, "w");
+        if (!f) {
+            rc = (error("cannot write '%s': %s", o->json, strerror(errno)), B_USAGE);
+        } else {
+            write_json(f, &res);
+            if (!json_stdout && fclose(f))
+                rc = (error("cannot write '%s'", o->json), B_USAGE);
+        }
+    }
+    if (rc == B_OK && st.first_bad >= 0)
+        rc = B_FINDING;
+    free(rows);
+out:
+    vla_stats_release(&st);
+    free(times);
+    free(actions);
+    vla_inputs_release(&in);
+    vla_model_release(&m);
+    vla_weights_release(&w);
+    return rc;
+}
+
+int vla_cmd_bench(int argc, char **argv)
+{
+    struct bench_opts o = {0};
+    o.dtype = "fp32";
+    o.backend = "cpu";
+    o.runs = 5;
+    o.rows = 3;
+    int prc = bench_parse(argc, argv, &o);
+    if (prc > 0)
+        return B_OK; /* --help */
+    if (prc < 0) {
+        bench_usage(stderr);
+        return B_USAGE;
+    }
+    if (strcmp(o.backend, "cpu") != 0)
+        return error("bench: backend '%s' is not available (only cpu so far)", o.backend),
+               B_USAGE;
+    if (strcmp(o.dtype, "fp32") != 0) {
+        if (strcmp(o.dtype, "bf16") == 0 || strcmp(o.dtype, "fp16") == 0)
+            error("bench: --dtype %s needs a GPU backend; the cpu backend is the fp32 reference "
+                  "(use --dtype fp32)",
+                  o.dtype);
+        else
+            error("bench: --dtype must be fp32, bf16 or fp16, not '%s'", o.dtype);
+        return B_USAGE;
+    }
+    struct vla_preset p;
+    if (vla_preset_find(&p, o.preset, o.models)) {
+        vla_preset_release(&p);
+        return B_USAGE;
+    }
+    if (!o.image)
+        o.image = p.vision.image;
+    if (o.image % (p.vision.patch * p.vision.merge)) {
+        error("bench: --image-size %d must be a multiple of %d (patch %d x merge %d) for preset "
+              "'%s'",
+              o.image, p.vision.patch * p.vision.merge, p.vision.patch, p.vision.merge, p.name);
+        vla_preset_release(&p);
+        return B_USAGE;
+    }
+    int rc = run_bench(&o, &p);
+    vla_preset_release(&p);
+    return rc;
+}
