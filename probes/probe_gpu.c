@@ -1,10 +1,294 @@
-/* probe_gpu.c - placeholder until the probe is written */
-#include "probe.h"
+/* probe_gpu.c - AMD GPUs: display-class PCI devices of vendor 0x1002, in PCI
+ * address order, joined with their KFD topology node (by domain and
+ * location_id) for the gfx target, and with their DRM sysfs directory for
+ * memory, clocks, thermal and RAS (probe_gpu_drm.c). Other display devices
+ * (an NVIDIA card, a BMC's VGA) are listed in gpu.other so that "no AMD GPU"
+ * can say what is there instead. */
+#include "gpu_pci.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 int probe_gpu_run(struct probe_ctx *ctx);
 
+struct gpu_dev {
+    char bdf[16];
+    struct gp_bdf addr;
+    unsigned device;
+};
+
+struct kfd_node {
+    int id;
+    char *props; /* NULL when unreadable */
+};
+
+/* ---- KFD topology ------------------------------------------------------- */
+
+/* every node's properties; -errno when the topology cannot be listed */
+static int kfd_nodes_read(struct kfd_node **out, size_t *n)
+{
+    struct strlist names = STRLIST_INIT;
+    int rc = rootfs_list(GP_KFD_NODES, &names);
+    *out = NULL;
+    *n = 0;
+    if (rc)
+        return rc;
+    *out = xcalloc(names.n ? names.n : 1, sizeof(**out));
+    for (size_t i = 0; i < names.n; i++) {
+        int64_t id;
+        if (str_parse_i64(names.v[i], &id) || id < 0)
+            continue;
+        struct kfd_node *k = &(*out)[(*n)++];
+        k->id = (int)id;
+        if (gp_readf_text(&k->props, GP_KFD_NODES "/%d/properties", k->id))
+            k->props = NULL;
+    }
+    strlist_release(&names);
+    return 0;
+}
+
+static const struct kfd_node *kfd_node_for(const struct kfd_node *nodes, size_t n,
+                                           const struct gp_bdf *addr)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t simd = 0, loc, dom = 0;
+        if (!nodes[i].props || gp_kv_get(nodes[i].props, "simd_count", &simd) || simd == 0)
+            continue;
+        if (gp_kv_get(nodes[i].props, "location_id", &loc))
+            continue;
+        /* kernels before 5.10 have no domain line: domain 0 */
+        gp_kv_get(nodes[i].props, "domain", &dom);
+        if (loc == gp_bdf_location_id(addr) && dom == addr->domain)
+            return &nodes[i];
+    }
+    return NULL;
+}
+
+/* ---- per-GPU identity ------------------------------------------------------ */
+
+static void set_unknown_all(struct factset *fs, int gpu, const char *const *names, size_t n,
+                            const char *source, const char *reason)
+{
+    char fn[FACT_NAME_MAX];
+    for (size_t i = 0; i < n; i++)
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, names[i]), source, "%s", reason);
+}
+
+/* HSA_OVERRIDE_GFX_VERSION_<node> wins over HSA_OVERRIDE_GFX_VERSION, as in
+ * libhsakmt topology.c; real_gfx is 0 when the real target is unknown. */
+static void override_facts(struct factset *fs, int gpu, int node, unsigned real_gfx)
+{
+    char fn[FACT_NAME_MAX], var[64], real[GP_GFX_NAME_MAX];
+    const char *ov = NULL;
+    if (node >= 0) {
+        snprintf(var, sizeof(var), "HSA_OVERRIDE_GFX_VERSION_%d", node);
+        ov = probe_getenv(var);
+    }
+    if (!ov) {
+        snprintf(var, sizeof(var), "HSA_OVERRIDE_GFX_VERSION");
+        ov = probe_getenv(var);
+    }
+    fact_set_str(fs, fact_gpu_name(fn, gpu, "gfx_override"), ov ? ov : "", var);
+    fact_set_bool(fs, fact_gpu_name(fn, gpu, "gfx_override_set"), ov != NULL, var);
+    if (real_gfx)
+        gp_gfx_name(real_gfx, real);
+
+    if (!ov) {
+        fact_set_bool(fs, fact_gpu_name(fn, gpu, "gfx_override_valid"), 1, var);
+        fact_set_bool(fs, fact_gpu_name(fn, gpu, "gfx_override_major_differs"), 0, var);
+        if (real_gfx)
+            fact_set_str(fs, fact_gpu_name(fn, gpu, "gfx_claimed"), real, "KFD topology");
+        else
+            fact_set_unknown(fs, fact_gpu_name(fn, gpu, "gfx_claimed"), "KFD topology",
+                             "the real gfx target is unknown");
+        return;
+    }
+    unsigned v[3];
+    if (gp_gfx_override_parse(ov, v)) {
+        fact_set_bool(fs, fact_gpu_name(fn, gpu, "gfx_override_valid"), 0, var);
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "gfx_claimed"), var, "%s='%s' is not M.m.s",
+                         var, ov);
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "gfx_override_major_differs"), var,
+                         "%s='%s' is not M.m.s", var, ov);
+        return;
+    }
+    char claimed[GP_GFX_NAME_MAX];
+    gp_gfx_name_parts(v[0], v[1], v[2], claimed);
+    fact_set_bool(fs, fact_gpu_name(fn, gpu, "gfx_override_valid"), 1, var);
+    fact_set_str(fs, fact_gpu_name(fn, gpu, "gfx_claimed"), claimed, var);
+    if (real_gfx)
+        fact_set_bool(fs, fact_gpu_name(fn, gpu, "gfx_override_major_differs"),
+                      v[0] != GP_GFX_MAJOR(real_gfx), var);
+    else
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "gfx_override_major_differs"), var,
+                         "the real gfx target is unknown");
+}
+
+static const char *const kfd_fact_names[] = {
+    "kfd_node", "gfx_target_version", "gfx",      "family",
+    "is_apu",   "needs_atomics",      "cu_count", "svm_capable",
+};
+
+/* facts from the KFD node; returns gfx_target_version or 0 */
+static unsigned kfd_facts(struct factset *fs, int gpu, const struct kfd_node *k)
+{
+    char fn[FACT_NAME_MAX], src[96], gfx[GP_GFX_NAME_MAX];
+    uint64_t v, cores = 0, simd = 0, per_cu = 0, cap;
+    snprintf(src, sizeof(src), GP_KFD_NODES "/%d/properties", k->id);
+    fact_set_int(fs, fact_gpu_name(fn, gpu, "kfd_node"), k->id, src);
+
+    unsigned gfxv = 0;
+    if (gp_kv_get(k->props, "gfx_target_version", &v) == 0 && v > 0 && v < 1000000) {
+        gfxv = (unsigned)v;
+        gp_gfx_name(gfxv, gfx);
+        fact_set_int(fs, fact_gpu_name(fn, gpu, "gfx_target_version"), gfxv, src);
+        fact_set_str(fs, fact_gpu_name(fn, gpu, "gfx"), gfx, src);
+        const char *fam = gp_gfx_family(gfxv);
+        if (fam)
+            fact_set_str(fs, fact_gpu_name(fn, gpu, "family"), fam, src);
+        else
+            fact_set_unknown(fs, fact_gpu_name(fn, gpu, "family"), src,
+                             "%s is not in the family table", gfx);
+    } else {
+        const char *const names[] = {"gfx_target_version", "gfx", "family"};
+        set_unknown_all(fs, gpu, names, ARRAY_SIZE(names), src,
+                        "no usable gfx_target_version in the KFD node (kernel too old?)");
+    }
+
+    int cores_rc = gp_kv_get(k->props, "cpu_cores_count", &cores);
+    int apu = -1;
+    if (cores_rc == 0 && cores > 0)
+        apu = 1;
+    else if (gfxv)
+        apu = gp_gfx_is_apu_target(gfxv);
+    if (apu >= 0)
+        fact_set_bool(fs, fact_gpu_name(fn, gpu, "is_apu"), apu, src);
+    else
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "is_apu"), src,
+                         "neither cpu_cores_count nor the gfx target tell");
+
+    /* an APU reaches memory without PCIe: amdgpu marks atomics supported */
+    int na = apu == 1 ? 0 : gfxv ? gp_gfx_needs_atomics(gfxv) : -1;
+    if (na >= 0 && apu >= 0)
+        fact_set_bool(fs, fact_gpu_name(fn, gpu, "needs_atomics"), na, src);
+    else
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "needs_atomics"), src,
+                         "the gfx target is unknown or not in the table");
+
+    if (gp_kv_get(k->props, "simd_count", &simd) == 0 &&
+        gp_kv_get(k->props, "simd_per_cu", &per_cu) == 0 && per_cu > 0)
+        fact_set_int(fs, fact_gpu_name(fn, gpu, "cu_count"), (int64_t)(simd / per_cu), src);
+    else
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "cu_count"), src,
+                         "simd_count or simd_per_cu missing");
+
+    if (gp_kv_get(k->props, "capability", &cap) == 0)
+        fact_set_bool(fs, fact_gpu_name(fn, gpu, "svm_capable"), (cap & 0x08000000u) != 0, src);
+    else
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "svm_capable"), src, "no capability line");
+    return gfxv;
+}
+
+/* ---- enumeration -------------------------------------------------------- */
+
+static void describe(struct strbuf *sb, const char *who, unsigned vendor, unsigned device,
+                     const char *bdf)
+{
+    strbuf_addf(sb, "%s [%04x:%04x] at %s", who, vendor, device, bdf);
+}
+
 int probe_gpu_run(struct probe_ctx *ctx)
 {
-    (void)ctx;
+    struct factset *fs = ctx->facts;
+    struct strlist names = STRLIST_INIT, other = STRLIST_INIT;
+    int rc = rootfs_list(GP_PCI_DEVICES, &names);
+    if (rc) {
+        fact_set_errno(fs, "gpu.count", GP_PCI_DEVICES, rc);
+        fact_set_errno(fs, "gpu.names", GP_PCI_DEVICES, rc);
+        fact_set_errno(fs, "gpu.other", GP_PCI_DEVICES, rc);
+        return 0;
+    }
+
+    struct gpu_dev *gpus = xcalloc(names.n ? names.n : 1, sizeof(*gpus));
+    size_t ngpu = 0;
+    for (size_t i = 0; i < names.n; i++) {
+        struct gp_bdf addr;
+        uint64_t cls, vendor, device;
+        if (gp_bdf_parse(names.v[i], &addr))
+            continue;
+        if (gp_readf_u64(&cls, GP_PCI_DEVICES "/%s/class", names.v[i]) || (cls >> 16) != 0x03)
+            continue;
+        if (gp_readf_u64(&vendor, GP_PCI_DEVICES "/%s/vendor", names.v[i]) ||
+            gp_readf_u64(&device, GP_PCI_DEVICES "/%s/device", names.v[i]))
+            continue;
+        if (vendor == GP_VENDOR_AMD) {
+            struct gpu_dev *g = &gpus[ngpu++];
+            snprintf(g->bdf, sizeof(g->bdf), "%s", names.v[i]);
+            g->addr = addr;
+            g->device = (unsigned)device;
+        } else {
+            struct strbuf sb = STRBUF_INIT;
+            const char *vn = gp_vendor_name((unsigned)vendor);
+            char hex[8];
+            snprintf(hex, sizeof(hex), "%04x", (unsigned)vendor);
+            describe(&sb, vn ? vn : hex, (unsigned)vendor, (unsigned)device, names.v[i]);
+            strlist_add_owned(&other, strbuf_detach(&sb));
+        }
+    }
+    strlist_release(&names);
+    fact_set_int(fs, "gpu.count", (int64_t)ngpu, GP_PCI_DEVICES);
+    fact_set_list(fs, "gpu.other", &other, GP_PCI_DEVICES);
+    strlist_release(&other);
+
+    struct kfd_node *nodes;
+    size_t nnodes;
+    int kfd_rc = kfd_nodes_read(&nodes, &nnodes);
+    struct strbuf all = STRBUF_INIT;
+
+    for (size_t i = 0; i < ngpu; i++) {
+        int gi = (int)i;
+        struct gpu_dev *g = &gpus[i];
+        char fn[FACT_NAME_MAX], src[96], devid[8];
+        snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s", g->bdf);
+        snprintf(devid, sizeof(devid), "0x%04x", g->device);
+        fact_set_str(fs, fact_gpu_name(fn, gi, "pci"), g->bdf, src);
+        fact_set_str(fs, fact_gpu_name(fn, gi, "device_id"), devid, src);
+
+        const struct kfd_node *k = kfd_rc ? NULL : kfd_node_for(nodes, nnodes, &g->addr);
+        unsigned gfxv = 0;
+        if (k) {
+            gfxv = kfd_facts(fs, gi, k);
+        } else {
+            char reason[160];
+            if (kfd_rc)
+                snprintf(reason, sizeof(reason), "cannot list " GP_KFD_NODES ": %s",
+                         strerror(-kfd_rc));
+            else
+                snprintf(reason, sizeof(reason),
+                         "no KFD topology node for %s (amdgpu without KFD, or an unsupported "
+                         "GPU)",
+                         g->bdf);
+            set_unknown_all(fs, gi, kfd_fact_names, ARRAY_SIZE(kfd_fact_names), GP_KFD_NODES,
+                            reason);
+        }
+        override_facts(fs, gi, k ? k->id : -1, gfxv);
+        gp_drm_facts(fs, gi, g->bdf, k ? k->id : -1, k ? k->props : NULL);
+
+        char gfx[GP_GFX_NAME_MAX];
+        if (gfxv)
+            gp_gfx_name(gfxv, gfx);
+        if (all.len)
+            strbuf_adds(&all, ", ");
+        describe(&all, gfxv ? gfx : "AMD", GP_VENDOR_AMD, g->device, g->bdf);
+    }
+    fact_set_str(fs, "gpu.names", all.buf ? all.buf : "", GP_PCI_DEVICES);
+    strbuf_release(&all);
+
+    for (size_t i = 0; i < nnodes; i++)
+        free(nodes[i].props);
+    free(nodes);
+    free(gpus);
     return 0;
 }

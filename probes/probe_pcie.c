@@ -1,10 +1,313 @@
-/* probe_pcie.c - placeholder until the probe is written */
-#include "probe.h"
+/* probe_pcie.c - the PCIe path from each GPU up to its root port.
+ *
+ * The device's canonical sysfs path (/sys/devices/pci0000:00/0000:00:01.1/
+ * 0000:01:00.0/0000:02:00.0/0000:03:00.0) names every hop. A path is a root
+ * port followed by pairs (switch upstream port, switch downstream port) and
+ * the GPU: each link joins a downstream-facing port (root or switch
+ * downstream port) to the next hop, an upstream-facing port. The link is
+ * judged at its upstream-facing end, whose max_link_* are the card's (or the
+ * switch's) capability: a Gen5 root port with a Gen4 card is not a slow link,
+ * an x16 card in an x8-wired slot is a narrow one. Navi cards carry their
+ * own switch (1002:1478 / 1002:1479), so their slot link is the one at the
+ * on-card upstream port. Idle links downclock: speed is judged against the
+ * GPU's top pp_dpm_pcie level. AtomicOp bits: probe_pcie_atomics.c. */
+#include "gpu_pci.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 int probe_pcie_run(struct probe_ctx *ctx);
 
+int gp_link_speed_parse(const char *s, double *gts)
+{
+    double v;
+    char unit[8];
+    if (sscanf(s, "%lf %7s", &v, unit) != 2 || strncmp(unit, "GT/s", 4) != 0 || v <= 0)
+        return -EINVAL;
+    *gts = v;
+    return 0;
+}
+
+int gp_dpm_pcie_top(const char *text, double *gts, unsigned *width)
+{
+    int found = 0;
+    for (const char *p = text; p && *p;) {
+        unsigned lvl, w = 0;
+        double v;
+        /* "1: 16.0GT/s, x16 619Mhz *"; older kernels: "1: 8.0GT/s, x16 *" */
+        if (sscanf(p, "%u: %lfGT/s, x%u", &lvl, &v, &w) >= 2 && v > 0 && (!found || v > *gts)) {
+            *gts = v;
+            *width = w;
+            found = 1;
+        }
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    return found ? 0 : -EINVAL;
+}
+
+/* ---- the path ---------------------------------------------------------- */
+
+static void hop_read_link(struct gp_hop *h, const char *dir)
+{
+    char *s;
+    uint64_t w, mw;
+    int ok = 1;
+    if (gp_readf_text(&s, "%s/current_link_speed", dir) == 0) {
+        ok &= gp_link_speed_parse(s, &h->speed) == 0;
+        free(s);
+    } else {
+        ok = 0;
+    }
+    if (ok && gp_readf_text(&s, "%s/max_link_speed", dir) == 0) {
+        ok &= gp_link_speed_parse(s, &h->max_speed) == 0;
+        free(s);
+    } else {
+        ok = 0;
+    }
+    ok = ok && gp_readf_u64(&w, "%s/current_link_width", dir) == 0 &&
+         gp_readf_u64(&mw, "%s/max_link_width", dir) == 0 && w > 0 && mw > 0;
+    if (ok) {
+        h->width = (unsigned)w;
+        h->max_width = (unsigned)mw;
+    }
+    h->has_link = ok;
+}
+
+/* every PCI-address component of the device's canonical path, root first */
+static int path_hops(const char *bdf, struct gp_hop **out, size_t *n)
+{
+    char *real, link[96];
+    snprintf(link, sizeof(link), GP_PCI_DEVICES "/%s", bdf);
+    int rc = rootfs_realpath(link, &real);
+    if (rc)
+        return rc;
+    struct strlist comps = STRLIST_INIT;
+    strlist_split(&comps, real, "/");
+    *out = xcalloc(comps.n ? comps.n : 1, sizeof(**out));
+    *n = 0;
+    struct strbuf dir = STRBUF_INIT;
+    for (size_t i = 0; i < comps.n; i++) {
+        strbuf_addc(&dir, '/');
+        strbuf_adds(&dir, comps.v[i]);
+        struct gp_hop *h = &(*out)[*n];
+        if (gp_bdf_parse(comps.v[i], &h->addr))
+            continue;
+        (*n)++;
+        snprintf(h->bdf, sizeof(h->bdf), "%s", comps.v[i]);
+        uint64_t v;
+        if (gp_readf_u64(&v, "%s/vendor", dir.buf) == 0)
+            h->vendor = (unsigned)v;
+        if (gp_readf_u64(&v, "%s/device", dir.buf) == 0)
+            h->device = (unsigned)v;
+        hop_read_link(h, dir.buf);
+    }
+    strbuf_release(&dir);
+    strlist_release(&comps);
+    free(real);
+    if (*n == 0 || strcmp((*out)[*n - 1].bdf, bdf) != 0) {
+        free(*out);
+        *out = NULL;
+        return -ENOENT; /* the link did not lead to a PCI device directory */
+    }
+    return 0;
+}
+
+/* upstream-facing hops carry the judged end of a link (see the top) */
+static int judged(size_t k, size_t n)
+{
+    return n % 2 ? 1 : k % 2 == 1;
+}
+
+/* the hop whose link is the slot's: the on-card switch's upstream port for
+ * Navi cards, otherwise the device itself */
+static size_t slot_hop(const struct gp_hop *h, size_t n)
+{
+    if (n >= 3 && h[n - 2].vendor == GP_VENDOR_AMD && h[n - 2].device == GP_AMD_SWITCH_DOWN &&
+        h[n - 3].vendor == GP_VENDOR_AMD && h[n - 3].device == GP_AMD_SWITCH_UP)
+        return n - 3;
+    return n - 1;
+}
+
+static void hop_id(struct strbuf *sb, const struct gp_hop *h)
+{
+    strbuf_addf(sb, "%s [%04x:%04x]", h->bdf, h->vendor, h->device);
+}
+
+static void hop_link_text(struct strbuf *sb, const struct gp_hop *h)
+{
+    strbuf_addf(sb, "%.1f GT/s x%u (max %.1f GT/s x%u)", h->speed, h->width, h->max_speed,
+                h->max_width);
+}
+
+static const char *const link_fact_names[] = {
+    "link.hops",          "link.hop_count", "link.width",         "link.max_width",
+    "link.narrowest_hop", "link.speed_gts", "link.max_speed_gts", "link.reachable_speed_gts",
+    "link.slowest_hop",   "link.slot",
+};
+
+static void link_unknown(struct factset *fs, int gpu, const char *src, const char *reason)
+{
+    char fn[FACT_NAME_MAX];
+    for (size_t i = 0; i < ARRAY_SIZE(link_fact_names); i++)
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, link_fact_names[i]), src, "%s", reason);
+}
+
+static void link_facts(struct factset *fs, int gpu, const char *bdf, const struct gp_hop *h,
+                       size_t n)
+{
+    char fn[FACT_NAME_MAX], src[96];
+    struct strlist hops = STRLIST_INIT;
+    snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s", bdf);
+    long narrow = -1, slow = -1;
+    for (size_t k = 0; k < n; k++) {
+        if (!h[k].has_link)
+            continue; /* host bridges and some virtual ports have no link files */
+        struct strbuf sb = STRBUF_INIT;
+        hop_id(&sb, &h[k]);
+        strbuf_addc(&sb, ' ');
+        hop_link_text(&sb, &h[k]);
+        strlist_add_owned(&hops, strbuf_detach(&sb));
+        if (!judged(k, n))
+            continue;
+        /* largest shortfall wins; on a tie the hop nearest the root */
+        int short_w = (int)h[k].max_width - (int)h[k].width;
+        if (narrow < 0 || short_w > (int)h[narrow].max_width - (int)h[narrow].width)
+            narrow = (long)k;
+        double ratio = h[k].max_speed / h[k].speed;
+        if (slow < 0 || ratio > h[slow].max_speed / h[slow].speed + 1e-9)
+            slow = (long)k;
+    }
+    if (narrow < 0) {
+        link_unknown(fs, gpu, src, "no hop on the path has readable current/max link files");
+        strlist_release(&hops);
+        return;
+    }
+    fact_set_list(fs, fact_gpu_name(fn, gpu, "link.hops"), &hops, src);
+    fact_set_int(fs, fact_gpu_name(fn, gpu, "link.hop_count"), (int64_t)hops.n, src);
+    strlist_release(&hops);
+
+    const struct gp_hop *nh = &h[narrow], *sh = &h[slow];
+    struct strbuf sb = STRBUF_INIT;
+    char wsrc[96], ssrc[96];
+    snprintf(wsrc, sizeof(wsrc), GP_PCI_DEVICES "/%s/current_link_width", nh->bdf);
+    snprintf(ssrc, sizeof(ssrc), GP_PCI_DEVICES "/%s/current_link_speed", sh->bdf);
+    fact_set_int(fs, fact_gpu_name(fn, gpu, "link.width"), nh->width, wsrc);
+    fact_set_int(fs, fact_gpu_name(fn, gpu, "link.max_width"), nh->max_width, wsrc);
+    hop_id(&sb, nh);
+    fact_set_str(fs, fact_gpu_name(fn, gpu, "link.narrowest_hop"), sb.buf, wsrc);
+    strbuf_release(&sb);
+
+    fact_set_float(fs, fact_gpu_name(fn, gpu, "link.speed_gts"), sh->speed, ssrc);
+    fact_set_float(fs, fact_gpu_name(fn, gpu, "link.max_speed_gts"), sh->max_speed, ssrc);
+    hop_id(&sb, sh);
+    fact_set_str(fs, fact_gpu_name(fn, gpu, "link.slowest_hop"), sb.buf, ssrc);
+    strbuf_release(&sb);
+
+    /* idle links train down; the top DPM level is what the GPU will ask
+     * for under load, as long as that hop can do it at all */
+    char *dpm, dsrc[128];
+    double top = 0;
+    unsigned topw = 0;
+    snprintf(dsrc, sizeof(dsrc), GP_PCI_DEVICES "/%s/pp_dpm_pcie", bdf);
+    int drc = gp_read_text(dsrc, &dpm);
+    if (drc == 0) {
+        drc = gp_dpm_pcie_top(dpm, &top, &topw);
+        free(dpm);
+    }
+    const char *fr = fact_gpu_name(fn, gpu, "link.reachable_speed_gts");
+    if (drc == 0 && top > sh->speed && top <= sh->max_speed + 1e-9)
+        fact_set_float(fs, fr, top, dsrc);
+    else if (drc == 0 || sh->speed >= sh->max_speed - 1e-9)
+        fact_set_float(fs, fr, sh->speed, ssrc);
+    else
+        fact_set_unknown(fs, fr, dsrc,
+                         "%s runs below its maximum and pp_dpm_pcie is unavailable to tell an "
+                         "idle downclock from a slow slot",
+                         sh->bdf);
+
+    size_t s = slot_hop(h, n);
+    if (h[s].has_link) {
+        hop_id(&sb, &h[s]);
+        strbuf_addc(&sb, ' ');
+        hop_link_text(&sb, &h[s]);
+        fact_set_str(fs, fact_gpu_name(fn, gpu, "link.slot"), sb.buf, h[s].bdf);
+        strbuf_release(&sb);
+    } else {
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "link.slot"), h[s].bdf,
+                         "no readable link files at %s", h[s].bdf);
+    }
+}
+
+/* "NVIDIA 0000:19:00.0: 32.0 GT/s x16 (max 32.0 GT/s x16)" for an entry of
+ * gpu.other ("NVIDIA [10de:2335] at 0000:19:00.0") */
+static char *other_link(const char *entry)
+{
+    const char *at = strstr(entry, " at ");
+    const char *br = strstr(entry, " [");
+    if (!at || !br)
+        return NULL;
+    const char *bdf = at + 4;
+    struct gp_hop *h;
+    size_t n;
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_add(&sb, entry, (size_t)(br - entry));
+    strbuf_addf(&sb, " %s: ", bdf);
+    if (path_hops(bdf, &h, &n) == 0) {
+        size_t s = slot_hop(h, n);
+        if (h[s].has_link)
+            hop_link_text(&sb, &h[s]);
+        else
+            strbuf_adds(&sb, "no readable link files");
+        free(h);
+    } else {
+        strbuf_adds(&sb, "no PCI path");
+    }
+    return strbuf_detach(&sb);
+}
+
 int probe_pcie_run(struct probe_ctx *ctx)
 {
-    (void)ctx;
+    struct factset *fs = ctx->facts;
+    const struct fact *other = fact_get(fs, "gpu.other");
+    if (other && other->type == FACT_LIST) {
+        struct strlist links = STRLIST_INIT;
+        for (size_t i = 0; i < other->list.n; i++) {
+            char *l = other_link(other->list.v[i]);
+            if (l)
+                strlist_add_owned(&links, l);
+        }
+        fact_set_list(fs, "gpu.other_links", &links, GP_PCI_DEVICES);
+        strlist_release(&links);
+    } else {
+        fact_set_unknown(fs, "gpu.other_links", GP_PCI_DEVICES, "gpu.other is unknown");
+    }
+
+    const struct fact *count = fact_get(fs, "gpu.count");
+    if (!count || count->type != FACT_INT)
+        return 0;
+    for (int g = 0; g < (int)count->i; g++) {
+        char buf[FACT_NAME_MAX];
+        const char *bdf = probe_gpu_pci(fs, g, buf);
+        if (!bdf)
+            continue;
+        struct gp_hop *h;
+        size_t n;
+        int rc = path_hops(bdf, &h, &n);
+        if (rc) {
+            char src[96], reason[160];
+            snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s", bdf);
+            snprintf(reason, sizeof(reason), "cannot resolve %s to a PCI path: %s", src,
+                     strerror(-rc));
+            link_unknown(fs, g, src, reason);
+            gp_atomics_facts(fs, g, NULL, 0);
+            continue;
+        }
+        link_facts(fs, g, bdf, h, n);
+        gp_atomics_facts(fs, g, h, n);
+        free(h);
+    }
     return 0;
 }

@@ -1,0 +1,98 @@
+/* gpu_pci.h - helpers shared by the GPU probe (probe_gpu*.c) and the PCIe
+ * probe (probe_pcie*.c): tolerant sysfs readers, PCI addresses, gfx target
+ * decoding and the PCIe link text formats. Everything reads through
+ * rootfs.h, so fixtures and collected snapshots behave like the live host. */
+#ifndef RVD_GPU_PCI_H
+#define RVD_GPU_PCI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "probe.h"
+
+#define GP_PCI_DEVICES "/sys/bus/pci/devices"
+#define GP_KFD_NODES "/sys/class/kfd/kfd/topology/nodes"
+#define GP_VENDOR_AMD 0x1002u
+#define GP_AMD_SWITCH_UP 0x1478u   /* Navi on-card switch, upstream port */
+#define GP_AMD_SWITCH_DOWN 0x1479u /* Navi on-card switch, downstream port */
+
+/* ---- sysfs text (probe_gpu_sysfs.c) ---------------------------------- */
+
+/* Whole file as text, trailing whitespace trimmed. Trailing NUL padding
+ * (some capture tools pad every file to 4 KiB) is dropped; a NUL inside
+ * the text is -EILSEQ. */
+int gp_read_text(const char *path, char **out);
+int gp_readf_text(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int gp_readf_u64(uint64_t *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int gp_readf_i64(int64_t *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* "key value" lines of a KFD properties file: 0, or -ENOENT if absent */
+int gp_kv_get(const char *text, const char *key, uint64_t *out);
+
+/* ---- PCI addresses ------------------------------------------------------ */
+
+struct gp_bdf {
+    unsigned domain, bus, dev, fn;
+};
+/* "0000:03:00.0" (exactly that shape, lowercase or uppercase hex) */
+int gp_bdf_parse(const char *s, struct gp_bdf *out);
+/* KFD location_id: bus << 8 | dev << 3 | fn */
+unsigned gp_bdf_location_id(const struct gp_bdf *b);
+/* vendor name for display devices, NULL when not in the table */
+const char *gp_vendor_name(unsigned vendor);
+
+/* ---- gfx targets (probe_gpu_gfx.c) -------------------------------------- */
+
+/* gfx_target_version is decimal MMmmss */
+#define GP_GFX_MAJOR(v) ((v) / 10000u)
+#define GP_GFX_MINOR(v) ((v) / 100u % 100u)
+#define GP_GFX_STEP(v) ((v) % 100u)
+#define GP_GFX_NAME_MAX 24
+
+/* "gfx" + major (decimal) + minor (hex) + stepping (hex): 90010 -> gfx90a */
+void gp_gfx_name(unsigned version, char buf[GP_GFX_NAME_MAX]);
+void gp_gfx_name_parts(unsigned major, unsigned minor, unsigned step, char buf[GP_GFX_NAME_MAX]);
+/* "cdna3", "rdna2", "gcn5" ...; NULL when the major is not in the table */
+const char *gp_gfx_family(unsigned version);
+/* targets that only exist as APUs (integrated GPUs) */
+int gp_gfx_is_apu_target(unsigned version);
+/* 1 when KFD refuses the dGPU without PCIe atomics (kfd_device.c
+ * needs_pci_atomics), 0 when it works without, -1 when not in the table */
+int gp_gfx_needs_atomics(unsigned version);
+/* HSA_OVERRIDE_GFX_VERSION as libhsakmt parses it ("%u.%u.%u", major <= 63,
+ * minor and stepping <= 255, all decimal): 0 and {major, minor, stepping},
+ * or -EINVAL. Kept as parts: a minor above 99 does not fit MMmmss. */
+int gp_gfx_override_parse(const char *s, unsigned v[3]);
+
+/* ---- DRM device sysfs (probe_gpu_drm.c) -------------------------------- */
+
+/* gpu.<gpu>.{drm_card, render_minor, vram_bytes, vis_vram_bytes, perf_level,
+ * busy_percent, temp_*, ras_*, power_w, vbios} from the PCI device directory
+ * (= /sys/class/drm/cardN/device) and, when kfd_node >= 0, the KFD node's
+ * mem_banks; kfd_props is that node's properties text or NULL. */
+void gp_drm_facts(struct factset *fs, int gpu, const char *bdf, int kfd_node,
+                  const char *kfd_props);
+
+/* ---- PCIe link text (probe_pcie.c) -------------------------------------- */
+
+/* "16.0 GT/s PCIe", "8 GT/s", "2.5 GT/s": 0 and GT/s, or -EINVAL */
+int gp_link_speed_parse(const char *s, double *gts);
+/* pp_dpm_pcie ("1: 16.0GT/s, x16 619Mhz *"): the fastest level */
+int gp_dpm_pcie_top(const char *text, double *gts, unsigned *width);
+
+/* ---- AtomicOp bits (probe_pcie_atomics.c) ------------------------------- */
+
+struct gp_hop {
+    char bdf[16];
+    struct gp_bdf addr;
+    unsigned vendor, device;
+    int has_link;            /* current/max link files readable */
+    double speed, max_speed; /* GT/s; 0 when unreadable */
+    unsigned width, max_width;
+};
+
+/* Sets gpu.<gpu>.atomics.* for the path hops[0] (root port side) ..
+ * hops[n-1] (the GPU). */
+void gp_atomics_facts(struct factset *fs, int gpu, const struct gp_hop *hops, size_t n);
+
+#endif

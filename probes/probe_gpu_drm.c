@@ -1,0 +1,311 @@
+/* probe_gpu_drm.c - per-GPU facts from the amdgpu DRM sysfs files in the PCI
+ * device directory (the same directory as /sys/class/drm/cardN/device):
+ * DRM nodes, VRAM and BAR size, performance level, load, thermal sensors,
+ * RAS error counters, power and the VBIOS version. Formats: the kernel's
+ * amdgpu_pm.c / amdgpu_ras.c; rocm_smi_lib reads the same files. */
+#include "gpu_pci.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- DRM nodes ----------------------------------------------------------- */
+
+static void drm_node_facts(struct factset *fs, int gpu, const char *bdf, const char *kfd_props,
+                           int kfd_node)
+{
+    char fn[FACT_NAME_MAX], dir[96], src[96];
+    struct strlist ents = STRLIST_INIT;
+    snprintf(dir, sizeof(dir), GP_PCI_DEVICES "/%s/drm", bdf);
+    int rc = rootfs_list(dir, &ents);
+    const char *card = NULL;
+    int render = -1;
+    for (size_t i = 0; rc == 0 && i < ents.n; i++) {
+        unsigned n;
+        char tail;
+        if (!card && sscanf(ents.v[i], "card%u%c", &n, &tail) == 1)
+            card = ents.v[i];
+        if (render < 0 && sscanf(ents.v[i], "renderD%u%c", &n, &tail) == 1)
+            render = (int)n;
+    }
+    if (card)
+        fact_set_str(fs, fact_gpu_name(fn, gpu, "drm_card"), card, dir);
+    else if (rc)
+        fact_set_errno(fs, fact_gpu_name(fn, gpu, "drm_card"), dir, rc);
+    else
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "drm_card"), dir, "no card* entry in %s", dir);
+
+    uint64_t minor;
+    snprintf(src, sizeof(src), GP_KFD_NODES "/%d/properties", kfd_node);
+    if (kfd_props && gp_kv_get(kfd_props, "drm_render_minor", &minor) == 0)
+        fact_set_int(fs, fact_gpu_name(fn, gpu, "render_minor"), (int64_t)minor, src);
+    else if (render >= 0)
+        fact_set_int(fs, fact_gpu_name(fn, gpu, "render_minor"), render, dir);
+    else if (rc)
+        fact_set_errno(fs, fact_gpu_name(fn, gpu, "render_minor"), dir, rc);
+    else
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "render_minor"), dir,
+                         "no drm_render_minor in KFD and no renderD* entry");
+    strlist_release(&ents);
+}
+
+/* ---- memory ----------------------------------------------------------- */
+
+/* sum of the node's VRAM banks (heap_type 1 public / 2 private framebuffer) */
+static int kfd_vram_sum(int node, uint64_t *sum)
+{
+    char dir[96];
+    struct strlist banks = STRLIST_INIT;
+    snprintf(dir, sizeof(dir), GP_KFD_NODES "/%d/mem_banks", node);
+    int rc = rootfs_list(dir, &banks);
+    if (rc)
+        return rc;
+    int found = 0;
+    *sum = 0;
+    for (size_t i = 0; i < banks.n; i++) {
+        char *props;
+        uint64_t heap, size;
+        if (gp_readf_text(&props, "%s/%s/properties", dir, banks.v[i]))
+            continue;
+        if (gp_kv_get(props, "heap_type", &heap) == 0 && (heap == 1 || heap == 2) &&
+            gp_kv_get(props, "size_in_bytes", &size) == 0) {
+            *sum += size;
+            found = 1;
+        }
+        free(props);
+    }
+    strlist_release(&banks);
+    return found ? 0 : -ENOENT;
+}
+
+static void memory_facts(struct factset *fs, int gpu, const char *bdf, int kfd_node)
+{
+    char fn[FACT_NAME_MAX], src[128], bsrc[96];
+    uint64_t total, vis, banks = 0;
+    int brc = kfd_node >= 0 ? kfd_vram_sum(kfd_node, &banks) : -ENOENT;
+    snprintf(bsrc, sizeof(bsrc), GP_KFD_NODES "/%d/mem_banks", kfd_node);
+    if (brc == 0)
+        fact_set_int(fs, fact_gpu_name(fn, gpu, "vram_kfd_bytes"), (int64_t)banks, bsrc);
+    else
+        fact_set_errno(fs, fact_gpu_name(fn, gpu, "vram_kfd_bytes"), bsrc, brc);
+
+    /* mem_info_vram_total is what amdgpu manages; the KFD banks agree on a
+     * healthy system and local_mem_size alone can read 0 (real gfx1100) */
+    snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s/mem_info_vram_total", bdf);
+    int rc = gp_readf_u64(&total, "%s", src);
+    if (rc == 0)
+        fact_set_int(fs, fact_gpu_name(fn, gpu, "vram_bytes"), (int64_t)total, src);
+    else if (brc == 0 && banks > 0)
+        fact_set_int(fs, fact_gpu_name(fn, gpu, "vram_bytes"), (int64_t)banks, bsrc);
+    else
+        fact_set_errno(fs, fact_gpu_name(fn, gpu, "vram_bytes"), src, rc);
+
+    snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s/mem_info_vis_vram_total", bdf);
+    if ((rc = gp_readf_u64(&vis, "%s", src)) == 0)
+        fact_set_int(fs, fact_gpu_name(fn, gpu, "vis_vram_bytes"), (int64_t)vis, src);
+    else
+        fact_set_errno(fs, fact_gpu_name(fn, gpu, "vis_vram_bytes"), src, rc);
+}
+
+/* ---- thermal and power (hwmon) ------------------------------------------ */
+
+enum { T_EDGE, T_JUNCTION, T_MEM, T_N };
+static const char *const t_label[T_N] = {"edge", "junction", "mem"};
+static const char *const t_fact[T_N] = {"temp_edge_c", "temp_junction_c", "temp_mem_c"};
+
+struct temps {
+    int have[T_N], have_crit[T_N];
+    double c[T_N], crit[T_N];
+    char src[T_N][256];
+};
+
+static void hwmon_temps(const char *hw, struct temps *t)
+{
+    struct strlist ents = STRLIST_INIT;
+    if (rootfs_list(hw, &ents))
+        return;
+    for (size_t i = 0; i < ents.n; i++) {
+        unsigned idx;
+        char rest[16];
+        if (sscanf(ents.v[i], "temp%u_%15s", &idx, rest) != 2 || strcmp(rest, "input") != 0)
+            continue;
+        char *label = NULL;
+        int slot = -1;
+        if (gp_readf_text(&label, "%s/temp%u_label", hw, idx) == 0) {
+            for (int s = 0; s < T_N; s++)
+                if (strcmp(label, t_label[s]) == 0)
+                    slot = s;
+            free(label);
+        } else if (idx >= 1 && idx <= T_N) {
+            slot = (int)idx - 1; /* amdgpu's fixed order when unlabelled */
+        }
+        int64_t milli, crit;
+        if (slot < 0 || t->have[slot] || gp_readf_i64(&milli, "%s/temp%u_input", hw, idx))
+            continue;
+        t->have[slot] = 1;
+        t->c[slot] = (double)milli / 1000.0;
+        snprintf(t->src[slot], sizeof(t->src[slot]), "%s/temp%u_input", hw, idx);
+        if (gp_readf_i64(&crit, "%s/temp%u_crit", hw, idx) == 0 && crit > 0) {
+            t->have_crit[slot] = 1;
+            t->crit[slot] = (double)crit / 1000.0;
+        }
+    }
+    strlist_release(&ents);
+}
+
+static void hwmon_facts(struct factset *fs, int gpu, const char *bdf)
+{
+    char fn[FACT_NAME_MAX], dir[96], hw[160];
+    struct strlist ents = STRLIST_INIT;
+    struct temps t;
+    memset(&t, 0, sizeof(t));
+    snprintf(dir, sizeof(dir), GP_PCI_DEVICES "/%s/hwmon", bdf);
+    int rc = rootfs_list(dir, &ents);
+
+    int power_rc = rc ? rc : -ENOENT;
+    double watts = 0;
+    char psrc[192];
+    snprintf(psrc, sizeof(psrc), "%s", dir);
+    for (size_t i = 0; rc == 0 && i < ents.n; i++) {
+        snprintf(hw, sizeof(hw), "%s/%s", dir, ents.v[i]);
+        hwmon_temps(hw, &t);
+        int64_t uw;
+        if (power_rc == 0)
+            continue;
+        const char *const pf[] = {"power1_average", "power1_input"};
+        for (size_t p = 0; p < ARRAY_SIZE(pf) && power_rc; p++) {
+            snprintf(psrc, sizeof(psrc), "%s/%s", hw, pf[p]);
+            if ((power_rc = gp_readf_i64(&uw, "%s", psrc)) == 0)
+                watts = (double)uw / 1e6;
+        }
+    }
+    if (power_rc == 0)
+        fact_set_float(fs, fact_gpu_name(fn, gpu, "power_w"), watts, psrc);
+    else
+        fact_set_errno(fs, fact_gpu_name(fn, gpu, "power_w"), rc ? dir : psrc, power_rc);
+
+    int hottest = -1;
+    for (int s = 0; s < T_N; s++) {
+        if (t.have[s]) {
+            fact_set_float(fs, fact_gpu_name(fn, gpu, t_fact[s]), t.c[s], t.src[s]);
+            if (hottest < 0 || t.c[s] > t.c[hottest])
+                hottest = s;
+        } else if (rc) {
+            fact_set_errno(fs, fact_gpu_name(fn, gpu, t_fact[s]), dir, rc);
+        } else {
+            fact_set_unknown(fs, fact_gpu_name(fn, gpu, t_fact[s]), dir,
+                             "no readable '%s' temperature sensor", t_label[s]);
+        }
+    }
+    if (hottest >= 0) {
+        fact_set_float(fs, fact_gpu_name(fn, gpu, "temp_max_c"), t.c[hottest], t.src[hottest]);
+        int cs = t.have_crit[hottest] ? hottest : t.have_crit[T_JUNCTION] ? T_JUNCTION : -1;
+        if (cs >= 0)
+            fact_set_float(fs, fact_gpu_name(fn, gpu, "temp_crit_c"), t.crit[cs], t.src[cs]);
+        else
+            fact_set_unknown(fs, fact_gpu_name(fn, gpu, "temp_crit_c"), dir,
+                             "no temp*_crit for the hottest sensor");
+    } else {
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "temp_max_c"), dir,
+                         "no readable temperature sensor");
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "temp_crit_c"), dir,
+                         "no readable temperature sensor");
+    }
+    strlist_release(&ents);
+}
+
+/* ---- RAS ----------------------------------------------------------------- */
+
+static void ras_facts(struct factset *fs, int gpu, const char *bdf)
+{
+    char fn[FACT_NAME_MAX], dir[96];
+    struct strlist ents = STRLIST_INIT;
+    snprintf(dir, sizeof(dir), GP_PCI_DEVICES "/%s/ras", bdf);
+    int rc = rootfs_list(dir, &ents);
+    size_t counters = 0, read_ok = 0;
+    int64_t ue = 0, ce = 0;
+    int last_err = 0;
+    for (size_t i = 0; rc == 0 && i < ents.n; i++) {
+        if (!str_ends(ents.v[i], "_err_count"))
+            continue;
+        counters++;
+        char *text;
+        int r = gp_readf_text(&text, "%s/%s", dir, ents.v[i]);
+        if (r) {
+            last_err = r; /* blocks without RAS enabled fail to read */
+            continue;
+        }
+        /* "ue: 0\nce: 0" */
+        const char *p;
+        long long v;
+        int got = 0;
+        if ((p = strstr(text, "ue:")) && sscanf(p + 3, "%lld", &v) == 1) {
+            ue += v;
+            got = 1;
+        }
+        if ((p = strstr(text, "ce:")) && sscanf(p + 3, "%lld", &v) == 1) {
+            ce += v;
+            got = 1;
+        }
+        read_ok += got;
+        if (!got)
+            last_err = -EINVAL;
+        free(text);
+    }
+    strlist_release(&ents);
+
+    if (rc && rc != -ENOENT) {
+        fact_set_errno(fs, fact_gpu_name(fn, gpu, "ras_present"), dir, rc);
+        fact_set_errno(fs, fact_gpu_name(fn, gpu, "ras_ue"), dir, rc);
+        fact_set_errno(fs, fact_gpu_name(fn, gpu, "ras_ce"), dir, rc);
+        return;
+    }
+    fact_set_bool(fs, fact_gpu_name(fn, gpu, "ras_present"), counters > 0, dir);
+    if (counters == 0) {
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "ras_ue"), dir, "no RAS counters on this GPU");
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "ras_ce"), dir, "no RAS counters on this GPU");
+    } else if (read_ok == 0) {
+        fact_set_errno(fs, fact_gpu_name(fn, gpu, "ras_ue"), dir, last_err);
+        fact_set_errno(fs, fact_gpu_name(fn, gpu, "ras_ce"), dir, last_err);
+    } else {
+        fact_set_int(fs, fact_gpu_name(fn, gpu, "ras_ue"), ue, dir);
+        fact_set_int(fs, fact_gpu_name(fn, gpu, "ras_ce"), ce, dir);
+    }
+}
+
+/* ---- simple files ------------------------------------------------------ */
+
+static void text_fact(struct factset *fs, int gpu, const char *bdf, const char *file,
+                      const char *fact)
+{
+    char fn[FACT_NAME_MAX], src[128], *s;
+    snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s/%s", bdf, file);
+    int rc = gp_read_text(src, &s);
+    if (rc == 0) {
+        fact_set_str(fs, fact_gpu_name(fn, gpu, fact), s, src);
+        free(s);
+    } else {
+        fact_set_errno(fs, fact_gpu_name(fn, gpu, fact), src, rc);
+    }
+}
+
+void gp_drm_facts(struct factset *fs, int gpu, const char *bdf, int kfd_node, const char *kfd_props)
+{
+    char fn[FACT_NAME_MAX], src[128];
+    drm_node_facts(fs, gpu, bdf, kfd_props, kfd_node);
+    memory_facts(fs, gpu, bdf, kfd_node);
+    text_fact(fs, gpu, bdf, "power_dpm_force_performance_level", "perf_level");
+    text_fact(fs, gpu, bdf, "vbios_version", "vbios");
+
+    int64_t busy;
+    snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s/gpu_busy_percent", bdf);
+    int rc = gp_readf_i64(&busy, "%s", src);
+    if (rc == 0)
+        fact_set_int(fs, fact_gpu_name(fn, gpu, "busy_percent"), busy, src);
+    else
+        fact_set_errno(fs, fact_gpu_name(fn, gpu, "busy_percent"), src, rc);
+
+    hwmon_facts(fs, gpu, bdf);
+    ras_facts(fs, gpu, bdf);
+}

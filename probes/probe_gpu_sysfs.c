@@ -1,0 +1,135 @@
+/* probe_gpu_sysfs.c - sysfs readers and PCI address helpers shared by the
+ * GPU and PCIe probes (see gpu_pci.h). */
+#include "gpu_pci.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gp_read_text(const char *path, char **out)
+{
+    char *buf;
+    size_t len;
+    int rc = rootfs_read(path, &buf, &len);
+    if (rc)
+        return rc;
+    /* drop NUL padding at the end; a NUL before real text is binary */
+    while (len && buf[len - 1] == '\0')
+        len--;
+    if (memchr(buf, '\0', len)) {
+        free(buf);
+        return -EILSEQ;
+    }
+    buf[len] = '\0';
+    char *t = str_trim(buf);
+    memmove(buf, t, strlen(t) + 1);
+    *out = buf;
+    return 0;
+}
+
+static int vread_text(char **out, const char *fmt, va_list ap)
+{
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_vaddf(&sb, fmt, ap);
+    int rc = gp_read_text(sb.buf, out);
+    strbuf_release(&sb);
+    return rc;
+}
+
+int gp_readf_text(char **out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vread_text(out, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int gp_readf_u64(uint64_t *out, const char *fmt, ...)
+{
+    char *s;
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vread_text(&s, fmt, ap);
+    va_end(ap);
+    if (rc)
+        return rc;
+    rc = str_parse_u64(s, out);
+    free(s);
+    return rc;
+}
+
+int gp_readf_i64(int64_t *out, const char *fmt, ...)
+{
+    char *s;
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vread_text(&s, fmt, ap);
+    va_end(ap);
+    if (rc)
+        return rc;
+    rc = str_parse_i64(s, out);
+    free(s);
+    return rc;
+}
+
+int gp_kv_get(const char *text, const char *key, uint64_t *out)
+{
+    size_t klen = strlen(key);
+    for (const char *p = text; p && *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        if (n > klen && strncmp(p, key, klen) == 0 && (p[klen] == ' ' || p[klen] == '\t')) {
+            char *v = xstrndup(p + klen, n - klen);
+            int rc = str_parse_u64(v, out);
+            free(v);
+            return rc;
+        }
+        p = eol ? eol + 1 : NULL;
+    }
+    return -ENOENT;
+}
+
+int gp_bdf_parse(const char *s, struct gp_bdf *out)
+{
+    /* dddd:bb:dd.f - fixed width, as sysfs names devices */
+    static const char shape[] = "xxxx:xx:xx.x";
+    if (strlen(s) != sizeof(shape) - 1)
+        return -EINVAL;
+    for (size_t i = 0; shape[i]; i++) {
+        if (shape[i] == 'x' ? !isxdigit((unsigned char)s[i]) : s[i] != shape[i])
+            return -EINVAL;
+    }
+    unsigned d, b, dv, f;
+    if (sscanf(s, "%4x:%2x:%2x.%1x", &d, &b, &dv, &f) != 4 || dv > 31 || f > 7)
+        return -EINVAL;
+    out->domain = d;
+    out->bus = b;
+    out->dev = dv;
+    out->fn = f;
+    return 0;
+}
+
+unsigned gp_bdf_location_id(const struct gp_bdf *b)
+{
+    return b->bus << 8 | b->dev << 3 | b->fn;
+}
+
+const char *gp_vendor_name(unsigned vendor)
+{
+    static const struct {
+        unsigned id;
+        const char *name;
+    } tab[] = {
+        {0x1002, "AMD"},    {0x10de, "NVIDIA"},    {0x8086, "Intel"}, {0x1a03, "ASPEED"},
+        {0x102b, "Matrox"}, {0x15ad, "VMware"},    {0x1234, "QEMU"},  {0x1b36, "Red Hat"},
+        {0x1af4, "virtio"}, {0x1414, "Microsoft"},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(tab); i++)
+        if (tab[i].id == vendor)
+            return tab[i].name;
+    return NULL;
+}
