@@ -218,10 +218,16 @@ int probe_gpu_run(struct probe_ctx *ctx)
         uint64_t cls, vendor, device;
         if (gp_bdf_parse(names.v[i], &addr))
             continue;
-        if (gp_readf_u64(&cls, GP_PCI_DEVICES "/%s/class", names.v[i]) || (cls >> 16) != 0x03)
+        if (gp_readf_u64(&cls, GP_PCI_DEVICES "/%s/class", names.v[i]))
+            continue;
+        /* display (0x03) for Radeon and most Instinct; MI300-class parts
+         * report "processing accelerator" (0x12) */
+        if ((cls >> 16) != 0x03 && (cls >> 16) != 0x12)
             continue;
         if (gp_readf_u64(&vendor, GP_PCI_DEVICES "/%s/vendor", names.v[i]) ||
             gp_readf_u64(&device, GP_PCI_DEVICES "/%s/device", names.v[i]))
+            continue;
+        if ((cls >> 16) == 0x12 && vendor != GP_VENDOR_AMD)
             continue;
         if (vendor == GP_VENDOR_AMD) {
             struct gpu_dev *g = &gpus[ngpu++];
