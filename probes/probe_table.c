@@ -21,6 +21,8 @@ int probe_iommu_run(struct probe_ctx *ctx);
 int probe_kernel_run(struct probe_ctx *ctx);
 int probe_rocm_run(struct probe_ctx *ctx);
 int probe_python_run(struct probe_ctx *ctx);
+int probe_target_binaries_run(struct probe_ctx *ctx);
+int probe_vulkan_run(struct probe_ctx *ctx);
 
 const struct probe probe_table[] = {
     {"host", LEVEL_QUICK, 0, probe_host_run, "host name, OS release and kernel release"},
@@ -41,6 +43,11 @@ const struct probe probe_table[] = {
     {"rocm", LEVEL_QUICK, 0, probe_rocm_run, "ROCm installs under /opt/rocm* and distribution packages"},
     {"python", LEVEL_QUICK, 0, probe_python_run,
      "the Python environment: torch build, nvidia-* packages, requirements file"},
+    /* after gpu, python and the GPU runtime probe: reads gpu.<i>.isa/gfx, python.torch_dir */
+    {"target_binaries", LEVEL_STANDARD, 0, probe_target_binaries_run,
+     "gfx targets in the PyTorch and ROCm math libraries (.hip_fatbin bundles, Tensile files)"},
+    {"vulkan", LEVEL_STANDARD, 1, probe_vulkan_run,
+     "Vulkan loader, headless instance and physical devices (RADV/AMDVLK for the GPU)"},
 };
 
 const size_t probe_count = ARRAY_SIZE(probe_table);
