@@ -10,7 +10,9 @@ CPPFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(shell pkg-config --cflags $(PKGS
 LDLIBS_ALL   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -ldl -lm
 
 SRCS    := $(wildcard src/*.c) $(wildcard src/*/*.c) $(wildcard probes/*.c)
+KERNELS := $(wildcard kernels/*.hip)
 OBJS    := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/src/embed.o $(BUILD)/src/vla/embed_models.o
+OBJS    += $(BUILD)/kernels.o
 LIBOBJS := $(filter-out $(BUILD)/src/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -42,6 +44,21 @@ $(BUILD)/src/vla/embed_models.o: src/vla/embed_models.S $(wildcard models/*.yaml
 	@mkdir -p $(dir $@)
 	$(CC) -c -I. -o $@ src/vla/embed_models.S
 
+# every kernels/*.hip built in as a string (src/gpu/kcache.c): a table of
+# {name, start, end} with .incbin, so no xxd is needed
+$(BUILD)/kernels.S: $(KERNELS) Makefile
+	@mkdir -p $(dir $@)
+	@{ echo '.section .rodata'; i=0; for k in $(KERNELS); do \
+	   echo "rvd_kn$$i: .asciz \"$$(basename $$k .hip)\""; \
+	   echo "rvd_ks$$i: .incbin \"$$k\""; echo "rvd_ke$$i: .byte 0"; i=$$((i+1)); done; \
+	   echo '.section .data.rel.ro'; echo '.balign 8'; echo '.global rvd_kernels'; \
+	   echo 'rvd_kernels:'; i=0; for k in $(KERNELS); do \
+	   echo ".quad rvd_kn$$i, rvd_ks$$i, rvd_ke$$i"; i=$$((i+1)); done; \
+	   echo '.quad 0, 0, 0'; echo '.section .note.GNU-stack,"",@progbits'; } > $@
+
+$(BUILD)/kernels.o: $(BUILD)/kernels.S $(KERNELS)
+	$(CC) -c -I. -o $@ $<
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS_ALL)
@@ -54,6 +71,10 @@ test: $(BUILD)/.deps $(BIN) $(UNIT_BINS)
 	@tools/ensure-deps.sh test
 	@BUILD=$(BUILD) RVD=$(BIN) tests/run.sh
 
+# on a machine with a GPU: every GPU probe through the real runtime, sanity-checked
+test-gpu: $(BUILD)/.deps $(BIN)
+	@BUILD=$(BUILD) RVD=$(BIN) sh tests/gpu_device.sh
+
 # the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer
 asan-test:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
@@ -65,5 +86,5 @@ format:
 clean:
 	rm -rf build build-asan rocm-vla-doctor tests/out
 
-.PHONY: all run test asan-test clean format
+.PHONY: all run test test-gpu asan-test clean format
 -include $(OBJS:.o=.d)

@@ -21,6 +21,12 @@ int probe_iommu_run(struct probe_ctx *ctx);
 int probe_kernel_run(struct probe_ctx *ctx);
 int probe_rocm_run(struct probe_ctx *ctx);
 int probe_python_run(struct probe_ctx *ctx);
+int probe_gpu_runtime_run(struct probe_ctx *ctx);
+int probe_kernels_run(struct probe_ctx *ctx);
+int probe_sync_run(struct probe_ctx *ctx);
+int probe_bandwidth_run(struct probe_ctx *ctx);
+int probe_hmm_run(struct probe_ctx *ctx);
+int probe_mem_release_run(struct probe_ctx *ctx);
 int probe_target_binaries_run(struct probe_ctx *ctx);
 int probe_vulkan_run(struct probe_ctx *ctx);
 
@@ -43,6 +49,19 @@ const struct probe probe_table[] = {
     {"rocm", LEVEL_QUICK, 0, probe_rocm_run, "ROCm installs under /opt/rocm* and distribution packages"},
     {"python", LEVEL_QUICK, 0, probe_python_run,
      "the Python environment: torch build, nvidia-* packages, requirements file"},
+    /* GPU probes (needs_gpu = 1): each in its own child with a watchdog */
+    {"gpu_runtime", LEVEL_STANDARD, 1, probe_gpu_runtime_run,
+     "GPU runtimes (HIP, CUDA): load, version, devices; HIP's view against KFD"},
+    {"kernels", LEVEL_STANDARD, 1, probe_kernels_run,
+     "run-time compilation of the built-in kernels for the device's target (cached)"},
+    {"sync", LEVEL_STANDARD, 1, probe_sync_run,
+     "launch overhead, stream/device synchronise latency, event resolution, null-stream order"},
+    {"bandwidth", LEVEL_STANDARD, 1, probe_bandwidth_run,
+     "host<->device copy bandwidth (pinned, pageable) vs the PCIe link; device triad"},
+    {"hmm", LEVEL_STANDARD, 1, probe_hmm_run,
+     "managed memory: attributes, migration measured, prefetch honoured"},
+    {"mem_release", LEVEL_STANDARD, 1, probe_mem_release_run,
+     "VRAM used returns to its baseline after allocate/free cycles"},
     /* after gpu, python and the GPU runtime probe: reads gpu.<i>.isa/gfx, python.torch_dir */
     {"target_binaries", LEVEL_STANDARD, 0, probe_target_binaries_run,
      "gfx targets in the PyTorch and ROCm math libraries (.hip_fatbin bundles, Tensile files)"},

@@ -1,0 +1,93 @@
+/* backend.c - picking and loading a GPU backend; helpers shared by the
+ * implementations. */
+#include "backend.h"
+
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gpu_set_err(struct gpu_backend *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->err, sizeof(b->err), fmt, ap);
+    va_end(ap);
+}
+
+void *gpu_dlopen_first(const char *const *names, size_t n, char *path, size_t path_len,
+                       struct strbuf *why)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!names[i] || !*names[i])
+            continue;
+        void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (h) {
+            if (path)
+                snprintf(path, path_len, "%s", names[i]);
+            return h;
+        }
+        const char *e = dlerror();
+        if (why)
+            strbuf_addf(why, "%s%s", why->len ? "; " : "", e ? e : names[i]);
+    }
+    return NULL;
+}
+
+struct gpu_backend *gpu_backend_open(enum gpu_backend_kind kind, char **why)
+{
+    struct strbuf sb = STRBUF_INIT;
+    struct gpu_backend *b = NULL;
+    *why = NULL;
+    if (kind == GPU_BACKEND_CPU)
+        return gpu_backend_cpu_open();
+    if (kind == GPU_BACKEND_AUTO || kind == GPU_BACKEND_HIP) {
+        char *w = NULL;
+        b = gpu_backend_hip_open(&w);
+        int n = 0;
+        /* AUTO: a HIP runtime without devices yields to CUDA when that has some */
+        if (b && kind == GPU_BACKEND_AUTO && (b->device_count(b, &n) || n == 0)) {
+            char *wc = NULL;
+            struct gpu_backend *c = gpu_backend_cuda_open(&wc);
+            int nc = 0;
+            if (c && !c->device_count(c, &nc) && nc > 0) {
+                gpu_backend_close(b);
+                b = c;
+            } else if (c) {
+                gpu_backend_close(c);
+            }
+            free(wc);
+        }
+        if (b) {
+            free(w);
+            strbuf_release(&sb);
+            return b;
+        }
+        strbuf_addf(&sb, "HIP: %s", w ? w : "not loaded");
+        free(w);
+    }
+    if (kind == GPU_BACKEND_AUTO || kind == GPU_BACKEND_CUDA) {
+        char *w = NULL;
+        b = gpu_backend_cuda_open(&w);
+        if (b) {
+            free(w);
+            strbuf_release(&sb);
+            return b;
+        }
+        strbuf_addf(&sb, "%sCUDA: %s", sb.len ? "; " : "", w ? w : "not loaded");
+        free(w);
+    }
+    *why = strbuf_detach(&sb);
+    return NULL;
+}
+
+void gpu_backend_close(struct gpu_backend *b)
+{
+    /* no dlclose: vendor runtimes register exit handlers that must still find
+     * their code; the probe child exits right after */
+    if (!b)
+        return;
+    free(b->priv);
+    free(b);
+}

@@ -1,0 +1,141 @@
+/* backend.h - one interface to the GPU runtimes: HIP (the product), CUDA (the
+ * reference on NVIDIA hardware) and CPU (the numerical reference).
+ *
+ * Vendor libraries are dlopen'd, never linked; use this only inside an
+ * isolated probe child (isolate.h). Usage:
+ *
+ *     struct gpu_backend *b = gpu_backend_open(GPU_BACKEND_AUTO, &why);
+ *     if (!b) { ...why says which libraries were tried and their dlerror... }
+ *     b->device_count(b, &n); b->set_device(b, 0); b->props(b, 0, &p);
+ *     gpu_kernel_load(b, "stream", &mod, &why);      // kcache.h: embedded kernels
+ *     b->function(b, mod, "triad", &fn);
+ *     void *args[] = {&a, &x, &n}; b->launch(b, fn, grid, block, 0, stream, args);
+ *
+ * Every call returns 0 or a nonzero vendor error code; the text of the last
+ * failure ("hipMalloc: hipErrorOutOfMemory: out of memory") is in b->err.
+ * Pointers returned by malloc are device pointers usable as kernel arguments.
+ * The CPU backend implements memory, copies, gemm and the device properties
+ * of the host; it has no modules, streams or graphs (those return -1). */
+#ifndef RVD_GPU_BACKEND_H
+#define RVD_GPU_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../util.h"
+
+enum gpu_backend_kind { GPU_BACKEND_AUTO, GPU_BACKEND_HIP, GPU_BACKEND_CUDA, GPU_BACKEND_CPU };
+enum gpu_copy { GPU_H2D = 1, GPU_D2H = 2, GPU_D2D = 3, GPU_DEFAULT = 4 };
+enum gpu_dtype { GPU_F32, GPU_F16, GPU_BF16 };
+
+struct gpu_props {
+    char name[256];
+    char arch[128];  /* full ISA: "gfx90a:sramecc+:xnack-" (HSA) or "sm_90" */
+    char target[64]; /* what the compiler takes: "gfx90a" / "sm_90" */
+    char pci[32];    /* "0000:03:00.0" */
+    uint64_t total_mem;
+    int cu_count;                   /* CUs (AMD) or SMs (NVIDIA) */
+    int managed;                    /* managed memory supported */
+    int concurrent_managed;         /* host and device may touch managed memory at once */
+    int pageable_access;            /* device may read plain malloc memory (HMM/XNACK) */
+    int clock_khz, mem_clock_khz, mem_bus_width; /* -1 when unknown */
+    int cc_major, cc_minor;         /* compute capability (CUDA); gfx major/minor on HIP */
+};
+
+typedef void *gpu_stream;   /* NULL = the null (legacy default) stream */
+typedef void *gpu_event;
+typedef void *gpu_module;
+typedef void *gpu_function;
+typedef void *gpu_graph;
+
+struct gpu_backend {
+    const char *name;      /* "hip", "cuda", "cpu" */
+    char lib[512];         /* the runtime library actually loaded */
+    char rtc_lib[512];     /* the runtime compiler library (hiprtc/nvrtc), "" if none */
+    char blas_lib[512];    /* the BLAS used by gemm, "" = the project's own kernel */
+    char rtc_err[512];     /* why no runtime compiler, "" when loaded */
+    int runtime_version;   /* HIP_VERSION-style (50221153) or CUDA 13000 */
+    int driver_version;
+    char err[512];         /* last failure, for facts */
+    char init_err[256];    /* hipInit/cuInit failure ("" if fine): then 0 devices,
+                            * but compile() still works (CI compiles with no GPU) */
+
+    int (*device_count)(struct gpu_backend *b, int *n);
+    int (*set_device)(struct gpu_backend *b, int dev);
+    int (*props)(struct gpu_backend *b, int dev, struct gpu_props *p);
+    int (*mem_info)(struct gpu_backend *b, size_t *free_b, size_t *total_b);
+
+    int (*malloc)(struct gpu_backend *b, void **p, size_t n);
+    int (*malloc_managed)(struct gpu_backend *b, void **p, size_t n);
+    int (*malloc_host)(struct gpu_backend *b, void **p, size_t n); /* pinned */
+    int (*free)(struct gpu_backend *b, void *p);
+    int (*free_host)(struct gpu_backend *b, void *p);
+    int (*memcpy)(struct gpu_backend *b, void *dst, const void *src, size_t n, enum gpu_copy k);
+    int (*memcpy_async)(struct gpu_backend *b, void *dst, const void *src, size_t n,
+                        enum gpu_copy k, gpu_stream s);
+    int (*memset)(struct gpu_backend *b, void *p, int v, size_t n);
+    /* dev = -1: to the host */
+    int (*prefetch)(struct gpu_backend *b, const void *p, size_t n, int dev, gpu_stream s);
+    /* where the last prefetch put [p, p+n): device index, -1 host, -2 mixed */
+    int (*prefetch_location)(struct gpu_backend *b, const void *p, size_t n, int *loc);
+
+    int (*stream_create)(struct gpu_backend *b, gpu_stream *s, int nonblocking);
+    int (*stream_destroy)(struct gpu_backend *b, gpu_stream s);
+    int (*stream_sync)(struct gpu_backend *b, gpu_stream s);
+    int (*device_sync)(struct gpu_backend *b);
+    int (*event_create)(struct gpu_backend *b, gpu_event *e);
+    int (*event_destroy)(struct gpu_backend *b, gpu_event e);
+    int (*event_record)(struct gpu_backend *b, gpu_event e, gpu_stream s);
+    int (*event_sync)(struct gpu_backend *b, gpu_event e);
+    int (*event_elapsed_ms)(struct gpu_backend *b, float *ms, gpu_event start, gpu_event stop);
+
+    /* compile source for target ("gfx90a", "sm_90"); needs no device. *bin is
+     * malloc'd; log receives the compiler's log. */
+    int (*compile)(struct gpu_backend *b, const char *src, const char *name, const char *target,
+                   void **bin, size_t *len, struct strbuf *log);
+    int (*module_load)(struct gpu_backend *b, gpu_module *m, const void *bin, size_t len);
+    int (*module_unload)(struct gpu_backend *b, gpu_module m);
+    int (*function)(struct gpu_backend *b, gpu_module m, const char *name, gpu_function *f);
+    int (*launch)(struct gpu_backend *b, gpu_function f, unsigned grid, unsigned block,
+                  unsigned shmem, gpu_stream s, void **args);
+
+    /* C[m x n] (fp32) = A[m x k] * B[k x n], row-major, inputs of type t,
+     * fp32 accumulation; NULL when there is no BLAS (then gpu_gemm() uses the
+     * project's kernel, kernels/gemm.hip) */
+    int (*blas_gemm)(struct gpu_backend *b, enum gpu_dtype t, int m, int n, int k, const void *A,
+                     const void *B, float *C, gpu_stream s);
+
+    /* graph capture of everything issued on s, then replay */
+    int (*graph_begin)(struct gpu_backend *b, gpu_stream s);
+    int (*graph_end)(struct gpu_backend *b, gpu_stream s, gpu_graph *g);
+    int (*graph_launch)(struct gpu_backend *b, gpu_graph g, gpu_stream s);
+    int (*graph_destroy)(struct gpu_backend *b, gpu_graph g);
+
+    void *priv;
+};
+
+/* Load and initialise a backend. AUTO tries HIP, then CUDA. NULL on failure,
+ * with *why (malloc'd) saying what was tried. A runtime that loads but sees
+ * no device is returned (device_count gives 0). Library paths can be forced
+ * with ROCM_VLA_DOCTOR_HIP_LIB / ROCM_VLA_DOCTOR_CUDA_LIB (tests). */
+struct gpu_backend *gpu_backend_open(enum gpu_backend_kind kind, char **why);
+void gpu_backend_close(struct gpu_backend *b);
+
+/* the three implementations (backend_hip.c, backend_cuda.c, backend_cpu.c) */
+struct gpu_backend *gpu_backend_hip_open(char **why);
+struct gpu_backend *gpu_backend_cuda_open(char **why);
+struct gpu_backend *gpu_backend_cpu_open(void);
+
+/* IEEE binary16 and bfloat16 conversions, round to nearest even (backend_cpu.c) */
+float gpu_half_to_float(uint16_t h);
+uint16_t gpu_float_to_half(float f);
+float gpu_bf16_to_float(uint16_t h);
+uint16_t gpu_float_to_bf16(float f);
+
+/* helpers shared by the implementations */
+void gpu_set_err(struct gpu_backend *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* dlopen the first of names[] that loads; errors of all attempts into *why */
+void *gpu_dlopen_first(const char *const *names, size_t n, char *path, size_t path_len,
+                       struct strbuf *why);
+
+#endif

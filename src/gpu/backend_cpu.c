@@ -1,0 +1,199 @@
+/* backend_cpu.c - the CPU backend: the numerical reference and what runs
+ * where no GPU exists. Memory is host memory, copies are memcpy, gemm is a
+ * plain triple loop with double accumulation (more exact than the fp32
+ * accumulation the GPU backends promise, which is what a reference needs).
+ * Streams, events, modules and graphs do not exist here: they return -1. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+float gpu_half_to_float(uint16_t h)
+{
+    int s = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    float v;
+    if (e == 0)
+        v = ldexpf((float)m, -24);
+    else if (e == 31)
+        v = m ? NAN : INFINITY;
+    else
+        v = ldexpf((float)(m | 0x400), e - 25);
+    return s ? -v : v;
+}
+
+uint16_t gpu_float_to_half(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
+    uint32_t ax = x & 0x7fffffff;
+    if (ax > 0x7f800000)
+        return sign | 0x7e00; /* NaN */
+    if (ax >= 0x477ff000)     /* rounds to >= 65520: inf */
+        return sign | 0x7c00;
+    if (ax < 0x38800000) { /* subnormal half (or zero): scale and round */
+        float a;
+        memcpy(&a, &ax, 4);
+        float q = a * 16777216.0f; /* 2^24: units of the smallest subnormal */
+        return sign | (uint16_t)nearbyintf(q);
+    }
+    uint32_t e = (ax >> 23) - 112, m = ax & 0x7fffff;
+    uint32_t h = (e << 10) | (m >> 13);
+    uint32_t rest = m & 0x1fff;
+    if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
+        h++;
+    return sign | (uint16_t)h;
+}
+
+float gpu_bf16_to_float(uint16_t h)
+{
+    uint32_t x = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+uint16_t gpu_float_to_bf16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    if ((x & 0x7fffffff) > 0x7f800000)
+        return (uint16_t)((x >> 16) | 0x40);
+    x += 0x7fff + ((x >> 16) & 1);
+    return (uint16_t)(x >> 16);
+}
+
+static int k_none(struct gpu_backend *b, const char *what)
+{
+    gpu_set_err(b, "the CPU backend has no %s", what);
+    return -1;
+}
+
+static int k_device_count(struct gpu_backend *b, int *n)
+{
+    (void)b;
+    *n = 1;
+    return 0;
+}
+static int k_set_device(struct gpu_backend *b, int dev)
+{
+    return dev == 0 ? 0 : k_none(b, "second device");
+}
+static int k_props(struct gpu_backend *b, int dev, struct gpu_props *p)
+{
+    (void)b;
+    (void)dev;
+    memset(p, 0, sizeof(*p));
+    snprintf(p->name, sizeof(p->name), "host CPU");
+    snprintf(p->arch, sizeof(p->arch), "cpu");
+    snprintf(p->target, sizeof(p->target), "cpu");
+    long pages = sysconf(_SC_PHYS_PAGES), ps = sysconf(_SC_PAGESIZE);
+    p->total_mem = pages > 0 && ps > 0 ? (uint64_t)pages * (uint64_t)ps : 0;
+    p->cu_count = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    p->managed = p->concurrent_managed = p->pageable_access = 1;
+    p->clock_khz = p->mem_clock_khz = p->mem_bus_width = -1;
+    return 0;
+}
+static int k_mem_info(struct gpu_backend *b, size_t *f, size_t *t)
+{
+    (void)b;
+    long av = sysconf(_SC_AVPHYS_PAGES), pages = sysconf(_SC_PHYS_PAGES),
+         ps = sysconf(_SC_PAGESIZE);
+    *f = (size_t)av * (size_t)ps;
+    *t = (size_t)pages * (size_t)ps;
+    return 0;
+}
+static int k_malloc(struct gpu_backend *b, void **p, size_t n)
+{
+    *p = malloc(n ? n : 1);
+    return *p ? 0 : k_none(b, "memory left");
+}
+static int k_free(struct gpu_backend *b, void *p)
+{
+    (void)b;
+    free(p);
+    return 0;
+}
+static int k_memcpy(struct gpu_backend *b, void *d, const void *s, size_t n, enum gpu_copy k)
+{
+    (void)b;
+    (void)k;
+    memmove(d, s, n);
+    return 0;
+}
+static int k_memset(struct gpu_backend *b, void *p, int v, size_t n)
+{
+    (void)b;
+    memset(p, v, n);
+    return 0;
+}
+
+static double load(enum gpu_dtype t, const void *p, size_t i)
+{
+    if (t == GPU_F16)
+        return gpu_half_to_float(((const uint16_t *)p)[i]);
+    if (t == GPU_BF16)
+        return gpu_bf16_to_float(((const uint16_t *)p)[i]);
+    return ((const float *)p)[i];
+}
+
+static int k_gemm(struct gpu_backend *b, enum gpu_dtype t, int m, int n, int k, const void *A,
+                  const void *B, float *Cm, gpu_stream s)
+{
+    (void)b;
+    (void)s;
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double acc = 0;
+            for (int l = 0; l < k; l++)
+                acc += load(t, A, (size_t)i * k + l) * load(t, B, (size_t)l * n + j);
+            Cm[(size_t)i * n + j] = (float)acc;
+        }
+    return 0;
+}
+
+static int k_no_stream(struct gpu_backend *b, gpu_stream *s, int nb)
+{
+    (void)s;
+    (void)nb;
+    return k_none(b, "streams");
+}
+static int k_sync(struct gpu_backend *b)
+{
+    (void)b;
+    return 0;
+}
+static int k_compile(struct gpu_backend *b, const char *src, const char *name, const char *target,
+                     void **bin, size_t *len, struct strbuf *log)
+{
+    (void)src, (void)name, (void)target, (void)log;
+    *bin = NULL;
+    *len = 0;
+    return k_none(b, "kernel compiler");
+}
+
+struct gpu_backend *gpu_backend_cpu_open(void)
+{
+    struct gpu_backend *b = xcalloc(1, sizeof(*b));
+    b->name = "cpu";
+    snprintf(b->blas_lib, sizeof(b->blas_lib), "plain C loops (fp64 accumulation)");
+    b->device_count = k_device_count;
+    b->set_device = k_set_device;
+    b->props = k_props;
+    b->mem_info = k_mem_info;
+    b->malloc = k_malloc;
+    b->malloc_managed = k_malloc;
+    b->malloc_host = k_malloc;
+    b->free = k_free;
+    b->free_host = k_free;
+    b->memcpy = k_memcpy;
+    b->memset = k_memset;
+    b->stream_create = k_no_stream;
+    b->device_sync = k_sync;
+    b->compile = k_compile;
+    b->blas_gemm = k_gemm;
+    return b;
+}

@@ -1,0 +1,453 @@
+/* backend_hip.c - the HIP backend: libamdhip64 (.so, .so.6, .so.5), hiprtc
+ * (inside libamdhip64 on 5.x, libhiprtc.so.N on 6.x) and libhsa-runtime64 for
+ * the ISA name with its xnack/sramecc features. See hip_api.h for the ABI
+ * rules. GEMM: no rocBLAS binding yet, so blas_gemm is NULL and gpu_gemm()
+ * uses the project's kernel (reported as such). */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "hip_api.h"
+
+#define HIP_FNS(X)                                                                                \
+    X(hipInit) X(hipRuntimeGetVersion) X(hipDriverGetVersion) X(hipGetErrorName)                  \
+    X(hipGetErrorString) X(hipGetDeviceCount) X(hipSetDevice) X(hipDeviceGetName)                 \
+    X(hipDeviceGetPCIBusId) X(hipDeviceTotalMem) X(hipDeviceGetAttribute) X(hipMemGetInfo)        \
+    X(hipMalloc) X(hipMallocManaged) X(hipHostMalloc) X(hipFree) X(hipHostFree) X(hipMemcpy)      \
+    X(hipMemcpyAsync) X(hipMemset) X(hipStreamCreateWithFlags) X(hipStreamDestroy)               \
+    X(hipStreamSynchronize) X(hipDeviceSynchronize) X(hipEventCreate) X(hipEventDestroy)          \
+    X(hipEventRecord) X(hipEventSynchronize) X(hipEventElapsedTime) X(hipModuleLoadData)          \
+    X(hipModuleUnload) X(hipModuleGetFunction) X(hipModuleLaunchKernel)
+/* optional: missing in old or stripped builds */
+#define HIP_OPT_FNS(X)                                                                            \
+    X(hipMemPrefetchAsync) X(hipMemRangeGetAttribute) X(hipStreamBeginCapture)                    \
+    X(hipStreamEndCapture) X(hipGraphInstantiate) X(hipGraphLaunch) X(hipGraphExecDestroy)        \
+    X(hipGraphDestroy)
+#define RTC_FNS(X)                                                                                \
+    X(hiprtcVersion) X(hiprtcGetErrorString) X(hiprtcCreateProgram) X(hiprtcCompileProgram)       \
+    X(hiprtcGetProgramLogSize) X(hiprtcGetProgramLog) X(hiprtcGetCodeSize) X(hiprtcGetCode)       \
+    X(hiprtcDestroyProgram)
+#define HSA_FNS(X)                                                                                \
+    X(hsa_init) X(hsa_iterate_agents) X(hsa_agent_get_info) X(hsa_agent_iterate_isas)            \
+    X(hsa_isa_get_info_alt)
+
+#define DECL(fn) __typeof__(&fn) fn;
+struct hip {
+    void *h, *rtc, *hsa;
+    HIP_FNS(DECL)
+    HIP_OPT_FNS(DECL)
+    RTC_FNS(DECL)
+    HSA_FNS(DECL)
+    int hsa_ok;
+    int ngpu_isa;
+    char isa[16][128]; /* HSA GPU agents' ISA names, in enumeration order */
+};
+
+static struct hip *H(struct gpu_backend *b)
+{
+    return b->priv;
+}
+
+/* record and return a failed call's code */
+static int chk(struct gpu_backend *b, const char *what, hipError_t e)
+{
+    if (e) {
+        struct hip *h = H(b);
+        gpu_set_err(b, "%s: %s: %s", what, h->hipGetErrorName ? h->hipGetErrorName(e) : "?",
+                    h->hipGetErrorString ? h->hipGetErrorString(e) : "?");
+    }
+    return e;
+}
+#define CALL(b, fn, ...) chk(b, #fn, H(b)->fn(__VA_ARGS__))
+
+static int h_device_count(struct gpu_backend *b, int *n)
+{
+    *n = 0;
+    if (b->init_err[0])
+        return 0;
+    return CALL(b, hipGetDeviceCount, n);
+}
+
+static int h_set_device(struct gpu_backend *b, int dev)
+{
+    return CALL(b, hipSetDevice, dev);
+}
+
+static int attr(struct gpu_backend *b, int a, int dev)
+{
+    int v = -1;
+    if (H(b)->hipDeviceGetAttribute(&v, a, dev))
+        return -1;
+    return v;
+}
+
+static int h_props(struct gpu_backend *b, int dev, struct gpu_props *p)
+{
+    struct hip *h = H(b);
+    memset(p, 0, sizeof(*p));
+    int e = CALL(b, hipDeviceGetName, p->name, (int)sizeof(p->name), dev);
+    if (e)
+        return e;
+    size_t total = 0;
+    if (!CALL(b, hipDeviceTotalMem, &total, dev))
+        p->total_mem = total;
+    char pci[32] = "";
+    if (!h->hipDeviceGetPCIBusId(pci, (int)sizeof(pci), dev))
+        snprintf(p->pci, sizeof(p->pci), "%s", pci);
+    for (char *c = p->pci; *c; c++)
+        if (*c >= 'A' && *c <= 'F')
+            *c = (char)(*c - 'A' + 'a');
+    p->cu_count = attr(b, hipDeviceAttributeMultiprocessorCount, dev);
+    p->managed = attr(b, hipDeviceAttributeManagedMemory, dev);
+    p->concurrent_managed = attr(b, hipDeviceAttributeConcurrentManagedAccess, dev);
+    p->pageable_access = attr(b, hipDeviceAttributePageableMemoryAccess, dev);
+    p->clock_khz = attr(b, hipDeviceAttributeClockRate, dev);
+    p->mem_clock_khz = attr(b, hipDeviceAttributeMemoryClockRate, dev);
+    p->mem_bus_width = attr(b, hipDeviceAttributeMemoryBusWidth, dev);
+    p->cc_major = attr(b, hipDeviceAttributeComputeCapabilityMajor, dev);
+    p->cc_minor = attr(b, hipDeviceAttributeComputeCapabilityMinor, dev);
+    /* ISA name from HSA; the HIP device order follows the HSA GPU agent order
+     * unless HIP_VISIBLE_DEVICES/ROCR_VISIBLE_DEVICES reorder (then both do) */
+    if (dev < h->ngpu_isa) {
+        const char *isa = h->isa[dev];
+        const char *g = strstr(isa, "--");
+        snprintf(p->arch, sizeof(p->arch), "%s", g ? g + 2 : isa);
+        snprintf(p->target, sizeof(p->target), "%.*s", (int)strcspn(p->arch, ":"), p->arch);
+    }
+    return 0;
+}
+
+static int h_mem_info(struct gpu_backend *b, size_t *f, size_t *t)
+{
+    return CALL(b, hipMemGetInfo, f, t);
+}
+static int h_malloc(struct gpu_backend *b, void **p, size_t n)
+{
+    return CALL(b, hipMalloc, p, n);
+}
+static int h_malloc_managed(struct gpu_backend *b, void **p, size_t n)
+{
+    return CALL(b, hipMallocManaged, p, n, hipMemAttachGlobal);
+}
+static int h_malloc_host(struct gpu_backend *b, void **p, size_t n)
+{
+    return CALL(b, hipHostMalloc, p, n, hipHostMallocDefault);
+}
+static int h_free(struct gpu_backend *b, void *p)
+{
+    return CALL(b, hipFree, p);
+}
+static int h_free_host(struct gpu_backend *b, void *p)
+{
+    return CALL(b, hipHostFree, p);
+}
+static int h_memcpy(struct gpu_backend *b, void *d, const void *s, size_t n, enum gpu_copy k)
+{
+    return CALL(b, hipMemcpy, d, s, n, (hipMemcpyKind)k);
+}
+static int h_memcpy_async(struct gpu_backend *b, void *d, const void *s, size_t n,
+                          enum gpu_copy k, gpu_stream st)
+{
+    return CALL(b, hipMemcpyAsync, d, s, n, (hipMemcpyKind)k, st);
+}
+static int h_memset(struct gpu_backend *b, void *p, int v, size_t n)
+{
+    return CALL(b, hipMemset, p, v, n);
+}
+static int h_prefetch(struct gpu_backend *b, const void *p, size_t n, int dev, gpu_stream s)
+{
+    if (!H(b)->hipMemPrefetchAsync)
+        return gpu_set_err(b, "hipMemPrefetchAsync not in this runtime"), -1;
+    return CALL(b, hipMemPrefetchAsync, p, n, dev < 0 ? hipCpuDeviceId : dev, s);
+}
+static int h_prefetch_location(struct gpu_backend *b, const void *p, size_t n, int *loc)
+{
+    if (!H(b)->hipMemRangeGetAttribute)
+        return gpu_set_err(b, "hipMemRangeGetAttribute not in this runtime"), -1;
+    int v = hipInvalidDeviceId;
+    int e = CALL(b, hipMemRangeGetAttribute, &v, sizeof(v),
+                 hipMemRangeAttributeLastPrefetchLocation, p, n);
+    *loc = v == hipCpuDeviceId ? -1 : v < 0 ? -2 : v;
+    return e;
+}
+static int h_stream_create(struct gpu_backend *b, gpu_stream *s, int nonblocking)
+{
+    return CALL(b, hipStreamCreateWithFlags, (hipStream_t *)s,
+                nonblocking ? hipStreamNonBlocking : 0);
+}
+static int h_stream_destroy(struct gpu_backend *b, gpu_stream s)
+{
+    return CALL(b, hipStreamDestroy, s);
+}
+static int h_stream_sync(struct gpu_backend *b, gpu_stream s)
+{
+    return CALL(b, hipStreamSynchronize, s);
+}
+static int h_device_sync(struct gpu_backend *b)
+{
+    return CALL(b, hipDeviceSynchronize);
+}
+static int h_event_create(struct gpu_backend *b, gpu_event *e)
+{
+    return CALL(b, hipEventCreate, (hipEvent_t *)e);
+}
+static int h_event_destroy(struct gpu_backend *b, gpu_event e)
+{
+    return CALL(b, hipEventDestroy, e);
+}
+static int h_event_record(struct gpu_backend *b, gpu_event e, gpu_stream s)
+{
+    return CALL(b, hipEventRecord, e, s);
+}
+static int h_event_sync(struct gpu_backend *b, gpu_event e)
+{
+    return CALL(b, hipEventSynchronize, e);
+}
+static int h_event_elapsed(struct gpu_backend *b, float *ms, gpu_event a, gpu_event z)
+{
+    return CALL(b, hipEventElapsedTime, ms, a, z);
+}
+
+static int h_compile(struct gpu_backend *b, const char *src, const char *name, const char *target,
+                     void **bin, size_t *len, struct strbuf *log)
+{
+    struct hip *h = H(b);
+    *bin = NULL;
+    *len = 0;
+    if (!h->rtc) {
+        gpu_set_err(b, "no hiprtc: %s", b->rtc_err);
+        return -1;
+    }
+    hiprtcProgram prog = NULL;
+    int e = h->hiprtcCreateProgram(&prog, src, name, 0, NULL, NULL);
+    if (e) {
+        gpu_set_err(b, "hiprtcCreateProgram: %s", h->hiprtcGetErrorString(e));
+        return e;
+    }
+    char arch[96];
+    snprintf(arch, sizeof(arch), "--offload-arch=%s", target);
+    const char *opts[] = {arch, "-O3", "-std=c++17"};
+    e = h->hiprtcCompileProgram(prog, (int)ARRAY_SIZE(opts), opts);
+    size_t ls = 0;
+    if (!h->hiprtcGetProgramLogSize(prog, &ls) && ls > 1) {
+        char *l = xmalloc(ls + 1);
+        if (!h->hiprtcGetProgramLog(prog, l)) {
+            l[ls] = '\0';
+            strbuf_adds(log, l);
+        }
+        free(l);
+    }
+    if (e) {
+        gpu_set_err(b, "hiprtcCompileProgram for %s: %s", target, h->hiprtcGetErrorString(e));
+    } else if ((e = h->hiprtcGetCodeSize(prog, len)) || *len == 0) {
+        gpu_set_err(b, "hiprtcGetCodeSize: %s", e ? h->hiprtcGetErrorString(e) : "empty code");
+        e = e ? e : -1;
+    } else {
+        *bin = xmalloc(*len);
+        if ((e = h->hiprtcGetCode(prog, *bin))) {
+            gpu_set_err(b, "hiprtcGetCode: %s", h->hiprtcGetErrorString(e));
+            free(*bin);
+            *bin = NULL;
+        }
+    }
+    h->hiprtcDestroyProgram(&prog);
+    return e;
+}
+
+static int h_module_load(struct gpu_backend *b, gpu_module *m, const void *bin, size_t len)
+{
+    (void)len;
+    return CALL(b, hipModuleLoadData, (hipModule_t *)m, bin);
+}
+static int h_module_unload(struct gpu_backend *b, gpu_module m)
+{
+    return CALL(b, hipModuleUnload, m);
+}
+static int h_function(struct gpu_backend *b, gpu_module m, const char *name, gpu_function *f)
+{
+    return CALL(b, hipModuleGetFunction, (hipFunction_t *)f, m, name);
+}
+static int h_launch(struct gpu_backend *b, gpu_function f, unsigned grid, unsigned block,
+                    unsigned shmem, gpu_stream s, void **args)
+{
+    return CALL(b, hipModuleLaunchKernel, f, grid, 1, 1, block, 1, 1, shmem, s, args, NULL);
+}
+static int h_graph_begin(struct gpu_backend *b, gpu_stream s)
+{
+    if (!H(b)->hipStreamBeginCapture)
+        return gpu_set_err(b, "no graph API in this runtime"), -1;
+    return CALL(b, hipStreamBeginCapture, s, hipStreamCaptureModeThreadLocal);
+}
+static int h_graph_end(struct gpu_backend *b, gpu_stream s, gpu_graph *g)
+{
+    hipGraph_t graph = NULL;
+    int e = CALL(b, hipStreamEndCapture, s, &graph);
+    if (e)
+        return e;
+    hipGraphExec_t ex = NULL;
+    e = CALL(b, hipGraphInstantiate, &ex, graph, NULL, NULL, 0);
+    H(b)->hipGraphDestroy(graph);
+    *g = ex;
+    return e;
+}
+static int h_graph_launch(struct gpu_backend *b, gpu_graph g, gpu_stream s)
+{
+    return CALL(b, hipGraphLaunch, g, s);
+}
+static int h_graph_destroy(struct gpu_backend *b, gpu_graph g)
+{
+    return CALL(b, hipGraphExecDestroy, g);
+}
+
+static hsa_status_t isa_cb(hsa_isa_t isa, void *data)
+{
+    struct hip *h = data;
+    char name[128] = "";
+    uint32_t nl = 0;
+    if (h->hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME_LENGTH, &nl) || nl >= sizeof(name))
+        return 0;
+    if (h->hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME, name))
+        return 0;
+    snprintf(h->isa[h->ngpu_isa], sizeof(h->isa[0]), "%s", name);
+    return HSA_STATUS_INFO_BREAK; /* the first ISA is the agent's own */
+}
+
+static hsa_status_t agent_cb(hsa_agent_t agent, void *data)
+{
+    struct hip *h = data;
+    int type = -1;
+    if (h->hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type) || type != HSA_DEVICE_TYPE_GPU)
+        return 0;
+    if (h->ngpu_isa >= (int)ARRAY_SIZE(h->isa))
+        return HSA_STATUS_INFO_BREAK;
+    h->isa[h->ngpu_isa][0] = '\0';
+    h->hsa_agent_iterate_isas(agent, isa_cb, h);
+    h->ngpu_isa++;
+    return 0;
+}
+
+static void load_hsa(struct hip *h)
+{
+    static const char *const names[] = {"libhsa-runtime64.so.1", "libhsa-runtime64.so"};
+    h->hsa = gpu_dlopen_first(names, ARRAY_SIZE(names), NULL, 0, NULL);
+    if (!h->hsa)
+        return;
+#define LOADHSA(fn) h->fn = (__typeof__(&fn))dlsym(h->hsa, #fn);
+    HSA_FNS(LOADHSA)
+    if (!h->hsa_init || !h->hsa_iterate_agents || !h->hsa_agent_get_info ||
+        !h->hsa_agent_iterate_isas || !h->hsa_isa_get_info_alt)
+        return;
+    if (h->hsa_init() == 0) {
+        h->hsa_ok = 1;
+        h->hsa_iterate_agents(agent_cb, h);
+    }
+}
+
+static void load_rtc(struct gpu_backend *b, struct hip *h)
+{
+    /* 5.x: hiprtc is inside libamdhip64; 6.x: a separate libhiprtc.so.N */
+    void *cand = NULL;
+    if (dlsym(h->h, "hiprtcCompileProgram")) {
+        cand = h->h;
+        snprintf(b->rtc_lib, sizeof(b->rtc_lib), "%s", b->lib);
+    } else {
+        static const char *const names[] = {"libhiprtc.so", "libhiprtc.so.7", "libhiprtc.so.6"};
+        struct strbuf why = STRBUF_INIT;
+        cand = gpu_dlopen_first(names, ARRAY_SIZE(names), b->rtc_lib, sizeof(b->rtc_lib), &why);
+        if (!cand)
+            snprintf(b->rtc_err, sizeof(b->rtc_err), "%s", why.buf ? why.buf : "not found");
+        strbuf_release(&why);
+        if (!cand)
+            return;
+    }
+#define LOADRTC(fn) h->fn = (__typeof__(&fn))dlsym(cand, #fn);
+    RTC_FNS(LOADRTC)
+#define NEEDRTC(fn)                                                                               \
+    if (!h->fn) {                                                                                 \
+        snprintf(b->rtc_err, sizeof(b->rtc_err), "%.400s lacks %s", b->rtc_lib, #fn);                 \
+        return;                                                                                   \
+    }
+    RTC_FNS(NEEDRTC)
+    h->rtc = cand;
+}
+
+struct gpu_backend *gpu_backend_hip_open(char **why)
+{
+    const char *forced = getenv("ROCM_VLA_DOCTOR_HIP_LIB");
+    const char *const names[] = {forced, forced ? NULL : "libamdhip64.so",
+                                 forced ? NULL : "libamdhip64.so.6",
+                                 forced ? NULL : "libamdhip64.so.5",
+                                 forced ? NULL : "/opt/rocm/lib/libamdhip64.so"};
+    struct strbuf sb = STRBUF_INIT;
+    struct gpu_backend *b = xcalloc(1, sizeof(*b));
+    struct hip *h = xcalloc(1, sizeof(*h));
+    b->priv = h;
+    b->name = "hip";
+    h->h = gpu_dlopen_first(names, ARRAY_SIZE(names), b->lib, sizeof(b->lib), &sb);
+    if (!h->h)
+        goto fail;
+#define LOAD(fn) h->fn = (__typeof__(&fn))dlsym(h->h, #fn);
+    HIP_FNS(LOAD)
+    HIP_OPT_FNS(LOAD)
+#define NEED(fn)                                                                                  \
+    if (!h->fn) {                                                                                 \
+        strbuf_addf(&sb, "%s lacks %s", b->lib, #fn);                                             \
+        goto fail;                                                                                \
+    }
+    HIP_FNS(NEED)
+    h->hipRuntimeGetVersion(&b->runtime_version);
+    load_rtc(b, h);
+    /* with no GPU, hipInit fails (hipErrorNoDevice, or hipErrorInvalidDevice
+     * on ROCm 5.2): that is a loaded runtime with 0 devices, not a load failure */
+    hipError_t e = h->hipInit(0);
+    if (e)
+        snprintf(b->init_err, sizeof(b->init_err), "hipInit: %s (%s)", h->hipGetErrorName(e),
+                 h->hipGetErrorString(e));
+    h->hipDriverGetVersion(&b->driver_version);
+    load_hsa(h);
+    b->device_count = h_device_count;
+    b->set_device = h_set_device;
+    b->props = h_props;
+    b->mem_info = h_mem_info;
+    b->malloc = h_malloc;
+    b->malloc_managed = h_malloc_managed;
+    b->malloc_host = h_malloc_host;
+    b->free = h_free;
+    b->free_host = h_free_host;
+    b->memcpy = h_memcpy;
+    b->memcpy_async = h_memcpy_async;
+    b->memset = h_memset;
+    b->prefetch = h_prefetch;
+    b->prefetch_location = h_prefetch_location;
+    b->stream_create = h_stream_create;
+    b->stream_destroy = h_stream_destroy;
+    b->stream_sync = h_stream_sync;
+    b->device_sync = h_device_sync;
+    b->event_create = h_event_create;
+    b->event_destroy = h_event_destroy;
+    b->event_record = h_event_record;
+    b->event_sync = h_event_sync;
+    b->event_elapsed_ms = h_event_elapsed;
+    b->compile = h_compile;
+    b->module_load = h_module_load;
+    b->module_unload = h_module_unload;
+    b->function = h_function;
+    b->launch = h_launch;
+    b->blas_gemm = NULL;
+    b->graph_begin = h_graph_begin;
+    b->graph_end = h_graph_end;
+    b->graph_launch = h_graph_launch;
+    b->graph_destroy = h_graph_destroy;
+    strbuf_release(&sb);
+    *why = NULL;
+    return b;
+fail:
+    *why = strbuf_detach(&sb);
+    if (h->h)
+        dlclose(h->h);
+    free(h);
+    free(b);
+    return NULL;
+}

@@ -1,0 +1,25 @@
+/* gpu_probe.h - what every GPU probe does first, in its isolated child:
+ * open a backend (HIP, else CUDA), pick device 0, and say why not. Also
+ * small timing and statistics helpers shared by the measuring probes. */
+#ifndef RVD_GPU_PROBE_H
+#define RVD_GPU_PROBE_H
+
+#include "../../probes/probe.h"
+#include "backend.h"
+
+/* 0 with *b open on device 0 and *p filled; 1 when there is nothing to
+ * measure (then facts "<prefix>.available" = false and "<prefix>.why" say
+ * why); the backend name is recorded as "<prefix>.backend". */
+int gpu_probe_begin(struct probe_ctx *ctx, const char *prefix, struct gpu_backend **b,
+                    struct gpu_props *p);
+/* facts "<prefix>.available" = false, "<prefix>.why" = the formatted reason */
+void gpu_probe_unavailable(struct probe_ctx *ctx, const char *prefix, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* the target to compile for: ROCM_VLA_DOCTOR_TARGET overrides p->target */
+const char *gpu_probe_target(const struct gpu_props *p);
+
+double gpu_now_s(void);
+/* sorts v in place; q in [0,1] */
+double gpu_quantile(double *v, size_t n, double q);
+
+#endif
