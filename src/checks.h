@@ -20,7 +20,7 @@ int level_parse(const char *s, enum level *out);
 struct rule {
     char *when_src;
     struct expr *when; /* NULL for the pass rule */
-    char *summary;     /* template: {fact.name} and {gpu} are substituted */
+    char *summary;     /* template: {fact.name}, {fact.name:gib|mib} and {gpu} */
     char *fix;         /* overrides the check's fix when set */
 };
 
@@ -68,7 +68,7 @@ struct result {
     const struct check *check;
     enum status st;
     char *summary;
-    const char *fix; /* borrowed from the rule or the check; NULL on pass/skip */
+    char *fix;       /* rendered from the rule's or the check's fix; NULL on pass/skip */
     struct evidence *ev;
     size_t nev;
 };

@@ -121,7 +121,17 @@ static int env_table(void *ctx, const char *table, const char *key, struct val *
     return checks_table(((struct env_ctx *)ctx)->cs, table, key, out);
 }
 
-/* {name} -> fact text; {gpu} -> index */
+/* {name:gib} / {name:mib}: a byte count in binary units, one decimal */
+static int render_unit(struct strbuf *sb, const struct fact *f, const char *unit)
+{
+    double div = strcmp(unit, "gib") == 0 ? 1073741824.0 : strcmp(unit, "mib") == 0 ? 1048576.0 : 0;
+    if (!div || !f || (f->type != FACT_INT && f->type != FACT_FLOAT))
+        return -1;
+    strbuf_addf(sb, "%.1f", (f->type == FACT_INT ? (double)f->i : f->f) / div);
+    return 0;
+}
+
+/* {name} -> fact text; {name:unit} -> converted; {gpu} -> index */
 static char *render_summary(const struct env_ctx *c, const char *tmpl)
 {
     struct strbuf sb = STRBUF_INIT;
@@ -136,10 +146,15 @@ static char *render_summary(const struct env_ctx *c, const char *tmpl)
         if (strcmp(name, "gpu") == 0) {
             strbuf_addf(&sb, "%d", c->gpu < 0 ? 0 : c->gpu);
         } else {
+            char *unit = strchr(name, ':');
+            if (unit)
+                *unit++ = '\0';
             const struct fact *f = resolve_fact(c, name, buf);
-            char *t = f ? fact_to_text(f) : xstrdup("unknown");
-            strbuf_adds(&sb, t);
-            free(t);
+            if (!unit || render_unit(&sb, f, unit)) {
+                char *t = f ? fact_to_text(f) : xstrdup("unknown");
+                strbuf_adds(&sb, t);
+                free(t);
+            }
         }
         free(name);
         p = close + 1;
@@ -163,7 +178,8 @@ static char *unknown_reason(const struct env_ctx *c, const char *name)
 struct verdict {
     enum status st;
     char *summary;
-    const char *fix;
+    const char *fix; /* template, rendered into the result */
+    int gpu;         /* the GPU the verdict is about, for rendering the fix */
 };
 
 static void eval_one(const struct check *ck, const struct env_ctx *c, struct verdict *v)
@@ -303,7 +319,7 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
             continue;
         struct result *r = &out->v[out->n++];
         r->check = ck;
-        struct verdict v = {ST_PASS, NULL, NULL};
+        struct verdict v = {ST_PASS, NULL, NULL, -1};
         struct env_ctx c = {cs, fs, -1};
         const struct fact *count = fact_get(fs, "gpu.count");
         int ngpu = ck->per_gpu && count && count->type == FACT_INT ? (int)count->i : 0;
@@ -318,6 +334,7 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
                 struct env_ctx cg = {cs, fs, g};
                 struct verdict vg;
                 eval_one(ck, &cg, &vg);
+                vg.gpu = g;
                 collect_evidence(r, ck, &cg);
                 passes += vg.st == ST_PASS;
                 if (g == 0 || severity(vg.st) > severity(v.st)) {
@@ -339,7 +356,10 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
         }
         r->st = v.st;
         r->summary = v.summary;
-        r->fix = (v.st == ST_FAIL || v.st == ST_WARN) ? v.fix : NULL;
+        if ((v.st == ST_FAIL || v.st == ST_WARN) && v.fix) {
+            struct env_ctx cf = {cs, fs, v.gpu};
+            r->fix = render_summary(&cf, v.fix);
+        }
         out->counts[r->st]++;
     }
     return 0;
@@ -349,6 +369,7 @@ void results_release(struct results *r)
 {
     for (size_t i = 0; i < r->n; i++) {
         free(r->v[i].summary);
+        free(r->v[i].fix);
         for (size_t j = 0; j < r->v[i].nev; j++)
             free(r->v[i].ev[j].name);
         free(r->v[i].ev);
