@@ -75,4 +75,16 @@ for c in json.load(open(sys.argv[1]))["checks"]:
         bad "$name: JUnit report does not match reports/junit.xsd: $(head -3 "$OUT/$name.xsd")"
     fi
 done
+# every quick-level check passes on at least one fixture machine and does
+# not pass on another: a check that cannot fail (or cannot pass) is a defect
+for id in $("$RVD" list | awk '$2 == "quick" { print $1 }'); do
+    st=$(cat tests/fixtures/*/expected | awk -v id="$id" '$1 == id { print $2 }' | sort -u)
+    if ! printf '%s\n' "$st" | grep -qx pass; then
+        bad "coverage: $id passes on no fixture machine"
+    elif ! printf '%s\n' "$st" | grep -qvx pass; then
+        bad "coverage: $id never fails, warns or skips on a fixture machine"
+    else
+        ok
+    fi
+done
 echo "$pass passed, $fail failed"

@@ -1,0 +1,703 @@
+#!/usr/bin/python3
+"""mk-fixtures.py SHARED_FIXTURES_REAL OUT_DIR - build the fixture machines.
+
+Each machine is a sysroot tree under OUT_DIR/<machine>/root, made from the
+real captures in ../shared/fixtures-real (sysfs of real amdgpu cards, a real
+KFD topology node) where such data exists, completed with synthesized files
+where it does not. Every machine's README lists which files are real
+captures and which are synthesized, and what the machine is meant to show.
+
+Run by a developer when a fixture must change; the trees are committed (CI
+has no ../shared). The expected results (tests/fixtures/<m>/expected) are
+written and reviewed by hand, never generated from the program's output.
+"""
+import os
+import shutil
+import struct
+import sys
+
+REAL = None
+
+
+class Root:
+    def __init__(self, path):
+        self.path = path
+        self.real = []       # files copied from real captures
+        if os.path.exists(path):
+            shutil.rmtree(path)
+        os.makedirs(path)
+
+    def p(self, rel):
+        return os.path.join(self.path, rel.lstrip("/"))
+
+    def file(self, rel, data, mode=0o644):
+        full = self.p(rel)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "wb") as f:
+            f.write(data.encode() if isinstance(data, str) else data)
+        os.chmod(full, mode)
+
+    def link(self, rel, target):
+        full = self.p(rel)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        if os.path.lexists(full):
+            os.remove(full)
+        os.symlink(target, full)
+
+    def copy_capture(self, src, rel, skip=()):
+        """copy a real capture directory (files and subdirectories)"""
+        for dirpath, dirnames, filenames in os.walk(src):
+            sub = os.path.relpath(dirpath, src)
+            for fn in filenames:
+                if fn in skip:
+                    continue
+                dst = os.path.normpath(os.path.join(rel, sub, fn))
+                full = self.p(dst)
+                os.makedirs(os.path.dirname(full), exist_ok=True)
+                # the captures pad every file with NULs to 4 KiB; sysfs
+                # itself does not, so the padding is dropped
+                data = open(os.path.join(dirpath, fn), "rb").read().rstrip(b"\0")
+                with open(full, "wb") as f:
+                    f.write(data)
+                os.chmod(full, 0o644)
+                self.real.append((dst, os.path.relpath(os.path.join(dirpath, fn), REAL)))
+
+
+def relto(frm_dir, to):
+    return os.path.relpath(to, frm_dir)
+
+
+# ---- PCI --------------------------------------------------------------------
+
+PORT_ENDPOINT, PORT_ROOT, PORT_UP, PORT_DOWN = 0, 4, 5, 6
+
+
+def config_space(vendor, device, cls, port, devcap2=0, devctl2=0, bridge=False):
+    """4 KiB of PCI config space with a PCI Express capability at 0x40"""
+    c = bytearray(4096)
+    struct.pack_into("<HH", c, 0, vendor, device)
+    struct.pack_into("<H", c, 0x04, 0x0407)          # command: io, mem, master
+    struct.pack_into("<H", c, 0x06, 0x0010)          # status: capability list
+    c[0x08] = 0xc8                                   # revision
+    c[0x09], c[0x0a], c[0x0b] = cls & 0xff, (cls >> 8) & 0xff, (cls >> 16) & 0xff
+    c[0x0e] = 0x01 if bridge else 0x00               # header type
+    c[0x34] = 0x40
+    c[0x40], c[0x41] = 0x10, 0x00                    # PCIe capability, last
+    struct.pack_into("<H", c, 0x42, 0x0002 | (port << 4))
+    struct.pack_into("<I", c, 0x40 + 0x24, devcap2)  # Device Capabilities 2
+    struct.pack_into("<H", c, 0x40 + 0x28, devctl2)  # Device Control 2
+    return bytes(c)
+
+
+ATOMIC_ROUTE, ATOMIC_C32, ATOMIC_C64, ATOMIC_C128 = 0x40, 0x80, 0x100, 0x200
+ATOMIC_REQ_EN = 0x40
+
+
+def speed_text(gts):
+    return "%.1f GT/s PCIe" % gts
+
+
+def pci_chain(r, domain_bus, hops):
+    """hops: list of dicts from the root port down to the endpoint, each
+    {bdf, vendor, device, cls, port, cur, width, max, max_width, devcap2,
+    devctl2}. Creates /sys/devices/pci<domain_bus>/.../<bdf> directories and
+    the /sys/bus/pci/devices links. Returns the endpoint's /sys path."""
+    path = "/sys/devices/pci%s" % domain_bus
+    r.file(path + "/uevent", "")
+    for h in hops:
+        path = path + "/" + h["bdf"]
+        r.file(path + "/vendor", "0x%04x\n" % h["vendor"])
+        r.file(path + "/device", "0x%04x\n" % h["device"])
+        r.file(path + "/class", "0x%06x\n" % h["cls"])
+        if h.get("cur"):
+            r.file(path + "/current_link_speed", speed_text(h["cur"]) + "\n")
+            r.file(path + "/current_link_width", "%d\n" % h["width"])
+            r.file(path + "/max_link_speed", speed_text(h["max"]) + "\n")
+            r.file(path + "/max_link_width", "%d\n" % h["max_width"])
+        r.file(path + "/config", config_space(h["vendor"], h["device"], h["cls"], h["port"],
+                                              h.get("devcap2", 0), h.get("devctl2", 0),
+                                              bridge=h["port"] in (PORT_ROOT, PORT_UP, PORT_DOWN)))
+        r.link("/sys/bus/pci/devices/" + h["bdf"],
+               relto("/sys/bus/pci/devices", path))
+    return path
+
+
+# ---- AMD GPU pieces -----------------------------------------------------------
+
+def kfd_cpu_node(r, n):
+    d = "/sys/class/kfd/kfd/topology/nodes/%d" % n
+    r.file(d + "/properties", "cpu_cores_count 64\nsimd_count 0\nmem_banks_count 1\n"
+           "gfx_target_version 0\nvendor_id 0\ndevice_id 0\nlocation_id 0\ndomain 0\n"
+           "drm_render_minor 0\ncapability 0\nlocal_mem_size 0\n")
+    r.file(d + "/gpu_id", "0\n")
+
+
+def kfd_gpu_node(r, n, props, vram, gpu_id):
+    d = "/sys/class/kfd/kfd/topology/nodes/%d" % n
+    r.file(d + "/properties", props)
+    r.file(d + "/gpu_id", "%d\n" % gpu_id)
+    r.file(d + "/mem_banks/0/properties",
+           "heap_type 1\nsize_in_bytes %d\nflags 0\nwidth 384\nmem_clk_max 1249\n" % vram)
+
+
+def props_text(gfx_tv, simd, device_id, location_id, render_minor, cpu_cores=0, capability=0x28000280,
+               simd_per_cu=2, local_mem=0, domain=0):
+    return ("cpu_cores_count %d\nsimd_count %d\nmem_banks_count 1\ncaches_count 200\n"
+            "io_links_count 1\nsimd_per_cu %d\nmax_waves_per_simd 16\nwave_front_size 64\n"
+            "gfx_target_version %d\nvendor_id 4098\ndevice_id %d\nlocation_id %d\ndomain %d\n"
+            "drm_render_minor %d\nlocal_mem_size %d\nfw_version 100\ncapability %d\n"
+            "num_xcc 1\nmax_engine_clk_fcompute 2100\n"
+            % (cpu_cores, simd, simd_per_cu, gfx_tv, device_id, location_id, domain,
+               render_minor, local_mem, capability))
+
+
+def location_id(bdf):
+    bus, devfn = bdf.split(":")[1], bdf.split(":")[2]
+    dev, fn = devfn.split(".")
+    return (int(bus, 16) << 8) | (int(dev, 16) << 3) | int(fn)
+
+
+def drm_card(r, dev_path, card, render_minor, files):
+    """DRM files in the PCI device dir, drm/cardN, /sys/class/drm link, /dev nodes"""
+    for k, v in files.items():
+        r.file(dev_path + "/" + k, v)
+    r.file(dev_path + "/drm/%s/dev" % card, "226:%d\n" % int(card[4:]))
+    r.file(dev_path + "/drm/renderD%d/dev" % render_minor, "226:%d\n" % render_minor)
+    r.link("/sys/class/drm/" + card, relto("/sys/class/drm", dev_path + "/drm/" + card))
+    r.file("/dev/dri/" + card, "")
+    r.file("/dev/dri/renderD%d" % render_minor, "")
+
+
+def hwmon(r, dev_path, n, temps, crit, power_uw=None):
+    d = dev_path + "/hwmon/hwmon%d" % n
+    r.file(d + "/name", "amdgpu\n")
+    for i, (label, milli) in enumerate(temps, 1):
+        r.file(d + "/temp%d_label" % i, label + "\n")
+        r.file(d + "/temp%d_input" % i, "%d\n" % milli)
+        r.file(d + "/temp%d_crit" % i, "%d\n" % crit[i - 1])
+    if power_uw is not None:
+        r.file(d + "/power1_average", "%d\n" % power_uw)
+
+
+# ---- host pieces ----------------------------------------------------------------
+
+def host(r, hostname, os_pretty, release, cmdline, passwd, group, svm=None, dpkg=None):
+    r.file("/proc/sys/kernel/hostname", hostname + "\n")
+    r.file("/proc/sys/kernel/osrelease", release + "\n")
+    r.file("/proc/sys/kernel/dmesg_restrict", "0\n")
+    r.file("/etc/os-release", 'PRETTY_NAME="%s"\nID=x\n' % os_pretty)
+    r.file("/proc/cmdline", cmdline + "\n")
+    r.file("/proc/1/cgroup", "0::/init.scope\n")
+    r.file("/etc/passwd", passwd)
+    r.file("/etc/group", group)
+    if svm is not None:
+        line = "CONFIG_HSA_AMD_SVM=%s\n" % svm if svm != "n" else "# CONFIG_HSA_AMD_SVM is not set\n"
+        r.file("/boot/config-" + release, "CONFIG_HSA_AMD=y\n" + line + "CONFIG_HMM_MIRROR=y\n")
+    if dpkg is not None:
+        r.file("/var/lib/dpkg/status", dpkg)
+
+
+def amdgpu_module(r, version=None, params=None):
+    r.file("/sys/module/amdgpu/initstate", "live\n")
+    if version:
+        r.file("/sys/module/amdgpu/version", version + "\n")
+    defaults = {"vm_update_mode": "-1", "noretry": "-1", "vm_fragment_size": "-1", "mcbp": "-1",
+                "sched_policy": "0", "cwsr_enable": "1", "gpu_recovery": "-1", "runpm": "-1",
+                "aspm": "-1", "dpm": "-1", "msi": "-1"}
+    defaults.update(params or {})
+    for k, v in defaults.items():
+        r.file("/sys/module/amdgpu/parameters/" + k, v + "\n")
+
+
+def snapshot(r, **q):
+    for k, v in q.items():
+        r.file("/.snapshot/" + k.replace("_", "-"), v)
+
+
+def rocm_install(r, version, link=True):
+    d = "/opt/rocm-" + version
+    r.file(d + "/.info/version", version + "-95\n")
+    if link:
+        r.link("/opt/rocm", "rocm-" + version)
+
+
+def torch(r, site, version, hip=None, cuda=None):
+    d = site + "/torch"
+    q = lambda v: "None" if v is None else "'%s'" % v
+    r.file(d + "/__init__.py", "")
+    r.file(d + "/version.py",
+           "from typing import Optional\n\n__all__ = ['__version__', 'debug', 'cuda', 'git_version', 'hip']\n"
+           "__version__ = '%s'\ndebug = False\ncuda: Optional[str] = %s\n"
+           "git_version = 'a8d6afb511a69687bbb2b7e88a3cf67917e1697e'\nhip: Optional[str] = %s\n"
+           % (version, q(cuda), q(hip)))
+    return d
+
+
+def python_query(executable, version, prefix, torch_dir, dists):
+    out = "executable=%s\nversion=%s\nprefix=%s\ntorch_dir=%s\n" % (executable, version, prefix,
+                                                                    torch_dir or "")
+    for d in sorted(dists):
+        out += "dist=%s\n" % d
+    return out
+
+
+def readme(r, machine, text):
+    lines = [text.strip(), "", "Real captures used (copied unchanged):"]
+    if r.real:
+        seen = {}
+        for dst, src in r.real:
+            top = src.split("/")[0] + "/" + src.split("/")[1]
+            seen.setdefault(top, os.path.dirname(dst))
+        for src, dst in sorted(seen.items()):
+            lines.append("- ../shared/fixtures-real/%s -> %s" % (src, dst))
+    else:
+        lines.append("- none: no capture of this hardware exists; every file is synthesized")
+    lines.append("(the captures' NUL padding to 4 KiB is dropped: sysfs has none)")
+    lines += ["", "Everything else in root/ is synthesized by tools/mk-fixtures.py with the",
+              "formats of the kernel's sysfs/procfs and the tool's /.snapshot queries."]
+    with open(os.path.join(os.path.dirname(r.path), "README"), "w") as f:
+        f.write("# fixture machine: %s\n\n" % machine + "\n".join(lines) + "\n")
+
+
+# ---- machines -------------------------------------------------------------------
+
+GROUP_BASE = ("root:x:0:\nadm:x:4:\nsudo:x:27:%s\nvideo:x:44:%s\nrender:x:109:%s\n"
+              "%s:x:1000:\n")
+
+
+def machine_mi300x(out):
+    r = Root(out + "/root")
+    host(r, "mi300x-node07", "Ubuntu 22.04.4 LTS", "5.15.0-116-generic",
+         "BOOT_IMAGE=/vmlinuz-5.15.0-116-generic root=/dev/nvme0n1p2 ro iommu=pt amd_iommu=on",
+         "root:x:0:0:root:/root:/bin/bash\nops:x:1000:1000::/home/ops:/bin/bash\n",
+         GROUP_BASE % ("ops", "ops", "ops", "ops"), svm="y")
+    amdgpu_module(r, version="6.8.5")
+    rocm_install(r, "6.2.0")
+    r.file("/sys/class/iommu/ivhd0/uevent", "")
+    kfd_cpu_node(r, 0)
+    kfd_cpu_node(r, 1)
+    buses = ["05", "15", "65", "75", "85", "95", "e5", "f5"]
+    gib = 1 << 30
+    for i, bus in enumerate(buses):
+        bdf = "0000:%s:00.0" % bus
+        rp = "0000:%02x:01.1" % (int(bus, 16) - 1)
+        path = pci_chain(r, "0000:%02x" % (int(bus, 16) - 1), [
+            dict(bdf=rp, vendor=0x1022, device=0x14ab, cls=0x060400, port=PORT_ROOT,
+                 cur=32.0, width=16, max=32.0, max_width=16,
+                 devcap2=ATOMIC_C32 | ATOMIC_C64 | ATOMIC_C128 | ATOMIC_ROUTE),
+            dict(bdf=bdf, vendor=0x1002, device=0x74a1, cls=0x120000, port=PORT_ENDPOINT,
+                 cur=32.0, width=16, max=32.0, max_width=16, devcap2=ATOMIC_C32 | ATOMIC_C64,
+                 devctl2=ATOMIC_REQ_EN),
+        ])
+        # MI300X is a processing accelerator: class 0x1200 - the doctor must
+        # also find GPUs that are not display-class
+        r.file(path + "/iommu_group/type", "identity\n")
+        drm_card(r, path, "card%d" % (i + 1), 128 + i, {
+            "mem_info_vram_total": "%d\n" % (192 * gib),
+            "mem_info_vis_vram_total": "%d\n" % (192 * gib),
+            "mem_info_vram_used": "%d\n" % (280 << 20),
+            "power_dpm_force_performance_level": "auto\n",
+            "gpu_busy_percent": "0\n",
+            "pp_dpm_pcie": "0: 32.0GT/s, x16 619Mhz *\n",
+            "vbios_version": "113-M3000100-102\n",
+            "ras/umc_err_count": "ue: 0\nce: 0\n",
+            "ras/gfx_err_count": "ue: 0\nce: 0\n",
+        })
+        hwmon(r, path, i + 2, [("edge", 38000), ("junction", 41000), ("mem", 36000)],
+              [100000, 110000, 95000], power_uw=147000000)
+        kfd_gpu_node(r, 2 + i, props_text(90402, 1216, 0x74a1, location_id(bdf), 128 + i,
+                                          simd_per_cu=4, capability=0x0a3a2280),
+                     192 * gib, 41000 + i)
+    r.file("/dev/kfd", "")
+    site = "/home/ops/venv/lib/python3.10/site-packages"
+    td = torch(r, site, "2.5.1+rocm6.2", hip="6.2.41133-dd7f95766")
+    snapshot(r,
+             environ="PATH=/home/ops/venv/bin:/usr/bin:/bin\nVIRTUAL_ENV=/home/ops/venv\n"
+                     "LD_LIBRARY_PATH=/opt/rocm/lib\n"
+                     "HIP_VISIBLE_DEVICES=0,1,2,3,4,5,6,7\n",
+             identity="user ops\nuid 1000\ngid 1000\ngroups 1000 27 44 109\n",
+             kfd_open="ok\n",
+             devnodes="/dev/kfd 020660 0 109\n" + "".join(
+                 "/dev/dri/renderD%d 020660 0 109\n" % (128 + i) for i in range(8)),
+             dmesg="[    0.000000] Linux version 5.15.0-116-generic\n"
+                   "[    4.912345] amdgpu 0000:05:00.0: amdgpu: HMM registered 196608MB device memory\n"
+                   "[    5.001234] kfd kfd: amdgpu: added device 1002:74a1\n",
+             python=python_query("/home/ops/venv/bin/python3", "3.10.12", "/home/ops/venv", td,
+                                 ["torch 2.5.1+rocm6.2", "pytorch-triton-rocm 3.1.0",
+                                  "numpy 1.26.4", "safetensors 0.4.5"]))
+    readme(r, "mi300x-node", """
+A healthy 8x AMD Instinct MI300X node (gfx942, 192 GiB each, PCIe Gen5 x16 to
+CPU root ports that complete and route AtomicOps, IOMMU in passthrough
+(iommu=pt), large BAR, RAS counters at zero), ROCm 6.2.0 with the matching
+amdgpu-dkms 6.8.5, a ROCm 6.2 PyTorch wheel in a venv, the user in render and
+video. Expected: every quick check passes.""")
+
+
+def machine_rx7900xtx(out):
+    r = Root(out + "/root")
+    host(r, "robo-desk", "Ubuntu 24.04.1 LTS", "6.8.0-45-generic",
+         "BOOT_IMAGE=/vmlinuz-6.8.0-45-generic root=UUID=1b2c ro quiet splash",
+         "root:x:0:0:root:/root:/bin/bash\nalice:x:1000:1000::/home/alice:/bin/bash\n",
+         GROUP_BASE % ("alice", "", "", "alice"), svm="y")
+    amdgpu_module(r)  # in-kernel driver of Ubuntu 24.04
+    rocm_install(r, "6.2.0")
+    kfd_cpu_node(r, 0)
+    # the real KFD node's location_id 34304 is bus 0x86
+    gpu = "0000:86:00.0"
+    # slot link: root port -> on-card switch upstream port trained at x8;
+    # the root port neither completes nor routes AtomicOps (chipset slot)
+    path = pci_chain(r, "0000:80", [
+        dict(bdf="0000:80:01.1", vendor=0x1022, device=0x1483, cls=0x060400, port=PORT_ROOT,
+             cur=16.0, width=8, max=16.0, max_width=16, devcap2=0),
+        dict(bdf="0000:84:00.0", vendor=0x1002, device=0x1478, cls=0x060400, port=PORT_UP,
+             cur=16.0, width=8, max=16.0, max_width=16, devcap2=ATOMIC_ROUTE),
+        dict(bdf="0000:85:00.0", vendor=0x1002, device=0x1479, cls=0x060400, port=PORT_DOWN,
+             cur=16.0, width=16, max=16.0, max_width=16, devcap2=ATOMIC_ROUTE),
+        dict(bdf=gpu, vendor=0x1002, device=0x744c, cls=0x030000, port=PORT_ENDPOINT,
+             cur=16.0, width=16, max=16.0, max_width=16,
+             devcap2=ATOMIC_C32 | ATOMIC_C64, devctl2=0),
+    ])
+    # the GPU function's sysfs from the real RX 7900 XT capture (same Navi31
+    # board layout); link files of the capture replace the synthesized ones
+    r.copy_capture(REAL + "/amdgpu-sysfs-rs/rx7900xt", path, skip=("uevent",))
+    drm_card(r, path, "card1", 128, {
+        "mem_info_vram_total": "%d\n" % 25753026560,
+        "mem_info_vis_vram_total": "%d\n" % 25753026560,
+        "mem_info_vram_used": "%d\n" % (612 << 20),
+        "power_dpm_force_performance_level": "auto\n",
+        "max_link_speed": "16.0 GT/s PCIe\n",
+        "max_link_width": "16\n",
+    })
+    props = open(REAL + "/kfd-topology/gfx1100-rx7900xtx/properties").read()
+    r.file("/sys/class/kfd/kfd/topology/nodes/1/properties", props)
+    r.real.append(("/sys/class/kfd/kfd/topology/nodes/1/properties",
+                   "kfd-topology/gfx1100-rx7900xtx/properties"))
+    r.file("/sys/class/kfd/kfd/topology/nodes/1/gpu_id", "52138\n")
+    r.file("/sys/class/kfd/kfd/topology/nodes/1/mem_banks/0/properties",
+           "heap_type 1\nsize_in_bytes 25753026560\nflags 0\nwidth 384\nmem_clk_max 1249\n")
+    r.file("/dev/kfd", "")
+    site = "/home/alice/.local/lib/python3.12/site-packages"
+    td = torch(r, site, "2.5.1+cu124", cuda="12.4")
+    snapshot(r,
+             environ="PATH=/usr/local/cuda-12.4/bin:/usr/bin:/bin\n"
+                     "LD_LIBRARY_PATH=/usr/local/cuda-12.4/lib64:/opt/rocm/lib\n",
+             identity="user alice\nuid 1000\ngid 1000\ngroups 1000 27\n",
+             kfd_open="EACCES\n",
+             devnodes="/dev/kfd 020660 0 109\n/dev/dri/renderD128 020660 0 109\n",
+             dmesg="[    0.000000] Linux version 6.8.0-45-generic\n"
+                   "[    3.211000] amdgpu 0000:03:00.0: amdgpu: PCIE atomic ops is not supported\n"
+                   "[    3.402000] amdgpu 0000:03:00.0: amdgpu: HMM registered 24560MB device memory\n",
+             python=python_query("/usr/bin/python3", "3.12.3", "/usr", td,
+                                 ["torch 2.5.1+cu124", "triton 3.1.0",
+                                  "nvidia-cublas-cu12 12.4.5.8", "nvidia-cudnn-cu12 9.1.0.70",
+                                  "nvidia-nccl-cu12 2.21.5", "numpy 2.1.2"]))
+    r.file("/home/alice/.ignored", "")
+    readme(r, "rx7900xtx-desktop", """
+An RX 7900 XTX desktop (gfx1100, Navi31 behind its on-card PCIe switch) on
+Ubuntu 24.04 with the in-kernel amdgpu and ROCm 6.2: the slot link (root port
+to the switch's upstream port) trained at x8, the root port does not complete
+or route AtomicOps (RDNA needs them; the kernel log says 'PCIE atomic ops is
+not supported'), the user alice is not in render (so /dev/kfd gives EACCES), a
+CUDA torch wheel with nvidia-* packages, CUDA first on LD_LIBRARY_PATH, and a
+requirements file with +cu124 pins (args). The GPU function directory is the
+real RX 7900 XT capture; the KFD node is the real RX 7900 XTX node (note its
+local_mem_size 0).""")
+    with open(out + "/requirements.txt", "w") as f:
+        f.write("--extra-index-url https://download.pytorch.org/whl/cu124\n"
+                "torch==2.5.1+cu124\ntorchvision==0.20.1+cu124\nnumpy<2\n"
+                "flash-attn==2.6.3\nsafetensors>=0.4\n")
+    with open(out + "/args", "w") as f:
+        f.write("--requirements\n@FIX@/requirements.txt\n")
+
+
+def machine_rx7800xt(out):
+    r = Root(out + "/root")
+    host(r, "team-ws", "Ubuntu 22.04.5 LTS", "6.8.0-49-generic",
+         "BOOT_IMAGE=/vmlinuz-6.8.0-49-generic root=UUID=9f00 ro amdgpu.vm_update_mode=3",
+         "root:x:0:0:root:/root:/bin/bash\nbob:x:1000:1000::/home/bob:/bin/bash\n",
+         GROUP_BASE % ("bob", "bob", "bob", "bob"), svm="y")
+    amdgpu_module(r, version="6.7.0", params={"vm_update_mode": "3"})
+    rocm_install(r, "6.1.0")
+    rocm_install(r, "5.7.1", link=False)
+    kfd_cpu_node(r, 0)
+    gpu = "0000:2f:00.0"
+    path = pci_chain(r, "0000:00", [
+        dict(bdf="0000:00:03.1", vendor=0x1022, device=0x1483, cls=0x060400, port=PORT_ROOT,
+             cur=16.0, width=16, max=16.0, max_width=16,
+             devcap2=ATOMIC_C32 | ATOMIC_C64 | ATOMIC_ROUTE),
+        dict(bdf="0000:2d:00.0", vendor=0x1002, device=0x1478, cls=0x060400, port=PORT_UP,
+             cur=16.0, width=16, max=16.0, max_width=16, devcap2=ATOMIC_ROUTE),
+        dict(bdf="0000:2e:00.0", vendor=0x1002, device=0x1479, cls=0x060400, port=PORT_DOWN,
+             cur=16.0, width=16, max=16.0, max_width=16, devcap2=ATOMIC_ROUTE),
+        dict(bdf=gpu, vendor=0x1002, device=0x747e, cls=0x030000, port=PORT_ENDPOINT,
+             cur=16.0, width=16, max=16.0, max_width=16,
+             devcap2=ATOMIC_C32 | ATOMIC_C64, devctl2=ATOMIC_REQ_EN),
+    ])
+    r.copy_capture(REAL + "/amdgpu-sysfs-rs/rx7800xt", path, skip=("uevent",))
+    drm_card(r, path, "card0", 128, {
+        "mem_info_vram_total": "%d\n" % 17163091968,
+        "mem_info_vis_vram_total": "%d\n" % 268435456,   # no Resizable BAR
+        "mem_info_vram_used": "%d\n" % (390 << 20),
+        "power_dpm_force_performance_level": "manual\n",
+        "max_link_speed": "16.0 GT/s PCIe\n",
+        "max_link_width": "16\n",
+    })
+    kfd_gpu_node(r, 1, props_text(110001, 120, 0x747e, location_id(gpu), 128,
+                                  capability=0x28000280), 17163091968, 40117)
+    r.file("/dev/kfd", "")
+    site = "/home/bob/miniconda3/envs/vla/lib/python3.11/site-packages"
+    td = torch(r, site, "2.4.1+rocm6.0", hip="6.0.32830-d62f6a171")
+    snapshot(r,
+             environ="PATH=/home/bob/miniconda3/envs/vla/bin:/usr/bin:/bin\n"
+                     "CONDA_PREFIX=/home/bob/miniconda3/envs/vla\n"
+                     "HSA_OVERRIDE_GFX_VERSION=11.0.0\n"
+                     "LD_LIBRARY_PATH=/opt/rocm-5.7.1/lib\n",
+             # bob was added to render and video, but this session predates it
+             identity="user bob\nuid 1000\ngid 1000\ngroups 1000 27\n",
+             kfd_open="EACCES\n",
+             devnodes="/dev/kfd 020660 0 109\n/dev/dri/renderD128 020660 0 109\n",
+             python=python_query("/home/bob/miniconda3/envs/vla/bin/python", "3.11.10",
+                                 "/home/bob/miniconda3/envs/vla", td,
+                                 ["torch 2.4.1+rocm6.0", "pytorch-triton-rocm 3.0.0",
+                                  "numpy 1.26.4"]))
+    # the kernel log is not readable for bob (kernel.dmesg_restrict=1)
+    r.file("/proc/sys/kernel/dmesg_restrict", "1\n")
+    r.file("/.snapshot/read-errors", "1 /.snapshot/dmesg\n")
+    readme(r, "rx7800xt-override", """
+An RX 7800 XT (gfx1101, Navi32) workstation with HSA_OVERRIDE_GFX_VERSION=11.0.0
+(the usual workaround: the runtime treats it as gfx1100) on ROCm 6.1, whose
+support list lacks gfx1101; a second ROCm 5.7.1 beside it and on
+LD_LIBRARY_PATH; small BAR (256 MiB visible); performance level 'manual';
+amdgpu.vm_update_mode=3 from a forum post; a ROCm 6.0 torch in conda; bob was
+added to render/video but has not logged in again, so /dev/kfd gives EACCES;
+the kernel log is not readable (dmesg_restrict=1). The GPU function directory
+is the real RX 7800 XT capture.""")
+
+
+def machine_wsl2(out):
+    r = Root(out + "/root")
+    host(r, "LAPTOP-7F3K", "Ubuntu 22.04.3 LTS", "5.15.153.1-microsoft-standard-WSL2",
+         "initrd=\\initrd.img WSL_ROOT_INIT=1 panic=-1 nr_cpus=16 swiotlb=force",
+         "root:x:0:0:root:/root:/bin/bash\ncarol:x:1000:1000::/home/carol:/bin/bash\n",
+         GROUP_BASE % ("carol", "carol", "carol", "carol"))
+    r.file("/dev/dxg", "")
+    r.file("/sys/bus/pci/devices/.keep", "")  # WSL2 shows no PCI devices
+    r.file("/sys/class/kfd/.keep", "")
+    snapshot(r,
+             environ="PATH=/usr/bin:/bin:/mnt/c/Windows/system32\n",
+             identity="user carol\nuid 1000\ngid 1000\ngroups 1000 27 44 109\n",
+             kfd_open="ENOENT\n",
+             devnodes="",
+             dmesg="[    0.000000] Linux version 5.15.153.1-microsoft-standard-WSL2\n"
+                   "[    0.410000] hv_vmbus: registering driver hv_pci\n",
+             python=python_query("/usr/bin/python3", "3.10.12", "/usr", None,
+                                 ["numpy 1.21.5"]))
+    os.remove(r.p("/sys/bus/pci/devices/.keep"))
+    os.remove(r.p("/sys/class/kfd/.keep"))
+    os.makedirs(r.p("/sys/bus/pci/devices"), exist_ok=True)
+    readme(r, "wsl2", """
+WSL2 on a Windows laptop: kernel 5.15.153.1-microsoft-standard-WSL2, /dev/dxg
+but no /dev/kfd, no amdgpu module, no PCI devices visible, no ROCm, Python
+without torch.""")
+
+
+def machine_nogpu(out):
+    r = Root(out + "/root")
+    host(r, "build-07", "Debian GNU/Linux 12 (bookworm)", "6.1.0-26-amd64",
+         "BOOT_IMAGE=/boot/vmlinuz-6.1.0-26-amd64 root=/dev/sda1 ro",
+         "root:x:0:0:root:/root:/bin/bash\ndave:x:1000:1000::/home/dave:/bin/bash\n",
+         GROUP_BASE % ("dave", "", "", "dave"), svm="y")
+    # the BMC's VGA (ASPEED) is the only display device
+    pci_chain(r, "0000:00", [
+        dict(bdf="0000:00:1c.0", vendor=0x8086, device=0xa110, cls=0x060400, port=PORT_ROOT,
+             cur=5.0, width=1, max=8.0, max_width=1, devcap2=0),
+        dict(bdf="0000:02:00.0", vendor=0x1a03, device=0x2000, cls=0x030000, port=PORT_ENDPOINT,
+             cur=5.0, width=1, max=5.0, max_width=1),
+    ])
+    r.file("/sys/class/iommu/dmar0/uevent", "")
+    snapshot(r,
+             environ="PATH=/usr/bin:/bin\n",
+             identity="user dave\nuid 1000\ngid 1000\ngroups 1000 27\n",
+             kfd_open="ENOENT\n",
+             devnodes="",
+             dmesg="[    0.000000] Linux version 6.1.0-26-amd64\n",
+             python=python_query("/usr/bin/python3", "3.11.2", "/usr", None,
+                                 ["numpy 1.24.2", "pyyaml 6.0"]))
+    with open(out + "/requirements.txt", "w") as f:
+        f.write("# ROCm-clean\n--index-url https://download.pytorch.org/whl/rocm6.2\n"
+                "torch==2.5.1\nnumpy>=1.24\nsafetensors\n")
+    with open(out + "/args", "w") as f:
+        f.write("--requirements\n@FIX@/requirements.txt\n")
+    readme(r, "no-gpu-server", """
+A Debian 12 build server with no GPU but the BMC's ASPEED VGA, no amdgpu, no
+ROCm, Python without torch, Intel IOMMU (DMAR) on, and a ROCm-clean
+requirements file (args).""")
+
+
+def machine_mi250x(out):
+    r = Root(out + "/root")
+    host(r, "hpc-gpu12", "Rocky Linux 9.4 (Blue Onyx)", "6.6.30-custom",
+         "BOOT_IMAGE=/vmlinuz-6.6.30-custom root=/dev/md0 ro intel_iommu=on",
+         "root:x:0:0:root:/root:/bin/bash\neve:x:1000:1000::/home/eve:/bin/bash\n",
+         GROUP_BASE % ("eve", "eve", "eve", "eve"), svm="n")
+    amdgpu_module(r, version="6.3.6")   # amdgpu-dkms of ROCm 6.0
+    rocm_install(r, "6.2.0")
+    r.file("/sys/class/iommu/dmar0/uevent", "")
+    r.file("/sys/class/iommu/dmar1/uevent", "")
+    kfd_cpu_node(r, 0)
+    gib = 1 << 30
+    for i, (bus, rp) in enumerate([("c1", "0000:c0:01.1"), ("c6", "0000:c0:03.1")]):
+        bdf = "0000:%s:00.0" % bus
+        path = pci_chain(r, "0000:c0", [
+            dict(bdf=rp, vendor=0x8086, device=0x347a, cls=0x060400, port=PORT_ROOT,
+                 cur=16.0, width=16, max=16.0, max_width=16,
+                 devcap2=ATOMIC_C32 | ATOMIC_C64 | ATOMIC_ROUTE),
+            dict(bdf=bdf, vendor=0x1002, device=0x740c, cls=0x038000, port=PORT_ENDPOINT,
+                 cur=16.0, width=16, max=16.0, max_width=16, devcap2=ATOMIC_C32 | ATOMIC_C64,
+                 devctl2=ATOMIC_REQ_EN),
+        ])
+        r.file(path + "/iommu_group/type", "DMA-FQ\n")
+        drm_card(r, path, "card%d" % i, 128 + i, {
+            "mem_info_vram_total": "%d\n" % (64 * gib),
+            "mem_info_vis_vram_total": "%d\n" % (64 * gib),
+            "power_dpm_force_performance_level": "auto\n",
+            "gpu_busy_percent": "100\n" if i == 0 else "0\n",
+            "pp_dpm_pcie": "0: 16.0GT/s, x16 619Mhz *\n",
+            "ras/umc_err_count": "ue: 2\nce: 17\n" if i == 0 else "ue: 0\nce: 0\n",
+        })
+        hwmon(r, path, i + 2, [("edge", 71000), ("junction", 107000 if i == 0 else 62000),
+                               ("mem", 80000)], [100000, 110000, 95000])
+        kfd_gpu_node(r, 1 + i, props_text(90010, 416, 0x740c, location_id(bdf), 128 + i,
+                                          simd_per_cu=4, capability=0x0a3a2280),
+                     64 * gib, 51000 + i)
+    r.file("/dev/kfd", "")
+    site = "/home/eve/venv/lib/python3.9/site-packages"
+    td = torch(r, site, "2.5.1+rocm6.2", hip="6.2.41133-dd7f95766")
+    snapshot(r,
+             environ="PATH=/home/eve/venv/bin:/usr/bin:/bin\nLD_LIBRARY_PATH=/opt/rocm/lib\n",
+             identity="user eve\nuid 1000\ngid 1000\ngroups 1000 27 44 109\n",
+             kfd_open="ok\n",
+             devnodes="/dev/kfd 020660 0 109\n/dev/dri/renderD128 020660 0 109\n"
+                      "/dev/dri/renderD129 020660 0 109\n",
+             dmesg="[    0.000000] Linux version 6.6.30-custom\n"
+                   "[ 8812.113201] amdgpu 0000:c1:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:8 pasid:32770)\n"
+                   "[ 8812.113240] amdgpu 0000:c1:00.0: amdgpu:  in process python3 pid 41211 thread python3 pid 41211\n"
+                   "[ 8812.200011] Memory access fault by GPU node-1 (Agent handle: 0x55d1c0a3e270) on address 0x7f2a1c000000. Reason: Page not present or supervisor privilege.\n",
+             python=python_query("/home/eve/venv/bin/python3", "3.9.18", "/home/eve/venv", td,
+                                 ["torch 2.5.1+rocm6.2", "pytorch-triton-rocm 3.1.0"]))
+    readme(r, "mi250x-degraded", """
+A degraded 2-GCD MI250X node (gfx90a, 64 GiB each): uncorrectable ECC errors
+on GCD 0, GCD 0 busy at 100 % and 3 C below its junction limit, a translating
+IOMMU (DMA-FQ, intel_iommu=on without iommu=pt) for both GPUs, a custom kernel
+built without CONFIG_HSA_AMD_SVM, GPU page faults in the kernel log, and
+amdgpu-dkms 6.3.6 (ROCm 6.0) under ROCm 6.2 user space.""")
+
+
+def machine_rx580(out):
+    r = Root(out + "/root")
+    dpkg = ("Package: libamdhip64-5\nStatus: install ok installed\nVersion: 5.2.3-8\n\n"
+            "Package: python3-torch\nStatus: install ok installed\nVersion: 1.13.1+dfsg-4\n\n")
+    host(r, "mining-rig", "Debian GNU/Linux 12 (bookworm)", "6.1.0-26-amd64",
+         "BOOT_IMAGE=/boot/vmlinuz-6.1.0-26-amd64 root=/dev/sda1 ro",
+         "root:x:0:0:root:/root:/bin/bash\nfrank:x:1000:1000::/home/frank:/bin/bash\n",
+         GROUP_BASE % ("frank", "frank", "frank", "frank"), svm="y", dpkg=dpkg)
+    amdgpu_module(r)
+    kfd_cpu_node(r, 0)
+    gpu = "0000:09:00.0"   # PCI_SLOT_NAME of the capture
+    path = pci_chain(r, "0000:00", [
+        dict(bdf="0000:00:03.1", vendor=0x1022, device=0x1453, cls=0x060400, port=PORT_ROOT,
+             cur=8.0, width=16, max=8.0, max_width=16,
+             devcap2=ATOMIC_C32 | ATOMIC_C64 | ATOMIC_ROUTE),
+        dict(bdf=gpu, vendor=0x1002, device=0x67df, cls=0x030000, port=PORT_ENDPOINT,
+             cur=8.0, width=16, max=8.0, max_width=16, devcap2=ATOMIC_C32 | ATOMIC_C64,
+             devctl2=ATOMIC_REQ_EN),
+    ])
+    r.copy_capture(REAL + "/amdgpu-sysfs-rs/rx580", path)
+    drm_card(r, path, "card0", 128, {})
+    kfd_gpu_node(r, 1, props_text(80003, 144, 0x67df, location_id(gpu), 128,
+                                  capability=0x00002280), 4294967296, 31001)
+    r.file("/dev/kfd", "")
+    td = torch(r, "/usr/lib/python3/dist-packages", "1.13.1")
+    snapshot(r,
+             environ="PATH=/usr/bin:/bin\n",
+             identity="user frank\nuid 1000\ngid 1000\ngroups 1000 44 109\n",
+             kfd_open="ok\n",
+             devnodes="/dev/kfd 020660 0 109\n/dev/dri/renderD128 020660 0 109\n",
+             dmesg="[    0.000000] Linux version 6.1.0-26-amd64\n"
+                   "[    2.771000] [drm] amdgpu kernel modesetting enabled.\n",
+             python=python_query("/usr/bin/python3", "3.11.2", "/usr", td,
+                                 ["torch 1.13.1", "numpy 1.24.2"]))
+    readme(r, "rx580-legacy", """
+An RX 580 (Polaris, gfx803, 4 GiB) from a former mining rig on Debian 12 with
+Debian's ROCm 5.2 packages and Debian's CPU-only python3-torch. Every file of
+the GPU function directory is the real RX 580 capture (4 GiB VRAM, 256 MiB
+BAR, PCIe 3.0 x16, 11 % busy at capture time); the KFD node is synthesized.""")
+
+
+def machine_secureboot(out):
+    r = Root(out + "/root")
+    host(r, "lab-pc3", "Ubuntu 22.04.5 LTS", "6.8.0-49-generic",
+         "BOOT_IMAGE=/vmlinuz-6.8.0-49-generic root=UUID=77aa ro quiet splash",
+         "root:x:0:0:root:/root:/bin/bash\ngrace:x:1000:1000::/home/grace:/bin/bash\n",
+         GROUP_BASE % ("grace", "grace", "grace", "grace"), svm="y")
+    rocm_install(r, "6.2.0")
+    r.file("/var/lib/dkms/amdgpu/6.8.5/source/dkms.conf", "PACKAGE_NAME=amdgpu\n")
+    gpu = "0000:0c:00.0"   # PCI_SLOT_NAME of the capture
+    path = pci_chain(r, "0000:00", [
+        dict(bdf="0000:00:01.1", vendor=0x1022, device=0x1483, cls=0x060400, port=PORT_ROOT,
+             cur=16.0, width=16, max=16.0, max_width=16,
+             devcap2=ATOMIC_C32 | ATOMIC_C64 | ATOMIC_ROUTE),
+        dict(bdf="0000:0a:00.0", vendor=0x1002, device=0x1478, cls=0x060400, port=PORT_UP,
+             cur=16.0, width=16, max=16.0, max_width=16, devcap2=ATOMIC_ROUTE),
+        dict(bdf="0000:0b:00.0", vendor=0x1002, device=0x1479, cls=0x060400, port=PORT_DOWN,
+             cur=16.0, width=16, max=16.0, max_width=16, devcap2=ATOMIC_ROUTE),
+        dict(bdf=gpu, vendor=0x1002, device=0x73bf, cls=0x030000, port=PORT_ENDPOINT,
+             cur=16.0, width=16, max=16.0, max_width=16, devcap2=ATOMIC_C32 | ATOMIC_C64),
+    ])
+    # without the driver only the PCI core's files exist: take those of the
+    # real RX 6900 XT capture, none of amdgpu's
+    src = REAL + "/amdgpu-sysfs-rs/rx6900xt"
+    for fn in ("current_link_speed", "current_link_width", "max_link_speed", "max_link_width",
+               "class", "vendor", "subsystem_vendor", "subsystem_device", "revision"):
+        if os.path.exists(os.path.join(src, fn)):
+            data = open(os.path.join(src, fn), "rb").read().rstrip(b"\0")
+            r.file(path + "/" + fn, data)
+            r.real.append((path + "/" + fn, "amdgpu-sysfs-rs/rx6900xt/" + fn))
+    site = "/home/grace/.local/lib/python3.10/site-packages"
+    td = torch(r, site, "2.5.1+rocm6.2", hip="6.2.41133-dd7f95766")
+    snapshot(r,
+             environ="PATH=/usr/bin:/bin\n",
+             identity="user grace\nuid 1000\ngid 1000\ngroups 1000 27 44 109\n",
+             kfd_open="ENOENT\n",
+             devnodes="",
+             dmesg="[    0.000000] Linux version 6.8.0-49-generic\n"
+                   "[    0.000000] secureboot: Secure boot enabled\n"
+                   "[    3.101200] Loading of unsigned module is rejected\n"
+                   "[    3.101300] amdgpu: module verification failed: signature and/or required key missing - tainting kernel\n"
+                   "[    3.101400] modprobe: Key was rejected by service\n",
+             python=python_query("/usr/bin/python3", "3.10.12", "/usr", td,
+                                 ["torch 2.5.1+rocm6.2", "pytorch-triton-rocm 3.1.0"]))
+    readme(r, "rx6900xt-secureboot", """
+An RX 6900 XT (gfx1030) desktop with Secure Boot on: amdgpu-dkms 6.8.5 was
+built but its module was rejected ('Key was rejected by service'), so amdgpu is
+not loaded, there is no KFD topology, no DRM files and no /dev/kfd. The GPU is
+still on the PCI bus (its PCI core files come from the real RX 6900 XT
+capture). ROCm 6.2 and a ROCm 6.2 torch are installed.""")
+
+
+def main():
+    global REAL
+    REAL = os.path.abspath(sys.argv[1])
+    out = sys.argv[2]
+    for name, fn in [("mi300x-node", machine_mi300x), ("rx7900xtx-desktop", machine_rx7900xtx),
+                     ("rx7800xt-override", machine_rx7800xt), ("wsl2", machine_wsl2),
+                     ("no-gpu-server", machine_nogpu), ("mi250x-degraded", machine_mi250x),
+                     ("rx580-legacy", machine_rx580), ("rx6900xt-secureboot", machine_secureboot)]:
+        d = os.path.join(out, name)
+        os.makedirs(d, exist_ok=True)
+        fn(d)
+        print("wrote", d)
+
+
+if __name__ == "__main__":
+    main()
