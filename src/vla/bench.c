@@ -19,9 +19,13 @@
 
 enum { B_OK = 0, B_FINDING = 1, B_USAGE = 2, B_INTERNAL = 3 };
 
+/* beyond these the cpu backend asks for --force (minutes per pass) */
+#define CPU_MAX_WEIGHT_BYTES (2.0 * (1 << 30))
+#define CPU_MAX_FLOPS 200e9
+
 struct bench_opts {
     const char *preset, *models, *dtype, *weights, *save, *json, *backend;
-    int runs, image, verbose, rows, dry_run;
+    int runs, image, verbose, rows, dry_run, force;
     uint64_t seed;
 };
 
@@ -31,7 +35,7 @@ static void bench_usage(FILE *f)
           "                             [--dtype fp32|bf16|fp16] [--backend cpu]\n"
           "                             [--weights FILE.safetensors] [--save-weights FILE]\n"
           "                             [--runs N] [--seed S] [--image-size PX] [--rows N]\n"
-          "                             [--json FILE|-] [--dry-run] [-v]\n"
+          "                             [--json FILE|-] [--dry-run] [--force] [-v]\n"
           "Runs the reference VLA pass (vision, prefix, denoising steps, post) and prints\n"
           "per-stage latency percentiles. Built-in presets: ",
           f);
@@ -53,7 +57,7 @@ static int parse_int(const char *opt, const char *s, long lo, long hi, long *out
 static int bench_parse(int argc, char **argv, struct bench_opts *o)
 {
     enum { O_PRESET = 256, O_MODELS, O_DTYPE, O_WEIGHTS, O_SAVE, O_RUNS, O_SEED, O_JSON,
-           O_IMAGE, O_ROWS, O_BACKEND, O_DRY, O_HELP };
+           O_IMAGE, O_ROWS, O_BACKEND, O_DRY, O_FORCE, O_HELP };
     static const struct option lo[] = {
         {"preset", required_argument, NULL, O_PRESET},
         {"models", required_argument, NULL, O_MODELS},
@@ -67,6 +71,7 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         {"rows", required_argument, NULL, O_ROWS},
         {"backend", required_argument, NULL, O_BACKEND},
         {"dry-run", no_argument, NULL, O_DRY},
+        {"force", no_argument, NULL, O_FORCE},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, O_HELP},
         {NULL, 0, NULL, 0},
@@ -85,6 +90,7 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         case O_JSON: o->json = optarg; break;
         case O_BACKEND: o->backend = optarg; break;
         case O_DRY: o->dry_run = 1; break;
+        case O_FORCE: o->force = 1; break;
         case 'v': o->verbose = 1; break;
         case O_RUNS:
             if (parse_int("--runs", optarg, 1, 100000, &v))
@@ -325,15 +331,23 @@ static int run_bench(const struct bench_opts *o, const struct vla_preset *p)
         vla_weights_release(&w);
         return B_OK;
     }
+    /* the cpu backend is the fp32 reference for small presets: a full-size
+     * preset would take minutes per pass and gigabytes of fp32 weights, so
+     * it is refused unless forced (and never beyond physical memory) */
     vla_weights_layout(&w, p, 0);
-    double need = (double)w.arena_len * 4;
+    double need = (double)w.arena_len * 4, flops = vla_flops(p, o->image);
     double ram = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     vla_weights_release(&w);
     if (ram > 0 && need > 0.6 * ram) {
         error("preset '%s' needs %.1f GiB of fp32 weights; this machine has %.1f GiB of memory "
-              "(the CPU backend is the fp32 reference for small presets: use --dry-run, or a GPU "
-              "backend when it exists)",
+              "(use --dry-run, or a GPU backend)",
               p->name, need / (1 << 30), ram / (1 << 30));
+        return B_USAGE;
+    }
+    if (!o->force && (need > CPU_MAX_WEIGHT_BYTES || flops > CPU_MAX_FLOPS)) {
+        error("preset '%s' (%.1f GiB of fp32 weights, %.0f GFLOP per pass) is too large for the "
+              "cpu reference backend; use --dry-run, a GPU backend, or --force",
+              p->name, need / (1 << 30), flops / 1e9);
         return B_USAGE;
     }
     if (vla_weights_layout(&w, p, 1)) {
