@@ -241,6 +241,15 @@ static void set_gpu_facts(struct factset *fs, int g, const struct lib *libs, siz
     const char *dev = isa && isa->type == FACT_STR && *isa->s   ? isa->s
                       : gfx && gfx->type == FACT_STR && *gfx->s ? gfx->s
                                                                 : NULL;
+    /* the runtime's ISA name carries xnack/sramecc; its device order can differ
+     * from the KFD's (HIP_VISIBLE_DEVICES), so use it only when it names the
+     * same processor as this GPU's gfx */
+    snprintf(tmp, sizeof(tmp), "runtime.dev.%d.arch", g);
+    const struct fact *arch = fact_get(fs, tmp);
+    int from_gfx = dev && !(isa && isa->type == FACT_STR && *isa->s);
+    if (from_gfx && arch && arch->type == FACT_STR && str_starts(arch->s, dev) &&
+        arch->s[strlen(dev)] == ':')
+        dev = arch->s;
     fact_set_int(fs, fact_gpu_name(name, g, "binaries.scanned"), scanned, src);
     fact_set_list(fs, fact_gpu_name(name, g, "binaries.libraries"), listed, src);
     if (!dev) {

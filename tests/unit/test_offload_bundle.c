@@ -503,11 +503,16 @@ static void test_probe(const char *dir)
 
     CHECK(rootfs_init(root) == 0);
     struct factset fs = FACTSET_INIT;
-    fact_set_int(&fs, "gpu.count", 4, "test");
+    fact_set_int(&fs, "gpu.count", 6, "test");
     fact_set_str(&fs, "gpu.0.isa", "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", "test");
     fact_set_str(&fs, "gpu.0.gfx", "gfx90a", "test");
     fact_set_str(&fs, "gpu.1.gfx", "gfx1100", "test");
     fact_set_str(&fs, "gpu.2.isa", "gfx90a:xnack+", "test");
+    /* the runtime's ISA name adds the features when it names the same processor */
+    fact_set_str(&fs, "gpu.4.gfx", "gfx90a", "test");
+    fact_set_str(&fs, "runtime.dev.4.arch", "gfx90a:sramecc+:xnack+", "test");
+    fact_set_str(&fs, "gpu.5.gfx", "gfx1030", "test");
+    fact_set_str(&fs, "runtime.dev.5.arch", "gfx90a:sramecc+:xnack+", "test"); /* another GPU */
     struct probe_opts opts = {NULL, NULL};
     struct probe_ctx ctx = {&fs, LEVEL_STANDARD, &opts};
     CHECK(probe_target_binaries_run(&ctx) == 0);
@@ -535,6 +540,14 @@ static void test_probe(const char *dir)
     CHECK(f && f->type == FACT_LIST && f->list.n == 1 && list_find(f, "librocblas.so.0.1"));
     f = fact_get(&fs, "gpu.3.binaries.missing"); /* no target known: unknown, not empty */
     CHECK(f && f->type == FACT_UNKNOWN);
+    f = fact_get(&fs, "gpu.4.binaries.target");
+    CHECK(f && f->type == FACT_STR && strcmp(f->s, "gfx90a:sramecc+:xnack+") == 0);
+    f = fact_get(&fs, "gpu.4.binaries.missing"); /* xnack+ device, xnack- code only */
+    CHECK(f && f->type == FACT_LIST && f->list.n == 1 && list_find(f, "librocblas.so.0.1"));
+    f = fact_get(&fs, "gpu.5.binaries.target");
+    CHECK(f && f->type == FACT_STR && strcmp(f->s, "gfx1030") == 0);
+    f = fact_get(&fs, "gpu.5.binaries.missing");
+    CHECK(f && f->type == FACT_LIST && f->list.n == 0);
     f = fact_get(&fs, "gpu.0.binaries.scanned");
     CHECK(f && f->type == FACT_INT && f->i == 3);
     factset_release(&fs);
