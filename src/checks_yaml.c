@@ -286,6 +286,7 @@ int checks_load_string(struct checkset *cs, const char *name, const char *text, 
                 parser.problem ? parser.problem : "malformed YAML",
                 parser.context ? " " : "", parser.context ? parser.context : "");
         yaml_parser_delete(&parser);
+        checks_release(cs);
         return -1;
     }
     yaml_parser_delete(&parser);
@@ -337,6 +338,8 @@ int checks_load_string(struct checkset *cs, const char *name, const char *text, 
         rc = yerr(&L, root, "missing 'checks'");
 out:
     yaml_document_delete(&L.doc);
+    if (rc)
+        checks_release(cs); /* the caller owns nothing after a failure */
     return rc;
 }
 

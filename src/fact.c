@@ -9,8 +9,8 @@
 const struct fact *fact_get(const struct factset *fs, const char *name)
 {
     for (size_t i = 0; i < fs->n; i++)
-        if (strcmp(fs->v[i].name, name) == 0)
-            return &fs->v[i];
+        if (strcmp(fs->v[i]->name, name) == 0)
+            return fs->v[i];
     return NULL;
 }
 
@@ -37,8 +37,8 @@ static struct fact *fact_slot(struct factset *fs, const char *name, enum fact_ty
             fs->cap = fs->cap ? fs->cap * 2 : 64;
             fs->v = xrealloc(fs->v, fs->cap * sizeof(*fs->v));
         }
-        f = &fs->v[fs->n++];
-        memset(f, 0, sizeof(*f));
+        f = xcalloc(1, sizeof(*f));
+        fs->v[fs->n++] = f;
         f->name = xstrdup(name);
     }
     f->type = t;
@@ -100,8 +100,9 @@ void fact_set_errno(struct factset *fs, const char *name, const char *source, in
 void factset_release(struct factset *fs)
 {
     for (size_t i = 0; i < fs->n; i++) {
-        fact_clear(&fs->v[i]);
-        free(fs->v[i].name);
+        fact_clear(fs->v[i]);
+        free(fs->v[i]->name);
+        free(fs->v[i]);
     }
     free(fs->v);
     fs->v = NULL;
@@ -110,7 +111,7 @@ void factset_release(struct factset *fs)
 
 static int cmp_fact(const void *a, const void *b)
 {
-    return strcmp(((const struct fact *)a)->name, ((const struct fact *)b)->name);
+    return strcmp((*(struct fact *const *)a)->name, (*(struct fact *const *)b)->name);
 }
 
 void factset_sort(struct factset *fs)

@@ -26,8 +26,10 @@ struct fact {
     char *reason; /* why unknown */
 };
 
+/* An array of pointers, so that a fact found with fact_get() stays valid
+ * while probes add more facts (a realloc of the array moves no fact). */
 struct factset {
-    struct fact *v;
+    struct fact **v;
     size_t n, cap;
 };
 #define FACTSET_INIT {NULL, 0, 0}

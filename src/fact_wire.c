@@ -56,7 +56,7 @@ int fact_wire_write(int fd, const struct factset *fs, size_t from)
 {
     struct strbuf sb = STRBUF_INIT;
     for (size_t i = from; i < fs->n; i++)
-        fact_wire_encode(&sb, &fs->v[i]);
+        fact_wire_encode(&sb, fs->v[i]);
     size_t off = 0;
     int rc = 0;
     while (off < sb.len) {

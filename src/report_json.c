@@ -156,7 +156,7 @@ static const struct fact **sorted_facts(const struct factset *fs)
 {
     const struct fact **v = xcalloc(fs->n ? fs->n : 1, sizeof(*v));
     for (size_t i = 0; i < fs->n; i++)
-        v[i] = &fs->v[i];
+        v[i] = fs->v[i];
     if (fs->n > 1)
         qsort(v, fs->n, sizeof(*v), cmp_fact_ptr);
     return v;

@@ -761,8 +761,8 @@ static void test_collect_replay(void)
     rootfs_record_stop();
     struct strlist first = STRLIST_INIT;
     for (size_t i = 0; i < fs.n; i++) {
-        char *t = fact_to_text(&fs.v[i]);
-        strlist_add_owned(&first, xasprintf("%s=%s", fs.v[i].name, t));
+        char *t = fact_to_text(fs.v[i]);
+        strlist_add_owned(&first, xasprintf("%s=%s", fs.v[i]->name, t));
         free(t);
     }
     CHECK(fbool("gpu.0.atomics.path_ok") == 0);
@@ -773,8 +773,8 @@ static void test_collect_replay(void)
     probe_pcie_run(&ctx);
     int same = fs.n == first.n;
     for (size_t i = 0; same && i < fs.n; i++) {
-        char *t = fact_to_text(&fs.v[i]);
-        char *line = xasprintf("%s=%s", fs.v[i].name, t);
+        char *t = fact_to_text(fs.v[i]);
+        char *line = xasprintf("%s=%s", fs.v[i]->name, t);
         if (!strlist_has(&first, line)) {
             fprintf(stderr, "replay differs: %s\n", line);
             same = 0;

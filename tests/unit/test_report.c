@@ -364,8 +364,8 @@ static void test_json_report(void)
                *z = strstr(j, "\"z.last\"");
     CHECK(a && g && z && a < g && g < z);
     /* ... while the factset keeps its order */
-    CHECK_STR(s.fs.v[0].name, "z.last");
-    CHECK_STR(s.fs.v[2].name, "a.first");
+    CHECK_STR(s.fs.v[0]->name, "z.last");
+    CHECK_STR(s.fs.v[2]->name, "a.first");
     CHECK(strstr(j, "\"status\": \"fail\"") != NULL);
     CHECK(strstr(j, "\"fix\": \"use a \\\"bigger\\\" GPU\"") != NULL);
     CHECK(strstr(j, "\"title\": \"kfd <opens> & \\\"works\\\"\"") != NULL);
