@@ -211,4 +211,22 @@ t json-unwritable 2 "$RVD" --checks "$D/custom.yaml" --sysroot tests/cli-roots/n
 t escape 0 "$RVD" --checks "$D/custom.yaml" --sysroot tests/cli-roots/escape --only host.named -v
 has escape "host.hostname = inside"
 
+# truncated and unreadable sysfs files: unknown facts, skip with the reason,
+# never a pass and never 0
+rm -rf "$D/trunc" && cp -r tests/fixtures/rx7900xtx-desktop/root "$D/trunc"
+gdir="$D/trunc/sys/devices/pci0000:80/0000:80:01.1/0000:84:00.0/0000:85:00.0/0000:86:00.0"
+: >"$gdir/mem_info_vram_total"                       # truncated to nothing
+printf 'garbage\n' >"$gdir/mem_info_vis_vram_total"   # not a number
+rm -f "$D/trunc/sys/class/kfd/kfd/topology/nodes/1/mem_banks/0/properties"
+printf '13 /sys/bus/pci/devices/0000:86:00.0/gpu_busy_percent\n' >>"$D/trunc/.snapshot/read-errors"
+t trunc 0 "$RVD" --sysroot "$D/trunc" --no-color --only gpu.vram,gpu.large_bar,gpu.idle -v
+has trunc "^\[--\] gpu.vram +cannot tell: gpu.0.vram_bytes is unknown"
+has trunc "^\[--\] gpu.large_bar +cannot tell: gpu.0.vis_vram_bytes is unknown"
+has trunc "^\[--\] gpu.idle +cannot tell: gpu.0.busy_percent is unknown \(.*Permission denied\)"
+if grep -q "= 0 " "$D/trunc.out"; then
+    fail=$((fail + 1)); echo "FAIL cli trunc: an unreadable value shows as 0"
+else
+    pass=$((pass + 1))
+fi
+
 echo "$pass passed, $fail failed"
