@@ -105,6 +105,15 @@ struct gpu_backend {
     int (*blas_gemm)(struct gpu_backend *b, enum gpu_dtype t, int m, int n, int k, const void *A,
                      const void *B, float *C, gpu_stream s);
 
+    /* row-major, strided-batched: C_i[m x n] = alpha op(A_i) op(B_i) + beta C_i, i < batch,
+     * op(X) = X^T when trans*; X_i = X + i * sX elements; ld* in elements; A/B of type t,
+     * C of type ct (GPU_F32 or t), fp32 accumulation. NULL when the backend has no BLAS
+     * binding (the VLA ops then use their own kernel). Added for src/vla/ops_gpu.c. */
+    int (*blas_gemm_ex)(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
+                        int transb, int m, int n, int k, float alpha, const void *A, long lda,
+                        long long sA, const void *B, long ldb, long long sB, float beta, void *C,
+                        long ldc, long long sC, int batch, gpu_stream s);
+
     /* graph capture of everything issued on s, then replay */
     int (*graph_begin)(struct gpu_backend *b, gpu_stream s);
     int (*graph_end)(struct gpu_backend *b, gpu_stream s, gpu_graph *g);

@@ -28,6 +28,7 @@
     X(nvrtcCompileProgram) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetProgramLogSize)        \
     X(nvrtcGetProgramLog)
 #define BLAS_FNS(X) X(cublasCreate_v2) X(cublasSetStream_v2) X(cublasGemmEx)
+#define BLAS_OPT_FNS(X) X(cublasGemmStridedBatchedEx)
 
 #define DECL(fn) __typeof__(&fn) fn;
 struct cu {
@@ -36,6 +37,7 @@ struct cu {
     CU_OPT_FNS(DECL)
     RTC_FNS(DECL)
     BLAS_FNS(DECL)
+    BLAS_OPT_FNS(DECL)
     CUcontext ctx;
     cublasHandle_t handle;
     int dev;
@@ -320,6 +322,34 @@ static int c_blas_gemm(struct gpu_backend *b, enum gpu_dtype t, int m, int n, in
     return e;
 }
 
+static int cuda_type(enum gpu_dtype t)
+{
+    return t == GPU_F16 ? CUDA_R_16F : t == GPU_BF16 ? CUDA_R_16BF : CUDA_R_32F;
+}
+
+/* row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T */
+static int c_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
+                          int transb, int m, int n, int k, float alpha, const void *A, long lda,
+                          long long sA, const void *B, long ldb, long long sB, float beta,
+                          void *Cm, long ldc, long long sC, int batch, gpu_stream s)
+{
+    struct cu *c = C(b);
+    if (!c->handle) {
+        int e = c->cublasCreate_v2(&c->handle);
+        if (e)
+            return gpu_set_err(b, "cublasCreate: status %d", e), e;
+    }
+    c->cublasSetStream_v2(c->handle, s);
+    int e = c->cublasGemmStridedBatchedEx(c->handle, transb ? 1 : CUBLAS_OP_N,
+                                          transa ? 1 : CUBLAS_OP_N, n, m, k, &alpha, B,
+                                          cuda_type(t), (int)ldb, sB, A, cuda_type(t), (int)lda,
+                                          sA, &beta, Cm, cuda_type(ct), (int)ldc, sC, batch,
+                                          CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    if (e)
+        gpu_set_err(b, "cublasGemmStridedBatchedEx: status %d", e);
+    return e;
+}
+
 static int c_graph_begin(struct gpu_backend *b, gpu_stream s)
 {
     if (!C(b)->cuStreamBeginCapture_v2)
@@ -379,6 +409,7 @@ static void load_blas(struct gpu_backend *b, struct cu *c)
         return;
 #define LOADBLAS(fn) c->fn = (__typeof__(&fn))dlsym(h, #fn);
     BLAS_FNS(LOADBLAS)
+    BLAS_OPT_FNS(LOADBLAS)
     if (!c->cublasCreate_v2 || !c->cublasSetStream_v2 || !c->cublasGemmEx) {
         b->blas_lib[0] = '\0';
         return;
@@ -448,6 +479,7 @@ struct gpu_backend *gpu_backend_cuda_open(char **why)
     b->function = c_function;
     b->launch = c_launch;
     b->blas_gemm = c->blas ? c_blas_gemm : NULL;
+    b->blas_gemm_ex = c->blas && c->cublasGemmStridedBatchedEx ? c_blas_gemm_ex : NULL;
     b->graph_begin = c_graph_begin;
     b->graph_end = c_graph_end;
     b->graph_launch = c_graph_launch;

@@ -117,5 +117,13 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, int transa, int transb, int m
                             const void *alpha, const void *A, int Atype, int lda, const void *B,
                             int Btype, int ldb, const void *beta, void *C, int Ctype, int ldc,
                             int computeType, int algo);
+/* optional (backend.h blas_gemm_ex); CUBLAS_OP_T = 1 */
+cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, int transa, int transb, int m,
+                                          int n, int k, const void *alpha, const void *A,
+                                          int Atype, int lda, long long strideA, const void *B,
+                                          int Btype, int ldb, long long strideB,
+                                          const void *beta, void *C, int Ctype, int ldc,
+                                          long long strideC, int batchCount, int computeType,
+                                          int algo);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "../report.h"
 #include "../util.h"
+#include "bench_gpu.h"
 #include "model.h"
 #include "ops.h"
 #include "preset.h"
@@ -32,7 +33,7 @@ struct bench_opts {
 static void bench_usage(FILE *f)
 {
     fputs("usage: rocm-vla-doctor bench --preset NAME|FILE.yaml [--models DIR]\n"
-          "                             [--dtype fp32|bf16|fp16] [--backend cpu]\n"
+          "                             [--dtype fp32|bf16|fp16] [--backend auto|cpu|cuda|hip]\n"
           "                             [--weights FILE.safetensors] [--save-weights FILE]\n"
           "                             [--runs N] [--seed S] [--image-size PX] [--rows N]\n"
           "                             [--json FILE|-] [--dry-run] [--force] [-v]\n"
@@ -322,6 +323,248 @@ static void dry_run(const struct vla_preset *p, const struct vla_weights *w, int
            vla_flops(p, image) / 1e9, p->steps, p->chunk, p->action_dim);
 }
 
+static void stage_name(char *buf, size_t n, int s, int ns)
+{
+    if (s == 0)
+        snprintf(buf, n, "vision");
+    else if (s == 1)
+        snprintf(buf, n, "prefix");
+    else if (s < ns - 1)
+        snprintf(buf, n, "step %d", s - 2);
+    else if (s == ns - 1)
+        snprintf(buf, n, "post");
+    else
+        snprintf(buf, n, "total");
+}
+
+/* achieved rates of a stage against the ceilings measured in the same run */
+static void rates(const struct vla_gpu_out *g, int s, int ns, double t, double *fl, double *by)
+{
+    int k = s == 0 ? 0 : s == 1 ? 1 : s < ns - 1 ? 2 : -1;
+    *fl = k >= 0 && t > 0 ? g->stage_flops[k] / t : NAN;
+    *by = k >= 0 && t > 0 ? g->stage_bytes[k] / t : NAN;
+}
+
+static void print_gpu(const struct bench_opts *o, const struct vla_preset *p,
+                      const struct vla_gpu_out *g)
+{
+    int ns = g->nstages - 1;
+    printf("rocm-vla-doctor bench: preset %s (%s), backend %s (%s, %s), dtype %s\n", p->name,
+           p->source, g->backend, g->device, g->target, o->dtype);
+    printf("  weights  %s: %.3f M parameters; GEMMs through %s\n", g->origin,
+           (double)g->params / 1e6, g->blas[0] ? g->blas : "the project's own kernel");
+    printf("  work     %.3f GFLOP per pass; %.1f TFLOP/s at p50\n", g->flops / 1e9,
+           g->flops / g->stage[ns].p50 / 1e12);
+    printf("  cold     %.3f s (runtime + kernels %.3f s: %d compiled, %d from the cache; weights; "
+           "first pass %.3f s incl. layer statistics)\n",
+           g->cold_s, g->open_s, g->compiles, g->cache_hits, g->first_pass_s);
+    if (g->graph)
+        printf("  timing   %d replays of one %s graph of the whole pass (stage times from "
+               "events inside it); stream launches: total p50 %.3f ms\n",
+               o->runs, g->backend, g->eager_total.p50 * 1e3);
+    else
+        printf("  timing   %d runs of stream launches (no graph: %s)\n", o->runs, g->graph_why);
+    if (g->graph && g->graph_why[0])
+        printf("  warning  %s\n", g->graph_why);
+    printf("  ceilings %.1f TFLOP/s (%s GEMM 8192^3), %.0f GB/s (device copy), measured now\n\n",
+           g->gemm_peak / 1e12, o->dtype, g->bw_peak / 1e9);
+    printf("%-10s %10s %10s %10s %10s %8s %10s %8s\n", "stage", "p50 ms", "p90 ms", "p99 ms",
+           "TFLOP/s", "% GEMM", "GB/s", "% copy");
+    for (int s = 0; s <= ns; s++) {
+        char name[32];
+        stage_name(name, sizeof(name), s, ns);
+        if (s == ns)
+            printf("%-10s %10s %10s %10s\n", "", "------", "------", "------");
+        double fl, by;
+        rates(g, s, ns, g->stage[s].p50, &fl, &by);
+        printf("%-10s %10.3f %10.3f %10.3f", name, g->stage[s].p50 * 1e3, g->stage[s].p90 * 1e3,
+               g->stage[s].p99 * 1e3);
+        if (isfinite(fl))
+            printf(" %10.1f %8.1f %10.0f %8.1f", fl / 1e12,
+                   g->gemm_peak > 0 ? 100 * fl / g->gemm_peak : NAN, by / 1e9,
+                   g->bw_peak > 0 ? 100 * by / (g->bw_peak / 2) : NAN);
+        printf("\n");
+    }
+    printf("\ncontrol rate  %.2f Hz at p50\n", 1.0 / g->stage[ns].p50);
+    printf("memory        %.2f GiB in use on the device (%.2f GiB allocated by the pass) of "
+           "%.1f GiB\n",
+           (double)g->mem_used / (1 << 30), (double)g->alloc_peak / (1 << 30),
+           (double)g->mem_total / (1 << 30));
+    if (g->have_ref)
+        printf("numerics      vs the fp32 pass on the same weights: cosine %.6f (normalised) "
+               "%.6f (physical); max error %.3g (normalised) %.3g (physical, max |a| %.3g)\n",
+               g->cos_norm, g->cos_phys, g->maxerr_norm, g->maxerr_phys, g->ref_maxabs_phys);
+    if (g->st.first_bad >= 0) {
+        const struct vla_layer_stat *s = &g->st.v[g->st.first_bad];
+        printf("non-finite    first NaN/Inf in %s", s->name);
+        if (s->first_step >= 0)
+            printf(" (denoising step %d)", s->first_step);
+        printf("\n");
+    } else {
+        printf("non-finite    none\n");
+    }
+    if (o->verbose) {
+        printf("\n%-22s %14s  %s\n", "layer", "max |act|", "NaN/Inf");
+        for (size_t i = 0; i < g->st.n; i++)
+            printf("%-22s %14.6g  %s\n", g->st.v[i].name, (double)g->st.v[i].max_abs,
+                   g->st.v[i].nonfinite ? "yes" : "-");
+    }
+    int rows = o->rows < p->chunk ? o->rows : p->chunk;
+    if (rows) {
+        int dims = p->action_dim < 8 ? p->action_dim : 8;
+        printf("\nactions (physical units; first %d of %d rows, first %d of %d dims)\n", rows,
+               p->chunk, dims, p->action_dim);
+        for (int t = 0; t < rows; t++) {
+            printf("  [%2d]", t);
+            for (int a = 0; a < dims; a++)
+                printf(" %9.5f", (double)g->actions[(size_t)t * p->action_dim + a]);
+            printf("%s\n", dims < p->action_dim ? " ..." : "");
+        }
+    }
+}
+
+static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_preset *p,
+                     const struct vla_gpu_out *g)
+{
+    int ns = g->nstages - 1;
+    fputs("{\n  \"schema\": \"rocm-vla-doctor-bench/1\",\n  \"version\": ", f);
+    json_string(f, RVD_VERSION);
+    fputs(",\n  \"preset\": ", f);
+    json_string(f, p->name);
+    fputs(",\n  \"backend\": ", f);
+    json_string(f, g->backend);
+    fputs(",\n  \"device\": ", f);
+    json_string(f, g->device);
+    fputs(",\n  \"dtype\": ", f);
+    json_string(f, o->dtype);
+    fprintf(f, ",\n  \"seed\": %llu,\n  \"weights\": ", (unsigned long long)o->seed);
+    json_string(f, g->origin);
+    fprintf(f, ",\n  \"image\": %d,\n  \"prefix_tokens\": %d,\n  \"chunk\": %d,\n"
+               "  \"action_dim\": %d,\n  \"steps\": %d,\n  \"runs\": %d,\n  \"params\": %llu,\n",
+            o->image, vla_prefix_len(p, o->image), p->chunk, p->action_dim, p->steps, o->runs,
+            (unsigned long long)g->params);
+    fprintf(f, "  \"graph\": %s,\n  \"graph_note\": ", g->graph ? "true" : "false");
+    json_string(f, g->graph_why);
+    fputs(",\n  \"flops\": ", f);
+    json_num(f, g->flops);
+    fputs(",\n  \"cold_ms\": ", f);
+    json_num(f, g->cold_s * 1e3);
+    fputs(",\n  \"open_ms\": ", f);
+    json_num(f, g->open_s * 1e3);
+    fprintf(f, ",\n  \"kernels_compiled\": %d,\n  \"kernels_cached\": %d,\n  \"first_pass_ms\": ",
+            g->compiles, g->cache_hits);
+    json_num(f, g->first_pass_s * 1e3);
+    fputs(",\n  \"eager_total_p50_ms\": ", f);
+    json_num(f, g->graph ? g->eager_total.p50 * 1e3 : g->stage[ns].p50 * 1e3);
+    fputs(",\n  \"gemm_peak_flops\": ", f);
+    json_num(f, g->gemm_peak);
+    fputs(",\n  \"copy_bytes_per_s\": ", f);
+    json_num(f, g->bw_peak);
+    fputs(",\n  \"stages\": [", f);
+    for (int s = 0; s <= ns; s++) {
+        char name[32];
+        double fl, by;
+        stage_name(name, sizeof(name), s, ns);
+        rates(g, s, ns, g->stage[s].p50, &fl, &by);
+        fprintf(f, "%s\n    {\"name\": \"%s\", \"p50_ms\": ", s ? "," : "", name);
+        json_num(f, g->stage[s].p50 * 1e3);
+        fputs(", \"p90_ms\": ", f);
+        json_num(f, g->stage[s].p90 * 1e3);
+        fputs(", \"p99_ms\": ", f);
+        json_num(f, g->stage[s].p99 * 1e3);
+        fputs(", \"flops_per_s\": ", f);
+        json_num(f, fl);
+        fputs(", \"bytes_per_s\": ", f);
+        json_num(f, by);
+        fputc('}', f);
+    }
+    fputs("\n  ],\n  \"control_rate_hz\": ", f);
+    json_num(f, 1.0 / g->stage[ns].p50);
+    fprintf(f, ",\n  \"memory_used_bytes\": %zu,\n  \"memory_allocated_bytes\": %zu,\n"
+               "  \"memory_total_bytes\": %zu,\n  \"numerics\": ",
+            g->mem_used, g->alloc_peak, g->mem_total);
+    if (g->have_ref) {
+        fputs("{\"reference\": \"fp32 on the same device\", \"cosine_normalised\": ", f);
+        json_num(f, g->cos_norm);
+        fputs(", \"cosine_physical\": ", f);
+        json_num(f, g->cos_phys);
+        fputs(", \"max_error_normalised\": ", f);
+        json_num(f, g->maxerr_norm);
+        fputs(", \"max_error_physical\": ", f);
+        json_num(f, g->maxerr_phys);
+        fputs(", \"reference_max_abs_physical\": ", f);
+        json_num(f, g->ref_maxabs_phys);
+        fputs(", \"reference_first_nonfinite\": ", f);
+        if (g->ref_first_bad[0])
+            json_string(f, g->ref_first_bad);
+        else
+            fputs("null", f);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+    fputs(",\n  \"layers\": [", f);
+    for (size_t i = 0; i < g->st.n; i++) {
+        fprintf(f, "%s\n    {\"name\": \"%s\", \"max_abs\": ", i ? "," : "", g->st.v[i].name);
+        json_num(f, g->st.v[i].max_abs);
+        fprintf(f, ", \"nonfinite\": %s}", g->st.v[i].nonfinite ? "true" : "false");
+    }
+    fputs("\n  ],\n  \"first_nonfinite\": ", f);
+    if (g->st.first_bad >= 0)
+        json_string(f, g->st.v[g->st.first_bad].name);
+    else
+        fputs("null", f);
+    fputs(",\n  \"actions\": [", f);
+    for (int t = 0; t < p->chunk; t++) {
+        fputs(t ? ",\n    [" : "\n    [", f);
+        for (int a = 0; a < p->action_dim; a++) {
+            if (a)
+                fputs(", ", f);
+            json_num(f, g->actions[(size_t)t * p->action_dim + a]);
+        }
+        fputc(']', f);
+    }
+    fputs("\n  ]\n}\n", f);
+}
+
+/* 0/1 done (exit code), 2 usage, -1: no GPU here (the caller may fall back) */
+static int run_bench_gpu(const struct bench_opts *o, const struct vla_preset *p)
+{
+    struct vla_gpu_req r = {p, o->backend, o->dtype, o->weights, o->save, o->runs, o->image, 1,
+                            o->seed};
+    struct vla_gpu_out g;
+    int rc = vla_gpu_run(&r, &g);
+    if (rc == 1 && strcmp(o->backend, "auto") == 0) {
+        fprintf(stderr, "rocm-vla-doctor bench: no GPU backend (%s); using the cpu backend\n",
+                g.error);
+        vla_gpu_out_release(&g);
+        return -1;
+    }
+    if (rc) {
+        error("bench: %s backend: %s", o->backend, g.error);
+        vla_gpu_out_release(&g);
+        return B_USAGE;
+    }
+    int json_stdout = o->json && strcmp(o->json, "-") == 0;
+    if (!json_stdout)
+        print_gpu(o, p, &g);
+    rc = B_OK;
+    if (o->json) {
+        FILE *f = json_stdout ? stdout : fopen(o->json, "w");
+        if (!f) {
+            rc = (error("cannot write '%s': %s", o->json, strerror(errno)), B_USAGE);
+        } else {
+            json_gpu(f, o, p, &g);
+            if (!json_stdout && fclose(f))
+                rc = (error("cannot write '%s'", o->json), B_USAGE);
+        }
+    }
+    if (rc == B_OK && g.st.first_bad >= 0)
+        rc = B_FINDING;
+    vla_gpu_out_release(&g);
+    return rc;
+}
+
 static int run_bench(const struct bench_opts *o, const struct vla_preset *p)
 {
     struct vla_weights w;
@@ -448,7 +691,7 @@ int vla_cmd_bench(int argc, char **argv)
 {
     struct bench_opts o = {0};
     o.dtype = "fp32";
-    o.backend = "cpu";
+    o.backend = "auto";
     o.runs = 5;
     o.rows = 3;
     int prc = bench_parse(argc, argv, &o);
@@ -458,18 +701,12 @@ int vla_cmd_bench(int argc, char **argv)
         bench_usage(stderr);
         return B_USAGE;
     }
-    if (strcmp(o.backend, "cpu") != 0)
-        return error("bench: backend '%s' is not available (only cpu so far)", o.backend),
+    if (strcmp(o.backend, "cpu") && strcmp(o.backend, "auto") && strcmp(o.backend, "cuda") &&
+        strcmp(o.backend, "hip"))
+        return error("bench: --backend must be auto, cpu, cuda or hip, not '%s'", o.backend),
                B_USAGE;
-    if (strcmp(o.dtype, "fp32") != 0) {
-        if (strcmp(o.dtype, "bf16") == 0 || strcmp(o.dtype, "fp16") == 0)
-            error("bench: --dtype %s needs a GPU backend; the cpu backend is the fp32 reference "
-                  "(use --dtype fp32)",
-                  o.dtype);
-        else
-            error("bench: --dtype must be fp32, bf16 or fp16, not '%s'", o.dtype);
-        return B_USAGE;
-    }
+    if (strcmp(o.dtype, "fp32") && strcmp(o.dtype, "bf16") && strcmp(o.dtype, "fp16"))
+        return error("bench: --dtype must be fp32, bf16 or fp16, not '%s'", o.dtype), B_USAGE;
     struct vla_preset p;
     if (vla_preset_find(&p, o.preset, o.models)) {
         vla_preset_release(&p);
@@ -477,6 +714,22 @@ int vla_cmd_bench(int argc, char **argv)
     }
     if (!o.image)
         o.image = p.vision.image;
+    /* a GPU backend when one loads (auto), else the cpu reference */
+    if (strcmp(o.backend, "cpu") != 0 && !o.dry_run &&
+        o.image % (p.vision.patch * p.vision.merge) == 0) {
+        int grc = run_bench_gpu(&o, &p);
+        if (grc >= 0) {
+            vla_preset_release(&p);
+            return grc;
+        }
+    }
+    if (strcmp(o.dtype, "fp32") != 0) {
+        error("bench: --dtype %s needs a GPU backend; the cpu backend is the fp32 reference "
+              "(use --dtype fp32)",
+              o.dtype);
+        vla_preset_release(&p);
+        return B_USAGE;
+    }
     if (o.image % (p.vision.patch * p.vision.merge)) {
         error("bench: --image-size %d must be a multiple of %d (patch %d x merge %d) for preset "
               "'%s'",

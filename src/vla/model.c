@@ -108,8 +108,23 @@ static size_t maxz(size_t a, size_t b)
     return a > b ? a : b;
 }
 
+static int model_init(struct vla_model *m, const struct vla_preset *p, const struct vla_weights *w,
+                      const struct vla_ops *ops, int image, int resident);
+
 int vla_model_init(struct vla_model *m, const struct vla_preset *p, const struct vla_weights *w,
                    const struct vla_ops *ops, int image)
+{
+    return model_init(m, p, w, ops, image, 0);
+}
+
+int vla_model_init_resident(struct vla_model *m, const struct vla_preset *p,
+                            const struct vla_weights *w, const struct vla_ops *ops, int image)
+{
+    return model_init(m, p, w, ops, image, 1);
+}
+
+static int model_init(struct vla_model *m, const struct vla_preset *p, const struct vla_weights *w,
+                      const struct vla_ops *ops, int image, int resident)
 {
     memset(m, 0, sizeof(*m));
     if (image % (p->vision.patch * p->vision.merge))
@@ -117,7 +132,10 @@ int vla_model_init(struct vla_model *m, const struct vla_preset *p, const struct
                      image, p->vision.patch * p->vision.merge, p->name);
     m->p = p;
     m->ops = ops;
-    weights_to_device(m, w);
+    if (resident)
+        m->w = *w; /* already in the backend's memory, owned by the caller */
+    else
+        weights_to_device(m, w);
     const struct vla_vision *v = &p->vision;
     const struct vla_tower *b = &p->backbone, *e = &p->expert;
     m->image = image;
@@ -256,6 +274,11 @@ static void moe(struct vla_model *m, const struct vla_layer *L, const float *h, 
     const struct vla_ops *o = m->ops;
     const struct vla_tower *e = &m->p->expert;
     int X = e->moe.experts, k = e->moe.top_k, M = e->moe.expert_mlp, D = e->width;
+    if (o->moe_dense) {
+        o->moe_dense(h, x, L->router_w, L->exp_gate_up_w, L->exp_down_w, T, D, X, k, M,
+                     e->moe.router, e->mlp_act, m->logits);
+        goto shared;
+    }
     o->matmul(h, L->router_w, NULL, m->logits, T, X, D, 0);
     o->moe_route(m->logits, T, X, k, e->moe.router, m->moe_idx, m->moe_w);
     for (int ei = 0; ei < X; ei++) {
@@ -275,6 +298,7 @@ static void moe(struct vla_model *m, const struct vla_layer *L, const float *h, 
         o->matmul(m->act, L->exp_down_w + (size_t)ei * D * M, NULL, m->eo, n, D, M, 0);
         o->scatter_add_rows(m->eo, m->moe_rows, m->moe_rw, n, D, x);
     }
+shared:
     if (e->moe.shared_mlp)
         gated_mlp(m, h, x, L->sh_gate_up_w, L->sh_down_w, T, D, e->moe.shared_mlp, e->mlp_act);
 }

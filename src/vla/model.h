@@ -61,6 +61,10 @@ struct vla_model {
 
 int vla_model_init(struct vla_model *m, const struct vla_preset *p, const struct vla_weights *w,
                    const struct vla_ops *ops, int image);
+/* the same with w's pointers already in the backend's memory (a GPU backend
+ * that generated or uploaded them itself, ops_gpu.h); w stays the caller's */
+int vla_model_init_resident(struct vla_model *m, const struct vla_preset *p,
+                            const struct vla_weights *w, const struct vla_ops *ops, int image);
 void vla_model_release(struct vla_model *m);
 /* one pass; actions [chunk, action_dim] in physical units (host memory).
  * stage_s may be NULL; st (may be NULL) collects per-layer statistics. */

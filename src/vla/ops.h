@@ -72,6 +72,15 @@ struct vla_ops {
     void (*scatter_add_rows)(const float *x, const int *rows, const float *w, int n, int D,
                              float *y);
 
+    /* optional (NULL on the CPU): the whole sparse MoE on the backend, no host
+     * round trip (so a GPU pass can be one graph): logits = h router_w^T
+     * [T, X] -> top-k routing as moe_route -> x += sum_k w_k E_k(h), experts
+     * in index order; gate_up [X, 2M, D], down [X, D, M]. The shared expert
+     * is added by the caller. */
+    void (*moe_dense)(const float *h, float *x, const float *router_w, const float *gate_up_w,
+                      const float *down_w, int T, int D, int X, int k, int M, enum vla_router r,
+                      enum vla_act act, float *logits);
+
     /* x [T, A] (normalised) -> x * std + mean, clamped to [low, high] */
     void (*denorm_clamp)(float *x, int T, int A, const float *mean, const float *std,
                          const float *low, const float *high);
@@ -80,5 +89,6 @@ struct vla_ops {
 };
 
 extern const struct vla_ops vla_ops_cpu;
+/* the GPU implementation: src/vla/ops_gpu.h */
 
 #endif

@@ -1,0 +1,473 @@
+// vla_ops.hip - the kernels of the VLA pass on a GPU (src/vla/ops_gpu.c).
+// One source for HIP and CUDA (prelude.hip). Activations are fp32; the
+// reduced-precision path converts GEMM inputs to 16-bit words (vla_cvt16)
+// and keeps norms, softmax, RoPE, the time embedding and the integrator in
+// fp32 (docs/VLA.md, VLA-PRESETS.md "Keep in fp32"). Every kernel takes a
+// 1-D grid; element-wise kernels use grid-stride loops. Reductions use
+// shared memory only (no warp shuffles: warp width differs, 32 vs 64).
+#define VLA_BLOCK 256
+
+// ---- conversions -----------------------------------------------------
+
+__device__ inline rvd_u16 vla_f2bf(float f)
+{
+    unsigned u = __float_as_uint(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) // NaN stays NaN
+        return (rvd_u16)((u >> 16) | 0x40);
+    u += 0x7fffu + ((u >> 16) & 1); // round to nearest even
+    return (rvd_u16)(u >> 16);
+}
+
+__device__ inline rvd_u16 vla_f2h(float f)
+{
+    unsigned u = __float_as_uint(f), s = (u >> 16) & 0x8000u;
+    unsigned a = u & 0x7fffffffu;
+    if (a > 0x7f800000u)
+        return (rvd_u16)(s | 0x7e00u);
+    if (a >= 0x477ff000u) // rounds to >= 65520: overflow to inf
+        return (rvd_u16)(s | 0x7c00u);
+    if (a < 0x38800000u) { // subnormal half (or zero): a / 2^-24, rounded to even
+        float v = __uint_as_float(a) * 16777216.0f;
+        unsigned m = (unsigned)v;
+        float r = v - (float)m;
+        if (r > 0.5f || (r == 0.5f && (m & 1)))
+            m++;
+        return (rvd_u16)(s | m);
+    }
+    unsigned e = (a >> 23) - 112, m = a & 0x7fffffu;
+    unsigned h = (e << 10) | (m >> 13), rem = m & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1)))
+        h++;
+    return (rvd_u16)(s | h);
+}
+
+// y[r, c] = 16-bit(x[r, c]) for rows x cols, leading dimensions ldx, ldy
+extern "C" __global__ void vla_cvt16(const float *x, long ldx, rvd_u16 *y, long ldy, int rows,
+                                     int cols, int bf)
+{
+    rvd_u64 n = (rvd_u64)rows * cols;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        rvd_u64 r = i / cols, c = i % cols;
+        float v = x[r * ldx + c];
+        y[r * ldy + c] = bf ? vla_f2bf(v) : vla_f2h(v);
+    }
+}
+
+// ---- the counter RNG (src/vla/rng.c), in double as on the CPU ---------
+
+__device__ inline rvd_u64 vla_mix(rvd_u64 z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+__device__ inline rvd_u64 vla_bits(rvd_u64 key, rvd_u64 j)
+{
+    return vla_mix(key + (j + 1) * 0x9E3779B97F4A7C15ull);
+}
+
+// out[i] = mean + scale * normal(i)  (normal: 1) or lo + (hi - lo) uniform(i)
+extern "C" __global__ void vla_rng_fill(float *out, rvd_u64 n, rvd_u64 key, double a, double b,
+                                        int normal)
+{
+    const double two53 = 1.0 / 9007199254740992.0;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        double v;
+        if (normal) {
+            double u1 = ((double)(vla_bits(key, 2 * i) >> 11) + 0.5) * two53;
+            double u2 = (double)(vla_bits(key, 2 * i + 1) >> 11) * two53;
+            v = a + b * (sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2));
+        } else {
+            v = a + (b - a) * ((double)(vla_bits(key, i) >> 11) * two53);
+        }
+        out[i] = (float)v;
+    }
+}
+
+// ---- element-wise ----------------------------------------------------
+
+// y[i, j] += b[j] over M rows of N
+extern "C" __global__ void vla_bias(float *y, const float *b, int M, int N)
+{
+    rvd_u64 n = (rvd_u64)M * N;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS)
+        y[i] += b[i % N];
+}
+
+// y += a * x (a = 1: add)
+extern "C" __global__ void vla_axpy(float *y, const float *x, float a, rvd_u64 n)
+{
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS)
+        y[i] += a * x[i];
+}
+
+extern "C" __global__ void vla_scale(float *x, float s, rvd_u64 n)
+{
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS)
+        x[i] *= s;
+}
+
+__device__ inline float vla_gelu_tanh(float x)
+{
+    return 0.5f * x * (1.0f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x)));
+}
+
+__device__ inline float vla_silu(float x)
+{
+    return x / (1.0f + expf(-x));
+}
+
+// act 0: gelu_tanh, 1: silu (in place)
+extern "C" __global__ void vla_act(float *x, rvd_u64 n, int act)
+{
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS)
+        x[i] = act ? vla_silu(x[i]) : vla_gelu_tanh(x[i]);
+}
+
+// out[t, f] = act(gate[t, f]) * up[t, f]; gate/up rows of ld; act 1 = silu
+extern "C" __global__ void vla_glu(const float *gate, const float *up, float *out, int T, int F,
+                                   int ld, int act)
+{
+    rvd_u64 n = (rvd_u64)T * F;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        rvd_u64 t = i / F, f = i % F;
+        float g = gate[t * ld + f];
+        g = act ? vla_silu(g) : vla_gelu_tanh(g);
+        out[i] = g * up[t * ld + f];
+    }
+}
+
+// ---- norms: one block per row, fp32 sums ------------------------------
+
+__device__ inline float vla_block_sum(float v, float *sh)
+{
+    sh[threadIdx.x] = v;
+    __syncthreads();
+    for (int s = VLA_BLOCK / 2; s > 0; s >>= 1) {
+        if ((int)threadIdx.x < s)
+            sh[threadIdx.x] += sh[threadIdx.x + s];
+        __syncthreads();
+    }
+    float r = sh[0];
+    __syncthreads();
+    return r;
+}
+
+extern "C" __global__ void vla_layernorm(const float *x, const float *w, const float *b, float *y,
+                                         int T, int D, float eps)
+{
+    __shared__ float sh[VLA_BLOCK];
+    for (int t = blockIdx.x; t < T; t += gridDim.x) {
+        const float *r = x + (rvd_u64)t * D;
+        float s = 0;
+        for (int i = threadIdx.x; i < D; i += VLA_BLOCK)
+            s += r[i];
+        float mean = vla_block_sum(s, sh) / (float)D;
+        s = 0;
+        for (int i = threadIdx.x; i < D; i += VLA_BLOCK)
+            s += (r[i] - mean) * (r[i] - mean);
+        float inv = 1.0f / sqrtf(vla_block_sum(s, sh) / (float)D + eps);
+        for (int i = threadIdx.x; i < D; i += VLA_BLOCK)
+            y[(rvd_u64)t * D + i] = (r[i] - mean) * inv * w[i] + b[i];
+    }
+}
+
+extern "C" __global__ void vla_rmsnorm(const float *x, const float *w, float *y, int T, int D,
+                                       float eps)
+{
+    __shared__ float sh[VLA_BLOCK];
+    for (int t = blockIdx.x; t < T; t += gridDim.x) {
+        const float *r = x + (rvd_u64)t * D;
+        float s = 0;
+        for (int i = threadIdx.x; i < D; i += VLA_BLOCK)
+            s += r[i] * r[i];
+        float inv = 1.0f / sqrtf(vla_block_sum(s, sh) / (float)D + eps);
+        for (int i = threadIdx.x; i < D; i += VLA_BLOCK)
+            y[(rvd_u64)t * D + i] = r[i] * inv * w[i];
+    }
+}
+
+// ---- RoPE (rotate-half), angle in double, rotation in fp32 ------------
+
+extern "C" __global__ void vla_rope(float *x, int T, int heads, int hd, int stride, int pos0,
+                                    double theta)
+{
+    int half = hd / 2;
+    rvd_u64 n = (rvd_u64)T * half;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        int t = (int)(i / half), k = (int)(i % half);
+        double ang = (double)(pos0 + t) * pow(theta, -2.0 * k / hd);
+        float c = (float)cos(ang), s = (float)sin(ang);
+        for (int h = 0; h < heads; h++) {
+            float *r = x + (rvd_u64)t * stride + (rvd_u64)h * hd;
+            float a = r[k], b = r[k + half];
+            r[k] = a * c - b * s;
+            r[k + half] = b * c + a * s;
+        }
+    }
+}
+
+// ---- softmax over rows (attention probabilities, fp32) -----------------
+
+// S[r, :n] = softmax(S[r, :n] * scale); with p16, also its 16-bit copy
+extern "C" __global__ void vla_softmax(float *S, int rows, int n, float scale, rvd_u16 *p16,
+                                       int bf)
+{
+    __shared__ float sh[VLA_BLOCK];
+    for (int r = blockIdx.x; r < rows; r += gridDim.x) {
+        float *row = S + (rvd_u64)r * n;
+        float mx = -3.402823466e38f;
+        for (int j = threadIdx.x; j < n; j += VLA_BLOCK)
+            mx = fmaxf(mx, row[j] * scale);
+        sh[threadIdx.x] = mx;
+        __syncthreads();
+        for (int s = VLA_BLOCK / 2; s > 0; s >>= 1) {
+            if ((int)threadIdx.x < s)
+                sh[threadIdx.x] = fmaxf(sh[threadIdx.x], sh[threadIdx.x + s]);
+            __syncthreads();
+        }
+        mx = sh[0];
+        __syncthreads();
+        float sum = 0;
+        for (int j = threadIdx.x; j < n; j += VLA_BLOCK) {
+            float e = expf(row[j] * scale - mx);
+            row[j] = e;
+            sum += e;
+        }
+        float inv = 1.0f / vla_block_sum(sum, sh);
+        for (int j = threadIdx.x; j < n; j += VLA_BLOCK) {
+            float p = row[j] * inv;
+            row[j] = p;
+            if (p16)
+                p16[(rvd_u64)r * n + j] = bf ? vla_f2bf(p) : vla_f2h(p);
+        }
+    }
+}
+
+// ---- vision helpers --------------------------------------------------
+
+// img [3, S, S] -> patches [(S/p)^2, 3 p p] (channel, row, column)
+extern "C" __global__ void vla_patchify(const float *img, float *out, int S, int p)
+{
+    int g = S / p, pp = 3 * p * p;
+    rvd_u64 n = (rvd_u64)g * g * pp;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        int tok = (int)(i / pp), e = (int)(i % pp);
+        int gy = tok / g, gx = tok % g, c = e / (p * p), y = (e / p) % p, xx = e % p;
+        out[i] = img[((rvd_u64)c * S + gy * p + y) * S + gx * p + xx];
+    }
+}
+
+// bilinear, half-pixel centres, edge-clamped; g0 == g1 copies
+extern "C" __global__ void vla_pos_interp(const float *tab, int g0, float *out, int g1, int D)
+{
+    rvd_u64 n = (rvd_u64)g1 * g1 * D;
+    double sc = (double)g0 / g1;
+    for (rvd_u64 idx = RVD_TID; idx < n; idx += RVD_NTHREADS) {
+        int i = (int)(idx % D), tok = (int)(idx / D), oy = tok / g1, ox = tok % g1;
+        if (g0 == g1) {
+            out[idx] = tab[idx];
+            continue;
+        }
+        double sy = (oy + 0.5) * sc - 0.5, sx = (ox + 0.5) * sc - 0.5;
+        sy = sy < 0 ? 0 : sy;
+        sx = sx < 0 ? 0 : sx;
+        int y0 = (int)sy, y1 = y0 + 1 < g0 ? y0 + 1 : g0 - 1;
+        int x0 = (int)sx, x1 = x0 + 1 < g0 ? x0 + 1 : g0 - 1;
+        float fy = (float)(sy - y0), fx = (float)(sx - x0);
+        float a = tab[((rvd_u64)y0 * g0 + x0) * D + i], b = tab[((rvd_u64)y0 * g0 + x1) * D + i];
+        float c = tab[((rvd_u64)y1 * g0 + x0) * D + i], d = tab[((rvd_u64)y1 * g0 + x1) * D + i];
+        out[idx] = (1 - fy) * ((1 - fx) * a + fx * b) + fy * ((1 - fx) * c + fx * d);
+    }
+}
+
+// [g*g, D] -> [(g/m)^2, m*m*D], m x m neighbours concatenated row-major
+extern "C" __global__ void vla_merge(const float *x, float *out, int g, int m, int D)
+{
+    int go = g / m;
+    rvd_u64 n = (rvd_u64)g * g * D;
+    for (rvd_u64 idx = RVD_TID; idx < n; idx += RVD_NTHREADS) {
+        int i = (int)(idx % D);
+        rvd_u64 r = idx / D;
+        int sub = (int)(r % (m * m)), o = (int)(r / (m * m));
+        int oy = o / go, ox = o % go, dy = sub / m, dx = sub % m;
+        out[idx] = x[((rvd_u64)(oy * m + dy) * g + ox * m + dx) * D + i];
+    }
+}
+
+// out[t] = table[tokens[t]] * mul
+extern "C" __global__ void vla_embed(const float *table, const int *tokens, float *out, int T,
+                                     int D, float mul)
+{
+    rvd_u64 n = (rvd_u64)T * D;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS)
+        out[i] = table[(rvd_u64)tokens[i / D] * D + i % D] * mul;
+}
+
+// out[t] = [a[t], b] (b broadcast)
+extern "C" __global__ void vla_concat_bcast(const float *a, int Da, const float *b, int Db,
+                                            float *out, int T)
+{
+    int W = Da + Db;
+    rvd_u64 n = (rvd_u64)T * W;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        int t = (int)(i / W), c = (int)(i % W);
+        out[i] = c < Da ? a[(rvd_u64)t * Da + c] : b[c - Da];
+    }
+}
+
+// [sin(t w_i), cos(t w_i)], computed in double as on the CPU
+extern "C" __global__ void vla_time_embed(float *out, int D, float t, double min_p, double max_p)
+{
+    int half = D / 2;
+    for (int i = (int)RVD_TID; i < half; i += (int)RVD_NTHREADS) {
+        double frac = half > 1 ? (double)i / (half - 1) : 0.0;
+        double period = min_p * pow(max_p / min_p, frac);
+        double a = (double)t * (6.283185307179586 / period);
+        out[i] = (float)sin(a);
+        out[half + i] = (float)cos(a);
+    }
+}
+
+extern "C" __global__ void vla_denorm_clamp(float *x, int T, int A, const float *mean,
+                                            const float *sd, const float *lo, const float *hi)
+{
+    rvd_u64 n = (rvd_u64)T * A;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        int a = (int)(i % A);
+        float v = x[i] * sd[a] + mean[a];
+        v = v < lo[a] ? lo[a] : v > hi[a] ? hi[a] : v;
+        x[i] = v;
+    }
+}
+
+// res[0] = max |x| over finite values (as uint bits), res[1] |= any NaN/Inf; zeroed first
+extern "C" __global__ void vla_max_abs(const float *x, rvd_u64 n, unsigned *res)
+{
+    unsigned m = 0, bad = 0;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        unsigned u = __float_as_uint(x[i]) & 0x7fffffffu;
+        if (u >= 0x7f800000u)
+            bad = 1;
+        else if (u > m)
+            m = u; // non-negative floats order as their bits
+    }
+    if (m)
+        atomicMax(&res[0], m);
+    if (bad)
+        atomicOr(&res[1], 1u);
+}
+
+// ---- MoE on the device (graph-capturable: no host round trip) ---------
+
+// per token: router scores (sigmoid, or softmax over all), top-k (ties to
+// the lower index) renormalised to sum 1, written densely to w [T, X]
+// (zero for experts not chosen). X <= 256.
+extern "C" __global__ void vla_moe_route(const float *logits, int T, int X, int k, int softmax,
+                                         float *w)
+{
+    for (int t = (int)RVD_TID; t < T; t += (int)RVD_NTHREADS) {
+        const float *l = logits + (rvd_u64)t * X;
+        float *o = w + (rvd_u64)t * X;
+        float mx = -3.402823466e38f, sum = 0;
+        if (softmax) {
+            for (int e = 0; e < X; e++)
+                mx = l[e] > mx ? l[e] : mx;
+            for (int e = 0; e < X; e++)
+                sum += expf(l[e] - mx);
+        }
+        for (int e = 0; e < X; e++)
+            o[e] = 0;
+        float tot = 0;
+        unsigned taken[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (int j = 0; j < k; j++) {
+            int best = -1;
+            float bs = 0;
+            for (int e = 0; e < X; e++) {
+                if (taken[e >> 5] & (1u << (e & 31)))
+                    continue;
+                float s = softmax ? expf(l[e] - mx) / sum : 1.0f / (1.0f + expf(-l[e]));
+                if (best < 0 || s > bs) {
+                    best = e;
+                    bs = s;
+                }
+            }
+            taken[best >> 5] |= 1u << (best & 31);
+            o[best] = bs;
+            tot += bs;
+        }
+        for (int e = 0; e < X; e++)
+            o[e] /= tot;
+    }
+}
+
+// y[t, d] += sum_x w[t, x] eo[x, t, d], experts in index order (as the CPU)
+extern "C" __global__ void vla_moe_combine(const float *eo, const float *w, int T, int X, int D,
+                                           float *y)
+{
+    rvd_u64 n = (rvd_u64)T * D;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        rvd_u64 t = i / D;
+        float acc = y[i];
+        for (int x = 0; x < X; x++) {
+            float wx = w[t * X + x];
+            if (wx != 0.0f)
+                acc += wx * eo[(rvd_u64)x * n + i];
+        }
+        y[i] = acc;
+    }
+}
+
+// ---- GEMM without a BLAS (HIP until a rocBLAS binding exists) ---------
+// C_i[m x n] = alpha op(A_i) op(B_i) + beta C_i, row-major, fp32 accumulate;
+// 16 x 16 tiles, grid = tilesN * tilesM * batch blocks of 256 threads.
+#define VLA_T 16
+#define VLA_GEMM(NAME, TYPE, CONV)                                                             \
+    extern "C" __global__ void NAME(int ta, int tb, int m, int n, int k, float alpha,         \
+                                    const TYPE *A, long lda, long long sA, const TYPE *B,     \
+                                    long ldb, long long sB, float beta, float *C, long ldc,   \
+                                    long long sC, int bf)                                      \
+    {                                                                                          \
+        __shared__ float As[VLA_T][VLA_T + 1];                                                 \
+        __shared__ float Bs[VLA_T][VLA_T + 1];                                                 \
+        int tilesN = (n + VLA_T - 1) / VLA_T, tilesM = (m + VLA_T - 1) / VLA_T;               \
+        int blk = blockIdx.x, bi = blk / (tilesN * tilesM);                                    \
+        blk %= tilesN * tilesM;                                                                \
+        int bx = blk % tilesN, by = blk / tilesN;                                              \
+        A += (long long)bi * sA;                                                               \
+        B += (long long)bi * sB;                                                               \
+        C += (long long)bi * sC;                                                               \
+        int tx = threadIdx.x % VLA_T, ty = threadIdx.x / VLA_T;                                \
+        int row = by * VLA_T + ty, col = bx * VLA_T + tx;                                      \
+        float acc = 0.0f;                                                                      \
+        for (int t = 0; t < k; t += VLA_T) {                                                   \
+            int ak = t + tx, bk = t + ty;                                                      \
+            As[ty][tx] = (row < m && ak < k)                                                   \
+                             ? CONV(ta ? A[(long long)ak * lda + row] : A[(long long)row * lda + ak], bf) \
+                             : 0.0f;                                                           \
+            Bs[ty][tx] = (col < n && bk < k)                                                   \
+                             ? CONV(tb ? B[(long long)col * ldb + bk] : B[(long long)bk * ldb + col], bf) \
+                             : 0.0f;                                                           \
+            __syncthreads();                                                                   \
+            for (int l = 0; l < VLA_T; l++)                                                    \
+                acc = fmaf(As[ty][l], Bs[l][tx], acc);                                         \
+            __syncthreads();                                                                   \
+        }                                                                                      \
+        if (row < m && col < n) {                                                              \
+            float *c = &C[(long long)row * ldc + col];                                         \
+            *c = alpha * acc + (beta != 0.0f ? beta * *c : 0.0f);                              \
+        }                                                                                      \
+    }
+
+__device__ inline float vla_id(float x, int bf)
+{
+    (void)bf;
+    return x;
+}
+__device__ inline float vla_w16(rvd_u16 x, int bf)
+{
+    return bf ? rvd_bf16_to_float(x) : rvd_half_to_float(x);
+}
+VLA_GEMM(vla_gemm_f32, float, vla_id)
+VLA_GEMM(vla_gemm_w16, rvd_u16, vla_w16)

@@ -1,0 +1,246 @@
+/* bench_gpu.c - the VLA pass measured on a GPU (bench_gpu.h). */
+#include "bench_gpu.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../util.h"
+#include "ops_gpu.h"
+#include "weights.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* nearest rank, as bench.c */
+static struct vla_pct pcts(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(double), cmp_d);
+    struct vla_pct r;
+    double q[3] = {0.5, 0.9, 0.99}, *o[3] = {&r.p50, &r.p90, &r.p99};
+    for (int k = 0; k < 3; k++) {
+        int i = (int)ceil(q[k] * n) - 1;
+        i = i < 0 ? 0 : i >= n ? n - 1 : i;
+        *o[k] = v[i];
+    }
+    return r;
+}
+
+/* FLOPs of vision / prefix / one step from vla_flops on trimmed copies */
+static void stage_work(const struct vla_preset *p, const struct vla_weights *w, int image, int es,
+                       struct vla_gpu_out *o)
+{
+    struct vla_preset q = *p;
+    q.steps = 0;
+    double no_steps = vla_flops(&q, image);
+    q.backbone.layers = 0;
+    double vis = vla_flops(&q, image);
+    o->stage_flops[0] = vis;
+    o->stage_flops[1] = no_steps - vis;
+    o->stage_flops[2] = (vla_flops(p, image) - no_steps) / (p->steps ? p->steps : 1);
+    /* bytes: the weights each stage reads once (the embedding table only
+     * for its rows, ignored), at the GEMM operand width */
+    memset(o->stage_bytes, 0, sizeof(o->stage_bytes));
+    for (size_t i = 0; i < w->n; i++) {
+        const char *n = w->t[i].name;
+        int s = strncmp(n, "vision.", 7) == 0              ? 0
+                : strncmp(n, "backbone.layers.", 16) == 0 ? 1
+                : strncmp(n, "expert.", 7) == 0            ? 2
+                                                           : -1;
+        if (s >= 0)
+            o->stage_bytes[s] += (double)w->t[i].nelem * es;
+    }
+}
+
+static void compare(const float *a, const float *b, size_t n, double *cosv, double *maxerr)
+{
+    double ab = 0, aa = 0, bb = 0, m = 0;
+    for (size_t i = 0; i < n; i++) {
+        ab += (double)a[i] * b[i];
+        aa += (double)a[i] * a[i];
+        bb += (double)b[i] * b[i];
+        double d = fabs((double)a[i] - b[i]);
+        m = d > m || isnan(d) ? d : m;
+    }
+    *cosv = aa > 0 && bb > 0 ? ab / sqrt(aa * bb) : (aa == bb ? 1.0 : 0.0);
+    *maxerr = m;
+}
+
+static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_weights *w,
+               struct vla_model *m, struct vla_inputs *in)
+{
+    const struct vla_preset *p = r->p;
+    size_t na = (size_t)p->chunk * p->action_dim;
+    int ns = VLA_STAGES(p);
+    double t0 = now_s();
+    char *why = NULL;
+    if (vla_gpu_open(r->backend, &why)) {
+        snprintf(o->error, sizeof(o->error), "%s", why ? why : "no GPU");
+        free(why);
+        return 1;
+    }
+    const struct vla_gpu_info *gi = vla_gpu_info();
+    snprintf(o->backend, sizeof(o->backend), "%s", gi->backend);
+    snprintf(o->device, sizeof(o->device), "%s", gi->device);
+    snprintf(o->target, sizeof(o->target), "%s", gi->target);
+    snprintf(o->blas, sizeof(o->blas), "%s", gi->blas);
+    o->open_s = gi->open_s;
+    o->compiles = gi->compiles;
+    o->cache_hits = gi->cache_hits;
+    o->mem_total = gi->total_mem;
+    int host = r->weights || r->save;
+    if (vla_weights_layout(w, p, host))
+        return snprintf(o->error, sizeof(o->error), "cannot allocate the host weights"), -1;
+    if (r->weights && vla_weights_load(w, p, r->weights))
+        return snprintf(o->error, sizeof(o->error), "cannot load %s", r->weights), -1;
+    o->params = vla_weights_params(w);
+    snprintf(o->origin, sizeof(o->origin), "%s",
+             r->weights ? r->weights : "synthetic, generated on the device");
+    if (vla_gpu_weights(w, p, r->seed, r->weights != NULL))
+        return snprintf(o->error, sizeof(o->error), "weights: %s", vla_gpu_error()), -1;
+    if (r->save && !r->weights) {
+        if (vla_gpu_weights_download(w->arena, w->arena_len))
+            return snprintf(o->error, sizeof(o->error), "%s", vla_gpu_error()), -1;
+        free(w->origin);
+        w->origin = xasprintf("synthetic (seed %llu)", (unsigned long long)r->seed);
+        if (vla_weights_save(w, p, r->save))
+            return snprintf(o->error, sizeof(o->error), "cannot write %s", r->save), -1;
+    }
+    if (vla_gpu_set_dtype(r->dtype))
+        return snprintf(o->error, sizeof(o->error), "dtype %s: %s", r->dtype, vla_gpu_error()), -1;
+    if (vla_model_init_resident(m, p, w, &vla_ops_gpu, r->image))
+        return snprintf(o->error, sizeof(o->error), "model init failed"), -1;
+    vla_inputs_synthetic(in, p, r->image, r->seed);
+    o->actions = xcalloc(na, sizeof(float));
+    double t1 = now_s();
+    if (vla_forward(m, in, o->actions, NULL, &o->st) || *vla_gpu_error())
+        return snprintf(o->error, sizeof(o->error), "first pass: %s", vla_gpu_error()), -1;
+    o->first_pass_s = now_s() - t1;
+    o->cold_s = now_s() - t0;
+    o->flops = vla_flops(p, r->image);
+    stage_work(p, w, r->image, strcmp(r->dtype, "fp32") == 0 ? 4 : 2, o);
+
+    /* numerics: the fp32 pass on the same device weights is the reference */
+    float *norm = xcalloc(na, sizeof(float));
+    vla_gpu_download_state(m, norm);
+    if (r->want_ref && strcmp(r->dtype, "fp32") != 0) {
+        float *ra = xcalloc(na, sizeof(float)), *rn = xcalloc(na, sizeof(float));
+        struct vla_stats rs = {0};
+        vla_gpu_set_dtype("fp32");
+        if (!vla_forward(m, in, ra, NULL, &rs) && !*vla_gpu_error() &&
+            !vla_gpu_download_state(m, rn)) {
+            o->have_ref = 1;
+            compare(o->actions, ra, na, &o->cos_phys, &o->maxerr_phys);
+            compare(norm, rn, na, &o->cos_norm, &o->maxerr_norm);
+            double mx = 0;
+            for (size_t i = 0; i < na; i++)
+                mx = fabs(ra[i]) > mx ? fabs(ra[i]) : mx;
+            o->ref_maxabs_phys = mx;
+            if (rs.first_bad >= 0)
+                snprintf(o->ref_first_bad, sizeof(o->ref_first_bad), "%s",
+                         rs.v[rs.first_bad].name);
+        }
+        vla_stats_release(&rs);
+        free(ra);
+        free(rn);
+        vla_gpu_set_dtype(r->dtype);
+        /* the reference pass must not leave its actions behind */
+        vla_forward(m, in, o->actions, NULL, NULL);
+    }
+    free(norm);
+
+    /* timed runs: stream launches (eager), then one graph of the pass */
+    o->nstages = ns + 1;
+    o->stage = xcalloc((size_t)ns + 1, sizeof(*o->stage));
+    double *times = xcalloc((size_t)r->runs * (ns + 1), sizeof(double));
+    double *col = xcalloc((size_t)r->runs, sizeof(double));
+    float *scratch = xcalloc(na, sizeof(float));
+    int rc = 0;
+    for (int k = 0; k < r->runs && !rc; k++) {
+        double *row = times + (size_t)k * (ns + 1);
+        rc = vla_forward(m, in, scratch, row, NULL) || *vla_gpu_error();
+        for (int s = 0; s < ns; s++)
+            row[ns] += row[s];
+    }
+    if (rc) {
+        snprintf(o->error, sizeof(o->error), "timed pass: %s", vla_gpu_error());
+        goto out;
+    }
+    char *gwhy = NULL;
+    if (vla_gpu_graph_capture(m, in, scratch, &gwhy) == 0 && vla_gpu_graph_run(NULL, 0) == 0) {
+        o->graph = 1;
+        for (int k = 0; k < r->runs; k++)
+            col[k] = times[(size_t)k * (ns + 1) + ns];
+        o->eager_total = pcts(col, r->runs);
+        for (int k = 0; k < r->runs && !rc; k++) {
+            double *row = times + (size_t)k * (ns + 1);
+            double a = now_s();
+            rc = vla_gpu_graph_run(row, ns);
+            row[ns] = now_s() - a;
+        }
+        if (rc) {
+            snprintf(o->error, sizeof(o->error), "graph replay: %s", vla_gpu_error());
+            goto out;
+        }
+        /* the replayed graph must give the eager pass's actions */
+        if (memcmp(scratch, o->actions, na * sizeof(float)) != 0) {
+            snprintf(o->graph_why, sizeof(o->graph_why),
+                     "the graph's actions differ from the stream pass's");
+        }
+    } else {
+        snprintf(o->graph_why, sizeof(o->graph_why), "%s", gwhy ? gwhy : "graph replay failed");
+    }
+    free(gwhy);
+    for (int s = 0; s <= ns; s++) {
+        for (int k = 0; k < r->runs; k++)
+            col[k] = times[(size_t)k * (ns + 1) + s];
+        o->stage[s] = pcts(col, r->runs);
+    }
+    o->mem_used = vla_gpu_used_bytes();
+    o->alloc_peak = vla_gpu_alloc_peak();
+    vla_gpu_ceilings(&o->gemm_peak, &o->bw_peak);
+out:
+    free(times);
+    free(col);
+    free(scratch);
+    return rc ? -1 : 0;
+}
+
+int vla_gpu_run(const struct vla_gpu_req *r, struct vla_gpu_out *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->st.first_bad = -1;
+    struct vla_weights w;
+    memset(&w, 0, sizeof(w));
+    struct vla_model m;
+    memset(&m, 0, sizeof(m));
+    struct vla_inputs in;
+    memset(&in, 0, sizeof(in));
+    int rc = run(r, o, &w, &m, &in);
+    if (m.ops)
+        vla_model_release(&m);
+    vla_inputs_release(&in);
+    vla_weights_release(&w);
+    vla_gpu_close();
+    return rc;
+}
+
+void vla_gpu_out_release(struct vla_gpu_out *o)
+{
+    vla_stats_release(&o->st);
+    free(o->actions);
+    free(o->stage);
+    memset(o, 0, sizeof(*o));
+}

@@ -1,0 +1,57 @@
+/* bench_gpu.h - the VLA pass measured on a GPU backend (ops_gpu.h): cold
+ * pass, the fp32 reference on the same device weights, graph capture and
+ * timed replays, per-stage work, ceilings measured in the same run. Used by
+ * `bench` (bench.c prints it) and by the `vla` probe (facts). */
+#ifndef RVD_VLA_BENCH_GPU_H
+#define RVD_VLA_BENCH_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "preset.h"
+
+struct vla_gpu_req {
+    const struct vla_preset *p;
+    const char *backend; /* "auto", "cuda", "hip" */
+    const char *dtype;   /* "fp32", "bf16", "fp16" */
+    const char *weights, *save;
+    int runs, image, want_ref;
+    uint64_t seed;
+};
+
+struct vla_pct {
+    double p50, p90, p99;
+};
+
+struct vla_gpu_out {
+    char backend[16], device[256], target[64], blas[512], origin[512];
+    char graph_why[512];       /* why no graph ("" with one) */
+    char error[700];           /* why the run failed ("" if it ran) */
+    int graph;                 /* 1: timed runs are graph replays */
+    uint64_t params;
+    double flops;              /* per pass */
+    double open_s;             /* runtime + kernels (compile or cache) */
+    double cold_s;             /* open + weights + first pass */
+    double first_pass_s;       /* the first pass alone */
+    int compiles, cache_hits;
+    int nstages;               /* VLA_STAGES + 1 (the last is the total) */
+    struct vla_pct *stage;     /* [nstages], seconds */
+    struct vla_pct eager_total;/* stream launches, when a graph ran too */
+    struct vla_stats st;       /* of the first pass */
+    float *actions;            /* [chunk * A], physical units */
+    /* numerics against the fp32 pass on the same device weights */
+    int have_ref;
+    double cos_norm, cos_phys, maxerr_norm, maxerr_phys, ref_maxabs_phys;
+    char ref_first_bad[64];
+    /* work per stage: 0 vision, 1 prefix, 2 one denoising step */
+    double stage_flops[3], stage_bytes[3];
+    double gemm_peak, bw_peak; /* measured here: FLOP/s of a large GEMM, bytes/s of a device copy */
+    size_t mem_used, mem_total, alloc_peak;
+};
+
+/* 0 ran (out filled), 1 no GPU (out->error says why), -1 failed (out->error) */
+int vla_gpu_run(const struct vla_gpu_req *r, struct vla_gpu_out *out);
+void vla_gpu_out_release(struct vla_gpu_out *out);
+
+#endif

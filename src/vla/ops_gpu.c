@@ -1,0 +1,897 @@
+/* ops_gpu.c - the VLA ops over a GPU backend (ops_gpu.h).
+ *
+ * Activations live in device memory as fp32. GEMMs go through the backend's
+ * BLAS (cuBLAS strided-batched GemmEx; HIP has no rocBLAS binding yet, so
+ * there the project's own tiled kernel in kernels/vla_ops.hip runs). With
+ * --dtype bf16/fp16 the GEMM inputs are 16-bit (weights converted once on
+ * the device, activations per GEMM) with fp32 accumulation and fp32 output;
+ * norms, softmax, RoPE, the time grid and x_t stay fp32. Attention is
+ * BLAS-based: S = Q K^T (batched over heads, K shared inside a GQA group),
+ * a row softmax in fp32, O = P V. Everything is issued on one stream, so
+ * the whole pass can be captured as one graph; the host only touches the
+ * inputs and the actions (through pinned staging when captured). */
+#include "ops_gpu.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../gpu/backend.h"
+#include "../gpu/kcache.h"
+#include "../util.h"
+#include "rng.h"
+
+#define KFNS(X)                                                                                   \
+    X(vla_cvt16) X(vla_rng_fill) X(vla_bias) X(vla_axpy) X(vla_scale) X(vla_act) X(vla_glu)       \
+    X(vla_layernorm) X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify)                     \
+    X(vla_pos_interp) X(vla_merge) X(vla_embed) X(vla_concat_bcast) X(vla_time_embed)              \
+    X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32)         \
+    X(vla_gemm_w16)
+#define KENUM(n) K_##n,
+enum { KFNS(KENUM) K_COUNT };
+#define KNAME(n) #n,
+static const char *const knames[] = {KFNS(KNAME)};
+
+#define BLOCK 256
+#define MAX_STAGED 16
+#define MAX_EVENTS 128
+
+struct staged {
+    const void *host_src; /* upload: re-read before every replay */
+    void *host_dst;       /* download: written after every replay */
+    void *pin;
+    size_t bytes;
+};
+
+struct scratch {
+    void *p;
+    size_t cap;
+};
+
+static struct {
+    struct gpu_backend *b;
+    gpu_stream s;
+    gpu_module mod;
+    gpu_function f[K_COUNT];
+    struct vla_gpu_info info;
+    enum gpu_dtype dt;
+    int gridmax;
+    float *arena;
+    size_t arena_n;
+    uint16_t *arena16;
+    enum gpu_dtype arena16_dt;
+    struct scratch a16, q16, k16, v16, S, P16, tok, red, moe_w, moe_gu, moe_act, moe_eo;
+    size_t cur, peak, free0;
+    int err;
+    char errmsg[600];
+    /* capture */
+    int capturing;
+    char *pool;
+    size_t pool_len, pool_used;
+    struct staged st[MAX_STAGED];
+    int nst;
+    gpu_event ev[MAX_EVENTS];
+    int nev, nev_created;
+    gpu_graph graph;
+} G;
+
+static void fail(const char *what)
+{
+    if (G.err)
+        return;
+    G.err = 1;
+    snprintf(G.errmsg, sizeof(G.errmsg), "%s: %s", what, G.b ? G.b->err : "no backend");
+}
+
+const char *vla_gpu_error(void)
+{
+    return G.err ? G.errmsg : "";
+}
+
+/* ---- memory ----------------------------------------------------------- */
+
+static void *dev_alloc(size_t bytes)
+{
+    void *p = NULL;
+    if (G.b->malloc(G.b, &p, bytes ? bytes : 16)) {
+        fail("device allocation");
+        return NULL;
+    }
+    G.cur += bytes;
+    G.peak = G.cur > G.peak ? G.cur : G.peak;
+    return p;
+}
+
+static float *g_alloc(size_t n)
+{
+    float *p = dev_alloc(n * sizeof(float));
+    if (p && G.b->memset(G.b, p, 0, n * sizeof(float)))
+        fail("memset");
+    return p;
+}
+
+static void g_release(float *p)
+{
+    if (p)
+        G.b->free(G.b, p);
+}
+
+/* scratch of at least `bytes`; grows only outside a capture (the eager
+ * cold pass runs every shape first) */
+static void *scratch(struct scratch *s, size_t bytes)
+{
+    if (bytes <= s->cap)
+        return s->p;
+    if (G.capturing) {
+        snprintf(G.errmsg, sizeof(G.errmsg), "scratch buffer grew during graph capture");
+        G.err = 1;
+        return s->p;
+    }
+    G.b->stream_sync(G.b, G.s);
+    if (s->p) {
+        G.b->free(G.b, s->p);
+        G.cur -= s->cap;
+    }
+    s->cap = bytes + bytes / 4;
+    s->p = dev_alloc(s->cap);
+    return s->p;
+}
+
+static void *stage(size_t bytes)
+{
+    size_t at = (G.pool_used + 63) & ~(size_t)63;
+    if (at + bytes > G.pool_len || G.nst == MAX_STAGED) {
+        snprintf(G.errmsg, sizeof(G.errmsg), "graph staging pool exhausted");
+        G.err = 1;
+        return NULL;
+    }
+    G.pool_used = at + bytes;
+    return G.pool + at;
+}
+
+static void h2d(void *dev, const void *host, size_t bytes)
+{
+    if (G.capturing) {
+        void *pin = stage(bytes);
+        if (!pin)
+            return;
+        memcpy(pin, host, bytes);
+        G.st[G.nst++] = (struct staged){host, NULL, pin, bytes};
+        host = pin;
+    }
+    if (G.b->memcpy_async(G.b, dev, host, bytes, GPU_H2D, G.s))
+        fail("upload");
+}
+
+static void d2h(void *host, const void *dev, size_t bytes)
+{
+    void *dst = host;
+    if (G.capturing) {
+        dst = stage(bytes);
+        if (!dst)
+            return;
+        G.st[G.nst++] = (struct staged){NULL, host, dst, bytes};
+    }
+    if (G.b->memcpy_async(G.b, dst, dev, bytes, GPU_D2H, G.s))
+        fail("download");
+}
+
+static void g_upload(float *dst, const float *host, size_t n)
+{
+    h2d(dst, host, n * sizeof(float));
+}
+
+static void g_download(float *host, const float *src, size_t n)
+{
+    d2h(host, src, n * sizeof(float));
+}
+
+static void g_sync(void)
+{
+    if (G.capturing) { /* a stage boundary inside the graph: an event node */
+        if (G.nev < G.nev_created && G.b->event_record(G.b, G.ev[G.nev], G.s) == 0)
+            G.nev++;
+        return;
+    }
+    if (G.b->stream_sync(G.b, G.s))
+        fail("stream synchronize");
+}
+
+static void g_copy(float *dst, const float *src, size_t n)
+{
+    if (G.b->memcpy_async(G.b, dst, src, n * sizeof(float), GPU_D2D, G.s))
+        fail("device copy");
+}
+
+/* ---- launching ---------------------------------------------------------- */
+
+static unsigned grid_for(uint64_t work)
+{
+    uint64_t g = (work + BLOCK - 1) / BLOCK;
+    g = g < 1 ? 1 : g;
+    return (unsigned)(g > (uint64_t)G.gridmax ? (uint64_t)G.gridmax : g);
+}
+
+static void launch(int k, unsigned grid, void **args)
+{
+    if (G.err)
+        return;
+    if (G.b->launch(G.b, G.f[k], grid, BLOCK, 0, G.s, args))
+        fail(knames[k]);
+}
+
+#define LAUNCH(k, grid, ...)                                                                      \
+    do {                                                                                          \
+        void *args_[] = {__VA_ARGS__};                                                            \
+        launch(k, grid, args_);                                                                   \
+    } while (0)
+
+/* 16-bit copy of a rows x cols fp32 matrix (ld ldx) into dst (ld ldy) */
+static void cvt16(const float *x, long ldx, void *dst, long ldy, int rows, int cols)
+{
+    int bf = G.dt == GPU_BF16;
+    LAUNCH(K_vla_cvt16, grid_for((uint64_t)rows * cols), &x, &ldx, &dst, &ldy, &rows, &cols,
+           &bf);
+}
+
+/* C_i = alpha op(A_i) op(B_i) + beta C_i (row-major), C fp32; inputs of type t */
+static void gemm(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float alpha,
+                 const void *A, long lda, long long sA, const void *B, long ldb, long long sB,
+                 float beta, float *C, long ldc, long long sC, int batch)
+{
+    if (G.err || m <= 0 || n <= 0 || batch <= 0)
+        return;
+    if (G.b->blas_gemm_ex) {
+        if (G.b->blas_gemm_ex(G.b, t, GPU_F32, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB,
+                              beta, C, ldc, sC, batch, G.s))
+            fail("GEMM");
+        return;
+    }
+    unsigned grid = (unsigned)(((n + 15) / 16) * ((m + 15) / 16) * batch);
+    int bf = t == GPU_BF16;
+    LAUNCH(t == GPU_F32 ? K_vla_gemm_f32 : K_vla_gemm_w16, grid, &ta, &tb, &m, &n, &k, &alpha,
+           &A, &lda, &sA, &B, &ldb, &sB, &beta, &C, &ldc, &sC, &bf);
+}
+
+static int in_arena(const float *w)
+{
+    return G.arena && w >= G.arena && w < G.arena + G.arena_n;
+}
+
+/* the operand for a weight: fp32 itself, or its 16-bit copy */
+static const void *weight_operand(const float *w, enum gpu_dtype *t)
+{
+    if (G.dt != GPU_F32 && G.arena16 && in_arena(w)) {
+        *t = G.dt;
+        return G.arena16 + (w - G.arena);
+    }
+    *t = GPU_F32;
+    return w;
+}
+
+/* an activation as a GEMM operand of type t (converted into sc when 16-bit) */
+static const void *act_operand(const float *x, int rows, int cols, enum gpu_dtype t,
+                               struct scratch *sc)
+{
+    if (t == GPU_F32)
+        return x;
+    void *d = scratch(sc, (size_t)rows * cols * 2);
+    cvt16(x, cols, d, cols, rows, cols);
+    return d;
+}
+
+/* ---- the ops ------------------------------------------------------------ */
+
+static void g_matmul(const float *x, const float *w, const float *bias, float *y, int M, int N,
+                     int K, int accumulate)
+{
+    enum gpu_dtype t;
+    const void *B = weight_operand(w, &t);
+    const void *A = act_operand(x, M, K, t, &G.a16);
+    gemm(t, 0, 1, M, N, K, 1.0f, A, K, 0, B, K, 0, accumulate ? 1.0f : 0.0f, y, N, 0, 1);
+    if (bias)
+        LAUNCH(K_vla_bias, grid_for((uint64_t)M * N), &y, &bias, &M, &N);
+}
+
+static void g_layernorm(const float *x, const float *w, const float *b, float *y, int T, int D,
+                        float eps)
+{
+    LAUNCH(K_vla_layernorm, (unsigned)(T < G.gridmax ? T : G.gridmax), &x, &w, &b, &y, &T, &D,
+           &eps);
+}
+
+static void g_rmsnorm(const float *x, const float *w, float *y, int T, int D, float eps)
+{
+    LAUNCH(K_vla_rmsnorm, (unsigned)(T < G.gridmax ? T : G.gridmax), &x, &w, &y, &T, &D, &eps);
+}
+
+static void act(float *x, size_t n, int which)
+{
+    uint64_t nn = n;
+    LAUNCH(K_vla_act, grid_for(nn), &x, &nn, &which);
+}
+
+static void g_gelu_tanh(float *x, size_t n)
+{
+    act(x, n, 0);
+}
+
+static void g_silu(float *x, size_t n)
+{
+    act(x, n, 1);
+}
+
+static void g_glu(const float *gate, const float *up, float *out, int T, int F, int ld,
+                  enum vla_act a)
+{
+    int silu = a == VLA_ACT_SWIGLU;
+    LAUNCH(K_vla_glu, grid_for((uint64_t)T * F), &gate, &up, &out, &T, &F, &ld, &silu);
+}
+
+static void g_rope(float *x, int T, int heads, int hd, int stride, int pos0, double theta)
+{
+    LAUNCH(K_vla_rope, grid_for((uint64_t)T * (hd / 2)), &x, &T, &heads, &hd, &stride, &pos0,
+           &theta);
+}
+
+/* BLAS-based attention: S_h = Q_h K_g^T, P = softmax(S * scale) in fp32,
+ * O_h = P_h V_g; head h reads kv head g = h / (H / KV). */
+static void g_attention(const float *q, int qs, const float *k, const float *v, int ks,
+                        float *out, int Tq, int Tk, int H, int KV, int hd, float scale)
+{
+    int G_ = H / KV;
+    enum gpu_dtype t = G.dt;
+    const void *Q = q, *K = k, *V = v;
+    long ldq = qs, ldk = ks, ldv = ks;
+    if (t != GPU_F32) {
+        void *q16 = scratch(&G.q16, (size_t)Tq * H * hd * 2);
+        void *k16 = scratch(&G.k16, (size_t)Tk * KV * hd * 2);
+        void *v16 = scratch(&G.v16, (size_t)Tk * KV * hd * 2);
+        cvt16(q, qs, q16, (long)H * hd, Tq, H * hd);
+        cvt16(k, ks, k16, (long)KV * hd, Tk, KV * hd);
+        cvt16(v, ks, v16, (long)KV * hd, Tk, KV * hd);
+        Q = q16, K = k16, V = v16;
+        ldq = (long)H * hd, ldk = ldv = (long)KV * hd;
+    }
+    size_t es = t == GPU_F32 ? 4 : 2;
+    long long sS = (long long)Tq * Tk;
+    float *S = scratch(&G.S, (size_t)H * sS * sizeof(float));
+    if (G_ == 1) {
+        gemm(t, 0, 1, Tq, Tk, hd, 1.0f, Q, ldq, hd, K, ldk, hd, 0.0f, S, Tk, sS, H);
+    } else {
+        for (int g = 0; g < KV; g++)
+            gemm(t, 0, 1, Tq, Tk, hd, 1.0f, (const char *)Q + (size_t)g * G_ * hd * es, ldq, hd,
+                 (const char *)K + (size_t)g * hd * es, ldk, 0, 0.0f, S + (size_t)g * G_ * sS,
+                 Tk, sS, G_);
+    }
+    int rows = H * Tq, bf = t == GPU_BF16;
+    void *P16 = t == GPU_F32 ? NULL : scratch(&G.P16, (size_t)H * sS * 2);
+    LAUNCH(K_vla_softmax, (unsigned)(rows < G.gridmax ? rows : G.gridmax), &S, &rows, &Tk, &scale,
+           &P16, &bf);
+    const void *P = t == GPU_F32 ? (const void *)S : P16;
+    long ldo = (long)H * hd;
+    if (G_ == 1) {
+        gemm(t, 0, 0, Tq, hd, Tk, 1.0f, P, Tk, sS, V, ldv, hd, 0.0f, out, ldo, hd, H);
+    } else {
+        for (int g = 0; g < KV; g++)
+            gemm(t, 0, 0, Tq, hd, Tk, 1.0f, (const char *)P + (size_t)g * G_ * sS * es, Tk, sS,
+                 (const char *)V + (size_t)g * hd * es, ldv, 0, 0.0f, out + (size_t)g * G_ * hd,
+                 ldo, hd, G_);
+    }
+}
+
+static void g_add(float *y, const float *x, size_t n)
+{
+    float a = 1.0f;
+    uint64_t nn = n;
+    LAUNCH(K_vla_axpy, grid_for(nn), &y, &x, &a, &nn);
+}
+
+static void g_scale(float *x, size_t n, float s)
+{
+    uint64_t nn = n;
+    LAUNCH(K_vla_scale, grid_for(nn), &x, &s, &nn);
+}
+
+static void g_axpy(float *y, const float *x, float a, size_t n)
+{
+    uint64_t nn = n;
+    LAUNCH(K_vla_axpy, grid_for(nn), &y, &x, &a, &nn);
+}
+
+static void g_patchify(const float *img, float *out, int S, int p)
+{
+    LAUNCH(K_vla_patchify, grid_for((uint64_t)S * S * 3), &img, &out, &S, &p);
+}
+
+static void g_pos_interp(const float *tab, int g0, float *out, int g1, int D)
+{
+    LAUNCH(K_vla_pos_interp, grid_for((uint64_t)g1 * g1 * D), &tab, &g0, &out, &g1, &D);
+}
+
+static void g_merge(const float *x, float *out, int g, int m, int D)
+{
+    LAUNCH(K_vla_merge, grid_for((uint64_t)g * g * D), &x, &out, &g, &m, &D);
+}
+
+static void g_embed(const float *table, const int32_t *tokens, float *out, int T, int D,
+                    float mul)
+{
+    int *dt = scratch(&G.tok, (size_t)T * sizeof(int32_t));
+    h2d(dt, tokens, (size_t)T * sizeof(int32_t));
+    LAUNCH(K_vla_embed, grid_for((uint64_t)T * D), &table, &dt, &out, &T, &D, &mul);
+}
+
+static void g_concat_bcast(const float *a, int Da, const float *b, int Db, float *out, int T)
+{
+    LAUNCH(K_vla_concat_bcast, grid_for((uint64_t)T * (Da + Db)), &a, &Da, &b, &Db, &out, &T);
+}
+
+static void g_time_embed(float *out, int D, float t, double min_p, double max_p)
+{
+    LAUNCH(K_vla_time_embed, grid_for((uint64_t)D / 2), &out, &D, &t, &min_p, &max_p);
+}
+
+static void g_moe_route(const float *logits, int T, int X, int k, enum vla_router r, int *idx,
+                        float *wts)
+{
+    /* not used: moe_dense routes on the device */
+    (void)logits, (void)T, (void)X, (void)k, (void)r, (void)idx, (void)wts;
+    snprintf(G.errmsg, sizeof(G.errmsg), "moe_route called on the GPU backend");
+    G.err = 1;
+}
+
+static void g_gather_rows(const float *x, const int *rows, int n, int D, float *out)
+{
+    (void)x, (void)rows, (void)n, (void)D, (void)out;
+    snprintf(G.errmsg, sizeof(G.errmsg), "gather_rows called on the GPU backend");
+    G.err = 1;
+}
+
+static void g_scatter_add_rows(const float *x, const int *rows, const float *w, int n, int D,
+                               float *y)
+{
+    (void)x, (void)rows, (void)w, (void)n, (void)D, (void)y;
+    snprintf(G.errmsg, sizeof(G.errmsg), "scatter_add_rows called on the GPU backend");
+    G.err = 1;
+}
+
+/* every expert on every token (the weights are read once either way: with
+ * 50 tokens x top-4 nearly all 32 experts are hit), combined with dense
+ * routing weights that are zero for experts not chosen */
+static void g_moe_dense(const float *h, float *x, const float *router_w, const float *gate_up_w,
+                        const float *down_w, int T, int D, int X, int k, int M,
+                        enum vla_router r, enum vla_act a, float *logits)
+{
+    g_matmul(h, router_w, NULL, logits, T, X, D, 0);
+    float *wd = scratch(&G.moe_w, (size_t)T * X * sizeof(float));
+    int sm = r == VLA_ROUTER_SOFTMAX;
+    LAUNCH(K_vla_moe_route, grid_for((uint64_t)T), &logits, &T, &X, &k, &sm, &wd);
+    float *gu = scratch(&G.moe_gu, (size_t)X * T * 2 * M * sizeof(float));
+    float *ac = scratch(&G.moe_act, (size_t)X * T * M * sizeof(float));
+    float *eo = scratch(&G.moe_eo, (size_t)X * T * D * sizeof(float));
+    enum gpu_dtype t;
+    const void *Wg = weight_operand(gate_up_w, &t);
+    const void *Wd = weight_operand(down_w, &t);
+    const void *Ah = act_operand(h, T, D, t, &G.a16);
+    gemm(t, 0, 1, T, 2 * M, D, 1.0f, Ah, D, 0, Wg, D, (long long)2 * M * D, 0.0f, gu, 2 * M,
+         (long long)T * 2 * M, X);
+    g_glu(gu, gu + M, ac, X * T, M, 2 * M, a);
+    const void *Aa = act_operand(ac, X * T, M, t, &G.a16);
+    gemm(t, 0, 1, T, D, M, 1.0f, Aa, M, (long long)T * M, Wd, M, (long long)D * M, 0.0f, eo, D,
+         (long long)T * D, X);
+    LAUNCH(K_vla_moe_combine, grid_for((uint64_t)T * D), &eo, &wd, &T, &X, &D, &x);
+}
+
+static void g_denorm_clamp(float *x, int T, int A, const float *mean, const float *sd,
+                           const float *lo, const float *hi)
+{
+    LAUNCH(K_vla_denorm_clamp, grid_for((uint64_t)T * A), &x, &T, &A, &mean, &sd, &lo, &hi);
+}
+
+static float g_max_abs(const float *x, size_t n, int *nonfinite)
+{
+    unsigned res[2] = {0, 0};
+    unsigned *d = scratch(&G.red, sizeof(res));
+    uint64_t nn = n;
+    h2d(d, res, sizeof(res));
+    LAUNCH(K_vla_max_abs, grid_for(nn), &x, &nn, &d);
+    d2h(res, d, sizeof(res));
+    g_sync();
+    float m;
+    memcpy(&m, &res[0], sizeof(m));
+    if (nonfinite)
+        *nonfinite = res[1] != 0 || G.err;
+    return m;
+}
+
+const struct vla_ops vla_ops_gpu = {
+    .name = "gpu",
+    .host_memory = 0,
+    .alloc = g_alloc,
+    .release = g_release,
+    .upload = g_upload,
+    .download = g_download,
+    .sync = g_sync,
+    .matmul = g_matmul,
+    .layernorm = g_layernorm,
+    .rmsnorm = g_rmsnorm,
+    .gelu_tanh = g_gelu_tanh,
+    .silu = g_silu,
+    .glu = g_glu,
+    .rope = g_rope,
+    .attention = g_attention,
+    .add = g_add,
+    .scale = g_scale,
+    .axpy = g_axpy,
+    .copy = g_copy,
+    .patchify = g_patchify,
+    .pos_interp = g_pos_interp,
+    .merge = g_merge,
+    .embed = g_embed,
+    .concat_bcast = g_concat_bcast,
+    .time_embed = g_time_embed,
+    .moe_route = g_moe_route,
+    .gather_rows = g_gather_rows,
+    .scatter_add_rows = g_scatter_add_rows,
+    .moe_dense = g_moe_dense,
+    .denorm_clamp = g_denorm_clamp,
+    .max_abs = g_max_abs,
+};
+
+/* ---- lifecycle ------------------------------------------------------------ */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int vla_gpu_open(const char *kind, char **why)
+{
+    *why = NULL;
+    if (G.b)
+        return 0;
+    double t0 = now_s();
+    enum gpu_backend_kind k = GPU_BACKEND_AUTO;
+    if (kind && strcmp(kind, "cuda") == 0)
+        k = GPU_BACKEND_CUDA;
+    else if (kind && strcmp(kind, "hip") == 0)
+        k = GPU_BACKEND_HIP;
+    char *w = NULL;
+    struct gpu_backend *b = gpu_backend_open(k, &w);
+    if (!b) {
+        *why = xasprintf("no GPU runtime loads (%s)", w ? w : "?");
+        free(w);
+        return -1;
+    }
+    int n = 0;
+    b->device_count(b, &n);
+    struct gpu_props p;
+    if (n <= 0) {
+        *why = xasprintf("the %s runtime (%s) sees no GPU%s%s", b->name, b->lib,
+                         b->init_err[0] ? ": " : "", b->init_err);
+        gpu_backend_close(b);
+        return -1;
+    }
+    if (b->set_device(b, 0) || b->props(b, 0, &p)) {
+        *why = xasprintf("device 0 cannot be used: %s", b->err);
+        gpu_backend_close(b);
+        return -1;
+    }
+    memset(&G, 0, sizeof(G));
+    G.b = b;
+    G.dt = GPU_F32;
+    G.gridmax = (p.cu_count > 0 ? p.cu_count : 64) * 16;
+    const char *target = getenv("ROCM_VLA_DOCTOR_TARGET");
+    target = target && *target ? target : p.target;
+    snprintf(G.info.backend, sizeof(G.info.backend), "%s", b->name);
+    snprintf(G.info.device, sizeof(G.info.device), "%s", p.name);
+    snprintf(G.info.target, sizeof(G.info.target), "%s", target);
+    snprintf(G.info.blas, sizeof(G.info.blas), "%s", b->blas_gemm_ex ? b->blas_lib : "");
+    G.info.total_mem = p.total_mem;
+    size_t fr = 0, tot = 0;
+    if (!b->mem_info(b, &fr, &tot))
+        G.free0 = fr;
+    if (b->stream_create(b, &G.s, 0)) {
+        *why = xasprintf("cannot create a stream: %s", b->err);
+        goto fail;
+    }
+    int hits0 = kcache_stats.hits, comp0 = kcache_stats.compiles;
+    char *kw = NULL;
+    if (gpu_kernel_load(b, "vla_ops", target, &G.mod, &kw)) {
+        *why = xasprintf("the VLA kernels do not build for %s: %s", target, kw ? kw : "?");
+        free(kw);
+        goto fail;
+    }
+    for (int i = 0; i < K_COUNT; i++)
+        if (b->function(b, G.mod, knames[i], &G.f[i])) {
+            *why = xasprintf("kernel %s: %s", knames[i], b->err);
+            goto fail;
+        }
+    G.info.cache_hits = kcache_stats.hits - hits0;
+    G.info.compiles = kcache_stats.compiles - comp0;
+    G.info.open_s = now_s() - t0;
+    return 0;
+fail:
+    gpu_backend_close(b);
+    memset(&G, 0, sizeof(G));
+    return -1;
+}
+
+const struct vla_gpu_info *vla_gpu_info(void)
+{
+    return &G.info;
+}
+
+static int make16(void)
+{
+    if (G.dt == GPU_F32 || !G.arena || (G.arena16 && G.arena16_dt == G.dt))
+        return 0;
+    if (!G.arena16)
+        G.arena16 = dev_alloc(G.arena_n * 2);
+    if (!G.arena16)
+        return -1;
+    G.arena16_dt = G.dt;
+    /* in slices: the row count of one launch stays an int */
+    const size_t slice = (size_t)1 << 28;
+    for (size_t at = 0; at < G.arena_n; at += slice) {
+        size_t n = G.arena_n - at < slice ? G.arena_n - at : slice;
+        cvt16(G.arena + at, (long)n, G.arena16 + at, (long)n, 1, (int)n);
+    }
+    g_sync();
+    return G.err ? -1 : 0;
+}
+
+int vla_gpu_set_dtype(const char *dtype)
+{
+    if (strcmp(dtype, "fp32") == 0)
+        G.dt = GPU_F32;
+    else if (strcmp(dtype, "bf16") == 0)
+        G.dt = GPU_BF16;
+    else if (strcmp(dtype, "fp16") == 0)
+        G.dt = GPU_F16;
+    else
+        return -1;
+    return make16();
+}
+
+int vla_gpu_weights(struct vla_weights *w, const struct vla_preset *p, uint64_t seed,
+                    int from_host)
+{
+    G.arena_n = w->arena_len;
+    G.arena = dev_alloc(w->arena_len * sizeof(float));
+    if (!G.arena)
+        return -1;
+    if (from_host && G.b->memcpy(G.b, G.arena, w->arena, w->arena_len * sizeof(float), GPU_H2D))
+        return fail("weights upload"), -1;
+    size_t off = 0;
+    for (size_t i = 0; i < w->n; i++) {
+        struct vla_tensor *t = &w->t[i];
+        float *d = G.arena + off;
+        off += (t->nelem + 15) & ~(uint64_t)15;
+        *t->dst = d; /* t->data stays the host copy (NULL without one): --save-weights */
+        if (from_host)
+            continue;
+        double fan_in = (double)t->shape[t->ndim - 1], mean = 0, sc = 0.02;
+        const float *stats = NULL;
+        switch (t->init) {
+        case VLA_INIT_LINEAR:
+        case VLA_INIT_EMBED: sc = 1.0 / sqrt(fan_in); break;
+        case VLA_INIT_BIAS:
+        case VLA_INIT_ZERO_ISH: break;
+        case VLA_INIT_NORM: mean = 1.0; break;
+        case VLA_INIT_POS: sc = 0.2; break;
+        case VLA_INIT_STATS:
+            stats = d == w->mean ? p->mean : d == w->std ? p->std : d == w->low ? p->low : p->high;
+            break;
+        }
+        if (stats) {
+            h2d(d, stats, (size_t)p->action_dim * sizeof(float));
+            continue;
+        }
+        uint64_t key = vla_rng_key(seed, t->name), n = t->nelem;
+        int normal = 1;
+        LAUNCH(K_vla_rng_fill, grid_for(n), &d, &n, &key, &mean, &sc, &normal);
+    }
+    g_sync();
+    if (G.err)
+        return -1;
+    return make16();
+}
+
+int vla_gpu_weights_download(float *host, size_t n)
+{
+    if (G.b->memcpy(G.b, host, G.arena, n * sizeof(float), GPU_D2H))
+        return fail("weights download"), -1;
+    return 0;
+}
+
+/* ---- graph ------------------------------------------------------------------ */
+
+int vla_gpu_have_graph(void)
+{
+    return G.graph != NULL;
+}
+
+int vla_gpu_graph_capture(struct vla_model *m, const struct vla_inputs *in, float *actions,
+                          char **why)
+{
+    *why = NULL;
+    struct gpu_backend *b = G.b;
+    if (!b->graph_begin || !b->graph_end) {
+        *why = xasprintf("the %s backend has no graph API", b->name);
+        return -1;
+    }
+    if (G.err) {
+        *why = xasprintf("an earlier error: %s", G.errmsg);
+        return -1;
+    }
+    size_t need = ((size_t)in->cameras * 3 * in->image * in->image + (size_t)in->ntok +
+                   2 * (size_t)m->C * m->A) * 4 + 16 * 64;
+    if (!G.pool) {
+        if (b->malloc_host(b, (void **)&G.pool, need)) {
+            *why = xasprintf("pinned staging: %s", b->err);
+            G.pool = NULL;
+            return -1;
+        }
+        G.pool_len = need;
+    }
+    int want = VLA_STAGES(m->p) + 1;
+    if (want > MAX_EVENTS)
+        want = MAX_EVENTS;
+    while (G.nev_created < want && b->event_create(b, &G.ev[G.nev_created]) == 0)
+        G.nev_created++;
+    b->stream_sync(b, G.s);
+    G.pool_used = 0;
+    G.nst = 0;
+    G.nev = 0;
+    if (b->graph_begin(b, G.s)) {
+        *why = xasprintf("begin capture: %s", b->err);
+        return -1;
+    }
+    G.capturing = 1;
+    g_sync(); /* event 0: the start */
+    int rc = vla_forward(m, in, actions, NULL, NULL);
+    G.capturing = 0;
+    gpu_graph g = NULL;
+    int e = b->graph_end(b, G.s, &g);
+    if (rc || e || G.err) {
+        *why = xasprintf("capture failed: %s", G.err ? G.errmsg : e ? b->err : "the pass failed");
+        if (g)
+            b->graph_destroy(b, g);
+        G.err = 0;
+        return -1;
+    }
+    G.graph = g;
+    return 0;
+}
+
+int vla_gpu_graph_run(double *stage_s, int nstages)
+{
+    struct gpu_backend *b = G.b;
+    for (int i = 0; i < G.nst; i++)
+        if (G.st[i].host_src)
+            memcpy(G.st[i].pin, G.st[i].host_src, G.st[i].bytes);
+    if (b->graph_launch(b, G.graph, G.s) || b->stream_sync(b, G.s))
+        return fail("graph replay"), -1;
+    for (int i = 0; i < G.nst; i++)
+        if (G.st[i].host_dst)
+            memcpy(G.st[i].host_dst, G.st[i].pin, G.st[i].bytes);
+    if (stage_s) {
+        for (int i = 0; i < nstages; i++) {
+            float ms = -1;
+            if (i + 1 < G.nev && !b->event_elapsed_ms(b, &ms, G.ev[i], G.ev[i + 1]))
+                stage_s[i] = ms * 1e-3;
+            else
+                stage_s[i] = NAN;
+        }
+    }
+    return 0;
+}
+
+size_t vla_gpu_used_bytes(void)
+{
+    size_t fr = 0, tot = 0;
+    if (!G.b || G.b->mem_info(G.b, &fr, &tot) || fr > G.free0)
+        return 0;
+    return G.free0 - fr;
+}
+
+size_t vla_gpu_alloc_peak(void)
+{
+    return G.peak;
+}
+
+void vla_gpu_close(void)
+{
+    if (!G.b)
+        return;
+    struct gpu_backend *b = G.b;
+    b->stream_sync(b, G.s);
+    if (G.graph)
+        b->graph_destroy(b, G.graph);
+    for (int i = 0; i < G.nev_created; i++)
+        b->event_destroy(b, G.ev[i]);
+    if (G.pool)
+        b->free_host(b, G.pool);
+    struct scratch *sc[] = {&G.a16, &G.q16, &G.k16, &G.v16, &G.S, &G.P16, &G.tok,
+                            &G.red, &G.moe_w, &G.moe_gu, &G.moe_act, &G.moe_eo};
+    for (size_t i = 0; i < ARRAY_SIZE(sc); i++)
+        if (sc[i]->p)
+            b->free(b, sc[i]->p);
+    if (G.arena16)
+        b->free(b, G.arena16);
+    if (G.arena)
+        b->free(b, G.arena);
+    if (G.mod)
+        b->module_unload(b, G.mod);
+    if (G.s)
+        b->stream_destroy(b, G.s);
+    gpu_backend_close(b);
+    memset(&G, 0, sizeof(G));
+}
+
+/* ceilings measured in the same run, for the roofline fractions: a large
+ * GEMM of the current dtype through the same path as the pass, and a
+ * device-to-device copy (read + write bytes) */
+int vla_gpu_ceilings(double *gemm_flops, double *copy_bytes_s)
+{
+    struct gpu_backend *b = G.b;
+    int err0 = G.err;
+    *gemm_flops = *copy_bytes_s = 0;
+    gpu_event e0, e1;
+    if (b->event_create(b, &e0))
+        return -1;
+    if (b->event_create(b, &e1)) {
+        b->event_destroy(b, e0);
+        return -1;
+    }
+    const int n = 8192;
+    size_t es = G.dt == GPU_F32 ? 4 : 2;
+    void *A = dev_alloc((size_t)n * n * es), *B = dev_alloc((size_t)n * n * es);
+    float *C = dev_alloc((size_t)n * n * 4);
+    if (A && B && C && b->blas_gemm_ex) {
+        b->memset(b, A, 0, (size_t)n * n * es);
+        b->memset(b, B, 0, (size_t)n * n * es);
+        gemm(G.dt, 0, 1, n, n, n, 1.0f, A, n, 0, B, n, 0, 0.0f, C, n, 0, 1);
+        b->event_record(b, e0, G.s);
+        for (int i = 0; i < 5; i++)
+            gemm(G.dt, 0, 1, n, n, n, 1.0f, A, n, 0, B, n, 0, 0.0f, C, n, 0, 1);
+        b->event_record(b, e1, G.s);
+        float ms = 0;
+        if (!b->event_sync(b, e1) && !b->event_elapsed_ms(b, &ms, e0, e1) && ms > 0)
+            *gemm_flops = 5 * 2.0 * n * n * (double)n / (ms * 1e-3);
+    }
+    if (A && B) { /* copy A -> B: n*n*es bytes read and written */
+        size_t bytes = (size_t)n * n * es;
+        b->memcpy_async(b, B, A, bytes, GPU_D2D, G.s);
+        b->event_record(b, e0, G.s);
+        for (int i = 0; i < 5; i++)
+            b->memcpy_async(b, B, A, bytes, GPU_D2D, G.s);
+        b->event_record(b, e1, G.s);
+        float ms = 0;
+        if (!b->event_sync(b, e1) && !b->event_elapsed_ms(b, &ms, e0, e1) && ms > 0)
+            *copy_bytes_s = 5 * 2.0 * (double)bytes / (ms * 1e-3);
+    }
+    b->stream_sync(b, G.s);
+    void *bufs[] = {A, B, C};
+    for (int i = 0; i < 3; i++)
+        if (bufs[i])
+            b->free(b, bufs[i]);
+    b->event_destroy(b, e0);
+    b->event_destroy(b, e1);
+    G.err = err0; /* a failed ceiling is no failure of the pass */
+    return 0;
+}
+
+/* the normalised actions (x after the last step) of the last pass */
+int vla_gpu_download_state(const struct vla_model *m, float *host)
+{
+    d2h(host, m->xt, (size_t)m->C * m->A * sizeof(float));
+    g_sync();
+    return G.err ? -1 : 0;
+}

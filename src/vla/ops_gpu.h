@@ -1,0 +1,70 @@
+/* ops_gpu.h - the VLA ops over a GPU backend (src/gpu/backend.h): HIP or
+ * CUDA, fp32 or reduced precision (bf16/fp16 GEMM inputs, fp32 accumulate,
+ * fp32 activations, norms, softmax, RoPE and integrator). One process-wide
+ * instance: open it, put the weights on the device, run passes, close.
+ * Only ever used where a GPU runtime may be loaded (bench, or the isolated
+ * child of the vla probe). */
+#ifndef RVD_VLA_OPS_GPU_H
+#define RVD_VLA_OPS_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "ops.h"
+#include "weights.h"
+
+extern const struct vla_ops vla_ops_gpu;
+
+struct vla_gpu_info {
+    char backend[16];   /* "cuda" / "hip" */
+    char device[256];
+    char target[64];
+    char blas[512];     /* BLAS library, "" = own GEMM kernel */
+    double open_s;      /* runtime load + context + kernel compile (or cache load) */
+    int cache_hits, compiles;
+    size_t total_mem;
+};
+
+/* kind: "auto" (HIP, else CUDA), "hip" or "cuda". 0, or -1 with *why
+ * (malloc'd) saying why there is no usable GPU. */
+int vla_gpu_open(const char *kind, char **why);
+void vla_gpu_close(void);
+const struct vla_gpu_info *vla_gpu_info(void);
+/* "fp32", "bf16" or "fp16": the precision of the GEMM inputs from now on */
+int vla_gpu_set_dtype(const char *dtype);
+
+/* the weight arena on the device: the tensors of w's layout get device
+ * pointers (w->t[i].data and the named pointers); values synthetic from the
+ * counter RNG on the device, or copied from w's host arena (loaded from a
+ * file) when host is set. The 16-bit copy for reduced precision is made
+ * here too. 0 or -1. */
+int vla_gpu_weights(struct vla_weights *w, const struct vla_preset *p, uint64_t seed,
+                    int from_host);
+/* copy the device arena back to a host arena of the same layout (for --save-weights) */
+int vla_gpu_weights_download(float *host, size_t n);
+
+/* one CUDA/HIP graph of the whole pass (vla_forward without statistics),
+ * events at the stage boundaries. 0, or -1 with the reason in *why (then
+ * the caller runs stream launches). Inputs are re-read from `in` and the
+ * actions written to `actions` on every replay. */
+int vla_gpu_graph_capture(struct vla_model *m, const struct vla_inputs *in, float *actions,
+                          char **why);
+/* replay; stage_s[VLA_STAGES] from the events (NULL: not wanted). 0 or -1 */
+int vla_gpu_graph_run(double *stage_s, int nstages);
+int vla_gpu_have_graph(void);
+
+/* device memory in use by this process's pass: total - free at the moment of
+ * the call, minus what was in use before vla_gpu_open */
+size_t vla_gpu_used_bytes(void);
+/* bytes allocated by the ops (weights, activations, scratch), peak */
+size_t vla_gpu_alloc_peak(void);
+/* ceilings measured now: FLOP/s of an 8192^3 GEMM in the current dtype
+ * (0 without a BLAS) and bytes/s (read + write) of a device copy */
+int vla_gpu_ceilings(double *gemm_flops, double *copy_bytes_s);
+/* x_t after the last pass (normalised actions), [chunk * A] */
+int vla_gpu_download_state(const struct vla_model *m, float *host);
+/* the last error of the backend ("" if none) */
+const char *vla_gpu_error(void);
+
+#endif
