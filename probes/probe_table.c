@@ -29,6 +29,9 @@ int probe_hmm_run(struct probe_ctx *ctx);
 int probe_mem_release_run(struct probe_ctx *ctx);
 int probe_target_binaries_run(struct probe_ctx *ctx);
 int probe_vulkan_run(struct probe_ctx *ctx);
+int probe_fp_run(struct probe_ctx *ctx);
+int probe_fp_sampling_run(struct probe_ctx *ctx);
+int probe_gemm_peak_run(struct probe_ctx *ctx);
 
 const struct probe probe_table[] = {
     {"host", LEVEL_QUICK, 0, probe_host_run, "host name, OS release and kernel release"},
@@ -67,6 +70,12 @@ const struct probe probe_table[] = {
      "gfx targets in the PyTorch and ROCm math libraries (.hip_fatbin bundles, Tensile files)"},
     {"vulkan", LEVEL_STANDARD, 1, probe_vulkan_run,
      "Vulkan loader, headless instance and physical devices (RADV/AMDVLK for the GPU)"},
+    {"fp", LEVEL_STANDARD, 1, probe_fp_run,
+     "fp16/bf16 GEMM vs fp64, large-logit attention, overflow, denormals, NaN, RNE, determinism"},
+    {"fp_sampling", LEVEL_STANDARD, 1, probe_fp_sampling_run,
+     "inverse-CDF sampling on the device at batch 1/8/64, chi-square against the probabilities"},
+    {"gemm_peak", LEVEL_STANDARD, 1, probe_gemm_peak_run,
+     "fp16/bf16/fp32 GEMM TFLOP/s through the BLAS used, with a spot check against fp64"},
 };
 
 const size_t probe_count = ARRAY_SIZE(probe_table);
