@@ -359,8 +359,8 @@ static void print_gpu(const struct bench_opts *o, const struct vla_preset *p,
            "first pass %.3f s incl. layer statistics)\n",
            g->cold_s, g->open_s, g->compiles, g->cache_hits, g->first_pass_s);
     if (g->graph)
-        printf("  timing   %d replays of one %s graph of the whole pass (stage times from "
-               "events inside it); stream launches: total p50 %.3f ms\n",
+        printf("  timing   %d replays of one %s graph of the whole pass (the total; stages from "
+               "the pass split into one graph per stage); stream launches: total p50 %.3f ms\n",
                o->runs, g->backend, g->eager_total.p50 * 1e3);
     else
         printf("  timing   %d runs of stream launches (no graph: %s)\n", o->runs, g->graph_why);
@@ -386,7 +386,7 @@ static void print_gpu(const struct bench_opts *o, const struct vla_preset *p,
         printf("\n");
     }
     printf("\ncontrol rate  %.2f Hz at p50\n", 1.0 / g->stage[ns].p50);
-    printf("memory        %.2f GiB in use on the device (%.2f GiB allocated by the pass) of "
+    printf("memory        %.3f GiB in use on the device (%.3f GiB allocated by the pass) of "
            "%.1f GiB\n",
            (double)g->mem_used / (1 << 30), (double)g->alloc_peak / (1 << 30),
            (double)g->mem_total / (1 << 30));

@@ -73,8 +73,11 @@ static struct {
     struct staged st[MAX_STAGED];
     int nst;
     gpu_event ev[MAX_EVENTS];
-    int nev, nev_created;
-    gpu_graph graph;
+    int nev_created;
+    gpu_graph graph;          /* the whole pass */
+    int nst_whole;            /* G.st[0 .. nst_whole) belong to it, the rest to sg[] */
+    gpu_graph sg[MAX_EVENTS]; /* the same pass split at the stage boundaries */
+    int nsg;
 } G;
 
 static void fail(const char *what)
@@ -190,11 +193,19 @@ static void g_download(float *host, const float *src, size_t n)
 
 static void g_sync(void)
 {
-    if (G.capturing) { /* a stage boundary inside the graph: an event node */
-        if (G.nev < G.nev_created && G.b->event_record(G.b, G.ev[G.nev], G.s) == 0)
-            G.nev++;
+    if (G.capturing == 2) { /* split capture: a stage boundary ends one graph */
+        gpu_graph g = NULL;
+        if (G.b->graph_end(G.b, G.s, &g) || G.nsg == MAX_EVENTS) {
+            fail("graph of a stage");
+            return;
+        }
+        G.sg[G.nsg++] = g;
+        if (G.b->graph_begin(G.b, G.s))
+            fail("graph begin");
         return;
     }
+    if (G.capturing)
+        return;
     if (G.b->stream_sync(G.b, G.s))
         fail("stream synchronize");
 }
@@ -717,6 +728,45 @@ int vla_gpu_have_graph(void)
     return G.graph != NULL;
 }
 
+static void run_staged(int from, int to, int up)
+{
+    for (int i = from; i < to; i++) {
+        if (up && G.st[i].host_src)
+            memcpy(G.st[i].pin, G.st[i].host_src, G.st[i].bytes);
+        if (!up && G.st[i].host_dst)
+            memcpy(G.st[i].host_dst, G.st[i].pin, G.st[i].bytes);
+    }
+}
+
+/* capture the pass: mode 1 whole, mode 2 split at every stage boundary */
+static int capture(struct vla_model *m, const struct vla_inputs *in, float *actions, int mode,
+                   char **why)
+{
+    struct gpu_backend *b = G.b;
+    b->stream_sync(b, G.s);
+    if (b->graph_begin(b, G.s)) {
+        *why = xasprintf("begin capture: %s", b->err);
+        return -1;
+    }
+    G.capturing = mode;
+    int rc = vla_forward(m, in, actions, NULL, NULL);
+    G.capturing = 0;
+    gpu_graph g = NULL;
+    int e = b->graph_end(b, G.s, &g);
+    if (mode == 2 && g) /* the empty tail after the last boundary */
+        b->graph_destroy(b, g), g = NULL;
+    if (rc || e || G.err) {
+        *why = xasprintf("capture failed: %s", G.err ? G.errmsg : e ? b->err : "the pass failed");
+        if (g)
+            b->graph_destroy(b, g);
+        G.err = 0;
+        return -1;
+    }
+    if (mode == 1)
+        G.graph = g;
+    return 0;
+}
+
 int vla_gpu_graph_capture(struct vla_model *m, const struct vla_inputs *in, float *actions,
                           char **why)
 {
@@ -733,62 +783,63 @@ int vla_gpu_graph_capture(struct vla_model *m, const struct vla_inputs *in, floa
     size_t need = ((size_t)in->cameras * 3 * in->image * in->image + (size_t)in->ntok +
                    2 * (size_t)m->C * m->A) * 4 + 16 * 64;
     if (!G.pool) {
-        if (b->malloc_host(b, (void **)&G.pool, need)) {
+        if (b->malloc_host(b, (void **)&G.pool, 2 * need)) {
             *why = xasprintf("pinned staging: %s", b->err);
             G.pool = NULL;
             return -1;
         }
-        G.pool_len = need;
+        G.pool_len = 2 * need;
     }
     int want = VLA_STAGES(m->p) + 1;
-    if (want > MAX_EVENTS)
-        want = MAX_EVENTS;
+    if (want > MAX_EVENTS) {
+        *why = xasprintf("too many stages (%d) for the event table", want);
+        return -1;
+    }
     while (G.nev_created < want && b->event_create(b, &G.ev[G.nev_created]) == 0)
         G.nev_created++;
-    b->stream_sync(b, G.s);
     G.pool_used = 0;
     G.nst = 0;
-    G.nev = 0;
-    if (b->graph_begin(b, G.s)) {
-        *why = xasprintf("begin capture: %s", b->err);
+    if (capture(m, in, actions, 1, why))
         return -1;
+    G.nst_whole = G.nst;
+    char *w2 = NULL;
+    if (capture(m, in, actions, 2, &w2) || G.nsg != VLA_STAGES(m->p)) {
+        /* the whole graph stands; stage times are then unknown */
+        for (int i = 0; i < G.nsg; i++)
+            b->graph_destroy(b, G.sg[i]);
+        G.nsg = 0;
+        G.nst = G.nst_whole;
     }
-    G.capturing = 1;
-    g_sync(); /* event 0: the start */
-    int rc = vla_forward(m, in, actions, NULL, NULL);
-    G.capturing = 0;
-    gpu_graph g = NULL;
-    int e = b->graph_end(b, G.s, &g);
-    if (rc || e || G.err) {
-        *why = xasprintf("capture failed: %s", G.err ? G.errmsg : e ? b->err : "the pass failed");
-        if (g)
-            b->graph_destroy(b, g);
-        G.err = 0;
-        return -1;
-    }
-    G.graph = g;
+    free(w2);
     return 0;
 }
 
 int vla_gpu_graph_run(double *stage_s, int nstages)
 {
     struct gpu_backend *b = G.b;
-    for (int i = 0; i < G.nst; i++)
-        if (G.st[i].host_src)
-            memcpy(G.st[i].pin, G.st[i].host_src, G.st[i].bytes);
-    if (b->graph_launch(b, G.graph, G.s) || b->stream_sync(b, G.s))
-        return fail("graph replay"), -1;
-    for (int i = 0; i < G.nst; i++)
-        if (G.st[i].host_dst)
-            memcpy(G.st[i].host_dst, G.st[i].pin, G.st[i].bytes);
-    if (stage_s) {
-        for (int i = 0; i < nstages; i++) {
-            float ms = -1;
-            if (i + 1 < G.nev && !b->event_elapsed_ms(b, &ms, G.ev[i], G.ev[i + 1]))
-                stage_s[i] = ms * 1e-3;
-            else
-                stage_s[i] = NAN;
-        }
+    if (!stage_s) {
+        run_staged(0, G.nst_whole, 1);
+        if (b->graph_launch(b, G.graph, G.s) || b->stream_sync(b, G.s))
+            return fail("graph replay"), -1;
+        run_staged(0, G.nst_whole, 0);
+        return 0;
+    }
+    /* the split graphs back to back, events between them (outside any graph) */
+    for (int i = 0; i < nstages; i++)
+        stage_s[i] = NAN;
+    if (G.nsg != nstages || G.nev_created < nstages + 1)
+        return 0;
+    run_staged(G.nst_whole, G.nst, 1);
+    int e = b->event_record(b, G.ev[0], G.s);
+    for (int i = 0; i < G.nsg && !e; i++)
+        e = b->graph_launch(b, G.sg[i], G.s) || b->event_record(b, G.ev[i + 1], G.s);
+    if (e || b->stream_sync(b, G.s))
+        return fail("stage graph replay"), -1;
+    run_staged(G.nst_whole, G.nst, 0);
+    for (int i = 0; i < nstages; i++) {
+        float ms = -1;
+        if (!b->event_elapsed_ms(b, &ms, G.ev[i], G.ev[i + 1]))
+            stage_s[i] = ms * 1e-3;
     }
     return 0;
 }
@@ -814,6 +865,8 @@ void vla_gpu_close(void)
     b->stream_sync(b, G.s);
     if (G.graph)
         b->graph_destroy(b, G.graph);
+    for (int i = 0; i < G.nsg; i++)
+        b->graph_destroy(b, G.sg[i]);
     for (int i = 0; i < G.nev_created; i++)
         b->event_destroy(b, G.ev[i]);
     if (G.pool)
