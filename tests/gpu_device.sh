@@ -1,0 +1,68 @@
+#!/bin/sh
+# gpu_device.sh (make test-gpu) - on a machine with a GPU: every GPU probe
+# through the real runtime (HIP on AMD, the CUDA reference on NVIDIA), cold
+# then warm, results checked for physical sanity; then fault injection (a
+# kernel that never returns) must end as a timeout of sync.latency alone.
+# Ends with "N passed, M failed".
+set -u
+RVD=${RVD:-build/rocm-vla-doctor}
+BUILD=${BUILD:-build}
+OUT=${OUT:-$BUILD/out}/gpu_device
+rm -rf "$OUT" && mkdir -p "$OUT"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL gpu_device: $*"; }
+q() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {x["id"]: x for x in d["checks"]}
+f = d["facts"]
+sys.exit(0 if eval(sys.argv[2]) else 1)
+PY
+}
+expect() { if q "$2" "$3"; then ok; else bad "$1 ($3)"; fi; }
+export ROCM_VLA_DOCTOR_CACHE="$OUT/cache"
+
+now() { python3 -c "import time; print(time.time())"; }
+t0=$(now)
+"$RVD" --level standard --json "$OUT/cold.json" >"$OUT/cold.txt" 2>&1
+t1=$(now)
+"$RVD" --level standard --json "$OUT/warm.json" >"$OUT/warm.txt" 2>&1
+t2=$(now)
+cold=$(python3 -c "print(round($t1 - $t0, 2))")
+warm=$(python3 -c "print(round($t2 - $t1, 2))")
+echo "cold run $cold s, warm run $warm s"
+grep -E 'gpu.runtime|kernels_compile|sync.latency|pcie.bandwidth|hmm.managed|mem.release' "$OUT/warm.txt"
+python3 -c "import sys; sys.exit(0 if $warm < 30 else 1)" && ok || bad "warm standard run took $warm s (budget 30 s)"
+W="$OUT/warm.json"
+expect "a device" "$W" 'f["runtime.device_count"] >= 1'
+expect "warm run compiles nothing" "$W" 'f["kernels.compiled"] == 0 and f["kernels.cached"] >= 3'
+for id in gpu.runtime gpu.kernels_compile sync.latency pcie.bandwidth hmm.managed mem.release; do
+    expect "$id measured" "$W" "c['$id']['status'] in ('pass', 'warn', 'fail')"
+done
+expect "null stream orders" "$W" 'f["sync.null_stream_stale"] == 0'
+expect ">= 1000 samples" "$W" 'f["sync.samples"] >= 1000'
+expect "launch overhead plausible (0.5..100 us)" "$W" '0.5 <= f["sync.launch_us.p50"] <= 100'
+expect "event resolution plausible (< 100 us)" "$W" '0 < f["sync.event_resolution_us"] < 100'
+# PCIe Gen5 x16 carries 63 GB/s per direction: anything above is a timing bug
+expect "H2D pinned within physics (1..64 GB/s)" "$W" '1 <= f["bw.h2d_pinned_gbs"] <= 64'
+expect "D2H pinned within physics (1..64 GB/s)" "$W" '1 <= f["bw.d2h_pinned_gbs"] <= 64'
+# HBM3e of an H200 is 4.8 TB/s, MI300X 5.3 TB/s
+expect "triad within physics (50..5500 GB/s)" "$W" '50 <= f["bw.triad_gbs"] <= 5500'
+expect "managed verdict" "$W" 'f["hmm.verdict"] in ("migrates", "host fallback", "partial")'
+expect "device read bw within physics" "$W" '50 <= f["hmm.device_gbs"] <= 5500'
+expect "VRAM delta measured" "$W" 'abs(f["memrel.delta_mb"]) < 1024'
+
+# fault injection: a kernel that never returns; the sync budget is cut to 3 s
+sed '/- id: sync.latency/,/timeout:/ s/timeout: 20/timeout: 3/' checks.yaml >"$OUT/checks.yaml"
+ROCM_VLA_DOCTOR_FAULT=kernel_hang "$RVD" --level standard --checks "$OUT/checks.yaml" \
+    --json "$OUT/hang.json" >"$OUT/hang.txt" 2>&1
+rc=$?
+[ $rc -le 1 ] && ok || bad "hung-kernel run exit code $rc"
+expect "hung kernel -> timeout" "$OUT/hang.json" 'c["sync.latency"]["status"] == "timeout" and "never returns" in c["sync.latency"]["summary"]'
+expect "later probes still ran" "$OUT/hang.json" 'c["mem.release"]["status"] in ("pass", "warn", "fail")'
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
