@@ -95,6 +95,9 @@ int probe_gpu_runtime_run(struct probe_ctx *ctx)
 {
     struct factset *fs = ctx->facts;
     char *why_hip = NULL, *why_cuda = NULL;
+    fact_set_bool(fs, "runtime.live", rootfs_is_live(), "rootfs");
+    if (!rootfs_is_live()) /* a fixture or snapshot: no runtime is loaded */
+        return 0;
     fact_set_bool(fs, "runtime.kfd_present", rootfs_exists("/dev/kfd"), "/dev/kfd");
     isolate_flush(fs);
     /* loading HIP may crash in a broken install: the facts above survive */
@@ -161,6 +164,11 @@ int probe_kernels_run(struct probe_ctx *ctx)
     const char *env = getenv("ROCM_VLA_DOCTOR_TARGETS");
     struct gpu_backend *b = NULL;
     char *why = NULL;
+    if (!rootfs_is_live()) {
+        gpu_probe_unavailable(ctx, "kernels", "reading a sysroot or snapshot: GPU probes "
+                                              "measure the live machine only");
+        return 0;
+    }
     if (env && *env) {
         /* compile-only (CI): the device is not needed, HIP unless the targets are sm_XX */
         strlist_split(&targets, env, ",");
