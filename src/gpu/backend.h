@@ -100,8 +100,10 @@ struct gpu_backend {
                   unsigned shmem, gpu_stream s, void **args);
 
     /* C[m x n] (fp32) = A[m x k] * B[k x n], row-major, inputs of type t,
-     * fp32 accumulation; NULL when there is no BLAS (then gpu_gemm() uses the
-     * project's kernel, kernels/gemm.hip) */
+     * fp32 accumulation; NULL when there is no BLAS (HIP: no rocBLAS binding
+     * yet). Fallback for callers: kernels/gemm.hip, functions rvd_gemm_f16 /
+     * rvd_gemm_bf16 / rvd_gemm_f32 (A, B, C, m, n, k), 256 threads per block,
+     * grid ceil(n/16) * ceil(m/16); compiled in CI, not yet run on a device */
     int (*blas_gemm)(struct gpu_backend *b, enum gpu_dtype t, int m, int n, int k, const void *A,
                      const void *B, float *C, gpu_stream s);
 
