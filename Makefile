@@ -77,6 +77,13 @@ test: $(BUILD)/.deps $(BIN) $(UNIT_BINS)
 test-gpu: $(BUILD)/.deps $(BIN)
 	@BUILD=$(BUILD) RVD=$(BIN) sh tests/gpu_device.sh
 
+# on the device machine (a developer through the device tool, never CI): the VLA
+# pass against PyTorch eager and one CUDA graph on the same weights, written into
+# docs/PERFORMANCE.md (tools/vla_bench.sh). RVD=path uses a prebuilt binary.
+bench:
+	@test -n "$$RVD" || $(MAKE) BUILD=$(BUILD) $(BIN)
+	@RVD=$${RVD:-$(BIN)} sh tools/vla_bench.sh
+
 # the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer
 # handle_segv=0: the isolation tests crash children on purpose and check that
 # the parent reports SIGSEGV; ASan's own handler would turn that into exit 1
@@ -90,5 +97,5 @@ format:
 clean:
 	rm -rf build build-asan rocm-vla-doctor tests/out
 
-.PHONY: all run test test-gpu asan-test clean format
+.PHONY: all run test test-gpu bench asan-test clean format
 -include $(OBJS:.o=.d)

@@ -32,6 +32,7 @@ int probe_vulkan_run(struct probe_ctx *ctx);
 int probe_fp_run(struct probe_ctx *ctx);
 int probe_fp_sampling_run(struct probe_ctx *ctx);
 int probe_gemm_peak_run(struct probe_ctx *ctx);
+int probe_vla_run(struct probe_ctx *ctx);
 
 const struct probe probe_table[] = {
     {"host", LEVEL_QUICK, 0, probe_host_run, "host name, OS release and kernel release"},
@@ -76,6 +77,8 @@ const struct probe probe_table[] = {
      "inverse-CDF sampling on the device at batch 1/8/64, chi-square against the probabilities"},
     {"gemm_peak", LEVEL_STANDARD, 1, probe_gemm_peak_run,
      "fp16/bf16/fp32 GEMM TFLOP/s through the BLAS used, with a spot check against fp64"},
+    {"vla", LEVEL_FULL, 1, probe_vla_run,
+     "the reference VLA pass (pi0 bf16 on a GPU, tiny on the CPU): latency, memory, numerics"},
 };
 
 const size_t probe_count = ARRAY_SIZE(probe_table);

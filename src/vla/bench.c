@@ -439,9 +439,10 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
     json_string(f, o->dtype);
     fprintf(f, ",\n  \"seed\": %llu,\n  \"weights\": ", (unsigned long long)o->seed);
     json_string(f, g->origin);
-    fprintf(f, ",\n  \"image\": %d,\n  \"prefix_tokens\": %d,\n  \"chunk\": %d,\n"
-               "  \"action_dim\": %d,\n  \"steps\": %d,\n  \"runs\": %d,\n  \"params\": %llu,\n",
-            o->image, vla_prefix_len(p, o->image), p->chunk, p->action_dim, p->steps, o->runs,
+    fprintf(f, ",\n  \"image\": %d,\n  \"cameras\": %d,\n  \"prefix_tokens\": %d,\n"
+               "  \"chunk\": %d,\n  \"action_dim\": %d,\n  \"steps\": %d,\n  \"runs\": %d,\n"
+               "  \"params\": %llu,\n",
+            o->image, p->vision.cameras, vla_prefix_len(p, o->image), p->chunk, p->action_dim, p->steps, o->runs,
             (unsigned long long)g->params);
     fprintf(f, "  \"graph\": %s,\n  \"graph_note\": ", g->graph ? "true" : "false");
     json_string(f, g->graph_why);

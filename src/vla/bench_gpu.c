@@ -106,6 +106,7 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
     if (r->weights && vla_weights_load(w, p, r->weights))
         return snprintf(o->error, sizeof(o->error), "cannot load %s", r->weights), -1;
     o->params = vla_weights_params(w);
+    o->weights_fp32_bytes = w->arena_len * sizeof(float);
     snprintf(o->origin, sizeof(o->origin), "%s",
              r->weights ? r->weights : "synthetic, generated on the device");
     if (vla_gpu_weights(w, p, r->seed, r->weights != NULL))

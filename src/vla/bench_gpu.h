@@ -48,6 +48,7 @@ struct vla_gpu_out {
     double stage_flops[3], stage_bytes[3];
     double gemm_peak, bw_peak; /* measured here: FLOP/s of a large GEMM, bytes/s of a device copy */
     size_t mem_used, mem_total, alloc_peak;
+    size_t weights_fp32_bytes; /* the fp32 arena kept for the reference pass */
 };
 
 /* 0 ran (out filled), 1 no GPU (out->error says why), -1 failed (out->error) */
