@@ -257,46 +257,42 @@ static struct expr *bin(enum bin_op op, struct expr *a, struct expr *b)
     return e;
 }
 
-static struct expr *parse_mul(struct parser *ps)
+struct op_tok {
+    const char *tok;
+    enum bin_op op;
+};
+
+/* one left-associative level: next (op next)* with the operators in ops */
+static struct expr *parse_left(struct parser *ps, const struct op_tok *ops, size_t nops,
+                               struct expr *(*next)(struct parser *))
 {
-    struct expr *a = parse_unary(ps);
+    struct expr *a = next(ps);
     while (a) {
-        enum bin_op op;
-        if (accept(ps, "*"))
-            op = OP_MUL;
-        else if (accept(ps, "/"))
-            op = OP_DIV;
-        else
+        size_t i = 0;
+        while (i < nops && !accept(ps, ops[i].tok))
+            i++;
+        if (i == nops)
             break;
-        struct expr *b = parse_unary(ps);
+        struct expr *b = next(ps);
         if (!b) {
             expr_free(a);
             return NULL;
         }
-        a = bin(op, a, b);
+        a = bin(ops[i].op, a, b);
     }
     return a;
 }
 
+static struct expr *parse_mul(struct parser *ps)
+{
+    static const struct op_tok ops[] = {{"*", OP_MUL}, {"/", OP_DIV}};
+    return parse_left(ps, ops, ARRAY_SIZE(ops), parse_unary);
+}
+
 static struct expr *parse_add(struct parser *ps)
 {
-    struct expr *a = parse_mul(ps);
-    while (a) {
-        enum bin_op op;
-        if (accept(ps, "+"))
-            op = OP_ADD;
-        else if (accept(ps, "-"))
-            op = OP_SUB;
-        else
-            break;
-        struct expr *b = parse_mul(ps);
-        if (!b) {
-            expr_free(a);
-            return NULL;
-        }
-        a = bin(op, a, b);
-    }
-    return a;
+    static const struct op_tok ops[] = {{"+", OP_ADD}, {"-", OP_SUB}};
+    return parse_left(ps, ops, ARRAY_SIZE(ops), parse_mul);
 }
 
 static struct expr *parse_cmp(struct parser *ps)
@@ -304,10 +300,7 @@ static struct expr *parse_cmp(struct parser *ps)
     struct expr *a = parse_add(ps);
     if (!a)
         return NULL;
-    static const struct {
-        const char *tok;
-        enum bin_op op;
-    } ops[] = {{"==", OP_EQ}, {"!=", OP_NE}, {"<=", OP_LE}, {">=", OP_GE},
+    static const struct op_tok ops[] = {{"==", OP_EQ}, {"!=", OP_NE}, {"<=", OP_LE}, {">=", OP_GE},
                {"<", OP_LT},  {">", OP_GT},  {"in", OP_IN}, {"contains", OP_CONTAINS},
                {"matches", OP_MATCHES}};
     for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
@@ -325,30 +318,14 @@ static struct expr *parse_cmp(struct parser *ps)
 
 static struct expr *parse_and(struct parser *ps)
 {
-    struct expr *a = parse_cmp(ps);
-    while (a && (accept(ps, "&&") || accept(ps, "and"))) {
-        struct expr *b = parse_cmp(ps);
-        if (!b) {
-            expr_free(a);
-            return NULL;
-        }
-        a = bin(OP_AND, a, b);
-    }
-    return a;
+    static const struct op_tok ops[] = {{"&&", OP_AND}, {"and", OP_AND}};
+    return parse_left(ps, ops, ARRAY_SIZE(ops), parse_cmp);
 }
 
 static struct expr *parse_or(struct parser *ps)
 {
-    struct expr *a = parse_and(ps);
-    while (a && (accept(ps, "||") || accept(ps, "or"))) {
-        struct expr *b = parse_and(ps);
-        if (!b) {
-            expr_free(a);
-            return NULL;
-        }
-        a = bin(OP_OR, a, b);
-    }
-    return a;
+    static const struct op_tok ops[] = {{"||", OP_OR}, {"or", OP_OR}};
+    return parse_left(ps, ops, ARRAY_SIZE(ops), parse_and);
 }
 
 struct expr *expr_parse(const char *src, size_t *err_col, char **err_msg)

@@ -347,28 +347,31 @@ int rootfs_read_str(const char *path, char **out)
     return 0;
 }
 
-int rootfs_readf_str(char **out, const char *fmt, ...)
+static int rootfs_vreadf_str(char **out, const char *fmt, va_list ap)
 {
     struct strbuf sb = STRBUF_INIT;
-    va_list ap;
-    va_start(ap, fmt);
     strbuf_vaddf(&sb, fmt, ap);
-    va_end(ap);
     int rc = rootfs_read_str(sb.buf, out);
     strbuf_release(&sb);
     return rc;
 }
 
-int rootfs_readf_u64(uint64_t *out, const char *fmt, ...)
+int rootfs_readf_str(char **out, const char *fmt, ...)
 {
-    struct strbuf sb = STRBUF_INIT;
     va_list ap;
     va_start(ap, fmt);
-    strbuf_vaddf(&sb, fmt, ap);
+    int rc = rootfs_vreadf_str(out, fmt, ap);
     va_end(ap);
+    return rc;
+}
+
+int rootfs_readf_u64(uint64_t *out, const char *fmt, ...)
+{
     char *s;
-    int rc = rootfs_read_str(sb.buf, &s);
-    strbuf_release(&sb);
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = rootfs_vreadf_str(&s, fmt, ap);
+    va_end(ap);
     if (rc)
         return rc;
     rc = str_parse_u64(s, out);
@@ -378,14 +381,11 @@ int rootfs_readf_u64(uint64_t *out, const char *fmt, ...)
 
 int rootfs_readf_i64(int64_t *out, const char *fmt, ...)
 {
-    struct strbuf sb = STRBUF_INIT;
+    char *s;
     va_list ap;
     va_start(ap, fmt);
-    strbuf_vaddf(&sb, fmt, ap);
+    int rc = rootfs_vreadf_str(&s, fmt, ap);
     va_end(ap);
-    char *s;
-    int rc = rootfs_read_str(sb.buf, &s);
-    strbuf_release(&sb);
     if (rc)
         return rc;
     rc = str_parse_i64(s, out);
