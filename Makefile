@@ -9,6 +9,10 @@ CPPFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(shell pkg-config --cflags $(PKGS
                -I. -MMD -MP
 LDLIBS_ALL   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -ldl -lm
 
+# quiet by default; `make V=1` prints every command
+Q = $(if $(V),,@)
+say = $(if $(V),,@echo "  $(1) $(2)")
+
 SRCS    := $(wildcard src/*.c) $(wildcard src/*/*.c) $(wildcard probes/*.c)
 KERNELS := $(wildcard kernels/*.hip)
 OBJS    := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/src/embed.o $(BUILD)/src/vla/embed_models.o
@@ -27,14 +31,16 @@ $(BUILD)/.deps:
 	@touch $@
 
 $(BIN): $(OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS_ALL)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS_ALL)
 
 rocm-vla-doctor: $(BIN)
 	cp $(BIN) $@
 
 $(BUILD)/%.o: %.c | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -c -o $@ $<
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/src/embed.o: src/embed.S checks.yaml | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
@@ -61,7 +67,8 @@ $(BUILD)/kernels.o: $(BUILD)/kernels.S $(KERNELS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS_ALL)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS_ALL)
 
 # the doctor on this machine
 # the doctor's own exit status (1 = findings) is reported, not treated as a
