@@ -1,5 +1,5 @@
 /* test_probes_gpu.c - the gpu and pcie probes on sysroot trees built in a
- * temp dir from the real captures in /work/shared/fixtures-real (copied, NUL
+ * temp dir from the real captures in tests/data/fixtures-real (copied, NUL
  * padding and all), with crafted PCI config spaces for the AtomicOp bits;
  * plus the pure decoders (gfx names, families, override syntax, link text)
  * and one run on the live machine. */
@@ -21,14 +21,15 @@ int probe_env_run(struct probe_ctx *ctx);
 int probe_gpu_run(struct probe_ctx *ctx);
 int probe_pcie_run(struct probe_ctx *ctx);
 
-/* the captures; RVD_FIXTURES_REAL points elsewhere if they moved */
+/* the captures (a committed copy of ../shared/fixtures-real); RVD_FIXTURES_REAL
+ * points elsewhere */
 static const char *real(const char *rel)
 {
     static char ring[4][512];
     static int k;
     const char *base = getenv("RVD_FIXTURES_REAL");
     char *b = ring[k++ % 4];
-    snprintf(b, sizeof(ring[0]), "%s/%s", base ? base : "/work/shared/fixtures-real", rel);
+    snprintf(b, sizeof(ring[0]), "%s/%s", base ? base : "tests/data/fixtures-real", rel);
     return b;
 }
 #define RX7900 real("amdgpu-sysfs-rs/rx7900xt")
