@@ -13,6 +13,8 @@
 struct probe_opts {
     const char *requirements; /* --requirements FILE, or NULL */
     const char *python;       /* --python PATH, or NULL for python3 on PATH */
+    const char *vla_preset;   /* --preset NAME|FILE for the full level, or NULL */
+    const char *vla_dtype;    /* --dtype bf16|fp16|fp32, or NULL */
 };
 
 struct probe_ctx {

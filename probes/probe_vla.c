@@ -6,8 +6,9 @@
  * NaN/Inf facts are real, the GPU-bound facts (memory, reduced-precision
  * numerics) are unknown with the reason.
  *
- * Preset: $ROCM_VLA_DOCTOR_VLA_PRESET (a name or a .yaml path), else pi0 on
- * a GPU and tiny on the CPU; dtype $ROCM_VLA_DOCTOR_VLA_DTYPE (bf16).
+ * Preset: --preset (or $ROCM_VLA_DOCTOR_VLA_PRESET; a name or a .yaml path),
+ * else pi0 on a GPU and tiny on the CPU; dtype --dtype (or
+ * $ROCM_VLA_DOCTOR_VLA_DTYPE), default bf16.
  *
  * Facts (all vla.*): available, why, backend, device, preset, dtype, graph,
  * runs, cold_s, latency.vision_ms / prefix_ms / step_ms / post_ms / total_ms
@@ -221,8 +222,11 @@ static void gpu_facts(struct factset *fs, const struct vla_preset *p, const char
 int probe_vla_run(struct probe_ctx *ctx)
 {
     struct factset *fs = ctx->facts;
-    const char *want = getenv("ROCM_VLA_DOCTOR_VLA_PRESET");
-    const char *dtype = getenv("ROCM_VLA_DOCTOR_VLA_DTYPE");
+    /* --preset/--dtype win over the environment variables */
+    const char *want = ctx->opts && ctx->opts->vla_preset ? ctx->opts->vla_preset
+                                                          : getenv("ROCM_VLA_DOCTOR_VLA_PRESET");
+    const char *dtype = ctx->opts && ctx->opts->vla_dtype ? ctx->opts->vla_dtype
+                                                          : getenv("ROCM_VLA_DOCTOR_VLA_DTYPE");
     dtype = dtype && *dtype ? dtype : "bf16";
     struct vla_preset p;
     if (vla_preset_find(&p, want && *want ? want : "pi0", NULL)) {

@@ -41,7 +41,7 @@ static void usage(FILE *out)
     fputs("usage: rocm-vla-doctor [check] [--level quick|standard|full] [--sysroot DIR|TARBALL]\n"
           "                       [--json FILE|-] [--junit FILE] [--only ID,...] [--strict]\n"
           "                       [--checks FILE] [--requirements FILE] [--python PATH]\n"
-          "                       [-v] [--no-color]\n"
+          "                       [--preset NAME|FILE] [--dtype bf16|fp16|fp32] [-v] [--no-color]\n"
           "       rocm-vla-doctor list [--checks FILE]\n"
           "       rocm-vla-doctor explain ID [--checks FILE]\n"
           "       rocm-vla-doctor collect [-o FILE.tar.gz] [--requirements FILE] [--python PATH]\n"
@@ -62,7 +62,7 @@ static int load_checks(struct checkset *cs, const struct opts *o)
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
     enum { O_LEVEL = 256, O_SYSROOT, O_JSON, O_JUNIT, O_ONLY, O_NOCOLOR, O_STRICT, O_CHECKS,
-           O_REQ, O_PYTHON, O_HELP, O_VERSION };
+           O_REQ, O_PYTHON, O_HELP, O_VERSION, O_PRESET, O_DTYPE };
     static const struct option longopts[] = {
         {"level", required_argument, NULL, O_LEVEL},
         {"sysroot", required_argument, NULL, O_SYSROOT},
@@ -74,6 +74,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         {"checks", required_argument, NULL, O_CHECKS},
         {"requirements", required_argument, NULL, O_REQ},
         {"python", required_argument, NULL, O_PYTHON},
+        {"preset", required_argument, NULL, O_PRESET},
+        {"dtype", required_argument, NULL, O_DTYPE},
         {"output", required_argument, NULL, 'o'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, O_HELP},
@@ -114,6 +116,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             break;
         case O_PYTHON:
             o->probe.python = optarg;
+            break;
+        case O_PRESET:
+            o->probe.vla_preset = optarg;
+            break;
+        case O_DTYPE:
+            if (strcmp(optarg, "bf16") && strcmp(optarg, "fp16") && strcmp(optarg, "fp32"))
+                return error("--dtype must be bf16, fp16 or fp32, not '%s'", optarg);
+            o->probe.vla_dtype = optarg;
             break;
         case 'o':
             o->output = optarg;
