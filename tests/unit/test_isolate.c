@@ -91,7 +91,7 @@ static double mono(void)
 int main(void)
 {
     struct factset fs = FACTSET_INIT;
-    struct probe_opts po = {NULL, NULL};
+    struct probe_opts po = {0};
     struct probe_ctx ctx = {&fs, LEVEL_STANDARD, &po};
     fact_set_str(&fs, "parent.fact", "x", NULL);
 

@@ -513,7 +513,7 @@ static void test_probe(const char *dir)
     fact_set_str(&fs, "runtime.dev.4.arch", "gfx90a:sramecc+:xnack+", "test");
     fact_set_str(&fs, "gpu.5.gfx", "gfx1030", "test");
     fact_set_str(&fs, "runtime.dev.5.arch", "gfx90a:sramecc+:xnack+", "test"); /* another GPU */
-    struct probe_opts opts = {NULL, NULL};
+    struct probe_opts opts = {0};
     struct probe_ctx ctx = {&fs, LEVEL_STANDARD, &opts};
     CHECK(probe_target_binaries_run(&ctx) == 0);
 

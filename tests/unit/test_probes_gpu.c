@@ -41,7 +41,7 @@ static const char *real(const char *rel)
 
 static char root[64];
 static struct factset fs = FACTSET_INIT;
-static struct probe_opts opts = {NULL, NULL};
+static struct probe_opts opts = {0};
 static struct probe_ctx ctx = {&fs, LEVEL_QUICK, &opts};
 
 static void mkparents(const char *path)

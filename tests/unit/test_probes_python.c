@@ -347,7 +347,7 @@ static const char torch_rocm_version_py[] =
 
 static void run_probe(struct factset *fs, const char *requirements, const char *python)
 {
-    struct probe_opts opts = {requirements, python};
+    struct probe_opts opts = {.requirements = requirements, .python = python};
     struct probe_ctx ctx = {fs, LEVEL_QUICK, &opts};
     CHECK(probe_python_run(&ctx) == 0);
 }
