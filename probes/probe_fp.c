@@ -2,10 +2,12 @@
  * fp.correctness), each item against a CPU reference (src/fp_ref.h):
  *
  *  - fp16 and bf16 GEMM with fp32 accumulation through the GEMM the backend
- *    provides (fp_gemm.h says which) on VLA shapes and odd shapes, against
+ *    provides (src/gpu/gemm.h says which) on VLA shapes and odd shapes, against
  *    fp64; the error bound (k + 1) u32 sum|a||b| is derived in fp_ref.c.
  *    Facts fp.gemm.{f16,bf16}.max_bound_ratio (measured error / bound, max
- *    over checked elements), fp.gemm.nonfinite, fp.gemm.cases, fp.gemm.blas.
+ *    over checked elements), fp.gemm.nonfinite, fp.gemm.cases, fp.gemm.blas
+ *    (the path: "cuBLAS cublasGemmEx", "rocBLAS rocblas_gemm_ex" or "own
+ *    kernel rvd_gemm (no BLAS)"), fp.gemm.blas_lib (its library, or why none).
  *  - attention with large logits (pytorch#116176's shape class: 8 heads,
  *    seq 256, head_dim 64, logits ~5e3): the doctor's kernel (fp32 logits,
  *    max subtraction) must stay finite and within its bound; a naive all-fp16
@@ -28,7 +30,7 @@
 #include "../src/gpu/gpu_probe.h"
 #include "../src/gpu/isolate.h"
 #include "../src/gpu/kcache.h"
-#include "fp_gemm.h"
+#include "../src/gpu/gemm.h"
 #include "probe.h"
 
 int probe_fp_run(struct probe_ctx *ctx);
@@ -36,7 +38,7 @@ int probe_fp_run(struct probe_ctx *ctx);
 struct fpctx {
     struct factset *fs;
     struct gpu_backend *b;
-    struct fp_gemm g;
+    struct gpu_gemm g;
     gpu_module mod;
     const char *src;
 };
@@ -77,13 +79,13 @@ static int gpu_gemm16(struct fpctx *c, enum gpu_dtype t, int m, int n, int k, co
     if (b->memcpy(b, dA, A, sa, GPU_H2D) || b->memcpy(b, dB, B, sb, GPU_H2D) ||
         b->memset(b, dC, 0xff, sc)) /* NaN pattern: an element never written shows */
         goto out;
-    if (fp_gemm_run(&c->g, t, m, n, k, dA, dB, dC, NULL) || b->device_sync(b) ||
+    if (gpu_gemm(&c->g, t, m, n, k, dA, dB, dC, NULL) || b->device_sync(b) ||
         b->memcpy(b, C, dC, sc, GPU_D2H))
         goto out;
     if (identical)
         *identical = 1;
     for (int r = 1; r < reps; r++) {
-        if (b->memset(b, dC, 0xff, sc) || fp_gemm_run(&c->g, t, m, n, k, dA, dB, dC, NULL) ||
+        if (b->memset(b, dC, 0xff, sc) || gpu_gemm(&c->g, t, m, n, k, dA, dB, dC, NULL) ||
             b->device_sync(b) || b->memcpy(b, again, dC, sc, GPU_D2H))
             goto out;
         if (memcmp(again, C, sc) != 0)
@@ -169,7 +171,8 @@ static void gemm_items(struct fpctx *c)
     for (int t = GPU_F16; t <= GPU_BF16; t++)
         for (size_t i = 0; i < ARRAY_SIZE(shapes); i++)
             gemm_case(c, (enum gpu_dtype)t, shapes[i][0], shapes[i][1], shapes[i][2], &cases, &st);
-    fact_set_str(c->fs, "fp.gemm.blas", c->g.which, c->src);
+    fact_set_str(c->fs, "fp.gemm.blas", c->g.path, c->src);
+    fact_set_str(c->fs, "fp.gemm.blas_lib", c->g.detail, c->src);
     fact_set_list(c->fs, "fp.gemm.cases", &cases, c->src);
     fact_set_int(c->fs, "fp.gemm.failures", st.failures, c->src);
     fact_set_int(c->fs, "fp.gemm.nonfinite", st.nonfinite, c->src);
@@ -488,7 +491,9 @@ int probe_fp_run(struct probe_ctx *ctx)
         return 0;
     char *why = NULL;
     if (gpu_kernel_load(c.b, "fp_numerics", gpu_probe_target(&p), &c.mod, &why) ||
-        fp_gemm_init(&c.g, c.b, gpu_probe_target(&p), &why)) {
+        gpu_gemm_init(&c.g, c.b, gpu_probe_target(&p), &why)) {
+        if (c.g.path)
+            fact_set_str(c.fs, "fp.gemm.blas", c.g.path, c.b->lib);
         gpu_probe_unavailable(ctx, "fp", "%s", why ? why : c.b->err);
         free(why);
         return 0;

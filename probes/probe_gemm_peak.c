@@ -1,5 +1,7 @@
-/* probe_gemm_peak.c - GEMM throughput through the BLAS the backend uses
- * (probe "gemm_peak", check gpu.gemm_peak): fp16, bf16 and fp32 inputs with
+/* probe_gemm_peak.c - GEMM throughput through the path gpu_gemm() takes
+ * (src/gpu/gemm.h: cuBLAS, rocBLAS, else the project's own kernel; forced to
+ * the own kernel by ROCM_VLA_DOCTOR_NO_BLAS=1) (probe "gemm_peak", check
+ * gpu.gemm_peak): fp16, bf16 and fp32 inputs with
  * fp32 output and accumulation, square N x N x N with N = 8192 when a
  * GEMM of that size takes under GP_MAX_S (estimated from N = 2048), else
  * 4096 or 2048; inputs filled on the device with exact multiples of 1/128
@@ -7,7 +9,9 @@
  * check of 16 output elements against fp64 (the inputs regenerated on the
  * CPU from the same counters) uses the bound of fp_ref.c.
  * Facts gpu.gemm_peak.{fp16,bf16,fp32}_tflops, .{fp16,bf16,fp32}_n,
- * gpu.gemm_peak.blas, gpu.gemm_peak.spot_ratio (max error / bound),
+ * gpu.gemm_peak.blas (the path), gpu.gemm_peak.blas_lib (its library, or why
+ * no BLAS; also recorded when there is no device, so a machine without a GPU
+ * still says whether rocBLAS loads), gpu.gemm_peak.spot_ratio (max error / bound),
  * gpu.gemm_peak.spot_checked, gpu.gemm_peak.error ("" when every GEMM ran). */
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +22,7 @@
 #include "../src/gpu/gpu_probe.h"
 #include "../src/gpu/isolate.h"
 #include "../src/gpu/kcache.h"
-#include "fp_gemm.h"
+#include "../src/gpu/gemm.h"
 #include "probe.h"
 
 #define GP_MAX_S 0.25   /* longest single GEMM we time: keeps the probe < 10 s */
@@ -29,7 +33,7 @@ int probe_gemm_peak_run(struct probe_ctx *ctx);
 
 struct gp {
     struct gpu_backend *b;
-    struct fp_gemm g;
+    struct gpu_gemm g;
     gpu_function fill;
     gpu_event e0, e1;
     void *A, *B;
@@ -49,7 +53,7 @@ static double time_gemm(struct gp *s, enum gpu_dtype t, int n, int reps)
     if (b->event_record(b, s->e0, NULL))
         return -1;
     for (int r = 0; r < reps; r++)
-        if (fp_gemm_run(&s->g, t, n, n, n, s->A, s->B, s->C, NULL))
+        if (gpu_gemm(&s->g, t, n, n, n, s->A, s->B, s->C, NULL))
             return -1;
     float ms = 0;
     if (b->event_record(b, s->e1, NULL) || b->event_sync(b, s->e1) ||
@@ -91,21 +95,31 @@ int probe_gemm_peak_run(struct probe_ctx *ctx)
     struct gp s;
     struct gpu_props p;
     memset(&s, 0, sizeof(s));
-    if (gpu_probe_begin(ctx, "gpu.gemm_peak", &s.b, &p))
+    if (gpu_probe_begin(ctx, "gpu.gemm_peak", &s.b, &p)) {
+        if (s.b) { /* a runtime without a device: which GEMM path it would take */
+            char d[600];
+            gpu_gemm_detail(s.b, d, sizeof(d));
+            fact_set_str(fs, "gpu.gemm_peak.blas", gpu_gemm_path(s.b), s.b->lib);
+            fact_set_str(fs, "gpu.gemm_peak.blas_lib", d, s.b->lib);
+        }
         return 0;
+    }
     struct gpu_backend *b = s.b;
     gpu_module mod;
     char *why = NULL;
     if (gpu_kernel_load(b, "fp_numerics", gpu_probe_target(&p), &mod, &why) ||
         b->function(b, mod, "rvd_fp_fill", &s.fill) ||
-        fp_gemm_init(&s.g, b, gpu_probe_target(&p), &why) || b->event_create(b, &s.e0) ||
+        gpu_gemm_init(&s.g, b, gpu_probe_target(&p), &why) || b->event_create(b, &s.e0) ||
         b->event_create(b, &s.e1)) {
+        if (s.g.path)
+            fact_set_str(fs, "gpu.gemm_peak.blas", s.g.path, b->lib);
         gpu_probe_unavailable(ctx, "gpu.gemm_peak", "%s", why ? why : b->err);
         free(why);
         return 0;
     }
     const char *src = b->lib;
-    fact_set_str(fs, "gpu.gemm_peak.blas", s.g.which, src);
+    fact_set_str(fs, "gpu.gemm_peak.blas", s.g.path, src);
+    fact_set_str(fs, "gpu.gemm_peak.blas_lib", s.g.detail, src);
     /* the largest size: A, B as fp32 (4 bytes) plus C, for N = 8192: 768 MiB */
     int nmax = 8192;
     size_t fr = 0, tot = 0;

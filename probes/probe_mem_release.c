@@ -1,23 +1,29 @@
 /* probe_mem_release.c - VRAM returns to its baseline after allocate/free
- * cycles (probe "mem_release", check mem.release). Used VRAM is read from the
- * runtime (total - free) and, as a second opinion outside the process's
- * allocator, from the driver: amdgpu's mem_info_vram_used in sysfs for AMD.
- * Facts: memrel.cycles, memrel.chunk_mb, memrel.baseline_mb, memrel.peak_mb,
- * memrel.after_mb, memrel.delta_mb (after - baseline), memrel.source,
- * memrel.sysfs_delta_mb (AMD only). */
+ * cycles (probe "mem_release", check mem.release). Used VRAM is read outside
+ * the process's allocator (src/gpu/vram_tel.h): rocm-smi-lib on HIP, NVML on
+ * the CUDA reference, else amdgpu's sysfs mem_info_vram_used, else the
+ * runtime's mem info; the runtime's view (total - free) is kept as a second
+ * opinion. Facts: memrel.cycles, memrel.chunk_mb, memrel.baseline_mb,
+ * memrel.peak_mb, memrel.after_mb, memrel.delta_mb (after - baseline),
+ * memrel.source ("rocm-smi", "NVML", "amdgpu sysfs", "runtime mem info"),
+ * memrel.source_lib (the library or file read), memrel.source_tried (the
+ * sources passed over and why), memrel.runtime_delta_mb (the runtime's
+ * view); memrel.vendor_lib and memrel.vendor_init (rsmi_init / nvmlInit
+ * result), also when the runtime sees no device. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../src/gpu/gpu_probe.h"
 #include "../src/gpu/isolate.h"
+#include "../src/gpu/vram_tel.h"
 #include "probe.h"
 
 #define MR_CYCLES 20
 
 int probe_mem_release_run(struct probe_ctx *ctx);
 
-static double used_mb(struct gpu_backend *b)
+static double runtime_used_mb(struct gpu_backend *b)
 {
     size_t f = 0, t = 0;
     if (b->mem_info(b, &f, &t))
@@ -25,9 +31,22 @@ static double used_mb(struct gpu_backend *b)
     return (double)(t - f) / 1048576.0;
 }
 
-static int sysfs_used(const char *pci, uint64_t *v)
+static int used_mb(struct vram_tel *t, double *mb)
 {
-    return rootfs_readf_u64(v, "/sys/bus/pci/devices/%s/mem_info_vram_used", pci);
+    uint64_t u = 0;
+    if (vram_tel_used(t, &u))
+        return -1;
+    *mb = (double)u / 1048576.0;
+    return 0;
+}
+
+static void vendor_facts(struct factset *fs, const struct vram_tel *t)
+{
+    if (!t->vendor_lib[0] && !t->vendor_init[0])
+        return;
+    fact_set_str(fs, "memrel.vendor_lib", t->vendor_lib, "dlopen");
+    fact_set_str(fs, "memrel.vendor_init", t->vendor_init,
+                 t->vendor_lib[0] ? t->vendor_lib : "dlopen");
 }
 
 int probe_mem_release_run(struct probe_ctx *ctx)
@@ -35,9 +54,15 @@ int probe_mem_release_run(struct probe_ctx *ctx)
     struct factset *fs = ctx->facts;
     struct gpu_backend *b;
     struct gpu_props p;
-    if (gpu_probe_begin(ctx, "memrel", &b, &p))
+    struct vram_tel t;
+    if (gpu_probe_begin(ctx, "memrel", &b, &p)) {
+        if (b) { /* no device: still say whether rocm-smi / NVML load and init */
+            vram_tel_open(&t, b, NULL);
+            vendor_facts(fs, &t);
+            vram_tel_close(&t);
+        }
         return 0;
-    const char *src = b->lib;
+    }
     void *warm = NULL;
     if (!b->malloc(b, &warm, 1 << 20)) /* the allocator's own first-use cost */
         b->free(b, warm);
@@ -47,38 +72,55 @@ int probe_mem_release_run(struct probe_ctx *ctx)
         gpu_probe_unavailable(ctx, "memrel", "%s", b->err);
         return 0;
     }
+    vram_tel_open(&t, b, &p);
+    vendor_facts(fs, &t);
+    fact_set_str(fs, "memrel.source", t.source, "probe");
+    fact_set_str(fs, "memrel.source_lib", t.where, "probe");
+    fact_set_str(fs, "memrel.source_tried", t.tried, "probe");
+    const char *src = t.where[0] ? t.where : b->lib;
     size_t chunk = 1ull << 30;
     if (chunk > fr / 4)
         chunk = fr / 4;
-    double base = used_mb(b), peak = base;
-    uint64_t s0 = 0, s1 = 0;
-    int have_sysfs = p.pci[0] && sysfs_used(p.pci, &s0) == 0;
+    double base = 0, after = 0, rt_base = runtime_used_mb(b);
+    if (used_mb(&t, &base)) {
+        fact_set_unknown(fs, "memrel.delta_mb", src, "cannot read VRAM used (%s)", t.source);
+        vram_tel_close(&t);
+        return 0;
+    }
+    double peak = base;
     for (int i = 0; i < MR_CYCLES; i++) {
         void *a = NULL, *c = NULL;
         if (b->malloc(b, &a, chunk) || b->malloc(b, &c, chunk / 2)) {
             fact_set_unknown(fs, "memrel.delta_mb", src, "allocation failed: %s", b->err);
+            vram_tel_close(&t);
             return 0;
         }
         b->memset(b, a, i, chunk);
         b->memset(b, c, i, chunk / 2);
         b->device_sync(b);
-        double u = used_mb(b);
-        peak = u > peak ? u : peak;
+        double u;
+        if (!used_mb(&t, &u) && u > peak)
+            peak = u;
         b->free(b, c);
         b->free(b, a);
     }
     b->device_sync(b);
-    double after = used_mb(b);
     fact_set_int(fs, "memrel.cycles", MR_CYCLES, "probe");
     fact_set_float(fs, "memrel.chunk_mb", (double)chunk / 1048576.0, "probe");
-    fact_set_float(fs, "memrel.baseline_mb", base, src);
-    fact_set_float(fs, "memrel.peak_mb", peak, src);
-    fact_set_float(fs, "memrel.after_mb", after, src);
-    fact_set_float(fs, "memrel.delta_mb", after - base, src);
-    fact_set_str(fs, "memrel.source", have_sysfs ? "runtime mem info + amdgpu sysfs" : "runtime mem info",
-                 src);
-    if (have_sysfs && sysfs_used(p.pci, &s1) == 0)
-        fact_set_float(fs, "memrel.sysfs_delta_mb", ((double)s1 - (double)s0) / 1048576.0,
-                       "mem_info_vram_used");
+    if (used_mb(&t, &after)) {
+        fact_set_unknown(fs, "memrel.delta_mb", src, "VRAM used unreadable after the cycles (%s)",
+                         t.source);
+    } else {
+        fact_set_float(fs, "memrel.baseline_mb", base, src);
+        fact_set_float(fs, "memrel.peak_mb", peak, src);
+        fact_set_float(fs, "memrel.after_mb", after, src);
+        fact_set_float(fs, "memrel.delta_mb", after - base, src);
+    }
+    double rt_after = runtime_used_mb(b);
+    if (rt_base >= 0 && rt_after >= 0)
+        fact_set_float(fs, "memrel.runtime_delta_mb", rt_after - rt_base, b->lib);
+    else
+        fact_set_unknown(fs, "memrel.runtime_delta_mb", b->lib, "%s", b->err);
+    vram_tel_close(&t);
     return 0;
 }

@@ -6,7 +6,10 @@
 # in the isolated child, a warm run compiles nothing, and gfx1100 (unknown to
 # ROCm 5.2's compiler, which aborts) becomes an `error` naming the old ROCm;
 # a fake libamdhip64 that segfaults in hipInit is reported and the run
-# completes. Ends with "N passed, M failed".
+# completes; rocBLAS (real where installed, stubs) or the own GEMM kernel is
+# named, ROCM_VLA_DOCTOR_NO_BLAS forces the own kernel; rocm-smi-lib loads
+# and its rsmi_init result is a fact, a crashing one is an error of
+# mem.release alone. Ends with "N passed, M failed".
 set -u
 RVD=${RVD:-build/rocm-vla-doctor}
 BUILD=${BUILD:-build}
@@ -99,6 +102,66 @@ if ${CC:-cc} -shared -fPIC -o "$OUT/libamdhip64.so" "$OUT/fakehip.c" 2>"$OUT/fak
     expect "host checks still ran" "$OUT/segv.json" 'c["rocm.install"]["status"] != "error" and "mem.release" in c'
 else
     bad "cannot build the fake libamdhip64: $(cat "$OUT/fakehip.err")"
+fi
+
+# 5. BLAS on HIP: rocBLAS when it loads, else the own kernel, and which (gpu.gemm_peak.blas is
+# recorded even without a device). Debian 12 has no librocblas0 (it came with trixie's ROCm
+# 5.5), so a real one is tested only where installed; stubs exercise loading, a missing
+# symbol and ROCM_VLA_DOCTOR_NO_BLAS.
+ONLY="--level standard --only gpu.gemm_peak,mem.release"
+"$RVD" $ONLY --json "$OUT/blas.json" >/dev/null 2>&1
+if ldconfig -p 2>/dev/null | grep -q 'librocblas\.so'; then
+    expect "real rocBLAS bound" "$OUT/blas.json" 'f["gpu.gemm_peak.blas"] == "rocBLAS rocblas_gemm_ex" and "librocblas" in f["gpu.gemm_peak.blas_lib"]'
+else
+    expect "no rocBLAS: own kernel, with the reason" "$OUT/blas.json" 'f["gpu.gemm_peak.blas"] == "own kernel rvd_gemm (no BLAS)" and "no rocBLAS: librocblas.so" in f["gpu.gemm_peak.blas_lib"]'
+fi
+cat >"$OUT/fakeblas.c" <<'C'
+int rocblas_create_handle(void **h) { *h = 0; return 0; }
+int rocblas_destroy_handle(void *h) { (void)h; return 0; }
+int rocblas_set_stream(void *h, void *s) { (void)h; (void)s; return 0; }
+#ifndef NO_GEMM
+int rocblas_gemm_ex(void) { return 0; }
+#endif
+C
+if ${CC:-cc} -shared -fPIC -o "$OUT/librocblas.so.4" "$OUT/fakeblas.c" 2>"$OUT/fakeblas.err" &&
+    ${CC:-cc} -DNO_GEMM -shared -fPIC -o "$OUT/librocblas_nogemm.so" "$OUT/fakeblas.c" 2>>"$OUT/fakeblas.err"; then
+    ROCM_VLA_DOCTOR_ROCBLAS_LIB="$PWD/$OUT/librocblas.so.4" "$RVD" $ONLY --json "$OUT/blas_stub.json" >/dev/null 2>&1
+    expect "rocBLAS stub loads and is named" "$OUT/blas_stub.json" 'f["gpu.gemm_peak.blas"] == "rocBLAS rocblas_gemm_ex" and f["gpu.gemm_peak.blas_lib"].endswith("/librocblas.so.4")'
+    ROCM_VLA_DOCTOR_ROCBLAS_LIB="$PWD/$OUT/librocblas_nogemm.so" "$RVD" $ONLY --json "$OUT/blas_nogemm.json" >/dev/null 2>&1
+    expect "rocBLAS without rocblas_gemm_ex: own kernel" "$OUT/blas_nogemm.json" 'f["gpu.gemm_peak.blas"] == "own kernel rvd_gemm (no BLAS)" and "lacks rocblas_gemm_ex" in f["gpu.gemm_peak.blas_lib"]'
+    ROCM_VLA_DOCTOR_NO_BLAS=1 ROCM_VLA_DOCTOR_ROCBLAS_LIB="$PWD/$OUT/librocblas.so.4" "$RVD" $ONLY \
+        --json "$OUT/blas_off.json" >/dev/null 2>&1
+    expect "ROCM_VLA_DOCTOR_NO_BLAS forces the own kernel" "$OUT/blas_off.json" 'f["gpu.gemm_peak.blas"] == "own kernel rvd_gemm (no BLAS)" and "disabled by ROCM_VLA_DOCTOR_NO_BLAS=1" in f["gpu.gemm_peak.blas_lib"] and "librocblas.so.4" in f["gpu.gemm_peak.blas_lib"]'
+else
+    bad "cannot build the rocBLAS stubs: $(cat "$OUT/fakeblas.err")"
+fi
+
+# 6. VRAM telemetry for mem.release: the real rocm-smi-lib (librocm-smi64-1) loads in the
+# isolated child and its rsmi_init result is a fact, also with no device; a rocm-smi that
+# segfaults in rsmi_init is an error of mem.release alone
+if ldconfig -p 2>/dev/null | grep -q "librocm_smi64\.so"; then
+    expect "rocm-smi loads, rsmi_init reported" "$OUT/blas.json" '"librocm_smi64" in f["memrel.vendor_lib"] and f["memrel.vendor_init"].startswith("rsmi_init: ")'
+    if [ ! -e /dev/kfd ]; then
+        expect "no GPU: rsmi_init fails with its status" "$OUT/blas.json" '"status 8" in f["memrel.vendor_init"] and c["mem.release"]["status"] == "skip"'
+    fi
+else
+    echo "SKIP gpu_ci: librocm-smi64 is not installed (apt-get install librocm-smi64-1)"
+fi
+cat >"$OUT/fakersmi.c" <<'C'
+#include <signal.h>
+#include <stdio.h>
+int rsmi_init(unsigned long f) { (void)f; fprintf(stderr, "fake rocm-smi: crashing in rsmi_init\n"); raise(SIGSEGV); return 0; }
+#define STUB(n) int n(void); int n(void) { return 0; }
+STUB(rsmi_shut_down) STUB(rsmi_num_monitor_devices) STUB(rsmi_dev_pci_id_get)
+STUB(rsmi_dev_memory_usage_get) STUB(rsmi_status_string)
+C
+if ${CC:-cc} -shared -fPIC -o "$OUT/librocm_smi64.so.1" "$OUT/fakersmi.c" 2>"$OUT/fakersmi.err"; then
+    ROCM_VLA_DOCTOR_RSMI_LIB="$PWD/$OUT/librocm_smi64.so.1" "$RVD" $ONLY --json "$OUT/rsmi_segv.json" >/dev/null 2>&1
+    rc=$?
+    [ $rc -le 1 ] && ok || bad "segfaulting rocm-smi: exit code $rc (want 0 or 1)"
+    expect "rocm-smi segfault is an error of mem.release" "$OUT/rsmi_segv.json" 'c["mem.release"]["status"] == "error" and "SIGSEGV" in c["mem.release"]["summary"] and "crashing in rsmi_init" in c["mem.release"]["summary"] and c["gpu.gemm_peak"]["status"] == "skip"'
+else
+    bad "cannot build the fake rocm-smi: $(cat "$OUT/fakersmi.err")"
 fi
 
 echo "$pass passed, $fail failed"

@@ -1,7 +1,10 @@
 #!/bin/sh
 # gpu_device.sh (make test-gpu) - on a machine with a GPU: every GPU probe
 # through the real runtime (HIP on AMD, the CUDA reference on NVIDIA), cold
-# then warm, results checked for physical sanity; then fault injection (a
+# then warm, results checked for physical sanity; VRAM read through NVML /
+# rocm-smi, GEMM through cuBLAS / rocBLAS, and the project's own GEMM kernel
+# forced with ROCM_VLA_DOCTOR_NO_BLAS=1 checked against the fp64 CPU
+# reference and timed; then fault injection (a
 # kernel that never returns) must end as a timeout of sync.latency alone.
 # Ends with "N passed, M failed".
 set -u
@@ -54,6 +57,33 @@ expect "triad within physics (50..5500 GB/s)" "$W" '50 <= f["bw.triad_gbs"] <= 5
 expect "managed verdict" "$W" 'f["hmm.verdict"] in ("migrates", "host fallback", "partial")'
 expect "device read bw within physics" "$W" '50 <= f["hmm.device_gbs"] <= 5500'
 expect "VRAM delta measured" "$W" 'abs(f["memrel.delta_mb"]) < 1024'
+# VRAM telemetry outside the allocator: NVML on the CUDA reference, rocm-smi on HIP
+expect "mem.release reads the vendor telemetry" "$W" 'f["memrel.source"] == {"cuda": "NVML", "hip": "rocm-smi"}[f["memrel.backend"]]'
+expect "GEMM through the vendor BLAS" "$W" 'f["gpu.gemm_peak.blas"] == {"cuda": "cuBLAS cublasGemmEx", "hip": "rocBLAS rocblas_gemm_ex"}[f["gpu.gemm_peak.backend"]] and f["fp.gemm.blas"] == f["gpu.gemm_peak.blas"]'
+
+# the project's own GEMM kernel (kernels/gemm.hip), forced: fp16/bf16 against the fp64 CPU
+# reference on VLA and odd shapes (fp.correctness), fp16/bf16/fp32 spot-checked at the timed
+# size (gpu.gemm_peak), and its throughput
+N="$OUT/noblas.json"
+ROCM_VLA_DOCTOR_NO_BLAS=1 "$RVD" --level standard --only fp.correctness,gpu.gemm_peak \
+    --json "$N" >"$OUT/noblas.txt" 2>&1
+expect "NO_BLAS: own kernel in both probes" "$N" 'f["fp.gemm.blas"] == f["gpu.gemm_peak.blas"] == "own kernel rvd_gemm (no BLAS)" and "NO_BLAS" in f["gpu.gemm_peak.blas_lib"]'
+expect "own kernel: fp16/bf16 within the fp32-accumulation bound" "$N" 'f["fp.gemm.failures"] == 0 and f["fp.gemm.nonfinite"] == 0 and f["fp.gemm.f16.max_bound_ratio"] <= 1 and f["fp.gemm.bf16.max_bound_ratio"] <= 1'
+expect "own kernel: timed GEMMs spot-checked within the bound" "$N" 'f["gpu.gemm_peak.error"] == "" and f["gpu.gemm_peak.spot_checked"] == 48 and f["gpu.gemm_peak.spot_ratio"] <= 1'
+expect "own kernel: throughput measured" "$N" 'all(f["gpu.gemm_peak.%s_tflops" % t] > 0 for t in ("fp16", "bf16", "fp32"))'
+python3 - "$N" "$W" <<'PY'
+import json, sys
+n, w = (json.load(open(p))["facts"] for p in sys.argv[1:3])
+for t in ("fp16", "bf16", "fp32"):
+    print("GEMM %s: own kernel %.2f TFLOP/s at N=%d, %s %.1f TFLOP/s at N=%d" % (
+        t, n["gpu.gemm_peak.%s_tflops" % t], n["gpu.gemm_peak.%s_n" % t], w["gpu.gemm_peak.blas"],
+        w["gpu.gemm_peak.%s_tflops" % t], w["gpu.gemm_peak.%s_n" % t]))
+print("own kernel error/bound: fp16 %.3g, bf16 %.3g (fp.correctness), spot %.3g (gemm_peak)" % (
+    n["fp.gemm.f16.max_bound_ratio"], n["fp.gemm.bf16.max_bound_ratio"], n["gpu.gemm_peak.spot_ratio"]))
+print("mem.release via %s (%s): baseline %.0f MiB, peak %.0f MiB, after %.0f MiB, delta %.1f MiB (runtime view %.1f MiB)" % (
+    w["memrel.source"], w["memrel.source_lib"], w["memrel.baseline_mb"], w["memrel.peak_mb"],
+    w["memrel.after_mb"], w["memrel.delta_mb"], w["memrel.runtime_delta_mb"]))
+PY
 
 # fault injection: a kernel that never returns; the sync budget is cut to 3 s
 sed '/- id: sync.latency/,/timeout:/ s/timeout: 20/timeout: 3/' checks.yaml >"$OUT/checks.yaml"

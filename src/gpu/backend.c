@@ -35,7 +35,32 @@ void *gpu_dlopen_first(const char *const *names, size_t n, char *path, size_t pa
     return NULL;
 }
 
+/* ROCM_VLA_DOCTOR_NO_BLAS=1: drop the vendor BLAS so that every GEMM runs the
+ * project's own kernels (gpu_gemm: kernels/gemm.hip; the VLA ops: theirs);
+ * how the fallback is tested on a machine that has a BLAS */
+static struct gpu_backend *no_blas_if_asked(struct gpu_backend *b)
+{
+    const char *e = getenv("ROCM_VLA_DOCTOR_NO_BLAS");
+    if (!b || !e || !*e || strcmp(e, "0") == 0)
+        return b;
+    b->blas_gemm = NULL;
+    b->blas_gemm_ex = NULL;
+    b->blas_api = NULL;
+    snprintf(b->blas_err, sizeof(b->blas_err), "disabled by ROCM_VLA_DOCTOR_NO_BLAS=%.32s%s%.400s",
+             e, b->blas_lib[0] ? ", not using " : "", b->blas_lib);
+    b->blas_lib[0] = '\0';
+    return b;
+}
+
+static struct gpu_backend *backend_open(enum gpu_backend_kind kind, char **why);
+
 struct gpu_backend *gpu_backend_open(enum gpu_backend_kind kind, char **why)
+{
+    struct gpu_backend *b = backend_open(kind, why);
+    return kind == GPU_BACKEND_CPU ? b : no_blas_if_asked(b);
+}
+
+static struct gpu_backend *backend_open(enum gpu_backend_kind kind, char **why)
 {
     struct strbuf sb = STRBUF_INIT;
     struct gpu_backend *b = NULL;

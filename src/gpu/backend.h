@@ -53,6 +53,9 @@ struct gpu_backend {
     char lib[512];         /* the runtime library actually loaded */
     char rtc_lib[512];     /* the runtime compiler library (hiprtc/nvrtc), "" if none */
     char blas_lib[512];    /* the BLAS used by gemm, "" = the project's own kernel */
+    const char *blas_api;  /* "cuBLAS cublasGemmEx" / "rocBLAS rocblas_gemm_ex"; NULL = none */
+    char blas_err[512];    /* why there is no BLAS ("" when bound): dlerror, missing symbol,
+                            * or ROCM_VLA_DOCTOR_NO_BLAS=1 */
     char rtc_err[512];     /* why no runtime compiler, "" when loaded */
     int runtime_version;   /* HIP_VERSION-style (50221153) or CUDA 13000 */
     int driver_version;
@@ -100,10 +103,9 @@ struct gpu_backend {
                   unsigned shmem, gpu_stream s, void **args);
 
     /* C[m x n] (fp32) = A[m x k] * B[k x n], row-major, inputs of type t,
-     * fp32 accumulation; NULL when there is no BLAS (HIP: no rocBLAS binding
-     * yet). Fallback for callers: kernels/gemm.hip, functions rvd_gemm_f16 /
-     * rvd_gemm_bf16 / rvd_gemm_f32 (A, B, C, m, n, k), 256 threads per block,
-     * grid ceil(n/16) * ceil(m/16); compiled in CI, not yet run on a device */
+     * fp32 accumulation; NULL when there is no BLAS (no cuBLAS / rocBLAS, or
+     * ROCM_VLA_DOCTOR_NO_BLAS=1). Callers use gpu_gemm() (gemm.h), which
+     * falls back to the project's kernel (kernels/gemm.hip) and names the path. */
     int (*blas_gemm)(struct gpu_backend *b, enum gpu_dtype t, int m, int n, int k, const void *A,
                      const void *B, float *C, gpu_stream s);
 

@@ -180,6 +180,7 @@ struct gpu_backend *gpu_backend_cpu_open(void)
     struct gpu_backend *b = xcalloc(1, sizeof(*b));
     b->name = "cpu";
     snprintf(b->blas_lib, sizeof(b->blas_lib), "plain C loops (fp64 accumulation)");
+    b->blas_api = "CPU reference k_gemm";
     b->device_count = k_device_count;
     b->set_device = k_set_device;
     b->props = k_props;

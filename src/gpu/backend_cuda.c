@@ -404,17 +404,25 @@ static void load_blas(struct gpu_backend *b, struct cu *c)
 {
     static const char *const names[] = {"libcublas.so", "libcublas.so.13", "libcublas.so.12",
                                         "/usr/local/cuda/lib64/libcublas.so"};
-    void *h = gpu_dlopen_first(names, ARRAY_SIZE(names), b->blas_lib, sizeof(b->blas_lib), NULL);
-    if (!h)
+    struct strbuf why = STRBUF_INIT;
+    void *h = gpu_dlopen_first(names, ARRAY_SIZE(names), b->blas_lib, sizeof(b->blas_lib), &why);
+    if (!h) {
+        snprintf(b->blas_err, sizeof(b->blas_err), "%s", why.buf ? why.buf : "not found");
+        strbuf_release(&why);
         return;
+    }
+    strbuf_release(&why);
 #define LOADBLAS(fn) c->fn = (__typeof__(&fn))dlsym(h, #fn);
     BLAS_FNS(LOADBLAS)
     BLAS_OPT_FNS(LOADBLAS)
     if (!c->cublasCreate_v2 || !c->cublasSetStream_v2 || !c->cublasGemmEx) {
+        snprintf(b->blas_err, sizeof(b->blas_err), "%.400s lacks cublasCreate_v2, "
+                 "cublasSetStream_v2 or cublasGemmEx", b->blas_lib);
         b->blas_lib[0] = '\0';
         return;
     }
     c->blas = h;
+    b->blas_api = "cuBLAS cublasGemmEx";
 }
 
 /* a program that is only asked to compile (CI, no driver) still gets NVRTC */

@@ -1,8 +1,10 @@
 /* backend_hip.c - the HIP backend: libamdhip64 (.so, .so.6, .so.5), hiprtc
  * (inside libamdhip64 on 5.x, libhiprtc.so.N on 6.x) and libhsa-runtime64 for
  * the ISA name with its xnack/sramecc features. See hip_api.h for the ABI
- * rules. GEMM: no rocBLAS binding yet, so blas_gemm is NULL and gpu_gemm()
- * uses the project's kernel (reported as such). */
+ * rules. GEMM: rocBLAS (librocblas.so, .so.4, .so.3, .so.0) through
+ * rocblas_gemm_ex when it loads, else blas_gemm is NULL and gpu_gemm() uses
+ * the project's kernel (gemm.h; blas_err says why). hipBLASLt is not bound:
+ * rocBLAS is the BLAS every ROCm release ships and PyTorch falls back to. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 
 #include "backend.h"
 #include "hip_api.h"
+#include "rocblas_api.h"
 
 #define HIP_FNS(X)                                                                                \
     X(hipInit) X(hipRuntimeGetVersion) X(hipDriverGetVersion) X(hipGetErrorName)                  \
@@ -29,17 +32,23 @@
     X(hiprtcVersion) X(hiprtcGetErrorString) X(hiprtcCreateProgram) X(hiprtcCompileProgram)       \
     X(hiprtcGetProgramLogSize) X(hiprtcGetProgramLog) X(hiprtcGetCodeSize) X(hiprtcGetCode)       \
     X(hiprtcDestroyProgram)
+#define BLAS_FNS(X)                                                                               \
+    X(rocblas_create_handle) X(rocblas_destroy_handle) X(rocblas_set_stream) X(rocblas_gemm_ex)
+#define BLAS_OPT_FNS(X) X(rocblas_gemm_strided_batched_ex) X(rocblas_status_to_string)
 #define HSA_FNS(X)                                                                                \
     X(hsa_init) X(hsa_iterate_agents) X(hsa_agent_get_info) X(hsa_agent_iterate_isas)            \
     X(hsa_isa_get_info_alt)
 
 #define DECL(fn) __typeof__(&fn) fn;
 struct hip {
-    void *h, *rtc, *hsa;
+    void *h, *rtc, *hsa, *blas;
     HIP_FNS(DECL)
     HIP_OPT_FNS(DECL)
     RTC_FNS(DECL)
     HSA_FNS(DECL)
+    BLAS_FNS(DECL)
+    BLAS_OPT_FNS(DECL)
+    rocblas_handle handle; /* created on the first GEMM (needs a device) */
     int hsa_ok;
     int ngpu_isa;
     char isa[16][128]; /* HSA GPU agents' ISA names, in enumeration order */
@@ -301,6 +310,102 @@ static int h_graph_destroy(struct gpu_backend *b, gpu_graph g)
     return CALL(b, hipGraphExecDestroy, g);
 }
 
+static int blas_chk(struct gpu_backend *b, const char *what, rocblas_status e)
+{
+    struct hip *h = H(b);
+    if (e)
+        gpu_set_err(b, "%s: status %d%s%s", what, e, h->rocblas_status_to_string ? " " : "",
+                    h->rocblas_status_to_string ? h->rocblas_status_to_string(e) : "");
+    return e;
+}
+
+static int blas_handle(struct gpu_backend *b, gpu_stream s)
+{
+    struct hip *h = H(b);
+    int e = 0;
+    if (!h->handle && (e = blas_chk(b, "rocblas_create_handle", h->rocblas_create_handle(&h->handle))))
+        return e;
+    return blas_chk(b, "rocblas_set_stream", h->rocblas_set_stream(h->handle, s));
+}
+
+static rocblas_datatype roc_type(enum gpu_dtype t)
+{
+    return t == GPU_F16    ? rocblas_datatype_f16_r
+           : t == GPU_BF16 ? rocblas_datatype_bf16_r
+                           : rocblas_datatype_f32_r;
+}
+
+/* row-major C = A*B is column-major C^T = B^T * A^T: swap the operands
+ * (the same mapping as the cuBLAS backend); C and D are the same buffer */
+static int h_blas_gemm(struct gpu_backend *b, enum gpu_dtype t, int m, int n, int k, const void *A,
+                       const void *B, float *C, gpu_stream s)
+{
+    struct hip *h = H(b);
+    int e = blas_handle(b, s);
+    if (e)
+        return e;
+    float alpha = 1.0f, beta = 0.0f;
+    rocblas_datatype ty = roc_type(t);
+    return blas_chk(b, "rocblas_gemm_ex",
+                    h->rocblas_gemm_ex(h->handle, rocblas_operation_none, rocblas_operation_none,
+                                       n, m, k, &alpha, B, ty, n, A, ty, k, &beta, C,
+                                       rocblas_datatype_f32_r, n, C, rocblas_datatype_f32_r, n,
+                                       rocblas_datatype_f32_r, rocblas_gemm_algo_standard, 0, 0));
+}
+
+/* backend.h blas_gemm_ex: row-major op(A) op(B) is column-major op(B)^T op(A)^T */
+static int h_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
+                          int transb, int m, int n, int k, float alpha, const void *A, long lda,
+                          long long sA, const void *B, long ldb, long long sB, float beta,
+                          void *Cm, long ldc, long long sC, int batch, gpu_stream s)
+{
+    struct hip *h = H(b);
+    int e = blas_handle(b, s);
+    if (e)
+        return e;
+    rocblas_operation oa = transa ? rocblas_operation_transpose : rocblas_operation_none;
+    rocblas_operation ob = transb ? rocblas_operation_transpose : rocblas_operation_none;
+    return blas_chk(b, "rocblas_gemm_strided_batched_ex",
+                    h->rocblas_gemm_strided_batched_ex(
+                        h->handle, ob, oa, n, m, k, &alpha, B, roc_type(t), (rocblas_int)ldb, sB,
+                        A, roc_type(t), (rocblas_int)lda, sA, &beta, Cm, roc_type(ct),
+                        (rocblas_int)ldc, sC, Cm, roc_type(ct), (rocblas_int)ldc, sC, batch,
+                        rocblas_datatype_f32_r, rocblas_gemm_algo_standard, 0, 0));
+}
+
+/* rocBLAS is optional: without it gpu_gemm() runs kernels/gemm.hip. Loading it
+ * needs no device; the handle (which does) is made on the first GEMM. */
+static void load_blas(struct gpu_backend *b, struct hip *h)
+{
+    const char *forced = getenv("ROCM_VLA_DOCTOR_ROCBLAS_LIB");
+    const char *const names[] = {forced, forced ? NULL : "librocblas.so",
+                                 forced ? NULL : "librocblas.so.4",
+                                 forced ? NULL : "librocblas.so.3",
+                                 forced ? NULL : "librocblas.so.0",
+                                 forced ? NULL : "/opt/rocm/lib/librocblas.so"};
+    struct strbuf why = STRBUF_INIT;
+    void *l = gpu_dlopen_first(names, ARRAY_SIZE(names), b->blas_lib, sizeof(b->blas_lib), &why);
+    if (!l) {
+        snprintf(b->blas_err, sizeof(b->blas_err), "no rocBLAS: %s",
+                 why.buf ? why.buf : "not found");
+        strbuf_release(&why);
+        return;
+    }
+    strbuf_release(&why);
+#define LOADBLAS(fn) h->fn = (__typeof__(&fn))dlsym(l, #fn);
+    BLAS_FNS(LOADBLAS)
+    BLAS_OPT_FNS(LOADBLAS)
+#define NEEDBLAS(fn)                                                                              \
+    if (!h->fn) {                                                                                 \
+        snprintf(b->blas_err, sizeof(b->blas_err), "%.400s lacks %s", b->blas_lib, #fn);          \
+        b->blas_lib[0] = '\0';                                                                    \
+        return;                                                                                   \
+    }
+    BLAS_FNS(NEEDBLAS)
+    h->blas = l;
+    b->blas_api = "rocBLAS rocblas_gemm_ex";
+}
+
 static hsa_status_t isa_cb(hsa_isa_t isa, void *data)
 {
     struct hip *h = data;
@@ -407,6 +512,7 @@ struct gpu_backend *gpu_backend_hip_open(char **why)
                  h->hipGetErrorString(e));
     h->hipDriverGetVersion(&b->driver_version);
     load_hsa(h);
+    load_blas(b, h);
     b->device_count = h_device_count;
     b->set_device = h_set_device;
     b->props = h_props;
@@ -435,7 +541,8 @@ struct gpu_backend *gpu_backend_hip_open(char **why)
     b->module_unload = h_module_unload;
     b->function = h_function;
     b->launch = h_launch;
-    b->blas_gemm = NULL;
+    b->blas_gemm = h->blas ? h_blas_gemm : NULL;
+    b->blas_gemm_ex = h->blas && h->rocblas_gemm_strided_batched_ex ? h_blas_gemm_ex : NULL;
     b->graph_begin = h_graph_begin;
     b->graph_end = h_graph_end;
     b->graph_launch = h_graph_launch;
