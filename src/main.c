@@ -15,6 +15,7 @@
 #include "report.h"
 #include "rootfs.h"
 #include "snapshot.h"
+#include "tui/tui.h"
 #include "util.h"
 #include "vla/vla_cli.h"
 
@@ -46,6 +47,7 @@ static void usage(FILE *out)
           "       rocm-vla-doctor explain ID [--checks FILE]\n"
           "       rocm-vla-doctor collect [-o FILE.tar.gz] [--requirements FILE] [--python PATH]\n"
           "       rocm-vla-doctor bench --preset NAME [--dtype fp32] [--weights F] [--runs N] ...\n"
+          "       rocm-vla-doctor dashboard [--interval MS] [--sysroot DIR|TARBALL] [--once]\n"
           "       rocm-vla-doctor --help | --version\n"
           "See rocm-vla-doctor(1) and checks.yaml(5).\n",
           out);
@@ -399,6 +401,7 @@ static const struct command {
     {"explain", cmd_explain, NULL},
     {"collect", cmd_collect, NULL},
     {"bench", NULL, vla_cmd_bench},
+    {"dashboard", NULL, tui_cmd_dashboard},
 };
 
 int main(int argc, char **argv)

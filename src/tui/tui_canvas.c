@@ -1,0 +1,102 @@
+/* tui_canvas.c - the cell grid shared by the ncurses view and --once. */
+#include "tui_canvas.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../report.h"
+#include "../util.h"
+
+void tui_canvas_init(struct tui_canvas *cv, int rows, int cols)
+{
+    cv->rows = rows > 0 ? rows : 0;
+    cv->cols = cols > 0 ? cols : 0;
+    size_t n = (size_t)cv->rows * (size_t)cv->cols;
+    cv->cell = xcalloc(n ? n : 1, sizeof(*cv->cell));
+    for (size_t i = 0; i < n; i++)
+        cv->cell[i].u[0] = ' ';
+}
+
+void tui_canvas_release(struct tui_canvas *cv)
+{
+    free(cv->cell);
+    cv->cell = NULL;
+    cv->rows = cv->cols = 0;
+}
+
+int tui_canvas_put(struct tui_canvas *cv, int y, int x, int maxw, enum tui_attr a, const char *s)
+{
+    if (y < 0 || y >= cv->rows || x < 0 || maxw <= 0)
+        return 0;
+    if (maxw > cv->cols - x)
+        maxw = cv->cols - x;
+    int w = 0;
+    while (*s && w < maxw) {
+        int bad = 0;
+        size_t n = report_utf8_next(s, &bad);
+        struct tui_cell *c = &cv->cell[(size_t)y * (size_t)cv->cols + (size_t)(x + w)];
+        if (bad || n > 4 || (unsigned char)*s < 0x20 || *s == 0x7f) {
+            c->u[0] = '?';
+            c->u[1] = '\0';
+        } else {
+            memcpy(c->u, s, n);
+            c->u[n] = '\0';
+        }
+        c->attr = (unsigned char)a;
+        s += n;
+        w++;
+    }
+    return w;
+}
+
+int tui_canvas_printf(struct tui_canvas *cv, int y, int x, int maxw, enum tui_attr a,
+                      const char *fmt, ...)
+{
+    struct strbuf sb = STRBUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf_vaddf(&sb, fmt, ap);
+    va_end(ap);
+    int w = tui_canvas_put(cv, y, x, maxw, a, sb.buf ? sb.buf : "");
+    strbuf_release(&sb);
+    return w;
+}
+
+void tui_canvas_box(struct tui_canvas *cv, const struct tui_rect *r, const char *title,
+                    enum tui_attr title_attr)
+{
+    if (r->h < 2 || r->w < 2)
+        return;
+    int bot = r->y + r->h - 1, right = r->x + r->w - 1;
+    for (int x = r->x + 1; x < right; x++) {
+        tui_canvas_put(cv, r->y, x, 1, TA_DIM, "-");
+        tui_canvas_put(cv, bot, x, 1, TA_DIM, "-");
+    }
+    for (int y = r->y + 1; y < bot; y++) {
+        tui_canvas_put(cv, y, r->x, 1, TA_DIM, "|");
+        tui_canvas_put(cv, y, right, 1, TA_DIM, "|");
+    }
+    tui_canvas_put(cv, r->y, r->x, 1, TA_DIM, "+");
+    tui_canvas_put(cv, r->y, right, 1, TA_DIM, "+");
+    tui_canvas_put(cv, bot, r->x, 1, TA_DIM, "+");
+    tui_canvas_put(cv, bot, right, 1, TA_DIM, "+");
+    if (title && r->w >= 6) {
+        int w = tui_canvas_put(cv, r->y, r->x + 2, 1, TA_DIM, " ");
+        w += tui_canvas_put(cv, r->y, r->x + 3, r->w - 6, title_attr, title);
+        tui_canvas_put(cv, r->y, r->x + 2 + w, 1, TA_DIM, " ");
+    }
+}
+
+void tui_canvas_print(const struct tui_canvas *cv, FILE *out)
+{
+    for (int y = 0; y < cv->rows; y++) {
+        const struct tui_cell *row = &cv->cell[(size_t)y * (size_t)cv->cols];
+        int end = cv->cols;
+        while (end > 0 && strcmp(row[end - 1].u, " ") == 0)
+            end--;
+        for (int x = 0; x < end; x++)
+            fputs(row[x].u, out);
+        fputc('\n', out);
+    }
+}

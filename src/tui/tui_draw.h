@@ -1,0 +1,22 @@
+/* tui_draw.h - one dashboard frame drawn into a canvas from the model's
+ * facts, at the places tui_layout_compute chose. Used by the ncurses loop and
+ * by --once alike. */
+#ifndef RVD_TUI_DRAW_H
+#define RVD_TUI_DRAW_H
+
+#include "tui_canvas.h"
+#include "tui_layout.h"
+#include "tui_model.h"
+
+struct tui_view {
+    int scroll;       /* first check line shown; clamped by tui_draw_frame */
+    int interval_ms;  /* telemetry period, for the status line */
+    const char *note; /* shown in the status line when set ("running checks ...") */
+};
+
+void tui_draw_frame(struct tui_canvas *cv, const struct tui_layout *l, const struct tui_model *m,
+                    struct tui_view *v);
+/* the largest useful scroll offset for the checklist */
+int tui_draw_max_scroll(const struct tui_layout *l, const struct tui_model *m);
+
+#endif

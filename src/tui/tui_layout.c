@@ -1,0 +1,111 @@
+/* tui_layout.c - the dashboard's layout arithmetic (see tui_layout.h). No I/O,
+ * no ncurses: tests call it with any size. */
+#include "tui_layout.h"
+
+#include <string.h>
+
+static int clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int ceil_div(int a, int b)
+{
+    return (a + b - 1) / b;
+}
+
+/* check lines the checklist box wants before GPUs may take full panels */
+static int checks_want(int nchecks)
+{
+    int lines = nchecks < TUI_CHECKS_MIN ? (nchecks > 0 ? nchecks : 1) : TUI_CHECKS_MIN;
+    return lines + 2;
+}
+
+static int full_columns(int cols, int ngpu)
+{
+    return clampi(cols / TUI_GPU_MIN_W, 1, ngpu > 0 ? ngpu : 1);
+}
+
+/* ncol rects per row, row-major, the widths spread so the row fills cols */
+static void place_grid(struct tui_layout *l, int top, int h, int ncol, int nshow)
+{
+    for (int i = 0; i < nshow; i++) {
+        int c = i % ncol, r = i / ncol;
+        int base = l->cols / ncol, extra = l->cols % ncol;
+        l->gpu[i].y = top + r * h;
+        l->gpu[i].x = c * base + (c < extra ? c : extra);
+        l->gpu[i].w = base + (c < extra ? 1 : 0);
+        l->gpu[i].h = h;
+    }
+    l->ngpu_shown = nshow;
+}
+
+void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, struct tui_layout *out)
+{
+    memset(out, 0, sizeof(*out));
+    rows = clampi(rows, 0, 100000);
+    cols = clampi(cols, 0, 100000);
+    ngpu = clampi(ngpu, 0, TUI_MAX_GPUS);
+    nchecks = clampi(nchecks, 0, 100000);
+    out->rows = rows;
+    out->cols = cols;
+    out->ngpu = ngpu;
+    out->gpu_mode = TUI_GPU_LINE;
+    if (rows == 0 || cols == 0)
+        return;
+
+    out->header = (struct tui_rect){0, 0, 1, cols};
+    int top = 1, bottom = rows;
+    if (rows >= 2) {
+        out->status = (struct tui_rect){rows - 1, 0, 1, cols};
+        bottom = rows - 1;
+    }
+    int avail = bottom - top; /* >= 0 */
+
+    /* GPUs come first (telemetry is why the dashboard is open), but leave
+     * the checklist a few lines unless there is no room at all */
+    int space = avail - checks_want(nchecks);
+    if (space < 1)
+        space = avail < 1 ? avail : 1;
+
+    int used;
+    if (ngpu == 0) {
+        used = space < 1 ? space : 1; /* "no AMD GPU" line */
+    } else {
+        int ncol = full_columns(cols, ngpu);
+        int full_h = ceil_div(ngpu, ncol) * TUI_GPU_FULL_H;
+        if (cols >= TUI_GPU_MIN_W && full_h <= space) {
+            out->gpu_mode = TUI_GPU_FULL;
+            place_grid(out, top, TUI_GPU_FULL_H, ncol, ngpu);
+            used = full_h;
+        } else {
+            int lcol = clampi(cols / TUI_LINE_MIN_W, 1, ngpu);
+            int lrows = ceil_div(ngpu, lcol);
+            if (lrows > space)
+                lrows = space;
+            int nshow = lrows * lcol < ngpu ? lrows * lcol : ngpu;
+            place_grid(out, top, 1, lcol, nshow);
+            used = lrows;
+        }
+    }
+    out->gpu_area = (struct tui_rect){top, 0, used, cols};
+
+    int ctop = top + used;
+    out->checks = (struct tui_rect){ctop, 0, bottom - ctop, cols};
+    out->checks_border = out->checks.h >= 3 && cols >= 4;
+    out->checks_visible = out->checks_border ? out->checks.h - 2 : out->checks.h;
+}
+
+int tui_layout_rows_needed(int cols, int ngpu, int nchecks)
+{
+    ngpu = clampi(ngpu, 0, TUI_MAX_GPUS);
+    nchecks = clampi(nchecks, 0, 100000);
+    int gpu_rows;
+    if (ngpu == 0)
+        gpu_rows = 1;
+    else if (cols >= TUI_GPU_MIN_W)
+        gpu_rows = ceil_div(ngpu, full_columns(cols, ngpu)) * TUI_GPU_FULL_H;
+    else
+        gpu_rows = ngpu;
+    return 1 + gpu_rows + (nchecks > 0 ? nchecks : 1) + 2 + 1;
+}

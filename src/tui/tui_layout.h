@@ -1,0 +1,47 @@
+/* tui_layout.h - where each panel of the dashboard goes: a pure function of
+ * the terminal size, the number of GPUs and the number of checks. The same
+ * function places the ncurses windows and the plain-text --once frame, and
+ * tests/unit/test_tui_layout.c holds it to its promises: every rectangle lies
+ * inside the screen, sizes are never negative, and nothing overlaps.
+ *
+ * Screen, top to bottom: a header row (title, host, keys), the GPU panels,
+ * the checklist box, a status row (last refresh times). GPU panels are boxes
+ * of TUI_GPU_FULL_H rows side by side when the terminal is wide; when they do
+ * not fit next to a usable checklist, every GPU gets one line instead
+ * (TUI_GPU_LINE), and when even those do not fit, the first GPUs are shown and
+ * ngpu_shown says how many. */
+#ifndef RVD_TUI_LAYOUT_H
+#define RVD_TUI_LAYOUT_H
+
+#define TUI_MAX_GPUS 64
+#define TUI_GPU_FULL_H 7  /* border + 5 lines */
+#define TUI_GPU_MIN_W 40  /* narrowest full panel */
+#define TUI_LINE_MIN_W 72 /* narrowest one-line GPU entry before a second column */
+#define TUI_CHECKS_MIN 3  /* check lines kept visible before GPUs get full panels */
+
+struct tui_rect {
+    int y, x, h, w;
+};
+
+enum tui_gpu_mode { TUI_GPU_FULL, TUI_GPU_LINE };
+
+struct tui_layout {
+    int rows, cols;
+    struct tui_rect header;   /* row 0 */
+    struct tui_rect gpu_area; /* holds every GPU rect; one message line without GPUs */
+    enum tui_gpu_mode gpu_mode;
+    int ngpu;       /* GPUs asked for (clamped to TUI_MAX_GPUS) */
+    int ngpu_shown; /* gpu[0 .. ngpu_shown-1] are placed */
+    struct tui_rect gpu[TUI_MAX_GPUS];
+    struct tui_rect checks; /* the checklist box */
+    int checks_border;      /* 1 when checks has a frame (h >= 3, w >= 4) */
+    int checks_visible;     /* check lines that fit inside it */
+    struct tui_rect status; /* last row, when rows >= 2 */
+};
+
+/* Negative or absurd inputs are clamped; never fails. */
+void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, struct tui_layout *out);
+/* rows that show every GPU as a full panel (when cols allows) and every check */
+int tui_layout_rows_needed(int cols, int ngpu, int nchecks);
+
+#endif

@@ -1,0 +1,208 @@
+#!/bin/sh
+# tui.sh - the dashboard: `dashboard --once` frames of fixture machines (GPU
+# panels, unknown drawn as "?", the checklist's marks agree with every
+# fixture's expected statuses), small terminal sizes, usage errors, and the
+# real ncurses path on a pseudo-terminal (script(1)): one frame, 'q', SIGWINCH
+# and SIGTERM, the terminal restored each time.
+# Environment: RVD (the binary), OUT (a scratch directory).
+set -u
+RVD=${RVD:-build/rocm-vla-doctor}
+OUT=${OUT:-build/out}
+D="$OUT/tui"
+rm -rf "$D" && mkdir -p "$D"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL tui $*"
+}
+# has FILE REGEX [COUNT]: FILE matches REGEX (COUNT times when given; panels
+# side by side match more than once per line)
+has() {
+    n=$(grep -Eo -- "$2" "$1" | wc -l)
+    if [ $# -ge 3 ]; then
+        if [ "$n" -eq "$3" ]; then ok; else bad "$(basename "$1"): /$2/ $n times, want $3"; fi
+    elif [ "$n" -gt 0 ]; then
+        ok
+    else
+        bad "$(basename "$1"): no line matches /$2/"
+        sed 's/^/    /' "$1" | head -8
+    fi
+}
+lacks() {
+    if grep -Eq -- "$2" "$1"; then bad "$(basename "$1"): unexpected /$2/: $(grep -E -- "$2" "$1" | head -1)"; else ok; fi
+}
+# once NAME WANT_EXIT ARGS...: dashboard --once, stdout in $D/NAME.out
+once() {
+    o_name=$1
+    o_want=$2
+    shift 2
+    "$RVD" dashboard --once "$@" >"$D/$o_name.out" 2>"$D/$o_name.err"
+    o_rc=$?
+    if [ "$o_rc" = "$o_want" ]; then
+        ok
+    else
+        bad "$o_name: exit $o_rc, want $o_want: $(head -2 "$D/$o_name.err")"
+    fi
+}
+FX=tests/fixtures
+
+# ---- the MI300X node: 8 panels of 192 GiB, every check passes ------------
+once mi300x 0 --sysroot $FX/mi300x-node/root --size 64x100
+has "$D/mi300x.out" '\+- GPU [0-7]  gfx942  0000:[0-9a-f]{2}:00\.0 -' 8
+lacks "$D/mi300x.out" 'GPU 8'
+has "$D/mi300x.out" 'VRAM 0\.3 / 192\.0 GiB' 8
+has "$D/mi300x.out" 'PCIe 32\.0/32\.0 GT/s  x16/x16' 8
+has "$D/mi300x.out" 'edge 38 C  junction 41 C  power 147 W' 8
+has "$D/mi300x.out" 'pp_dpm_pcie 0: 32\.0GT/s, x16 619Mhz +\|' 8
+# no pp_dpm_sclk/mclk in this capture: unknown, never 0
+has "$D/mi300x.out" 'sclk \? MHz  mclk \? MHz  perf auto' 8
+has "$D/mi300x.out" 'checks \(quick\): 25 pass, 0 warn, 0 fail, 1 skip'
+has "$D/mi300x.out" '^\| \[ok\] pcie\.link '
+has "$D/mi300x.out" '^checks [0-9]{2}:[0-9]{2}:[0-9]{2} \([0-9.]+ s\)  telemetry [0-9:]{8} every 1000 ms'
+if [ "$(wc -l <"$D/mi300x.out")" -eq 64 ]; then ok; else bad "mi300x: not 64 lines"; fi
+# without --size: tall enough for every panel and every check
+once mi300x-auto 0 --sysroot $FX/mi300x-node/root
+has "$D/mi300x-auto.out" '^\| \[(ok|--)\] ' 26
+has "$D/mi300x-auto.out" '\+- GPU 7 ' 1
+
+# ---- the RX 7900 XTX desktop: the slot at x8, failing checks in red --------
+once rx7900 0 --sysroot $FX/rx7900xtx-desktop/root --size 40x100 \
+    --requirements $FX/rx7900xtx-desktop/requirements.txt
+has "$D/rx7900.out" '^\+- GPU 0  gfx1100  0000:86:00\.0 -' 1
+has "$D/rx7900.out" 'PCIe 16\.0/16\.0 GT/s  x8/x16'
+has "$D/rx7900.out" 'busy    3 %   VRAM 0\.6 / 24\.0 GiB'
+has "$D/rx7900.out" 'sclk 31 MHz  mclk 1249 MHz  perf auto'
+has "$D/rx7900.out" 'edge 53 C  junction 61 C  power 68 W'
+has "$D/rx7900.out" '^\| \[XX\] pcie\.link +link trained at x8 where x16 is possible'
+has "$D/rx7900.out" '^\| \[XX\] pcie\.atomics '
+has "$D/rx7900.out" '^\| \[XX\] kfd\.access '
+has "$D/rx7900.out" '^\| \[!!\] kernel\.dmesg '
+has "$D/rx7900.out" '^\| \[XX\] python\.requirements '
+has "$D/rx7900.out" 'robo-desk'
+
+# ---- every fixture: the checklist agrees with the expected statuses --------
+for dir in $FX/*/; do
+    dir=${dir%/}
+    name=$(basename "$dir")
+    [ -f "$dir/expected" ] || continue
+    root="$dir/root"
+    [ -d "$root" ] || root="$dir/snapshot.tar.gz"
+    set --
+    if [ -f "$dir/args" ]; then
+        while IFS= read -r a; do
+            [ -n "$a" ] && set -- "$@" "$(printf '%s' "$a" | sed "s|@FIX@|$dir|g")"
+        done <"$dir/args"
+    fi
+    once "fx-$name" 0 --sysroot "$root" --size 80x160 "$@"
+    # "[XX] id" -> "id fail", as in the expected file
+    sed -n 's/^| \[\(..\)\] \([a-z0-9_.]*\) .*/\2 \1/p' "$D/fx-$name.out" |
+        sed 's/ ok$/ pass/; s/ !!$/ warn/; s/ XX$/ fail/; s/ --$/ skip/; s/ ER$/ error/; s/ TO$/ timeout/' \
+            >"$D/fx-$name.got"
+    grep -E '^[a-z0-9_.]+ (pass|warn|fail|skip|error|timeout)$' "$dir/expected" >"$D/fx-$name.want"
+    if [ -s "$D/fx-$name.want" ] && diff -u "$D/fx-$name.want" "$D/fx-$name.got" >"$D/fx-$name.diff"; then
+        ok
+    else
+        bad "$name: checklist differs from $dir/expected"
+        sed 's/^/    /' "$D/fx-$name.diff" | head -10
+    fi
+    # one panel per AMD GPU of the check's JSON report, each value a
+    # number or "?"
+    n=$("$RVD" --sysroot "$root" --json - "$@" 2>/dev/null |
+        /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["facts"].get("gpu.count") or 0)')
+    has "$D/fx-$name.out" '\+- GPU [0-9]+  ' "$n"
+    has "$D/fx-$name.out" 'busy +([0-9]+|\?) %   VRAM ([0-9.]+|\?) / ([0-9.]+|\?) GiB' "$n"
+    has "$D/fx-$name.out" 'PCIe ([0-9.]+|\?)/([0-9.]+|\?) GT/s  x([0-9]+|\?)/x([0-9]+|\?)' "$n"
+done
+has "$D/fx-no-gpu-server.out" '^no AMD GPU \(gpu\.count = 0\)'
+
+# a tarball sysroot (what collect writes) gives the same frame as its tree
+if [ -f $FX/this-machine/snapshot.tar.gz ]; then
+    once tarball 0 --sysroot $FX/this-machine/snapshot.tar.gz --size 60x120
+    has "$D/tarball.out" '^\+- checks \(quick\): '
+fi
+
+# ---- unknown values: '?' with the file missing or garbage, never 0 ---------
+U="$D/root-unknown"
+cp -a $FX/rx7900xtx-desktop/root "$U"
+G="$U/sys/devices/pci0000:80/0000:80:01.1/0000:84:00.0/0000:85:00.0/0000:86:00.0"
+rm -f "$G/gpu_busy_percent" "$G/mem_info_vram_used" "$G/pp_dpm_sclk"
+printf 'garbage\n' >"$G/pp_dpm_mclk"
+printf '0: 96Mhz\n1: 456Mhz\n' >"$G/pp_dpm_pcie"
+rm -f "$G"/hwmon/hwmon*/power1_average "$G"/hwmon/hwmon*/temp1_input
+once unknown 0 --sysroot "$U" --size 40x100
+has "$D/unknown.out" 'busy    \? %   VRAM \? / 24\.0 GiB'
+has "$D/unknown.out" 'edge \? C  junction 61 C  power \? W'
+has "$D/unknown.out" 'sclk \? MHz  mclk \? MHz'
+has "$D/unknown.out" 'pp_dpm_pcie \? +\|$'
+
+# ---- small and odd sizes: never wider or taller than asked ----------------
+for size in 10x40 24x80 3x20 1x10 5x200; do
+    rows=${size%x*}
+    cols=${size#*x}
+    once "size-$size" 0 --sysroot $FX/mi300x-node/root --size "$size"
+    lines=$(wc -l <"$D/size-$size.out")
+    # one column per character: the degree sign is two bytes
+    wide=$(sed "s/$(printf '\302\260')/o/g" "$D/size-$size.out" |
+        awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+    if [ "$lines" -eq "$rows" ] && [ "$wide" -le "$cols" ]; then
+        ok
+    else
+        bad "size $size: $lines lines, widest $wide"
+    fi
+done
+has "$D/size-24x80.out" '^GPU[0-7] gfx942 busy 0% VRAM 0\.3/192G 38/41C 147W PCIe 32\.0GT/s x16/x16' 8
+has "$D/size-10x40.out" '^GPU[0-2] gfx942 busy 0%' 3
+has "$D/size-10x40.out" '^\| \[ok\] ' 3
+
+# ---- usage ----------------------------------------------------------------
+once bad-interval 2 --interval 5
+has "$D/bad-interval.err" "--interval must be 100 to 60000 milliseconds, not '5'"
+once bad-size 2 --size 10by40
+has "$D/bad-size.err" "--size must be ROWSxCOLS"
+once bad-flag 2 --bogus
+has "$D/bad-flag.err" "unknown option '--bogus'"
+once bad-arg 2 extra
+has "$D/bad-arg.err" "dashboard takes no arguments"
+once bad-sysroot 2 --sysroot /nonexistent/root
+has "$D/bad-sysroot.err" "cannot use sysroot '/nonexistent/root'"
+"$RVD" dashboard --size 10x40 >"$D/size-live.out" 2>&1
+if [ $? -eq 2 ]; then ok; else bad "--size without --once: not a usage error"; fi
+"$RVD" dashboard --help >"$D/help.out" 2>&1
+if [ $? -eq 0 ]; then ok; else bad "dashboard --help failed"; fi
+has "$D/help.out" '^usage: rocm-vla-doctor dashboard '
+"$RVD" --help >"$D/main-help.out" 2>&1
+has "$D/main-help.out" 'rocm-vla-doctor dashboard '
+# the live view without a terminal says so instead of garbling a pipe
+"$RVD" dashboard --sysroot $FX/mi300x-node/root </dev/null >"$D/notty.out" 2>&1
+if [ $? -eq 2 ]; then ok; else bad "live dashboard without a terminal: not exit 2"; fi
+has "$D/notty.out" "dashboard needs a terminal; use --once"
+
+# ---- the ncurses path on a pseudo-terminal ----------------------------------
+# script(1) gives the dashboard a pty; input 'q' after a second. Then a
+# SIGWINCH to a smaller size and a SIGTERM. Each must end with exit 0 and
+# the terminal restored (rmcup, ESC [?1049l for TERM=xterm).
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/dev/null 2>&1; then
+    (sleep 1; printf q) | TERM=xterm timeout 10 script -qec \
+        "stty rows 30 cols 100; $RVD dashboard --sysroot $FX/rx7900xtx-desktop/root --interval 200; echo rc=\$?" \
+        /dev/null >"$D/live-q.out" 2>&1
+    has "$D/live-q.out" 'rc=0'
+    has "$D/live-q.out" 'x8/x16'
+    has "$D/live-q.out" 'pcie\.link'
+    has "$D/live-q.out" "$(printf '\033')\\[\\?1049l"
+    TERM=xterm timeout 10 script -qec "sh -c 'stty rows 30 cols 100; \
+        $RVD dashboard --sysroot $FX/mi300x-node/root --interval 200 </dev/tty & p=\$!; \
+        sleep 1; stty rows 20 cols 60; kill -WINCH \$p; sleep 0.5; kill -TERM \$p; \
+        wait \$p; echo rc=\$?'" /dev/null </dev/null >"$D/live-sig.out" 2>&1
+    has "$D/live-sig.out" 'rc=0'
+    # after the resize, 8 GPUs no longer fit as panels in 20x60: one line each
+    has "$D/live-sig.out" 'GPU7 gfx942 '
+    has "$D/live-sig.out" "$(printf '\033')\\[20;1Hchecks "
+    has "$D/live-sig.out" "$(printf '\033')\\[\\?1049l"
+else
+    echo "SKIP tui: no working script(1); the ncurses path is not exercised"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,239 @@
+/* test_tui_layout.c - the dashboard's pure parts: the layout function over a
+ * sweep of terminal sizes, GPU and check counts (inside the screen, never
+ * negative, no overlap), the cases people hit (a 10x40 terminal, 8 GPUs on
+ * 24x80, a wide terminal), the pp_dpm_* current-level parser and the canvas's
+ * clipping and escaping. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/tui/tui_canvas.h"
+#include "../../src/tui/tui_layout.h"
+#include "../../src/tui/tui_model.h"
+#include "../../src/util.h"
+#include "test.h"
+
+static int inside(const struct tui_rect *r, int rows, int cols)
+{
+    if (r->h < 0 || r->w < 0 || r->y < 0 || r->x < 0)
+        return 0;
+    if (r->h == 0 || r->w == 0)
+        return 1;
+    return r->y + r->h <= rows && r->x + r->w <= cols;
+}
+
+static int overlap(const struct tui_rect *a, const struct tui_rect *b)
+{
+    if (a->h <= 0 || a->w <= 0 || b->h <= 0 || b->w <= 0)
+        return 0;
+    return a->y < b->y + b->h && b->y < a->y + a->h && a->x < b->x + b->w && b->x < a->x + a->w;
+}
+
+/* every promise of tui_layout.h for one input; returns the number broken */
+static int layout_ok(int rows, int cols, int ngpu, int nchecks)
+{
+    struct tui_layout l;
+    tui_layout_compute(rows, cols, ngpu, nchecks, &l);
+    int bad = 0;
+    int R = rows > 0 ? rows : 0, C = cols > 0 ? cols : 0;
+    const struct tui_rect *fixed[] = {&l.header, &l.gpu_area, &l.checks, &l.status};
+    for (size_t i = 0; i < 4; i++) {
+        bad += !inside(fixed[i], R, C);
+        for (size_t j = i + 1; j < 4; j++)
+            bad += overlap(fixed[i], fixed[j]);
+    }
+    bad += l.ngpu_shown < 0 || l.ngpu_shown > l.ngpu || l.checks_visible < 0;
+    bad += l.checks_visible > (l.checks.h > 0 ? l.checks.h : 0);
+    for (int g = 0; g < l.ngpu_shown; g++) {
+        const struct tui_rect *r = &l.gpu[g];
+        bad += r->h <= 0 || r->w <= 0 || !inside(r, R, C);
+        /* inside the GPU area */
+        bad += r->y < l.gpu_area.y || r->y + r->h > l.gpu_area.y + l.gpu_area.h;
+        for (int h = g + 1; h < l.ngpu_shown; h++)
+            bad += overlap(r, &l.gpu[h]);
+    }
+    /* rows are not wasted: header, GPUs, checks and status tile the screen */
+    if (R >= 2 && C > 0)
+        bad += l.header.h + l.gpu_area.h + l.checks.h + l.status.h != R;
+    if (bad)
+        fprintf(stderr, "layout %dx%d gpus %d checks %d: %d broken promises\n", rows, cols, ngpu,
+                nchecks, bad);
+    return bad;
+}
+
+static void test_sweep(void)
+{
+    int broken = 0, cases = 0;
+    const int gpus[] = {0, 1, 2, 3, 4, 7, 8, 16, 64, 65, 1000};
+    const int checks[] = {0, 1, 2, 3, 26, 200};
+    for (int rows = -2; rows <= 70; rows++)
+        for (int cols = -2; cols <= 260; cols += (cols < 90 ? 1 : 17))
+            for (size_t g = 0; g < ARRAY_SIZE(gpus); g++)
+                for (size_t c = 0; c < ARRAY_SIZE(checks); c++) {
+                    broken += layout_ok(rows, cols, gpus[g], checks[c]) != 0;
+                    cases++;
+                }
+    CHECK(cases > 100000);
+    CHECK(broken == 0);
+}
+
+static void test_tiny(void)
+{
+    struct tui_layout l;
+    /* 10x40 with one GPU: a GPU line, the checklist still has a box */
+    tui_layout_compute(10, 40, 1, 26, &l);
+    CHECK(l.header.h == 1 && l.status.y == 9);
+    CHECK(l.gpu_mode == TUI_GPU_LINE);
+    CHECK(l.ngpu_shown == 1 && l.gpu[0].h == 1 && l.gpu[0].w == 40);
+    CHECK(l.checks_border && l.checks_visible == 5);
+    /* 10x40 with 8 GPUs: as many lines as leave the checklist 3 lines */
+    tui_layout_compute(10, 40, 8, 26, &l);
+    CHECK(l.ngpu_shown == 3);
+    CHECK(l.checks_visible == 3);
+    /* 1 row: only the header; 0 columns: nothing at all */
+    tui_layout_compute(1, 40, 2, 26, &l);
+    CHECK(l.header.h == 1 && l.status.h == 0 && l.checks.h == 0 && l.ngpu_shown == 0);
+    tui_layout_compute(24, 0, 2, 26, &l);
+    CHECK(l.header.h == 0 && l.ngpu_shown == 0 && l.checks_visible == 0);
+    /* 3 rows: header, one GPU line, status; the checklist gets nothing */
+    tui_layout_compute(3, 80, 4, 26, &l);
+    CHECK(l.ngpu_shown == 1 && l.checks.h == 0 && l.checks_visible == 0);
+    /* 5 rows: a checklist too short for a frame is drawn without one */
+    tui_layout_compute(5, 80, 1, 26, &l);
+    CHECK(l.checks.h == 2 && !l.checks_border && l.checks_visible == 2);
+    /* negative sizes are an empty screen, not negative rectangles */
+    tui_layout_compute(-5, -7, -1, -3, &l);
+    CHECK(l.rows == 0 && l.cols == 0 && l.ngpu == 0 && l.checks.h == 0);
+}
+
+static void test_many_gpus(void)
+{
+    struct tui_layout l;
+    /* 8 GPUs on 24x80: full panels would need 28 rows; one line each */
+    tui_layout_compute(24, 80, 8, 26, &l);
+    CHECK(l.gpu_mode == TUI_GPU_LINE);
+    CHECK(l.ngpu_shown == 8);
+    CHECK(l.gpu[7].y == 8 && l.gpu[7].w == 80);
+    CHECK(l.checks.y == 9 && l.checks_visible == 12);
+    /* 8 GPUs on 50x100: two columns of four full panels */
+    tui_layout_compute(50, 100, 8, 26, &l);
+    CHECK(l.gpu_mode == TUI_GPU_FULL);
+    CHECK(l.ngpu_shown == 8);
+    CHECK(l.gpu[1].x == 50 && l.gpu[1].y == 1 && l.gpu[1].w == 50 && l.gpu[1].h == TUI_GPU_FULL_H);
+    CHECK(l.gpu[7].y == 1 + 3 * TUI_GPU_FULL_H);
+    CHECK(l.checks.y == 1 + 4 * TUI_GPU_FULL_H);
+    /* more GPUs than the table holds: clamped, not overrun */
+    tui_layout_compute(300, 400, TUI_MAX_GPUS + 10, 5, &l);
+    CHECK(l.ngpu == TUI_MAX_GPUS && l.ngpu_shown == TUI_MAX_GPUS);
+}
+
+static void test_wide(void)
+{
+    struct tui_layout l;
+    /* 8 GPUs on 40x250: six columns of 41 or 42, two rows of panels */
+    tui_layout_compute(40, 250, 8, 26, &l);
+    CHECK(l.gpu_mode == TUI_GPU_FULL);
+    CHECK(l.gpu[0].w == 42 && l.gpu[5].w == 41);
+    CHECK(l.gpu[5].x + l.gpu[5].w == 250);
+    CHECK(l.gpu[6].y == 1 + TUI_GPU_FULL_H && l.gpu[6].x == 0);
+    CHECK(l.gpu_area.h == 2 * TUI_GPU_FULL_H);
+    /* one GPU on a wide terminal spans it */
+    tui_layout_compute(40, 250, 1, 26, &l);
+    CHECK(l.gpu[0].w == 250 && l.gpu[0].x == 0);
+    /* 8 GPUs in line mode on a wide short terminal: three columns */
+    tui_layout_compute(12, 230, 8, 26, &l);
+    CHECK(l.gpu_mode == TUI_GPU_LINE);
+    CHECK(l.ngpu_shown == 8 && l.gpu_area.h == 3 && l.gpu[2].x > 0);
+}
+
+static void test_rows_needed(void)
+{
+    struct tui_layout l;
+    int r = tui_layout_rows_needed(100, 8, 26);
+    CHECK(r == 1 + 4 * TUI_GPU_FULL_H + 26 + 2 + 1);
+    tui_layout_compute(r, 100, 8, 26, &l);
+    CHECK(l.gpu_mode == TUI_GPU_FULL && l.ngpu_shown == 8 && l.checks_visible == 26);
+    r = tui_layout_rows_needed(30, 3, 4);
+    tui_layout_compute(r, 30, 3, 4, &l);
+    CHECK(l.ngpu_shown == 3 && l.checks_visible == 4);
+    r = tui_layout_rows_needed(100, 0, 0);
+    tui_layout_compute(r, 100, 0, 0, &l);
+    CHECK(l.gpu_area.h == 1 && l.checks_visible == 1);
+}
+
+static void test_dpm(void)
+{
+    char buf[64];
+    unsigned mhz = 0;
+    CHECK(tui_dpm_current("0: 500Mhz\n1: 31Mhz *\n2: 2219Mhz\n", buf, sizeof(buf)) == 0);
+    CHECK_STR(buf, "1: 31Mhz");
+    CHECK(tui_dpm_mhz(buf, &mhz) == 0 && mhz == 31);
+    /* trailing spaces after the level (real gfx1100 pp_dpm_mclk) */
+    CHECK(tui_dpm_current("0: 96Mhz \n3: 1249Mhz *\n", buf, sizeof(buf)) == 0);
+    CHECK(tui_dpm_mhz(buf, &mhz) == 0 && mhz == 1249);
+    CHECK(tui_dpm_current("0: 96Mhz \n1: 456Mhz \n", buf, sizeof(buf)) == -ENOENT);
+    CHECK(tui_dpm_current("", buf, sizeof(buf)) == -ENOENT);
+    /* several levels marked (SMU13 pp_dpm_pcie): the first */
+    CHECK(tui_dpm_current("0: 16.0GT/s, x16 78Mhz *\n1: 16.0GT/s, x16 156Mhz *", buf,
+                          sizeof(buf)) == 0);
+    CHECK_STR(buf, "0: 16.0GT/s, x16 78Mhz");
+    CHECK(tui_dpm_mhz("1: 1800MHz", &mhz) == 0 && mhz == 1800);
+    CHECK(tui_dpm_mhz("1: fast", &mhz) != 0);
+    CHECK(tui_dpm_mhz("0: 16.0GT/s, x16", &mhz) != 0);
+    /* a short buffer truncates, never overruns */
+    char small[4];
+    CHECK(tui_dpm_current("7: 2219Mhz *", small, sizeof(small)) == 0);
+    CHECK_STR(small, "7: ");
+}
+
+static void test_canvas(void)
+{
+    struct tui_canvas cv;
+    tui_canvas_init(&cv, 3, 10);
+    /* clipped to maxw and to the grid; outside rows write nothing */
+    CHECK(tui_canvas_put(&cv, 0, 0, 4, TA_NORMAL, "abcdefgh") == 4);
+    CHECK(tui_canvas_put(&cv, 1, 7, 100, TA_NORMAL, "xyzw") == 3);
+    CHECK(tui_canvas_put(&cv, 3, 0, 10, TA_NORMAL, "no") == 0);
+    CHECK(tui_canvas_put(&cv, -1, 0, 10, TA_NORMAL, "no") == 0);
+    CHECK(tui_canvas_put(&cv, 0, 11, 10, TA_NORMAL, "no") == 0);
+    /* an escape sequence from a hostile file is shown, not obeyed; a degree
+     * sign is one column */
+    CHECK(tui_canvas_put(&cv, 2, 0, 10, TA_FAIL,
+                         "\033[2J9\xc2\xb0"
+                         "C") == 7);
+    CHECK_STR(cv.cell[20].u, "?");
+    CHECK(cv.cell[20].attr == TA_FAIL);
+    CHECK_STR(cv.cell[25].u, "\xc2\xb0");
+    /* invalid UTF-8 is one '?' per bad sequence */
+    CHECK(tui_canvas_put(&cv, 0, 5, 5, TA_NORMAL, "\xff\xfe") == 2);
+    CHECK_STR(cv.cell[5].u, "?");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    tui_canvas_print(&cv, f);
+    fclose(f);
+    CHECK_STR(text, "abcd ??\n       xyz\n?[2J9\xc2\xb0"
+                    "C\n");
+    free(text);
+    /* a box smaller than 2x2 draws nothing; a title never leaves the box */
+    struct tui_rect r = {0, 0, 3, 8};
+    tui_canvas_release(&cv);
+    tui_canvas_init(&cv, 3, 10);
+    tui_canvas_box(&cv, &r, "a very long title", TA_TITLE);
+    CHECK_STR(cv.cell[7].u, "+");
+    CHECK_STR(cv.cell[8].u, " ");
+    tui_canvas_release(&cv);
+}
+
+int main(void)
+{
+    test_sweep();
+    test_tiny();
+    test_many_gpus();
+    test_wide();
+    test_rows_needed();
+    test_dpm();
+    test_canvas();
+    return test_report();
+}
