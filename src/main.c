@@ -12,6 +12,7 @@
 
 #include "../probes/probe.h"
 #include "checks.h"
+#include "diff.h"
 #include "report.h"
 #include "rootfs.h"
 #include "snapshot.h"
@@ -48,6 +49,7 @@ static void usage(FILE *out)
           "       rocm-vla-doctor collect [-o FILE.tar.gz] [--requirements FILE] [--python PATH]\n"
           "       rocm-vla-doctor bench --preset NAME [--dtype fp32] [--weights F] [--runs N] ...\n"
           "       rocm-vla-doctor dashboard [--interval MS] [--sysroot DIR|TARBALL] [--once]\n"
+          "       rocm-vla-doctor diff BASELINE.json CURRENT.json [--json FILE|-] [--tolerance N=PCT]\n"
           "       rocm-vla-doctor --help | --version\n"
           "See rocm-vla-doctor(1) and checks.yaml(5).\n",
           out);
@@ -402,6 +404,7 @@ static const struct command {
     {"collect", cmd_collect, NULL},
     {"bench", NULL, vla_cmd_bench},
     {"dashboard", NULL, tui_cmd_dashboard},
+    {"diff", NULL, diff_cmd},
 };
 
 int main(int argc, char **argv)

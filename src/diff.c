@@ -1,0 +1,491 @@
+/* diff.c - load two JSON reports and compare them (see diff.h for what
+ * counts as a regression). The renderers and the command line are in
+ * diff_out.c. Reports are parsed with the strict parser of src/vla/json.c;
+ * anything that is not a well-formed rocm-vla-doctor/1 report is rejected
+ * with a message naming the file, never half-compared. */
+#include "diff.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* a report is a few hundred KiB; this only stops a runaway input */
+#define DIFF_MAX_REPORT (64u << 20)
+
+static const char *const statuses[] = {"pass", "warn", "fail", "skip", "error", "timeout"};
+
+/* ---- loading ------------------------------------------------------------ */
+
+/* "unexpected character at byte 17" -> "line 2, column 5 (byte 17): unexpected character" */
+static void json_error(const char *name, const char *text, size_t len, const char *err)
+{
+    const char *at = strstr(err, " at byte ");
+    if (!at) {
+        error("%s: invalid JSON: %s", name, err);
+        return;
+    }
+    size_t off = strtoul(at + 9, NULL, 10), line = 1, col = 1;
+    for (size_t i = 0; i < off && i < len; i++) {
+        if (text[i] == '\n')
+            line++, col = 1;
+        else
+            col++;
+    }
+    error("%s: invalid JSON at line %zu, column %zu (byte %zu): %.*s", name, line, col, off,
+          (int)(at - err), err);
+}
+
+static int is_status(const char *s)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(statuses); i++)
+        if (strcmp(s, statuses[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int validate(struct diff_doc *d)
+{
+    const struct json *r = d->root;
+    if (r->type != JSON_OBJ)
+        return error("%s: not a rocm-vla-doctor report (the document is not a JSON object)",
+                     d->name);
+    const struct json *schema = json_get(r, "schema");
+    if (!schema || schema->type != JSON_STR)
+        return error("%s: not a rocm-vla-doctor report (no \"schema\" string)", d->name);
+    if (strcmp(schema->str, DIFF_SCHEMA_IN) != 0) {
+        if (str_starts(schema->str, "rocm-vla-doctor/"))
+            return error("%s: report schema '%s' is not supported: this build compares "
+                         "%s reports",
+                         d->name, schema->str, DIFF_SCHEMA_IN);
+        return error("%s: not a rocm-vla-doctor report (schema '%s')", d->name, schema->str);
+    }
+    d->facts = json_get(r, "facts");
+    if (!d->facts || d->facts->type != JSON_OBJ)
+        return error("%s: invalid report: \"facts\" is missing or not an object", d->name);
+    d->meta = json_get(r, "facts_meta");
+    if (d->meta && d->meta->type != JSON_OBJ)
+        d->meta = NULL;
+    d->checks = json_get(r, "checks");
+    if (!d->checks || d->checks->type != JSON_ARR)
+        return error("%s: invalid report: \"checks\" is missing or not an array", d->name);
+    for (size_t i = 0; i < d->checks->n; i++) {
+        const struct json *c = d->checks->items[i];
+        const struct json *id = json_get(c, "id"), *st = json_get(c, "status");
+        if (!id || id->type != JSON_STR || !id->str[0])
+            return error("%s: invalid report: checks[%zu] has no \"id\" string", d->name, i);
+        if (!st || st->type != JSON_STR || !is_status(st->str))
+            return error("%s: invalid report: check '%s' has no valid \"status\"", d->name,
+                         id->str);
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(json_get(d->checks->items[j], "id")->str, id->str) == 0)
+                return error("%s: invalid report: check '%s' appears twice", d->name, id->str);
+    }
+    return 0;
+}
+
+int diff_doc_parse(struct diff_doc *d, const char *name, const char *text, size_t len)
+{
+    memset(d, 0, sizeof(*d));
+    d->name = xstrdup(name);
+    char err[256];
+    if (len == 0) {
+        error("%s: empty file, not a JSON report", name);
+        goto fail;
+    }
+    d->text = xmalloc(len + 1);
+    memcpy(d->text, text, len);
+    d->text[len] = 0;
+    d->root = json_parse(d->text, len, err, sizeof(err));
+    if (!d->root) {
+        json_error(name, text, len, err);
+        goto fail;
+    }
+    if (validate(d))
+        goto fail;
+    return 0;
+fail:
+    diff_doc_release(d);
+    return -1;
+}
+
+int diff_doc_load(struct diff_doc *d, const char *path)
+{
+    memset(d, 0, sizeof(*d));
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return error("cannot read report '%s': %s", path, strerror(errno));
+    struct strbuf sb = STRBUF_INIT;
+    char buf[65536];
+    size_t n;
+    int rc = 0;
+    while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+        strbuf_add(&sb, buf, n);
+        if (sb.len > DIFF_MAX_REPORT) {
+            rc = error("%s: larger than %u MiB, not a report", path, DIFF_MAX_REPORT >> 20);
+            break;
+        }
+    }
+    if (!rc && ferror(f))
+        rc = error("cannot read report '%s': %s", path, strerror(errno));
+    fclose(f);
+    if (!rc)
+        rc = diff_doc_parse(d, path, sb.buf ? sb.buf : "", sb.len);
+    strbuf_release(&sb);
+    return rc;
+}
+
+void diff_doc_release(struct diff_doc *d)
+{
+    json_free(d->root);
+    free(d->text);
+    free(d->name);
+    memset(d, 0, sizeof(*d));
+}
+
+/* ---- tolerances ----------------------------------------------------------- */
+
+int diff_tol_add(struct diff_opts *o, const char *arg)
+{
+    const char *eq = strrchr(arg, '=');
+    if (!eq || eq == arg || !eq[1])
+        return error("--tolerance wants NAME=PERCENT (e.g. sync.launch_us.p99=25), not '%s'", arg);
+    double pct;
+    char *val = xstrdup(eq + 1);
+    size_t vl = strlen(val);
+    if (vl > 1 && val[vl - 1] == '%')
+        val[vl - 1] = 0;
+    if (strcmp(val, "off") == 0) {
+        pct = -1;
+    } else if (str_parse_double(val, &pct) || !isfinite(pct) || pct < 0) {
+        free(val);
+        return error("--tolerance %s: the percentage must be a number >= 0 or 'off'", arg);
+    }
+    free(val);
+    o->tol = xrealloc(o->tol, (o->ntol + 1) * sizeof(*o->tol));
+    o->tol[o->ntol].pattern = xstrndup(arg, (size_t)(eq - arg));
+    o->tol[o->ntol].pct = pct;
+    o->ntol++;
+    return 0;
+}
+
+double diff_tol_for(const struct diff_opts *o, const char *name)
+{
+    double pct = DIFF_DEFAULT_TOL_PCT;
+    for (size_t i = 0; o && i < o->ntol; i++)
+        if (fnmatch(o->tol[i].pattern, name, 0) == 0)
+            pct = o->tol[i].pct;
+    return pct;
+}
+
+void diff_opts_release(struct diff_opts *o)
+{
+    for (size_t i = 0; i < o->ntol; i++)
+        free(o->tol[i].pattern);
+    free(o->tol);
+    o->tol = NULL;
+    o->ntol = 0;
+}
+
+/* ---- fact classification -------------------------------------------------- */
+
+/* unit of one dotted component: the text after its last '_' ("launch_us" ->
+ * "us"), or the whole component for the bare rate words */
+static int component_direction(const char *c, size_t n)
+{
+    static const char *const lower[] = {"us", "ns", "ms", "s"};
+    static const char *const higher[] = {"gbs", "gbps", "tflops", "gflops", "hz"};
+    const char *us = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (c[i] == '_')
+            us = c + i;
+    if (!us) {
+        if ((n == 6 && memcmp(c, "tflops", 6) == 0) || (n == 6 && memcmp(c, "gflops", 6) == 0))
+            return 1;
+        return 0;
+    }
+    const char *u = us + 1;
+    size_t un = (size_t)(c + n - u);
+    for (size_t i = 0; i < ARRAY_SIZE(lower); i++)
+        if (un == strlen(lower[i]) && memcmp(u, lower[i], un) == 0)
+            return -1;
+    for (size_t i = 0; i < ARRAY_SIZE(higher); i++)
+        if (un == strlen(higher[i]) && memcmp(u, higher[i], un) == 0)
+            return 1;
+    return 0;
+}
+
+int diff_fact_direction(const char *name)
+{
+    if (str_starts(name, "probe.") || str_starts(name, "env."))
+        return 0;
+    /* the last component with a unit decides: sync.launch_us.p99 -> launch_us */
+    int dir = 0;
+    const char *c = name;
+    while (*c) {
+        const char *dot = strchr(c, '.');
+        size_t n = dot ? (size_t)(dot - c) : strlen(c);
+        int d = component_direction(c, n);
+        if (d)
+            dir = d;
+        c += n;
+        if (*c == '.')
+            c++;
+    }
+    return dir;
+}
+
+int diff_fact_is_telemetry(const char *name)
+{
+    /* readings that move from one run to the next on an unchanged machine */
+    static const char *const suffixes[] = {
+        "_c", "_w", ".busy_percent", ".wall_s", "kernel.dmesg.lines", "kernel.dmesg.line_count"};
+    for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
+        if (str_ends(name, suffixes[i]))
+            return 1;
+    return 0;
+}
+
+/* ---- comparison ------------------------------------------------------------ */
+
+static int json_equal(const struct json *a, const struct json *b)
+{
+    if (a->type != b->type)
+        return 0;
+    switch (a->type) {
+    case JSON_NULL:
+        return 1;
+    case JSON_BOOL:
+        return a->b == b->b;
+    case JSON_NUM:
+        return a->num == b->num;
+    case JSON_STR:
+        return strcmp(a->str, b->str) == 0;
+    case JSON_ARR:
+    case JSON_OBJ:
+        if (a->n != b->n)
+            return 0;
+        for (size_t i = 0; i < a->n; i++) {
+            if (a->type == JSON_OBJ && strcmp(a->keys[i], b->keys[i]) != 0)
+                return 0;
+            if (!json_equal(a->items[i], b->items[i]))
+                return 0;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+static struct diff_item *add(struct diff_result *r, enum diff_class cls, enum diff_subject subj,
+                             enum diff_what what, const char *name, const struct json *old,
+                             const struct json *cur)
+{
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 32;
+        r->v = xrealloc(r->v, r->cap * sizeof(*r->v));
+    }
+    struct diff_item *it = &r->v[r->n++];
+    memset(it, 0, sizeof(*it));
+    it->cls = cls;
+    it->subj = subj;
+    it->what = what;
+    it->name = name;
+    it->old = old;
+    it->cur = cur;
+    r->count[cls]++;
+    return it;
+}
+
+const char *diff_check_status(const struct json *check)
+{
+    const struct json *st = check ? json_get(check, "status") : NULL;
+    return st && st->type == JSON_STR ? st->str : NULL;
+}
+
+/* skip -1, pass 0, warn 1, fail/error/timeout 2 */
+static int rank(const char *st)
+{
+    if (strcmp(st, "skip") == 0)
+        return -1;
+    if (strcmp(st, "pass") == 0)
+        return 0;
+    if (strcmp(st, "warn") == 0)
+        return 1;
+    return 2;
+}
+
+static const struct json *find_check(const struct json *checks, const char *id)
+{
+    for (size_t i = 0; i < checks->n; i++)
+        if (strcmp(json_get(checks->items[i], "id")->str, id) == 0)
+            return checks->items[i];
+    return NULL;
+}
+
+static void compare_checks(const struct diff_doc *a, const struct diff_doc *b,
+                           const struct diff_opts *o, struct diff_result *r)
+{
+    enum diff_class lost = o->allow_skip ? DIFF_CHANGE : DIFF_REGRESSION;
+    for (size_t i = 0; i < a->checks->n; i++) {
+        const struct json *ca = a->checks->items[i];
+        const char *id = json_get(ca, "id")->str;
+        const struct json *cb = find_check(b->checks, id);
+        int ra = rank(diff_check_status(ca));
+        if (!cb) {
+            add(r, ra == 0 || ra == 1 ? lost : DIFF_CHANGE, DIFF_CHECK, DW_REMOVED, id, ca, NULL);
+            continue;
+        }
+        if (strcmp(diff_check_status(ca), diff_check_status(cb)) == 0)
+            continue;
+        int rb = rank(diff_check_status(cb));
+        enum diff_class cls = DIFF_CHANGE;
+        if (ra < 0)
+            cls = rb == 2 ? DIFF_REGRESSION : DIFF_CHANGE; /* skip -> newly failing */
+        else if (rb < 0)
+            cls = ra <= 1 ? lost : DIFF_CHANGE; /* a guard that no longer runs */
+        else if (rb > ra)
+            cls = DIFF_REGRESSION;
+        else if (rb < ra)
+            cls = DIFF_IMPROVEMENT;
+        add(r, cls, DIFF_CHECK, DW_STATUS, id, ca, cb);
+    }
+    for (size_t i = 0; i < b->checks->n; i++) {
+        const struct json *cb = b->checks->items[i];
+        const char *id = json_get(cb, "id")->str;
+        if (find_check(a->checks, id))
+            continue;
+        add(r, rank(diff_check_status(cb)) == 2 ? DIFF_REGRESSION : DIFF_CHANGE, DIFF_CHECK,
+            DW_ADDED, id, NULL, cb);
+    }
+}
+
+static void compare_fact(const char *name, const struct json *va, const struct json *vb,
+                         const struct diff_opts *o, struct diff_result *r)
+{
+    enum diff_class lost = o->allow_skip ? DIFF_CHANGE : DIFF_REGRESSION;
+    int dir = diff_fact_direction(name);
+    int perf_a = dir && va && va->type == JSON_NUM;
+    if (!vb) {
+        add(r, perf_a ? lost : DIFF_CHANGE, DIFF_FACT, DW_REMOVED, name, va, NULL);
+        return;
+    }
+    if (!va) {
+        add(r, DIFF_CHANGE, DIFF_FACT, DW_ADDED, name, NULL, vb);
+        return;
+    }
+    if (json_equal(va, vb))
+        return;
+    if (vb->type == JSON_NULL) {
+        add(r, perf_a ? lost : DIFF_CHANGE, DIFF_FACT, DW_UNKNOWN, name, va, vb);
+        return;
+    }
+    if (va->type == JSON_NULL) {
+        add(r, DIFF_CHANGE, DIFF_FACT, DW_KNOWN, name, va, vb);
+        return;
+    }
+    if (!perf_a || vb->type != JSON_NUM) {
+        add(r, DIFF_CHANGE, DIFF_FACT, DW_VALUE, name, va, vb);
+        return;
+    }
+    double pct = va->num != 0 ? (vb->num - va->num) / fabs(va->num) * 100.0
+                              : copysign(INFINITY, vb->num - va->num);
+    double tol = diff_tol_for(o, name);
+    double worse = dir < 0 ? pct : -pct; /* > 0: moved the bad way */
+    enum diff_class cls = DIFF_CHANGE;
+    if (tol >= 0 && worse > tol)
+        cls = DIFF_REGRESSION;
+    else if (tol >= 0 && -worse > tol)
+        cls = DIFF_IMPROVEMENT;
+    struct diff_item *it = add(r, cls, DIFF_FACT, DW_PERF, name, va, vb);
+    it->change_pct = pct;
+    it->tol_pct = tol;
+    it->direction = dir;
+}
+
+static int cmp_key(const void *x, const void *y)
+{
+    return strcmp(**(char **const *)x, **(char **const *)y);
+}
+
+/* pointers to the object's keys, sorted by key (index = pointer - obj->keys) */
+static char ***sorted_keys(const struct json *obj)
+{
+    char ***v = xcalloc(obj->n ? obj->n : 1, sizeof(*v));
+    for (size_t i = 0; i < obj->n; i++)
+        v[i] = &obj->keys[i];
+    qsort(v, obj->n, sizeof(*v), cmp_key);
+    return v;
+}
+
+static void compare_facts(const struct diff_doc *a, const struct diff_doc *b,
+                          const struct diff_opts *o, struct diff_result *r)
+{
+    char ***ka = sorted_keys(a->facts), ***kb = sorted_keys(b->facts);
+    size_t i = 0, j = 0;
+    const struct json *fa = a->facts, *fb = b->facts;
+    while (i < fa->n || j < fb->n) {
+        int c = i >= fa->n ? 1 : j >= fb->n ? -1 : strcmp(*ka[i], *kb[j]);
+        if (c < 0) {
+            compare_fact(*ka[i], fa->items[ka[i] - fa->keys], NULL, o, r);
+            i++;
+        } else if (c > 0) {
+            compare_fact(*kb[j], NULL, fb->items[kb[j] - fb->keys], o, r);
+            j++;
+        } else {
+            compare_fact(*ka[i], fa->items[ka[i] - fa->keys], fb->items[kb[j] - fb->keys], o, r);
+            i++, j++;
+        }
+    }
+    free(ka);
+    free(kb);
+}
+
+int diff_compare(const struct diff_doc *base, const struct diff_doc *cur, const struct diff_opts *o,
+                 struct diff_result *r)
+{
+    static const struct diff_opts none = {NULL, 0, 0};
+    memset(r, 0, sizeof(*r));
+    if (!o)
+        o = &none;
+    compare_checks(base, cur, o, r);
+    compare_facts(base, cur, o, r);
+    return r->count[DIFF_REGRESSION] ? 1 : 0;
+}
+
+void diff_result_release(struct diff_result *r)
+{
+    free(r->v);
+    memset(r, 0, sizeof(*r));
+}
+
+const char *diff_fact_reason(const struct diff_doc *d, const char *name)
+{
+    const struct json *m = d && d->meta ? json_get(d->meta, name) : NULL;
+    const struct json *reason = m ? json_get(m, "reason") : NULL;
+    return reason && reason->type == JSON_STR ? reason->str : NULL;
+}
+
+const char *diff_what_name(enum diff_what w)
+{
+    switch (w) {
+    case DW_STATUS:
+        return "status";
+    case DW_ADDED:
+        return "added";
+    case DW_REMOVED:
+        return "removed";
+    case DW_VALUE:
+        return "value";
+    case DW_PERF:
+        return "performance";
+    case DW_UNKNOWN:
+        return "unknown";
+    case DW_KNOWN:
+        return "known";
+    }
+    return "?";
+}

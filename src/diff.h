@@ -1,0 +1,128 @@
+/* diff.h - the `diff` command: compare two JSON reports (schema
+ * rocm-vla-doctor/1) by stable check id and by fact name, as a CI gate
+ * across driver and ROCm updates.
+ *
+ * A regression is what makes the gate fail (exit 1):
+ *   - a check that got worse: pass -> warn/fail/error/timeout,
+ *     warn -> fail/error/timeout;
+ *   - a check that newly fails: skip -> fail/error/timeout, or a check absent
+ *     from the baseline that is fail/error/timeout now;
+ *   - lost coverage, unless allow_skip: pass/warn -> skip, a pass/warn check
+ *     missing from the current report, a performance fact that became
+ *     unknown (null) or absent;
+ *   - a performance fact (direction from its name, see diff_fact_direction)
+ *     that moved the bad way by more than its tolerance.
+ * Improvements are the same moves the good way. Everything else that differs
+ * (a changed driver.version, a check that went skip -> pass, a fact that
+ * appeared) is a change: context, never a reason to fail. */
+#ifndef RVD_DIFF_H
+#define RVD_DIFF_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "vla/json.h"
+
+#define DIFF_SCHEMA_IN "rocm-vla-doctor/1"
+#define DIFF_SCHEMA_OUT "rocm-vla-doctor-diff/1"
+#define DIFF_DEFAULT_TOL_PCT 10.0
+
+/* one parsed report */
+struct diff_doc {
+    char *name; /* the file name, for messages */
+    char *text; /* the bytes parsed: JSON numbers point into them */
+    struct json *root;
+    const struct json *facts;  /* object */
+    const struct json *meta;   /* facts_meta object, or NULL */
+    const struct json *checks; /* array of objects with string id and status */
+};
+
+/* Parse and validate a report held in memory. On error prints one message
+ * naming the file (and the JSON error position as line, column and byte) and
+ * returns -1; d is then empty. */
+int diff_doc_parse(struct diff_doc *d, const char *name, const char *text, size_t len);
+int diff_doc_load(struct diff_doc *d, const char *path);
+void diff_doc_release(struct diff_doc *d);
+
+/* tolerances: "--tolerance PATTERN=PCT"; PATTERN is an fnmatch(3) glob on
+ * fact names, PCT a non-negative percentage or "off" (report, never gate).
+ * The last matching option wins. */
+struct diff_tol {
+    char *pattern;
+    double pct; /* < 0: off */
+};
+
+struct diff_opts {
+    struct diff_tol *tol;
+    size_t ntol;
+    int allow_skip;
+};
+
+int diff_tol_add(struct diff_opts *o, const char *arg); /* 0, or -1 with a message */
+/* the tolerance for a fact in percent; < 0 when it is off */
+double diff_tol_for(const struct diff_opts *o, const char *name);
+void diff_opts_release(struct diff_opts *o);
+
+/* -1: lower is better (a time: a name component ending in _us, _ns, _ms or
+ * _s, e.g. sync.launch_us.p99, vla.latency.total_ms, vla.cold_s);
+ * +1: higher is better (a rate: _gbs, _gbps, _tflops, _gflops, _hz, or a
+ * component that is exactly tflops/gflops); 0: not a performance fact.
+ * probe.* (the tool's own timings) is never a performance fact. */
+int diff_fact_direction(const char *name);
+
+enum diff_class { DIFF_REGRESSION, DIFF_IMPROVEMENT, DIFF_CHANGE };
+enum diff_subject { DIFF_CHECK, DIFF_FACT };
+
+/* what happened, as written in the JSON "change" member */
+enum diff_what {
+    DW_STATUS,  /* check status changed */
+    DW_ADDED,   /* only in the current report */
+    DW_REMOVED, /* only in the baseline */
+    DW_VALUE,   /* fact value changed (non-performance) */
+    DW_PERF,    /* performance fact beyond (or within, for changes) tolerance */
+    DW_UNKNOWN, /* fact became null */
+    DW_KNOWN,   /* fact was null and is known now */
+};
+
+struct diff_item {
+    enum diff_class cls;
+    enum diff_subject subj;
+    enum diff_what what;
+    const char *name;             /* check id or fact name (owned by a doc) */
+    const struct json *old, *cur; /* check: the check objects; fact: values; NULL if absent */
+    double change_pct;            /* DW_PERF: signed relative change */
+    double tol_pct;               /* DW_PERF: the tolerance applied (< 0 off) */
+    int direction;                /* DW_PERF: -1 or +1 */
+};
+
+struct diff_result {
+    struct diff_item *v;
+    size_t n, cap;
+    size_t count[3]; /* by class */
+};
+
+int diff_compare(const struct diff_doc *base, const struct diff_doc *cur, const struct diff_opts *o,
+                 struct diff_result *r);
+void diff_result_release(struct diff_result *r);
+
+/* helpers for the renderers */
+const char *diff_check_status(const struct json *check); /* NULL when absent */
+const char *diff_fact_reason(const struct diff_doc *d, const char *name);
+const char *diff_what_name(enum diff_what w);
+/* is the fact a volatile reading (temperature, power, busy %) that the text
+ * report folds into one count */
+int diff_fact_is_telemetry(const char *name);
+
+struct diff_text_opts {
+    int color, unicode, verbose;
+};
+void diff_write_text(FILE *out, const struct diff_doc *base, const struct diff_doc *cur,
+                     const struct diff_result *r, const struct diff_text_opts *o);
+int diff_write_json(FILE *out, const struct diff_doc *base, const struct diff_doc *cur,
+                    const struct diff_result *r);
+
+/* the command; argv[0] is "diff". Returns 0 no regression, 1 regressions,
+ * 2 usage error or an unreadable/invalid report. */
+int diff_cmd(int argc, char **argv);
+
+#endif

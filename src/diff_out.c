@@ -1,0 +1,557 @@
+/* diff_out.c - the `diff` command line and its two renderers: doctor-style
+ * text (regressions, improvements, check changes, stack changes) and JSON
+ * (schema rocm-vla-doctor-diff/1, reports/diff-schema.json). They render
+ * the diff_result of diff.c; they decide nothing. */
+#include "diff.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "util.h"
+
+enum { DIFF_EXIT_OK = 0, DIFF_EXIT_REGRESSION = 1, DIFF_EXIT_USAGE = 2 };
+
+/* longest value shown on one text line */
+#define DIFF_VALUE_MAX 72
+
+/* ---- text ----------------------------------------------------------------- */
+
+/* report text comes from files: control characters never reach the terminal */
+static void put_safe(FILE *out, const char *s)
+{
+    for (; *s; s++)
+        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+}
+
+static void value_text(struct strbuf *sb, const struct json *v)
+{
+    switch (v->type) {
+    case JSON_NULL:
+        strbuf_adds(sb, "unknown");
+        break;
+    case JSON_BOOL:
+        strbuf_adds(sb, v->b ? "true" : "false");
+        break;
+    case JSON_NUM:
+        if (v->num_len <= 12)
+            strbuf_add(sb, v->num_text, v->num_len);
+        else
+            strbuf_addf(sb, "%.6g", v->num);
+        break;
+    case JSON_STR:
+        strbuf_addf(sb, "'%s'", v->str);
+        break;
+    case JSON_ARR:
+    case JSON_OBJ:
+        strbuf_addc(sb, '[');
+        for (size_t i = 0; i < v->n && sb->len < DIFF_VALUE_MAX; i++) {
+            if (i)
+                strbuf_adds(sb, ", ");
+            if (v->items[i]->type == JSON_STR)
+                strbuf_adds(sb, v->items[i]->str);
+            else
+                value_text(sb, v->items[i]);
+        }
+        strbuf_addc(sb, ']');
+        break;
+    }
+}
+
+static void put_value(FILE *out, const struct json *v, const char *absent)
+{
+    if (!v) {
+        fputs(absent, out);
+        return;
+    }
+    struct strbuf sb = STRBUF_INIT;
+    value_text(&sb, v);
+    if (sb.len > DIFF_VALUE_MAX) {
+        /* cut on a UTF-8 boundary */
+        size_t n = DIFF_VALUE_MAX - 3;
+        while (n > 0 && ((unsigned char)sb.buf[n] & 0xC0) == 0x80)
+            n--;
+        memcpy(sb.buf + n, "...", 4);
+    }
+    put_safe(out, sb.buf);
+    strbuf_release(&sb);
+}
+
+static void put_mark(FILE *out, enum diff_class cls, const struct diff_text_opts *o)
+{
+    static const char *const uni[] = {"✗", "✓", "~"}, *const ascii[] = {"[XX]", "[ok]", "[~~]"};
+    static const char *const color[] = {"\033[31m", "\033[32m", "\033[2m"};
+    if (cls == DIFF_CHANGE) {
+        fputs("    ", out);
+        return;
+    }
+    if (o->color)
+        fputs(color[cls], out);
+    if (o->unicode)
+        fprintf(out, "[%s]", uni[cls]);
+    else
+        fputs(ascii[cls], out);
+    if (o->color)
+        fputs("\033[0m", out);
+}
+
+static const char *str_member(const struct json *obj, const char *key)
+{
+    const struct json *v = obj ? json_get(obj, key) : NULL;
+    return v && v->type == JSON_STR ? v->str : NULL;
+}
+
+/* the evidence values that differ between the two runs of one check */
+static void put_evidence_diff(FILE *out, const struct diff_item *it, size_t w)
+{
+    const struct json *ea = it->old ? json_get(it->old, "evidence") : NULL;
+    const struct json *eb = it->cur ? json_get(it->cur, "evidence") : NULL;
+    if (!eb || eb->type != JSON_OBJ)
+        return;
+    size_t shown = 0, more = 0;
+    for (size_t i = 0; i < eb->n; i++) {
+        const struct json *va = ea && ea->type == JSON_OBJ ? json_get(ea, eb->keys[i]) : NULL;
+        const struct json *vb = eb->items[i];
+        struct strbuf sa = STRBUF_INIT, sb = STRBUF_INIT;
+        if (va)
+            value_text(&sa, va);
+        value_text(&sb, vb);
+        if ((!va || strcmp(sa.buf, sb.buf) != 0) && shown >= 4) {
+            more++;
+        } else if (!va || strcmp(sa.buf, sb.buf) != 0) {
+            fprintf(out, "      %*s  ", (int)w, "");
+            put_safe(out, eb->keys[i]);
+            fputs(": ", out);
+            put_value(out, va, "(not read)");
+            fputs(" -> ", out);
+            put_value(out, vb, "(not read)");
+            fputc('\n', out);
+            shown++;
+        }
+        strbuf_release(&sa);
+        strbuf_release(&sb);
+    }
+    if (more)
+        fprintf(out, "      %*s  (%zu more evidence values changed)\n", (int)w, "", more);
+}
+
+static void put_item(FILE *out, const struct diff_doc *cur, const struct diff_item *it, size_t w,
+                     const struct diff_text_opts *o)
+{
+    put_mark(out, it->cls, o);
+    fputc(' ', out);
+    put_safe(out, it->name);
+    fprintf(out, "%*s  ", (int)(w > strlen(it->name) ? w - strlen(it->name) : 0), "");
+    if (it->subj == DIFF_CHECK) {
+        const char *sa = diff_check_status(it->old), *sb = diff_check_status(it->cur);
+        fprintf(out, "%s -> %s", sa ? sa : "(new check)", sb ? sb : "(not in the current report)");
+        const char *sum = str_member(it->cur, "summary");
+        if (it->cls == DIFF_REGRESSION && (!sb || strcmp(sb, "skip") == 0))
+            fputs(" (coverage lost; --allow-skip accepts it)", out);
+        if (sum && *sum) {
+            fputs(": ", out);
+            put_safe(out, sum);
+        }
+        fputc('\n', out);
+        if (it->cls == DIFF_REGRESSION || o->verbose)
+            put_evidence_diff(out, it, w);
+        return;
+    }
+    put_value(out, it->old, "(not in the baseline)");
+    fputs(" -> ", out);
+    put_value(out, it->cur, "(not in the current report)");
+    if (it->what == DW_PERF) {
+        if (isfinite(it->change_pct))
+            fprintf(out, " (%+.1f%%", it->change_pct);
+        else
+            fputs(" (from 0", out);
+        fprintf(out, ", %s is better", it->direction < 0 ? "lower" : "higher");
+        if (it->tol_pct >= 0)
+            fprintf(out, ", tolerance %g%%)", it->tol_pct);
+        else
+            fputs(", tolerance off)", out);
+    } else if (it->what == DW_UNKNOWN) {
+        const char *why = diff_fact_reason(cur, it->name);
+        if (why) {
+            fputs(": ", out);
+            put_safe(out, why);
+        }
+    }
+    if (it->cls == DIFF_REGRESSION && it->what != DW_PERF)
+        fputs(" (a measurement was lost; --allow-skip accepts it)", out);
+    fputc('\n', out);
+}
+
+/* "gpu.3." of "gpu.3.vram_bytes", or 0 */
+static size_t gpu_prefix(const char *name)
+{
+    if (!str_starts(name, "gpu."))
+        return 0;
+    size_t i = 4;
+    while (name[i] >= '0' && name[i] <= '9')
+        i++;
+    return i > 4 && name[i] == '.' ? i + 1 : 0;
+}
+
+/* text hides the changes that move on every run unless -v */
+static int folded(const struct diff_item *it)
+{
+    return it->cls == DIFF_CHANGE && it->subj == DIFF_FACT &&
+           (it->what == DW_PERF || (it->what == DW_VALUE && diff_fact_is_telemetry(it->name)));
+}
+
+static void put_section(FILE *out, const struct diff_doc *cur, const struct diff_result *r,
+                        enum diff_class cls, int subj, const char *title, size_t w,
+                        const struct diff_text_opts *o)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->v[i].cls == cls && (subj < 0 || (int)r->v[i].subj == subj) &&
+            (o->verbose || !folded(&r->v[i])))
+            n++;
+    if (!n)
+        return;
+    fprintf(out, "\n%s (%zu):\n", title, n);
+    for (size_t i = 0; i < r->n; i++) {
+        const struct diff_item *it = &r->v[i];
+        if (it->cls != cls || (subj >= 0 && (int)it->subj != subj) || (!o->verbose && folded(it)))
+            continue;
+        /* a GPU that appeared or vanished is one line, not forty */
+        size_t p = it->subj == DIFF_FACT && (it->what == DW_ADDED || it->what == DW_REMOVED)
+                       ? gpu_prefix(it->name)
+                       : 0;
+        size_t j = i + 1;
+        while (p && j < r->n && r->v[j].cls == cls && r->v[j].subj == DIFF_FACT &&
+               r->v[j].what == it->what && strncmp(r->v[j].name, it->name, p) == 0 &&
+               gpu_prefix(r->v[j].name) == p)
+            j++;
+        if (p && j - i >= 4 && !o->verbose) {
+            put_mark(out, cls, o);
+            fputc(' ', out);
+            fprintf(out, "%.*s* (%zu facts)  %s\n", (int)p, it->name, j - i,
+                    it->what == DW_ADDED ? "new in the current report"
+                                         : "not in the current report");
+            i = j - 1;
+            continue;
+        }
+        put_item(out, cur, it, w, o);
+    }
+}
+
+static void put_run(FILE *out, const char *label, const struct diff_doc *d)
+{
+    const struct json *host = json_get(d->root, "host");
+    const char *hn = str_member(host, "hostname"), *lv = str_member(host, "level");
+    const char *st = str_member(host, "started");
+    fprintf(out, "%s ", label);
+    put_safe(out, d->name);
+    fputs(" (", out);
+    put_safe(out, hn ? hn : "unknown host");
+    fputs(", level ", out);
+    put_safe(out, lv ? lv : "?");
+    if (st) {
+        fputs(", ", out);
+        put_safe(out, st);
+    }
+    fputs(")\n", out);
+}
+
+/* the facts a person asks about first after an update */
+static int headline_fact(const char *name)
+{
+    static const char *const names[] = {"driver.version",       "rocm.version", "kernel.release",
+                                        "python.torch_version", "gpu.count",    "host.os"};
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    size_t p = gpu_prefix(name);
+    return p && (strcmp(name + p, "gfx") == 0 || strcmp(name + p, "vbios") == 0);
+}
+
+static void put_headline(FILE *out, const struct diff_result *r)
+{
+    int first = 1;
+    for (size_t i = 0; i < r->n; i++) {
+        const struct diff_item *it = &r->v[i];
+        if (it->subj != DIFF_FACT || !headline_fact(it->name))
+            continue;
+        fputs(first ? "  stack:    " : "            ", out);
+        first = 0;
+        put_safe(out, it->name);
+        fputc(' ', out);
+        put_value(out, it->old, "(none)");
+        fputs(" -> ", out);
+        put_value(out, it->cur, "(none)");
+        fputc('\n', out);
+    }
+}
+
+void diff_write_text(FILE *out, const struct diff_doc *base, const struct diff_doc *cur,
+                     const struct diff_result *r, const struct diff_text_opts *o)
+{
+    fprintf(out, "rocm-vla-doctor %s diff\n", RVD_VERSION);
+    put_run(out, "  baseline", base);
+    put_run(out, "  current ", cur);
+    const char *la = str_member(json_get(base->root, "host"), "level");
+    const char *lb = str_member(json_get(cur->root, "host"), "level");
+    if (la && lb && strcmp(la, lb) != 0)
+        fprintf(out, "  note: the runs used different levels; checks of the other level are "
+                     "reported as new or missing\n");
+    put_headline(out, r);
+    size_t w = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (!folded(&r->v[i]) || o->verbose)
+            w = strlen(r->v[i].name) > w ? strlen(r->v[i].name) : w;
+    if (w > 40)
+        w = 40;
+    put_section(out, cur, r, DIFF_REGRESSION, -1, "Regressions", w, o);
+    put_section(out, cur, r, DIFF_IMPROVEMENT, -1, "Improvements", w, o);
+    put_section(out, cur, r, DIFF_CHANGE, DIFF_CHECK, "Check changes", w, o);
+    put_section(out, cur, r, DIFF_CHANGE, DIFF_FACT, "Stack changes", w, o);
+    size_t tele = 0, perf = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (folded(&r->v[i]))
+            *(r->v[i].what == DW_PERF ? &perf : &tele) += 1;
+    if (!o->verbose && (tele || perf))
+        fprintf(out,
+                "\n(also changed: %zu telemetry reading%s, %zu performance value%s within "
+                "tolerance; -v lists them)\n",
+                tele, tele == 1 ? "" : "s", perf, perf == 1 ? "" : "s");
+    size_t nr = r->count[DIFF_REGRESSION], ni = r->count[DIFF_IMPROVEMENT],
+           nc = r->count[DIFF_CHANGE];
+    fprintf(out, "\n%zu regression%s, %zu improvement%s, %zu change%s: %s\n", nr,
+            nr == 1 ? "" : "s", ni, ni == 1 ? "" : "s", nc, nc == 1 ? "" : "s",
+            nr ? "the gate fails (exit 1)" : "no regression (exit 0)");
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void json_value(FILE *out, const struct json *v)
+{
+    if (!v) {
+        fputs("null", out);
+        return;
+    }
+    switch (v->type) {
+    case JSON_NULL:
+        fputs("null", out);
+        break;
+    case JSON_BOOL:
+        fputs(v->b ? "true" : "false", out);
+        break;
+    case JSON_NUM:
+        fwrite(v->num_text, 1, v->num_len, out); /* the literal as parsed: valid JSON */
+        break;
+    case JSON_STR:
+        json_write_string(out, v->str);
+        break;
+    case JSON_ARR:
+    case JSON_OBJ:
+        fputc(v->type == JSON_ARR ? '[' : '{', out);
+        for (size_t i = 0; i < v->n; i++) {
+            if (i)
+                fputs(", ", out);
+            if (v->type == JSON_OBJ) {
+                json_write_string(out, v->keys[i]);
+                fputs(": ", out);
+            }
+            json_value(out, v->items[i]);
+        }
+        fputc(v->type == JSON_ARR ? ']' : '}', out);
+        break;
+    }
+}
+
+static void json_num(FILE *out, double v)
+{
+    if (!isfinite(v)) {
+        fputs("null", out);
+        return;
+    }
+    char buf[64];
+    snprintf(buf, sizeof(buf), "%.6g", v);
+    for (char *p = buf; *p; p++)
+        if (*p == ',')
+            *p = '.';
+    fputs(buf, out);
+}
+
+static void json_run(FILE *out, const char *key, const struct diff_doc *d)
+{
+    const struct json *host = json_get(d->root, "host"), *tool = json_get(d->root, "tool");
+    fprintf(out, "  \"%s\": {\"file\": ", key);
+    json_write_string(out, d->name);
+    fputs(", \"version\": ", out);
+    json_write_string(out, str_member(tool, "version"));
+    fputs(", \"hostname\": ", out);
+    json_write_string(out, str_member(host, "hostname"));
+    fputs(", \"level\": ", out);
+    json_write_string(out, str_member(host, "level"));
+    fputs(", \"started\": ", out);
+    json_write_string(out, str_member(host, "started"));
+    fputs("},\n", out);
+}
+
+static void json_item(FILE *out, const struct diff_doc *cur, const struct diff_item *it)
+{
+    fprintf(out, "    {\"kind\": \"%s\", ", it->subj == DIFF_CHECK ? "check" : "fact");
+    fputs(it->subj == DIFF_CHECK ? "\"id\": " : "\"name\": ", out);
+    json_write_string(out, it->name);
+    fprintf(out, ", \"change\": \"%s\", \"old\": ", diff_what_name(it->what));
+    if (it->subj == DIFF_CHECK) {
+        json_write_string(out, diff_check_status(it->old));
+        fputs(", \"new\": ", out);
+        json_write_string(out, diff_check_status(it->cur));
+        fputs(", \"summary\": ", out);
+        json_write_string(out, str_member(it->cur, "summary"));
+        fputs(", \"old_summary\": ", out);
+        json_write_string(out, str_member(it->old, "summary"));
+    } else {
+        json_value(out, it->old);
+        fputs(", \"new\": ", out);
+        json_value(out, it->cur);
+        if (it->what == DW_UNKNOWN) {
+            fputs(", \"reason\": ", out);
+            json_write_string(out, diff_fact_reason(cur, it->name));
+        }
+        if (it->what == DW_PERF) {
+            fprintf(out, ", \"direction\": \"%s\", \"change_pct\": ",
+                    it->direction < 0 ? "lower_is_better" : "higher_is_better");
+            json_num(out, it->change_pct);
+            fputs(", \"tolerance_pct\": ", out);
+            json_num(out, it->tol_pct >= 0 ? it->tol_pct : NAN);
+        }
+    }
+    fputc('}', out);
+}
+
+int diff_write_json(FILE *out, const struct diff_doc *base, const struct diff_doc *cur,
+                    const struct diff_result *r)
+{
+    static const char *const keys[] = {"regressions", "improvements", "changes"};
+    fputs("{\n  \"schema\": \"" DIFF_SCHEMA_OUT "\",\n", out);
+    json_run(out, "baseline", base);
+    json_run(out, "current", cur);
+    for (int cls = 0; cls < 3; cls++) {
+        fprintf(out, "  \"%s\": [", keys[cls]);
+        int first = 1;
+        for (size_t i = 0; i < r->n; i++) {
+            if ((int)r->v[i].cls != cls)
+                continue;
+            fputs(first ? "\n" : ",\n", out);
+            first = 0;
+            json_item(out, cur, &r->v[i]);
+        }
+        fputs(first ? "],\n" : "\n  ],\n", out);
+    }
+    fprintf(out,
+            "  \"summary\": {\"regressions\": %zu, \"improvements\": %zu, \"changes\": %zu, "
+            "\"exit_code\": %d}\n}\n",
+            r->count[DIFF_REGRESSION], r->count[DIFF_IMPROVEMENT], r->count[DIFF_CHANGE],
+            r->count[DIFF_REGRESSION] ? DIFF_EXIT_REGRESSION : DIFF_EXIT_OK);
+    if (fflush(out) || ferror(out))
+        return error("cannot write the JSON diff");
+    return 0;
+}
+
+/* ---- the command ----------------------------------------------------------- */
+
+static void diff_usage(FILE *out)
+{
+    fputs("usage: rocm-vla-doctor diff BASELINE.json CURRENT.json [--json FILE|-]\n"
+          "                            [--tolerance NAME=PCT|off ...] [--allow-skip]\n"
+          "                            [-v] [--no-color]\n"
+          "Exit status: 0 no regression, 1 regression, 2 usage error or unreadable report.\n",
+          out);
+}
+
+int diff_cmd(int argc, char **argv)
+{
+    enum { O_JSON = 256, O_TOL, O_ALLOW_SKIP, O_NOCOLOR, O_HELP };
+    static const struct option lo[] = {
+        {"json", required_argument, NULL, O_JSON},
+        {"tolerance", required_argument, NULL, O_TOL},
+        {"allow-skip", no_argument, NULL, O_ALLOW_SKIP},
+        {"no-color", no_argument, NULL, O_NOCOLOR},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, O_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    struct diff_opts o = {0};
+    const char *json_path = NULL;
+    int no_color = 0, verbose = 0, c, rc = DIFF_EXIT_USAGE;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "vh", lo, NULL)) != -1) {
+        switch (c) {
+        case O_JSON:
+            json_path = optarg;
+            break;
+        case O_TOL:
+            if (diff_tol_add(&o, optarg))
+                goto out;
+            break;
+        case O_ALLOW_SKIP:
+            o.allow_skip = 1;
+            break;
+        case O_NOCOLOR:
+            no_color = 1;
+            break;
+        case 'v':
+            verbose = 1;
+            break;
+        case 'h':
+        case O_HELP:
+            diff_usage(stdout);
+            rc = DIFF_EXIT_OK;
+            goto out;
+        default:
+            error("diff: unknown option or missing value '%s'", argv[optind - 1]);
+            diff_usage(stderr);
+            goto out;
+        }
+    }
+    if (argc - optind != 2) {
+        error("diff takes two reports, the baseline and the current run (got %d)", argc - optind);
+        diff_usage(stderr);
+        goto out;
+    }
+    struct diff_doc base, cur;
+    if (diff_doc_load(&base, argv[optind]))
+        goto out;
+    if (diff_doc_load(&cur, argv[optind + 1])) {
+        diff_doc_release(&base);
+        goto out;
+    }
+    struct diff_result r;
+    rc = diff_compare(&base, &cur, &o, &r) ? DIFF_EXIT_REGRESSION : DIFF_EXIT_OK;
+    int text_to_stdout = 1;
+    if (json_path) {
+        int is_stdout = strcmp(json_path, "-") == 0;
+        FILE *f = is_stdout ? stdout : fopen(json_path, "w");
+        if (!f) {
+            rc = (error("cannot write '%s': %s", json_path, strerror(errno)), DIFF_EXIT_USAGE);
+        } else {
+            if (diff_write_json(f, &base, &cur, &r))
+                rc = DIFF_EXIT_USAGE;
+            if (is_stdout)
+                text_to_stdout = 0;
+            else if (fclose(f))
+                rc = (error("cannot write '%s'", json_path), DIFF_EXIT_USAGE);
+        }
+    }
+    FILE *tout = text_to_stdout ? stdout : stderr;
+    int tty = isatty(fileno(tout)) && !getenv("NO_COLOR") && !no_color;
+    struct diff_text_opts to = {tty, tty, verbose};
+    diff_write_text(tout, &base, &cur, &r, &to);
+    diff_result_release(&r);
+    diff_doc_release(&base);
+    diff_doc_release(&cur);
+out:
+    diff_opts_release(&o);
+    return rc;
+}
