@@ -15,6 +15,9 @@ struct probe_opts {
     const char *python;       /* --python PATH, or NULL for python3 on PATH */
     const char *vla_preset;   /* --preset NAME|FILE for the full level, or NULL */
     const char *vla_dtype;    /* --dtype bf16|fp16|fp32, or NULL */
+    /* with --only: the probes above the quick level that the selected checks
+     * name with `probe:`; NULL runs every probe of the level */
+    const struct strlist *only_probes;
 };
 
 struct probe_ctx {

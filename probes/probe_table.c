@@ -109,6 +109,11 @@ void probes_run_all(struct probe_ctx *ctx)
         const struct probe *p = &probe_table[i];
         if (p->level > ctx->level)
             continue;
+        /* quick probes are cheap and feed many checks; the slower ones run
+         * only for the checks --only selected */
+        if (p->level > LEVEL_QUICK && ctx->opts && ctx->opts->only_probes &&
+            !strlist_has(ctx->opts->only_probes, p->name))
+            continue;
         if (p->needs_gpu) {
             /* never in this process: a GPU runtime stays out of the parent */
             isolate_run(p, ctx, probe_budget_s(p->name));

@@ -84,6 +84,8 @@ struct run_filter {
     const struct strlist *only; /* ids or "prefix." entries; NULL = all */
 };
 
+/* does an --only list (ids, or "prefix." entries) select this check? */
+int check_selected(const struct check *ck, const struct strlist *only);
 /* -1 (after an error message) when --only names an unknown id */
 int checks_run(const struct checkset *cs, const struct factset *fs, const struct run_filter *flt,
                struct results *out);

@@ -264,16 +264,20 @@ static void collect_evidence(struct result *r, const struct check *ck, const str
     strlist_release(&names);
 }
 
+int check_selected(const struct check *ck, const struct strlist *only)
+{
+    for (size_t i = 0; i < only->n; i++) {
+        const char *o = only->v[i];
+        if (strcmp(o, ck->id) == 0 || (str_ends(o, ".") && str_starts(ck->id, o)))
+            return 1;
+    }
+    return 0;
+}
+
 static int selected(const struct check *ck, const struct run_filter *flt)
 {
-    if (flt->only) {
-        for (size_t i = 0; i < flt->only->n; i++) {
-            const char *o = flt->only->v[i];
-            if (strcmp(o, ck->id) == 0 || (str_ends(o, ".") && str_starts(ck->id, o)))
-                return 1;
-        }
-        return 0;
-    }
+    if (flt->only)
+        return check_selected(ck, flt->only);
     return ck->level <= flt->level;
 }
 

@@ -280,8 +280,24 @@ static int cmd_check(struct opts *o, int argc, char **argv)
     double t0 = now_s();
     struct factset fs = FACTSET_INIT;
     struct probe_ctx pctx = {&fs, o->level, &o->probe};
+    struct strlist only_probes = STRLIST_INIT;
+    if (o->only.n) {
+        /* run what the selected checks need: their level, their probes */
+        for (size_t i = 0; i < cs.n; i++) {
+            const struct check *c = &cs.v[i];
+            if (!check_selected(c, &o->only))
+                continue;
+            if (c->level > pctx.level)
+                pctx.level = c->level;
+            if (c->probe && !strlist_has(&only_probes, c->probe))
+                strlist_add(&only_probes, c->probe);
+        }
+        o->probe.only_probes = &only_probes;
+    }
     probes_set_checks(&cs); /* GPU probe budgets from `timeout:` */
     probes_run_all(&pctx);
+    o->probe.only_probes = NULL;
+    strlist_release(&only_probes);
 
     struct results res;
     struct run_filter flt = {o->level, o->only.n ? &o->only : NULL};
