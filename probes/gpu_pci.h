@@ -18,13 +18,8 @@
 
 /* ---- sysfs text (probe_gpu_sysfs.c) ---------------------------------- */
 
-/* Whole file as text, trailing whitespace trimmed. Trailing NUL padding
- * (some capture tools pad every file to 4 KiB) is dropped; a NUL inside
- * the text is -EILSEQ. */
-int gp_read_text(const char *path, char **out);
-int gp_readf_text(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int gp_readf_u64(uint64_t *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int gp_readf_i64(int64_t *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* (text files are read with rootfs_read_str/rootfs_readf_*, which drop the
+ * NUL padding some capture tools add) */
 
 /* "key value" lines of a KFD properties file: 0, or -ENOENT if absent */
 int gp_kv_get(const char *text, const char *key, uint64_t *out);

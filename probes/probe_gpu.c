@@ -42,7 +42,7 @@ static int kfd_nodes_read(struct kfd_node **out, size_t *n)
             continue;
         struct kfd_node *k = &(*out)[(*n)++];
         k->id = (int)id;
-        if (gp_readf_text(&k->props, GP_KFD_NODES "/%d/properties", k->id))
+        if (rootfs_readf_str(&k->props, GP_KFD_NODES "/%d/properties", k->id))
             k->props = NULL;
     }
     strlist_release(&names);
@@ -218,14 +218,14 @@ int probe_gpu_run(struct probe_ctx *ctx)
         uint64_t cls, vendor, device;
         if (gp_bdf_parse(names.v[i], &addr))
             continue;
-        if (gp_readf_u64(&cls, GP_PCI_DEVICES "/%s/class", names.v[i]))
+        if (rootfs_readf_u64(&cls, GP_PCI_DEVICES "/%s/class", names.v[i]))
             continue;
         /* display (0x03) for Radeon and most Instinct; MI300-class parts
          * report "processing accelerator" (0x12) */
         if ((cls >> 16) != 0x03 && (cls >> 16) != 0x12)
             continue;
-        if (gp_readf_u64(&vendor, GP_PCI_DEVICES "/%s/vendor", names.v[i]) ||
-            gp_readf_u64(&device, GP_PCI_DEVICES "/%s/device", names.v[i]))
+        if (rootfs_readf_u64(&vendor, GP_PCI_DEVICES "/%s/vendor", names.v[i]) ||
+            rootfs_readf_u64(&device, GP_PCI_DEVICES "/%s/device", names.v[i]))
             continue;
         if ((cls >> 16) == 0x12 && vendor != GP_VENDOR_AMD)
             continue;

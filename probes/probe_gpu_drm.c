@@ -66,7 +66,7 @@ static int kfd_vram_sum(int node, uint64_t *sum)
     for (size_t i = 0; i < banks.n; i++) {
         char *props;
         uint64_t heap, size;
-        if (gp_readf_text(&props, "%s/%s/properties", dir, banks.v[i]))
+        if (rootfs_readf_str(&props, "%s/%s/properties", dir, banks.v[i]))
             continue;
         if (gp_kv_get(props, "heap_type", &heap) == 0 && (heap == 1 || heap == 2) &&
             gp_kv_get(props, "size_in_bytes", &size) == 0) {
@@ -93,7 +93,7 @@ static void memory_facts(struct factset *fs, int gpu, const char *bdf, int kfd_n
     /* mem_info_vram_total is what amdgpu manages; the KFD banks agree on a
      * healthy system and local_mem_size alone can read 0 (real gfx1100) */
     snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s/mem_info_vram_total", bdf);
-    int rc = gp_readf_u64(&total, "%s", src);
+    int rc = rootfs_readf_u64(&total, "%s", src);
     if (rc == 0)
         fact_set_int(fs, fact_gpu_name(fn, gpu, "vram_bytes"), (int64_t)total, src);
     else if (brc == 0 && banks > 0)
@@ -102,7 +102,7 @@ static void memory_facts(struct factset *fs, int gpu, const char *bdf, int kfd_n
         fact_set_errno(fs, fact_gpu_name(fn, gpu, "vram_bytes"), src, rc);
 
     snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s/mem_info_vis_vram_total", bdf);
-    if ((rc = gp_readf_u64(&vis, "%s", src)) == 0)
+    if ((rc = rootfs_readf_u64(&vis, "%s", src)) == 0)
         fact_set_int(fs, fact_gpu_name(fn, gpu, "vis_vram_bytes"), (int64_t)vis, src);
     else
         fact_set_errno(fs, fact_gpu_name(fn, gpu, "vis_vram_bytes"), src, rc);
@@ -132,7 +132,7 @@ static void hwmon_temps(const char *hw, struct temps *t)
             continue;
         char *label = NULL;
         int slot = -1;
-        if (gp_readf_text(&label, "%s/temp%u_label", hw, idx) == 0) {
+        if (rootfs_readf_str(&label, "%s/temp%u_label", hw, idx) == 0) {
             for (int s = 0; s < T_N; s++)
                 if (strcmp(label, t_label[s]) == 0)
                     slot = s;
@@ -141,12 +141,12 @@ static void hwmon_temps(const char *hw, struct temps *t)
             slot = (int)idx - 1; /* amdgpu's fixed order when unlabelled */
         }
         int64_t milli, crit;
-        if (slot < 0 || t->have[slot] || gp_readf_i64(&milli, "%s/temp%u_input", hw, idx))
+        if (slot < 0 || t->have[slot] || rootfs_readf_i64(&milli, "%s/temp%u_input", hw, idx))
             continue;
         t->have[slot] = 1;
         t->c[slot] = (double)milli / 1000.0;
         snprintf(t->src[slot], sizeof(t->src[slot]), "%s/temp%u_input", hw, idx);
-        if (gp_readf_i64(&crit, "%s/temp%u_crit", hw, idx) == 0 && crit > 0) {
+        if (rootfs_readf_i64(&crit, "%s/temp%u_crit", hw, idx) == 0 && crit > 0) {
             t->have_crit[slot] = 1;
             t->crit[slot] = (double)crit / 1000.0;
         }
@@ -176,7 +176,7 @@ static void hwmon_facts(struct factset *fs, int gpu, const char *bdf)
         const char *const pf[] = {"power1_average", "power1_input"};
         for (size_t p = 0; p < ARRAY_SIZE(pf) && power_rc; p++) {
             snprintf(psrc, sizeof(psrc), "%s/%s", hw, pf[p]);
-            if ((power_rc = gp_readf_i64(&uw, "%s", psrc)) == 0)
+            if ((power_rc = rootfs_readf_i64(&uw, "%s", psrc)) == 0)
                 watts = (double)uw / 1e6;
         }
     }
@@ -231,7 +231,7 @@ static void ras_facts(struct factset *fs, int gpu, const char *bdf)
             continue;
         counters++;
         char *text;
-        int r = gp_readf_text(&text, "%s/%s", dir, ents.v[i]);
+        int r = rootfs_readf_str(&text, "%s/%s", dir, ents.v[i]);
         if (r) {
             last_err = r; /* blocks without RAS enabled fail to read */
             continue;
@@ -281,7 +281,7 @@ static void text_fact(struct factset *fs, int gpu, const char *bdf, const char *
 {
     char fn[FACT_NAME_MAX], src[128], *s;
     snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s/%s", bdf, file);
-    int rc = gp_read_text(src, &s);
+    int rc = rootfs_read_str(src, &s);
     if (rc == 0) {
         fact_set_str(fs, fact_gpu_name(fn, gpu, fact), s, src);
         free(s);
@@ -300,7 +300,7 @@ void gp_drm_facts(struct factset *fs, int gpu, const char *bdf, int kfd_node, co
 
     int64_t busy;
     snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s/gpu_busy_percent", bdf);
-    int rc = gp_readf_i64(&busy, "%s", src);
+    int rc = rootfs_readf_i64(&busy, "%s", src);
     if (rc == 0)
         fact_set_int(fs, fact_gpu_name(fn, gpu, "busy_percent"), busy, src);
     else

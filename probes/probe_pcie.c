@@ -55,20 +55,20 @@ static void hop_read_link(struct gp_hop *h, const char *dir)
     char *s;
     uint64_t w, mw;
     int ok = 1;
-    if (gp_readf_text(&s, "%s/current_link_speed", dir) == 0) {
+    if (rootfs_readf_str(&s, "%s/current_link_speed", dir) == 0) {
         ok &= gp_link_speed_parse(s, &h->speed) == 0;
         free(s);
     } else {
         ok = 0;
     }
-    if (ok && gp_readf_text(&s, "%s/max_link_speed", dir) == 0) {
+    if (ok && rootfs_readf_str(&s, "%s/max_link_speed", dir) == 0) {
         ok &= gp_link_speed_parse(s, &h->max_speed) == 0;
         free(s);
     } else {
         ok = 0;
     }
-    ok = ok && gp_readf_u64(&w, "%s/current_link_width", dir) == 0 &&
-         gp_readf_u64(&mw, "%s/max_link_width", dir) == 0 && w > 0 && mw > 0;
+    ok = ok && rootfs_readf_u64(&w, "%s/current_link_width", dir) == 0 &&
+         rootfs_readf_u64(&mw, "%s/max_link_width", dir) == 0 && w > 0 && mw > 0;
     if (ok) {
         h->width = (unsigned)w;
         h->max_width = (unsigned)mw;
@@ -98,9 +98,9 @@ static int path_hops(const char *bdf, struct gp_hop **out, size_t *n)
         (*n)++;
         snprintf(h->bdf, sizeof(h->bdf), "%s", comps.v[i]);
         uint64_t v;
-        if (gp_readf_u64(&v, "%s/vendor", dir.buf) == 0)
+        if (rootfs_readf_u64(&v, "%s/vendor", dir.buf) == 0)
             h->vendor = (unsigned)v;
-        if (gp_readf_u64(&v, "%s/device", dir.buf) == 0)
+        if (rootfs_readf_u64(&v, "%s/device", dir.buf) == 0)
             h->device = (unsigned)v;
         hop_read_link(h, dir.buf);
     }
@@ -212,7 +212,7 @@ static void link_facts(struct factset *fs, int gpu, const char *bdf, const struc
     double top = 0;
     unsigned topw = 0;
     snprintf(dsrc, sizeof(dsrc), GP_PCI_DEVICES "/%s/pp_dpm_pcie", bdf);
-    int drc = gp_read_text(dsrc, &dpm);
+    int drc = rootfs_read_str(dsrc, &dpm);
     if (drc == 0) {
         drc = gp_dpm_pcie_top(dpm, &top, &topw);
         free(dpm);

@@ -337,10 +337,15 @@ int rootfs_read_str(const char *path, char **out)
     int rc = rootfs_read(path, &buf, &len);
     if (rc)
         return rc;
+    /* NUL padding at the end (captures of sysfs pad files to 4 KiB) is
+     * dropped; a NUL before the end of the text means binary content */
+    while (len && buf[len - 1] == '\0')
+        len--;
     if (memchr(buf, '\0', len)) {
         free(buf);
-        return -EILSEQ; /* binary where text was expected */
+        return -EILSEQ;
     }
+    buf[len] = '\0';
     char *t = str_trim(buf);
     memmove(buf, t, strlen(t) + 1);
     *out = buf;

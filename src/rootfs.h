@@ -38,7 +38,8 @@ int rootfs_record_start(const char *stage_dir);
 void rootfs_record_stop(void);
 
 int rootfs_read(const char *path, char **buf, size_t *len);
-/* whole file, trailing whitespace trimmed */
+/* whole file, trailing whitespace and NUL padding trimmed; -EILSEQ for
+ * binary content */
 int rootfs_read_str(const char *path, char **out);
 int rootfs_readf_str(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int rootfs_readf_u64(uint64_t *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

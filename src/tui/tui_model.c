@@ -145,7 +145,7 @@ static void dpm_fact(struct factset *fs, int gpu, const char *bdf, const char *f
     char fn[FACT_NAME_MAX], src[128], level[96], *text;
     snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s/%s", bdf, file);
     fact_gpu_name(fn, gpu, fact);
-    int rc = gp_read_text(src, &text);
+    int rc = rootfs_read_str(src, &text);
     if (rc) {
         fact_set_errno(fs, fn, src, rc);
         return;
@@ -167,7 +167,7 @@ static void live_facts(struct factset *fs, int gpu, const char *bdf)
     char fn[FACT_NAME_MAX], src[128];
     uint64_t used;
     snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s/mem_info_vram_used", bdf);
-    int rc = gp_readf_u64(&used, "%s", src);
+    int rc = rootfs_readf_u64(&used, "%s", src);
     if (rc == 0)
         fact_set_int(fs, fact_gpu_name(fn, gpu, "vram_used_bytes"), (int64_t)used, src);
     else
