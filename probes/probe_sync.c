@@ -94,9 +94,9 @@ int probe_sync_run(struct probe_ctx *ctx)
 
     /* launch overhead: the host-side cost of one launch call */
     for (int i = 0; i < SYNC_SAMPLES; i++) {
-        double t0 = gpu_now_s();
+        double t0 = util_mono_s();
         b->launch(b, fnull, 1, 64, 0, s, args);
-        v[i] = (gpu_now_s() - t0) * 1e6;
+        v[i] = (util_mono_s() - t0) * 1e6;
         if (i % 64 == 63)
             b->stream_sync(b, s);
     }
@@ -104,17 +104,17 @@ int probe_sync_run(struct probe_ctx *ctx)
     stats(fs, "launch_us", v, SYNC_SAMPLES, src);
     /* launch + stream synchronise round trip */
     for (int i = 0; i < SYNC_SAMPLES; i++) {
-        double t0 = gpu_now_s();
+        double t0 = util_mono_s();
         b->launch(b, fnull, 1, 64, 0, s, args);
         b->stream_sync(b, s);
-        v[i] = (gpu_now_s() - t0) * 1e6;
+        v[i] = (util_mono_s() - t0) * 1e6;
     }
     stats(fs, "stream_sync_us", v, SYNC_SAMPLES, src);
     for (int i = 0; i < SYNC_SAMPLES; i++) {
-        double t0 = gpu_now_s();
+        double t0 = util_mono_s();
         b->launch(b, fnull, 1, 64, 0, s, args);
         b->device_sync(b);
-        v[i] = (gpu_now_s() - t0) * 1e6;
+        v[i] = (util_mono_s() - t0) * 1e6;
     }
     stats(fs, "device_sync_us", v, SYNC_SAMPLES, src);
     fact_set_int(fs, "sync.samples", SYNC_SAMPLES, src);
@@ -146,10 +146,10 @@ int probe_sync_run(struct probe_ctx *ctx)
             b->launch(b, fnull, 1, 64, 0, s, args);
         if (!b->graph_end(b, s, &g)) {
             for (int i = 0; i < 200; i++) {
-                double t0 = gpu_now_s();
+                double t0 = util_mono_s();
                 b->graph_launch(b, g, s);
                 b->stream_sync(b, s);
-                v[i] = (gpu_now_s() - t0) * 1e6;
+                v[i] = (util_mono_s() - t0) * 1e6;
             }
             fact_set_float(fs, "sync.graph10_us.p50", gpu_quantile(v, 200, 0.5), src);
             b->graph_destroy(b, g);

@@ -92,13 +92,6 @@ static int cmp_d(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* the CPU reference pass of a small preset (no GPU here) */
 static int run_cpu(struct factset *fs, const struct vla_preset *p, const char *gpu_why)
 {
@@ -122,9 +115,9 @@ static int run_cpu(struct factset *fs, const struct vla_preset *p, const char *g
     double *t = calloc((size_t)VLA_CPU_RUNS * ns, sizeof(double));
     double tot[VLA_CPU_RUNS], p50[64], col[VLA_CPU_RUNS];
     struct vla_stats st = {0};
-    double t0 = now_s();
+    double t0 = util_mono_s();
     int rc = act && t ? vla_forward(&m, &in, act, NULL, &st) : -1;
-    double cold = now_s() - t0;
+    double cold = util_mono_s() - t0;
     for (int r = 0; r < VLA_CPU_RUNS && !rc; r++) {
         rc = vla_forward(&m, &in, act, t + (size_t)r * ns, NULL);
         tot[r] = 0;

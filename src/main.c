@@ -220,13 +220,6 @@ static void iso_now(char *buf, size_t n)
     strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static const char *fact_str(const struct factset *fs, const char *name)
 {
     const struct fact *f = fact_get(fs, name);
@@ -277,7 +270,7 @@ static int cmd_check(struct opts *o, int argc, char **argv)
 
     char started[32];
     iso_now(started, sizeof(started));
-    double t0 = now_s();
+    double t0 = util_mono_s();
     struct factset fs = FACTSET_INIT;
     struct probe_ctx pctx = {&fs, o->level, &o->probe};
     struct strlist only_probes = STRLIST_INIT;
@@ -315,7 +308,7 @@ static int cmd_check(struct opts *o, int argc, char **argv)
         fact_str(&fs, "kernel.release"),
         fact_str(&fs, "host.os"),
         started,
-        now_s() - t0,
+        util_mono_s() - t0,
         o->strict,
     };
     int text_to_stdout = 1;

@@ -15,6 +15,9 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int util_verbose;
 
+/* seconds on the monotonic clock, for durations */
+double util_mono_s(void);
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);

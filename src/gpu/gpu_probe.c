@@ -63,13 +63,6 @@ const char *gpu_probe_target(const struct gpu_props *p)
     return t && *t ? t : p->target;
 }
 
-double gpu_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int cmp_d(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

@@ -18,7 +18,6 @@ void gpu_probe_unavailable(struct probe_ctx *ctx, const char *prefix, const char
 /* the target to compile for: ROCM_VLA_DOCTOR_TARGET overrides p->target */
 const char *gpu_probe_target(const struct gpu_props *p);
 
-double gpu_now_s(void);
 /* sorts v in place; q in [0,1] */
 double gpu_quantile(double *v, size_t n, double q);
 

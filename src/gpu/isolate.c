@@ -36,13 +36,6 @@ void isolate_flush(const struct factset *fs)
     child_sent = fs->n;
 }
 
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void set_status(struct factset *fs, const char *probe, const char *st, const char *msg)
 {
     char name[FACT_NAME_MAX];
@@ -146,7 +139,7 @@ void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s)
         return;
     }
     fflush(NULL); /* or buffered output would be written twice */
-    double t0 = mono_s();
+    double t0 = util_mono_s();
     pid_t pid = fork();
     if (pid < 0) {
         char msg[200];
@@ -171,7 +164,7 @@ void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s)
     double deadline = t0 + budget_s, kill_at = 0, exit_t = 0;
     while (!exited || !fact_eof || !err_eof) {
         struct pollfd pf[2] = {{fp[0], POLLIN, 0}, {ep[0], POLLIN, 0}};
-        double now = mono_s();
+        double now = util_mono_s();
         if (!exited && !sig_sent && now >= deadline) {
             kill(-pid, SIGTERM);
             kill(pid, SIGTERM);
@@ -194,7 +187,7 @@ void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s)
             pid_t w = waitpid(pid, &wstatus, WNOHANG);
             if (w == pid || (w < 0 && errno == ECHILD)) {
                 exited = 1;
-                exit_t = mono_s();
+                exit_t = util_mono_s();
             }
         }
     }
@@ -203,7 +196,7 @@ void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s)
     kill(-pid, SIGKILL); /* anything left in the child's group */
     close(fp[0]);
     close(ep[0]);
-    double wall = mono_s() - t0;
+    double wall = util_mono_s() - t0;
 
     fact_wire_parse(ctx->facts, facts.buf ? facts.buf : "", facts.len);
     char name[FACT_NAME_MAX];

@@ -119,13 +119,6 @@ static void write_file(const char *path, const void *bin, size_t len)
     free(tmp);
 }
 
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int gpu_kernel_binary(struct gpu_backend *b, const char *name, const char *target, void **bin,
                       size_t *len, char **why)
 {
@@ -157,9 +150,9 @@ int gpu_kernel_binary(struct gpu_backend *b, const char *name, const char *targe
         return 0;
     }
     struct strbuf log = STRBUF_INIT;
-    double t0 = mono_s();
+    double t0 = util_mono_s();
     int e = b->compile(b, src, name, target, bin, len, &log);
-    kcache_stats.compile_s += mono_s() - t0;
+    kcache_stats.compile_s += util_mono_s() - t0;
     free(src);
     if (e) {
         kcache_stats.failures++;

@@ -261,13 +261,6 @@ static void screen_colors(struct screen *s)
     }
 }
 
-static double mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static void install_handlers(void)
 {
     struct sigaction sa;
@@ -311,7 +304,7 @@ static int run_live(const struct tui_opts *o, struct tui_model *m)
     tui_model_run_checks(m);
     v.note = NULL;
     screen_rebuild(&s, m);
-    double next = mono_ms() + o->interval_ms;
+    double next = (util_mono_s() * 1e3) + o->interval_ms;
     int dirty = 1;
     while (!quit_flag) {
         if (resize_flag) {
@@ -320,7 +313,7 @@ static int run_live(const struct tui_opts *o, struct tui_model *m)
             screen_rebuild(&s, m);
             dirty = 1;
         }
-        double now = mono_ms();
+        double now = (util_mono_s() * 1e3);
         if (now >= next) {
             tui_model_refresh_telemetry(m);
             next = now + o->interval_ms;
@@ -330,7 +323,7 @@ static int run_live(const struct tui_opts *o, struct tui_model *m)
             screen_draw(&s, m, &v);
             dirty = 0;
         }
-        double wait = next - mono_ms();
+        double wait = next - (util_mono_s() * 1e3);
         timeout(wait < 0 ? 0 : (int)wait + 1);
         int ch = getch();
         int page = s.l.checks_visible > 1 ? s.l.checks_visible - 1 : 1;

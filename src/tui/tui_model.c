@@ -60,13 +60,6 @@ static void local_time(char *buf, size_t n)
     strftime(buf, n, "%H:%M:%S", &tm);
 }
 
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int tui_model_open(struct tui_model *m, const char *sysroot, const char *checks,
                    const struct probe_opts *popts)
 {
@@ -114,7 +107,7 @@ void tui_model_close(struct tui_model *m)
 
 void tui_model_run_checks(struct tui_model *m)
 {
-    double t0 = mono_s();
+    double t0 = util_mono_s();
     if (m->have_res)
         results_release(&m->res);
     m->have_res = 0;
@@ -126,7 +119,7 @@ void tui_model_run_checks(struct tui_model *m)
     struct run_filter flt = {LEVEL_QUICK, NULL};
     if (checks_run(&m->cs, &m->check_facts, &flt, &m->res) == 0)
         m->have_res = 1;
-    m->checks_s = mono_s() - t0;
+    m->checks_s = util_mono_s() - t0;
     local_time(m->checks_time, sizeof(m->checks_time));
 }
 

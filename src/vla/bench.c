@@ -301,13 +301,6 @@ static void print_report(const struct bench_result *r)
     }
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void dry_run(const struct vla_preset *p, const struct vla_weights *w, int image)
 {
     uint64_t params = vla_weights_params(w);
@@ -624,12 +617,12 @@ static int run_bench(const struct bench_opts *o, const struct vla_preset *p)
     struct vla_stats st = {0};
     /* the cold pass also collects the layer statistics; the timed runs do
      * not, so their latency is the pass alone */
-    double t0 = now_s();
+    double t0 = util_mono_s();
     if (vla_forward(&m, &in, actions, NULL, &st)) {
         rc = B_USAGE;
         goto out;
     }
-    double cold = now_s() - t0;
+    double cold = util_mono_s() - t0;
     for (int r = 0; r < o->runs; r++) {
         double *row = times + (size_t)r * (ns + 1);
         if (vla_forward(&m, &in, actions, row, NULL)) {

@@ -11,13 +11,6 @@
 #include "ops_gpu.h"
 #include "weights.h"
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int cmp_d(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -84,7 +77,7 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
     const struct vla_preset *p = r->p;
     size_t na = (size_t)p->chunk * p->action_dim;
     int ns = VLA_STAGES(p);
-    double t0 = now_s();
+    double t0 = util_mono_s();
     char *why = NULL;
     if (vla_gpu_open(r->backend, &why)) {
         snprintf(o->error, sizeof(o->error), "%s", why ? why : "no GPU");
@@ -125,11 +118,11 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
         return snprintf(o->error, sizeof(o->error), "model init failed"), -1;
     vla_inputs_synthetic(in, p, r->image, r->seed);
     o->actions = xcalloc(na, sizeof(float));
-    double t1 = now_s();
+    double t1 = util_mono_s();
     if (vla_forward(m, in, o->actions, NULL, &o->st) || *vla_gpu_error())
         return snprintf(o->error, sizeof(o->error), "first pass: %s", vla_gpu_error()), -1;
-    o->first_pass_s = now_s() - t1;
-    o->cold_s = now_s() - t0;
+    o->first_pass_s = util_mono_s() - t1;
+    o->cold_s = util_mono_s() - t0;
     o->flops = vla_flops(p, r->image);
     stage_work(p, w, r->image, strcmp(r->dtype, "fp32") == 0 ? 4 : 2, o);
 
@@ -191,9 +184,9 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
          * included); the stages from the split graphs (events between them) */
         for (int k = 0; k < r->runs && !rc; k++) {
             double *row = times + (size_t)k * (ns + 1);
-            double a = now_s();
+            double a = util_mono_s();
             rc = vla_gpu_graph_run(NULL, 0);
-            row[ns] = now_s() - a;
+            row[ns] = util_mono_s() - a;
             rc = rc || vla_gpu_graph_run(row, ns);
         }
         if (rc) {

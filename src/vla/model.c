@@ -251,13 +251,6 @@ static void stat(struct vla_model *m, struct vla_stats *st, const char *name, co
 
 /* ---- the pass --------------------------------------------------------- */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* x += down(act(gate) * up) for T rows of width D; gate_up [2F, D] */
 static void gated_mlp(struct vla_model *m, const float *h, float *x, const float *gate_up,
                       const float *down, int T, int D, int F, enum vla_act act)
@@ -444,16 +437,16 @@ int vla_forward(struct vla_model *m, const struct vla_inputs *in, float *actions
         st->first_bad = -1;
         st->first_bad_step = -1;
     }
-    double t0 = now_s(), t1;
+    double t0 = util_mono_s(), t1;
     vision(m, in, st);
     o->sync();
-    t1 = now_s();
+    t1 = util_mono_s();
     if (stage_s)
         stage_s[0] = t1 - t0;
     t0 = t1;
     prefix(m, in, st);
     o->sync();
-    t1 = now_s();
+    t1 = util_mono_s();
     if (stage_s)
         stage_s[1] = t1 - t0;
     t0 = t1;
@@ -465,7 +458,7 @@ int vla_forward(struct vla_model *m, const struct vla_inputs *in, float *actions
         denoise_step(m, s, t, dt, st);
         t += dt;
         o->sync();
-        t1 = now_s();
+        t1 = util_mono_s();
         if (stage_s)
             stage_s[2 + s] = t1 - t0;
         t0 = t1;
@@ -475,7 +468,7 @@ int vla_forward(struct vla_model *m, const struct vla_inputs *in, float *actions
     stat(m, st, "actions", m->out, (size_t)m->C * m->A, -1);
     o->download(actions, m->out, (size_t)m->C * m->A);
     o->sync();
-    t1 = now_s();
+    t1 = util_mono_s();
     if (stage_s)
         stage_s[2 + p->steps] = t1 - t0;
     return 0;

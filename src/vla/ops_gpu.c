@@ -554,19 +554,12 @@ const struct vla_ops vla_ops_gpu = {
 
 /* ---- lifecycle ------------------------------------------------------------ */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int vla_gpu_open(const char *kind, char **why)
 {
     *why = NULL;
     if (G.b)
         return 0;
-    double t0 = now_s();
+    double t0 = util_mono_s();
     enum gpu_backend_kind k = GPU_BACKEND_AUTO;
     if (kind && strcmp(kind, "cuda") == 0)
         k = GPU_BACKEND_CUDA;
@@ -625,7 +618,7 @@ int vla_gpu_open(const char *kind, char **why)
         }
     G.info.cache_hits = kcache_stats.hits - hits0;
     G.info.compiles = kcache_stats.compiles - comp0;
-    G.info.open_s = now_s() - t0;
+    G.info.open_s = util_mono_s() - t0;
     return 0;
 fail:
     gpu_backend_close(b);
