@@ -445,33 +445,5 @@ void requirements_scan_release(struct requirements_scan *scan)
 
 int requirements_read_file(const char *path, char **text, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -errno;
-    size_t cap = 64 * 1024, n = 0;
-    char *buf = xmalloc(cap + 1);
-    for (;;) {
-        if (n == cap) {
-            if (cap > REQUIREMENTS_MAX_FILE)
-                break;
-            cap *= 2;
-            buf = xrealloc(buf, cap + 1);
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    int rc = ferror(f) ? -(errno ? errno : EIO) : 0;
-    fclose(f);
-    if (!rc && n > REQUIREMENTS_MAX_FILE)
-        rc = -EFBIG;
-    if (rc) {
-        free(buf);
-        return rc;
-    }
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return 0;
+    return read_user_file(path, REQUIREMENTS_MAX_FILE, text, len);
 }

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#define CHECKS_MAX_FILE (16u << 20)
+
 struct loader {
     const char *file;
     yaml_document_t doc;
@@ -345,22 +347,13 @@ out:
 
 int checks_load(struct checkset *cs, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return error("cannot open checks file '%s': %s", path, strerror(errno));
-    struct strbuf sb = STRBUF_INIT;
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-        strbuf_add(&sb, buf, n);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        strbuf_release(&sb);
-        return error("cannot read checks file '%s'", path);
-    }
-    int rc = checks_load_string(cs, path, sb.buf ? sb.buf : "", sb.len);
-    strbuf_release(&sb);
+    char *text;
+    size_t len;
+    int rc = read_user_file(path, CHECKS_MAX_FILE, &text, &len);
+    if (rc)
+        return error("cannot read checks file '%s': %s", path, strerror(-rc));
+    rc = checks_load_string(cs, path, text, len);
+    free(text);
     return rc;
 }
 

@@ -116,26 +116,15 @@ fail:
 int diff_doc_load(struct diff_doc *d, const char *path)
 {
     memset(d, 0, sizeof(*d));
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return error("cannot read report '%s': %s", path, strerror(errno));
-    struct strbuf sb = STRBUF_INIT;
-    char buf[65536];
-    size_t n;
-    int rc = 0;
-    while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-        strbuf_add(&sb, buf, n);
-        if (sb.len > DIFF_MAX_REPORT) {
-            rc = error("%s: larger than %u MiB, not a report", path, DIFF_MAX_REPORT >> 20);
-            break;
-        }
-    }
-    if (!rc && ferror(f))
-        rc = error("cannot read report '%s': %s", path, strerror(errno));
-    fclose(f);
-    if (!rc)
-        rc = diff_doc_parse(d, path, sb.buf ? sb.buf : "", sb.len);
-    strbuf_release(&sb);
+    char *text;
+    size_t len;
+    int rc = read_user_file(path, DIFF_MAX_REPORT, &text, &len);
+    if (rc == -EFBIG)
+        return error("%s: larger than %u MiB, not a report", path, DIFF_MAX_REPORT >> 20);
+    if (rc)
+        return error("cannot read report '%s': %s", path, strerror(-rc));
+    rc = diff_doc_parse(d, path, text, len);
+    free(text);
     return rc;
 }
 

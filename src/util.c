@@ -31,6 +31,37 @@ void warning(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+int read_user_file(const char *path, size_t max, char **bufp, size_t *lenp)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -errno;
+    struct strbuf sb = STRBUF_INIT;
+    char chunk[65536];
+    size_t n;
+    int rc = 0;
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+        if (sb.len + n > max) {
+            rc = -EFBIG;
+            break;
+        }
+        strbuf_add(&sb, chunk, n);
+    }
+    if (!rc && ferror(f))
+        rc = -(errno ? errno : EIO);
+    fclose(f);
+    if (rc) {
+        strbuf_release(&sb);
+        return rc;
+    }
+    if (!sb.buf)
+        strbuf_add(&sb, "", 0);
+    if (lenp)
+        *lenp = sb.len;
+    *bufp = strbuf_detach(&sb);
+    return 0;
+}
+
 double util_mono_s(void)
 {
     struct timespec ts;

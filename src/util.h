@@ -15,6 +15,11 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int util_verbose;
 
+/* A file the user named (checks.yaml, a preset, a requirements file, a
+ * report): not a machine fact, so not read through rootfs. 0, or -errno
+ * (-EFBIG beyond max bytes); *buf is NUL-terminated and owned. */
+int read_user_file(const char *path, size_t max, char **buf, size_t *len);
+
 /* seconds on the monotonic clock, for durations */
 double util_mono_s(void);
 

@@ -426,22 +426,13 @@ int vla_preset_load_string(struct vla_preset *p, const char *source, const char 
 int vla_preset_load_file(struct vla_preset *p, const char *path)
 {
     memset(p, 0, sizeof(*p));
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return error("cannot read preset '%s': %s", path, strerror(errno));
-    struct strbuf sb = STRBUF_INIT;
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-        strbuf_add(&sb, buf, n);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        strbuf_release(&sb);
-        return error("cannot read preset '%s'", path);
-    }
-    int rc = vla_preset_load_string(p, path, sb.buf ? sb.buf : "", sb.len);
-    strbuf_release(&sb);
+    char *text;
+    size_t len;
+    int rc = read_user_file(path, 16u << 20, &text, &len);
+    if (rc)
+        return error("cannot read preset '%s': %s", path, strerror(-rc));
+    rc = vla_preset_load_string(p, path, text, len);
+    free(text);
     return rc;
 }
 
