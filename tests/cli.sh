@@ -133,7 +133,7 @@ bad yaml-not-mapping 1:1 '- just
 - a list
 '
 t yaml-missing 2 "$RVD" list --checks "$D/does-not-exist.yaml"
-has yaml-missing "cannot open checks file"
+has yaml-missing "cannot read checks file .*No such file or directory"
 printf '\000\001\002binary' >"$D/yaml-binary.yaml"
 t yaml-binary 2 "$RVD" list --checks "$D/yaml-binary.yaml"
 
