@@ -54,6 +54,8 @@ struct checkset {
 /* 0, or -1 after printing "file:line:col: message" */
 int checks_load(struct checkset *cs, const char *path);
 int checks_load_string(struct checkset *cs, const char *name, const char *text, size_t len);
+/* path, or the checks.yaml built into the binary (src/embed.S) when NULL */
+int checks_load_default(struct checkset *cs, const char *path);
 void checks_release(struct checkset *cs);
 const struct check *checks_find(const struct checkset *cs, const char *id);
 /* lookup a data table entry; -1 when missing */

@@ -357,6 +357,18 @@ int checks_load(struct checkset *cs, const char *path)
     return rc;
 }
 
+/* checks.yaml as built into the binary (src/embed.S) */
+extern const char rvd_checks_yaml[];
+extern const char rvd_checks_yaml_end[];
+
+int checks_load_default(struct checkset *cs, const char *path)
+{
+    if (path)
+        return checks_load(cs, path);
+    return checks_load_string(cs, "checks.yaml (built in)", rvd_checks_yaml,
+                              (size_t)(rvd_checks_yaml_end - rvd_checks_yaml));
+}
+
 static void rule_release(struct rule *r)
 {
     free(r->when_src);

@@ -22,9 +22,6 @@
 
 enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
 
-/* checks.yaml as built into the binary (embed.S) */
-extern const char rvd_checks_yaml[];
-extern const char rvd_checks_yaml_end[];
 
 struct opts {
     enum level level;
@@ -57,10 +54,7 @@ static void usage(FILE *out)
 
 static int load_checks(struct checkset *cs, const struct opts *o)
 {
-    if (o->checks)
-        return checks_load(cs, o->checks);
-    return checks_load_string(cs, "checks.yaml (built in)", rvd_checks_yaml,
-                              (size_t)(rvd_checks_yaml_end - rvd_checks_yaml));
+    return checks_load_default(cs, o->checks);
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -247,25 +241,9 @@ static int cmd_check(struct opts *o, int argc, char **argv)
 
     int rc = EXIT_OK;
     char *unpacked = NULL;
-    if (o->sysroot) {
-        struct stat st;
-        if (stat(o->sysroot, &st) < 0) {
-            error("cannot use sysroot '%s': %s", o->sysroot, strerror(errno));
-            checks_release(&cs);
-            return EXIT_USAGE;
-        }
-        if (!S_ISDIR(st.st_mode)) {
-            if (snapshot_unpack(o->sysroot, &unpacked)) {
-                checks_release(&cs);
-                return EXIT_USAGE;
-            }
-        }
-    }
-    int e = rootfs_init(unpacked ? unpacked : o->sysroot);
-    if (e) {
-        error("cannot use sysroot '%s': %s", o->sysroot, strerror(-e));
-        rc = EXIT_USAGE;
-        goto out;
+    if (sysroot_open(o->sysroot, &unpacked)) {
+        checks_release(&cs);
+        return EXIT_USAGE;
     }
 
     char started[32];
@@ -350,11 +328,7 @@ static int cmd_check(struct opts *o, int argc, char **argv)
     results_release(&res);
     factset_release(&fs);
 out:
-    rootfs_release();
-    if (unpacked) {
-        snapshot_remove_tree(unpacked);
-        free(unpacked);
-    }
+    sysroot_close(unpacked);
     checks_release(&cs);
     return rc;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "rootfs.h"
 #include "snapshot_tar.h"
 #include "util.h"
 
@@ -126,4 +127,32 @@ int snapshot_is_tarball(const char *path)
     if (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b)
         return 1;
     return n >= 262 && memcmp(buf + 257, "ustar", 5) == 0;
+}
+
+int sysroot_open(const char *arg, char **unpacked)
+{
+    *unpacked = NULL;
+    if (arg) {
+        struct stat st;
+        if (stat(arg, &st) < 0)
+            return error("cannot use sysroot '%s': %s", arg, strerror(errno));
+        if (!S_ISDIR(st.st_mode) && snapshot_unpack(arg, unpacked))
+            return -1;
+    }
+    int e = rootfs_init(*unpacked ? *unpacked : arg);
+    if (e) {
+        sysroot_close(*unpacked);
+        *unpacked = NULL;
+        return error("cannot use sysroot '%s': %s", arg, strerror(-e));
+    }
+    return 0;
+}
+
+void sysroot_close(char *unpacked)
+{
+    rootfs_release();
+    if (unpacked) {
+        snapshot_remove_tree(unpacked);
+        free(unpacked);
+    }
 }

@@ -32,6 +32,12 @@ int snapshot_unpack(const char *tarball, char **dir_out);
 void snapshot_remove_tree(const char *dir);
 /* tar+gzip the tree at dir into out_path; 0 or -1 after printing why */
 int snapshot_pack(const char *dir, const char *out_path);
+/* --sysroot: a directory, a snapshot tarball (unpacked into a private
+ * directory, returned in *unpacked) or NULL for the live host; initialises
+ * the root-prefixed reader. 0, or -1 after printing why. */
+int sysroot_open(const char *arg, char **unpacked);
+/* undo sysroot_open: release the reader, remove the unpacked directory */
+void sysroot_close(char *unpacked);
 /* does path look like a tarball (by name or gzip/ustar magic)? */
 int snapshot_is_tarball(const char *path);
 

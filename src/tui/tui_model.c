@@ -17,8 +17,6 @@
 #include "tui_layout.h"
 
 /* checks.yaml as built into the binary (embed.S) */
-extern const char rvd_checks_yaml[];
-extern const char rvd_checks_yaml_end[];
 
 int tui_dpm_current(const char *text, char *buf, size_t n)
 {
@@ -66,21 +64,9 @@ int tui_model_open(struct tui_model *m, const char *sysroot, const char *checks,
     memset(m, 0, sizeof(*m));
     m->sysroot = sysroot;
     m->popts = popts;
-    if (sysroot) {
-        struct stat st;
-        if (stat(sysroot, &st) < 0)
-            return error("cannot use sysroot '%s': %s", sysroot, strerror(errno));
-        if (!S_ISDIR(st.st_mode) && snapshot_unpack(sysroot, &m->unpacked))
-            return -1;
-    }
-    int e = rootfs_init(m->unpacked ? m->unpacked : sysroot);
-    if (e) {
-        tui_model_close(m);
-        return error("cannot use sysroot '%s': %s", sysroot, strerror(-e));
-    }
-    int rc = checks ? checks_load(&m->cs, checks)
-                    : checks_load_string(&m->cs, "checks.yaml (built in)", rvd_checks_yaml,
-                                         (size_t)(rvd_checks_yaml_end - rvd_checks_yaml));
+    if (sysroot_open(sysroot, &m->unpacked))
+        return -1;
+    int rc = checks_load_default(&m->cs, checks);
     if (rc) {
         tui_model_close(m);
         return -1;
@@ -97,11 +83,7 @@ void tui_model_close(struct tui_model *m)
     factset_release(&m->tele);
     if (m->have_cs)
         checks_release(&m->cs);
-    rootfs_release();
-    if (m->unpacked) {
-        snapshot_remove_tree(m->unpacked);
-        free(m->unpacked);
-    }
+    sysroot_close(m->unpacked);
     memset(m, 0, sizeof(*m));
 }
 
