@@ -4,6 +4,7 @@
  * plus the pure decoders (gfx names, families, override syntax, link text)
  * and one run on the live machine. */
 #include "../../probes/gpu_pci.h"
+#include "sysroot_tree.h"
 #include "test.h"
 
 #include <errno.h>
@@ -39,66 +40,10 @@ static const char *real(const char *rel)
 
 /* ---- sysroot helpers ------------------------------------------------------ */
 
-static char root[64];
 static struct factset fs = FACTSET_INIT;
 static struct probe_opts opts = {0};
 static struct probe_ctx ctx = {&fs, LEVEL_QUICK, &opts};
 
-static void mkparents(const char *path)
-{
-    char *p = strdup(path);
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        mkdir(p, 0755);
-        *s = '/';
-    }
-    free(p);
-}
-
-static void put_bin(const char *rel, const void *buf, size_t len)
-{
-    char *path = xasprintf("%s%s", root, rel);
-    mkparents(path);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
-        exit(2);
-    }
-    fwrite(buf, 1, len, f);
-    fclose(f);
-    free(path);
-}
-
-static void put(const char *rel, const char *text)
-{
-    put_bin(rel, text, strlen(text));
-}
-
-static void putf(const char *rel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(const char *rel, const char *fmt, ...)
-{
-    struct strbuf sb = STRBUF_INIT;
-    va_list ap;
-    va_start(ap, fmt);
-    strbuf_vaddf(&sb, fmt, ap);
-    va_end(ap);
-    put(rel, sb.buf);
-    strbuf_release(&sb);
-}
-
-static void put_link(const char *rel, const char *target)
-{
-    char *path = xasprintf("%s%s", root, rel);
-    mkparents(path);
-    unlink(path);
-    if (symlink(target, path) < 0)
-        exit(2);
-    free(path);
-}
-
-/* "<dir>/<file>" in one of a few rotating buffers (no leaks under ASan) */
 static const char *at(const char *dir, const char *file)
 {
     static char ring[4][320];
@@ -157,19 +102,9 @@ static void copy_tree(const char *src, const char *dst_rel)
     nftw(src, copy_cb, 16, FTW_PHYS);
 }
 
-static int rm_cb(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(p);
-}
-
 static void fresh(void)
 {
-    if (root[0])
-        nftw(root, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
-    snprintf(root, sizeof(root), "/tmp/rvd-gpu-XXXXXX");
-    if (!mkdtemp(root))
-        exit(2);
+    tree_fresh("gpu");
     factset_release(&fs);
 }
 
@@ -732,7 +667,7 @@ static void test_mixed(void)
 
     /* without KFD: identity from PCI, gfx unknown with a reason */
     char *kfd = xasprintf("%s/sys/class/kfd", root);
-    nftw(kfd, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+    nftw(kfd, tree_rm_cb, 16, FTW_DEPTH | FTW_PHYS);
     free(kfd);
     run_probes();
     CHECK(fint("gpu.count") == 2);
@@ -788,7 +723,7 @@ static void test_collect_replay(void)
     CHECK_STR(fstr("gpu.0.atomics.missing_at"), "0000:80:01.1 (root port: no 64-bit completer)");
     CHECK(NEAR(fflt("gpu.0.link.reachable_speed_gts"), 16.0));
     strlist_release(&first);
-    nftw(stage, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+    nftw(stage, tree_rm_cb, 16, FTW_DEPTH | FTW_PHYS);
     free(stage);
 }
 

@@ -2,6 +2,7 @@
  * container, kernel, iommu, rocm) on small sysroot trees built in a temp dir,
  * including the .snapshot/<query> files that stand in for live producers. */
 #include "../../probes/probe.h"
+#include "sysroot_tree.h"
 #include "test.h"
 
 #include <errno.h>
@@ -25,60 +26,10 @@ int probe_rocm_run(struct probe_ctx *ctx);
 
 /* ---- sysroot helpers ------------------------------------------------------ */
 
-static char root[64];
 static struct factset fs = FACTSET_INIT;
 static struct probe_opts opts = {0};
 static struct probe_ctx ctx = {&fs, LEVEL_QUICK, &opts};
 
-static void mkparents(const char *path)
-{
-    char *p = strdup(path);
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        mkdir(p, 0755);
-        *s = '/';
-    }
-    free(p);
-}
-
-static void put_bin(const char *rel, const void *buf, size_t len)
-{
-    char *path = xasprintf("%s%s", root, rel);
-    mkparents(path);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
-        exit(2);
-    }
-    fwrite(buf, 1, len, f);
-    fclose(f);
-    free(path);
-}
-
-static void put(const char *rel, const char *text)
-{
-    put_bin(rel, text, strlen(text));
-}
-
-static void put_dir(const char *rel)
-{
-    char *path = xasprintf("%s%s/x", root, rel);
-    mkparents(path);
-    free(path);
-}
-
-static void put_link(const char *rel, const char *target)
-{
-    char *path = xasprintf("%s%s", root, rel);
-    mkparents(path);
-    if (symlink(target, path) < 0)
-        exit(2);
-    free(path);
-}
-
-/* a real gzip file, written with zlib */
 static void put_gz(const char *rel, const char *text)
 {
     char *path = xasprintf("%s%s", root, rel);
@@ -89,20 +40,10 @@ static void put_gz(const char *rel, const char *text)
     free(path);
 }
 
-static int rm_cb(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(p);
-}
-
 /* a fresh empty root and an empty fact set */
 static void fresh(void)
 {
-    if (root[0])
-        nftw(root, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
-    snprintf(root, sizeof(root), "/tmp/rvd-host-XXXXXX");
-    if (!mkdtemp(root))
-        exit(2);
+    tree_fresh("host");
     factset_release(&fs);
 }
 
