@@ -78,13 +78,13 @@ void rootfs_record_stop(void)
 
 /* ---- path resolution inside the root ---------------------------------- */
 
-static void push_components(struct strlist *todo, const char *path)
+static void push_components(struct strlist *pending, const char *path)
 {
-    /* todo is a stack: last element is processed first, so push in reverse */
+    /* pending is a stack: last element is processed first, so push in reverse */
     struct strlist parts = STRLIST_INIT;
     strlist_split(&parts, path, "/");
     for (size_t i = parts.n; i-- > 0;)
-        strlist_add(todo, parts.v[i]);
+        strlist_add(pending, parts.v[i]);
     strlist_release(&parts);
 }
 
@@ -107,15 +107,15 @@ static void record_link(const char *rel, const char *target)
  * component is not followed. */
 static int resolve(const char *path, int follow_last, char **out)
 {
-    struct strlist todo = STRLIST_INIT;
+    struct strlist pending = STRLIST_INIT;
     struct strbuf cur = STRBUF_INIT;
     int links = 0, rc = 0;
 
     if (!path || path[0] != '/')
         return -EINVAL;
-    push_components(&todo, path);
-    while (todo.n) {
-        char *comp = todo.v[--todo.n];
+    push_components(&pending, path);
+    while (pending.n) {
+        char *comp = pending.v[--pending.n];
         if (strcmp(comp, ".") == 0) {
             free(comp);
             continue;
@@ -133,7 +133,7 @@ static int resolve(const char *path, int follow_last, char **out)
         strbuf_addc(&cur, '/');
         strbuf_adds(&cur, comp);
         free(comp);
-        if (!follow_last && todo.n == 0)
+        if (!follow_last && pending.n == 0)
             break;
         char *host = xasprintf("%s%s", R.root, cur.buf);
         struct stat st;
@@ -141,8 +141,8 @@ static int resolve(const char *path, int follow_last, char **out)
             /* a missing component: the path does not exist; let the caller's
              * open() report it. Keep the rest as is. */
             free(host);
-            while (todo.n) {
-                char *c = todo.v[--todo.n];
+            while (pending.n) {
+                char *c = pending.v[--pending.n];
                 strbuf_addc(&cur, '/');
                 strbuf_adds(&cur, c);
                 free(c);
@@ -168,12 +168,12 @@ static int resolve(const char *path, int follow_last, char **out)
                 cur.buf[cur.len] = '\0';
             if (target[0] == '/')
                 strbuf_release(&cur); /* absolute: restart at the root */
-            push_components(&todo, target);
+            push_components(&pending, target);
             continue;
         }
         free(host);
     }
-    strlist_release(&todo);
+    strlist_release(&pending);
     if (rc) {
         strbuf_release(&cur);
         return rc;
