@@ -99,7 +99,7 @@ asan-test:
 		LDFLAGS="-fsanitize=address,undefined" test
 
 format:
-	clang-format -i src/*.c src/*.h probes/*.c probes/*.h tests/unit/*.c
+	clang-format -i src/*.c src/*.h src/*/*.c src/*/*.h probes/*.c probes/*.h tests/unit/*.c tests/unit/*.h
 
 clean:
 	rm -rf build build-asan rocm-vla-doctor tests/out

@@ -20,8 +20,7 @@
 int probe_bandwidth_run(struct probe_ctx *ctx);
 
 /* best of BW_REPS synchronous copies, GB/s */
-static double copy_gbs(struct gpu_backend *b, void *dst, const void *src, size_t n,
-                       enum gpu_copy k)
+static double copy_gbs(struct gpu_backend *b, void *dst, const void *src, size_t n, enum gpu_copy k)
 {
     double best = 0;
     b->memcpy(b, dst, src, n, k); /* warm: page-in, pinning of staging buffers */
@@ -109,7 +108,8 @@ int probe_bandwidth_run(struct probe_ctx *ctx)
     }
     const struct fact *hp = fact_get(fs, "bw.h2d_pinned_gbs"), *lk = fact_get(fs, "bw.link_gbs");
     if (hp && lk && hp->type == FACT_FLOAT && lk->type == FACT_FLOAT && lk->f > 0)
-        fact_set_float(fs, "bw.h2d_link_fraction", hp->f / lk->f, "bw.h2d_pinned_gbs / bw.link_gbs");
+        fact_set_float(fs, "bw.h2d_link_fraction", hp->f / lk->f,
+                       "bw.h2d_pinned_gbs / bw.link_gbs");
     isolate_flush(fs);
     b->free(b, d);
 

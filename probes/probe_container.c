@@ -24,10 +24,7 @@ static int contains_ci(const char *hay, const char *needle)
 static const struct {
     const char *needle, *kind;
 } cgroup_hints[] = {
-    {"kubepods", "kubernetes"},
-    {"docker", "docker"},
-    {"libpod", "podman"},
-    {"lxc", "lxc"},
+    {"kubepods", "kubernetes"},   {"docker", "docker"}, {"libpod", "podman"}, {"lxc", "lxc"},
     {"containerd", "containerd"},
 };
 

@@ -13,10 +13,30 @@ int probe_env_run(struct probe_ctx *ctx);
 
 /* exact names; entries ending in '_' are prefixes */
 static const char *const env_whitelist[] = {
-    "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL",
-    "HSA_", "AMD_", "HIP_", "ROCM_PATH", "ROCM_HOME", "PYTORCH_", "MIOPEN_", "LD_LIBRARY_PATH",
-    "LD_PRELOAD", "PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONPATH", "TORCH_", "NCCL_", "RCCL_",
-    "VK_ICD_FILENAMES", "VK_DRIVER_FILES", "DISPLAY", "WAYLAND_DISPLAY",
+    "HIP_VISIBLE_DEVICES",
+    "ROCR_VISIBLE_DEVICES",
+    "CUDA_VISIBLE_DEVICES",
+    "GPU_DEVICE_ORDINAL",
+    "HSA_",
+    "AMD_",
+    "HIP_",
+    "ROCM_PATH",
+    "ROCM_HOME",
+    "PYTORCH_",
+    "MIOPEN_",
+    "LD_LIBRARY_PATH",
+    "LD_PRELOAD",
+    "PATH",
+    "VIRTUAL_ENV",
+    "CONDA_PREFIX",
+    "PYTHONPATH",
+    "TORCH_",
+    "NCCL_",
+    "RCCL_",
+    "VK_ICD_FILENAMES",
+    "VK_DRIVER_FILES",
+    "DISPLAY",
+    "WAYLAND_DISPLAY",
 };
 
 static int env_allowed(const char *name, size_t n)

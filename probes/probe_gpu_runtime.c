@@ -34,8 +34,7 @@ static void version_text(const struct gpu_backend *b, char *buf, size_t n)
         snprintf(buf, n, "%d.%d", v / 1000, v % 1000 / 10);
 }
 
-static void one_runtime(struct factset *fs, const char *key, struct gpu_backend *b,
-                        const char *why)
+static void one_runtime(struct factset *fs, const char *key, struct gpu_backend *b, const char *why)
 {
     char n[FACT_NAME_MAX];
     snprintf(n, sizeof(n), "runtime.%s.loaded", key);
@@ -76,15 +75,14 @@ static void cross_check(struct factset *fs, int i, const struct gpu_props *p,
         double r = (double)p->total_mem / (double)vram->i;
         /* HIP reports the usable size; a few percent below KFD is normal */
         if (r < 0.85 || r > 1.01)
-            strlist_add_owned(mismatch,
-                              xasprintf("GPU %d: KFD VRAM %lld MiB, HIP %llu MiB", i,
-                                        (long long)(vram->i >> 20),
-                                        (unsigned long long)(p->total_mem >> 20)));
+            strlist_add_owned(mismatch, xasprintf("GPU %d: KFD VRAM %lld MiB, HIP %llu MiB", i,
+                                                  (long long)(vram->i >> 20),
+                                                  (unsigned long long)(p->total_mem >> 20)));
     }
     const struct fact *cu = fact_get(fs, fact_gpu_name(n, i, "cu_count"));
     if (cu && cu->type == FACT_INT && p->cu_count > 0 && cu->i != p->cu_count)
-        strlist_add_owned(mismatch, xasprintf("GPU %d: KFD %lld CUs, HIP %d", i,
-                                              (long long)cu->i, p->cu_count));
+        strlist_add_owned(
+            mismatch, xasprintf("GPU %d: KFD %lld CUs, HIP %d", i, (long long)cu->i, p->cu_count));
     const struct fact *isa = fact_get(fs, fact_gpu_name(n, i, "isa"));
     if (isa && isa->type == FACT_STR && p->arch[0] && strcmp(isa->s, p->arch) != 0)
         strlist_add_owned(mismatch,
@@ -132,8 +130,10 @@ int probe_gpu_runtime_run(struct probe_ctx *ctx)
             fact_set_unknown(fs, nm, b->lib, "%s", b->err);
             continue;
         }
-#define DEV_STR(k, v) (snprintf(nm, sizeof(nm), "runtime.dev.%d." k, i), fact_set_str(fs, nm, v, b->lib))
-#define DEV_INT(k, v) (snprintf(nm, sizeof(nm), "runtime.dev.%d." k, i), fact_set_int(fs, nm, v, b->lib))
+#define DEV_STR(k, v)                                                                              \
+    (snprintf(nm, sizeof(nm), "runtime.dev.%d." k, i), fact_set_str(fs, nm, v, b->lib))
+#define DEV_INT(k, v)                                                                              \
+    (snprintf(nm, sizeof(nm), "runtime.dev.%d." k, i), fact_set_int(fs, nm, v, b->lib))
         DEV_STR("name", p.name);
         DEV_STR("arch", p.arch);
         DEV_STR("target", p.target);
@@ -165,8 +165,9 @@ int probe_kernels_run(struct probe_ctx *ctx)
     struct gpu_backend *b = NULL;
     char *why = NULL;
     if (!rootfs_is_live()) {
-        gpu_probe_unavailable(ctx, "kernels", "reading a sysroot or snapshot: GPU probes "
-                                              "measure the live machine only");
+        gpu_probe_unavailable(ctx, "kernels",
+                              "reading a sysroot or snapshot: GPU probes "
+                              "measure the live machine only");
         return 0;
     }
     if (env && *env) {
@@ -195,7 +196,8 @@ int probe_kernels_run(struct probe_ctx *ctx)
                                strcmp(b->name, "hip") == 0 ? "ROCm" : "CUDA", v,
                                b->rtc_lib[0] ? b->rtc_lib : b->rtc_err);
     fact_set_str(fs, "kernels.compiler", compiler, b->lib);
-    fact_set_list(fs, "kernels.targets", &targets, env && *env ? "ROCM_VLA_DOCTOR_TARGETS" : b->lib);
+    fact_set_list(fs, "kernels.targets", &targets,
+                  env && *env ? "ROCM_VLA_DOCTOR_TARGETS" : b->lib);
     isolate_flush(fs);
     for (size_t t = 0; t < targets.n; t++) {
         for (const struct gpu_kernel_src *k = rvd_kernels; k->name; k++) {

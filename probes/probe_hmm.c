@@ -29,8 +29,8 @@
 int probe_hmm_run(struct probe_ctx *ctx);
 
 /* one timed read pass over p, GB/s; -1 on error */
-static double read_pass(struct gpu_backend *b, gpu_function f, const void *p, size_t n,
-                        float *out, unsigned grid, gpu_event e0, gpu_event e1)
+static double read_pass(struct gpu_backend *b, gpu_function f, const void *p, size_t n, float *out,
+                        unsigned grid, gpu_event e0, gpu_event e1)
 {
     unsigned long long n4 = n / 16;
     void *args[] = {&p, &n4, &out};
@@ -126,7 +126,7 @@ int probe_hmm_run(struct probe_ctx *ctx)
     double pin = ph && ph->type == FACT_FLOAT ? ph->f : 0;
     /* half of device bandwidth: migrated; within 2x of reading pinned host
      * memory over the link: served from host memory */
-    const char *verdict = last >= 0.5 * dev ? "migrates"
+    const char *verdict = last >= 0.5 * dev            ? "migrates"
                           : pin > 0 && last <= 2 * pin ? "host fallback"
                                                        : "partial";
     fact_set_str(fs, "hmm.verdict", verdict, "hmm.last_pass_gbs vs hmm.device_gbs");

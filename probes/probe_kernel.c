@@ -110,9 +110,9 @@ static const struct param_default {
     {"vm_size", "-1", NULL, 0},
     {"vm_block_size", "-1", NULL, 0},
     {"vm_fault_stop", "0", NULL, 0},
-    {"noretry", "-1", "0", 6000},  /* -1 (auto) since 5.x; 0 in older kernels */
-    {"mcbp", "-1", "0", 6006},     /* -1 (auto) since about 6.5; 0 before */
-    {"sched_policy", "0", NULL, 0}, /* KFD_SCHED_POLICY_HWS */
+    {"noretry", "-1", "0", 6000},              /* -1 (auto) since 5.x; 0 in older kernels */
+    {"mcbp", "-1", "0", 6006},                 /* -1 (auto) since about 6.5; 0 before */
+    {"sched_policy", "0", NULL, 0},            /* KFD_SCHED_POLICY_HWS */
     {"hws_max_conc_proc", "-1", "8", 1000000}, /* 8 in older drivers */
     {"cwsr_enable", "1", NULL, 0},
     {"gpu_recovery", "-1", NULL, 0},

@@ -75,8 +75,7 @@ struct devnode {
 static int devnode_find(const struct strlist *lines, const char *path, struct devnode *dn)
 {
     for (size_t i = 0; i < lines->n; i++) {
-        if (sscanf(lines->v[i], "%255s %o %lu %lu", dn->path, &dn->mode, &dn->uid, &dn->gid) !=
-            4)
+        if (sscanf(lines->v[i], "%255s %o %lu %lu", dn->path, &dn->mode, &dn->uid, &dn->gid) != 4)
             continue;
         if (strcmp(dn->path, path) == 0)
             return 0;
@@ -167,8 +166,7 @@ static void render_facts(struct factset *fs, const struct strlist *nodes, int no
         if (missing)
             fact_set_unknown(fs, "dri.render_groups", src, "stat() of some render nodes failed");
         else
-            fact_set_list(fs, "dri.render_groups", &groups,
-                          "stat(/dev/dri/renderD*), /etc/group");
+            fact_set_list(fs, "dri.render_groups", &groups, "stat(/dev/dri/renderD*), /etc/group");
     }
     strlist_release(&paths);
     strlist_release(&groups);

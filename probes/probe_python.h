@@ -45,7 +45,10 @@ struct requirements_scan {
     struct strlist cuda;       /* "line N: <text> (<why>)" */
     struct strlist unfollowed; /* "line N: -r other.txt (not followed)" */
 };
-#define REQUIREMENTS_SCAN_INIT {0, STRLIST_INIT, STRLIST_INIT}
+#define REQUIREMENTS_SCAN_INIT                                                                     \
+    {                                                                                              \
+        0, STRLIST_INIT, STRLIST_INIT                                                              \
+    }
 
 /* parse pip requirements text (comments, "\" continuations, CRLF, markers) */
 void requirements_scan_text(const char *text, size_t len, struct requirements_scan *out);

@@ -111,9 +111,9 @@ static const struct {
     unsigned maj, min, min_patch;
     const char *rocm;
 } dkms_rocm[] = {
-    {5, 13, 0, "5.1"},  {5, 18, 0, "5.4"},  {6, 2, 0, "5.7"},   {6, 3, 0, "6.0"},
-    {6, 7, 0, "6.1"},   {6, 8, 0, "6.2"},   {6, 10, 0, "6.3"},  {6, 12, 0, "6.4"},
-    {6, 14, 0, "7.0"},  {6, 16, 0, "7.1"},  {6, 16, 13, "7.2"},
+    {5, 13, 0, "5.1"}, {5, 18, 0, "5.4"}, {6, 2, 0, "5.7"},   {6, 3, 0, "6.0"},
+    {6, 7, 0, "6.1"},  {6, 8, 0, "6.2"},  {6, 10, 0, "6.3"},  {6, 12, 0, "6.4"},
+    {6, 14, 0, "7.0"}, {6, 16, 0, "7.1"}, {6, 16, 13, "7.2"},
 };
 
 /* ROCm releases in order, to count the minor releases between two */
@@ -229,8 +229,8 @@ int probe_rocm_run(struct probe_ctx *ctx)
 
     struct strlist lines = STRLIST_INIT;
     for (size_t i = 0; i < n; i++)
-        strlist_add_owned(&lines, xasprintf("%s %s", inst[i].dir ? inst[i].dir : "debian-packages",
-                                            inst[i].raw));
+        strlist_add_owned(
+            &lines, xasprintf("%s %s", inst[i].dir ? inst[i].dir : "debian-packages", inst[i].raw));
     fact_set_list(fs, "rocm.installs", &lines, src);
     fact_set_int(fs, "rocm.install_count", (int64_t)n, src);
     strlist_release(&lines);
@@ -245,8 +245,7 @@ int probe_rocm_run(struct probe_ctx *ctx)
     if (!act && n == 1)
         act = &inst[0];
 
-    static const char *const names[] = {"rocm.version", "rocm.series", "rocm.major",
-                                        "rocm.source"};
+    static const char *const names[] = {"rocm.version", "rocm.series", "rocm.major", "rocm.source"};
     unsigned maj, min;
     if (!act || sscanf(act->version, "%u.%u", &maj, &min) != 2) {
         for (size_t i = 0; i < ARRAY_SIZE(names); i++) {

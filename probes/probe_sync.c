@@ -32,8 +32,8 @@ static void stats(struct factset *fs, const char *name, double *v, size_t n, con
 }
 
 /* writer on stream s, reader on the null stream; returns the stale count */
-static int ordering(struct gpu_backend *b, gpu_function wr, gpu_function rd, gpu_stream s,
-                    int *buf, int *bad, int n, int tag, long long spins)
+static int ordering(struct gpu_backend *b, gpu_function wr, gpu_function rd, gpu_stream s, int *buf,
+                    int *bad, int n, int tag, long long spins)
 {
     int zero = 0, nb = -1;
     b->memcpy(b, bad, &zero, sizeof(zero), GPU_H2D);

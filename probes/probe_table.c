@@ -50,7 +50,8 @@ const struct probe probe_table[] = {
     {"iommu", LEVEL_QUICK, 0, probe_iommu_run, "IOMMU presence and the GPU's domain type"},
     {"kernel", LEVEL_QUICK, 0, probe_kernel_run,
      "kernel command line, amdgpu parameters in force, CONFIG_HSA_AMD_SVM"},
-    {"rocm", LEVEL_QUICK, 0, probe_rocm_run, "ROCm installs under /opt/rocm* and distribution packages"},
+    {"rocm", LEVEL_QUICK, 0, probe_rocm_run,
+     "ROCm installs under /opt/rocm* and distribution packages"},
     {"python", LEVEL_QUICK, 0, probe_python_run,
      "the Python environment: torch build, nvidia-* packages, requirements file"},
     /* GPU probes (needs_gpu = 1): each in its own child with a watchdog */

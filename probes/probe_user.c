@@ -108,8 +108,12 @@ int probe_user_run(struct probe_ctx *ctx)
 {
     struct factset *fs = ctx->facts;
     const char *qsrc = ROOTFS_SNAPSHOT_DIR "/identity";
-    static const char *const names[] = {"user.name",   "user.uid",    "user.is_root",
-                                        "user.groups", "user.db_groups", "user.in_device_groups",
+    static const char *const names[] = {"user.name",
+                                        "user.uid",
+                                        "user.is_root",
+                                        "user.groups",
+                                        "user.db_groups",
+                                        "user.in_device_groups",
                                         "user.db_in_device_groups"};
     char *text;
     int rc = rootfs_query("identity", identity_live, &text);
@@ -153,7 +157,8 @@ int probe_user_run(struct probe_ctx *ctx)
             strlist_add_owned(&groups, n);
     }
     fact_set_list(fs, "user.groups", &groups, "getgroups(), /etc/group");
-    set_membership(fs, "user.in_device_groups", &groups, "getgroups(), kfd.group, dri.render_group");
+    set_membership(fs, "user.in_device_groups", &groups,
+                   "getgroups(), kfd.group, dri.render_group");
 
     /* the database's view: member lists plus the primary group in /etc/passwd */
     if (db.group_rc || !id.name) {

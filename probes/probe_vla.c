@@ -79,9 +79,10 @@ static void latency_facts(struct factset *fs, const double *p50, int ns, double 
 static void unknown_gpu_facts(struct factset *fs, const char *why)
 {
     static const char *const names[] = {
-        "vla.memory.used_bytes",  "vla.memory.total_bytes", "vla.memory.deploy_bytes",        "vla.numerics.cosine",
-        "vla.numerics.max_error", "vla.numerics.max_error_rel",    "vla.numerics.cosine_normalised",
-        "vla.numerics.max_error_normalised"};
+        "vla.memory.used_bytes",          "vla.memory.total_bytes",
+        "vla.memory.deploy_bytes",        "vla.numerics.cosine",
+        "vla.numerics.max_error",         "vla.numerics.max_error_rel",
+        "vla.numerics.cosine_normalised", "vla.numerics.max_error_normalised"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         fact_set_unknown(fs, names[i], SRC, "%s", why);
 }
@@ -236,11 +237,11 @@ int probe_vla_run(struct probe_ctx *ctx)
     } else if (rc == 1) {
         /* no GPU: the tiny preset on the CPU reference backend */
         char why[760];
-        snprintf(why, sizeof(why), "no GPU (%s): the tiny preset ran on the CPU backend",
-                 g.error);
+        snprintf(why, sizeof(why), "no GPU (%s): the tiny preset ran on the CPU backend", g.error);
         struct vla_preset tiny;
         if (vla_preset_find(&tiny, want && *want ? want : "tiny", NULL) == 0 &&
-            (!want || !*want || strcmp(tiny.name, "tiny") == 0 || vla_flops(&tiny, tiny.vision.image) < 1e9))
+            (!want || !*want || strcmp(tiny.name, "tiny") == 0 ||
+             vla_flops(&tiny, tiny.vision.image) < 1e9))
             rc = run_cpu(fs, &tiny, why);
         else {
             fact_set_bool(fs, "vla.available", 0, SRC);

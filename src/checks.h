@@ -70,7 +70,7 @@ struct result {
     const struct check *check;
     enum status st;
     char *summary;
-    char *fix;       /* rendered from the rule's or the check's fix; NULL on pass/skip */
+    char *fix; /* rendered from the rule's or the check's fix; NULL on pass/skip */
     struct evidence *ev;
     size_t nev;
 };

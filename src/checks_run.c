@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const status_names[ST__COUNT] = {"pass", "warn", "fail",
-                                                     "skip", "error", "timeout"};
+static const char *const status_names[ST__COUNT] = {"pass", "warn",  "fail",
+                                                    "skip", "error", "timeout"};
 
 const char *status_name(enum status st)
 {
@@ -294,9 +294,9 @@ static int probe_status(const struct check *ck, const struct factset *fs, struct
     snprintf(name, sizeof(name), "probe.%s.message", ck->probe);
     const struct fact *msg = fact_get(fs, name);
     v->st = strcmp(st->s, "timeout") == 0 ? ST_TIMEOUT : ST_ERROR;
-    v->summary = xasprintf("probe %s %s: %s", ck->probe,
-                           v->st == ST_TIMEOUT ? "timed out" : "failed",
-                           msg && msg->type == FACT_STR ? msg->s : "no message");
+    v->summary =
+        xasprintf("probe %s %s: %s", ck->probe, v->st == ST_TIMEOUT ? "timed out" : "failed",
+                  msg && msg->type == FACT_STR ? msg->s : "no message");
     v->fix = NULL;
     return 1;
 }
@@ -310,8 +310,8 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
             const char *o = flt->only->v[i];
             int found = 0;
             for (size_t j = 0; j < cs->n && !found; j++)
-                found = strcmp(o, cs->v[j].id) == 0 ||
-                        (str_ends(o, ".") && str_starts(cs->v[j].id, o));
+                found =
+                    strcmp(o, cs->v[j].id) == 0 || (str_ends(o, ".") && str_starts(cs->v[j].id, o));
             if (!found)
                 return error("no check named '%s' (see 'rocm-vla-doctor list')", o);
         }
@@ -350,10 +350,9 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
                 }
             }
             if (ngpu > 1) {
-                char *s = v.st == ST_PASS
-                              ? xasprintf("all %d GPUs: %s", ngpu, v.summary)
-                              : xasprintf("GPU %d: %s (%d of %d GPUs pass)", worst_gpu,
-                                          v.summary, passes, ngpu);
+                char *s = v.st == ST_PASS ? xasprintf("all %d GPUs: %s", ngpu, v.summary)
+                                          : xasprintf("GPU %d: %s (%d of %d GPUs pass)", worst_gpu,
+                                                      v.summary, passes, ngpu);
                 free(v.summary);
                 v.summary = s;
             }

@@ -146,8 +146,7 @@ static int valid_id(const char *s)
     if (!islower((unsigned char)*s))
         return 0;
     for (; *s; s++)
-        if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '.' &&
-            *s != '_')
+        if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '.' && *s != '_')
             return 0;
     return s[-1] != '.';
 }
@@ -243,8 +242,8 @@ static int parse_data(struct loader *L, yaml_node_t *n)
         if (!scalar(k))
             return yerr(L, k, "table names must be strings");
         if (v->type == YAML_MAPPING_NODE) {
-            for (yaml_node_pair_t *q = v->data.mapping.pairs.start;
-                 q < v->data.mapping.pairs.top; q++) {
+            for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top;
+                 q++) {
                 yaml_node_t *kk = node_at(L, q->key);
                 if (!scalar(kk))
                     return yerr(L, kk, "table keys must be strings");
@@ -285,8 +284,8 @@ int checks_load_string(struct checkset *cs, const char *name, const char *text, 
     if (!yaml_parser_load(&parser, &L.doc)) {
         fprintf(stderr, "%s:%lu:%lu: %s%s%s\n", name, (unsigned long)parser.problem_mark.line + 1,
                 (unsigned long)parser.problem_mark.column + 1,
-                parser.problem ? parser.problem : "malformed YAML",
-                parser.context ? " " : "", parser.context ? parser.context : "");
+                parser.problem ? parser.problem : "malformed YAML", parser.context ? " " : "",
+                parser.context ? parser.context : "");
         yaml_parser_delete(&parser);
         checks_release(cs);
         return -1;
@@ -325,8 +324,8 @@ int checks_load_string(struct checkset *cs, const char *name, const char *text, 
                 if (!rc)
                     for (size_t j = 0; j + 1 < cs->n; j++)
                         if (strcmp(cs->v[j].id, c->id) == 0) {
-                            rc = yerr(&L, cn, "duplicate check id '%s' (first at line %d)",
-                                      c->id, cs->v[j].line);
+                            rc = yerr(&L, cn, "duplicate check id '%s' (first at line %d)", c->id,
+                                      cs->v[j].line);
                             break;
                         }
             }

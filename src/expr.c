@@ -7,13 +7,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum node_kind {
-    N_NUM, N_STR, N_BOOL, N_LIST, N_IDENT, N_CALL, N_NOT, N_NEG, N_BIN
-};
+enum node_kind { N_NUM, N_STR, N_BOOL, N_LIST, N_IDENT, N_CALL, N_NOT, N_NEG, N_BIN };
 
 enum bin_op {
-    OP_OR, OP_AND, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_IN, OP_CONTAINS, OP_MATCHES,
-    OP_ADD, OP_SUB, OP_MUL, OP_DIV
+    OP_OR,
+    OP_AND,
+    OP_EQ,
+    OP_NE,
+    OP_LT,
+    OP_LE,
+    OP_GT,
+    OP_GE,
+    OP_IN,
+    OP_CONTAINS,
+    OP_MATCHES,
+    OP_ADD,
+    OP_SUB,
+    OP_MUL,
+    OP_DIV
 };
 
 struct expr {
@@ -154,8 +165,8 @@ static struct expr *parse_primary(struct parser *ps)
         static const struct {
             const char *u;
             double m;
-        } units[] = {{"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
-                     {"TiB", 1099511627776.0}};
+        } units[] = {
+            {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
         skip_ws(ps);
         for (size_t i = 0; i < ARRAY_SIZE(units); i++)
             if (accept(ps, units[i].u)) {
@@ -300,9 +311,10 @@ static struct expr *parse_cmp(struct parser *ps)
     struct expr *a = parse_add(ps);
     if (!a)
         return NULL;
-    static const struct op_tok ops[] = {{"==", OP_EQ}, {"!=", OP_NE}, {"<=", OP_LE}, {">=", OP_GE},
-               {"<", OP_LT},  {">", OP_GT},  {"in", OP_IN}, {"contains", OP_CONTAINS},
-               {"matches", OP_MATCHES}};
+    static const struct op_tok ops[] = {
+        {"==", OP_EQ},          {"!=", OP_NE}, {"<=", OP_LE}, {">=", OP_GE},
+        {"<", OP_LT},           {">", OP_GT},  {"in", OP_IN}, {"contains", OP_CONTAINS},
+        {"matches", OP_MATCHES}};
     for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
         if (accept(ps, ops[i].tok)) {
             struct expr *b = parse_add(ps);
@@ -478,8 +490,7 @@ struct val expr_eval(const struct expr *e, const struct expr_env *env)
             val_release(&a);
             return b;
         }
-        int r = a.t == VAL_BOOL && b.t == VAL_BOOL ? (e->op == OP_OR ? a.b || b.b : a.b && b.b)
-                                                   : 0;
+        int r = a.t == VAL_BOOL && b.t == VAL_BOOL ? (e->op == OP_OR ? a.b || b.b : a.b && b.b) : 0;
         val_release(&a);
         val_release(&b);
         return v_bool(r);
@@ -519,7 +530,10 @@ struct val expr_eval(const struct expr *e, const struct expr_env *env)
             r = v_unknown("comparison of mismatched types");
             break;
         }
-        int res = e->op == OP_LT ? x < y : e->op == OP_LE ? x <= y : e->op == OP_GT ? x > y : x >= y;
+        int res = e->op == OP_LT   ? x < y
+                  : e->op == OP_LE ? x <= y
+                  : e->op == OP_GT ? x > y
+                                   : x >= y;
         r = v_bool(res);
         break;
     }
@@ -562,7 +576,10 @@ struct val expr_eval(const struct expr *e, const struct expr_env *env)
             r = v_unknown("division by zero");
             break;
         }
-        r = v_num(e->op == OP_ADD ? x + y : e->op == OP_SUB ? x - y : e->op == OP_MUL ? x * y : x / y);
+        r = v_num(e->op == OP_ADD   ? x + y
+                  : e->op == OP_SUB ? x - y
+                  : e->op == OP_MUL ? x * y
+                                    : x / y);
         break;
     }
     }

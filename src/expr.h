@@ -22,8 +22,8 @@ struct val {
     enum val_type t;
     int b;
     double n;
-    char *s;               /* VAL_STR; for VAL_UNKNOWN the fact that was unknown */
-    struct strlist l;      /* VAL_LIST */
+    char *s;          /* VAL_STR; for VAL_UNKNOWN the fact that was unknown */
+    struct strlist l; /* VAL_LIST */
 };
 
 void val_release(struct val *v);

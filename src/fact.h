@@ -32,7 +32,10 @@ struct factset {
     struct fact **v;
     size_t n, cap;
 };
-#define FACTSET_INIT {NULL, 0, 0}
+#define FACTSET_INIT                                                                               \
+    {                                                                                              \
+        NULL, 0, 0                                                                                 \
+    }
 
 const struct fact *fact_get(const struct factset *fs, const char *name);
 /* The setters replace an existing fact of the same name. `source` may be NULL. */

@@ -14,11 +14,20 @@ static void put_escaped(struct strbuf *sb, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
-        case '\\': strbuf_adds(sb, "\\\\"); break;
-        case '\t': strbuf_adds(sb, "\\t"); break;
-        case '\n': strbuf_adds(sb, "\\n"); break;
-        case '\x1f': strbuf_adds(sb, "\\x"); break;
-        default: strbuf_addc(sb, *s);
+        case '\\':
+            strbuf_adds(sb, "\\\\");
+            break;
+        case '\t':
+            strbuf_adds(sb, "\\t");
+            break;
+        case '\n':
+            strbuf_adds(sb, "\\n");
+            break;
+        case '\x1f':
+            strbuf_adds(sb, "\\x");
+            break;
+        default:
+            strbuf_addc(sb, *s);
         }
     }
 }
@@ -32,10 +41,18 @@ void fact_wire_encode(struct strbuf *sb, const struct fact *f)
     put_escaped(sb, f->name);
     strbuf_addc(sb, '\t');
     switch (f->type) {
-    case FACT_BOOL: strbuf_addc(sb, f->b ? '1' : '0'); break;
-    case FACT_INT: strbuf_addf(sb, "%" PRId64, f->i); break;
-    case FACT_FLOAT: strbuf_addf(sb, "%.17g", f->f); break;
-    case FACT_STR: put_escaped(sb, f->s); break;
+    case FACT_BOOL:
+        strbuf_addc(sb, f->b ? '1' : '0');
+        break;
+    case FACT_INT:
+        strbuf_addf(sb, "%" PRId64, f->i);
+        break;
+    case FACT_FLOAT:
+        strbuf_addf(sb, "%.17g", f->f);
+        break;
+    case FACT_STR:
+        put_escaped(sb, f->s);
+        break;
     case FACT_LIST:
         for (size_t i = 0; i < f->list.n; i++) {
             if (i)
@@ -43,7 +60,8 @@ void fact_wire_encode(struct strbuf *sb, const struct fact *f)
             put_escaped(sb, f->list.v[i]);
         }
         break;
-    case FACT_UNKNOWN: break;
+    case FACT_UNKNOWN:
+        break;
     }
     strbuf_addc(sb, '\t');
     put_escaped(sb, f->source);
@@ -84,11 +102,20 @@ static int unescape(const char *s, const char *e, struct strbuf *out)
         if (++s >= e)
             return -1;
         switch (*s) {
-        case '\\': strbuf_addc(out, '\\'); break;
-        case 't': strbuf_addc(out, '\t'); break;
-        case 'n': strbuf_addc(out, '\n'); break;
-        case 'x': strbuf_addc(out, '\x1f'); break;
-        default: return -1;
+        case '\\':
+            strbuf_addc(out, '\\');
+            break;
+        case 't':
+            strbuf_addc(out, '\t');
+            break;
+        case 'n':
+            strbuf_addc(out, '\n');
+            break;
+        case 'x':
+            strbuf_addc(out, '\x1f');
+            break;
+        default:
+            return -1;
         }
     }
     if (!out->buf)

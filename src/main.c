@@ -22,7 +22,6 @@
 
 enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
 
-
 struct opts {
     enum level level;
     const char *sysroot;
@@ -46,7 +45,8 @@ static void usage(FILE *out)
           "       rocm-vla-doctor collect [-o FILE.tar.gz] [--requirements FILE] [--python PATH]\n"
           "       rocm-vla-doctor bench --preset NAME [--dtype fp32] [--weights F] [--runs N] ...\n"
           "       rocm-vla-doctor dashboard [--interval MS] [--sysroot DIR|TARBALL] [--once]\n"
-          "       rocm-vla-doctor diff BASELINE.json CURRENT.json [--json FILE|-] [--tolerance N=PCT]\n"
+          "       rocm-vla-doctor diff BASELINE.json CURRENT.json [--json FILE|-] [--tolerance "
+          "N=PCT]\n"
           "       rocm-vla-doctor --help | --version\n"
           "See rocm-vla-doctor(1) and checks.yaml(5).\n",
           out);
@@ -59,8 +59,22 @@ static int load_checks(struct checkset *cs, const struct opts *o)
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-    enum { O_LEVEL = 256, O_SYSROOT, O_JSON, O_JUNIT, O_ONLY, O_NOCOLOR, O_STRICT, O_CHECKS,
-           O_REQ, O_PYTHON, O_HELP, O_VERSION, O_PRESET, O_DTYPE };
+    enum {
+        O_LEVEL = 256,
+        O_SYSROOT,
+        O_JSON,
+        O_JUNIT,
+        O_ONLY,
+        O_NOCOLOR,
+        O_STRICT,
+        O_CHECKS,
+        O_REQ,
+        O_PYTHON,
+        O_HELP,
+        O_VERSION,
+        O_PRESET,
+        O_DTYPE
+    };
     static const struct option longopts[] = {
         {"level", required_argument, NULL, O_LEVEL},
         {"sysroot", required_argument, NULL, O_SYSROOT},
@@ -381,12 +395,9 @@ static const struct command {
     int (*fn)(struct opts *o, int argc, char **argv);
     int (*own_opts)(int argc, char **argv); /* a command that parses its own options */
 } commands[] = {
-    {"check", cmd_check, NULL},
-    {"list", cmd_list, NULL},
-    {"explain", cmd_explain, NULL},
-    {"collect", cmd_collect, NULL},
-    {"bench", NULL, vla_cmd_bench},
-    {"dashboard", NULL, tui_cmd_dashboard},
+    {"check", cmd_check, NULL},     {"list", cmd_list, NULL},
+    {"explain", cmd_explain, NULL}, {"collect", cmd_collect, NULL},
+    {"bench", NULL, vla_cmd_bench}, {"dashboard", NULL, tui_cmd_dashboard},
     {"diff", NULL, diff_cmd},
 };
 

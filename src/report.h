@@ -17,7 +17,7 @@ struct report_meta {
     const char *hostname; /* NULL when unknown */
     const char *kernel;
     const char *os;
-    const char *started;  /* ISO 8601 UTC */
+    const char *started; /* ISO 8601 UTC */
     double duration_s;
     int strict; /* --strict: the summary's exit_code counts warnings */
 };

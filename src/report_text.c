@@ -10,9 +10,9 @@ struct mark {
 };
 
 static const struct mark marks[ST__COUNT] = {
-    [ST_PASS] = {"✓", "[ok]", "\033[32m"},    [ST_WARN] = {"!", "[!!]", "\033[33m"},
-    [ST_FAIL] = {"✗", "[XX]", "\033[31m"},    [ST_SKIP] = {"-", "[--]", "\033[2m"},
-    [ST_ERROR] = {"E", "[ER]", "\033[35m"},   [ST_TIMEOUT] = {"T", "[TO]", "\033[35m"},
+    [ST_PASS] = {"✓", "[ok]", "\033[32m"},  [ST_WARN] = {"!", "[!!]", "\033[33m"},
+    [ST_FAIL] = {"✗", "[XX]", "\033[31m"},  [ST_SKIP] = {"-", "[--]", "\033[2m"},
+    [ST_ERROR] = {"E", "[ER]", "\033[35m"}, [ST_TIMEOUT] = {"T", "[TO]", "\033[35m"},
 };
 
 /* Text from a snapshot or a hostile file must not drive the terminal:

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 static struct {
-    char *root;  /* "" for live, else absolute dir without trailing slash */
-    char *stage; /* recording target, or NULL */
+    char *root;               /* "" for live, else absolute dir without trailing slash */
+    char *stage;              /* recording target, or NULL */
     struct strlist err_paths; /* replayed read errors: "errno path" */
 } R = {NULL, NULL, STRLIST_INIT};
 

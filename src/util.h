@@ -35,7 +35,10 @@ struct strbuf {
     char *buf;
     size_t len, cap;
 };
-#define STRBUF_INIT {NULL, 0, 0}
+#define STRBUF_INIT                                                                                \
+    {                                                                                              \
+        NULL, 0, 0                                                                                 \
+    }
 void strbuf_add(struct strbuf *sb, const char *s, size_t n);
 void strbuf_adds(struct strbuf *sb, const char *s);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -45,7 +48,7 @@ char *strbuf_detach(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 
 /* string helpers */
-char *str_trim(char *s);                 /* in place; returns s advanced past spaces */
+char *str_trim(char *s); /* in place; returns s advanced past spaces */
 int str_starts(const char *s, const char *prefix);
 int str_ends(const char *s, const char *suffix);
 int str_parse_u64(const char *s, uint64_t *out); /* decimal or 0x; 0 or -EINVAL */
@@ -57,7 +60,10 @@ struct strlist {
     char **v;
     size_t n, cap;
 };
-#define STRLIST_INIT {NULL, 0, 0}
+#define STRLIST_INIT                                                                               \
+    {                                                                                              \
+        NULL, 0, 0                                                                                 \
+    }
 void strlist_add(struct strlist *l, const char *s);
 void strlist_add_owned(struct strlist *l, char *s);
 int strlist_has(const struct strlist *l, const char *s);

@@ -34,34 +34,34 @@ struct gpu_props {
     char target[64]; /* what the compiler takes: "gfx90a" / "sm_90" */
     char pci[32];    /* "0000:03:00.0" */
     uint64_t total_mem;
-    int cu_count;                   /* CUs (AMD) or SMs (NVIDIA) */
-    int managed;                    /* managed memory supported */
-    int concurrent_managed;         /* host and device may touch managed memory at once */
-    int pageable_access;            /* device may read plain malloc memory (HMM/XNACK) */
+    int cu_count;           /* CUs (AMD) or SMs (NVIDIA) */
+    int managed;            /* managed memory supported */
+    int concurrent_managed; /* host and device may touch managed memory at once */
+    int pageable_access;    /* device may read plain malloc memory (HMM/XNACK) */
     int clock_khz, mem_clock_khz, mem_bus_width; /* -1 when unknown */
-    int cc_major, cc_minor;         /* compute capability (CUDA); gfx major/minor on HIP */
+    int cc_major, cc_minor; /* compute capability (CUDA); gfx major/minor on HIP */
 };
 
-typedef void *gpu_stream;   /* NULL = the null (legacy default) stream */
+typedef void *gpu_stream; /* NULL = the null (legacy default) stream */
 typedef void *gpu_event;
 typedef void *gpu_module;
 typedef void *gpu_function;
 typedef void *gpu_graph;
 
 struct gpu_backend {
-    const char *name;      /* "hip", "cuda", "cpu" */
-    char lib[512];         /* the runtime library actually loaded */
-    char rtc_lib[512];     /* the runtime compiler library (hiprtc/nvrtc), "" if none */
-    char blas_lib[512];    /* the BLAS used by gemm, "" = the project's own kernel */
-    const char *blas_api;  /* "cuBLAS cublasGemmEx" / "rocBLAS rocblas_gemm_ex"; NULL = none */
-    char blas_err[512];    /* why there is no BLAS ("" when bound): dlerror, missing symbol,
-                            * or ROCM_VLA_DOCTOR_NO_BLAS=1 */
-    char rtc_err[512];     /* why no runtime compiler, "" when loaded */
-    int runtime_version;   /* HIP_VERSION-style (50221153) or CUDA 13000 */
+    const char *name;     /* "hip", "cuda", "cpu" */
+    char lib[512];        /* the runtime library actually loaded */
+    char rtc_lib[512];    /* the runtime compiler library (hiprtc/nvrtc), "" if none */
+    char blas_lib[512];   /* the BLAS used by gemm, "" = the project's own kernel */
+    const char *blas_api; /* "cuBLAS cublasGemmEx" / "rocBLAS rocblas_gemm_ex"; NULL = none */
+    char blas_err[512];   /* why there is no BLAS ("" when bound): dlerror, missing symbol,
+                           * or ROCM_VLA_DOCTOR_NO_BLAS=1 */
+    char rtc_err[512];    /* why no runtime compiler, "" when loaded */
+    int runtime_version;  /* HIP_VERSION-style (50221153) or CUDA 13000 */
     int driver_version;
-    char err[512];         /* last failure, for facts */
-    char init_err[256];    /* hipInit/cuInit failure ("" if fine): then 0 devices,
-                            * but compile() still works (CI compiles with no GPU) */
+    char err[512];      /* last failure, for facts */
+    char init_err[256]; /* hipInit/cuInit failure ("" if fine): then 0 devices,
+                         * but compile() still works (CI compiles with no GPU) */
 
     int (*device_count)(struct gpu_backend *b, int *n);
     int (*set_device)(struct gpu_backend *b, int dev);

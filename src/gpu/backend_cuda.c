@@ -9,24 +9,26 @@
 #include "backend.h"
 #include "cuda_api.h"
 
-#define CU_FNS(X)                                                                                 \
-    X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount)     \
-    X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetPCIBusId) X(cuDeviceTotalMem_v2)               \
-    X(cuDeviceGetAttribute) X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxSynchronize)    \
-    X(cuMemGetInfo_v2) X(cuMemAlloc_v2) X(cuMemAllocManaged) X(cuMemHostAlloc) X(cuMemFree_v2)   \
-    X(cuMemFreeHost) X(cuMemcpy) X(cuMemcpyAsync) X(cuMemsetD8_v2) X(cuStreamCreate)              \
-    X(cuStreamDestroy_v2) X(cuStreamSynchronize) X(cuEventCreate) X(cuEventDestroy_v2)           \
-    X(cuEventRecord) X(cuEventSynchronize) X(cuModuleLoadData) X(cuModuleUnload)                  \
-    X(cuModuleGetFunction) X(cuLaunchKernel)
-#define CU_OPT_FNS(X)                                                                             \
-    X(cuMemPrefetchAsync_v2) X(cuMemPrefetchAsync) X(cuMemRangeGetAttribute)                      \
-    X(cuEventElapsedTime_v2) X(cuEventElapsedTime) X(cuStreamBeginCapture_v2)                    \
-    X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags) X(cuGraphLaunch) X(cuGraphExecDestroy)   \
-    X(cuGraphDestroy)
-#define RTC_FNS(X)                                                                                \
-    X(nvrtcGetErrorString) X(nvrtcVersion) X(nvrtcCreateProgram) X(nvrtcDestroyProgram)           \
-    X(nvrtcCompileProgram) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetProgramLogSize)        \
-    X(nvrtcGetProgramLog)
+#define CU_FNS(X)                                                                                  \
+    X(cuInit)                                                                                      \
+    X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) \
+        X(cuDeviceGetName) X(cuDeviceGetPCIBusId) X(cuDeviceTotalMem_v2) X(cuDeviceGetAttribute)   \
+            X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuMemGetInfo_v2)  \
+                X(cuMemAlloc_v2) X(cuMemAllocManaged) X(cuMemHostAlloc) X(cuMemFree_v2)            \
+                    X(cuMemFreeHost) X(cuMemcpy) X(cuMemcpyAsync) X(cuMemsetD8_v2)                 \
+                        X(cuStreamCreate) X(cuStreamDestroy_v2) X(cuStreamSynchronize)             \
+                            X(cuEventCreate) X(cuEventDestroy_v2) X(cuEventRecord)                 \
+                                X(cuEventSynchronize) X(cuModuleLoadData) X(cuModuleUnload)        \
+                                    X(cuModuleGetFunction) X(cuLaunchKernel)
+#define CU_OPT_FNS(X)                                                                              \
+    X(cuMemPrefetchAsync_v2)                                                                       \
+    X(cuMemPrefetchAsync) X(cuMemRangeGetAttribute) X(cuEventElapsedTime_v2) X(cuEventElapsedTime) \
+        X(cuStreamBeginCapture_v2) X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags)            \
+            X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)
+#define RTC_FNS(X)                                                                                 \
+    X(nvrtcGetErrorString)                                                                         \
+    X(nvrtcVersion) X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram)            \
+        X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog)
 #define BLAS_FNS(X) X(cublasCreate_v2) X(cublasSetStream_v2) X(cublasGemmEx)
 #define BLAS_OPT_FNS(X) X(cublasGemmStridedBatchedEx)
 
@@ -162,8 +164,8 @@ static int c_memcpy(struct gpu_backend *b, void *d, const void *s, size_t n, enu
     (void)k;
     return CALL(b, cuMemcpy, DP(d), DP(s), n);
 }
-static int c_memcpy_async(struct gpu_backend *b, void *d, const void *s, size_t n,
-                          enum gpu_copy k, gpu_stream st)
+static int c_memcpy_async(struct gpu_backend *b, void *d, const void *s, size_t n, enum gpu_copy k,
+                          gpu_stream st)
 {
     (void)k;
     return CALL(b, cuMemcpyAsync, DP(d), DP(s), n, st);
@@ -330,8 +332,8 @@ static int cuda_type(enum gpu_dtype t)
 /* row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T */
 static int c_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
                           int transb, int m, int n, int k, float alpha, const void *A, long lda,
-                          long long sA, const void *B, long ldb, long long sB, float beta,
-                          void *Cm, long ldc, long long sC, int batch, gpu_stream s)
+                          long long sA, const void *B, long ldb, long long sB, float beta, void *Cm,
+                          long ldc, long long sC, int batch, gpu_stream s)
 {
     struct cu *c = C(b);
     if (!c->handle) {
@@ -340,11 +342,10 @@ static int c_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtyp
             return gpu_set_err(b, "cublasCreate: status %d", e), e;
     }
     c->cublasSetStream_v2(c->handle, s);
-    int e = c->cublasGemmStridedBatchedEx(c->handle, transb ? 1 : CUBLAS_OP_N,
-                                          transa ? 1 : CUBLAS_OP_N, n, m, k, &alpha, B,
-                                          cuda_type(t), (int)ldb, sB, A, cuda_type(t), (int)lda,
-                                          sA, &beta, Cm, cuda_type(ct), (int)ldc, sC, batch,
-                                          CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    int e = c->cublasGemmStridedBatchedEx(
+        c->handle, transb ? 1 : CUBLAS_OP_N, transa ? 1 : CUBLAS_OP_N, n, m, k, &alpha, B,
+        cuda_type(t), (int)ldb, sB, A, cuda_type(t), (int)lda, sA, &beta, Cm, cuda_type(ct),
+        (int)ldc, sC, batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
     if (e)
         gpu_set_err(b, "cublasGemmStridedBatchedEx: status %d", e);
     return e;
@@ -391,10 +392,10 @@ static void load_rtc(struct gpu_backend *b, struct cu *c)
     strbuf_release(&why);
 #define LOADRTC(fn) c->fn = (__typeof__(&fn))dlsym(h, #fn);
     RTC_FNS(LOADRTC)
-#define NEEDRTC(fn)                                                                               \
-    if (!c->fn) {                                                                                 \
-        snprintf(b->rtc_err, sizeof(b->rtc_err), "%.400s lacks %s", b->rtc_lib, #fn);                 \
-        return;                                                                                   \
+#define NEEDRTC(fn)                                                                                \
+    if (!c->fn) {                                                                                  \
+        snprintf(b->rtc_err, sizeof(b->rtc_err), "%.400s lacks %s", b->rtc_lib, #fn);              \
+        return;                                                                                    \
     }
     RTC_FNS(NEEDRTC)
     c->rtc = h;
@@ -416,8 +417,10 @@ static void load_blas(struct gpu_backend *b, struct cu *c)
     BLAS_FNS(LOADBLAS)
     BLAS_OPT_FNS(LOADBLAS)
     if (!c->cublasCreate_v2 || !c->cublasSetStream_v2 || !c->cublasGemmEx) {
-        snprintf(b->blas_err, sizeof(b->blas_err), "%.400s lacks cublasCreate_v2, "
-                 "cublasSetStream_v2 or cublasGemmEx", b->blas_lib);
+        snprintf(b->blas_err, sizeof(b->blas_err),
+                 "%.400s lacks cublasCreate_v2, "
+                 "cublasSetStream_v2 or cublasGemmEx",
+                 b->blas_lib);
         b->blas_lib[0] = '\0';
         return;
     }
@@ -442,10 +445,10 @@ struct gpu_backend *gpu_backend_cuda_open(char **why)
 #define LOAD(fn) c->fn = (__typeof__(&fn))dlsym(c->h, #fn);
     CU_FNS(LOAD)
     CU_OPT_FNS(LOAD)
-#define NEED(fn)                                                                                  \
-    if (!c->fn) {                                                                                 \
-        strbuf_addf(&sb, "%s lacks %s", b->lib, #fn);                                             \
-        goto fail;                                                                                \
+#define NEED(fn)                                                                                   \
+    if (!c->fn) {                                                                                  \
+        strbuf_addf(&sb, "%s lacks %s", b->lib, #fn);                                              \
+        goto fail;                                                                                 \
     }
     CU_FNS(NEED)
     CUresult e = c->cuInit(0);

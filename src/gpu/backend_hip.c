@@ -14,30 +14,33 @@
 #include "hip_api.h"
 #include "rocblas_api.h"
 
-#define HIP_FNS(X)                                                                                \
-    X(hipInit) X(hipRuntimeGetVersion) X(hipDriverGetVersion) X(hipGetErrorName)                  \
-    X(hipGetErrorString) X(hipGetDeviceCount) X(hipSetDevice) X(hipDeviceGetName)                 \
-    X(hipDeviceGetPCIBusId) X(hipDeviceTotalMem) X(hipDeviceGetAttribute) X(hipMemGetInfo)        \
-    X(hipMalloc) X(hipMallocManaged) X(hipHostMalloc) X(hipFree) X(hipHostFree) X(hipMemcpy)      \
-    X(hipMemcpyAsync) X(hipMemset) X(hipStreamCreateWithFlags) X(hipStreamDestroy)               \
-    X(hipStreamSynchronize) X(hipDeviceSynchronize) X(hipEventCreate) X(hipEventDestroy)          \
-    X(hipEventRecord) X(hipEventSynchronize) X(hipEventElapsedTime) X(hipModuleLoadData)          \
-    X(hipModuleUnload) X(hipModuleGetFunction) X(hipModuleLaunchKernel)
+#define HIP_FNS(X)                                                                                 \
+    X(hipInit)                                                                                     \
+    X(hipRuntimeGetVersion) X(hipDriverGetVersion) X(hipGetErrorName) X(hipGetErrorString)         \
+        X(hipGetDeviceCount) X(hipSetDevice) X(hipDeviceGetName) X(hipDeviceGetPCIBusId)           \
+            X(hipDeviceTotalMem) X(hipDeviceGetAttribute) X(hipMemGetInfo) X(hipMalloc)            \
+                X(hipMallocManaged) X(hipHostMalloc) X(hipFree) X(hipHostFree) X(hipMemcpy)        \
+                    X(hipMemcpyAsync) X(hipMemset) X(hipStreamCreateWithFlags) X(hipStreamDestroy) \
+                        X(hipStreamSynchronize) X(hipDeviceSynchronize) X(hipEventCreate)          \
+                            X(hipEventDestroy) X(hipEventRecord) X(hipEventSynchronize)            \
+                                X(hipEventElapsedTime) X(hipModuleLoadData) X(hipModuleUnload)     \
+                                    X(hipModuleGetFunction) X(hipModuleLaunchKernel)
 /* optional: missing in old or stripped builds */
-#define HIP_OPT_FNS(X)                                                                            \
-    X(hipMemPrefetchAsync) X(hipMemRangeGetAttribute) X(hipStreamBeginCapture)                    \
-    X(hipStreamEndCapture) X(hipGraphInstantiate) X(hipGraphLaunch) X(hipGraphExecDestroy)        \
-    X(hipGraphDestroy)
-#define RTC_FNS(X)                                                                                \
-    X(hiprtcVersion) X(hiprtcGetErrorString) X(hiprtcCreateProgram) X(hiprtcCompileProgram)       \
-    X(hiprtcGetProgramLogSize) X(hiprtcGetProgramLog) X(hiprtcGetCodeSize) X(hiprtcGetCode)       \
-    X(hiprtcDestroyProgram)
-#define BLAS_FNS(X)                                                                               \
+#define HIP_OPT_FNS(X)                                                                             \
+    X(hipMemPrefetchAsync)                                                                         \
+    X(hipMemRangeGetAttribute) X(hipStreamBeginCapture) X(hipStreamEndCapture)                     \
+        X(hipGraphInstantiate) X(hipGraphLaunch) X(hipGraphExecDestroy) X(hipGraphDestroy)
+#define RTC_FNS(X)                                                                                 \
+    X(hiprtcVersion)                                                                               \
+    X(hiprtcGetErrorString) X(hiprtcCreateProgram) X(hiprtcCompileProgram)                         \
+        X(hiprtcGetProgramLogSize) X(hiprtcGetProgramLog) X(hiprtcGetCodeSize) X(hiprtcGetCode)    \
+            X(hiprtcDestroyProgram)
+#define BLAS_FNS(X)                                                                                \
     X(rocblas_create_handle) X(rocblas_destroy_handle) X(rocblas_set_stream) X(rocblas_gemm_ex)
 #define BLAS_OPT_FNS(X) X(rocblas_gemm_strided_batched_ex) X(rocblas_status_to_string)
-#define HSA_FNS(X)                                                                                \
-    X(hsa_init) X(hsa_iterate_agents) X(hsa_agent_get_info) X(hsa_agent_iterate_isas)            \
-    X(hsa_isa_get_info_alt)
+#define HSA_FNS(X)                                                                                 \
+    X(hsa_init)                                                                                    \
+    X(hsa_iterate_agents) X(hsa_agent_get_info) X(hsa_agent_iterate_isas) X(hsa_isa_get_info_alt)
 
 #define DECL(fn) __typeof__(&fn) fn;
 struct hip {
@@ -156,8 +159,8 @@ static int h_memcpy(struct gpu_backend *b, void *d, const void *s, size_t n, enu
 {
     return CALL(b, hipMemcpy, d, s, n, (hipMemcpyKind)k);
 }
-static int h_memcpy_async(struct gpu_backend *b, void *d, const void *s, size_t n,
-                          enum gpu_copy k, gpu_stream st)
+static int h_memcpy_async(struct gpu_backend *b, void *d, const void *s, size_t n, enum gpu_copy k,
+                          gpu_stream st)
 {
     return CALL(b, hipMemcpyAsync, d, s, n, (hipMemcpyKind)k, st);
 }
@@ -323,7 +326,8 @@ static int blas_handle(struct gpu_backend *b, gpu_stream s)
 {
     struct hip *h = H(b);
     int e = 0;
-    if (!h->handle && (e = blas_chk(b, "rocblas_create_handle", h->rocblas_create_handle(&h->handle))))
+    if (!h->handle &&
+        (e = blas_chk(b, "rocblas_create_handle", h->rocblas_create_handle(&h->handle))))
         return e;
     return blas_chk(b, "rocblas_set_stream", h->rocblas_set_stream(h->handle, s));
 }
@@ -347,8 +351,8 @@ static int h_blas_gemm(struct gpu_backend *b, enum gpu_dtype t, int m, int n, in
     float alpha = 1.0f, beta = 0.0f;
     rocblas_datatype ty = roc_type(t);
     return blas_chk(b, "rocblas_gemm_ex",
-                    h->rocblas_gemm_ex(h->handle, rocblas_operation_none, rocblas_operation_none,
-                                       n, m, k, &alpha, B, ty, n, A, ty, k, &beta, C,
+                    h->rocblas_gemm_ex(h->handle, rocblas_operation_none, rocblas_operation_none, n,
+                                       m, k, &alpha, B, ty, n, A, ty, k, &beta, C,
                                        rocblas_datatype_f32_r, n, C, rocblas_datatype_f32_r, n,
                                        rocblas_datatype_f32_r, rocblas_gemm_algo_standard, 0, 0));
 }
@@ -356,8 +360,8 @@ static int h_blas_gemm(struct gpu_backend *b, enum gpu_dtype t, int m, int n, in
 /* backend.h blas_gemm_ex: row-major op(A) op(B) is column-major op(B)^T op(A)^T */
 static int h_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
                           int transb, int m, int n, int k, float alpha, const void *A, long lda,
-                          long long sA, const void *B, long ldb, long long sB, float beta,
-                          void *Cm, long ldc, long long sC, int batch, gpu_stream s)
+                          long long sA, const void *B, long ldb, long long sB, float beta, void *Cm,
+                          long ldc, long long sC, int batch, gpu_stream s)
 {
     struct hip *h = H(b);
     int e = blas_handle(b, s);
@@ -367,8 +371,8 @@ static int h_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtyp
     rocblas_operation ob = transb ? rocblas_operation_transpose : rocblas_operation_none;
     return blas_chk(b, "rocblas_gemm_strided_batched_ex",
                     h->rocblas_gemm_strided_batched_ex(
-                        h->handle, ob, oa, n, m, k, &alpha, B, roc_type(t), (rocblas_int)ldb, sB,
-                        A, roc_type(t), (rocblas_int)lda, sA, &beta, Cm, roc_type(ct),
+                        h->handle, ob, oa, n, m, k, &alpha, B, roc_type(t), (rocblas_int)ldb, sB, A,
+                        roc_type(t), (rocblas_int)lda, sA, &beta, Cm, roc_type(ct),
                         (rocblas_int)ldc, sC, Cm, roc_type(ct), (rocblas_int)ldc, sC, batch,
                         rocblas_datatype_f32_r, rocblas_gemm_algo_standard, 0, 0));
 }
@@ -378,7 +382,8 @@ static int h_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtyp
 static void load_blas(struct gpu_backend *b, struct hip *h)
 {
     const char *forced = getenv("ROCM_VLA_DOCTOR_ROCBLAS_LIB");
-    const char *const names[] = {forced, forced ? NULL : "librocblas.so",
+    const char *const names[] = {forced,
+                                 forced ? NULL : "librocblas.so",
                                  forced ? NULL : "librocblas.so.4",
                                  forced ? NULL : "librocblas.so.3",
                                  forced ? NULL : "librocblas.so.0",
@@ -395,11 +400,11 @@ static void load_blas(struct gpu_backend *b, struct hip *h)
 #define LOADBLAS(fn) h->fn = (__typeof__(&fn))dlsym(l, #fn);
     BLAS_FNS(LOADBLAS)
     BLAS_OPT_FNS(LOADBLAS)
-#define NEEDBLAS(fn)                                                                              \
-    if (!h->fn) {                                                                                 \
-        snprintf(b->blas_err, sizeof(b->blas_err), "%.400s lacks %s", b->blas_lib, #fn);          \
-        b->blas_lib[0] = '\0';                                                                    \
-        return;                                                                                   \
+#define NEEDBLAS(fn)                                                                               \
+    if (!h->fn) {                                                                                  \
+        snprintf(b->blas_err, sizeof(b->blas_err), "%.400s lacks %s", b->blas_lib, #fn);           \
+        b->blas_lib[0] = '\0';                                                                     \
+        return;                                                                                    \
     }
     BLAS_FNS(NEEDBLAS)
     h->blas = l;
@@ -469,10 +474,10 @@ static void load_rtc(struct gpu_backend *b, struct hip *h)
     }
 #define LOADRTC(fn) h->fn = (__typeof__(&fn))dlsym(cand, #fn);
     RTC_FNS(LOADRTC)
-#define NEEDRTC(fn)                                                                               \
-    if (!h->fn) {                                                                                 \
-        snprintf(b->rtc_err, sizeof(b->rtc_err), "%.400s lacks %s", b->rtc_lib, #fn);                 \
-        return;                                                                                   \
+#define NEEDRTC(fn)                                                                                \
+    if (!h->fn) {                                                                                  \
+        snprintf(b->rtc_err, sizeof(b->rtc_err), "%.400s lacks %s", b->rtc_lib, #fn);              \
+        return;                                                                                    \
     }
     RTC_FNS(NEEDRTC)
     h->rtc = cand;
@@ -481,10 +486,9 @@ static void load_rtc(struct gpu_backend *b, struct hip *h)
 struct gpu_backend *gpu_backend_hip_open(char **why)
 {
     const char *forced = getenv("ROCM_VLA_DOCTOR_HIP_LIB");
-    const char *const names[] = {forced, forced ? NULL : "libamdhip64.so",
-                                 forced ? NULL : "libamdhip64.so.6",
-                                 forced ? NULL : "libamdhip64.so.5",
-                                 forced ? NULL : "/opt/rocm/lib/libamdhip64.so"};
+    const char *const names[] = {
+        forced, forced ? NULL : "libamdhip64.so", forced ? NULL : "libamdhip64.so.6",
+        forced ? NULL : "libamdhip64.so.5", forced ? NULL : "/opt/rocm/lib/libamdhip64.so"};
     struct strbuf sb = STRBUF_INIT;
     struct gpu_backend *b = xcalloc(1, sizeof(*b));
     struct hip *h = xcalloc(1, sizeof(*h));
@@ -496,10 +500,10 @@ struct gpu_backend *gpu_backend_hip_open(char **why)
 #define LOAD(fn) h->fn = (__typeof__(&fn))dlsym(h->h, #fn);
     HIP_FNS(LOAD)
     HIP_OPT_FNS(LOAD)
-#define NEED(fn)                                                                                  \
-    if (!h->fn) {                                                                                 \
-        strbuf_addf(&sb, "%s lacks %s", b->lib, #fn);                                             \
-        goto fail;                                                                                \
+#define NEED(fn)                                                                                   \
+    if (!h->fn) {                                                                                  \
+        strbuf_addf(&sb, "%s lacks %s", b->lib, #fn);                                              \
+        goto fail;                                                                                 \
     }
     HIP_FNS(NEED)
     h->hipRuntimeGetVersion(&b->runtime_version);

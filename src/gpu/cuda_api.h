@@ -34,7 +34,11 @@ enum {
     CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 88,
     CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89,
 };
-enum { CU_MEM_ATTACH_GLOBAL = 1, CU_STREAM_NON_BLOCKING = 1, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1 };
+enum {
+    CU_MEM_ATTACH_GLOBAL = 1,
+    CU_STREAM_NON_BLOCKING = 1,
+    CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1
+};
 enum { CU_MEM_LOCATION_TYPE_DEVICE = 1, CU_MEM_LOCATION_TYPE_HOST = 2 };
 enum { CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION = 4, CU_DEVICE_CPU = -1 };
 
@@ -119,11 +123,10 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, int transa, int transb, int m
                             int computeType, int algo);
 /* optional (backend.h blas_gemm_ex); CUBLAS_OP_T = 1 */
 cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, int transa, int transb, int m,
-                                          int n, int k, const void *alpha, const void *A,
-                                          int Atype, int lda, long long strideA, const void *B,
-                                          int Btype, int ldb, long long strideB,
-                                          const void *beta, void *C, int Ctype, int ldc,
-                                          long long strideC, int batchCount, int computeType,
-                                          int algo);
+                                          int n, int k, const void *alpha, const void *A, int Atype,
+                                          int lda, long long strideA, const void *B, int Btype,
+                                          int ldb, long long strideB, const void *beta, void *C,
+                                          int Ctype, int ldc, long long strideC, int batchCount,
+                                          int computeType, int algo);
 
 #endif

@@ -27,8 +27,9 @@ int gpu_probe_begin(struct probe_ctx *ctx, const char *prefix, struct gpu_backen
     char *why = NULL;
     *b = NULL;
     if (!rootfs_is_live()) {
-        gpu_probe_unavailable(ctx, prefix, "reading a sysroot or snapshot: GPU probes measure "
-                                           "the live machine only");
+        gpu_probe_unavailable(ctx, prefix,
+                              "reading a sysroot or snapshot: GPU probes measure "
+                              "the live machine only");
         return 1;
     }
     *b = gpu_backend_open(GPU_BACKEND_AUTO, &why);

@@ -47,8 +47,8 @@ static void set_status(struct factset *fs, const char *probe, const char *st, co
     }
 }
 
-static void __attribute__((noreturn)) child_main(const struct probe *p, struct probe_ctx *ctx,
-                                                 int fact_w, int err_w)
+static void __attribute__((noreturn))
+child_main(const struct probe *p, struct probe_ctx *ctx, int fact_w, int err_w)
 {
     setpgid(0, 0);
     dup2(err_w, STDERR_FILENO);
@@ -214,8 +214,8 @@ void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s)
     } else if (WIFSIGNALED(wstatus)) {
         int sig = WTERMSIG(wstatus);
         st = "error";
-        msg = xasprintf("the probe child was killed by SIG%s (%s)%s%s", sigabbrev_np(sig)
-                        ? sigabbrev_np(sig) : "?", strsignal(sig),
+        msg = xasprintf("the probe child was killed by SIG%s (%s)%s%s",
+                        sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", strsignal(sig),
                         *tail ? "; last output: " : "", tail);
     } else if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) != 0) {
         st = "error";

@@ -50,8 +50,8 @@ static char *cache_dir(void)
     const char *env = getenv("ROCM_VLA_DOCTOR_CACHE");
     const char *xdg = getenv("XDG_CACHE_HOME");
     const char *home = getenv("HOME");
-    char *dir = env && *env   ? xstrdup(env)
-                : xdg && *xdg ? xasprintf("%s/rocm-vla-doctor", xdg)
+    char *dir = env && *env     ? xstrdup(env)
+                : xdg && *xdg   ? xasprintf("%s/rocm-vla-doctor", xdg)
                 : home && *home ? xasprintf("%s/.cache/rocm-vla-doctor", home)
                                 : NULL;
     if (!dir)

@@ -46,8 +46,7 @@ rocblas_status rocblas_gemm_strided_batched_ex(
     rocblas_int ldb, rocblas_stride stride_b, const void *beta, const void *c,
     rocblas_datatype c_type, rocblas_int ldc, rocblas_stride stride_c, void *d,
     rocblas_datatype d_type, rocblas_int ldd, rocblas_stride stride_d, rocblas_int batch_count,
-    rocblas_datatype compute_type, rocblas_gemm_algo algo, int32_t solution_index,
-    uint32_t flags);
+    rocblas_datatype compute_type, rocblas_gemm_algo algo, int32_t solution_index, uint32_t flags);
 const char *rocblas_status_to_string(rocblas_status status);
 
 #endif

@@ -11,12 +11,14 @@
 #include "nvml_api.h"
 #include "rsmi_api.h"
 
-#define RSMI_FNS(X)                                                                               \
-    X(rsmi_init) X(rsmi_shut_down) X(rsmi_num_monitor_devices) X(rsmi_dev_pci_id_get)             \
-    X(rsmi_dev_memory_usage_get) X(rsmi_status_string)
-#define NVML_FNS(X)                                                                               \
-    X(nvmlInit_v2) X(nvmlShutdown) X(nvmlErrorString) X(nvmlDeviceGetHandleByIndex_v2)            \
-    X(nvmlDeviceGetHandleByPciBusId_v2) X(nvmlDeviceGetMemoryInfo)
+#define RSMI_FNS(X)                                                                                \
+    X(rsmi_init)                                                                                   \
+    X(rsmi_shut_down) X(rsmi_num_monitor_devices) X(rsmi_dev_pci_id_get)                           \
+        X(rsmi_dev_memory_usage_get) X(rsmi_status_string)
+#define NVML_FNS(X)                                                                                \
+    X(nvmlInit_v2)                                                                                 \
+    X(nvmlShutdown) X(nvmlErrorString) X(nvmlDeviceGetHandleByIndex_v2)                            \
+        X(nvmlDeviceGetHandleByPciBusId_v2) X(nvmlDeviceGetMemoryInfo)
 
 #define DECL(fn) __typeof__(&fn) fn;
 struct vt {
@@ -74,7 +76,7 @@ static uint64_t bdfid(const char *pci)
 
 static int open_rsmi(struct vram_tel *t, struct vt *v, const struct gpu_props *p)
 {
-    static const char *const names[] = {"librocm_smi64.so", "librocm_smi64.so.7",
+    static const char *const names[] = {"librocm_smi64.so",   "librocm_smi64.so.7",
                                         "librocm_smi64.so.6", "librocm_smi64.so.5",
                                         "librocm_smi64.so.1", "/opt/rocm/lib/librocm_smi64.so"};
     v->h = load(t, "ROCM_VLA_DOCTOR_RSMI_LIB", names, ARRAY_SIZE(names));
@@ -172,8 +174,8 @@ void vram_tel_open(struct vram_tel *t, struct gpu_backend *b, const struct gpu_p
     if (!p)
         return;
     uint64_t u = 0;
-    int e = t->pci[0] ? rootfs_readf_u64(&u, "/sys/bus/pci/devices/%s/mem_info_vram_used", t->pci)
-                      : -1;
+    int e =
+        t->pci[0] ? rootfs_readf_u64(&u, "/sys/bus/pci/devices/%s/mem_info_vram_used", t->pci) : -1;
     if (e == 0) {
         t->src = VRAM_SRC_SYSFS;
         t->source = "amdgpu sysfs";
@@ -207,7 +209,7 @@ int vram_tel_used(struct vram_tel *t, uint64_t *used)
     }
     case VRAM_SRC_SYSFS:
         return rootfs_readf_u64(used, "/sys/bus/pci/devices/%s/mem_info_vram_used", t->pci) ? -1
-                                                                                             : 0;
+                                                                                            : 0;
     case VRAM_SRC_RUNTIME: {
         size_t fr = 0, tot = 0;
         if (t->b->mem_info(t->b, &fr, &tot))

@@ -16,12 +16,12 @@ enum vram_src { VRAM_SRC_NONE, VRAM_SRC_RSMI, VRAM_SRC_NVML, VRAM_SRC_SYSFS, VRA
 
 struct vram_tel {
     enum vram_src src;
-    const char *source;   /* "rocm-smi", "NVML", "amdgpu sysfs", "runtime mem info", "none" */
-    char where[512];      /* the library or file read */
-    char vendor_lib[512]; /* the vendor library tried (rocm-smi or NVML), "" if none */
+    const char *source;    /* "rocm-smi", "NVML", "amdgpu sysfs", "runtime mem info", "none" */
+    char where[512];       /* the library or file read */
+    char vendor_lib[512];  /* the vendor library tried (rocm-smi or NVML), "" if none */
     char vendor_init[512]; /* its init result: "RSMI_STATUS_SUCCESS (0), 1 device(s)",
                             * "rsmi_init: status 8 (...)", or why it did not load */
-    char tried[1024];     /* each source passed over and why, "; "-separated */
+    char tried[1024];      /* each source passed over and why, "; "-separated */
     struct gpu_backend *b;
     char pci[32];
     void *priv; /* the vendor library's resolved functions (vram_tel.c) */

@@ -57,8 +57,22 @@ static int parse_int(const char *opt, const char *s, long lo, long hi, long *out
 
 static int bench_parse(int argc, char **argv, struct bench_opts *o)
 {
-    enum { O_PRESET = 256, O_MODELS, O_DTYPE, O_WEIGHTS, O_SAVE, O_RUNS, O_SEED, O_JSON,
-           O_IMAGE, O_ROWS, O_BACKEND, O_DRY, O_FORCE, O_HELP };
+    enum {
+        O_PRESET = 256,
+        O_MODELS,
+        O_DTYPE,
+        O_WEIGHTS,
+        O_SAVE,
+        O_RUNS,
+        O_SEED,
+        O_JSON,
+        O_IMAGE,
+        O_ROWS,
+        O_BACKEND,
+        O_DRY,
+        O_FORCE,
+        O_HELP
+    };
     static const struct option lo[] = {
         {"preset", required_argument, NULL, O_PRESET},
         {"models", required_argument, NULL, O_MODELS},
@@ -83,16 +97,36 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
     optind = 1;
     while ((c = getopt_long(argc, argv, "vh", lo, NULL)) != -1) {
         switch (c) {
-        case O_PRESET: o->preset = optarg; break;
-        case O_MODELS: o->models = optarg; break;
-        case O_DTYPE: o->dtype = optarg; break;
-        case O_WEIGHTS: o->weights = optarg; break;
-        case O_SAVE: o->save = optarg; break;
-        case O_JSON: o->json = optarg; break;
-        case O_BACKEND: o->backend = optarg; break;
-        case O_DRY: o->dry_run = 1; break;
-        case O_FORCE: o->force = 1; break;
-        case 'v': o->verbose = 1; break;
+        case O_PRESET:
+            o->preset = optarg;
+            break;
+        case O_MODELS:
+            o->models = optarg;
+            break;
+        case O_DTYPE:
+            o->dtype = optarg;
+            break;
+        case O_WEIGHTS:
+            o->weights = optarg;
+            break;
+        case O_SAVE:
+            o->save = optarg;
+            break;
+        case O_JSON:
+            o->json = optarg;
+            break;
+        case O_BACKEND:
+            o->backend = optarg;
+            break;
+        case O_DRY:
+            o->dry_run = 1;
+            break;
+        case O_FORCE:
+            o->force = 1;
+            break;
+        case 'v':
+            o->verbose = 1;
+            break;
         case O_RUNS:
             if (parse_int("--runs", optarg, 1, 100000, &v))
                 return -1;
@@ -249,8 +283,7 @@ static void print_report(const struct bench_result *r)
     const struct vla_preset *p = r->p;
     const struct bench_opts *o = r->o;
     int img_tok = p->vision.cameras * vla_image_tokens(p, o->image);
-    printf("rocm-vla-doctor bench: preset %s (%s), backend cpu, dtype fp32\n", p->name,
-           p->source);
+    printf("rocm-vla-doctor bench: preset %s (%s), backend cpu, dtype fp32\n", p->name, p->source);
     printf("  weights  %s: %.3f M parameters, %.1f MiB in fp32\n", r->w->origin,
            (double)r->params / 1e6, (double)r->params * 4 / (1 << 20));
     printf("  shapes   %d camera(s) x %d px%s -> %d image + %d text = %d prefix tokens; "
@@ -308,8 +341,8 @@ static void dry_run(const struct vla_preset *p, const struct vla_weights *w, int
     printf("preset %s (%s): valid\n", p->name, p->source);
     printf("  parameters   %.3f %s (%.3f GiB in bf16, %.3f GiB in fp32), %zu tensors\n",
            params >= 1000000000ULL ? (double)params / 1e9 : (double)params / 1e6,
-           params >= 1000000000ULL ? "B" : "M", (double)params * 2 / (1 << 30), (double)params * 4 / (1 << 30),
-           w->n);
+           params >= 1000000000ULL ? "B" : "M", (double)params * 2 / (1 << 30),
+           (double)params * 4 / (1 << 30), w->n);
     printf("  prefix       %d image + %d text = %d tokens at %d px\n", img_tok, p->text_tokens,
            img_tok + p->text_tokens, image);
     printf("  pass         %.1f GFLOP (vision + prefix + %d steps over a %d x %d chunk)\n",
@@ -432,11 +465,12 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
     json_string(f, o->dtype);
     fprintf(f, ",\n  \"seed\": %llu,\n  \"weights\": ", (unsigned long long)o->seed);
     json_string(f, g->origin);
-    fprintf(f, ",\n  \"image\": %d,\n  \"cameras\": %d,\n  \"prefix_tokens\": %d,\n"
-               "  \"chunk\": %d,\n  \"action_dim\": %d,\n  \"steps\": %d,\n  \"runs\": %d,\n"
-               "  \"params\": %llu,\n",
-            o->image, p->vision.cameras, vla_prefix_len(p, o->image), p->chunk, p->action_dim, p->steps, o->runs,
-            (unsigned long long)g->params);
+    fprintf(f,
+            ",\n  \"image\": %d,\n  \"cameras\": %d,\n  \"prefix_tokens\": %d,\n"
+            "  \"chunk\": %d,\n  \"action_dim\": %d,\n  \"steps\": %d,\n  \"runs\": %d,\n"
+            "  \"params\": %llu,\n",
+            o->image, p->vision.cameras, vla_prefix_len(p, o->image), p->chunk, p->action_dim,
+            p->steps, o->runs, (unsigned long long)g->params);
     fprintf(f, "  \"graph\": %s,\n  \"graph_note\": ", g->graph ? "true" : "false");
     json_string(f, g->graph_why);
     fputs(",\n  \"flops\": ", f);
@@ -474,8 +508,9 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
     }
     fputs("\n  ],\n  \"control_rate_hz\": ", f);
     json_num(f, 1.0 / g->stage[ns].p50);
-    fprintf(f, ",\n  \"memory_used_bytes\": %zu,\n  \"memory_allocated_bytes\": %zu,\n"
-               "  \"memory_total_bytes\": %zu,\n  \"numerics\": ",
+    fprintf(f,
+            ",\n  \"memory_used_bytes\": %zu,\n  \"memory_allocated_bytes\": %zu,\n"
+            "  \"memory_total_bytes\": %zu,\n  \"numerics\": ",
             g->mem_used, g->alloc_peak, g->mem_total);
     if (g->have_ref) {
         fputs("{\"reference\": \"fp32 on the same device\", \"cosine_normalised\": ", f);
@@ -524,8 +559,8 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
 /* 0/1 done (exit code), 2 usage, -1: no GPU here (the caller may fall back) */
 static int run_bench_gpu(const struct bench_opts *o, const struct vla_preset *p)
 {
-    struct vla_gpu_req r = {p, o->backend, o->dtype, o->weights, o->save, o->runs, o->image, 1,
-                            o->seed};
+    struct vla_gpu_req r = {p,       o->backend, o->dtype, o->weights, o->save,
+                            o->runs, o->image,   1,        o->seed};
     struct vla_gpu_out g;
     int rc = vla_gpu_run(&r, &g);
     if (rc == 1 && strcmp(o->backend, "auto") == 0) {
@@ -653,8 +688,8 @@ static int run_bench(const struct bench_opts *o, const struct vla_preset *p)
             snprintf(rows[s].name, sizeof(rows[s].name), "total");
     }
     free(col);
-    struct bench_result res = {o, p, &w, vla_weights_params(&w), vla_flops(p, o->image), cold,
-                               rows, ns + 1, &st, actions};
+    struct bench_result res = {
+        o, p, &w, vla_weights_params(&w), vla_flops(p, o->image), cold, rows, ns + 1, &st, actions};
     int json_stdout = o->json && strcmp(o->json, "-") == 0;
     if (!json_stdout)
         print_report(&res);

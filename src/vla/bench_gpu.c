@@ -48,10 +48,10 @@ static void stage_work(const struct vla_preset *p, const struct vla_weights *w, 
     memset(o->stage_bytes, 0, sizeof(o->stage_bytes));
     for (size_t i = 0; i < w->n; i++) {
         const char *n = w->t[i].name;
-        int s = strncmp(n, "vision.", 7) == 0              ? 0
+        int s = strncmp(n, "vision.", 7) == 0             ? 0
                 : strncmp(n, "backbone.layers.", 16) == 0 ? 1
-                : strncmp(n, "expert.", 7) == 0            ? 2
-                                                           : -1;
+                : strncmp(n, "expert.", 7) == 0           ? 2
+                                                          : -1;
         if (s >= 0)
             o->stage_bytes[s] += (double)w->t[i].nelem * es;
     }
@@ -143,8 +143,7 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
                 mx = fabs(ra[i]) > mx ? fabs(ra[i]) : mx;
             o->ref_maxabs_phys = mx;
             if (rs.first_bad >= 0)
-                snprintf(o->ref_first_bad, sizeof(o->ref_first_bad), "%s",
-                         rs.v[rs.first_bad].name);
+                snprintf(o->ref_first_bad, sizeof(o->ref_first_bad), "%s", rs.v[rs.first_bad].name);
         }
         vla_stats_release(&rs);
         free(ra);

@@ -26,20 +26,20 @@ struct vla_pct {
 
 struct vla_gpu_out {
     char backend[16], device[256], target[64], blas[512], origin[512];
-    char graph_why[512];       /* why no graph ("" with one) */
-    char error[700];           /* why the run failed ("" if it ran) */
-    int graph;                 /* 1: timed runs are graph replays */
+    char graph_why[512]; /* why no graph ("" with one) */
+    char error[700];     /* why the run failed ("" if it ran) */
+    int graph;           /* 1: timed runs are graph replays */
     uint64_t params;
-    double flops;              /* per pass */
-    double open_s;             /* runtime + kernels (compile or cache) */
-    double cold_s;             /* open + weights + first pass */
-    double first_pass_s;       /* the first pass alone */
+    double flops;        /* per pass */
+    double open_s;       /* runtime + kernels (compile or cache) */
+    double cold_s;       /* open + weights + first pass */
+    double first_pass_s; /* the first pass alone */
     int compiles, cache_hits;
-    int nstages;               /* VLA_STAGES + 1 (the last is the total) */
-    struct vla_pct *stage;     /* [nstages], seconds */
-    struct vla_pct eager_total;/* stream launches, when a graph ran too */
-    struct vla_stats st;       /* of the first pass */
-    float *actions;            /* [chunk * A], physical units */
+    int nstages;                /* VLA_STAGES + 1 (the last is the total) */
+    struct vla_pct *stage;      /* [nstages], seconds */
+    struct vla_pct eager_total; /* stream launches, when a graph ran too */
+    struct vla_stats st;        /* of the first pass */
+    float *actions;             /* [chunk * A], physical units */
     /* numerics against the fp32 pass on the same device weights */
     int have_ref;
     double cos_norm, cos_phys, maxerr_norm, maxerr_phys, ref_maxabs_phys;

@@ -141,14 +141,30 @@ static char *parse_string(struct jp *P)
             P->pos++;
             unsigned cp;
             switch (e) {
-            case '"': strbuf_addc(&sb, '"'); continue;
-            case '\\': strbuf_addc(&sb, '\\'); continue;
-            case '/': strbuf_addc(&sb, '/'); continue;
-            case 'b': strbuf_addc(&sb, '\b'); continue;
-            case 'f': strbuf_addc(&sb, '\f'); continue;
-            case 'n': strbuf_addc(&sb, '\n'); continue;
-            case 'r': strbuf_addc(&sb, '\r'); continue;
-            case 't': strbuf_addc(&sb, '\t'); continue;
+            case '"':
+                strbuf_addc(&sb, '"');
+                continue;
+            case '\\':
+                strbuf_addc(&sb, '\\');
+                continue;
+            case '/':
+                strbuf_addc(&sb, '/');
+                continue;
+            case 'b':
+                strbuf_addc(&sb, '\b');
+                continue;
+            case 'f':
+                strbuf_addc(&sb, '\f');
+                continue;
+            case 'n':
+                strbuf_addc(&sb, '\n');
+                continue;
+            case 'r':
+                strbuf_addc(&sb, '\r');
+                continue;
+            case 't':
+                strbuf_addc(&sb, '\t');
+                continue;
             case 'u':
                 if (hex4(P, &cp)) {
                     jfail(P, "bad \\u escape");

@@ -14,10 +14,10 @@ struct json {
     double num;
     const char *num_text; /* JSON_NUM: the literal (for exact integer parsing) */
     size_t num_len;
-    char *str;            /* JSON_STR: decoded, NUL-terminated (may hold no NUL inside) */
-    size_t n;             /* JSON_ARR/JSON_OBJ: number of items */
-    struct json **items;  /* values */
-    char **keys;          /* JSON_OBJ: keys, same order */
+    char *str;           /* JSON_STR: decoded, NUL-terminated (may hold no NUL inside) */
+    size_t n;            /* JSON_ARR/JSON_OBJ: number of items */
+    struct json **items; /* values */
+    char **keys;         /* JSON_OBJ: keys, same order */
 };
 
 #define JSON_MAX_DEPTH 16

@@ -128,8 +128,8 @@ static int model_init(struct vla_model *m, const struct vla_preset *p, const str
 {
     memset(m, 0, sizeof(*m));
     if (image % (p->vision.patch * p->vision.merge))
-        return error("image size %d is not a multiple of patch x merge (%d) of preset '%s'",
-                     image, p->vision.patch * p->vision.merge, p->name);
+        return error("image size %d is not a multiple of patch x merge (%d) of preset '%s'", image,
+                     p->vision.patch * p->vision.merge, p->name);
     m->p = p;
     m->ops = ops;
     if (resident)
@@ -195,10 +195,10 @@ void vla_model_release(struct vla_model *m)
     const struct vla_ops *o = m->ops;
     if (!o)
         return;
-    float *bufs[] = {m->img, m->patches, m->vx, m->vh, m->qkv, m->vatt, m->vmlp, m->vmlp2,
-                     m->merged, m->posi, m->px, m->h, m->q, m->att, m->gu, m->act, m->kv, m->xt,
-                     m->vel, m->out, m->ae, m->cat, m->tmp, m->ex, m->temb, m->logits, m->gbuf,
-                     m->eo};
+    float *bufs[] = {m->img,   m->patches, m->vx,   m->vh,   m->qkv,    m->vatt, m->vmlp,
+                     m->vmlp2, m->merged,  m->posi, m->px,   m->h,      m->q,    m->att,
+                     m->gu,    m->act,     m->kv,   m->xt,   m->vel,    m->out,  m->ae,
+                     m->cat,   m->tmp,     m->ex,   m->temb, m->logits, m->gbuf, m->eo};
     for (size_t i = 0; i < ARRAY_SIZE(bufs); i++)
         if (bufs[i])
             o->release(bufs[i]);
@@ -285,8 +285,7 @@ static void moe(struct vla_model *m, const struct vla_layer *L, const float *h, 
         if (!n)
             continue;
         o->gather_rows(h, m->moe_rows, n, D, m->gbuf);
-        o->matmul(m->gbuf, L->exp_gate_up_w + (size_t)ei * 2 * M * D, NULL, m->gu, n, 2 * M, D,
-                  0);
+        o->matmul(m->gbuf, L->exp_gate_up_w + (size_t)ei * 2 * M * D, NULL, m->gu, n, 2 * M, D, 0);
         o->glu(m->gu, m->gu + M, m->act, n, M, 2 * M, e->mlp_act);
         o->matmul(m->act, L->exp_down_w + (size_t)ei * D * M, NULL, m->eo, n, D, M, 0);
         o->scatter_add_rows(m->eo, m->moe_rows, m->moe_rw, n, D, x);
@@ -331,8 +330,7 @@ static void vision(struct vla_model *m, const struct vla_inputs *in, struct vla_
     int pp = 3 * v->patch * v->patch, hd = W / v->heads, mm = v->merge * v->merge;
     o->upload(m->img, in->images, (size_t)v->cameras * 3 * S * S);
     for (int c = 0; c < v->cameras; c++)
-        o->patchify(m->img + (size_t)c * 3 * S * S, m->patches + (size_t)c * gg * pp, S,
-                    v->patch);
+        o->patchify(m->img + (size_t)c * 3 * S * S, m->patches + (size_t)c * gg * pp, S, v->patch);
     o->matmul(m->patches, w->patch_w, w->patch_b, m->vx, Tv, W, pp, 0);
     o->pos_interp(w->pos, v->image / v->patch, m->posi, g, W);
     for (int c = 0; c < v->cameras; c++)
@@ -345,8 +343,8 @@ static void vision(struct vla_model *m, const struct vla_inputs *in, struct vla_
         o->matmul(m->vh, b->qkv_w, b->qkv_b, m->qkv, Tv, 3 * W, W, 0);
         for (int c = 0; c < v->cameras; c++) {
             const float *qc = m->qkv + (size_t)c * gg * 3 * W;
-            o->attention(qc, 3 * W, qc + W, qc + 2 * W, 3 * W, m->vatt + (size_t)c * gg * W, gg,
-                         gg, v->heads, v->heads, hd, 1.0f / sqrtf((float)hd));
+            o->attention(qc, 3 * W, qc + W, qc + 2 * W, 3 * W, m->vatt + (size_t)c * gg * W, gg, gg,
+                         v->heads, v->heads, hd, 1.0f / sqrtf((float)hd));
         }
         o->matmul(m->vatt, b->o_w, b->o_b, m->vx, Tv, W, W, 1);
         o->layernorm(m->vx, b->norm2_w, b->norm2_b, m->vh, Tv, W, VISION_LN_EPS);
@@ -420,14 +418,14 @@ static void denoise_step(struct vla_model *m, int step, float t, float dt, struc
     o->axpy(m->xt, m->vel, dt, (size_t)C * A);
 }
 
-int vla_forward(struct vla_model *m, const struct vla_inputs *in, float *actions,
-                double *stage_s, struct vla_stats *st)
+int vla_forward(struct vla_model *m, const struct vla_inputs *in, float *actions, double *stage_s,
+                struct vla_stats *st)
 {
     const struct vla_ops *o = m->ops;
     const struct vla_preset *p = m->p;
     if (in->image != m->image || in->cameras != p->vision.cameras || in->ntok != p->text_tokens)
-        return error("inputs do not match the model (image %d, %d cameras, %d tokens)",
-                     in->image, in->cameras, in->ntok);
+        return error("inputs do not match the model (image %d, %d cameras, %d tokens)", in->image,
+                     in->cameras, in->ntok);
     for (int i = 0; i < in->ntok; i++)
         if (in->tokens[i] < 0 || in->tokens[i] >= p->vocab)
             return error("text token %d (%d) is outside the vocabulary (%d)", i, in->tokens[i],
@@ -478,7 +476,7 @@ static double tower_flops(const struct vla_tower *t, double T, double Tk)
 {
     double D = t->width, qd = (double)t->heads * t->head_dim, kvd = 2.0 * t->kv_heads * t->head_dim;
     double f = 2 * T * D * (qd + kvd) + 2 * T * qd * D; /* projections */
-    f += 4 * T * Tk * qd;                             /* scores + weighted sum */
+    f += 4 * T * Tk * qd;                               /* scores + weighted sum */
     if (t->moe.experts) {
         f += 2 * T * D * t->moe.experts;
         f += 6 * T * D * (double)t->moe.expert_mlp * t->moe.top_k;
@@ -500,7 +498,7 @@ double vla_flops(const struct vla_preset *p, int image)
     vis *= v->cameras;
     double P = vla_prefix_len(p, image), C = p->chunk, E = p->expert.width;
     double pre = tower_flops(&p->backbone, P, P);
-    double step = tower_flops(&p->expert, C, P + C) + 2 * C * p->action_dim * E * 2 +
-                  2 * C * 3 * E * E;
+    double step =
+        tower_flops(&p->expert, C, P + C) + 2 * C * p->action_dim * E * 2 + 2 * C * 3 * E * E;
     return vis + pre + p->steps * step;
 }

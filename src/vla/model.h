@@ -12,11 +12,11 @@
 #include "weights.h"
 
 struct vla_inputs {
-    int image, cameras;  /* image side in px */
-    float *images;       /* [cameras, 3, image, image] in [-1, 1] */
-    int32_t *tokens;     /* [text_tokens] */
+    int image, cameras; /* image side in px */
+    float *images;      /* [cameras, 3, image, image] in [-1, 1] */
+    int32_t *tokens;    /* [text_tokens] */
     int ntok;
-    float *noise;        /* [chunk, action_dim] ~ N(0, 1): x at t = 1 */
+    float *noise; /* [chunk, action_dim] ~ N(0, 1): x at t = 1 */
 };
 
 /* inputs from the counter RNG (tensor names input.images, input.tokens,
@@ -27,7 +27,7 @@ void vla_inputs_release(struct vla_inputs *in);
 
 struct vla_layer_stat {
     char *name;
-    float max_abs;  /* over finite values, max over denoising steps */
+    float max_abs; /* over finite values, max over denoising steps */
     int nonfinite;
     int first_step; /* expert layers: step of the first NaN/Inf, else -1 */
 };
@@ -68,8 +68,8 @@ int vla_model_init_resident(struct vla_model *m, const struct vla_preset *p,
 void vla_model_release(struct vla_model *m);
 /* one pass; actions [chunk, action_dim] in physical units (host memory).
  * stage_s may be NULL; st (may be NULL) collects per-layer statistics. */
-int vla_forward(struct vla_model *m, const struct vla_inputs *in, float *actions,
-                double *stage_s, struct vla_stats *st);
+int vla_forward(struct vla_model *m, const struct vla_inputs *in, float *actions, double *stage_s,
+                struct vla_stats *st);
 
 /* FLOPs of one pass (multiply-add = 2), for reporting */
 double vla_flops(const struct vla_preset *p, int image);

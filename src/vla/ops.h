@@ -23,8 +23,8 @@ struct vla_ops {
     void (*sync)(void); /* wait for queued work (stage timing) */
 
     /* y[M,N] = x[M,K] . w[N,K]^T (+ bias[N]) (+ y if accumulate) */
-    void (*matmul)(const float *x, const float *w, const float *bias, float *y, int M, int N,
-                   int K, int accumulate);
+    void (*matmul)(const float *x, const float *w, const float *bias, float *y, int M, int N, int K,
+                   int accumulate);
     /* per row of D: y = (x - mean) / sqrt(var + eps) * w + b */
     void (*layernorm)(const float *x, const float *w, const float *b, float *y, int T, int D,
                       float eps);

@@ -273,11 +273,14 @@ static void cpu_pos_interp(const float *tab, int g0, float *out, int g1, int D)
             sx = sx < 0 ? 0 : sx;
             int x0 = (int)sx, x1 = x0 + 1 < g0 ? x0 + 1 : g0 - 1;
             float fx = (float)(sx - x0);
-            const float *a = tab + ((size_t)y0 * g0 + x0) * D, *b = tab + ((size_t)y0 * g0 + x1) * D;
-            const float *c = tab + ((size_t)y1 * g0 + x0) * D, *d = tab + ((size_t)y1 * g0 + x1) * D;
+            const float *a = tab + ((size_t)y0 * g0 + x0) * D,
+                        *b = tab + ((size_t)y0 * g0 + x1) * D;
+            const float *c = tab + ((size_t)y1 * g0 + x0) * D,
+                        *d = tab + ((size_t)y1 * g0 + x1) * D;
             float *o = out + ((size_t)oy * g1 + ox) * D;
             for (int i = 0; i < D; i++)
-                o[i] = (1 - fy) * ((1 - fx) * a[i] + fx * b[i]) + fy * ((1 - fx) * c[i] + fx * d[i]);
+                o[i] =
+                    (1 - fy) * ((1 - fx) * a[i] + fx * b[i]) + fy * ((1 - fx) * c[i] + fx * d[i]);
         }
     }
 }

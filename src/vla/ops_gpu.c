@@ -23,12 +23,12 @@
 #include "../util.h"
 #include "rng.h"
 
-#define KFNS(X)                                                                                   \
-    X(vla_cvt16) X(vla_rng_fill) X(vla_bias) X(vla_axpy) X(vla_scale) X(vla_act) X(vla_glu)       \
-    X(vla_layernorm) X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify)                     \
-    X(vla_pos_interp) X(vla_merge) X(vla_embed) X(vla_concat_bcast) X(vla_time_embed)              \
-    X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32)         \
-    X(vla_gemm_w16)
+#define KFNS(X)                                                                                    \
+    X(vla_cvt16)                                                                                   \
+    X(vla_rng_fill) X(vla_bias) X(vla_axpy) X(vla_scale) X(vla_act) X(vla_glu) X(vla_layernorm)    \
+        X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge)   \
+            X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)  \
+                X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -233,37 +233,36 @@ static void launch(int k, unsigned grid, void **args)
         fail(knames[k]);
 }
 
-#define LAUNCH(k, grid, ...)                                                                      \
-    do {                                                                                          \
-        void *args_[] = {__VA_ARGS__};                                                            \
-        launch(k, grid, args_);                                                                   \
+#define LAUNCH(k, grid, ...)                                                                       \
+    do {                                                                                           \
+        void *args_[] = {__VA_ARGS__};                                                             \
+        launch(k, grid, args_);                                                                    \
     } while (0)
 
 /* 16-bit copy of a rows x cols fp32 matrix (ld ldx) into dst (ld ldy) */
 static void cvt16(const float *x, long ldx, void *dst, long ldy, int rows, int cols)
 {
     int bf = G.dt == GPU_BF16;
-    LAUNCH(K_vla_cvt16, grid_for((uint64_t)rows * cols), &x, &ldx, &dst, &ldy, &rows, &cols,
-           &bf);
+    LAUNCH(K_vla_cvt16, grid_for((uint64_t)rows * cols), &x, &ldx, &dst, &ldy, &rows, &cols, &bf);
 }
 
 /* C_i = alpha op(A_i) op(B_i) + beta C_i (row-major), C fp32; inputs of type t */
-static void gemm(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float alpha,
-                 const void *A, long lda, long long sA, const void *B, long ldb, long long sB,
-                 float beta, float *C, long ldc, long long sC, int batch)
+static void gemm(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float alpha, const void *A,
+                 long lda, long long sA, const void *B, long ldb, long long sB, float beta,
+                 float *C, long ldc, long long sC, int batch)
 {
     if (G.err || m <= 0 || n <= 0 || batch <= 0)
         return;
     if (G.b->blas_gemm_ex) {
-        if (G.b->blas_gemm_ex(G.b, t, GPU_F32, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB,
-                              beta, C, ldc, sC, batch, G.s))
+        if (G.b->blas_gemm_ex(G.b, t, GPU_F32, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta,
+                              C, ldc, sC, batch, G.s))
             fail("GEMM");
         return;
     }
     unsigned grid = (unsigned)(((n + 15) / 16) * ((m + 15) / 16) * batch);
     int bf = t == GPU_BF16;
-    LAUNCH(t == GPU_F32 ? K_vla_gemm_f32 : K_vla_gemm_w16, grid, &ta, &tb, &m, &n, &k, &alpha,
-           &A, &lda, &sA, &B, &ldb, &sB, &beta, &C, &ldc, &sC, &bf);
+    LAUNCH(t == GPU_F32 ? K_vla_gemm_f32 : K_vla_gemm_w16, grid, &ta, &tb, &m, &n, &k, &alpha, &A,
+           &lda, &sA, &B, &ldb, &sB, &beta, &C, &ldc, &sC, &bf);
 }
 
 static int in_arena(const float *w)
@@ -349,8 +348,8 @@ static void g_rope(float *x, int T, int heads, int hd, int stride, int pos0, dou
 
 /* BLAS-based attention: S_h = Q_h K_g^T, P = softmax(S * scale) in fp32,
  * O_h = P_h V_g; head h reads kv head g = h / (H / KV). */
-static void g_attention(const float *q, int qs, const float *k, const float *v, int ks,
-                        float *out, int Tq, int Tk, int H, int KV, int hd, float scale)
+static void g_attention(const float *q, int qs, const float *k, const float *v, int ks, float *out,
+                        int Tq, int Tk, int H, int KV, int hd, float scale)
 {
     int G_ = H / KV;
     enum gpu_dtype t = G.dt;
@@ -374,8 +373,8 @@ static void g_attention(const float *q, int qs, const float *k, const float *v, 
     } else {
         for (int g = 0; g < KV; g++)
             gemm(t, 0, 1, Tq, Tk, hd, 1.0f, (const char *)Q + (size_t)g * G_ * hd * es, ldq, hd,
-                 (const char *)K + (size_t)g * hd * es, ldk, 0, 0.0f, S + (size_t)g * G_ * sS,
-                 Tk, sS, G_);
+                 (const char *)K + (size_t)g * hd * es, ldk, 0, 0.0f, S + (size_t)g * G_ * sS, Tk,
+                 sS, G_);
     }
     int rows = H * Tq, bf = t == GPU_BF16;
     void *P16 = t == GPU_F32 ? NULL : scratch(&G.P16, (size_t)H * sS * 2);
@@ -427,8 +426,7 @@ static void g_merge(const float *x, float *out, int g, int m, int D)
     LAUNCH(K_vla_merge, grid_for((uint64_t)g * g * D), &x, &out, &g, &m, &D);
 }
 
-static void g_embed(const float *table, const int32_t *tokens, float *out, int T, int D,
-                    float mul)
+static void g_embed(const float *table, const int32_t *tokens, float *out, int T, int D, float mul)
 {
     int *dt = scratch(&G.tok, (size_t)T * sizeof(int32_t));
     h2d(dt, tokens, (size_t)T * sizeof(int32_t));
@@ -473,8 +471,8 @@ static void g_scatter_add_rows(const float *x, const int *rows, const float *w, 
  * 50 tokens x top-4 nearly all 32 experts are hit), combined with dense
  * routing weights that are zero for experts not chosen */
 static void g_moe_dense(const float *h, float *x, const float *router_w, const float *gate_up_w,
-                        const float *down_w, int T, int D, int X, int k, int M,
-                        enum vla_router r, enum vla_act a, float *logits)
+                        const float *down_w, int T, int D, int X, int k, int M, enum vla_router r,
+                        enum vla_act a, float *logits)
 {
     g_matmul(h, router_w, NULL, logits, T, X, D, 0);
     float *wd = scratch(&G.moe_w, (size_t)T * X * sizeof(float));
@@ -663,8 +661,7 @@ int vla_gpu_set_dtype(const char *dtype)
     return make16();
 }
 
-int vla_gpu_weights(struct vla_weights *w, const struct vla_preset *p, uint64_t seed,
-                    int from_host)
+int vla_gpu_weights(struct vla_weights *w, const struct vla_preset *p, uint64_t seed, int from_host)
 {
     G.arena_n = w->arena_len;
     G.arena = dev_alloc(w->arena_len * sizeof(float));
@@ -684,11 +681,18 @@ int vla_gpu_weights(struct vla_weights *w, const struct vla_preset *p, uint64_t 
         const float *stats = NULL;
         switch (t->init) {
         case VLA_INIT_LINEAR:
-        case VLA_INIT_EMBED: sc = 1.0 / sqrt(fan_in); break;
+        case VLA_INIT_EMBED:
+            sc = 1.0 / sqrt(fan_in);
+            break;
         case VLA_INIT_BIAS:
-        case VLA_INIT_ZERO_ISH: break;
-        case VLA_INIT_NORM: mean = 1.0; break;
-        case VLA_INIT_POS: sc = 0.2; break;
+        case VLA_INIT_ZERO_ISH:
+            break;
+        case VLA_INIT_NORM:
+            mean = 1.0;
+            break;
+        case VLA_INIT_POS:
+            sc = 0.2;
+            break;
         case VLA_INIT_STATS:
             stats = d == w->mean ? p->mean : d == w->std ? p->std : d == w->low ? p->low : p->high;
             break;
@@ -774,7 +778,9 @@ int vla_gpu_graph_capture(struct vla_model *m, const struct vla_inputs *in, floa
         return -1;
     }
     size_t need = ((size_t)in->cameras * 3 * in->image * in->image + (size_t)in->ntok +
-                   2 * (size_t)m->C * m->A) * 4 + 16 * 64;
+                   2 * (size_t)m->C * m->A) *
+                      4 +
+                  16 * 64;
     if (!G.pool) {
         if (b->malloc_host(b, (void **)&G.pool, 2 * need)) {
             *why = xasprintf("pinned staging: %s", b->err);
@@ -864,8 +870,8 @@ void vla_gpu_close(void)
         b->event_destroy(b, G.ev[i]);
     if (G.pool)
         b->free_host(b, G.pool);
-    struct scratch *sc[] = {&G.a16, &G.q16, &G.k16, &G.v16, &G.S, &G.P16, &G.tok,
-                            &G.red, &G.moe_w, &G.moe_gu, &G.moe_act, &G.moe_eo};
+    struct scratch *sc[] = {&G.a16, &G.q16, &G.k16,   &G.v16,    &G.S,       &G.P16,
+                            &G.tok, &G.red, &G.moe_w, &G.moe_gu, &G.moe_act, &G.moe_eo};
     for (size_t i = 0; i < ARRAY_SIZE(sc); i++)
         if (sc[i]->p)
             b->free(b, sc[i]->p);

@@ -17,11 +17,11 @@
 extern const struct vla_ops vla_ops_gpu;
 
 struct vla_gpu_info {
-    char backend[16];   /* "cuda" / "hip" */
+    char backend[16]; /* "cuda" / "hip" */
     char device[256];
     char target[64];
-    char blas[512];     /* BLAS library, "" = own GEMM kernel */
-    double open_s;      /* runtime load + context + kernel compile (or cache load) */
+    char blas[512]; /* BLAS library, "" = own GEMM kernel */
+    double open_s;  /* runtime load + context + kernel compile (or cache load) */
     int cache_hits, compiles;
     size_t total_mem;
 };

@@ -72,13 +72,12 @@ enum ftype { F_INT, F_DOUBLE, F_STR, F_ACT, F_ROUTER, F_VEC, F_MAP };
 struct field {
     const char *key;
     enum ftype type;
-    size_t off;                 /* offset into the target struct */
+    size_t off; /* offset into the target struct */
     int required;
-    long min, max;              /* F_INT / F_DOUBLE bounds (F_DOUBLE: min/max as given) */
-    const struct field *sub;    /* F_MAP */
-    size_t sub_off;             /* F_MAP: offset of the sub-struct */
+    long min, max;           /* F_INT / F_DOUBLE bounds (F_DOUBLE: min/max as given) */
+    const struct field *sub; /* F_MAP */
+    size_t sub_off;          /* F_MAP: offset of the sub-struct */
 };
-
 
 struct pstate {
     struct ploader *L;
@@ -199,8 +198,14 @@ static int load_map(struct pstate *S, yaml_node_t *map, const struct field *fiel
     return 0;
 }
 
-#define DIM(k, T, m, lo, hi) {k, F_INT, offsetof(T, m), 1, lo, hi, NULL, 0}
-#define OPT_DIM(k, T, m, lo, hi) {k, F_INT, offsetof(T, m), 0, lo, hi, NULL, 0}
+#define DIM(k, T, m, lo, hi)                                                                       \
+    {                                                                                              \
+        k, F_INT, offsetof(T, m), 1, lo, hi, NULL, 0                                               \
+    }
+#define OPT_DIM(k, T, m, lo, hi)                                                                   \
+    {                                                                                              \
+        k, F_INT, offsetof(T, m), 0, lo, hi, NULL, 0                                               \
+    }
 
 static const struct field vision_fields[] = {
     DIM("image", struct vla_vision, image, 8, 4096),
@@ -308,8 +313,7 @@ static int check_tower(struct ploader *L, yaml_node_t *at, const char *what,
         return perr(L, at, "%s.heads (%d) must be a multiple of %s.kv_heads (%d)", what, t->heads,
                     what, t->kv_heads);
     if (t->head_dim % 2)
-        return perr(L, at, "%s.head_dim (%d) must be even (RoPE rotates pairs)", what,
-                    t->head_dim);
+        return perr(L, at, "%s.head_dim (%d) must be even (RoPE rotates pairs)", what, t->head_dim);
     if (t->mlp_act == VLA_ACT_GELU_TANH)
         return perr(L, at, "%s.mlp_act must be geglu or swiglu", what);
     return 0;

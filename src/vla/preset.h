@@ -16,8 +16,8 @@ enum vla_act {
 enum vla_router { VLA_ROUTER_SOFTMAX, VLA_ROUTER_SIGMOID };
 
 struct vla_vision {
-    int image;   /* trained image side in pixels (square) */
-    int patch;   /* patch side in pixels */
+    int image; /* trained image side in pixels (square) */
+    int patch; /* patch side in pixels */
     int width, depth, heads, mlp;
     enum vla_act mlp_act; /* gelu_tanh or swiglu */
     int merge;            /* side of the token merge before the projection (1 = none) */
@@ -56,14 +56,13 @@ struct vla_preset {
  * then the built-in copy. Returns 0 or -1 (message printed). */
 int vla_preset_find(struct vla_preset *p, const char *name, const char *models_dir);
 int vla_preset_load_file(struct vla_preset *p, const char *path);
-int vla_preset_load_string(struct vla_preset *p, const char *source, const char *text,
-                           size_t len);
+int vla_preset_load_string(struct vla_preset *p, const char *source, const char *text, size_t len);
 void vla_preset_release(struct vla_preset *p);
 /* names of the built-in presets, NULL-terminated */
 const char *const *vla_preset_builtin_names(void);
 
 /* derived shapes */
-int vla_grid(const struct vla_preset *p, int image); /* patches per side at image px */
+int vla_grid(const struct vla_preset *p, int image);         /* patches per side at image px */
 int vla_image_tokens(const struct vla_preset *p, int image); /* per camera, after merge */
 int vla_prefix_len(const struct vla_preset *p, int image);
 

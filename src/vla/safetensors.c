@@ -33,11 +33,13 @@ static int cmp_begin(const void *a, const void *b)
 {
     const struct st_tensor *x = *(const struct st_tensor *const *)a;
     const struct st_tensor *y = *(const struct st_tensor *const *)b;
-    return x->begin < y->begin ? -1 : x->begin > y->begin ? 1 : (x->end > y->end) - (x->end < y->end);
+    return x->begin < y->begin   ? -1
+           : x->begin > y->begin ? 1
+                                 : (x->end > y->end) - (x->end < y->end);
 }
 
-static int parse_tensor(struct st_file *f, const char *what, const char *name,
-                        const struct json *v, struct st_tensor *t)
+static int parse_tensor(struct st_file *f, const char *what, const char *name, const struct json *v,
+                        struct st_tensor *t)
 {
     if (v->type != JSON_OBJ)
         return error("%s: tensor '%s': entry is not an object", what, name);
@@ -80,8 +82,8 @@ static int parse_tensor(struct st_file *f, const char *what, const char *name,
         json_u64(off->items[1], &e))
         return error("%s: tensor '%s': 'data_offsets' must be [begin, end] integers", what, name);
     if (b > e)
-        return error("%s: tensor '%s': data_offsets [%llu, %llu] end before they begin", what,
-                     name, b, e);
+        return error("%s: tensor '%s': data_offsets [%llu, %llu] end before they begin", what, name,
+                     b, e);
     if (e > f->data_len)
         return error("%s: tensor '%s': data_offsets [%llu, %llu] lie beyond the data buffer "
                      "(%llu bytes)",

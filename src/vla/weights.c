@@ -14,7 +14,8 @@
 #include "safetensors.h"
 
 static void reg(struct vla_weights *w, float **dst, enum vla_init init, int ndim, uint64_t d0,
-                uint64_t d1, uint64_t d2, const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+                uint64_t d1, uint64_t d2, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
 
 static void reg(struct vla_weights *w, float **dst, enum vla_init init, int ndim, uint64_t d0,
                 uint64_t d1, uint64_t d2, const char *fmt, ...)
@@ -44,8 +45,8 @@ static void reg(struct vla_weights *w, float **dst, enum vla_init init, int ndim
 #define LIN(dst, out, in, ...) reg(w, dst, VLA_INIT_LINEAR, 2, out, in, 0, __VA_ARGS__)
 #define VEC(dst, init, n, ...) reg(w, dst, init, 1, n, 0, 0, __VA_ARGS__)
 
-static void reg_layer(struct vla_weights *w, const struct vla_preset *p, const char *tower,
-                      int l, const struct vla_tower *t, struct vla_layer *L)
+static void reg_layer(struct vla_weights *w, const struct vla_preset *p, const char *tower, int l,
+                      const struct vla_tower *t, struct vla_layer *L)
 {
     uint64_t D = (uint64_t)t->width, hd = (uint64_t)t->head_dim;
     uint64_t qd = (uint64_t)t->heads * hd, kvd = 2 * (uint64_t)t->kv_heads * hd;
@@ -60,8 +61,8 @@ static void reg_layer(struct vla_weights *w, const struct vla_preset *p, const c
         LIN(&L->router_w, X, D, "%s.layers.%d.moe.router.weight", tower, l);
         reg(w, &L->exp_gate_up_w, VLA_INIT_LINEAR, 3, X, 2 * M, D,
             "%s.layers.%d.moe.experts.gate_up.weight", tower, l);
-        reg(w, &L->exp_down_w, VLA_INIT_LINEAR, 3, X, D, M,
-            "%s.layers.%d.moe.experts.down.weight", tower, l);
+        reg(w, &L->exp_down_w, VLA_INIT_LINEAR, 3, X, D, M, "%s.layers.%d.moe.experts.down.weight",
+            tower, l);
         if (t->moe.shared_mlp) {
             uint64_t S = (uint64_t)t->moe.shared_mlp;
             LIN(&L->sh_gate_up_w, 2 * S, D, "%s.layers.%d.moe.shared.gate_up.weight", tower, l);
@@ -223,8 +224,7 @@ int vla_weights_load(struct vla_weights *w, const struct vla_preset *p, const ch
         if (!s) {
             if (t->init == VLA_INIT_STATS)
                 continue;
-            rc = error("%s: tensor '%s' is missing (preset '%s' needs it)", path, t->name,
-                       p->name);
+            rc = error("%s: tensor '%s' is missing (preset '%s' needs it)", path, t->name, p->name);
             break;
         }
         int same = s->ndim == t->ndim;
@@ -249,7 +249,9 @@ int vla_weights_load(struct vla_weights *w, const struct vla_preset *p, const ch
     for (int a = 0; !rc && a < p->action_dim; a++) {
         if (!(w->std[a] > 0) || !(w->low[a] < w->high[a]) || !isfinite(w->mean[a]))
             rc = error("%s: tensor 'action.%s' is not usable at dimension %d", path,
-                       !(w->std[a] > 0) ? "std" : !isfinite(w->mean[a]) ? "mean" : "low",
+                       !(w->std[a] > 0)        ? "std"
+                       : !isfinite(w->mean[a]) ? "mean"
+                                               : "low",
                        a);
     }
     if (!rc) {
@@ -269,7 +271,9 @@ int vla_weights_save(const struct vla_weights *w, const struct vla_preset *p, co
         memcpy(wt[i].shape, w->t[i].shape, sizeof(w->t[i].shape));
         wt[i].data = w->t[i].data;
     }
-    const char *meta[] = {"format", "pt", "preset", p->name, "origin", w->origin ? w->origin : "",
+    const char *meta[] = {"format", "pt",
+                          "preset", p->name,
+                          "origin", w->origin ? w->origin : "",
                           "writer", "rocm-vla-doctor " RVD_VERSION};
     int rc = st_write(path, wt, w->n, meta, 4);
     free(wt);

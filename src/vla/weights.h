@@ -11,13 +11,13 @@
 #include "preset.h"
 
 enum vla_init {
-    VLA_INIT_LINEAR, /* normal(0, 1/sqrt(fan_in)), fan_in = last dimension */
-    VLA_INIT_BIAS,   /* normal(0, 0.02) */
-    VLA_INIT_NORM,   /* 1 + normal(0, 0.02) */
+    VLA_INIT_LINEAR,   /* normal(0, 1/sqrt(fan_in)), fan_in = last dimension */
+    VLA_INIT_BIAS,     /* normal(0, 0.02) */
+    VLA_INIT_NORM,     /* 1 + normal(0, 0.02) */
     VLA_INIT_ZERO_ISH, /* normal(0, 0.02): layernorm bias */
-    VLA_INIT_POS,    /* normal(0, 0.2): learned position table */
-    VLA_INIT_EMBED,  /* normal(0, 1/sqrt(width)); the backbone scales by sqrt(width) */
-    VLA_INIT_STATS,  /* action stats: taken from the preset */
+    VLA_INIT_POS,      /* normal(0, 0.2): learned position table */
+    VLA_INIT_EMBED,    /* normal(0, 1/sqrt(width)); the backbone scales by sqrt(width) */
+    VLA_INIT_STATS,    /* action stats: taken from the preset */
 };
 
 struct vla_tensor {
@@ -37,7 +37,7 @@ struct vla_vblock {
 
 struct vla_layer {
     float *attn_norm, *q_w, *kv_w, *o_w, *mlp_norm;
-    float *gate_up_w, *down_w;                   /* dense MLP */
+    float *gate_up_w, *down_w;                    /* dense MLP */
     float *router_w, *exp_gate_up_w, *exp_down_w; /* MoE: [X, E], [X, 2M, E], [X, E, M] */
     float *sh_gate_up_w, *sh_down_w;              /* shared expert */
 };

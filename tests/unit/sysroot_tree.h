@@ -49,7 +49,8 @@ static inline void put(const char *rel, const char *text)
     put_bin(rel, text, strlen(text));
 }
 
-static inline void putf(const char *rel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void putf(const char *rel, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static inline void putf(const char *rel, const char *fmt, ...)
 {
     struct strbuf sb = STRBUF_INIT;

@@ -65,8 +65,8 @@ static void test_own_kernel_chosen(void)
 
 static int fake_calls, fake_m, fake_n, fake_k;
 static enum gpu_dtype fake_t;
-static int fake_rocblas(struct gpu_backend *b, enum gpu_dtype t, int m, int n, int k,
-                        const void *A, const void *B, float *C, gpu_stream s)
+static int fake_rocblas(struct gpu_backend *b, enum gpu_dtype t, int m, int n, int k, const void *A,
+                        const void *B, float *C, gpu_stream s)
 {
     (void)b, (void)A, (void)B, (void)C, (void)s;
     fake_calls++;

@@ -146,10 +146,9 @@ static void test_driver(void)
 
 /* ---- kernel log ----------------------------------------------------------- */
 
-static const char *const sig_ids[] = {"atomics_unsupported", "pci_rejects_atomics",
-                                      "gpu_page_fault",      "memory_access_fault",
-                                      "kfd_unsupported",     "key_rejected",
-                                      "hmm_registered"};
+static const char *const sig_ids[] = {
+    "atomics_unsupported", "pci_rejects_atomics", "gpu_page_fault", "memory_access_fault",
+    "kfd_unsupported",     "key_rejected",        "hmm_registered"};
 
 static void test_kernel_log(void)
 {
@@ -212,8 +211,7 @@ static void test_kernel_log(void)
         CHECK(list_n("kernel.dmesg.signatures") == 1);
         CHECK(list_has("kernel.dmesg.signatures", sig_ids[s]));
         const struct fact *f = fact_get(&fs, "kernel.dmesg.lines");
-        CHECK(f && f->type == FACT_LIST && f->list.n == 1 &&
-              str_starts(f->list.v[0], sig_ids[s]));
+        CHECK(f && f->type == FACT_LIST && f->list.n == 1 && str_starts(f->list.v[0], sig_ids[s]));
     }
 
     /* lines are capped at 20 */
@@ -525,8 +523,8 @@ static void test_rocm(void)
     put("/var/lib/dpkg/status", dpkg_status);
     put("/sys/module/amdgpu/initstate", "live\n");
     put("/sys/module/amdgpu/version", "6.3.6\n");
-    put("/.snapshot/environ",
-        "LD_LIBRARY_PATH=/usr/local/cuda/lib64:/opt/rocm-6.1.3/lib:/opt/rocm-6.2.0/lib:/opt/rocm/lib\n");
+    put("/.snapshot/environ", "LD_LIBRARY_PATH=/usr/local/cuda/lib64:/opt/rocm-6.1.3/lib:/opt/"
+                              "rocm-6.2.0/lib:/opt/rocm/lib\n");
     use_root();
     probe_env_run(&ctx);
     probe_driver_run(&ctx);

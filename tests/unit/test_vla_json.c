@@ -24,8 +24,9 @@ static const char *why(const char *s, size_t len)
 int main(void)
 {
     char err[200];
-    const char *doc = "{\"a\": {\"dtype\": \"F32\", \"shape\": [2, 3], \"data_offsets\": [0, 24]},"
-                      " \"s\": \"\\u00e9\\ud83d\\ude00\\n\", \"t\": true, \"n\": null, \"f\": -1.5e3}";
+    const char *doc =
+        "{\"a\": {\"dtype\": \"F32\", \"shape\": [2, 3], \"data_offsets\": [0, 24]},"
+        " \"s\": \"\\u00e9\\ud83d\\ude00\\n\", \"t\": true, \"n\": null, \"f\": -1.5e3}";
     struct json *j = json_parse(doc, strlen(doc), err, sizeof(err));
     CHECK(j != NULL);
     if (j) {
@@ -52,12 +53,12 @@ int main(void)
     CHECK(!parses("\"tab\there\""));
     CHECK(!parses("\"\\x\""));
     CHECK(!parses("\"\\u12\""));
-    CHECK(!parses("\"\\ud800\""));        /* lone surrogate */
-    CHECK(!parses("\"\\u0000\""));        /* NUL inside a name */
-    CHECK(!parses("\"\xc0\xaf\""));       /* overlong */
-    CHECK(!parses("\"\xed\xa0\x80\""));   /* encoded surrogate */
+    CHECK(!parses("\"\\ud800\""));          /* lone surrogate */
+    CHECK(!parses("\"\\u0000\""));          /* NUL inside a name */
+    CHECK(!parses("\"\xc0\xaf\""));         /* overlong */
+    CHECK(!parses("\"\xed\xa0\x80\""));     /* encoded surrogate */
     CHECK(!parses("\"\xf4\x90\x80\x80\"")); /* beyond U+10FFFF */
-    CHECK(!parses("\"\xe2\x82\""));       /* truncated sequence */
+    CHECK(!parses("\"\xe2\x82\""));         /* truncated sequence */
     CHECK(!parses("tru"));
     CHECK(strstr(why("{\"a\":1,\"a\":2}", 13), "duplicate key 'a'") != NULL);
     CHECK(strstr(why("\"\xff\"", 3), "invalid UTF-8") != NULL);
