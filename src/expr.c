@@ -603,16 +603,29 @@ static struct val eval_call(const struct expr *e, const struct expr_env *env)
         struct val key = expr_eval(e->kids[1], env);
         if (key.t == VAL_UNKNOWN)
             return key;
-        char *k = val_as_text(&key);
+        /* a list of keys: the first that the table has (most specific first,
+         * e.g. [rocm.version, rocm.series]) */
+        struct strlist keys = STRLIST_INIT;
+        if (key.t == VAL_LIST)
+            for (size_t i = 0; i < key.l.n; i++)
+                strlist_add(&keys, key.l.v[i]);
+        else
+            strlist_add_owned(&keys, val_as_text(&key));
         val_release(&key);
         struct val out;
-        int rc = env->table ? env->table(env->ctx, e->kids[0]->str, k, &out) : -1;
+        int rc = -1;
+        for (size_t i = 0; rc && i < keys.n; i++)
+            rc = env->table ? env->table(env->ctx, e->kids[0]->str, keys.v[i], &out) : -1;
         if (rc) {
+            struct strbuf sb = STRBUF_INIT;
+            for (size_t i = 0; i < keys.n; i++)
+                strbuf_addf(&sb, "%s%s", i ? "|" : "", keys.v[i]);
             out = v_unknown(e->kids[0]->str);
             free(out.s);
-            out.s = xasprintf("%s[%s]", e->kids[0]->str, k);
+            out.s = xasprintf("%s[%s]", e->kids[0]->str, sb.buf ? sb.buf : "");
+            strbuf_release(&sb);
         }
-        free(k);
+        strlist_release(&keys);
         return out;
     }
     struct val a = expr_eval(e->kids[0], env);

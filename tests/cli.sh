@@ -229,4 +229,23 @@ else
     pass=$((pass + 1))
 fi
 
+# the support matrix is looked up by exact release first: gfx1101 arrived
+# in a 6.4 point release, so 6.4.0 fails and 6.4.2 passes
+for v in 6.4.0:fail 6.4.2:pass; do
+    ver=${v%%:*}
+    want=${v#*:}
+    rm -rf "$D/m$ver" && cp -r tests/fixtures/rx7800xt-override/root "$D/m$ver"
+    rm -rf "$D/m$ver/opt/rocm-5.7.1" "$D/m$ver/opt/rocm-6.1.0" "$D/m$ver/opt/rocm"
+    mkdir -p "$D/m$ver/opt/rocm-$ver/.info"
+    echo "$ver-1" >"$D/m$ver/opt/rocm-$ver/.info/version"
+    ln -s "rocm-$ver" "$D/m$ver/opt/rocm"
+    "$RVD" --sysroot "$D/m$ver" --only gpu.gfx_supported --no-color >"$D/m$ver.out" 2>&1
+    if [ "$want" = fail ]; then re='^\[XX\] gpu.gfx_supported +gfx1101 is not on ROCm 6.4'; else re='^\[ok\] gpu.gfx_supported +gfx1101 is supported'; fi
+    if grep -Eq "$re" "$D/m$ver.out"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL cli matrix $ver: want $want"; head -5 "$D/m$ver.out"
+    fi
+done
+
 echo "$pass passed, $fail failed"
