@@ -220,5 +220,15 @@ else
     ok
 fi
 
+# every command of the binary's command table is in the man page's SYNOPSIS
+syn=$(sed -n '/^\.Sh SYNOPSIS/,/^\.Sh DESCRIPTION/p' man/rocm-vla-doctor.1)
+for cmd in $(sed -n 's/^    {"\([a-z]*\)", .*/\1/p' src/main.c); do
+    if [ "$cmd" = check ] || printf '%s\n' "$syn" | grep -qx ".Cm $cmd"; then
+        ok
+    else
+        bad "command $cmd is missing from the SYNOPSIS of man/rocm-vla-doctor.1"
+    fi
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
