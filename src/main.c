@@ -395,10 +395,16 @@ static const struct command {
     int (*fn)(struct opts *o, int argc, char **argv);
     int (*own_opts)(int argc, char **argv); /* a command that parses its own options */
 } commands[] = {
-    {"check", cmd_check, NULL},     {"list", cmd_list, NULL},
-    {"explain", cmd_explain, NULL}, {"collect", cmd_collect, NULL},
-    {"bench", NULL, vla_cmd_bench}, {"dashboard", NULL, tui_cmd_dashboard},
+    /* one command per line */
+    /* clang-format off */
+    {"check", cmd_check, NULL},
+    {"list", cmd_list, NULL},
+    {"explain", cmd_explain, NULL},
+    {"collect", cmd_collect, NULL},
+    {"bench", NULL, vla_cmd_bench},
+    {"dashboard", NULL, tui_cmd_dashboard},
     {"diff", NULL, diff_cmd},
+    /* clang-format on */
 };
 
 int main(int argc, char **argv)

@@ -222,7 +222,9 @@ fi
 
 # every command of the binary's command table is in the man page's SYNOPSIS
 syn=$(sed -n '/^\.Sh SYNOPSIS/,/^\.Sh DESCRIPTION/p' man/rocm-vla-doctor.1)
-for cmd in $(sed -n 's/^    {"\([a-z]*\)", .*/\1/p' src/main.c); do
+cmds=$(sed -n '/commands\[\] = {/,/^};/p' src/main.c | grep -o '{"[a-z]*",' | tr -d '{",')
+[ "$(echo $cmds | wc -w)" -ge 7 ] && ok || bad "cannot read the command table of src/main.c"
+for cmd in $cmds; do
     if [ "$cmd" = check ] || printf '%s\n' "$syn" | grep -qx ".Cm $cmd"; then
         ok
     else
