@@ -3,7 +3,9 @@
 # panels, unknown drawn as "?", the checklist's marks agree with every
 # fixture's expected statuses), small terminal sizes, usage errors, and the
 # real ncurses path on a pseudo-terminal (script(1)): one frame, 'q', SIGWINCH
-# and SIGTERM, the terminal restored each time.
+# and SIGTERM, the terminal restored each time. The workload panel
+# (--workload tiny: the reference pass on the CPU backend in the isolated
+# child): its figures, '?' for what has no value, the one-line form, usage.
 # Environment: RVD (the binary), OUT (a scratch directory).
 set -u
 RVD=${RVD:-build/rocm-vla-doctor}
@@ -156,6 +158,50 @@ has "$D/size-24x80.out" '^GPU[0-7] gfx942 busy 0% VRAM 0\.3/192G 38/41C 147W PCI
 has "$D/size-10x40.out" '^GPU[0-2] gfx942 busy 0%' 3
 has "$D/size-10x40.out" '^\| \[ok\] ' 3
 
+# ---- the workload panel: the tiny pass on the CPU backend -------------------
+# (this host: no --sysroot; the CPU backend runs when there is no GPU)
+once wl-tiny 0 --workload tiny --size 40x110
+W="$D/wl-tiny.out"
+has "$W" '^\+- workload tiny  [a-z]+: .+  (fp32|bf16|fp16) -' 1
+has "$W" '^\| total p50 [0-9]+\.?[0-9]* ms  p99 [0-9]+\.?[0-9]* ms  budget ' 1
+has "$W" '^\| vision [0-9.]+ ms  prefix [0-9.]+ ms  denoising step [0-9.]+ ms' 1
+has "$W" '^\| control rate [0-9.]+ Hz  needs ' 1
+has "$W" '^\| p50 history \[[_.,=+*#-]+ *\] [0-9.]+ \.\. [0-9.]+ ms, last 1 runs' 1
+has "$W" '^\| last run [0-9]{2}:[0-9]{2}:[0-9]{2} \([0-9.]+ s\), every 5 s' 1
+# measured figures are never a made-up 0
+lacks "$W" '(p50|p99|vision|prefix|step|rate) 0(\.0+)? '
+if grep -q 'cpu: host CPU' "$W"; then
+    # on the CPU backend the checks' budgets: the 2 s CI target for the
+    # pass; vla.control_rate skips, so no rate budget ('?', with the reason)
+    has "$W" 'budget 2000 ms  \[(ok|XX)\] vla\.latency\.total' 1
+    has "$W" 'needs \?  \[--\] vla\.control_rate: no GPU: ' 1
+fi
+# a budget from a --checks file with other figures is followed
+sed 's/vla.latency.total_ms > 2000/vla.latency.total_ms > 1234.5/' checks.yaml >"$D/checks-wl.yaml"
+once wl-checks 0 --workload tiny --checks "$D/checks-wl.yaml" --size 40x110
+if grep -q 'cpu: host CPU' "$D/wl-checks.out"; then has "$D/wl-checks.out" 'budget 1234\.5 ms' 1; fi
+# pi0 does not run on the CPU backend: why, and '?' for every figure
+once wl-pi0 0 --workload pi0 --size 40x110
+if ! grep -q 'cpu: ' "$D/wl-pi0.out" && grep -q 'no GPU' "$D/wl-pi0.out"; then
+    has "$D/wl-pi0.out" '^\+- workload pi0 -' 1
+    has "$D/wl-pi0.out" '^\| total p50 \? ms  p99 \? ms  budget \?  \[--\] vla\.latency\.total: no GPU' 1
+    has "$D/wl-pi0.out" '^\| control rate \? Hz' 1
+    has "$D/wl-pi0.out" 'p50 history: no total latency yet' 1
+    lacks "$D/wl-pi0.out" '(p50|p99|rate) 0(\.0+)? '
+fi
+# a small terminal: the panel is one line
+once wl-small 0 --workload tiny --size 8x80
+has "$D/wl-small.out" '^VLA tiny [a-z]+ p50 [0-9.]+ p99 [0-9.]+ ms [0-9.]+ Hz  last [0-9:]{8}' 1
+lacks "$D/wl-small.out" '.{81}'
+once wl-sysroot 2 --workload tiny --sysroot $FX/mi300x-node/root
+has "$D/wl-sysroot.err" "--workload runs the pass on this host; --sysroot does not apply"
+once wl-dtype 2 --dtype bf16
+has "$D/wl-dtype.err" "--dtype and --workload-interval apply to --workload only"
+once wl-bad-dtype 2 --workload tiny --dtype fp8
+has "$D/wl-bad-dtype.err" "--dtype must be bf16, fp16 or fp32, not 'fp8'"
+once wl-interval 2 --workload tiny --workload-interval 0
+has "$D/wl-interval.err" "--workload-interval must be 1 to 3600 seconds, not '0'"
+
 # ---- usage ----------------------------------------------------------------
 once bad-interval 2 --interval 5
 has "$D/bad-interval.err" "--interval must be 100 to 60000 milliseconds, not '5'"
@@ -200,6 +246,22 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/
     has "$D/live-sig.out" 'GPU7 gfx942 '
     has "$D/live-sig.out" "$(printf '\033')\\[20;1Hchecks "
     has "$D/live-sig.out" "$(printf '\033')\\[\\?1049l"
+    # the workload panel live: runs every second while the UI stays responsive
+    # ('q' after 2.5 s quits at once), then a SIGTERM while the first run may
+    # still be going: exit 0, terminal restored, no helper left behind
+    (sleep 2.5; printf q) | TERM=xterm timeout 20 script -qec \
+        "stty rows 30 cols 100; $RVD dashboard --workload tiny --workload-interval 1 --interval 200; echo rc=\$?" \
+        /dev/null >"$D/live-wl.out" 2>&1
+    has "$D/live-wl.out" 'rc=0'
+    has "$D/live-wl.out" 'workload tiny'
+    has "$D/live-wl.out" "$(printf '\033')\\[\\?1049l"
+    TERM=xterm timeout 20 script -qec "sh -c 'stty rows 30 cols 100; \
+        $RVD dashboard --workload tiny --workload-interval 3599 </dev/tty & p=\$!; \
+        sleep 0.3; kill -TERM \$p; wait \$p; echo rc=\$?; sleep 0.5; \
+        echo left=\$(pgrep -f -- \"^$RVD dashboard --workload tiny --workload-interval 3599\" | wc -l)'" /dev/null </dev/null >"$D/live-wl-sig.out" 2>&1
+    has "$D/live-wl-sig.out" 'rc=0'
+    has "$D/live-wl-sig.out" 'left=0'
+    has "$D/live-wl-sig.out" "$(printf '\033')\\[\\?1049l"
 else
     echo "SKIP tui: no working script(1); the ncurses path is not exercised"
 fi

@@ -26,16 +26,23 @@
 #include "tui_draw.h"
 #include "tui_layout.h"
 #include "tui_model.h"
+#include "tui_workload.h"
 
 #define TUI_INTERVAL_MIN 100
 #define TUI_INTERVAL_MAX 60000
+#define TUI_WL_INTERVAL_MIN 1
+#define TUI_WL_INTERVAL_MAX 3600
+/* while a workload run is in flight the loop wakes this often to read it */
+#define TUI_WL_POLL_MS 200
 
 struct tui_opts {
     int interval_ms;
     const char *sysroot, *checks;
     struct probe_opts probe; /* --requirements, --python, as for check */
     int once;
-    int rows, cols; /* --size for --once; 0 = automatic */
+    int rows, cols;               /* --size for --once; 0 = automatic */
+    const char *workload, *dtype; /* --workload PRESET, --dtype */
+    int workload_s;               /* --workload-interval */
 };
 
 static volatile sig_atomic_t quit_flag, resize_flag;
@@ -57,6 +64,8 @@ static void usage(FILE *out)
     fputs("usage: rocm-vla-doctor dashboard [--interval MS] [--sysroot DIR|TARBALL] "
           "[--checks FILE]\n"
           "                                 [--requirements FILE] [--python PATH]\n"
+          "                                 [--workload PRESET [--dtype bf16|fp16|fp32]\n"
+          "                                  [--workload-interval S]]\n"
           "                                 [--once [--size ROWSxCOLS]]\n"
           "keys: q quit, r re-run the checks, arrows/PgUp/PgDn/Home/End scroll the checklist\n",
           out);
@@ -74,7 +83,19 @@ static int parse_size(const char *s, int *rows, int *cols)
 /* 0 to go on, 1 after --help, -1 after a usage error */
 static int parse_opts(int argc, char **argv, struct tui_opts *o)
 {
-    enum { O_INTERVAL = 256, O_SYSROOT, O_CHECKS, O_REQ, O_PYTHON, O_ONCE, O_SIZE, O_HELP };
+    enum {
+        O_INTERVAL = 256,
+        O_SYSROOT,
+        O_CHECKS,
+        O_REQ,
+        O_PYTHON,
+        O_ONCE,
+        O_SIZE,
+        O_WORKLOAD,
+        O_DTYPE,
+        O_WL_INTERVAL,
+        O_HELP
+    };
     static const struct option longopts[] = {
         {"interval", required_argument, NULL, O_INTERVAL},
         {"sysroot", required_argument, NULL, O_SYSROOT},
@@ -83,6 +104,9 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
         {"python", required_argument, NULL, O_PYTHON},
         {"once", no_argument, NULL, O_ONCE},
         {"size", required_argument, NULL, O_SIZE},
+        {"workload", required_argument, NULL, O_WORKLOAD},
+        {"dtype", required_argument, NULL, O_DTYPE},
+        {"workload-interval", required_argument, NULL, O_WL_INTERVAL},
         {"help", no_argument, NULL, O_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -118,6 +142,24 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
             if (parse_size(optarg, &o->rows, &o->cols))
                 return error("--size must be ROWSxCOLS (e.g. 40x120), not '%s'", optarg);
             break;
+        case O_WORKLOAD:
+            if (!*optarg)
+                return error("--workload needs a preset name or a .yaml file");
+            o->workload = optarg;
+            break;
+        case O_DTYPE:
+            if (strcmp(optarg, "bf16") && strcmp(optarg, "fp16") && strcmp(optarg, "fp32"))
+                return error("--dtype must be bf16, fp16 or fp32, not '%s'", optarg);
+            o->dtype = optarg;
+            break;
+        case O_WL_INTERVAL: {
+            int64_t v;
+            if (str_parse_i64(optarg, &v) || v < TUI_WL_INTERVAL_MIN || v > TUI_WL_INTERVAL_MAX)
+                return error("--workload-interval must be %d to %d seconds, not '%s'",
+                             TUI_WL_INTERVAL_MIN, TUI_WL_INTERVAL_MAX, optarg);
+            o->workload_s = (int)v;
+            break;
+        }
         case 'h':
         case O_HELP:
             usage(stdout);
@@ -132,15 +174,23 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
         return error("dashboard takes no arguments, not '%s'", argv[optind]);
     if (o->rows && !o->once)
         return error("--size applies to --once only");
+    if ((o->dtype || o->workload_s) && !o->workload)
+        return error("--dtype and --workload-interval apply to --workload only");
+    /* the pass runs on this host: next to another machine's replayed files
+     * its latency would be a lie */
+    if (o->workload && o->sysroot)
+        return error("--workload runs the pass on this host; --sysroot does not apply");
     return 0;
 }
 
 /* ---- --once ----------------------------------------------------------- */
 
-static int run_once(const struct tui_opts *o, struct tui_model *m)
+static int run_once(const struct tui_opts *o, struct tui_model *m, struct tui_workload *wl)
 {
     tui_model_run_checks(m);
     tui_model_refresh_telemetry(m);
+    if (wl)
+        tui_workload_run_blocking(wl);
     int ngpu = tui_model_gpu_count(m);
     int nchecks = m->have_res ? (int)m->res.n : 0;
     int cols = o->cols, rows = o->rows;
@@ -150,11 +200,11 @@ static int run_once(const struct tui_opts *o, struct tui_model *m)
         cols = e && str_parse_i64(e, &v) == 0 && v > 0 && v < 10000 ? (int)v : 100;
     }
     if (!rows)
-        rows = tui_layout_rows_needed(cols, ngpu, nchecks);
+        rows = tui_layout_rows_needed(cols, ngpu, nchecks, wl != NULL);
     struct tui_layout l;
     struct tui_canvas cv;
-    struct tui_view v = {0, o->interval_ms, NULL};
-    tui_layout_compute(rows, cols, ngpu, nchecks, &l);
+    struct tui_view v = {0, o->interval_ms, NULL, wl};
+    tui_layout_compute(rows, cols, ngpu, nchecks, wl != NULL, &l);
     tui_canvas_init(&cv, rows, cols);
     tui_draw_frame(&cv, &l, m, &v);
     tui_canvas_print(&cv, stdout);
@@ -166,10 +216,11 @@ static int run_once(const struct tui_opts *o, struct tui_model *m)
 
 struct screen {
     struct tui_layout l;
-    WINDOW *win[TUI_MAX_GPUS + 3];
-    struct tui_rect rect[TUI_MAX_GPUS + 3];
+    WINDOW *win[TUI_MAX_GPUS + 5];
+    struct tui_rect rect[TUI_MAX_GPUS + 5];
     int nwin;
-    int nchecks; /* the layout's */
+    int nchecks;  /* the layout's */
+    int workload; /* the panel is shown */
     attr_t attr[TA__COUNT];
 };
 
@@ -197,10 +248,11 @@ static void screen_rebuild(struct screen *s, const struct tui_model *m)
 {
     screen_free_windows(s);
     int nchecks = m->have_res ? (int)m->res.n : 0;
-    tui_layout_compute(LINES, COLS, tui_model_gpu_count(m), nchecks, &s->l);
+    tui_layout_compute(LINES, COLS, tui_model_gpu_count(m), nchecks, s->workload, &s->l);
     s->nchecks = nchecks;
     screen_add(s, &s->l.header);
     screen_add(s, &s->l.gpu_area);
+    screen_add(s, &s->l.workload);
     screen_add(s, &s->l.checks);
     screen_add(s, &s->l.status);
     clearok(curscr, TRUE);
@@ -282,7 +334,7 @@ static void follow_resize(void)
         resize_term(ws.ws_row, ws.ws_col);
 }
 
-static int run_live(const struct tui_opts *o, struct tui_model *m)
+static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_workload *wl)
 {
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         return error("dashboard needs a terminal; use --once for a text frame"), 2;
@@ -295,10 +347,14 @@ static int run_live(const struct tui_opts *o, struct tui_model *m)
     curs_set(0);
     struct screen s;
     memset(&s, 0, sizeof(s));
+    s.workload = wl != NULL;
     screen_colors(&s);
     refresh();
 
-    struct tui_view v = {0, o->interval_ms, "running checks ..."};
+    /* the first workload run goes while the checks run */
+    if (wl)
+        tui_workload_tick(wl, util_mono_s());
+    struct tui_view v = {0, o->interval_ms, "running checks ...", wl};
     tui_model_refresh_telemetry(m);
     screen_draw(&s, m, &v);
     tui_model_run_checks(m);
@@ -319,11 +375,22 @@ static int run_live(const struct tui_opts *o, struct tui_model *m)
             next = now + o->interval_ms;
             dirty = 1;
         }
+        if (wl) {
+            /* never blocks: a run in flight is only read when it is done */
+            int started = tui_workload_tick(wl, now / 1e3);
+            if (tui_workload_poll(wl, util_mono_s()) || started)
+                dirty = 1;
+        }
         if (dirty) {
             screen_draw(&s, m, &v);
             dirty = 0;
         }
         double wait = next - (util_mono_s() * 1e3);
+        if (wl) {
+            double wl_wait =
+                tui_workload_running(wl) ? TUI_WL_POLL_MS : wl->next_at * 1e3 - util_mono_s() * 1e3;
+            wait = wl_wait < wait ? wl_wait : wait;
+        }
         timeout(wait < 0 ? 0 : (int)wait + 1);
         int ch = getch();
         int page = s.l.checks_visible > 1 ? s.l.checks_visible - 1 : 1;
@@ -387,7 +454,7 @@ static int run_live(const struct tui_opts *o, struct tui_model *m)
 
 int tui_cmd_dashboard(int argc, char **argv)
 {
-    struct tui_opts o = {1000, NULL, NULL, {0}, 0, 0, 0};
+    struct tui_opts o = {1000, NULL, NULL, {0}, 0, 0, 0, NULL, NULL, 0};
     int rc = parse_opts(argc, argv, &o);
     if (rc > 0)
         return 0;
@@ -401,7 +468,13 @@ int tui_cmd_dashboard(int argc, char **argv)
     struct tui_model m;
     if (tui_model_open(&m, o.sysroot, o.checks, &o.probe))
         return 2;
-    rc = o.once ? run_once(&o, &m) : run_live(&o, &m);
+    struct tui_workload wl;
+    if (o.workload)
+        tui_workload_init(&wl, o.workload, o.dtype, o.workload_s ? o.workload_s : 5, &m.cs);
+    rc = o.once ? run_once(&o, &m, o.workload ? &wl : NULL)
+                : run_live(&o, &m, o.workload ? &wl : NULL);
+    if (o.workload)
+        tui_workload_release(&wl);
     tui_model_close(&m);
     fflush(stdout);
     return ferror(stdout) ? 3 : rc;

@@ -3,6 +3,7 @@
  * that is unknown or absent is drawn as "?", never as 0. */
 #include "tui_draw.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -115,6 +116,197 @@ static void draw_gpu_line(struct tui_canvas *cv, const struct tui_rect *r, const
                       num(j, sizeof(j), fs, g, "link.max_width", 0, 1),
                       num(k, sizeof(k), fs, g, "sclk_mhz", 0, 1),
                       num(l, sizeof(l), fs, g, "mclk_mhz", 0, 1), str(fs, g, "perf_level"));
+}
+
+/* ---- the workload panel -------------------------------------------------- */
+
+static int wnum(const struct factset *fs, const char *name, double *v)
+{
+    const struct fact *f = fact_get(fs, name);
+    if (f && f->type == FACT_INT)
+        *v = (double)f->i;
+    else if (f && f->type == FACT_FLOAT && isfinite(f->f))
+        *v = f->f;
+    else
+        return 0;
+    return 1;
+}
+
+/* a figure with as many decimals as make sense for its size */
+static const char *fig(char *buf, size_t n, double v)
+{
+    snprintf(buf, n, "%.*f", v < 10 ? 2 : v < 100 ? 1 : 0, v);
+    return buf;
+}
+
+static const char *wfig(char *buf, size_t n, const struct factset *fs, const char *name)
+{
+    double v;
+    return wnum(fs, name, &v) ? fig(buf, n, v) : "?";
+}
+
+static const char *wstr(const struct factset *fs, const char *name)
+{
+    const struct fact *f = fact_get(fs, name);
+    return f && f->type == FACT_STR && f->s[0] ? f->s : "?";
+}
+
+static const struct result *wl_result(const struct tui_workload *w, const char *id)
+{
+    for (size_t i = 0; w->have_res && i < w->res.n; i++)
+        if (strcmp(w->res.v[i].check->id, id) == 0)
+            return &w->res.v[i];
+    return NULL;
+}
+
+/* "[ok] vla.control_rate" or "" when that check did not run */
+static int wl_mark(struct tui_canvas *cv, int y, int x, int w, const struct tui_workload *wl,
+                   const char *id)
+{
+    const struct result *r = wl_result(wl, id);
+    if (!r || w <= 0)
+        return 0;
+    int c = tui_canvas_put(cv, y, x, w, marks[r->st].attr, marks[r->st].text);
+    return c + tui_canvas_printf(cv, y, x + c, w - c, TA_DIM, " %s", id);
+}
+
+/* the check's mark, and when no budget bounds the figure, why: the
+ * check's skip summary */
+static void wl_verdict(struct tui_canvas *cv, int y, int x, int w, const struct tui_workload *wl,
+                       const char *id, int have_budget)
+{
+    int k = wl_mark(cv, y, x, w, wl, id);
+    const struct result *r = wl_result(wl, id);
+    if (!have_budget && !k)
+        tui_canvas_put(cv, y, x, w, TA_DIM, "(no such check)");
+    else if (!have_budget && r->st == ST_SKIP && r->summary)
+        tui_canvas_printf(cv, y, x + k, w - k, TA_DIM, ": %s", r->summary);
+}
+
+static void wl_title(const struct tui_workload *wl, char *buf, size_t n)
+{
+    const struct factset *fs = &wl->facts;
+    const struct fact *p = fact_get(fs, "vla.preset");
+    if (!wl->have || !p || p->type != FACT_STR)
+        snprintf(buf, n, "workload %s", wl->popts.vla_preset); /* no run, or it did not run */
+    else
+        snprintf(buf, n, "workload %s  %s: %s  %s", wstr(fs, "vla.preset"), wstr(fs, "vla.backend"),
+                 wstr(fs, "vla.device"), wstr(fs, "vla.dtype"));
+}
+
+/* the last line: when, how long, what is going on now */
+static void wl_when(const struct tui_workload *wl, struct strbuf *sb)
+{
+    if (wl->runs)
+        strbuf_addf(sb, "last run %s (%.1f s)", wl->last_time, wl->last_s);
+    else
+        strbuf_adds(sb, "no run finished yet");
+    strbuf_addf(sb, ", every %g s", wl->interval_s);
+    if (tui_workload_running(wl))
+        strbuf_adds(sb, "  running ...");
+    if (wl->skipped)
+        strbuf_addf(sb, "  (%d rounds skipped: a run was still going)", wl->skipped);
+    if (wl->error[0])
+        strbuf_addf(sb, "  %s", wl->error);
+}
+
+/* why there are no figures, or "" */
+static const char *wl_why(const struct tui_workload *wl)
+{
+    const struct factset *fs = &wl->facts;
+    const struct fact *av = fact_get(fs, "vla.available");
+    const struct fact *err = fact_get(fs, "vla.error");
+    const struct fact *st = fact_get(fs, "probe.vla.status");
+    if (st && st->type == FACT_STR && strcmp(st->s, "ok") != 0) {
+        const struct fact *msg = fact_get(fs, "probe.vla.message");
+        return msg && msg->type == FACT_STR ? msg->s : st->s;
+    }
+    if (av && av->type == FACT_BOOL && !av->b)
+        return wstr(fs, "vla.why");
+    if (err && err->type == FACT_STR && err->s[0])
+        return err->s;
+    return "";
+}
+
+static void draw_workload_box(struct tui_canvas *cv, const struct tui_rect *r,
+                              const struct tui_workload *wl)
+{
+    const struct factset *fs = &wl->facts;
+    char title[256], a[32], b[32], c[32], spark[TUI_WL_HISTORY + 1];
+    wl_title(wl, title, sizeof(title));
+    tui_canvas_box(cv, r, title, TA_TITLE);
+    int x = r->x + 2, w = r->w - 4, y = r->y + 1;
+    if (!wl->have) {
+        tui_canvas_put(cv, y, x, w, TA_DIM,
+                       tui_workload_running(wl) ? "first run of the reference pass ..."
+                                                : "no figures yet");
+    } else {
+        const char *why = wl_why(wl);
+        int k = tui_canvas_printf(cv, y, x, w, TA_NORMAL, "total p50 %s ms  p99 %s ms  budget ",
+                                  wfig(a, sizeof(a), fs, "vla.latency.total_ms"),
+                                  wfig(b, sizeof(b), fs, "vla.latency.total_p99_ms"));
+        if (isfinite(wl->budget_total_ms))
+            k +=
+                tui_canvas_printf(cv, y, x + k, w - k, TA_NORMAL, "%.5g ms  ", wl->budget_total_ms);
+        else
+            k += tui_canvas_put(cv, y, x + k, w - k, TA_DIM, "?  ");
+        wl_verdict(cv, y, x + k, w - k, wl, "vla.latency.total", isfinite(wl->budget_total_ms));
+        /* a run without figures says why where the stages would be */
+        if (*why)
+            tui_canvas_printf(cv, y + 1, x, w, TA_WARN, "%s", why);
+        else
+            tui_canvas_printf(cv, y + 1, x, w, TA_NORMAL,
+                              "vision %s ms  prefix %s ms  denoising step %s ms",
+                              wfig(a, sizeof(a), fs, "vla.latency.vision_ms"),
+                              wfig(b, sizeof(b), fs, "vla.latency.prefix_ms"),
+                              wfig(c, sizeof(c), fs, "vla.latency.step_ms"));
+        k = tui_canvas_printf(cv, y + 2, x, w, TA_NORMAL, "control rate %s Hz  needs ",
+                              wfig(a, sizeof(a), fs, "vla.control_rate_hz"));
+        if (isfinite(wl->budget_rate_hz))
+            k += tui_canvas_printf(cv, y + 2, x + k, w - k, TA_NORMAL, ">= %.5g Hz  ",
+                                   wl->budget_rate_hz);
+        else
+            k += tui_canvas_put(cv, y + 2, x + k, w - k, TA_DIM, "?  ");
+        wl_verdict(cv, y + 2, x + k, w - k, wl, "vla.control_rate", isfinite(wl->budget_rate_hz));
+    }
+    if (wl->nhist) {
+        double mn = wl->hist[0], mx = wl->hist[0];
+        for (int i = 1; i < wl->nhist; i++) {
+            mn = wl->hist[i] < mn ? wl->hist[i] : mn;
+            mx = wl->hist[i] > mx ? wl->hist[i] : mx;
+        }
+        tui_sparkline(wl->hist, wl->nhist, spark, sizeof(spark));
+        tui_canvas_printf(cv, y + 3, x, w, TA_NORMAL,
+                          "p50 history [%-*s] %s .. %s ms, last %d runs", TUI_WL_HISTORY, spark,
+                          fig(a, sizeof(a), mn), fig(b, sizeof(b), mx), wl->nhist);
+    } else {
+        tui_canvas_put(cv, y + 3, x, w, TA_DIM, "p50 history: no total latency yet");
+    }
+    struct strbuf sb = STRBUF_INIT;
+    wl_when(wl, &sb);
+    tui_canvas_put(cv, y + 4, x, w, TA_DIM, sb.buf);
+    strbuf_release(&sb);
+}
+
+/* the panel on one line, for small terminals */
+static void draw_workload_line(struct tui_canvas *cv, const struct tui_rect *r,
+                               const struct tui_workload *wl)
+{
+    const struct factset *fs = &wl->facts;
+    char a[32], b[32], c[32];
+    int k = tui_canvas_printf(cv, r->y, r->x, r->w - 1, TA_TITLE, "VLA %s ",
+                              wl->have ? wstr(fs, "vla.preset") : wl->popts.vla_preset);
+    if (!wl->have) {
+        tui_canvas_put(cv, r->y, r->x + k, r->w - 1 - k, TA_DIM,
+                       tui_workload_running(wl) ? "running ..." : "no figures yet");
+        return;
+    }
+    tui_canvas_printf(cv, r->y, r->x + k, r->w - 1 - k, TA_NORMAL,
+                      "%s p50 %s p99 %s ms %s Hz  last %s%s", wstr(fs, "vla.backend"),
+                      wfig(a, sizeof(a), fs, "vla.latency.total_ms"),
+                      wfig(b, sizeof(b), fs, "vla.latency.total_p99_ms"),
+                      wfig(c, sizeof(c), fs, "vla.control_rate_hz"), wl->runs ? wl->last_time : "-",
+                      tui_workload_running(wl) ? " running" : "");
 }
 
 /* ---- header, checklist, status ----------------------------------------- */
@@ -238,6 +430,12 @@ void tui_draw_frame(struct tui_canvas *cv, const struct tui_layout *l, const str
             draw_gpu_panel(cv, &l->gpu[g], &m->tele, g);
         else
             draw_gpu_line(cv, &l->gpu[g], &m->tele, g);
+    }
+    if (v->wl && l->workload.h > 0) {
+        if (l->workload_full)
+            draw_workload_box(cv, &l->workload, v->wl);
+        else
+            draw_workload_line(cv, &l->workload, v->wl);
     }
     draw_checks(cv, l, m, v);
     draw_status(cv, l, m, v);

@@ -7,11 +7,13 @@
 #include "tui_canvas.h"
 #include "tui_layout.h"
 #include "tui_model.h"
+#include "tui_workload.h"
 
 struct tui_view {
-    int scroll;       /* first check line shown; clamped by tui_draw_frame */
-    int interval_ms;  /* telemetry period, for the status line */
-    const char *note; /* shown in the status line when set ("running checks ...") */
+    int scroll;                    /* first check line shown; clamped by tui_draw_frame */
+    int interval_ms;               /* telemetry period, for the status line */
+    const char *note;              /* shown in the status line when set ("running checks ...") */
+    const struct tui_workload *wl; /* --workload, or NULL */
 };
 
 void tui_draw_frame(struct tui_canvas *cv, const struct tui_layout *l, const struct tui_model *m,

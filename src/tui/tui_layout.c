@@ -40,7 +40,8 @@ static void place_grid(struct tui_layout *l, int top, int h, int ncol, int nshow
     l->ngpu_shown = nshow;
 }
 
-void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, struct tui_layout *out)
+void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, int workload,
+                        struct tui_layout *out)
 {
     memset(out, 0, sizeof(*out));
     rows = clampi(rows, 0, 100000);
@@ -50,6 +51,7 @@ void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, struct tui_la
     out->rows = rows;
     out->cols = cols;
     out->ngpu = ngpu;
+    out->workload_asked = workload != 0;
     out->gpu_mode = TUI_GPU_LINE;
     if (rows == 0 || cols == 0)
         return;
@@ -63,10 +65,14 @@ void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, struct tui_la
     int avail = bottom - top; /* >= 0 */
 
     /* GPUs come first (telemetry is why the dashboard is open), but leave
-     * the checklist a few lines unless there is no room at all */
-    int space = avail - checks_want(nchecks);
+     * the checklist a few lines (and the workload its line) unless there is
+     * no room at all */
+    int wl_line = workload ? 1 : 0;
+    int space = avail - checks_want(nchecks) - wl_line;
     if (space < 1)
         space = avail < 1 ? avail : 1;
+    /* full GPU panels only when the workload box fits under them too */
+    int full_space = avail - checks_want(nchecks) - (workload ? TUI_WL_FULL_H : 0);
 
     int used;
     if (ngpu == 0) {
@@ -74,7 +80,7 @@ void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, struct tui_la
     } else {
         int ncol = full_columns(cols, ngpu);
         int full_h = ceil_div(ngpu, ncol) * TUI_GPU_FULL_H;
-        if (cols >= TUI_GPU_MIN_W && full_h <= space) {
+        if (cols >= TUI_GPU_MIN_W && full_h <= full_space) {
             out->gpu_mode = TUI_GPU_FULL;
             place_grid(out, top, TUI_GPU_FULL_H, ncol, ngpu);
             used = full_h;
@@ -91,12 +97,21 @@ void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, struct tui_la
     out->gpu_area = (struct tui_rect){top, 0, used, cols};
 
     int ctop = top + used;
+    if (workload) {
+        int rest = bottom - ctop;
+        int h = rest >= TUI_WL_FULL_H + checks_want(nchecks) && cols >= 4 ? TUI_WL_FULL_H
+                : rest >= 1                                               ? 1
+                                                                          : 0;
+        out->workload = (struct tui_rect){ctop, 0, h, h ? cols : 0};
+        out->workload_full = h == TUI_WL_FULL_H;
+        ctop += h;
+    }
     out->checks = (struct tui_rect){ctop, 0, bottom - ctop, cols};
     out->checks_border = out->checks.h >= 3 && cols >= 4;
     out->checks_visible = out->checks_border ? out->checks.h - 2 : out->checks.h;
 }
 
-int tui_layout_rows_needed(int cols, int ngpu, int nchecks)
+int tui_layout_rows_needed(int cols, int ngpu, int nchecks, int workload)
 {
     ngpu = clampi(ngpu, 0, TUI_MAX_GPUS);
     nchecks = clampi(nchecks, 0, 100000);
@@ -107,5 +122,5 @@ int tui_layout_rows_needed(int cols, int ngpu, int nchecks)
         gpu_rows = ceil_div(ngpu, full_columns(cols, ngpu)) * TUI_GPU_FULL_H;
     else
         gpu_rows = ngpu;
-    return 1 + gpu_rows + (nchecks > 0 ? nchecks : 1) + 2 + 1;
+    return 1 + gpu_rows + (workload ? TUI_WL_FULL_H : 0) + (nchecks > 0 ? nchecks : 1) + 2 + 1;
 }

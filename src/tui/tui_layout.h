@@ -5,11 +5,15 @@
  * inside the screen, sizes are never negative, and nothing overlaps.
  *
  * Screen, top to bottom: a header row (title, host, keys), the GPU panels,
- * the checklist box, a status row (last refresh times). GPU panels are boxes
+ * the workload panel (with --workload), the checklist box, a status row
+ * (last refresh times). GPU panels are boxes
  * of TUI_GPU_FULL_H rows side by side when the terminal is wide; when they do
  * not fit next to a usable checklist, every GPU gets one line instead
  * (TUI_GPU_LINE), and when even those do not fit, the first GPUs are shown and
- * ngpu_shown says how many. */
+ * ngpu_shown says how many. The workload panel is a box of TUI_WL_FULL_H rows
+ * across the screen when it fits above a checklist of TUI_CHECKS_MIN lines,
+ * else one line; GPU panels take full size only when they leave room for
+ * both. */
 #ifndef RVD_TUI_LAYOUT_H
 #define RVD_TUI_LAYOUT_H
 
@@ -18,6 +22,7 @@
 #define TUI_GPU_MIN_W 40  /* narrowest full panel */
 #define TUI_LINE_MIN_W 72 /* narrowest one-line GPU entry before a second column */
 #define TUI_CHECKS_MIN 3  /* check lines kept visible before GPUs get full panels */
+#define TUI_WL_FULL_H 7   /* workload box: border + 5 lines */
 
 struct tui_rect {
     int y, x, h, w;
@@ -33,15 +38,20 @@ struct tui_layout {
     int ngpu;       /* GPUs asked for (clamped to TUI_MAX_GPUS) */
     int ngpu_shown; /* gpu[0 .. ngpu_shown-1] are placed */
     struct tui_rect gpu[TUI_MAX_GPUS];
-    struct tui_rect checks; /* the checklist box */
-    int checks_border;      /* 1 when checks has a frame (h >= 3, w >= 4) */
-    int checks_visible;     /* check lines that fit inside it */
-    struct tui_rect status; /* last row, when rows >= 2 */
+    int workload_asked;       /* the panel was asked for */
+    struct tui_rect workload; /* h 0 without --workload or without room */
+    int workload_full;        /* 1: a box of TUI_WL_FULL_H rows; 0: one line */
+    struct tui_rect checks;   /* the checklist box */
+    int checks_border;        /* 1 when checks has a frame (h >= 3, w >= 4) */
+    int checks_visible;       /* check lines that fit inside it */
+    struct tui_rect status;   /* last row, when rows >= 2 */
 };
 
 /* Negative or absurd inputs are clamped; never fails. */
-void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, struct tui_layout *out);
-/* rows that show every GPU as a full panel (when cols allows) and every check */
-int tui_layout_rows_needed(int cols, int ngpu, int nchecks);
+void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, int workload,
+                        struct tui_layout *out);
+/* rows that show every GPU as a full panel (when cols allows), the workload
+ * box (workload != 0) and every check */
+int tui_layout_rows_needed(int cols, int ngpu, int nchecks, int workload);
 
 #endif

@@ -11,6 +11,7 @@
 #include "../../src/tui/tui_canvas.h"
 #include "../../src/tui/tui_layout.h"
 #include "../../src/tui/tui_model.h"
+#include "../../src/tui/tui_workload.h"
 #include "../../src/util.h"
 #include "test.h"
 
@@ -31,18 +32,25 @@ static int overlap(const struct tui_rect *a, const struct tui_rect *b)
 }
 
 /* every promise of tui_layout.h for one input; returns the number broken */
-static int layout_ok(int rows, int cols, int ngpu, int nchecks)
+static int layout_ok(int rows, int cols, int ngpu, int nchecks, int wl)
 {
     struct tui_layout l;
-    tui_layout_compute(rows, cols, ngpu, nchecks, &l);
+    tui_layout_compute(rows, cols, ngpu, nchecks, wl, &l);
     int bad = 0;
     int R = rows > 0 ? rows : 0, C = cols > 0 ? cols : 0;
-    const struct tui_rect *fixed[] = {&l.header, &l.gpu_area, &l.checks, &l.status};
-    for (size_t i = 0; i < 4; i++) {
+    const struct tui_rect *fixed[] = {&l.header, &l.gpu_area, &l.workload, &l.checks, &l.status};
+    for (size_t i = 0; i < 5; i++) {
         bad += !inside(fixed[i], R, C);
-        for (size_t j = i + 1; j < 4; j++)
+        for (size_t j = i + 1; j < 5; j++)
             bad += overlap(fixed[i], fixed[j]);
     }
+    /* the workload panel: only when asked, a box or one line, full width */
+    bad += !wl && l.workload.h != 0;
+    bad += l.workload.h != 0 && l.workload.h != 1 && l.workload.h != TUI_WL_FULL_H;
+    bad += l.workload_full != (l.workload.h == TUI_WL_FULL_H);
+    bad += l.workload.h > 0 && l.workload.w != C;
+    /* a workload line whenever a line is free below the GPUs */
+    bad += wl && R >= 2 && C > 0 && l.workload.h == 0 && l.checks.h > 0;
     bad += l.ngpu_shown < 0 || l.ngpu_shown > l.ngpu || l.checks_visible < 0;
     bad += l.checks_visible > (l.checks.h > 0 ? l.checks.h : 0);
     for (int g = 0; g < l.ngpu_shown; g++) {
@@ -55,10 +63,10 @@ static int layout_ok(int rows, int cols, int ngpu, int nchecks)
     }
     /* rows are not wasted: header, GPUs, checks and status tile the screen */
     if (R >= 2 && C > 0)
-        bad += l.header.h + l.gpu_area.h + l.checks.h + l.status.h != R;
+        bad += l.header.h + l.gpu_area.h + l.workload.h + l.checks.h + l.status.h != R;
     if (bad)
-        fprintf(stderr, "layout %dx%d gpus %d checks %d: %d broken promises\n", rows, cols, ngpu,
-                nchecks, bad);
+        fprintf(stderr, "layout %dx%d gpus %d checks %d workload %d: %d broken promises\n", rows,
+                cols, ngpu, nchecks, wl, bad);
     return bad;
 }
 
@@ -70,11 +78,12 @@ static void test_sweep(void)
     for (int rows = -2; rows <= 70; rows++)
         for (int cols = -2; cols <= 260; cols += (cols < 90 ? 1 : 17))
             for (size_t g = 0; g < ARRAY_SIZE(gpus); g++)
-                for (size_t c = 0; c < ARRAY_SIZE(checks); c++) {
-                    broken += layout_ok(rows, cols, gpus[g], checks[c]) != 0;
-                    cases++;
-                }
-    CHECK(cases > 100000);
+                for (size_t c = 0; c < ARRAY_SIZE(checks); c++)
+                    for (int wl = 0; wl <= 1; wl++) {
+                        broken += layout_ok(rows, cols, gpus[g], checks[c], wl) != 0;
+                        cases++;
+                    }
+    CHECK(cases > 200000);
     CHECK(broken == 0);
 }
 
@@ -82,28 +91,28 @@ static void test_tiny(void)
 {
     struct tui_layout l;
     /* 10x40 with one GPU: a GPU line, the checklist still has a box */
-    tui_layout_compute(10, 40, 1, 26, &l);
+    tui_layout_compute(10, 40, 1, 26, 0, &l);
     CHECK(l.header.h == 1 && l.status.y == 9);
     CHECK(l.gpu_mode == TUI_GPU_LINE);
     CHECK(l.ngpu_shown == 1 && l.gpu[0].h == 1 && l.gpu[0].w == 40);
     CHECK(l.checks_border && l.checks_visible == 5);
     /* 10x40 with 8 GPUs: as many lines as leave the checklist 3 lines */
-    tui_layout_compute(10, 40, 8, 26, &l);
+    tui_layout_compute(10, 40, 8, 26, 0, &l);
     CHECK(l.ngpu_shown == 3);
     CHECK(l.checks_visible == 3);
     /* 1 row: only the header; 0 columns: nothing at all */
-    tui_layout_compute(1, 40, 2, 26, &l);
+    tui_layout_compute(1, 40, 2, 26, 0, &l);
     CHECK(l.header.h == 1 && l.status.h == 0 && l.checks.h == 0 && l.ngpu_shown == 0);
-    tui_layout_compute(24, 0, 2, 26, &l);
+    tui_layout_compute(24, 0, 2, 26, 0, &l);
     CHECK(l.header.h == 0 && l.ngpu_shown == 0 && l.checks_visible == 0);
     /* 3 rows: header, one GPU line, status; the checklist gets nothing */
-    tui_layout_compute(3, 80, 4, 26, &l);
+    tui_layout_compute(3, 80, 4, 26, 0, &l);
     CHECK(l.ngpu_shown == 1 && l.checks.h == 0 && l.checks_visible == 0);
     /* 5 rows: a checklist too short for a frame is drawn without one */
-    tui_layout_compute(5, 80, 1, 26, &l);
+    tui_layout_compute(5, 80, 1, 26, 0, &l);
     CHECK(l.checks.h == 2 && !l.checks_border && l.checks_visible == 2);
     /* negative sizes are an empty screen, not negative rectangles */
-    tui_layout_compute(-5, -7, -1, -3, &l);
+    tui_layout_compute(-5, -7, -1, -3, 0, &l);
     CHECK(l.rows == 0 && l.cols == 0 && l.ngpu == 0 && l.checks.h == 0);
 }
 
@@ -111,20 +120,20 @@ static void test_many_gpus(void)
 {
     struct tui_layout l;
     /* 8 GPUs on 24x80: full panels would need 28 rows; one line each */
-    tui_layout_compute(24, 80, 8, 26, &l);
+    tui_layout_compute(24, 80, 8, 26, 0, &l);
     CHECK(l.gpu_mode == TUI_GPU_LINE);
     CHECK(l.ngpu_shown == 8);
     CHECK(l.gpu[7].y == 8 && l.gpu[7].w == 80);
     CHECK(l.checks.y == 9 && l.checks_visible == 12);
     /* 8 GPUs on 50x100: two columns of four full panels */
-    tui_layout_compute(50, 100, 8, 26, &l);
+    tui_layout_compute(50, 100, 8, 26, 0, &l);
     CHECK(l.gpu_mode == TUI_GPU_FULL);
     CHECK(l.ngpu_shown == 8);
     CHECK(l.gpu[1].x == 50 && l.gpu[1].y == 1 && l.gpu[1].w == 50 && l.gpu[1].h == TUI_GPU_FULL_H);
     CHECK(l.gpu[7].y == 1 + 3 * TUI_GPU_FULL_H);
     CHECK(l.checks.y == 1 + 4 * TUI_GPU_FULL_H);
     /* more GPUs than the table holds: clamped, not overrun */
-    tui_layout_compute(300, 400, TUI_MAX_GPUS + 10, 5, &l);
+    tui_layout_compute(300, 400, TUI_MAX_GPUS + 10, 5, 0, &l);
     CHECK(l.ngpu == TUI_MAX_GPUS && l.ngpu_shown == TUI_MAX_GPUS);
 }
 
@@ -132,17 +141,17 @@ static void test_wide(void)
 {
     struct tui_layout l;
     /* 8 GPUs on 40x250: six columns of 41 or 42, two rows of panels */
-    tui_layout_compute(40, 250, 8, 26, &l);
+    tui_layout_compute(40, 250, 8, 26, 0, &l);
     CHECK(l.gpu_mode == TUI_GPU_FULL);
     CHECK(l.gpu[0].w == 42 && l.gpu[5].w == 41);
     CHECK(l.gpu[5].x + l.gpu[5].w == 250);
     CHECK(l.gpu[6].y == 1 + TUI_GPU_FULL_H && l.gpu[6].x == 0);
     CHECK(l.gpu_area.h == 2 * TUI_GPU_FULL_H);
     /* one GPU on a wide terminal spans it */
-    tui_layout_compute(40, 250, 1, 26, &l);
+    tui_layout_compute(40, 250, 1, 26, 0, &l);
     CHECK(l.gpu[0].w == 250 && l.gpu[0].x == 0);
     /* 8 GPUs in line mode on a wide short terminal: three columns */
-    tui_layout_compute(12, 230, 8, 26, &l);
+    tui_layout_compute(12, 230, 8, 26, 0, &l);
     CHECK(l.gpu_mode == TUI_GPU_LINE);
     CHECK(l.ngpu_shown == 8 && l.gpu_area.h == 3 && l.gpu[2].x > 0);
 }
@@ -150,16 +159,122 @@ static void test_wide(void)
 static void test_rows_needed(void)
 {
     struct tui_layout l;
-    int r = tui_layout_rows_needed(100, 8, 26);
+    int r = tui_layout_rows_needed(100, 8, 26, 0);
     CHECK(r == 1 + 4 * TUI_GPU_FULL_H + 26 + 2 + 1);
-    tui_layout_compute(r, 100, 8, 26, &l);
+    tui_layout_compute(r, 100, 8, 26, 0, &l);
     CHECK(l.gpu_mode == TUI_GPU_FULL && l.ngpu_shown == 8 && l.checks_visible == 26);
-    r = tui_layout_rows_needed(30, 3, 4);
-    tui_layout_compute(r, 30, 3, 4, &l);
+    r = tui_layout_rows_needed(30, 3, 4, 0);
+    tui_layout_compute(r, 30, 3, 4, 0, &l);
     CHECK(l.ngpu_shown == 3 && l.checks_visible == 4);
-    r = tui_layout_rows_needed(100, 0, 0);
-    tui_layout_compute(r, 100, 0, 0, &l);
+    r = tui_layout_rows_needed(100, 0, 0, 0);
+    tui_layout_compute(r, 100, 0, 0, 0, &l);
     CHECK(l.gpu_area.h == 1 && l.checks_visible == 1);
+}
+
+static void test_workload(void)
+{
+    struct tui_layout l;
+    /* tiny terminals: 10x40 with one GPU: GPU line, workload box does not
+     * fit above 3 check lines, so one workload line */
+    tui_layout_compute(10, 40, 1, 26, 1, &l);
+    CHECK(l.workload.h == 1 && !l.workload_full && l.workload.y == 2);
+    CHECK(l.checks.y == 3 && l.checks_visible == 4);
+    /* 3 rows: header, GPU line, status: no room for the workload */
+    tui_layout_compute(3, 80, 1, 26, 1, &l);
+    CHECK(l.ngpu_shown == 1 && l.workload.h == 0);
+    /* 4 rows: header, GPU line, workload line, status */
+    tui_layout_compute(4, 80, 1, 26, 1, &l);
+    CHECK(l.workload.h == 1 && l.workload.y == 2 && l.checks.h == 0);
+    /* no GPU at all: the message line, then the workload box */
+    tui_layout_compute(20, 80, 0, 5, 1, &l);
+    CHECK(l.gpu_area.h == 1 && l.workload_full && l.workload.y == 2);
+    CHECK(l.checks.y == 2 + TUI_WL_FULL_H && l.checks_visible == 20 - 1 - 1 - 1 - 7 - 2);
+    /* 8 GPUs + workload on 40x100: full panels would leave no room for the
+     * workload box and 3 checks (1 + 28 + 7 + 5 > 39): GPU lines, workload box */
+    tui_layout_compute(40, 100, 8, 26, 1, &l);
+    CHECK(l.gpu_mode == TUI_GPU_LINE && l.ngpu_shown == 8);
+    CHECK(l.workload_full && l.workload.y == 1 + 8 && l.workload.w == 100);
+    CHECK(l.checks.y == 1 + 8 + TUI_WL_FULL_H);
+    /* 8 GPUs + workload on 45x100: both full (1 + 28 + 7 + 5 + 1 = 42) */
+    tui_layout_compute(45, 100, 8, 26, 1, &l);
+    CHECK(l.gpu_mode == TUI_GPU_FULL && l.ngpu_shown == 8);
+    CHECK(l.workload_full && l.workload.y == 1 + 4 * TUI_GPU_FULL_H);
+    CHECK(l.checks.y == 1 + 4 * TUI_GPU_FULL_H + TUI_WL_FULL_H && l.checks_visible == 6);
+    /* 8 GPUs + workload on 24x80: lines for the GPUs, the workload box */
+    tui_layout_compute(24, 80, 8, 26, 1, &l);
+    CHECK(l.gpu_mode == TUI_GPU_LINE && l.ngpu_shown == 8);
+    CHECK(l.workload_full && l.checks_visible == 24 - 1 - 8 - 7 - 2 - 1);
+    /* wide: 8 GPUs in two rows of six columns, the workload spans the screen */
+    tui_layout_compute(40, 250, 8, 26, 1, &l);
+    CHECK(l.gpu_mode == TUI_GPU_FULL && l.gpu_area.h == 2 * TUI_GPU_FULL_H);
+    CHECK(l.workload_full && l.workload.x == 0 && l.workload.w == 250);
+    CHECK(l.workload.y == 1 + 2 * TUI_GPU_FULL_H);
+    /* rows_needed counts the box: everything full and every check shown */
+    int r = tui_layout_rows_needed(100, 8, 26, 1);
+    CHECK(r == 1 + 4 * TUI_GPU_FULL_H + TUI_WL_FULL_H + 26 + 2 + 1);
+    tui_layout_compute(r, 100, 8, 26, 1, &l);
+    CHECK(l.gpu_mode == TUI_GPU_FULL && l.workload_full && l.checks_visible == 26);
+    r = tui_layout_rows_needed(100, 0, 0, 1);
+    tui_layout_compute(r, 100, 0, 0, 1, &l);
+    CHECK(l.workload_full && l.checks_visible == 1);
+}
+
+/* budgets read from the built-in checks.yaml's vla.* rules */
+static void test_workload_budget(void)
+{
+    struct checkset cs;
+    CHECK(checks_load_default(&cs, NULL) == 0);
+    struct factset fs = FACTSET_INIT;
+    fact_set_bool(&fs, "vla.available", 1, NULL);
+    fact_set_str(&fs, "vla.error", "", NULL);
+    fact_set_str(&fs, "vla.backend", "hip", NULL);
+    fact_set_str(&fs, "vla.preset", "pi0", NULL);
+    fact_set_float(&fs, "vla.latency.total_ms", 50, NULL);
+    fact_set_float(&fs, "vla.control_rate_hz", 20, NULL);
+    double b = 0;
+    CHECK(tui_workload_budget(&cs, &fs, "vla.latency.total", "vla.latency.total_ms", 0, &b) == 0);
+    CHECK(b > 79.999 && b < 80.001);
+    CHECK(tui_workload_budget(&cs, &fs, "vla.control_rate", "vla.control_rate_hz", 1, &b) == 0);
+    CHECK(b > 12.499 && b < 12.501);
+    /* lingbot-v2 has its own budget */
+    fact_set_str(&fs, "vla.preset", "lingbot-v2", NULL);
+    CHECK(tui_workload_budget(&cs, &fs, "vla.control_rate", "vla.control_rate_hz", 1, &b) == 0);
+    CHECK(b > 6.669 && b < 6.671);
+    /* the CPU backend: the 2 s CI target; the rate check skips: no budget */
+    fact_set_str(&fs, "vla.backend", "cpu", NULL);
+    CHECK(tui_workload_budget(&cs, &fs, "vla.latency.total", "vla.latency.total_ms", 0, &b) == 0);
+    CHECK(b > 1999.99 && b < 2000.01);
+    CHECK(tui_workload_budget(&cs, &fs, "vla.control_rate", "vla.control_rate_hz", 1, &b) ==
+          -ENOENT);
+    /* a failed pass fails at any latency: no budget to show */
+    fact_set_str(&fs, "vla.error", "hipErrorOutOfMemory", NULL);
+    CHECK(tui_workload_budget(&cs, &fs, "vla.latency.total", "vla.latency.total_ms", 0, &b) ==
+          -ENOENT);
+    CHECK(tui_workload_budget(&cs, &fs, "no.such.check", "vla.latency.total_ms", 0, &b) == -ENOENT);
+    CHECK(tui_workload_budget(NULL, &fs, "vla.latency.total", "vla.latency.total_ms", 0, &b) ==
+          -ENOENT);
+    /* the caller's facts are left as they were */
+    const struct fact *f = fact_get(&fs, "vla.latency.total_ms");
+    CHECK(f && f->type == FACT_FLOAT && f->f == 50);
+    factset_release(&fs);
+    checks_release(&cs);
+}
+
+static void test_sparkline(void)
+{
+    char buf[TUI_WL_HISTORY + 1];
+    const double v[] = {10, 20, 30, 40, 50, 60, 70, 80};
+    tui_sparkline(v, 8, buf, sizeof(buf));
+    CHECK_STR(buf, "_.,-=+*#");
+    const double flat[] = {5, 5, 5};
+    tui_sparkline(flat, 3, buf, sizeof(buf));
+    CHECK_STR(buf, "===");
+    tui_sparkline(v, 0, buf, sizeof(buf));
+    CHECK_STR(buf, "");
+    /* a short buffer truncates, never overruns */
+    char small[4];
+    tui_sparkline(v, 8, small, sizeof(small));
+    CHECK_STR(small, "_.,");
 }
 
 static void test_dpm(void)
@@ -233,6 +348,9 @@ int main(void)
     test_many_gpus();
     test_wide();
     test_rows_needed();
+    test_workload();
+    test_workload_budget();
+    test_sparkline();
     test_dpm();
     test_canvas();
     return test_report();
