@@ -208,6 +208,35 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* the end of both JSON reports: per-layer statistics, the first non-finite
+ * layer and the action chunk (physical units) */
+static void json_layers_actions(FILE *f, const struct vla_stats *st, const float *actions,
+                                const struct vla_preset *p)
+{
+    fputs(",\n  \"layers\": [", f);
+    for (size_t i = 0; i < st->n; i++) {
+        fprintf(f, "%s\n    {\"name\": \"%s\", \"max_abs\": ", i ? "," : "", st->v[i].name);
+        json_num(f, st->v[i].max_abs);
+        fprintf(f, ", \"nonfinite\": %s}", st->v[i].nonfinite ? "true" : "false");
+    }
+    fputs("\n  ],\n  \"first_nonfinite\": ", f);
+    if (st->first_bad >= 0)
+        json_string(f, st->v[st->first_bad].name);
+    else
+        fputs("null", f);
+    fputs(",\n  \"actions\": [", f);
+    for (int t = 0; t < p->chunk; t++) {
+        fputs(t ? ",\n    [" : "\n    [", f);
+        for (int a = 0; a < p->action_dim; a++) {
+            if (a)
+                fputs(", ", f);
+            json_num(f, actions[(size_t)t * p->action_dim + a]);
+        }
+        fputc(']', f);
+    }
+    fputs("\n  ]\n}\n", f);
+}
+
 struct bench_result {
     const struct bench_opts *o;
     const struct vla_preset *p;
@@ -254,28 +283,7 @@ static void write_json(FILE *f, const struct bench_result *r)
     const struct stage_row *tot = &r->rows[r->nrows - 1];
     fputs("\n  ],\n  \"control_rate_hz\": ", f);
     json_num(f, 1.0 / tot->p50);
-    fputs(",\n  \"layers\": [", f);
-    for (size_t i = 0; i < r->st->n; i++) {
-        fprintf(f, "%s\n    {\"name\": \"%s\", \"max_abs\": ", i ? "," : "", r->st->v[i].name);
-        json_num(f, r->st->v[i].max_abs);
-        fprintf(f, ", \"nonfinite\": %s}", r->st->v[i].nonfinite ? "true" : "false");
-    }
-    fputs("\n  ],\n  \"first_nonfinite\": ", f);
-    if (r->st->first_bad >= 0)
-        json_string(f, r->st->v[r->st->first_bad].name);
-    else
-        fputs("null", f);
-    fputs(",\n  \"actions\": [", f);
-    for (int t = 0; t < p->chunk; t++) {
-        fputs(t ? ",\n    [" : "\n    [", f);
-        for (int a = 0; a < p->action_dim; a++) {
-            if (a)
-                fputs(", ", f);
-            json_num(f, r->actions[(size_t)t * p->action_dim + a]);
-        }
-        fputc(']', f);
-    }
-    fputs("\n  ]\n}\n", f);
+    json_layers_actions(f, r->st, r->actions, p);
 }
 
 static void print_report(const struct bench_result *r)
@@ -532,28 +540,7 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
     } else {
         fputs("null", f);
     }
-    fputs(",\n  \"layers\": [", f);
-    for (size_t i = 0; i < g->st.n; i++) {
-        fprintf(f, "%s\n    {\"name\": \"%s\", \"max_abs\": ", i ? "," : "", g->st.v[i].name);
-        json_num(f, g->st.v[i].max_abs);
-        fprintf(f, ", \"nonfinite\": %s}", g->st.v[i].nonfinite ? "true" : "false");
-    }
-    fputs("\n  ],\n  \"first_nonfinite\": ", f);
-    if (g->st.first_bad >= 0)
-        json_string(f, g->st.v[g->st.first_bad].name);
-    else
-        fputs("null", f);
-    fputs(",\n  \"actions\": [", f);
-    for (int t = 0; t < p->chunk; t++) {
-        fputs(t ? ",\n    [" : "\n    [", f);
-        for (int a = 0; a < p->action_dim; a++) {
-            if (a)
-                fputs(", ", f);
-            json_num(f, g->actions[(size_t)t * p->action_dim + a]);
-        }
-        fputc(']', f);
-    }
-    fputs("\n  ]\n}\n", f);
+    json_layers_actions(f, &g->st, g->actions, p);
 }
 
 /* 0/1 done (exit code), 2 usage, -1: no GPU here (the caller may fall back) */
