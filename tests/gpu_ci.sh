@@ -15,24 +15,8 @@ RVD=${RVD:-build/rocm-vla-doctor}
 BUILD=${BUILD:-build}
 OUT=${OUT:-$BUILD/out}/gpu_ci
 rm -rf "$OUT" && mkdir -p "$OUT"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL gpu_ci: $*"; }
-
-# q FILE PYTHON-EXPR: evaluate against the JSON report (d; c = checks by id)
-q() {
-    python3 - "$1" "$2" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-c = {x["id"]: x for x in d["checks"]}
-f = d["facts"]
-sys.exit(0 if eval(sys.argv[2]) else 1)
-PY
-}
-expect() { # expect NAME FILE EXPR
-    if q "$2" "$3"; then ok; else bad "$1 ($3)"; fi
-}
+NAME=gpu_ci
+. tests/lib.sh
 
 export ROCM_VLA_DOCTOR_CACHE="$OUT/cache"
 GPU_CHECKS="gpu.kernels_compile sync.latency pcie.bandwidth hmm.managed mem.release"

@@ -12,20 +12,8 @@ RVD=${RVD:-build/rocm-vla-doctor}
 BUILD=${BUILD:-build}
 OUT=${OUT:-$BUILD/out}/gpu_device
 rm -rf "$OUT" && mkdir -p "$OUT"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL gpu_device: $*"; }
-q() {
-    python3 - "$1" "$2" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-c = {x["id"]: x for x in d["checks"]}
-f = d["facts"]
-sys.exit(0 if eval(sys.argv[2]) else 1)
-PY
-}
-expect() { if q "$2" "$3"; then ok; else bad "$1 ($3)"; fi; }
+NAME=gpu_device
+. tests/lib.sh
 export ROCM_VLA_DOCTOR_CACHE="$OUT/cache"
 
 now() { python3 -c "import time; print(time.time())"; }

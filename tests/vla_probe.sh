@@ -8,20 +8,8 @@ set -u
 RVD=${RVD:-build/rocm-vla-doctor}
 OUT=${OUT:-build/out}/vla_probe
 rm -rf "$OUT" && mkdir -p "$OUT"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL vla_probe: $*"; }
-q() {
-    python3 - "$1" "$2" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-c = {x["id"]: x for x in d["checks"]}
-f = d["facts"]
-sys.exit(0 if eval(sys.argv[2]) else 1)
-PY
-}
-expect() { if q "$2" "$3"; then ok; else bad "$1 ($3)"; fi; }
+NAME=vla_probe
+. tests/lib.sh
 
 IDS=vla.latency.vision,vla.latency.total,vla.control_rate,vla.memory,vla.numerics,vla.nonfinite
 "$RVD" --level full --only "$IDS" --json "$OUT/full.json" >"$OUT/full.txt" 2>&1
