@@ -3,6 +3,7 @@
  * (schema rocm-vla-doctor-diff/1, reports/diff-schema.json). They render
  * the diff_result of diff.c; they decide nothing. */
 #include "diff.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -484,9 +485,8 @@ int diff_cmd(int argc, char **argv)
     struct diff_opts o = {0};
     const char *json_path = NULL;
     int no_color = 0, verbose = 0, c, rc = DIFF_EXIT_USAGE;
-    opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "vh", lo, NULL)) != -1) {
+    while ((c = opt_next(argc, argv, "vh", lo, "diff")) != -1) {
         switch (c) {
         case O_JSON:
             json_path = optarg;
@@ -509,8 +509,7 @@ int diff_cmd(int argc, char **argv)
             diff_usage(stdout);
             rc = DIFF_EXIT_OK;
             goto out;
-        default:
-            error("diff: unknown option or missing value '%s'", argv[optind - 1]);
+        default: /* OPT_ERROR: opt_next said why */
             diff_usage(stderr);
             goto out;
         }

@@ -13,6 +13,7 @@
 #include "../probes/probe.h"
 #include "checks.h"
 #include "diff.h"
+#include "opts.h"
 #include "report.h"
 #include "rootfs.h"
 #include "snapshot.h"
@@ -97,9 +98,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         {NULL, 0, NULL, 0},
     };
     int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "+vo:h", longopts, NULL)) != -1) {
+    while ((c = opt_next(argc, argv, "+vo:h", longopts, NULL)) != -1) {
         switch (c) {
+        case OPT_ERROR:
+            return -1;
         case O_LEVEL:
             if (level_parse(optarg, &o->level))
                 return error("--level must be quick, standard or full, not '%s'", optarg);
@@ -153,9 +155,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             printf("rocm-vla-doctor %s\n", RVD_VERSION);
             exit(EXIT_OK);
         default:
-            if (optopt)
-                return error("unknown option '-%c'", optopt);
-            return error("unknown option '%s'", argv[optind - 1]);
+            return error("unhandled option '%s'", argv[optind - 1]);
         }
     }
     return 0;

@@ -237,7 +237,7 @@ has one-arg err "diff takes two reports"
 t no-arg 2 "$RVD" diff
 t three-args 2 "$RVD" diff "$D/mi300x.json" "$D/mi300x.json" "$D/mi300x.json"
 t bad-option 2 "$RVD" diff --bogus "$D/mi300x.json" "$D/mi300x.json"
-has bad-option err "unknown option or missing value '--bogus'"
+has bad-option err "diff: unknown option '--bogus'"
 t help 0 "$RVD" diff --help
 has help out "^usage: rocm-vla-doctor diff BASELINE\.json CURRENT\.json"
 

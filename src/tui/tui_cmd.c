@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "../../probes/probe.h"
+#include "../opts.h"
 #include "../util.h"
 #include "tui_canvas.h"
 #include "tui_draw.h"
@@ -112,9 +113,10 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
     };
     int c;
     optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = opt_next(argc, argv, "h", longopts, "dashboard")) != -1) {
         switch (c) {
+        case OPT_ERROR:
+            return -1;
         case O_INTERVAL: {
             int64_t v;
             if (str_parse_i64(optarg, &v) || v < TUI_INTERVAL_MIN || v > TUI_INTERVAL_MAX)
@@ -165,9 +167,7 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
             usage(stdout);
             return 1;
         default:
-            if (optopt)
-                return error("unknown option '-%c'", optopt);
-            return error("unknown option '%s'", argv[optind - 1]);
+            return error("unhandled option '%s'", argv[optind - 1]);
         }
     }
     if (optind < argc)

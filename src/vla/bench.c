@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../opts.h"
 #include "../report.h"
 #include "../util.h"
 #include "bench_gpu.h"
@@ -93,10 +94,11 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
     };
     long v = 0;
     int c;
-    opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "vh", lo, NULL)) != -1) {
+    while ((c = opt_next(argc, argv, "vh", lo, "bench")) != -1) {
         switch (c) {
+        case OPT_ERROR:
+            return -1;
         case O_PRESET:
             o->preset = optarg;
             break;
@@ -154,9 +156,7 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
             bench_usage(stdout);
             return 1;
         default:
-            if (optopt)
-                return error("bench: unknown option '-%c'", optopt);
-            return error("bench: unknown option or missing value '%s'", argv[optind - 1]);
+            return error("bench: unhandled option '%s'", argv[optind - 1]);
         }
     }
     if (optind < argc)
