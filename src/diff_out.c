@@ -4,6 +4,7 @@
  * the diff_result of diff.c; they decide nothing. */
 #include "diff.h"
 #include "opts.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -519,29 +520,30 @@ int diff_cmd(int argc, char **argv)
         diff_usage(stderr);
         goto out;
     }
-    struct diff_doc base, cur;
-    if (diff_doc_load(&base, argv[optind]))
+    /* the output first: a bad path fails before any report is read */
+    struct outfile jf = {0};
+    if (json_path && outfile_open(&jf, json_path, 1))
         goto out;
+    struct diff_doc base, cur;
+    if (diff_doc_load(&base, argv[optind])) {
+        if (jf.f)
+            outfile_close(&jf, 1);
+        goto out;
+    }
     if (diff_doc_load(&cur, argv[optind + 1])) {
         diff_doc_release(&base);
+        if (jf.f)
+            outfile_close(&jf, 1);
         goto out;
     }
     struct diff_result r;
     rc = diff_compare(&base, &cur, &o, &r) ? DIFF_EXIT_REGRESSION : DIFF_EXIT_OK;
-    int text_to_stdout = 1;
-    if (json_path) {
-        int is_stdout = strcmp(json_path, "-") == 0;
-        FILE *f = is_stdout ? stdout : fopen(json_path, "w");
-        if (!f) {
-            rc = (error("cannot write '%s': %s", json_path, strerror(errno)), DIFF_EXIT_USAGE);
-        } else {
-            if (diff_write_json(f, &base, &cur, &r))
-                rc = DIFF_EXIT_USAGE;
-            if (is_stdout)
-                text_to_stdout = 0;
-            else if (fclose(f))
-                rc = (error("cannot write '%s'", json_path), DIFF_EXIT_USAGE);
-        }
+    /* an unwritable output is exit 2 whatever the comparison found */
+    int text_to_stdout = !jf.is_stdout;
+    if (jf.f) {
+        int failed = diff_write_json(jf.f, &base, &cur, &r) != 0;
+        if (outfile_close(&jf, failed))
+            rc = DIFF_EXIT_USAGE;
     }
     FILE *tout = text_to_stdout ? stdout : stderr;
     int tty = isatty(fileno(tout)) && !getenv("NO_COLOR") && !no_color;

@@ -14,6 +14,7 @@
 #include "checks.h"
 #include "diff.h"
 #include "opts.h"
+#include "outfile.h"
 #include "report.h"
 #include "rootfs.h"
 #include "snapshot.h"
@@ -236,28 +237,61 @@ static const char *fact_str(const struct factset *fs, const char *name)
     return f && f->type == FACT_STR ? f->s : NULL;
 }
 
-static FILE *open_out(const char *path, int *is_stdout)
+/* the exit status when several apply: the largest (internal 3 > usage or
+ * an unwritable report 2 > a finding 1 > 0), so that a CI gate never reads
+ * "the machine failed" when the report it wants was not written */
+static int exit_worst(int a, int b)
 {
-    *is_stdout = strcmp(path, "-") == 0;
-    if (*is_stdout)
-        return stdout;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        error("cannot write '%s': %s", path, strerror(errno));
-    return f;
+    return a > b ? a : b;
+}
+
+/* --json and --junit: opened before anything is probed, so that a bad path
+ * fails at once; written through a temporary file (src/outfile.c) */
+struct outputs {
+    struct outfile json, junit;
+};
+
+static int outputs_open(struct outputs *out, const struct opts *o)
+{
+    memset(out, 0, sizeof(*out));
+    if (o->json && o->junit && strcmp(o->json, "-") && strcmp(o->json, o->junit) == 0)
+        return error("--json and --junit name the same file '%s'", o->json);
+    if (o->json && outfile_open(&out->json, o->json, 1))
+        return -1;
+    if (o->junit && outfile_open(&out->junit, o->junit, 1)) {
+        if (out->json.f)
+            outfile_close(&out->json, 1);
+        return -1;
+    }
+    return 0;
+}
+
+/* give up both outputs: the targets stay as they were */
+static void outputs_abort(struct outputs *out)
+{
+    if (out->json.f)
+        outfile_close(&out->json, 1);
+    if (out->junit.f)
+        outfile_close(&out->junit, 1);
 }
 
 static int cmd_check(struct opts *o, int argc, char **argv)
 {
     if (argc)
         return error("unexpected argument '%s'", argv[0]), EXIT_USAGE;
-    struct checkset cs;
-    if (load_checks(&cs, o))
+    struct outputs outs;
+    if (outputs_open(&outs, o))
         return EXIT_USAGE;
+    struct checkset cs;
+    if (load_checks(&cs, o)) {
+        outputs_abort(&outs);
+        return EXIT_USAGE;
+    }
 
     int rc = EXIT_OK;
     char *unpacked = NULL;
     if (sysroot_open(o->sysroot, &unpacked)) {
+        outputs_abort(&outs);
         checks_release(&cs);
         return EXIT_USAGE;
     }
@@ -290,6 +324,7 @@ static int cmd_check(struct opts *o, int argc, char **argv)
     struct run_filter flt = {o->level, o->only.n ? &o->only : NULL};
     if (checks_run(&cs, &fs, &flt, &res)) {
         factset_release(&fs);
+        outputs_abort(&outs);
         rc = EXIT_USAGE;
         goto out;
     }
@@ -305,42 +340,24 @@ static int cmd_check(struct opts *o, int argc, char **argv)
         util_mono_s() - t0,
         o->strict,
     };
-    int text_to_stdout = 1;
-    if (o->json) {
-        int is_stdout;
-        FILE *f = open_out(o->json, &is_stdout);
-        if (!f) {
-            rc = EXIT_USAGE;
-        } else {
-            if (report_json_write(f, &meta, &fs, &res))
-                rc = EXIT_INTERNAL;
-            if (is_stdout)
-                text_to_stdout = 0;
-            else if (fclose(f))
-                rc = (error("cannot write %s", o->json), EXIT_USAGE);
-        }
+    /* a report that cannot be written is exit 2 (see exit_worst) */
+    int text_to_stdout = !outs.json.is_stdout && !outs.junit.is_stdout;
+    if (outs.json.f) {
+        int failed = report_json_write(outs.json.f, &meta, &fs, &res) != 0;
+        if (outfile_close(&outs.json, failed))
+            rc = exit_worst(rc, EXIT_USAGE);
     }
-    if (o->junit && rc == EXIT_OK) {
-        int is_stdout;
-        FILE *f = open_out(o->junit, &is_stdout);
-        if (!f) {
-            rc = EXIT_USAGE;
-        } else {
-            if (report_junit_write(f, &meta, &res))
-                rc = EXIT_INTERNAL;
-            if (is_stdout)
-                text_to_stdout = 0;
-            else if (fclose(f))
-                rc = (error("cannot write %s", o->junit), EXIT_USAGE);
-        }
+    if (outs.junit.f) {
+        int failed = report_junit_write(outs.junit.f, &meta, &res) != 0;
+        if (outfile_close(&outs.junit, failed))
+            rc = exit_worst(rc, EXIT_USAGE);
     }
     FILE *tout = text_to_stdout ? stdout : stderr;
     int tty = isatty(fileno(tout));
     struct text_opts to = {tty && !o->no_color && !getenv("NO_COLOR"),
                            tty && !getenv("NO_COLOR") && !o->no_color, o->verbose};
     report_text_write(tout, &meta, &res, &to);
-    if (rc == EXIT_OK)
-        rc = results_exit_code(&res, o->strict);
+    rc = exit_worst(rc, results_exit_code(&res, o->strict));
     results_release(&res);
     factset_release(&fs);
 out:
