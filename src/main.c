@@ -382,26 +382,28 @@ static int cmd_collect(struct opts *o, int argc, char **argv)
     /* collect records what the host-level probes read; GPU probes measure
      * and are not replayable from files */
     struct probe_ctx pctx = {&fs, LEVEL_QUICK, &o->probe};
-    rootfs_record_start(stage);
-    probes_run_all(&pctx);
-    rootfs_record_stop();
+    int rec = rootfs_record_start(stage);
+    if (rec)
+        error("cannot create the staging directory '%s': %s", stage, strerror(-rec));
+    else
+        probes_run_all(&pctx);
+    if (rootfs_record_stop() || rec)
+        rc = EXIT_USAGE;
 
-    char *meta_path = xasprintf("%s" ROOTFS_SNAPSHOT_DIR "/meta", stage);
-    FILE *mf = fopen(meta_path, "w");
+    /* the manifest: what makes a tarball a snapshot for --sysroot */
     char when[32];
     iso_now(when, sizeof(when));
-    if (mf) {
-        fprintf(mf, "tool rocm-vla-doctor %s\ncollected %s\n", RVD_VERSION, when);
-        fclose(mf);
-    }
-    free(meta_path);
+    if (rc == EXIT_OK && snapshot_write_meta(stage, RVD_VERSION, when))
+        rc = EXIT_USAGE;
     const char *host = fact_str(&fs, "host.hostname");
     char *out = o->output ? xstrdup(o->output)
                           : xasprintf("rocm-vla-doctor-%s.tar.gz", host ? host : "snapshot");
-    if (snapshot_pack(stage, out))
+    if (rc == EXIT_OK && snapshot_pack(stage, out))
         rc = EXIT_USAGE;
-    else
+    if (rc == EXIT_OK)
         fprintf(stderr, "rocm-vla-doctor: snapshot written to %s\n", out);
+    else
+        error("collect failed: no snapshot written");
     free(out);
     factset_release(&fs);
     rootfs_release();

@@ -14,10 +14,22 @@ static struct {
     char *root;               /* "" for live, else absolute dir without trailing slash */
     char *stage;              /* recording target, or NULL */
     struct strlist err_paths; /* replayed read errors: "errno path" */
-} R = {NULL, NULL, STRLIST_INIT};
+    int rec_errno;            /* the first write error while recording, or 0 */
+    char *rec_err_path;       /* ... and the staging path it hit */
+} R = {NULL, NULL, STRLIST_INIT, 0, NULL};
 
 static int mkdirs(const char *dir);
 static void record_error(const char *path, int err);
+
+/* a staging write failed (disk full, file-size limit): remember the first,
+ * so that collect fails instead of packing a truncated file */
+static void record_failed(const char *dst, int err)
+{
+    if (R.rec_errno)
+        return;
+    R.rec_errno = err ? err : EIO;
+    R.rec_err_path = xstrdup(dst);
+}
 
 int rootfs_init(const char *root)
 {
@@ -66,14 +78,32 @@ const char *rootfs_root(void)
 int rootfs_record_start(const char *stage_dir)
 {
     free(R.stage);
+    free(R.rec_err_path);
+    R.rec_err_path = NULL;
+    R.rec_errno = 0;
     R.stage = xstrdup(stage_dir);
     return mkdirs(stage_dir);
 }
 
-void rootfs_record_stop(void)
+int rootfs_record_stop(void)
 {
+    int rc = 0;
+    if (R.rec_errno)
+        rc = error("collect: cannot write '%s': %s", R.rec_err_path, strerror(R.rec_errno));
     free(R.stage);
     R.stage = NULL;
+    free(R.rec_err_path);
+    R.rec_err_path = NULL;
+    R.rec_errno = 0;
+    return rc ? -EIO : 0;
+}
+
+/* mkdirs for the staging tree, a failure remembered */
+static void stage_mkdirs(const char *dst)
+{
+    int e = mkdirs(dst);
+    if (e)
+        record_failed(dst, -e);
 }
 
 /* ---- path resolution inside the root ---------------------------------- */
@@ -95,10 +125,10 @@ static void record_link(const char *rel, const char *target)
     char *dst = xasprintf("%s%s", R.stage, rel);
     char *slash = strrchr(dst, '/');
     *slash = '\0';
-    mkdirs(dst);
+    stage_mkdirs(dst);
     *slash = '/';
     if (symlink(target, dst) < 0 && errno != EEXIST)
-        warning("collect: cannot record link %s: %s", rel, strerror(errno));
+        record_failed(dst, errno);
     free(dst);
 }
 
@@ -226,15 +256,19 @@ static void record_file(const char *rel, const char *buf, size_t len)
     char *dst = xasprintf("%s%s", R.stage, rel);
     char *slash = strrchr(dst, '/');
     *slash = '\0';
-    mkdirs(dst);
+    stage_mkdirs(dst);
     *slash = '/';
     FILE *f = fopen(dst, "wb");
-    if (f) {
-        if (len)
-            fwrite(buf, 1, len, f);
-        fclose(f);
+    if (!f) {
+        record_failed(dst, errno);
     } else {
-        warning("collect: cannot write %s: %s", dst, strerror(errno));
+        errno = 0;
+        int bad = (len && fwrite(buf, 1, len, f) != len) || fflush(f) != 0;
+        int e = errno;
+        if (fclose(f) != 0 && !bad)
+            bad = 1, e = errno;
+        if (bad)
+            record_failed(dst, e);
     }
     free(dst);
 }
@@ -247,12 +281,19 @@ static void record_error(const char *path, int err)
     char *dst = xasprintf("%s" ROOTFS_SNAPSHOT_DIR "/read-errors", R.stage);
     char *slash = strrchr(dst, '/');
     *slash = '\0';
-    mkdirs(dst);
+    stage_mkdirs(dst);
     *slash = '/';
     FILE *f = fopen(dst, "a");
-    if (f) {
-        fputs(line, f);
-        fclose(f);
+    if (!f) {
+        record_failed(dst, errno);
+    } else {
+        errno = 0;
+        int bad = fputs(line, f) < 0 || fflush(f) != 0;
+        int e = errno;
+        if (fclose(f) != 0 && !bad)
+            bad = 1, e = errno;
+        if (bad)
+            record_failed(dst, e);
     }
     free(dst);
     free(line);
@@ -409,7 +450,7 @@ int rootfs_stat(const char *path, struct stat *st)
     free(host);
     if (rc == 0 && R.stage && S_ISDIR(st->st_mode)) {
         char *dst = xasprintf("%s%s", R.stage, rel);
-        mkdirs(dst);
+        stage_mkdirs(dst);
         free(dst);
     } else if (rc == 0 && R.stage && !S_ISDIR(st->st_mode)) {
         /* existence is a fact (a device node, /.dockerenv): record a
@@ -463,7 +504,7 @@ int rootfs_list(const char *dir, struct strlist *names)
                     }
                 } else if (S_ISDIR(st.st_mode)) {
                     char *dst = xasprintf("%s%s", R.stage, drel);
-                    mkdirs(dst);
+                    stage_mkdirs(dst);
                     free(dst);
                 } else {
                     /* listed but maybe never read: keep the name; a later

@@ -33,9 +33,11 @@ void rootfs_release(void);
 int rootfs_is_live(void);
 const char *rootfs_root(void); /* "" for live */
 
-/* start/stop recording into stage_dir (collect) */
+/* start/stop recording into stage_dir (collect). Stop returns 0, or -EIO
+ * after printing the first staging write that failed (disk full, file-size
+ * limit): a snapshot with a truncated file must not be packed. */
 int rootfs_record_start(const char *stage_dir);
-void rootfs_record_stop(void);
+int rootfs_record_stop(void);
 
 int rootfs_read(const char *path, char **buf, size_t *len);
 /* whole file, trailing whitespace and NUL padding trimmed; -EILSEQ for

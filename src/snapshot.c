@@ -136,8 +136,18 @@ int sysroot_open(const char *arg, char **unpacked)
         struct stat st;
         if (stat(arg, &st) < 0)
             return error("cannot use sysroot '%s': %s", arg, strerror(errno));
-        if (!S_ISDIR(st.st_mode) && snapshot_unpack(arg, unpacked))
+        if (S_ISDIR(st.st_mode) && snapshot_check_dir_root(arg))
             return -1;
+        if (!S_ISDIR(st.st_mode)) {
+            if (snapshot_unpack(arg, unpacked))
+                return -1;
+            if (snapshot_check_tarball_root(arg, *unpacked)) {
+                snapshot_remove_tree(*unpacked);
+                free(*unpacked);
+                *unpacked = NULL;
+                return -1;
+            }
+        }
     }
     int e = rootfs_init(*unpacked ? *unpacked : arg);
     if (e) {

@@ -38,6 +38,14 @@ int snapshot_pack(const char *dir, const char *out_path);
 int sysroot_open(const char *arg, char **unpacked);
 /* undo sysroot_open: release the reader, remove the unpacked directory */
 void sysroot_close(char *unpacked);
+/* collect's manifest, /.snapshot/meta, in the staging tree; 0 or -1 after
+ * printing why */
+int snapshot_write_meta(const char *stage, const char *version, const char *when);
+/* is the unpacked tarball at dir a snapshot (it has the manifest)? is dir a
+ * machine's root (proc/ and sys/, or the manifest)? 0, or -1 after printing
+ * why */
+int snapshot_check_tarball_root(const char *tarball, const char *dir);
+int snapshot_check_dir_root(const char *dir);
 /* does path look like a tarball (by name or gzip/ustar magic)? */
 int snapshot_is_tarball(const char *path);
 

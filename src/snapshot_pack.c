@@ -3,7 +3,8 @@
  * 0644/0755 so that two packs of a tree are byte-identical. A pax header
  * ('x') precedes a member only when its path or link target does not fit the
  * ustar fields. The archive is written to a temporary file next to the
- * output and renamed into place, so a failed collect leaves no half file. */
+ * output and renamed into place (src/outfile.c), so a failed collect leaves
+ * no half file; an existing device or pipe is written in place. */
 #include "snapshot.h"
 
 #include <dirent.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "outfile.h"
 #include "snapshot_tar.h"
 #include "util.h"
 
@@ -298,24 +300,20 @@ static int put_tree(struct packer *p, const char *rel, int depth)
 
 int snapshot_pack(const char *dir, const char *out_path)
 {
-    struct stat st;
-    if (stat(out_path, &st) == 0 && S_ISDIR(st.st_mode))
-        return error("cannot write the snapshot to '%s': it is a directory", out_path);
-    /* a temporary file next to the output, renamed into place at the end,
-     * so that a failed collect never leaves half a tarball */
-    char *tmp = xasprintf("%s.tmp.XXXXXX", out_path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int rc = error("cannot create '%s': %s", out_path, strerror(errno));
-        free(tmp);
-        return rc;
-    }
-    fchmod(fd, 0644);
-    struct packer p = {gzdopen(fd, "wb9"), dir, 0, 0};
+    /* through a temporary file next to the output, renamed into place at
+     * the end (src/outfile.c), so that a failed collect never leaves half a
+     * tarball; every gzwrite and the final gzclose (the last deflate block
+     * and its flush) are checked */
+    struct outfile of;
+    if (outfile_open(&of, out_path, 0))
+        return -1;
+    int fd = dup(fileno(of.f));
+    struct packer p = {fd >= 0 ? gzdopen(fd, "wb9") : NULL, dir, 0, 0};
     int rc;
     if (!p.gz) {
-        close(fd);
         rc = error("cannot write '%s': %s", out_path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
     } else {
         rc = put_tree(&p, "", 0);
         if (!rc) {
@@ -328,10 +326,7 @@ int snapshot_pack(const char *dir, const char *out_path)
             rc = error("cannot write '%s': %s", out_path,
                        zrc == Z_ERRNO ? strerror(errno) : "compression failed");
     }
-    if (!rc && rename(tmp, out_path) < 0)
-        rc = error("cannot rename '%s' to '%s': %s", tmp, out_path, strerror(errno));
-    if (rc)
-        unlink(tmp);
-    free(tmp);
+    if (outfile_close(&of, rc != 0))
+        rc = -1;
     return rc;
 }

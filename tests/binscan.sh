@@ -66,7 +66,8 @@ fi
 # ---- 2. a library built with hipcc for gfx90a and gfx1030, in a sysroot ------
 R="$W/root"
 L="$R/usr/lib/x86_64-linux-gnu"
-mkdir -p "$L" "$R/opt/rocm/lib/rocblas/library"
+# a machine root has proc/ and sys/ (--sysroot refuses a tree without them)
+mkdir -p "$L" "$R/opt/rocm/lib/rocblas/library" "$R/proc" "$R/sys"
 if ensure hipcc && command -v hipcc >/dev/null 2>&1; then
     cat >"$W/k.hip" <<'EOF'
 #include <hip/hip_runtime.h>

@@ -50,7 +50,7 @@ has explain "^Why:"
 has explain "fail when gpu.vram_bytes < 11.5 GiB"
 t explain-unknown 2 "$RVD" explain no.such.check
 has explain-unknown "no check named 'no.such.check'"
-t only-unknown 2 "$RVD" --only gpu.vram,no.such --sysroot tests/cli-roots/empty
+t only-unknown 2 "$RVD" --only gpu.vram,no.such --sysroot tests/cli-roots/named
 has only-unknown "no check named 'no.such'"
 t missing-sysroot 2 "$RVD" --sysroot /nonexistent/dir
 has missing-sysroot "cannot use sysroot '/nonexistent/dir'"

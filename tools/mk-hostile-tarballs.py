@@ -111,10 +111,28 @@ def main():
         text("sys/class/hello", "hello\n"),
     ]
 
+    # the manifest collect writes: without it a tarball is not a snapshot
+    meta = [
+        (info(".snapshot", tarfile.DIRTYPE), None),
+        text(".snapshot/meta", "tool rocm-vla-doctor 0.1.0\ncollected 2026-11-30T00:00:00Z\n"),
+    ]
+
     # the control: a small valid snapshot
     add("valid.tar.gz",
-        tar_bytes(good + [(info("sys/class/link", tarfile.SYMTYPE, linkname="hello"), None)]),
+        tar_bytes(meta + good + [(info("sys/class/link", tarfile.SYMTYPE, linkname="hello"),
+                                  None)]),
         "-")
+    # well-formed archives that are not snapshots
+    add("no-manifest.tar.gz", tar_bytes(good), "no manifest")
+    add("foreign-manifest.tar.gz",
+        tar_bytes([(info(".snapshot", tarfile.DIRTYPE), None),
+                   text(".snapshot/meta", "tool something-else 1\n")] + good),
+        "no manifest")
+    add("manifest-symlink.tar.gz",
+        tar_bytes([(info(".snapshot", tarfile.DIRTYPE), None),
+                   (info(".snapshot/meta", tarfile.SYMTYPE, linkname="../sys/class/hello"),
+                    None)] + good),
+        "no manifest")
     add("abs-path.tar.gz", tar_bytes(good + [text("/tmp/rvd-hostile-abs", "x\n")]),
         "absolute name")
     add("dotdot.tar.gz", tar_bytes(good + [text("../../escape-target", "x\n")]),
