@@ -56,6 +56,10 @@ void requirements_scan_release(struct requirements_scan *scan);
 /* the user's own file, not a system file: plain read, capped at
  * REQUIREMENTS_MAX_FILE; 0 or -errno (-EFBIG when larger) */
 int requirements_read_file(const char *path, char **text, size_t *len);
+/* --requirements checked before anything is probed: a file that cannot be
+ * read, is too large or holds NUL bytes (not a requirements file) is a
+ * usage error. 0, or -1 after printing why. */
+int requirements_check_file(const char *path);
 /* PEP 503 normalisation: lowercase, runs of -_. become one '-'; caller frees */
 char *requirements_normalize_name(const char *name, size_t n);
 /* why a package of this normalised name is built for CUDA only, whatever

@@ -447,3 +447,21 @@ int requirements_read_file(const char *path, char **text, size_t *len)
 {
     return read_user_file(path, REQUIREMENTS_MAX_FILE, text, len);
 }
+
+int requirements_check_file(const char *path)
+{
+    char *text;
+    size_t len;
+    int rc = requirements_read_file(path, &text, &len);
+    if (rc == -EFBIG)
+        return error("--requirements '%s': larger than %u bytes, not a requirements file", path,
+                     REQUIREMENTS_MAX_FILE);
+    if (rc)
+        return error("--requirements '%s': %s", path, strerror(-rc));
+    int binary = memchr(text, '\0', len) != NULL;
+    free(text);
+    if (binary)
+        return error("--requirements '%s': binary content (NUL bytes), not a requirements file",
+                     path);
+    return 0;
+}

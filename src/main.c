@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../probes/probe.h"
+#include "../probes/probe_python.h"
 #include "checks.h"
 #include "diff.h"
 #include "opts.h"
@@ -287,6 +288,11 @@ static int cmd_check(struct opts *o, int argc, char **argv)
         outputs_abort(&outs);
         return EXIT_USAGE;
     }
+    if (o->probe.requirements && requirements_check_file(o->probe.requirements)) {
+        outputs_abort(&outs);
+        checks_release(&cs);
+        return EXIT_USAGE;
+    }
 
     int rc = EXIT_OK;
     char *unpacked = NULL;
@@ -372,6 +378,8 @@ static int cmd_collect(struct opts *o, int argc, char **argv)
         return error("unexpected argument '%s'", argv[0]), EXIT_USAGE;
     if (o->sysroot)
         return error("collect records the live host; --sysroot does not apply"), EXIT_USAGE;
+    if (o->probe.requirements && requirements_check_file(o->probe.requirements))
+        return EXIT_USAGE;
     char tmpl[] = "/tmp/rocm-vla-doctor-collect.XXXXXX";
     char *stage = mkdtemp(tmpl);
     if (!stage)

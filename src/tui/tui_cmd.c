@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "../../probes/probe.h"
+#include "../../probes/probe_python.h"
 #include "../opts.h"
 #include "../util.h"
 #include "tui_canvas.h"
@@ -465,6 +466,8 @@ int tui_cmd_dashboard(int argc, char **argv)
     /* LC_CTYPE only: ncursesw needs it for UTF-8; LC_NUMERIC must stay "C"
      * for the sysfs parsers ("16.0 GT/s") */
     setlocale(LC_CTYPE, "");
+    if (o.probe.requirements && requirements_check_file(o.probe.requirements))
+        return 2;
     struct tui_model m;
     if (tui_model_open(&m, o.sysroot, o.checks, &o.probe))
         return 2;
