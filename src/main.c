@@ -19,6 +19,7 @@
 #include "report.h"
 #include "rootfs.h"
 #include "snapshot.h"
+#include "snapshot_redact.h"
 #include "tui/tui.h"
 #include "util.h"
 #include "vla/vla_cli.h"
@@ -398,6 +399,9 @@ static int cmd_collect(struct opts *o, int argc, char **argv)
     if (rootfs_record_stop() || rec)
         rc = EXIT_USAGE;
 
+    /* only what the probes read of passwd, group and dpkg's status */
+    if (rc == EXIT_OK && snapshot_redact(stage))
+        rc = EXIT_USAGE;
     /* the manifest: what makes a tarball a snapshot for --sysroot */
     char when[32];
     iso_now(when, sizeof(when));

@@ -1,7 +1,9 @@
 /* test_snapshot.c - collect's tarballs: a pack/unpack round trip (files,
  * nested directories, relative symlinks, an empty file, names and link
  * targets past ustar's 100 bytes), byte-identical repeated packs, the caps,
- * the end-of-archive rule, and a removal that does not follow symlinks.
+ * the end-of-archive rule, a removal that does not follow symlinks, a
+ * staging write error that fails the recording, and the redaction of the
+ * user and package databases.
  * Hostile archives from a real tar writer are in tests/snapshot.sh. */
 #include <dirent.h>
 #include <errno.h>
@@ -14,6 +16,7 @@
 
 #include "../../src/rootfs.h"
 #include "../../src/snapshot.h"
+#include "../../src/snapshot_redact.h"
 #include "../../src/util.h"
 #include "test.h"
 
@@ -199,6 +202,99 @@ static void test_record_replay(const char *base)
     free(root);
 }
 
+/* a staging write that fails (here: a file where a directory must go) is
+ * reported by rootfs_record_stop, not lost */
+static void test_record_error(const char *base)
+{
+    char *root = xasprintf("%s/err-root", base);
+    put(root, "sys/class/x/value", "1\n");
+    char *stage = xasprintf("%s/err-stage", base);
+    put(stage, "sys", "a file where the staging tree needs a directory");
+    char *got = NULL;
+    CHECK(rootfs_init(root) == 0);
+    CHECK(rootfs_record_start(stage) == 0);
+    CHECK(rootfs_read_str("/sys/class/x/value", &got) == 0); /* the read itself works */
+    CHECK(rootfs_record_stop() == -EIO);
+    /* and a clean recording afterwards reports nothing */
+    char *stage2 = xasprintf("%s/err-stage2", base);
+    CHECK(rootfs_record_start(stage2) == 0);
+    free(got);
+    got = NULL;
+    CHECK(rootfs_read_str("/sys/class/x/value", &got) == 0);
+    CHECK(rootfs_record_stop() == 0);
+    rootfs_release();
+    free(got);
+    free(stage2);
+    free(stage);
+    free(root);
+}
+
+static void test_redact(const char *base)
+{
+    /* passwd: the user's own line only */
+    char *r = redact_passwd("root:x:0:0:root:/root:/bin/bash\n"
+                            "alice:x:1000:1000:Alice A,,,:/home/alice:/bin/zsh\n"
+                            "bob:x:1001:1001::/home/bob:/bin/sh\n",
+                            "alice");
+    CHECK_STR(r, "alice:x:1000:1000:Alice A,,,:/home/alice:/bin/zsh\n");
+    free(r);
+    r = redact_passwd("root:x:0:0:root:/root:/bin/bash\n", NULL);
+    CHECK_STR(r, "");
+    free(r);
+    /* group: render and video, the gids asked for, the groups listing the
+     * user; member lists keep only the user */
+    unsigned long gids[] = {1000, 993};
+    r = redact_group("root:x:0:\nvideo:x:44:bob,alice\nrender:x:110:bob\n"
+                     "alice:x:1000:\nkfd:x:993:\ndocker:x:998:bob,alice\nsudo:x:27:bob\n",
+                     "alice", gids, 2);
+    CHECK_STR(r, "video:x:44:alice\nrender:x:110:\nalice:x:1000:\nkfd:x:993:\n"
+                 "docker:x:998:alice\n");
+    free(r);
+    /* dpkg: the GPU stack's paragraphs, whole */
+    r = redact_dpkg_status("Package: bash\nStatus: install ok installed\nVersion: 5.2\n\n"
+                           "Package: libamdhip64-5\nStatus: install ok installed\n"
+                           "Version: 5.2.3-8\nDescription: HIP\n Package: not-a-field\n\n"
+                           "Package: openssh-server\nVersion: 1\n\n"
+                           "Package: rocminfo\nVersion: 5.2.3-3\n");
+    CHECK_STR(r, "Package: libamdhip64-5\nStatus: install ok installed\nVersion: 5.2.3-8\n"
+                 "Description: HIP\n Package: not-a-field\n\n"
+                 "Package: rocminfo\nVersion: 5.2.3-3\n\n");
+    free(r);
+    CHECK(redact_dpkg_keep("libamdhip64-6"));
+    CHECK(!redact_dpkg_keep("libc6"));
+
+    /* on a staging tree: the identity and devnodes queries name the user and
+     * the gids; /etc/group reached through a symlink inside the stage */
+    char *stage = xasprintf("%s/redact-stage", base);
+    put(stage, ".snapshot/identity", "user alice\nuid 1000\ngid 1000\ngroups 1000 44\n");
+    put(stage, ".snapshot/devnodes", "/dev/kfd 0660 0 993\n/dev/dri/renderD128 0660 0 110\n");
+    put(stage, "etc/passwd",
+        "root:x:0:0:root:/root:/bin/bash\nalice:x:1000:1000::/home/alice:/bin/sh\n"
+        "bob:x:1001:1001::/home/bob:/bin/sh\n");
+    put(stage, "usr/etc/group",
+        "root:x:0:\nvideo:x:44:alice,bob\nrender:x:110:\nalice:x:1000:\nbob:x:1001:\n"
+        "kfd:x:993:\nsudo:x:27:bob\n");
+    link_at(stage, "etc/group", "/usr/etc/group");
+    put(stage, "var/lib/dpkg/status", "Package: bash\nVersion: 1\n\nPackage: rocm-core\n");
+    CHECK(snapshot_redact(stage) == 0);
+    size_t len;
+    char *f = xasprintf("%s/etc/passwd", stage), *t = slurp(f, &len);
+    CHECK_STR(t, "alice:x:1000:1000::/home/alice:/bin/sh\n");
+    free(t);
+    free(f);
+    f = xasprintf("%s/usr/etc/group", stage);
+    t = slurp(f, &len);
+    CHECK_STR(t, "video:x:44:alice\nrender:x:110:\nalice:x:1000:\nkfd:x:993:\n");
+    free(t);
+    free(f);
+    f = xasprintf("%s/var/lib/dpkg/status", stage);
+    t = slurp(f, &len);
+    CHECK_STR(t, "Package: rocm-core\n\n");
+    free(t);
+    free(f);
+    free(stage);
+}
+
 int main(void)
 {
     char base_tmpl[] = "/tmp/test_snapshot.XXXXXX";
@@ -373,6 +469,8 @@ int main(void)
     check_file(victim, "keep.txt", "keep\n");
 
     test_record_replay(base);
+    test_record_error(base);
+    test_redact(base);
 
     snapshot_remove_tree(base);
     CHECK(!exists(base));
