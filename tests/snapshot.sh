@@ -8,7 +8,9 @@
 #    the canary that escaping names aim at is never created. The valid
 #    control archive must be accepted, again leaving TMPDIR empty.
 # 2. Round trip: `collect` on this machine, then `check --sysroot` on the
-#    tarball must give every check the same status as a live run.
+#    tarball must give every check the same status as a live run; the
+#    tarball holds only the user's passwd line, the groups and the packages
+#    the probes need.
 # 3. collect's output errors: a missing directory, a directory as the file.
 # Ends with "N passed, M failed". RVD and OUT come from the environment.
 set -u
@@ -93,6 +95,68 @@ else
 fi
 if [ -s "$live_tar" ]; then ok; else bad "collect wrote no tarball"; fi
 ls "$S" | grep -q '\.tmp\.' && bad "collect left a temporary file" || ok
+# what the snapshot carries of the user and package databases: the user's
+# own passwd line, the GPU groups and the user's, the GPU stack's packages
+# (src/snapshot_redact.h); the live files must hold more, or the test is moot
+if "$PY" - "$live_tar" "$(id -un)" "$(id -G)" >"$S/redact.txt" 2>&1 <<'EOF'
+import os, re, sys, tarfile
+tar, user, gids = sys.argv[1], sys.argv[2], set(sys.argv[3].split())
+t = tarfile.open(tar)
+def member(name):
+    try:
+        return t.extractfile(name).read().decode()
+    except KeyError:
+        return None
+bad = []
+live_pw = open("/etc/passwd").read().splitlines()
+others = [l for l in live_pw if l.split(":")[0] != user]
+pw = member("etc/passwd")
+if pw is None or not others:
+    bad.append("no etc/passwd in the snapshot, or no other account on this host to drop")
+else:
+    names = [l.split(":")[0] for l in pw.splitlines()]
+    if names != [user]:
+        bad.append("etc/passwd holds %r, want only %s's line" % (names, user))
+dev = member(".snapshot/devnodes") or ""
+dev_gids = [x.split()[3] for x in dev.splitlines() if len(x.split()) == 4]
+gr = member("etc/group")
+if gr is None:
+    bad.append("no etc/group in the snapshot")
+else:
+    live_gr = open("/etc/group").read().splitlines()
+    if len(live_gr) <= len(gr.splitlines()):
+        bad.append("etc/group: nothing dropped (%d lines live)" % len(live_gr))
+    for l in gr.splitlines():
+        f = l.split(":")
+        members = [m for m in f[3].split(",") if m] if len(f) > 3 else []
+        if members and members != [user]:
+            bad.append("group line lists other members: " + l)
+        if (f[0] not in ("render", "video") and f[2] not in gids and user not in members
+                and f[2] not in dev_gids):
+            bad.append("group line no probe needs: " + l)
+keep = ("libamdhip64", "rocm", "hip", "amdgpu", "rock-dkms", "hsa", "libhsa", "comgr",
+        "libamd-comgr", "libdrm-amdgpu", "firmware-amd-graphics", "linux-firmware",
+        "mesa-vulkan-drivers", "libvulkan", "vulkan")
+if os.path.exists("/var/lib/dpkg/status"):
+    st = member("var/lib/dpkg/status")
+    live = re.findall(r"^Package: (\S+)", open("/var/lib/dpkg/status").read(), re.M)
+    if not [p for p in live if not p.startswith(keep)]:
+        bad.append("no unrelated package on this host to drop")
+    pk = re.findall(r"^Package: (\S+)", st or "", re.M)
+    extra = [p for p in pk if not p.startswith(keep)]
+    if st is None or extra:
+        bad.append("dpkg status: missing, or unrelated packages kept: %s" % extra[:5])
+    lost = sorted(set(p for p in live if p.startswith(keep)) - set(pk))
+    if lost:
+        bad.append("dpkg status: GPU packages lost: %s" % lost[:5])
+print("\n".join(bad) or "redacted")
+sys.exit(1 if bad else 0)
+EOF
+then
+    ok
+else
+    bad "snapshot redaction: $(head -5 "$S/redact.txt")"
+fi
 mkdir -p "$S/tmp-replay"
 TMPDIR=$S/tmp-replay "$RVD" --no-color --sysroot "$live_tar" --json "$S/replay.json" \
     >"$S/replay.txt" 2>"$S/replay.err"
