@@ -173,6 +173,15 @@ run diff-json-bad-path 2 "$RVD" diff "$D/a.json" "$D/a.json" --json "$D/no/such/
 err diff-json-bad-path "cannot write '.*no/such/d.json'"
 no_report diff-json-bad-path
 [ -z "$FULL" ] || run diff-json-full 2 "$RVD" diff "$D/a.json" "$D/a.json" --json "$FULL"
+# bench --json: the same rules (the tiny preset on the cpu backend)
+run bench-json-bad-path 2 "$RVD" bench --preset tiny --backend cpu --json "$D/no/such/b.json"
+err bench-json-bad-path "cannot write '.*no/such/b.json'"
+no_report bench-json-bad-path
+run bench-json-good 0 "$RVD" bench --preset tiny --runs 1 --backend cpu --json "$D/b.json"
+cp "$D/b.json" "$D/b.json.good"
+run bench-json-fsize 2 limited "$RVD" bench --preset tiny --runs 1 --backend cpu --json "$D/b.json"
+err bench-json-fsize "cannot write '.*b.json': File too large"
+if cmp -s "$D/b.json" "$D/b.json.good"; then ok; else bad "bench-json-fsize: the previous report changed"; fi
 
 # ---- 4. --requirements -------------------------------------------------------
 printf 'torch==2.3\0\001\002' >"$D/binary.txt"

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../opts.h"
+#include "../outfile.h"
 #include "../report.h"
 #include "../util.h"
 #include "bench_gpu.h"
@@ -29,6 +30,7 @@ struct bench_opts {
     const char *preset, *models, *dtype, *weights, *save, *json, *backend;
     int runs, image, verbose, rows, dry_run, force;
     uint64_t seed;
+    struct outfile *out; /* --json, opened before the pass runs */
 };
 
 static void bench_usage(FILE *f)
@@ -565,15 +567,10 @@ static int run_bench_gpu(const struct bench_opts *o, const struct vla_preset *p)
     if (!json_stdout)
         print_gpu(o, p, &g);
     rc = B_OK;
-    if (o->json) {
-        FILE *f = json_stdout ? stdout : fopen(o->json, "w");
-        if (!f) {
-            rc = (error("cannot write '%s': %s", o->json, strerror(errno)), B_USAGE);
-        } else {
-            json_gpu(f, o, p, &g);
-            if (!json_stdout && fclose(f))
-                rc = (error("cannot write '%s'", o->json), B_USAGE);
-        }
+    if (o->out->f) {
+        json_gpu(o->out->f, o, p, &g);
+        if (outfile_close(o->out, 0))
+            rc = B_USAGE;
     }
     if (rc == B_OK && g.st.first_bad >= 0)
         rc = B_FINDING;
@@ -680,15 +677,10 @@ static int run_bench(const struct bench_opts *o, const struct vla_preset *p)
     int json_stdout = o->json && strcmp(o->json, "-") == 0;
     if (!json_stdout)
         print_report(&res);
-    if (o->json) {
-        FILE *f = json_stdout ? stdout : fopen(o->json, "w");
-        if (!f) {
-            rc = (error("cannot write '%s': %s", o->json, strerror(errno)), B_USAGE);
-        } else {
-            write_json(f, &res);
-            if (!json_stdout && fclose(f))
-                rc = (error("cannot write '%s'", o->json), B_USAGE);
-        }
+    if (o->out->f) {
+        write_json(o->out->f, &res);
+        if (outfile_close(o->out, 0))
+            rc = B_USAGE;
     }
     if (rc == B_OK && st.first_bad >= 0)
         rc = B_FINDING;
@@ -701,6 +693,31 @@ out:
     vla_model_release(&m);
     vla_weights_release(&w);
     return rc;
+}
+
+/* a GPU backend when one loads (auto), else the cpu reference */
+static int bench_dispatch(const struct bench_opts *o, const struct vla_preset *p)
+{
+    if (strcmp(o->backend, "cpu") != 0 && !o->dry_run &&
+        o->image % (p->vision.patch * p->vision.merge) == 0) {
+        int grc = run_bench_gpu(o, p);
+        if (grc >= 0)
+            return grc;
+    }
+    if (strcmp(o->dtype, "fp32") != 0) {
+        error("bench: --dtype %s needs a GPU backend; the cpu backend is the fp32 reference "
+              "(use --dtype fp32)",
+              o->dtype);
+        return B_USAGE;
+    }
+    if (o->image % (p->vision.patch * p->vision.merge)) {
+        error("bench: --image-size %d must be a multiple of %d (patch %d x merge %d) for preset "
+              "'%s'",
+              o->image, p->vision.patch * p->vision.merge, p->vision.patch, p->vision.merge,
+              p->name);
+        return B_USAGE;
+    }
+    return run_bench(o, p);
 }
 
 int vla_cmd_bench(int argc, char **argv)
@@ -730,30 +747,17 @@ int vla_cmd_bench(int argc, char **argv)
     }
     if (!o.image)
         o.image = p.vision.image;
-    /* a GPU backend when one loads (auto), else the cpu reference */
-    if (strcmp(o.backend, "cpu") != 0 && !o.dry_run &&
-        o.image % (p.vision.patch * p.vision.merge) == 0) {
-        int grc = run_bench_gpu(&o, &p);
-        if (grc >= 0) {
-            vla_preset_release(&p);
-            return grc;
-        }
-    }
-    if (strcmp(o.dtype, "fp32") != 0) {
-        error("bench: --dtype %s needs a GPU backend; the cpu backend is the fp32 reference "
-              "(use --dtype fp32)",
-              o.dtype);
+    /* the report file first: a bad path fails before the pass runs, and a
+     * failed write keeps the previous report (src/outfile.c) */
+    struct outfile jf = {0};
+    o.out = &jf;
+    if (o.json && !o.dry_run && outfile_open(&jf, o.json, 1)) {
         vla_preset_release(&p);
         return B_USAGE;
     }
-    if (o.image % (p.vision.patch * p.vision.merge)) {
-        error("bench: --image-size %d must be a multiple of %d (patch %d x merge %d) for preset "
-              "'%s'",
-              o.image, p.vision.patch * p.vision.merge, p.vision.patch, p.vision.merge, p.name);
-        vla_preset_release(&p);
-        return B_USAGE;
-    }
-    int rc = run_bench(&o, &p);
+    int rc = bench_dispatch(&o, &p);
+    if (jf.f)
+        outfile_close(&jf, 1); /* never written: the target stays as it was */
     vla_preset_release(&p);
     return rc;
 }
