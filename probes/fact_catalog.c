@@ -376,3 +376,19 @@ const char *fact_catalog_suggest(const char *name, int per_gpu, char *buf, size_
     }
     return best < limit ? buf : NULL;
 }
+
+void fact_catalog_print(FILE *out)
+{
+    size_t w = 0;
+    for (size_t i = 0; i <= probe_count; i++)
+        for (const struct fact_decl *d = i < probe_count ? probe_table[i].facts
+                                                         : facts_probe_runner;
+             d && d->name; d++)
+            w = strlen(d->name) > w ? strlen(d->name) : w;
+    for (size_t i = 0; i <= probe_count; i++)
+        for (const struct fact_decl *d = i < probe_count ? probe_table[i].facts
+                                                         : facts_probe_runner;
+             d && d->name; d++)
+            fprintf(out, "%-*s  %-6s  %s\n", (int)w, d->name, fact_type_name(d->type),
+                    i < probe_count ? probe_table[i].name : "(every probe)");
+}

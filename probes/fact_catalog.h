@@ -12,6 +12,7 @@
 #define RVD_FACT_CATALOG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../src/fact.h"
 
@@ -38,5 +39,7 @@ int fact_catalog_find(const char *name, const struct fact_decl **out, const char
  * per_gpu also offers "gpu.<name>" for each "gpu.<i>.<name>" */
 const char *fact_catalog_suggest(const char *name, int per_gpu, char *buf, size_t n);
 const char *fact_type_name(enum fact_type t);
+/* `list --facts`: name, type and probe of every declaration, in run order */
+void fact_catalog_print(FILE *out);
 
 #endif
