@@ -27,20 +27,20 @@
     }
 
 /* clang-format off */
-const struct fact_decl facts_host[] = {
+static const struct fact_decl facts_host[] = {
     {"host.hostname", S}, {"host.os", S}, {"kernel.release", S}, {"kernel.version_code", I},
     END};
 
-const struct fact_decl facts_env[] = {
+static const struct fact_decl facts_env[] = {
     {"env.recorded", B}, {"env.var.<VAR>", S},
     END};
 
-const struct fact_decl facts_driver[] = {
+static const struct fact_decl facts_driver[] = {
     {"driver.module_present", B}, {"driver.dkms", B}, {"driver.initstate", S},
     {"driver.loaded", B}, {"driver.version", S},
     END};
 
-const struct fact_decl facts_kernel_log[] = {
+static const struct fact_decl facts_kernel_log[] = {
     {"kernel.dmesg.atomics_unsupported", B}, {"kernel.dmesg.pci_rejects_atomics", B},
     {"kernel.dmesg.gpu_page_fault", B}, {"kernel.dmesg.memory_access_fault", B},
     {"kernel.dmesg.kfd_unsupported", B}, {"kernel.dmesg.key_rejected", B},
@@ -49,22 +49,22 @@ const struct fact_decl facts_kernel_log[] = {
     {"kernel.dmesg_readable", B}, {"kernel.dmesg_error", S},
     END};
 
-const struct fact_decl facts_kfd[] = {
+static const struct fact_decl facts_kfd[] = {
     {"kfd.present", B}, {"kfd.open_result", S}, {"kfd.group", S}, {"kfd.mode", S},
     {"dri.render_present", B}, {"dri.render_nodes", L}, {"dri.render_group", S},
     {"dri.render_groups", L},
     END};
 
-const struct fact_decl facts_user[] = {
+static const struct fact_decl facts_user[] = {
     {"user.name", S}, {"user.uid", I}, {"user.is_root", B}, {"user.groups", L},
     {"user.db_groups", L}, {"user.in_device_groups", B}, {"user.db_in_device_groups", B},
     END};
 
-const struct fact_decl facts_container[] = {
+static const struct fact_decl facts_container[] = {
     {"env.wsl", B}, {"env.container", S},
     END};
 
-const struct fact_decl facts_gpu[] = {
+static const struct fact_decl facts_gpu[] = {
     {"gpu.count", I}, {"gpu.names", S}, {"gpu.other", L},
     /* PCI and KFD topology */
     {"gpu.<i>.pci", S}, {"gpu.<i>.device_id", S}, {"gpu.<i>.kfd_node", I},
@@ -82,7 +82,7 @@ const struct fact_decl facts_gpu[] = {
     {"gpu.<i>.vbios", S}, {"gpu.<i>.busy_percent", I},
     END};
 
-const struct fact_decl facts_pcie[] = {
+static const struct fact_decl facts_pcie[] = {
     {"gpu.<i>.link.hops", L}, {"gpu.<i>.link.hop_count", I}, {"gpu.<i>.link.width", I},
     {"gpu.<i>.link.max_width", I}, {"gpu.<i>.link.narrowest_hop", S},
     {"gpu.<i>.link.speed_gts", F}, {"gpu.<i>.link.max_speed_gts", F},
@@ -94,22 +94,22 @@ const struct fact_decl facts_pcie[] = {
     {"gpu.other_links", L},
     END};
 
-const struct fact_decl facts_iommu[] = {
+static const struct fact_decl facts_iommu[] = {
     {"iommu.enabled", B}, {"iommu.kind", S}, {"iommu.pt_cmdline", B},
     {"iommu.gpu_domains", L}, {"iommu.translated_gpus", I},
     END};
 
-const struct fact_decl facts_kernel[] = {
+static const struct fact_decl facts_kernel[] = {
     {"kernel.svm_config", S}, {"kernel.amdgpu_params_nondefault", L}, {"kernel.cmdline", S},
     END};
 
-const struct fact_decl facts_rocm[] = {
+static const struct fact_decl facts_rocm[] = {
     {"rocm.installs", L}, {"rocm.install_count", I}, {"rocm.version", S}, {"rocm.series", S},
     {"rocm.major", I}, {"rocm.source", S}, {"driver.rocm_series_gap", I},
     {"env.ld_library_path", S}, {"env.ld_cuda_entries", L}, {"env.ld_rocm_other", L},
     END};
 
-const struct fact_decl facts_python[] = {
+static const struct fact_decl facts_python[] = {
     {"python.present", B}, {"python.error", S}, {"python.interpreter", S},
     {"python.executable", S}, {"python.version", S}, {"python.prefix", S},
     {"python.nvidia_packages", L}, {"python.dist_count", I},
@@ -125,7 +125,7 @@ const struct fact_decl facts_python[] = {
     {"runtime." k ".loaded", B}, {"runtime." k ".error", S}, {"runtime." k ".lib", S},            \
     {"runtime." k ".version", S}, {"runtime." k ".init_error", S}, {"runtime." k ".rtc", S},      \
     {"runtime." k ".blas", S}
-const struct fact_decl facts_gpu_runtime[] = {
+static const struct fact_decl facts_gpu_runtime[] = {
     {"runtime.live", B}, {"runtime.kfd_present", B}, RUNTIME("hip"), RUNTIME("cuda"),
     {"runtime.backend", S}, {"runtime.device_count", I}, {"runtime.version", S},
     {"runtime.dev.<i>.name", S}, {"runtime.dev.<i>.arch", S}, {"runtime.dev.<i>.target", S},
@@ -135,27 +135,27 @@ const struct fact_decl facts_gpu_runtime[] = {
     {"runtime.devices", L}, {"runtime.kfd_compared", B}, {"runtime.kfd_mismatch", L},
     END};
 
-const struct fact_decl facts_kernels[] = {
+static const struct fact_decl facts_kernels[] = {
     GPU_PROBE_START("kernels"), {"kernels.compiler", S}, {"kernels.targets", L},
     {"kernels.ok", B}, {"kernels.failed", L}, {"kernels.compiled", I}, {"kernels.cached", I},
     {"kernels.compile_s", F},
     END};
 
 #define QUANTILES(k) {"sync." k ".p50", F}, {"sync." k ".p99", F}, {"sync." k ".max", F}
-const struct fact_decl facts_sync[] = {
+static const struct fact_decl facts_sync[] = {
     GPU_PROBE_START("sync"), QUANTILES("launch_us"), QUANTILES("stream_sync_us"),
     QUANTILES("device_sync_us"), {"sync.samples", I}, {"sync.event_resolution_us", F},
     {"sync.graph10_us.p50", F}, {"sync.null_stream_stale", I}, {"sync.nonblocking_stale", I},
     END};
 
-const struct fact_decl facts_bandwidth[] = {
+static const struct fact_decl facts_bandwidth[] = {
     GPU_PROBE_START("bw"), {"bw.link_speed_gts", F}, {"bw.link_width", I}, {"bw.link_gbs", F},
     {"bw.bytes", I}, {"bw.h2d_pinned_gbs", F}, {"bw.d2h_pinned_gbs", F},
     {"bw.h2d_pageable_gbs", F}, {"bw.d2h_pageable_gbs", F}, {"bw.h2d_link_fraction", F},
     {"bw.triad_gbs", F},
     END};
 
-const struct fact_decl facts_hmm[] = {
+static const struct fact_decl facts_hmm[] = {
     GPU_PROBE_START("hmm"), {"hmm.managed", I}, {"hmm.concurrent_managed", I},
     {"hmm.pageable_access", I}, {"hmm.device_gbs", F}, {"hmm.pinned_host_gbs", F},
     {"hmm.verdict", S}, {"hmm.pass_gbs", L}, {"hmm.first_pass_gbs", F},
@@ -163,7 +163,7 @@ const struct fact_decl facts_hmm[] = {
     {"hmm.prefetch_honoured", B}, {"hmm.pageable_gbs", F},
     END};
 
-const struct fact_decl facts_mem_release[] = {
+static const struct fact_decl facts_mem_release[] = {
     GPU_PROBE_START("memrel"), {"memrel.vendor_lib", S}, {"memrel.vendor_init", S},
     {"memrel.source", S}, {"memrel.source_lib", S}, {"memrel.source_tried", S},
     {"memrel.cycles", I}, {"memrel.chunk_mb", F}, {"memrel.baseline_mb", F},
@@ -171,7 +171,7 @@ const struct fact_decl facts_mem_release[] = {
     {"memrel.runtime_delta_mb", F},
     END};
 
-const struct fact_decl facts_target_binaries[] = {
+static const struct fact_decl facts_target_binaries[] = {
     {"binaries.scanned", I}, {"binaries.with_code", I}, {"binaries.libraries", L},
     {"binaries.errors", L}, {"binaries.unknown", L}, {"binaries.torch_dir", S},
     {"gpu.<i>.binaries.scanned", I}, {"gpu.<i>.binaries.libraries", L},
@@ -179,14 +179,14 @@ const struct fact_decl facts_target_binaries[] = {
     {"gpu.<i>.binaries.unknown", L},
     END};
 
-const struct fact_decl facts_vulkan[] = {
+static const struct fact_decl facts_vulkan[] = {
     {"render.vulkan_loader", B}, {"render.vulkan_error", S}, {"render.vulkan_api_version", S},
     {"render.vulkan_devices", L}, {"render.vulkan_device_count", I},
     {"render.vulkan_amd_device", B}, {"render.vulkan_software_only", B},
     {"render.vulkan_hardware_device", B},
     END};
 
-const struct fact_decl facts_fp[] = {
+static const struct fact_decl facts_fp[] = {
     GPU_PROBE_START("fp"),
     {"fp.gemm.blas", S}, {"fp.gemm.blas_lib", S}, {"fp.gemm.cases", L}, {"fp.gemm.failures", I},
     {"fp.gemm.nonfinite", I}, {"fp.gemm.f16.max_bound_ratio", F},
@@ -207,7 +207,7 @@ const struct fact_decl facts_fp[] = {
 
 #define BATCH(n) {"fp.sampling.b" n ".p_value", F}, {"fp.sampling.b" n ".chi2", F},             \
     {"fp.sampling.b" n ".dof", I}
-const struct fact_decl facts_fp_sampling[] = {
+static const struct fact_decl facts_fp_sampling[] = {
     GPU_PROBE_START("fp.sampling"), BATCH("1"), BATCH("8"), BATCH("64"),
     {"fp.sampling.min_p_value", F}, {"fp.sampling.zero_prob_hits", I},
     {"fp.sampling.out_of_range", I}, {"fp.sampling.samples_per_row", I},
@@ -215,13 +215,13 @@ const struct fact_decl facts_fp_sampling[] = {
     END};
 
 #define DTYPE(t) {"gpu.gemm_peak." t "_tflops", F}, {"gpu.gemm_peak." t "_n", I}
-const struct fact_decl facts_gemm_peak[] = {
+static const struct fact_decl facts_gemm_peak[] = {
     GPU_PROBE_START("gpu.gemm_peak"), {"gpu.gemm_peak.blas", S}, {"gpu.gemm_peak.blas_lib", S},
     DTYPE("fp16"), DTYPE("bf16"), DTYPE("fp32"), {"gpu.gemm_peak.error", S},
     {"gpu.gemm_peak.spot_checked", I}, {"gpu.gemm_peak.spot_ratio", F},
     END};
 
-const struct fact_decl facts_vla[] = {
+static const struct fact_decl facts_vla[] = {
     {"vla.available", B}, {"vla.why", S}, {"vla.backend", S}, {"vla.device", S},
     {"vla.preset", S}, {"vla.dtype", S}, {"vla.graph", B}, {"vla.runs", I}, {"vla.cold_s", F},
     {"vla.tflops", F}, {"vla.error", S},
@@ -235,10 +235,59 @@ const struct fact_decl facts_vla[] = {
     {"vla.nonfinite_layer", S},
     END};
 
-const struct fact_decl facts_probe_runner[] = {
+static const struct fact_decl facts_probe_runner[] = {
     {"probe.<probe>.status", S}, {"probe.<probe>.message", S}, {"probe.<probe>.wall_s", F},
     END};
+
+/* the probe table's probes (probe_table.c), each with its list; a probe
+ * without one is reported by fact_catalog_missing() (tests/unit) */
+static const struct {
+    const char *probe;
+    const struct fact_decl *facts;
+} by_probe[] = {
+    {"host", facts_host},
+    {"env", facts_env},
+    {"driver", facts_driver},
+    {"kernel_log", facts_kernel_log},
+    {"kfd", facts_kfd},
+    {"user", facts_user},
+    {"container", facts_container},
+    {"gpu", facts_gpu},
+    {"pcie", facts_pcie},
+    {"iommu", facts_iommu},
+    {"kernel", facts_kernel},
+    {"rocm", facts_rocm},
+    {"python", facts_python},
+    {"gpu_runtime", facts_gpu_runtime},
+    {"kernels", facts_kernels},
+    {"sync", facts_sync},
+    {"bandwidth", facts_bandwidth},
+    {"hmm", facts_hmm},
+    {"mem_release", facts_mem_release},
+    {"target_binaries", facts_target_binaries},
+    {"vulkan", facts_vulkan},
+    {"fp", facts_fp},
+    {"fp_sampling", facts_fp_sampling},
+    {"gemm_peak", facts_gemm_peak},
+    {"vla", facts_vla},
+};
 /* clang-format on */
+
+const struct fact_decl *fact_catalog_of(const char *probe)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(by_probe); i++)
+        if (strcmp(by_probe[i].probe, probe) == 0)
+            return by_probe[i].facts;
+    return NULL;
+}
+
+const char *fact_catalog_missing(void)
+{
+    for (size_t i = 0; i < probe_count; i++)
+        if (!fact_catalog_of(probe_table[i].name))
+            return probe_table[i].name;
+    return NULL;
+}
 
 const char *fact_type_name(enum fact_type t)
 {
@@ -297,7 +346,7 @@ static const struct fact_decl *find_in(const struct fact_decl *d, const char *na
 int fact_catalog_find(const char *name, const struct fact_decl **out, const char **probe)
 {
     for (size_t i = 0; i < probe_count; i++) {
-        const struct fact_decl *d = find_in(probe_table[i].facts, name);
+        const struct fact_decl *d = find_in(fact_catalog_of(probe_table[i].name), name);
         if (d) {
             *out = d;
             if (probe)
@@ -354,7 +403,8 @@ const char *fact_catalog_suggest(const char *name, int per_gpu, char *buf, size_
     /* at most a third of the name may differ, so that the hint is a typo fix */
     size_t limit = strlen(name) / 3 + 1, best = limit;
     for (size_t i = 0; i <= probe_count; i++) {
-        const struct fact_decl *d = i < probe_count ? probe_table[i].facts : facts_probe_runner;
+        const struct fact_decl *d =
+            i < probe_count ? fact_catalog_of(probe_table[i].name) : facts_probe_runner;
         for (; d && d->name; d++) {
             if (i == probe_count) {
                 /* probe.<probe>.x: offer each probe's own name */
@@ -381,12 +431,12 @@ void fact_catalog_print(FILE *out)
 {
     size_t w = 0;
     for (size_t i = 0; i <= probe_count; i++)
-        for (const struct fact_decl *d = i < probe_count ? probe_table[i].facts
+        for (const struct fact_decl *d = i < probe_count ? fact_catalog_of(probe_table[i].name)
                                                          : facts_probe_runner;
              d && d->name; d++)
             w = strlen(d->name) > w ? strlen(d->name) : w;
     for (size_t i = 0; i <= probe_count; i++)
-        for (const struct fact_decl *d = i < probe_count ? probe_table[i].facts
+        for (const struct fact_decl *d = i < probe_count ? fact_catalog_of(probe_table[i].name)
                                                          : facts_probe_runner;
              d && d->name; d++)
             fprintf(out, "%-*s  %-6s  %s\n", (int)w, d->name, fact_type_name(d->type),

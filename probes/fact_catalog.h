@@ -1,7 +1,8 @@
 /* fact_catalog.h - every fact a probe can produce, declared by the probes.
  *
- * Each probe table entry (probe_table.c) points at the list of facts the
- * probe may set, with their types; a fact may always be unknown instead.
+ * Each probe of the table (probe_table.c) has the list of facts it may set,
+ * with their types (fact_catalog.c, by probe name); a fact may always be
+ * unknown instead.
  * Names with a part in angle brackets are patterns:
  *   <i>      a decimal index (gpu.<i>.vram_bytes, runtime.dev.<i>.name)
  *   <probe>  the name of a probe in the table (probe.<probe>.status)
@@ -21,14 +22,10 @@ struct fact_decl {
     enum fact_type type;
 };
 
-/* one list per probe (fact_catalog.c), referenced from probe_table.c */
-extern const struct fact_decl facts_host[], facts_env[], facts_driver[], facts_kernel_log[],
-    facts_kfd[], facts_user[], facts_container[], facts_gpu[], facts_pcie[], facts_iommu[],
-    facts_kernel[], facts_rocm[], facts_python[], facts_gpu_runtime[], facts_kernels[],
-    facts_sync[], facts_bandwidth[], facts_hmm[], facts_mem_release[], facts_target_binaries[],
-    facts_vulkan[], facts_fp[], facts_fp_sampling[], facts_gemm_peak[], facts_vla[];
-/* set for every probe by the probe runner (probe_table.c, src/gpu/isolate.c) */
-extern const struct fact_decl facts_probe_runner[];
+/* the facts a probe of the table declares (NULL-terminated), or NULL */
+const struct fact_decl *fact_catalog_of(const char *probe);
+/* a probe of the table that declares no facts (a bug), or NULL */
+const char *fact_catalog_missing(void);
 
 /* does a declared name (possibly a pattern) match a concrete fact name? */
 int fact_pattern_match(const char *pattern, const char *name);

@@ -26,8 +26,6 @@ struct probe_ctx {
     const struct probe_opts *opts;
 };
 
-struct fact_decl;
-
 struct probe {
     const char *name;
     enum level level;
@@ -35,9 +33,6 @@ struct probe {
     /* 0, or -errno for an internal error (recorded as probe.<name>.status) */
     int (*run)(struct probe_ctx *ctx);
     const char *what; /* one line for `explain` and -v */
-    /* every fact it may set, with its type (fact_catalog.c): checks.yaml is
-     * validated against these lists before any probe runs */
-    const struct fact_decl *facts;
 };
 
 extern const struct probe probe_table[];

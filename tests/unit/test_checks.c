@@ -2,6 +2,7 @@
  * facts skip instead of passing, per-GPU worst wins, probe errors; every
  * name is validated against the fact catalogue and every rule type-checked
  * at load; a type error found at evaluation is status error. */
+#include "../../probes/fact_catalog.h"
 #include "../../src/checks.h"
 #include "test.h"
 
@@ -280,8 +281,33 @@ static void test_eval_type_error(void)
     factset_release(&fs);
 }
 
+/* the catalogue: every probe declares its facts; patterns match as documented */
+static void test_catalogue(void)
+{
+    CHECK(fact_catalog_missing() == NULL);
+    CHECK(fact_pattern_match("gpu.<i>.vram_bytes", "gpu.12.vram_bytes"));
+    CHECK(!fact_pattern_match("gpu.<i>.vram_bytes", "gpu.x.vram_bytes"));
+    CHECK(!fact_pattern_match("gpu.<i>.vram_bytes", "gpu..vram_bytes"));
+    CHECK(!fact_pattern_match("gpu.<i>.vram_bytes", "gpu.0.vram_bytes.x"));
+    CHECK(fact_pattern_match("probe.<probe>.status", "probe.fp_sampling.status"));
+    CHECK(!fact_pattern_match("probe.<probe>.status", "probe.nosuch.status"));
+    CHECK(fact_pattern_match("env.var.<VAR>", "env.var.HSA_OVERRIDE_GFX_VERSION"));
+    CHECK(!fact_pattern_match("env.var.<VAR>", "env.var."));
+    const struct fact_decl *d;
+    const char *probe;
+    CHECK(fact_catalog_find("gpu.3.link.speed_gts", &d, &probe) == 0 && d->type == FACT_FLOAT &&
+          strcmp(probe, "pcie") == 0);
+    CHECK(fact_catalog_find("probe.vla.wall_s", &d, &probe) == 0 && d->type == FACT_FLOAT);
+    CHECK(fact_catalog_find("gpu.vram_bytes", &d, &probe) == -1);
+    char buf[FACT_NAME_MAX];
+    CHECK_STR(fact_catalog_suggest("gpu.vram_byte", 1, buf, sizeof(buf)), "gpu.vram_bytes");
+    CHECK_STR(fact_catalog_suggest("gpu.vram_bytes", 0, buf, sizeof(buf)), "gpu.<i>.vram_bytes");
+    CHECK(fact_catalog_suggest("completely.different", 0, buf, sizeof(buf)) == NULL);
+}
+
 int main(void)
 {
+    test_catalogue();
     test_validation();
     test_eval_type_error();
 
