@@ -47,7 +47,7 @@ def main():
     for path in sys.argv[2:]:
         try:
             d = json.load(open(path))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # hostile inputs of other layers
             continue
         if not isinstance(d, dict) or d.get("schema") != "rocm-vla-doctor/1":
             continue  # a diff or bench report
