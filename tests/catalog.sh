@@ -3,8 +3,9 @@
 # 1. Every fact a probe produced on the fixture machines, in the CPU run of
 #    every level and in the reports the earlier layers left in $OUT (the GPU
 #    layer's runs with Debian's ROCm libraries, the VLA probe) is declared in
-#    the catalogue (`list --facts`) with a matching type, so the catalogue
-#    cannot rot silently.
+#    the catalogue (`list --facts`) with a matching type, and so is every
+#    fact a probe's source sets by a literal name, so the catalogue cannot
+#    rot silently.
 # 2. A custom --checks file naming an undeclared fact (in a rule, in reads:,
 #    in a summary placeholder) or with a type error in a rule is rejected
 #    before any probe runs: exit 2 with file:line:col, for check, list and
@@ -66,6 +67,17 @@ if python3 tests/catalog_check.py "$D/facts-type.txt" "$D/fixture-mi300x-node.js
     bad "checker accepts gpu.count declared bool"
 else
     grep -q "gpu.count=.*(declared gpu.count as bool)" "$D/neg2.out" && ok || bad "checker type message"
+fi
+
+# the source side: every fact_set_<type>() with a literal name, GPU paths
+# included, matches a declaration of that type
+python3 tests/catalog_source.py "$D/facts.txt" probes/*.c src/gpu/*.c src/vla/*.c >"$D/source.out" 2>&1 &&
+    ok || bad "$(cat "$D/source.out")"
+sed 's/^\(gpu\.<i>\.power_w  *\)float /\1int  /' "$D/facts.txt" >"$D/facts-power.txt"
+if python3 tests/catalog_source.py "$D/facts-power.txt" probes/*.c >"$D/source-neg.out" 2>&1; then
+    bad "source check accepts gpu.<i>.power_w declared int"
+else
+    grep -q "gpu.0.power_w set as float, declared int" "$D/source-neg.out" && ok || bad "source check message"
 fi
 
 # ---- 2. checks files are validated before any probe runs -------------------
