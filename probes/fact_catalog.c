@@ -1,7 +1,8 @@
 /* fact_catalog.c - the facts each probe declares it can produce (see
- * fact_catalog.h). A probe that sets a fact not listed here is caught by
- * tests/catalog.sh, which checks every fact of the fixture machines and of
- * the CPU run against these lists. */
+ * fact_catalog.h). A probe that sets a fact not listed here, or of another
+ * type, is caught by tests/catalog.sh: it checks every fact of the fixture
+ * machines, the CPU runs and the GPU layer's reports against these lists,
+ * and every fact_set_<type>() call with a literal name in the sources. */
 #include "fact_catalog.h"
 
 #include <stdio.h>
@@ -10,23 +11,16 @@
 
 #include "probe.h"
 
+/* clang-format off */
 #define B FACT_BOOL
 #define I FACT_INT
 #define F FACT_FLOAT
 #define S FACT_STR
 #define L FACT_LIST
-#define END                                                                                        \
-    {                                                                                              \
-        NULL, FACT_UNKNOWN                                                                         \
-    }
+#define END {NULL, FACT_UNKNOWN}
 /* what gpu_probe_begin()/gpu_probe_unavailable() set under a GPU probe's prefix */
-#define GPU_PROBE_START(p)                                                                         \
-    {p ".available", B}, {p ".why", S}, {p ".backend", S},                                         \
-    {                                                                                              \
-        p ".device", S                                                                             \
-    }
+#define GPU_PROBE_START(p) {p ".available", B}, {p ".why", S}, {p ".backend", S}, {p ".device", S}
 
-/* clang-format off */
 static const struct fact_decl facts_host[] = {
     {"host.hostname", S}, {"host.os", S}, {"kernel.release", S}, {"kernel.version_code", I},
     END};
