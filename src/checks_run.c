@@ -182,6 +182,26 @@ struct verdict {
     int gpu;         /* the GPU the verdict is about, for rendering the fix */
 };
 
+/* A rule with a type error is a broken configuration: the check reports
+ * `error` naming the rule, never pass and never "cannot tell". Load-time
+ * checking (checks_yaml.c) catches what the declared fact types allow; this
+ * catches the rest. Releases *r and returns 1 when it decided. */
+static int rule_error(const struct rule *rule, struct val *r, struct verdict *v)
+{
+    if (r->t == VAL_BOOL || r->t == VAL_UNKNOWN)
+        return 0;
+    v->st = ST_ERROR;
+    v->fix = NULL;
+    if (r->t == VAL_ERROR)
+        v->summary = xasprintf("configuration error in rule \"%s\": %s", rule->when_src, r->s);
+    else
+        v->summary = xasprintf("configuration error in rule \"%s\": not a yes/no question (it "
+                               "gives %s)",
+                               rule->when_src, val_type_name(r->t));
+    val_release(r);
+    return 1;
+}
+
 static void eval_one(const struct check *ck, const struct env_ctx *c, struct verdict *v)
 {
     struct expr_env env = {env_fact, env_table, (void *)c};
@@ -189,6 +209,8 @@ static void eval_one(const struct check *ck, const struct env_ctx *c, struct ver
     for (size_t i = 0; i < ck->nskip; i++) {
         struct val r = expr_eval(ck->skip[i].when, &env);
         int hit = r.t == VAL_BOOL && r.b;
+        if (rule_error(&ck->skip[i], &r, v))
+            return;
         val_release(&r);
         if (hit) {
             v->st = ST_SKIP;
@@ -203,6 +225,10 @@ static void eval_one(const struct check *ck, const struct env_ctx *c, struct ver
         char *unknown = NULL;
         for (size_t i = 0; i < ns[g]; i++) {
             struct val r = expr_eval(groups[g][i].when, &env);
+            if (rule_error(&groups[g][i], &r, v)) {
+                free(unknown);
+                return;
+            }
             if (r.t == VAL_BOOL && r.b) {
                 val_release(&r);
                 free(unknown);
@@ -213,9 +239,6 @@ static void eval_one(const struct check *ck, const struct env_ctx *c, struct ver
             }
             if (r.t == VAL_UNKNOWN && !unknown)
                 unknown = unknown_reason(c, r.s);
-            else if (r.t != VAL_BOOL && r.t != VAL_UNKNOWN && !unknown)
-                unknown = xasprintf("cannot tell: rule \"%s\" is not a yes/no question",
-                                    groups[g][i].when_src);
             val_release(&r);
         }
         if (unknown) {

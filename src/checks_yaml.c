@@ -5,11 +5,15 @@
 #include "checks.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+
+#include "../probes/fact_catalog.h"
+#include "../probes/probe.h"
 
 #define CHECKS_MAX_FILE (16u << 20)
 
@@ -267,6 +271,269 @@ static int parse_data(struct loader *L, yaml_node_t *n)
     return 0;
 }
 
+/* ---- validation against the fact catalogue ------------------------------
+ *
+ * After the whole file is read (data tables may follow the checks), every
+ * fact a check names - in a rule, in `reads:`, in a {placeholder} of a
+ * summary or fix - must be one a probe declares (probes/fact_catalog.c),
+ * every `lookup()` table must exist, every `probe:` must name a probe, and
+ * every rule must type-check against the declared fact types. */
+
+static int yerr_at(struct loader *L, unsigned long line, unsigned long col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int yerr_at(struct loader *L, unsigned long line, unsigned long col, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s:%lu:%lu: ", L->file, line, col);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return -1;
+}
+
+/* 1-based line:col of byte `off` of a scalar's text: exact for scalars on
+ * one line (plain or quoted), else the scalar's start */
+static void scalar_pos(const yaml_node_t *n, size_t off, unsigned long *line, unsigned long *col)
+{
+    *line = (unsigned long)n->start_mark.line + 1;
+    *col = (unsigned long)n->start_mark.column + 1;
+    yaml_scalar_style_t st = n->data.scalar.style;
+    int quoted = st == YAML_SINGLE_QUOTED_SCALAR_STYLE || st == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+    if (n->start_mark.line == n->end_mark.line && (quoted || st == YAML_PLAIN_SCALAR_STYLE))
+        *col += (unsigned long)off + (quoted ? 1 : 0);
+}
+
+static enum val_type val_type_of(enum fact_type t)
+{
+    switch (t) {
+    case FACT_BOOL:
+        return VAL_BOOL;
+    case FACT_INT:
+    case FACT_FLOAT:
+        return VAL_NUM;
+    case FACT_STR:
+        return VAL_STR;
+    case FACT_LIST:
+        return VAL_LIST;
+    case FACT_UNKNOWN:
+        break;
+    }
+    return VAL_UNKNOWN;
+}
+
+/* the declaration a check's fact name means: in a `per: gpu` check
+ * "gpu.x" is "gpu.<i>.x" when a probe declares that, else the name as
+ * written (as resolve_fact() in checks_run.c does) */
+static const struct fact_decl *declared(const char *name, int per_gpu)
+{
+    const struct fact_decl *d;
+    if (per_gpu && str_starts(name, "gpu.")) {
+        char buf[FACT_NAME_MAX];
+        if (fact_catalog_find(fact_gpu_name(buf, 0, name + 4), &d, NULL) == 0)
+            return d;
+    }
+    return fact_catalog_find(name, &d, NULL) == 0 ? d : NULL;
+}
+
+static char *unknown_fact_msg(const char *name, int per_gpu)
+{
+    char buf[FACT_NAME_MAX];
+    const char *hint = fact_catalog_suggest(name, per_gpu, buf, sizeof(buf));
+    if (hint)
+        return xasprintf("unknown fact '%s' (did you mean '%s'?)", name, hint);
+    return xasprintf("unknown fact '%s' (no probe declares it; see 'rocm-vla-doctor list --facts')",
+                     name);
+}
+
+struct vctx {
+    const struct checkset *cs;
+    int per_gpu;
+};
+
+static int typer_fact(void *ctx, const char *name, enum val_type *type, char **err)
+{
+    const struct vctx *v = ctx;
+    const struct fact_decl *d = declared(name, v->per_gpu);
+    if (!d) {
+        *err = unknown_fact_msg(name, v->per_gpu);
+        return -1;
+    }
+    *type = val_type_of(d->type);
+    return 0;
+}
+
+static int typer_table(void *ctx, const char *table)
+{
+    const struct vctx *v = ctx;
+    for (size_t i = 0; i < v->cs->ndata; i++)
+        if (strcmp(v->cs->data[i].name, table) == 0)
+            return 0;
+    return -1;
+}
+
+static int check_when(struct loader *L, yaml_node_t *n, const struct rule *r, struct vctx *v)
+{
+    struct expr_typer t = {typer_fact, typer_table, v};
+    size_t off;
+    char *msg;
+    if (!r->when || expr_check(r->when, &t, &off, &msg) == 0)
+        return 0;
+    unsigned long line, col;
+    scalar_pos(n, off, &line, &col);
+    yerr_at(L, line, col, "%s in rule \"%s\"", msg, r->when_src);
+    free(msg);
+    return -1;
+}
+
+/* {fact}, {fact:gib}, {fact:mib} and {gpu} in a summary or fix */
+static int check_template(struct loader *L, yaml_node_t *n, const struct vctx *v)
+{
+    const char *s = scalar(n);
+    for (const char *p = s ? strchr(s, '{') : NULL; p; p = strchr(p + 1, '{')) {
+        const char *close = strchr(p, '}');
+        unsigned long line, col;
+        scalar_pos(n, (size_t)(p + 1 - s), &line, &col);
+        if (!close)
+            return yerr_at(L, line, col, "'{' without '}' in \"%s\"", s);
+        char *name = xstrndup(p + 1, (size_t)(close - p - 1));
+        char *unit = strchr(name, ':');
+        if (unit)
+            *unit++ = '\0';
+        int rc = 0;
+        const struct fact_decl *d = NULL;
+        if (strcmp(name, "gpu") == 0 && !unit) {
+            if (!v->per_gpu)
+                rc = yerr_at(L, line, col, "{gpu} is the GPU's index: only in a 'per: gpu' check");
+        } else if (!(d = declared(name, v->per_gpu))) {
+            char *msg = unknown_fact_msg(name, v->per_gpu);
+            rc = yerr_at(L, line, col, "%s in placeholder {%s%s%s}", msg, name, unit ? ":" : "",
+                         unit ? unit : "");
+            free(msg);
+        } else if (unit && strcmp(unit, "gib") && strcmp(unit, "mib")) {
+            rc = yerr_at(L, line, col, "unknown unit '%s' in {%s:%s} (gib or mib)", unit, name,
+                         unit);
+        } else if (unit && d->type != FACT_INT && d->type != FACT_FLOAT) {
+            rc = yerr_at(L, line, col, "{%s:%s} converts a number, but %s is a %s", name, unit,
+                         name, fact_type_name(d->type));
+        }
+        free(name);
+        if (rc)
+            return rc;
+        p = close;
+    }
+    return 0;
+}
+
+static yaml_node_t *map_get(struct loader *L, yaml_node_t *n, const char *key)
+{
+    if (n->type != YAML_MAPPING_NODE)
+        return NULL;
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        const char *k = scalar(node_at(L, p->key));
+        if (k && strcmp(k, key) == 0)
+            return node_at(L, p->value);
+    }
+    return NULL;
+}
+
+static int check_rule(struct loader *L, yaml_node_t *n, const struct rule *r, struct vctx *v)
+{
+    yaml_node_t *w = map_get(L, n, "when"), *sum = map_get(L, n, "summary"),
+                *fix = map_get(L, n, "fix");
+    if (w && check_when(L, w, r, v))
+        return -1;
+    if (sum && check_template(L, sum, v))
+        return -1;
+    return fix ? check_template(L, fix, v) : 0;
+}
+
+static int check_rules(struct loader *L, yaml_node_t *n, const struct rule *rules, size_t nrules,
+                       struct vctx *v)
+{
+    if (n->type == YAML_MAPPING_NODE)
+        return nrules ? check_rule(L, n, &rules[0], v) : 0;
+    size_t i = 0;
+    for (yaml_node_item_t *it = n->data.sequence.items.start;
+         it < n->data.sequence.items.top && i < nrules; it++, i++)
+        if (check_rule(L, node_at(L, *it), &rules[i], v))
+            return -1;
+    return 0;
+}
+
+static int check_reads(struct loader *L, yaml_node_t *n, struct vctx *v)
+{
+    yaml_node_item_t one = 0;
+    yaml_node_item_t *it = n->data.sequence.items.start, *top = n->data.sequence.items.top;
+    if (n->type == YAML_SCALAR_NODE) {
+        it = &one;
+        top = &one + 1;
+    }
+    for (; it < top; it++) {
+        yaml_node_t *item = n->type == YAML_SCALAR_NODE ? n : node_at(L, *it);
+        const char *name = scalar(item);
+        if (name && !declared(name, v->per_gpu)) {
+            char *msg = unknown_fact_msg(name, v->per_gpu);
+            yerr(L, item, "%s in 'reads'", msg);
+            free(msg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int check_probe(struct loader *L, yaml_node_t *n, const char *probe)
+{
+    for (size_t i = 0; i < probe_count; i++)
+        if (strcmp(probe_table[i].name, probe) == 0)
+            return 0;
+    struct strbuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < probe_count; i++)
+        strbuf_addf(&sb, "%s%s", i ? ", " : "", probe_table[i].name);
+    yerr(L, n, "unknown probe '%s' (probes: %s)", probe, sb.buf);
+    strbuf_release(&sb);
+    return -1;
+}
+
+static int validate_check(struct loader *L, yaml_node_t *n, const struct check *c)
+{
+    struct vctx v = {L->cs, c->per_gpu};
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        const char *key = scalar(node_at(L, p->key));
+        yaml_node_t *val = node_at(L, p->value);
+        int rc = 0;
+        if (strcmp(key, "reads") == 0)
+            rc = check_reads(L, val, &v);
+        else if (strcmp(key, "skip") == 0)
+            rc = check_rules(L, val, c->skip, c->nskip, &v);
+        else if (strcmp(key, "fail") == 0)
+            rc = check_rules(L, val, c->fail, c->nfail, &v);
+        else if (strcmp(key, "warn") == 0)
+            rc = check_rules(L, val, c->warn, c->nwarn, &v);
+        else if (strcmp(key, "pass") == 0)
+            rc = check_rule(L, val, &c->pass, &v);
+        else if (strcmp(key, "fix") == 0)
+            rc = check_template(L, val, &v);
+        else if (strcmp(key, "probe") == 0)
+            rc = check_probe(L, val, c->probe);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static int validate(struct loader *L, yaml_node_t *root)
+{
+    yaml_node_t *checks = map_get(L, root, "checks");
+    size_t i = 0;
+    for (yaml_node_item_t *it = checks->data.sequence.items.start;
+         it < checks->data.sequence.items.top && i < L->cs->n; it++, i++)
+        if (validate_check(L, node_at(L, *it), &L->cs->v[i]))
+            return -1;
+    return 0;
+}
+
 int checks_load_string(struct checkset *cs, const char *name, const char *text, size_t len)
 {
     struct loader L;
@@ -337,6 +604,8 @@ int checks_load_string(struct checkset *cs, const char *name, const char *text, 
         rc = yerr(&L, root, "missing 'schema: rocm-vla-doctor-checks/1'");
     if (!rc && !have_checks)
         rc = yerr(&L, root, "missing 'checks'");
+    if (!rc)
+        rc = validate(&L, root);
 out:
     yaml_document_delete(&L.doc);
     if (rc)

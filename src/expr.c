@@ -31,7 +31,8 @@ struct expr {
     enum node_kind k;
     enum bin_op op;
     double num;
-    char *str; /* N_STR value, N_IDENT name, N_CALL function name */
+    char *str;  /* N_STR value, N_IDENT name, N_CALL function name */
+    size_t col; /* where it starts in the rule (an operator: where it stands) */
     struct expr **kids;
     size_t nkids;
 };
@@ -105,10 +106,20 @@ static int accept(struct parser *ps, const char *tok)
 }
 
 static struct expr *parse_or(struct parser *ps);
+static struct expr *parse_primary_at(struct parser *ps);
 
 static struct expr *parse_primary(struct parser *ps)
 {
     skip_ws(ps);
+    const char *p = ps->p;
+    struct expr *e = parse_primary_at(ps);
+    if (e && e->k != N_BIN && e->k != N_NOT && e->k != N_NEG)
+        e->col = (size_t)(p - ps->src);
+    return e;
+}
+
+static struct expr *parse_primary_at(struct parser *ps)
+{
     const char *p = ps->p;
     if (*p == '(') {
         ps->p++;
@@ -240,11 +251,14 @@ static struct expr *parse_primary(struct parser *ps)
 
 static struct expr *parse_unary(struct parser *ps)
 {
+    skip_ws(ps);
+    size_t col = (size_t)(ps->p - ps->src);
     if (accept(ps, "!") || accept(ps, "not")) {
         struct expr *k = parse_unary(ps);
         if (!k)
             return NULL;
         struct expr *e = node(N_NOT);
+        e->col = col;
         add_kid(e, k);
         return e;
     }
@@ -253,16 +267,18 @@ static struct expr *parse_unary(struct parser *ps)
         if (!k)
             return NULL;
         struct expr *e = node(N_NEG);
+        e->col = col;
         add_kid(e, k);
         return e;
     }
     return parse_primary(ps);
 }
 
-static struct expr *bin(enum bin_op op, struct expr *a, struct expr *b)
+static struct expr *bin(enum bin_op op, struct expr *a, struct expr *b, size_t col)
 {
     struct expr *e = node(N_BIN);
     e->op = op;
+    e->col = col;
     add_kid(e, a);
     add_kid(e, b);
     return e;
@@ -280,6 +296,8 @@ static struct expr *parse_left(struct parser *ps, const struct op_tok *ops, size
     struct expr *a = next(ps);
     while (a) {
         size_t i = 0;
+        skip_ws(ps);
+        size_t col = (size_t)(ps->p - ps->src);
         while (i < nops && !accept(ps, ops[i].tok))
             i++;
         if (i == nops)
@@ -289,7 +307,7 @@ static struct expr *parse_left(struct parser *ps, const struct op_tok *ops, size
             expr_free(a);
             return NULL;
         }
-        a = bin(ops[i].op, a, b);
+        a = bin(ops[i].op, a, b, col);
     }
     return a;
 }
@@ -315,6 +333,8 @@ static struct expr *parse_cmp(struct parser *ps)
         {"==", OP_EQ},          {"!=", OP_NE}, {"<=", OP_LE}, {">=", OP_GE},
         {"<", OP_LT},           {">", OP_GT},  {"in", OP_IN}, {"contains", OP_CONTAINS},
         {"matches", OP_MATCHES}};
+    skip_ws(ps);
+    size_t col = (size_t)(ps->p - ps->src);
     for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
         if (accept(ps, ops[i].tok)) {
             struct expr *b = parse_add(ps);
@@ -322,7 +342,7 @@ static struct expr *parse_cmp(struct parser *ps)
                 expr_free(a);
                 return NULL;
             }
-            return bin(ops[i].op, a, b);
+            return bin(ops[i].op, a, b, col);
         }
     }
     return a;
@@ -359,6 +379,268 @@ struct expr *expr_parse(const char *src, size_t *err_col, char **err_msg)
     return e;
 }
 
+/* ---- types ------------------------------------------------------------ */
+
+const char *val_type_name(enum val_type t)
+{
+    switch (t) {
+    case VAL_BOOL:
+        return "a yes/no value";
+    case VAL_NUM:
+        return "a number";
+    case VAL_STR:
+        return "a string";
+    case VAL_LIST:
+        return "a list";
+    case VAL_ERROR:
+        return "an error";
+    case VAL_UNKNOWN:
+        break;
+    }
+    return "an unknown value";
+}
+
+static const char *const op_names[] = {[OP_OR] = "||",
+                                       [OP_AND] = "&&",
+                                       [OP_EQ] = "==",
+                                       [OP_NE] = "!=",
+                                       [OP_LT] = "<",
+                                       [OP_LE] = "<=",
+                                       [OP_GT] = ">",
+                                       [OP_GE] = ">=",
+                                       [OP_IN] = "in",
+                                       [OP_CONTAINS] = "contains",
+                                       [OP_MATCHES] = "matches",
+                                       [OP_ADD] = "+",
+                                       [OP_SUB] = "-",
+                                       [OP_MUL] = "*",
+                                       [OP_DIV] = "/"};
+
+/* VAL_UNKNOWN (not known yet, or any type at load time) fits everything */
+static int fits(enum val_type t, enum val_type want)
+{
+    return t == VAL_UNKNOWN || t == want;
+}
+
+static int scalar(enum val_type t)
+{
+    return t != VAL_LIST && t != VAL_ERROR;
+}
+
+/* NULL when the operand types fit the operator, else the message (owned).
+ * The same rules serve expr_check() (declared types) and expr_eval()
+ * (the values' types), so load time and run time never disagree. */
+static char *bin_type_error(enum bin_op op, enum val_type a, enum val_type b)
+{
+    const char *o = op_names[op];
+    switch (op) {
+    case OP_OR:
+    case OP_AND:
+        if (!fits(a, VAL_BOOL) || !fits(b, VAL_BOOL))
+            return xasprintf("'%s' needs yes/no values on both sides, not %s", o,
+                             val_type_name(fits(a, VAL_BOOL) ? b : a));
+        return NULL;
+    case OP_EQ:
+    case OP_NE:
+        if (a == VAL_LIST || b == VAL_LIST)
+            return xasprintf("'%s' cannot compare a list (use 'in', 'contains' or len())", o);
+        if (a != VAL_UNKNOWN && b != VAL_UNKNOWN && (a == VAL_BOOL) != (b == VAL_BOOL))
+            return xasprintf("'%s' compares %s with %s", o, val_type_name(a), val_type_name(b));
+        return NULL;
+    case OP_LT:
+    case OP_LE:
+    case OP_GT:
+    case OP_GE:
+        if (a == VAL_BOOL || a == VAL_LIST || b == VAL_BOOL || b == VAL_LIST ||
+            (a != VAL_UNKNOWN && b != VAL_UNKNOWN && a != b))
+            return xasprintf("'%s' needs two numbers or two strings, not %s and %s", o,
+                             val_type_name(a), val_type_name(b));
+        return NULL;
+    case OP_IN:
+    case OP_CONTAINS: {
+        enum val_type hay = op == OP_IN ? b : a, needle = op == OP_IN ? a : b;
+        if (hay != VAL_UNKNOWN && hay != VAL_LIST && hay != VAL_STR)
+            return xasprintf("'%s' searches a list or a string, not %s", o, val_type_name(hay));
+        if (!scalar(needle))
+            return xasprintf("'%s' looks for one value, not %s", o, val_type_name(needle));
+        return NULL;
+    }
+    case OP_MATCHES:
+        if (!fits(b, VAL_STR))
+            return xasprintf("'matches' needs a regular expression string, not %s",
+                             val_type_name(b));
+        if (a == VAL_LIST || a == VAL_BOOL)
+            return xasprintf("'matches' tests a string or a number, not %s", val_type_name(a));
+        return NULL;
+    default:
+        if (!fits(a, VAL_NUM) || !fits(b, VAL_NUM))
+            return xasprintf("'%s' needs numbers, not %s", o,
+                             val_type_name(fits(a, VAL_NUM) ? b : a));
+        return NULL;
+    }
+}
+
+static char *unary_type_error(enum node_kind k, enum val_type a)
+{
+    if (k == N_NOT && !fits(a, VAL_BOOL))
+        return xasprintf("'!' needs a yes/no value, not %s", val_type_name(a));
+    if (k == N_NEG && !fits(a, VAL_NUM))
+        return xasprintf("'-' needs a number, not %s", val_type_name(a));
+    return NULL;
+}
+
+/* argument types of the functions (lookup's table is checked by name) */
+static char *call_type_error(const char *fn, size_t arg, enum val_type t)
+{
+    if (strcmp(fn, "len") == 0 && t != VAL_UNKNOWN && t != VAL_LIST && t != VAL_STR)
+        return xasprintf("len() needs a list or a string, not %s", val_type_name(t));
+    if (strcmp(fn, "lower") == 0 && (t == VAL_LIST || t == VAL_BOOL))
+        return xasprintf("lower() needs a string, not %s", val_type_name(t));
+    if (strcmp(fn, "count") == 0 && arg == 0 && !fits(t, VAL_LIST))
+        return xasprintf("count() needs a list first, not %s", val_type_name(t));
+    if (strcmp(fn, "count") == 0 && arg == 1 && !fits(t, VAL_STR))
+        return xasprintf("count() needs a regular expression string second, not %s",
+                         val_type_name(t));
+    if (strcmp(fn, "lookup") == 0 && arg == 1 && t == VAL_BOOL)
+        return xasprintf("lookup() needs a key (a string, a number or a list), not %s",
+                         val_type_name(t));
+    return NULL;
+}
+
+static enum val_type call_result(const char *fn)
+{
+    if (strcmp(fn, "known") == 0)
+        return VAL_BOOL;
+    if (strcmp(fn, "lookup") == 0)
+        return VAL_LIST;
+    if (strcmp(fn, "lower") == 0)
+        return VAL_STR;
+    return VAL_NUM; /* len, count */
+}
+
+static char *regex_error(const char *re_src)
+{
+    regex_t re;
+    int rc = regcomp(&re, re_src, REG_EXTENDED | REG_NOSUB);
+    if (rc == 0) {
+        regfree(&re);
+        return NULL;
+    }
+    char buf[128];
+    regerror(rc, &re, buf, sizeof(buf));
+    return xasprintf("invalid regular expression \"%s\": %s", re_src, buf);
+}
+
+/* ---- load-time checking ----------------------------------------------- */
+
+struct checker {
+    const struct expr_typer *t;
+    size_t col;
+    char *msg;
+};
+
+static enum val_type check_fail(struct checker *c, size_t col, char *msg)
+{
+    if (!c->msg) {
+        c->msg = msg;
+        c->col = col;
+    } else {
+        free(msg);
+    }
+    return VAL_ERROR;
+}
+
+static enum val_type check_node(const struct expr *e, struct checker *c)
+{
+    switch (e->k) {
+    case N_NUM:
+        return VAL_NUM;
+    case N_BOOL:
+        return VAL_BOOL;
+    case N_STR:
+        return VAL_STR;
+    case N_LIST:
+        for (size_t i = 0; i < e->nkids; i++) {
+            enum val_type k = check_node(e->kids[i], c);
+            if (k == VAL_ERROR)
+                return k;
+            if (!scalar(k))
+                return check_fail(c, e->kids[i]->col, xstrdup("a list cannot hold a list"));
+        }
+        return VAL_LIST;
+    case N_IDENT: {
+        enum val_type t = VAL_UNKNOWN;
+        char *err = NULL;
+        if (c->t->fact && c->t->fact(c->t->ctx, e->str, &t, &err))
+            return check_fail(c, e->col, err ? err : xasprintf("unknown fact '%s'", e->str));
+        return t;
+    }
+    case N_CALL: {
+        size_t first = 0;
+        if (strcmp(e->str, "lookup") == 0) {
+            const struct expr *tab = e->kids[0];
+            if (tab->k != N_IDENT)
+                return check_fail(c, tab->col, xstrdup("lookup() needs a data table name first"));
+            if (c->t->table && c->t->table(c->t->ctx, tab->str))
+                return check_fail(c, tab->col,
+                                  xasprintf("unknown data table '%s' (see 'data:')", tab->str));
+            first = 1;
+        }
+        for (size_t i = first; i < e->nkids; i++) {
+            enum val_type k = check_node(e->kids[i], c);
+            if (k == VAL_ERROR)
+                return k;
+            char *msg = call_type_error(e->str, i, k);
+            if (msg)
+                return check_fail(c, e->kids[i]->col, msg);
+            if (strcmp(e->str, "count") == 0 && i == 1 && e->kids[1]->k == N_STR &&
+                (msg = regex_error(e->kids[1]->str)) != NULL)
+                return check_fail(c, e->kids[1]->col, msg);
+        }
+        return call_result(e->str);
+    }
+    case N_NOT:
+    case N_NEG: {
+        enum val_type a = check_node(e->kids[0], c);
+        if (a == VAL_ERROR)
+            return a;
+        char *msg = unary_type_error(e->k, a);
+        if (msg)
+            return check_fail(c, e->col, msg);
+        return e->k == N_NOT ? VAL_BOOL : VAL_NUM;
+    }
+    case N_BIN:
+        break;
+    }
+    enum val_type a = check_node(e->kids[0], c);
+    if (a == VAL_ERROR)
+        return a;
+    enum val_type b = check_node(e->kids[1], c);
+    if (b == VAL_ERROR)
+        return b;
+    char *msg = bin_type_error(e->op, a, b);
+    if (msg)
+        return check_fail(c, e->col, msg);
+    if (e->op == OP_MATCHES && e->kids[1]->k == N_STR &&
+        (msg = regex_error(e->kids[1]->str)) != NULL)
+        return check_fail(c, e->kids[1]->col, msg);
+    return e->op >= OP_ADD ? VAL_NUM : VAL_BOOL;
+}
+
+int expr_check(const struct expr *e, const struct expr_typer *t, size_t *err_col, char **err_msg)
+{
+    struct checker c = {t, 0, NULL};
+    enum val_type r = check_node(e, &c);
+    if (r != VAL_ERROR && r != VAL_BOOL && r != VAL_UNKNOWN)
+        check_fail(&c, 0,
+                   xasprintf("the rule is not a yes/no question (it gives %s)", val_type_name(r)));
+    if (!c.msg)
+        return 0;
+    *err_col = c.col;
+    *err_msg = c.msg;
+    return -1;
+}
+
 /* ---- evaluation ------------------------------------------------------- */
 
 static struct val v_bool(int b)
@@ -376,6 +658,13 @@ static struct val v_num(double n)
 static struct val v_unknown(const char *why)
 {
     struct val v = {VAL_UNKNOWN, 0, 0, xstrdup(why ? why : "?"), STRLIST_INIT};
+    return v;
+}
+
+/* takes ownership of msg */
+static struct val v_error(char *msg)
+{
+    struct val v = {VAL_ERROR, 0, 0, msg, STRLIST_INIT};
     return v;
 }
 
@@ -417,7 +706,18 @@ static int val_equal(const struct val *a, const struct val *b)
     return eq;
 }
 
+/* the first of two results that decides: an error beats everything, then
+ * unknown; releases the other one */
+static struct val pick_error_or_unknown(struct val *a, struct val *b, enum val_type t)
+{
+    struct val *keep = a->t == t ? a : b, *drop = keep == a ? b : a;
+    val_release(drop);
+    return *keep;
+}
+
 static struct val eval_call(const struct expr *e, const struct expr_env *env);
+
+static struct val eval_bin(const struct expr *e, const struct expr_env *env);
 
 struct val expr_eval(const struct expr *e, const struct expr_env *env)
 {
@@ -429,15 +729,32 @@ struct val expr_eval(const struct expr *e, const struct expr_env *env)
     case N_STR:
         return v_str(e->str);
     case N_LIST: {
-        struct val v = {VAL_LIST, 0, 0, NULL, STRLIST_INIT};
+        struct val v = {VAL_LIST, 0, 0, NULL, STRLIST_INIT},
+                   unknown = {VAL_LIST, 0, 0, NULL, STRLIST_INIT};
         for (size_t i = 0; i < e->nkids; i++) {
             struct val k = expr_eval(e->kids[i], env);
-            if (k.t == VAL_UNKNOWN) {
+            if (k.t == VAL_LIST) {
+                val_release(&k);
+                k = v_error(xstrdup("a list cannot hold a list"));
+            }
+            if (k.t == VAL_ERROR) {
                 val_release(&v);
+                val_release(&unknown);
                 return k;
+            }
+            if (k.t == VAL_UNKNOWN) {
+                if (unknown.t != VAL_UNKNOWN)
+                    unknown = k;
+                else
+                    val_release(&k);
+                continue;
             }
             strlist_add_owned(&v.l, val_as_text(&k));
             val_release(&k);
+        }
+        if (unknown.t == VAL_UNKNOWN) {
+            val_release(&v);
+            return unknown;
         }
         return v;
     }
@@ -449,58 +766,56 @@ struct val expr_eval(const struct expr *e, const struct expr_env *env)
     }
     case N_CALL:
         return eval_call(e, env);
-    case N_NOT: {
-        struct val a = expr_eval(e->kids[0], env);
-        if (a.t == VAL_UNKNOWN)
-            return a;
-        int b = a.t == VAL_BOOL ? !a.b : 0;
-        val_release(&a);
-        return v_bool(b);
-    }
+    case N_NOT:
     case N_NEG: {
         struct val a = expr_eval(e->kids[0], env);
-        if (a.t != VAL_NUM) {
-            if (a.t == VAL_UNKNOWN)
-                return a;
+        if (a.t == VAL_ERROR)
+            return a;
+        char *msg = unary_type_error(e->k, a.t);
+        if (msg) {
             val_release(&a);
-            return v_unknown("non-numeric operand of '-'");
+            return v_error(msg);
         }
+        if (a.t == VAL_UNKNOWN)
+            return a;
+        if (e->k == N_NOT)
+            return v_bool(!a.b);
         a.n = -a.n;
         return a;
     }
     case N_BIN:
         break;
     }
+    return eval_bin(e, env);
+}
 
+static struct val eval_bin(const struct expr *e, const struct expr_env *env)
+{
+    /* both sides always: a type error on the side a short circuit would
+     * skip is still a broken rule, whatever the machine's facts */
     struct val a = expr_eval(e->kids[0], env);
-    if (e->op == OP_AND || e->op == OP_OR) {
-        int short_val = e->op == OP_OR; /* true for ||, false for && */
-        if (a.t == VAL_BOOL && a.b == short_val)
-            return a;
-        struct val b = expr_eval(e->kids[1], env);
-        if (b.t == VAL_BOOL && b.b == short_val) {
-            val_release(&a);
-            return b;
-        }
-        if (a.t == VAL_UNKNOWN) {
-            val_release(&b);
-            return a;
-        }
-        if (b.t == VAL_UNKNOWN) {
-            val_release(&a);
-            return b;
-        }
-        int r = a.t == VAL_BOOL && b.t == VAL_BOOL ? (e->op == OP_OR ? a.b || b.b : a.b && b.b) : 0;
+    struct val b = expr_eval(e->kids[1], env);
+    if (a.t == VAL_ERROR || b.t == VAL_ERROR)
+        return pick_error_or_unknown(&a, &b, VAL_ERROR);
+    char *msg = bin_type_error(e->op, a.t, b.t);
+    if (msg) {
         val_release(&a);
         val_release(&b);
-        return v_bool(r);
+        return v_error(msg);
     }
-    struct val b = expr_eval(e->kids[1], env);
-    if (a.t == VAL_UNKNOWN || b.t == VAL_UNKNOWN) {
-        struct val u = a.t == VAL_UNKNOWN ? a : b;
-        val_release(a.t == VAL_UNKNOWN ? &b : &a);
-        return u;
+    if (e->op == OP_AND || e->op == OP_OR) {
+        int short_val = e->op == OP_OR; /* true for ||, false for && */
+        if ((a.t == VAL_BOOL && a.b == short_val) || (b.t == VAL_BOOL && b.b == short_val)) {
+            val_release(&a);
+            val_release(&b);
+            return v_bool(short_val);
+        }
+        if (a.t == VAL_UNKNOWN || b.t == VAL_UNKNOWN)
+            return pick_error_or_unknown(&a, &b, VAL_UNKNOWN);
+        return v_bool(!short_val);
     }
+    if (a.t == VAL_UNKNOWN || b.t == VAL_UNKNOWN)
+        return pick_error_or_unknown(&a, &b, VAL_UNKNOWN);
     struct val r;
     switch (e->op) {
     case OP_EQ:
@@ -513,22 +828,11 @@ struct val expr_eval(const struct expr *e, const struct expr_env *env)
     case OP_LE:
     case OP_GT:
     case OP_GE: {
-        double x, y;
-        int ok = 1;
-        if (a.t == VAL_NUM && b.t == VAL_NUM) {
-            x = a.n;
-            y = b.n;
-        } else if (a.t == VAL_STR && b.t == VAL_STR) {
+        double x = a.n, y = b.n;
+        if (a.t == VAL_STR) {
             /* version-aware text order: "6.10" > "6.2" */
             x = strverscmp(a.s, b.s);
             y = 0;
-        } else {
-            ok = 0;
-            x = y = 0;
-        }
-        if (!ok) {
-            r = v_unknown("comparison of mismatched types");
-            break;
         }
         int res = e->op == OP_LT   ? x < y
                   : e->op == OP_LE ? x <= y
@@ -546,7 +850,7 @@ struct val expr_eval(const struct expr *e, const struct expr_env *env)
                 struct val item = {VAL_STR, 0, 0, hay->l.v[i], STRLIST_INIT};
                 found = val_equal(&item, needle);
             }
-        } else if (hay->t == VAL_STR) {
+        } else {
             char *t = val_as_text(needle);
             found = strstr(hay->s, t) != NULL;
             free(t);
@@ -557,8 +861,8 @@ struct val expr_eval(const struct expr *e, const struct expr_env *env)
     case OP_MATCHES: {
         regex_t re;
         char *text = val_as_text(&a);
-        if (b.t != VAL_STR || regcomp(&re, b.s, REG_EXTENDED | REG_NOSUB) != 0) {
-            r = v_unknown("invalid regular expression");
+        if (regcomp(&re, b.s, REG_EXTENDED | REG_NOSUB) != 0) {
+            r = v_error(regex_error(b.s));
         } else {
             r = v_bool(regexec(&re, text, 0, NULL, 0) == 0);
             regfree(&re);
@@ -567,10 +871,6 @@ struct val expr_eval(const struct expr *e, const struct expr_env *env)
         break;
     }
     default: {
-        if (a.t != VAL_NUM || b.t != VAL_NUM) {
-            r = v_unknown("arithmetic on non-numbers");
-            break;
-        }
         double x = a.n, y = b.n;
         if (e->op == OP_DIV && y == 0) {
             r = v_unknown("division by zero");
@@ -588,76 +888,104 @@ struct val expr_eval(const struct expr *e, const struct expr_env *env)
     return r;
 }
 
+static struct val eval_lookup(const struct expr *e, const struct expr_env *env)
+{
+    /* first argument names a table in checks.yaml's data section */
+    if (e->kids[0]->k != N_IDENT)
+        return v_error(xstrdup("lookup() needs a data table name first"));
+    struct val key = expr_eval(e->kids[1], env);
+    char *msg = key.t == VAL_ERROR ? NULL : call_type_error("lookup", 1, key.t);
+    if (msg) {
+        val_release(&key);
+        return v_error(msg);
+    }
+    if (key.t == VAL_UNKNOWN || key.t == VAL_ERROR)
+        return key;
+    /* a list of keys: the first that the table has (most specific first,
+     * e.g. [rocm.version, rocm.series]) */
+    struct strlist keys = STRLIST_INIT;
+    if (key.t == VAL_LIST)
+        for (size_t i = 0; i < key.l.n; i++)
+            strlist_add(&keys, key.l.v[i]);
+    else
+        strlist_add_owned(&keys, val_as_text(&key));
+    val_release(&key);
+    struct val out;
+    int rc = -1;
+    for (size_t i = 0; rc && i < keys.n; i++)
+        rc = env->table ? env->table(env->ctx, e->kids[0]->str, keys.v[i], &out) : -1;
+    if (rc) {
+        struct strbuf sb = STRBUF_INIT;
+        for (size_t i = 0; i < keys.n; i++)
+            strbuf_addf(&sb, "%s%s", i ? "|" : "", keys.v[i]);
+        out = v_unknown(e->kids[0]->str);
+        free(out.s);
+        out.s = xasprintf("%s[%s]", e->kids[0]->str, sb.buf ? sb.buf : "");
+        strbuf_release(&sb);
+    }
+    strlist_release(&keys);
+    return out;
+}
+
 static struct val eval_call(const struct expr *e, const struct expr_env *env)
 {
-    if (strcmp(e->str, "known") == 0) {
-        struct val a = expr_eval(e->kids[0], env);
-        int k = a.t != VAL_UNKNOWN;
-        val_release(&a);
-        return v_bool(k);
-    }
-    if (strcmp(e->str, "lookup") == 0) {
-        /* first argument names a table in checks.yaml's data section */
-        if (e->kids[0]->k != N_IDENT)
-            return v_unknown("lookup() needs a table name");
-        struct val key = expr_eval(e->kids[1], env);
-        if (key.t == VAL_UNKNOWN)
-            return key;
-        /* a list of keys: the first that the table has (most specific first,
-         * e.g. [rocm.version, rocm.series]) */
-        struct strlist keys = STRLIST_INIT;
-        if (key.t == VAL_LIST)
-            for (size_t i = 0; i < key.l.n; i++)
-                strlist_add(&keys, key.l.v[i]);
-        else
-            strlist_add_owned(&keys, val_as_text(&key));
-        val_release(&key);
-        struct val out;
-        int rc = -1;
-        for (size_t i = 0; rc && i < keys.n; i++)
-            rc = env->table ? env->table(env->ctx, e->kids[0]->str, keys.v[i], &out) : -1;
-        if (rc) {
-            struct strbuf sb = STRBUF_INIT;
-            for (size_t i = 0; i < keys.n; i++)
-                strbuf_addf(&sb, "%s%s", i ? "|" : "", keys.v[i]);
-            out = v_unknown(e->kids[0]->str);
-            free(out.s);
-            out.s = xasprintf("%s[%s]", e->kids[0]->str, sb.buf ? sb.buf : "");
-            strbuf_release(&sb);
+    if (strcmp(e->str, "lookup") == 0)
+        return eval_lookup(e, env);
+    struct val args[2];
+    size_t n = e->nkids;
+    for (size_t i = 0; i < n; i++)
+        args[i] = expr_eval(e->kids[i], env);
+    struct val r = {VAL_UNKNOWN, 0, 0, NULL, STRLIST_INIT};
+    int decided = 0;
+    /* errors first, then type errors of the known arguments, then unknown */
+    for (size_t i = 0; i < n && !decided; i++)
+        if (args[i].t == VAL_ERROR) {
+            r = args[i];
+            args[i].s = NULL;
+            decided = 1;
         }
-        strlist_release(&keys);
-        return out;
-    }
-    struct val a = expr_eval(e->kids[0], env);
-    if (a.t == VAL_UNKNOWN)
-        return a;
-    struct val r;
-    if (strcmp(e->str, "len") == 0) {
-        r = a.t == VAL_LIST  ? v_num((double)a.l.n)
-            : a.t == VAL_STR ? v_num((double)strlen(a.s))
-                             : v_unknown("len() of a non-list");
-    } else if (strcmp(e->str, "lower") == 0) {
-        char *t = val_as_text(&a);
-        for (char *p = t; *p; p++)
-            *p = (char)tolower((unsigned char)*p);
-        r = v_str(t);
-        free(t);
-    } else { /* count(list, regex) */
-        struct val re_v = expr_eval(e->kids[1], env);
-        regex_t re;
-        if (a.t != VAL_LIST || re_v.t != VAL_STR ||
-            regcomp(&re, re_v.s, REG_EXTENDED | REG_NOSUB) != 0) {
-            r = v_unknown("count() needs a list and a regular expression");
-        } else {
-            size_t n = 0;
-            for (size_t i = 0; i < a.l.n; i++)
-                n += regexec(&re, a.l.v[i], 0, NULL, 0) == 0;
-            regfree(&re);
-            r = v_num((double)n);
+    for (size_t i = 0; i < n && !decided; i++) {
+        char *msg = call_type_error(e->str, i, args[i].t);
+        if (msg) {
+            r = v_error(msg);
+            decided = 1;
         }
-        val_release(&re_v);
     }
-    val_release(&a);
+    if (!decided && strcmp(e->str, "known") == 0) {
+        r = v_bool(args[0].t != VAL_UNKNOWN);
+        decided = 1;
+    }
+    for (size_t i = 0; i < n && !decided; i++)
+        if (args[i].t == VAL_UNKNOWN) {
+            r = args[i];
+            args[i].s = NULL;
+            decided = 1;
+        }
+    if (!decided) {
+        struct val *a = &args[0];
+        if (strcmp(e->str, "len") == 0) {
+            r = v_num(a->t == VAL_LIST ? (double)a->l.n : (double)strlen(a->s));
+        } else if (strcmp(e->str, "lower") == 0) {
+            char *t = val_as_text(a);
+            for (char *p = t; *p; p++)
+                *p = (char)tolower((unsigned char)*p);
+            r = v_str(t);
+            free(t);
+        } else { /* count(list, regex) */
+            regex_t re;
+            if (regcomp(&re, args[1].s, REG_EXTENDED | REG_NOSUB) != 0) {
+                r = v_error(regex_error(args[1].s));
+            } else {
+                size_t c = 0;
+                for (size_t i = 0; i < a->l.n; i++)
+                    c += regexec(&re, a->l.v[i], 0, NULL, 0) == 0;
+                regfree(&re);
+                r = v_num((double)c);
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        val_release(&args[i]);
     return r;
 }
 

@@ -10,19 +10,28 @@
  * Three-valued logic: a fact that is unknown makes a comparison unknown;
  * `false && unknown` is false and `true || unknown` is true, anything else
  * involving unknown stays unknown, and the engine turns an unknown verdict
- * into `skip` with the name of the unknown fact. Unknown is never 0. */
+ * into `skip` with the name of the unknown fact. Unknown is never 0.
+ *
+ * Types are strict: `!`, `&&`, `||` take yes/no values, `< <= > >=` two
+ * numbers or two strings, arithmetic numbers, `in`/`contains` a list or a
+ * string to search, `==` no lists. A type error is a configuration error:
+ * expr_check() finds it at load time from the facts' declared types, and at
+ * evaluation it is VAL_ERROR, which beats unknown and every short circuit,
+ * so a rule with a type error can never let a check pass. */
 #ifndef RVD_EXPR_H
 #define RVD_EXPR_H
 
 #include "util.h"
 
-enum val_type { VAL_UNKNOWN, VAL_BOOL, VAL_NUM, VAL_STR, VAL_LIST };
+/* VAL_ERROR: a type error (s holds the message); in expr_check() VAL_UNKNOWN
+ * stands for "any type" */
+enum val_type { VAL_UNKNOWN, VAL_BOOL, VAL_NUM, VAL_STR, VAL_LIST, VAL_ERROR };
 
 struct val {
     enum val_type t;
     int b;
     double n;
-    char *s;          /* VAL_STR; for VAL_UNKNOWN the fact that was unknown */
+    char *s;          /* VAL_STR; VAL_UNKNOWN: the fact that was unknown; VAL_ERROR: why */
     struct strlist l; /* VAL_LIST */
 };
 
@@ -42,6 +51,20 @@ struct expr_env {
 };
 
 struct val expr_eval(const struct expr *e, const struct expr_env *env);
+/* static checking at load time: every name must be a declared fact and
+ * every table a data table; types follow the declarations */
+struct expr_typer {
+    /* 0 with *type (VAL_UNKNOWN: any), or -1 with *err (owned) */
+    int (*fact)(void *ctx, const char *name, enum val_type *type, char **err);
+    /* 0 when the data table exists */
+    int (*table)(void *ctx, const char *table);
+    void *ctx;
+};
+/* 0, or -1 with *err_col (0-based column) and *err_msg (owned) for the first
+ * unknown name or type error; the rule as a whole must be yes/no */
+int expr_check(const struct expr *e, const struct expr_typer *t, size_t *err_col, char **err_msg);
+const char *val_type_name(enum val_type t);
+
 /* names of facts an expression reads (for evidence) */
 void expr_idents(const struct expr *e, struct strlist *out);
 

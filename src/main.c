@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../probes/fact_catalog.h"
 #include "../probes/probe.h"
 #include "../probes/probe_python.h"
 #include "checks.h"
@@ -35,6 +36,7 @@ struct opts {
     const char *output; /* collect -o */
     struct strlist only;
     int verbose, no_color, strict;
+    int facts; /* list --facts */
     struct probe_opts probe;
 };
 
@@ -44,7 +46,7 @@ static void usage(FILE *out)
           "                       [--json FILE|-] [--junit FILE] [--only ID,...] [--strict]\n"
           "                       [--checks FILE] [--requirements FILE] [--python PATH]\n"
           "                       [--preset NAME|FILE] [--dtype bf16|fp16|fp32] [-v] [--no-color]\n"
-          "       rocm-vla-doctor list [--checks FILE]\n"
+          "       rocm-vla-doctor list [--checks FILE] | list --facts\n"
           "       rocm-vla-doctor explain ID [--checks FILE]\n"
           "       rocm-vla-doctor collect [-o FILE.tar.gz] [--requirements FILE] [--python PATH]\n"
           "       rocm-vla-doctor bench --preset NAME [--dtype fp32|bf16|fp16] [--weights F] "
@@ -79,7 +81,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         O_HELP,
         O_VERSION,
         O_PRESET,
-        O_DTYPE
+        O_DTYPE,
+        O_FACTS
     };
     static const struct option longopts[] = {
         {"level", required_argument, NULL, O_LEVEL},
@@ -94,6 +97,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         {"python", required_argument, NULL, O_PYTHON},
         {"preset", required_argument, NULL, O_PRESET},
         {"dtype", required_argument, NULL, O_DTYPE},
+        {"facts", no_argument, NULL, O_FACTS},
         {"output", required_argument, NULL, 'o'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, O_HELP},
@@ -147,6 +151,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case 'o':
             o->output = optarg;
             break;
+        case O_FACTS:
+            o->facts = 1;
+            break;
         case 'v':
             o->verbose = 1;
             break;
@@ -171,6 +178,10 @@ static int cmd_list(struct opts *o, int argc, char **argv)
     (void)argv;
     if (argc)
         return error("list takes no arguments"), EXIT_USAGE;
+    if (o->facts) {
+        fact_catalog_print(stdout);
+        return EXIT_OK;
+    }
     struct checkset cs;
     if (load_checks(&cs, o))
         return EXIT_USAGE;
@@ -484,7 +495,8 @@ int main(int argc, char **argv)
             av[i] = av[i + 1];
         ac--;
     }
-    int rc = cmd->fn(&o, (int)pos.n, pos.v);
+    int rc = o.facts && cmd->fn != cmd_list ? (error("--facts goes with 'list' only"), EXIT_USAGE)
+                                            : cmd->fn(&o, (int)pos.n, pos.v);
     free(av);
     strlist_release(&pos);
     strlist_release(&o.only);

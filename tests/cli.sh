@@ -152,10 +152,10 @@ checks:
     pass: {summary: "named {host.hostname}"}
     why: test
   - id: test.unknown
-    title: reads a fact nobody produces
+    title: reads a fact no probe of this level produces
     level: quick
     fail:
-      - when: "no.such.fact > 1"
+      - when: "sync.launch_us.p50 > 1"
         summary: cannot happen
         fix: none
     pass: {summary: must not pass}
@@ -186,7 +186,7 @@ checks:
 YAML
 mkdir -p tests/cli-roots/empty 2>/dev/null
 t custom 1 "$RVD" --checks "$D/custom.yaml" --sysroot tests/cli-roots/named --no-color
-has custom "^\[--\] test.unknown +cannot tell: no probe produced no.such.fact"
+has custom "^\[--\] test.unknown +cannot tell: no probe produced sync.launch_us.p50"
 has custom "^\[XX\] test.always_fails +fails by design"
 has custom "^ +fix: nothing"
 has custom "^\[ok\] host.named +named fixture-host"

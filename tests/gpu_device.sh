@@ -5,7 +5,8 @@
 # rocm-smi, GEMM through cuBLAS / rocBLAS, and the project's own GEMM kernel
 # forced with ROCM_VLA_DOCTOR_NO_BLAS=1 checked against the fp64 CPU
 # reference and timed; then fault injection (a
-# kernel that never returns) must end as a timeout of sync.latency alone.
+# kernel that never returns) must end as a timeout of sync.latency alone;
+# every fact of these runs must be declared in the fact catalogue.
 # Ends with "N passed, M failed".
 set -u
 RVD=${RVD:-build/rocm-vla-doctor}
@@ -81,6 +82,19 @@ rc=$?
 [ $rc -le 1 ] && ok || bad "hung-kernel run exit code $rc"
 expect "hung kernel -> timeout" "$OUT/hang.json" 'c["sync.latency"]["status"] == "timeout" and "never returns" in c["sync.latency"]["summary"]'
 expect "later probes still ran" "$OUT/hang.json" 'c["mem.release"]["status"] in ("pass", "warn", "fail")'
+
+# the fact catalogue covers what the GPU probes produce on real silicon
+# (tests/catalog.sh does the same for the CPU paths), the VLA pass included
+"$RVD" --level full --only vla.latency.total --json "$OUT/full.json" >"$OUT/full.txt" 2>&1
+"$RVD" list --facts >"$OUT/facts.txt"
+python3 tests/catalog_check.py "$OUT/facts.txt" "$OUT"/*.json >"$OUT/catalog.out" 2>&1
+while read -r verdict rest; do
+    case $verdict in
+    ok) ok ;;
+    *) bad "undeclared or mistyped fact: $rest" ;;
+    esac
+done <"$OUT/catalog.out"
+[ "$(grep -c '^ok ' "$OUT/catalog.out")" -ge 5 ] && ok || bad "catalogue: too few reports checked"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

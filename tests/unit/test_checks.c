@@ -1,10 +1,14 @@
 /* test_checks.c - checks.yaml loading and the engine: rule order, unknown
- * facts skip instead of passing, per-GPU worst wins, probe errors. */
+ * facts skip instead of passing, per-GPU worst wins, probe errors; every
+ * name is validated against the fact catalogue and every rule type-checked
+ * at load; a type error found at evaluation is status error. */
+#include "../../probes/fact_catalog.h"
 #include "../../src/checks.h"
 #include "test.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char yaml[] =
     "schema: rocm-vla-doctor-checks/1\n"
@@ -17,9 +21,9 @@ static const char yaml[] =
     "    level: quick\n"
     "    per: gpu\n"
     "    skip: [{when: \"gpu.count == 0\", summary: \"no gpu\"}]\n"
-    "    fail: [{when: \"gpu.vram < 12 GiB\", summary: \"small {gpu.vram}\"}]\n"
-    "    warn: [{when: \"gpu.vram < 16 GiB\", summary: \"tight\", fix: \"buy\"}]\n"
-    "    pass: {summary: \"ok {gpu.vram} on {gpu}\"}\n"
+    "    fail: [{when: \"gpu.vram_bytes < 12 GiB\", summary: \"small {gpu.vram_bytes}\"}]\n"
+    "    warn: [{when: \"gpu.vram_bytes < 16 GiB\", summary: \"tight\", fix: \"buy\"}]\n"
+    "    pass: {summary: \"ok {gpu.vram_bytes} on {gpu}\"}\n"
     "    fix: \"bigger gpu\"\n"
     "    why: w\n"
     "  - id: t.gfx\n"
@@ -45,17 +49,277 @@ static const struct result *find(const struct results *r, const char *id)
     return NULL;
 }
 
+/* one check around a fragment: `line8` is line 8 (per: gpu or not), the
+ * fragment starts on line 9 */
+static char *check_yaml(const char *line8, const char *body)
+{
+    return xasprintf("schema: rocm-vla-doctor-checks/1\n"
+                     "data:\n"
+                     "  sup: [gfx1100]\n"
+                     "checks:\n"
+                     "  - id: t.one\n"
+                     "    title: one\n"
+                     "    level: quick\n"
+                     "%s"
+                     "%s"
+                     "    pass: {summary: ok}\n"
+                     "    fix: f\n"
+                     "    why: w\n",
+                     line8, body);
+}
+
+/* load a fragment: 0 when it loads, else -1 with the loader's message */
+static int load_frag(const char *per, const char *body, char *msg, size_t n)
+{
+    char *text = check_yaml(per, body);
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *tmp = tmpfile();
+    dup2(fileno(tmp), 2);
+    struct checkset cs;
+    int rc = checks_load_string(&cs, "t.yaml", text, strlen(text));
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    size_t got = fread(msg, 1, n - 1, tmp);
+    msg[got] = '\0';
+    fclose(tmp);
+    free(text);
+    if (rc == 0)
+        checks_release(&cs);
+    return rc;
+}
+
+/* the fragment is rejected with exactly this first message line */
+static int rejects(const char *per, const char *body, const char *want)
+{
+    char msg[1024];
+    if (load_frag(per, body, msg, sizeof(msg)) == 0) {
+        fprintf(stderr, "accepted, want: %s\n", want);
+        return 0;
+    }
+    char *nl = strchr(msg, '\n');
+    if (nl)
+        *nl = '\0';
+    if (strcmp(msg, want) != 0) {
+        fprintf(stderr, "got:  %s\nwant: %s\n", msg, want);
+        return 0;
+    }
+    return 1;
+}
+
+static int accepts(const char *per, const char *body)
+{
+    char msg[1024];
+    if (load_frag(per, body, msg, sizeof(msg)) == 0)
+        return 1;
+    fprintf(stderr, "rejected: %s", msg);
+    return 0;
+}
+
+#define PER "    per: gpu\n"
+#define GLOBAL "    how: h\n"
+#define FAIL_WHEN(w) "    fail: [{when: '" w "', summary: s}]\n"
+
+static void test_validation(void)
+{
+    /* (a) a misspelt fact in a rule: the column points at it */
+    CHECK(rejects(PER, FAIL_WHEN("gpu.cuont == 0"),
+                  "t.yaml:9:20: unknown fact 'gpu.cuont' (did you mean 'gpu.count'?) in rule "
+                  "\"gpu.cuont == 0\""));
+    CHECK(rejects(PER, FAIL_WHEN("gpu.count > 0 && gpu.vram_byts < 1 GiB"),
+                  "t.yaml:9:37: unknown fact 'gpu.vram_byts' (did you mean 'gpu.vram_bytes'?) in "
+                  "rule \"gpu.count > 0 && gpu.vram_byts < 1 GiB\""));
+    CHECK(rejects(GLOBAL, "    skip: [{when: 'probe.snyc.status == \"ok\"', summary: s}]\n",
+                  "t.yaml:9:20: unknown fact 'probe.snyc.status' (did you mean "
+                  "'probe.sync.status'?) in rule \"probe.snyc.status == \"ok\"\""));
+    CHECK(rejects(GLOBAL, FAIL_WHEN("nonsense.fact"),
+                  "t.yaml:9:20: unknown fact 'nonsense.fact' (no probe declares it; see "
+                  "'rocm-vla-doctor list --facts') in rule \"nonsense.fact\""));
+    /* per-GPU names only in per-GPU checks; an explicit index anywhere */
+    CHECK(rejects(GLOBAL, FAIL_WHEN("gpu.vram_bytes < 1"),
+                  "t.yaml:9:20: unknown fact 'gpu.vram_bytes' (did you mean "
+                  "'gpu.<i>.vram_bytes'?) in rule \"gpu.vram_bytes < 1\""));
+    CHECK(accepts(GLOBAL, FAIL_WHEN("gpu.0.vram_bytes < 1 && gpu.count > 0")));
+    CHECK(accepts(PER, FAIL_WHEN("gpu.vram_bytes < 1 && gpu.count > 0")));
+    /* bare words in a list are facts */
+    CHECK(rejects(PER, FAIL_WHEN("gpu.gfx in [gfx1100]"),
+                  "t.yaml:9:32: unknown fact 'gfx1100' (no probe declares it; see "
+                  "'rocm-vla-doctor list --facts') in rule \"gpu.gfx in [gfx1100]\""));
+    /* patterns: probe names, environment variables, runtime devices */
+    CHECK(accepts(GLOBAL, FAIL_WHEN("probe.gemm_peak.status != \"ok\"")));
+    CHECK(accepts(GLOBAL, FAIL_WHEN("env.var.HSA_OVERRIDE_GFX_VERSION == \"11.0.0\"")));
+    CHECK(accepts(GLOBAL, FAIL_WHEN("runtime.dev.0.vram_bytes < 1 GiB")));
+    CHECK(rejects(GLOBAL, FAIL_WHEN("runtime.dev.x.vram_bytes < 1 GiB"),
+                  "t.yaml:9:20: unknown fact 'runtime.dev.x.vram_bytes' (did you mean "
+                  "'runtime.dev.<i>.vram_bytes'?) in rule \"runtime.dev.x.vram_bytes < 1 "
+                  "GiB\""));
+    /* (b) reads */
+    CHECK(rejects(PER, "    reads: [gpu.count, gpu.gfxx]\n",
+                  "t.yaml:9:24: unknown fact 'gpu.gfxx' (did you mean 'gpu.gfx'?) in 'reads'"));
+    CHECK(rejects(GLOBAL, "    reads: rocm.verison\n",
+                  "t.yaml:9:12: unknown fact 'rocm.verison' (did you mean 'rocm.version'?) in "
+                  "'reads'"));
+    /* (c) placeholders in summaries and fixes, units, {gpu} */
+    CHECK(rejects(PER, "    fail: [{when: 'gpu.count > 0', summary: 'has {gpu.vram:gib} GiB'}]\n",
+                  "t.yaml:9:51: unknown fact 'gpu.vram' (no probe declares it; see "
+                  "'rocm-vla-doctor list --facts') in placeholder {gpu.vram:gib}"));
+    CHECK(rejects(PER,
+                  "    fail: [{when: 'gpu.count > 0', summary: s, fix: 'see {rocm.verson}'}]\n",
+                  "t.yaml:9:59: unknown fact 'rocm.verson' (did you mean 'rocm.version'?) in "
+                  "placeholder {rocm.verson}"));
+    CHECK(rejects(PER, "    fail: [{when: 'gpu.count > 0', summary: '{gpu.gfx:gib}'}]\n",
+                  "t.yaml:9:47: {gpu.gfx:gib} converts a number, but gpu.gfx is a string"));
+    CHECK(rejects(PER, "    fail: [{when: 'gpu.count > 0', summary: '{gpu.vram_bytes:kib}'}]\n",
+                  "t.yaml:9:47: unknown unit 'kib' in {gpu.vram_bytes:kib} (gib or mib)"));
+    CHECK(rejects(GLOBAL, "    fail: [{when: 'gpu.count > 0', summary: 'GPU {gpu}'}]\n",
+                  "t.yaml:9:51: {gpu} is the GPU's index: only in a 'per: gpu' check"));
+    CHECK(rejects(PER, "    fail: [{when: 'gpu.count > 0', summary: 'a {gpu.gfx'}]\n",
+                  "t.yaml:9:49: '{' without '}' in \"a {gpu.gfx\""));
+    CHECK(accepts(PER, "    fail: [{when: 'gpu.count > 0', summary: '{gpu} {gpu.vram_bytes:mib} "
+                       "{gpu.gfx}', fix: '{rocm.version}'}]\n"));
+    CHECK(rejects(GLOBAL, "    skip: [{when: 'gpu.count == 0', summary: '{gpu.cont}'}]\n",
+                  "t.yaml:9:48: unknown fact 'gpu.cont' (did you mean 'gpu.count'?) in "
+                  "placeholder {gpu.cont}"));
+    CHECK(rejects(GLOBAL, "    pass: {summary: '{rocm.seriess}'}\n",
+                  "t.yaml:9:23: unknown fact 'rocm.seriess' (did you mean 'rocm.series'?) in "
+                  "placeholder {rocm.seriess}"));
+    /* the check's own fix; a probe that does not exist; a missing table */
+    char *fix_frag = xasprintf("    fail: [{when: 'gpu.count > 0', summary: s}]\n");
+    CHECK(accepts(GLOBAL, fix_frag));
+    free(fix_frag);
+    CHECK(rejects("    probe: snyc\n", "",
+                  "t.yaml:8:12: unknown probe 'snyc' (probes: host, env, driver, kernel_log, kfd, "
+                  "user, container, gpu, pcie, iommu, kernel, rocm, python, gpu_runtime, kernels, "
+                  "sync, bandwidth, hmm, mem_release, target_binaries, vulkan, fp, fp_sampling, "
+                  "gemm_peak, vla)"));
+    CHECK(rejects(PER, FAIL_WHEN("!(gpu.gfx in lookup(supported, rocm.series))"),
+                  "t.yaml:9:40: unknown data table 'supported' (see 'data:') in rule "
+                  "\"!(gpu.gfx in lookup(supported, rocm.series))\""));
+    CHECK(accepts(PER, FAIL_WHEN("!(gpu.gfx in lookup(sup, rocm.series))")));
+    /* (d), (e) and the other type errors, from the declared types */
+    CHECK(rejects(PER, FAIL_WHEN("!gpu.count"),
+                  "t.yaml:9:20: '!' needs a yes/no value, not a number in rule \"!gpu.count\""));
+    CHECK(rejects(PER, FAIL_WHEN("gpu.count contains 1"),
+                  "t.yaml:9:30: 'contains' searches a list or a string, not a number in rule "
+                  "\"gpu.count contains 1\""));
+    CHECK(rejects(PER, FAIL_WHEN("\"gfx1100\" in gpu.count"),
+                  "t.yaml:9:30: 'in' searches a list or a string, not a number in rule "
+                  "\"\"gfx1100\" in gpu.count\""));
+    CHECK(rejects(GLOBAL, FAIL_WHEN("kfd.present && kfd.group"),
+                  "t.yaml:9:32: '&&' needs yes/no values on both sides, not a string in rule "
+                  "\"kfd.present && kfd.group\""));
+    CHECK(rejects(GLOBAL, FAIL_WHEN("user.groups || kfd.present"),
+                  "t.yaml:9:32: '||' needs yes/no values on both sides, not a list in rule "
+                  "\"user.groups || kfd.present\""));
+    CHECK(rejects(GLOBAL, FAIL_WHEN("kfd.present == \"true\""),
+                  "t.yaml:9:32: '==' compares a yes/no value with a string in rule "
+                  "\"kfd.present == \"true\"\""));
+    CHECK(rejects(GLOBAL, FAIL_WHEN("rocm.version < 6"),
+                  "t.yaml:9:33: '<' needs two numbers or two strings, not a string and a number "
+                  "in rule \"rocm.version < 6\""));
+    CHECK(rejects(GLOBAL, FAIL_WHEN("rocm.major"),
+                  "t.yaml:9:20: the rule is not a yes/no question (it gives a number) in rule "
+                  "\"rocm.major\""));
+    CHECK(rejects(GLOBAL, "    skip: [{when: 'len(rocm.major) > 1', summary: s}]\n",
+                  "t.yaml:9:24: len() needs a list or a string, not a number in rule "
+                  "\"len(rocm.major) > 1\""));
+}
+
+/* a type the declarations cannot see (a fact whose value has another type
+ * than declared, as a probe bug or an old snapshot would give): the check is
+ * `error` naming the rule, never pass and never "no probe produced" */
+static void test_eval_type_error(void)
+{
+    char *text =
+        check_yaml(GLOBAL, "    skip: [{when: 'gpu.count == 0', summary: none}]\n"
+                           "    fail: [{when: 'rocm.version contains \"6\"', summary: six}]\n");
+    struct checkset cs;
+    CHECK(checks_load_string(&cs, "t.yaml", text, strlen(text)) == 0);
+    free(text);
+    struct factset fs = FACTSET_INIT;
+    fact_set_int(&fs, "gpu.count", 1, NULL);
+    fact_set_int(&fs, "rocm.version", 6, NULL); /* declared a string */
+    struct results r;
+    struct run_filter flt = {LEVEL_QUICK, NULL};
+    CHECK(checks_run(&cs, &fs, &flt, &r) == 0);
+    CHECK(r.n == 1 && r.v[0].st == ST_ERROR);
+    CHECK(r.n == 1 &&
+          strcmp(r.v[0].summary, "configuration error in rule \"rocm.version contains \"6\"\": "
+                                 "'contains' searches a list or a string, not a number") == 0);
+    CHECK(results_exit_code(&r, 0) == 1);
+    results_release(&r);
+    /* in a skip rule too, and a rule that is not a yes/no question */
+    fact_set_str(&fs, "gpu.count", "1", NULL); /* declared a number */
+    CHECK(checks_run(&cs, &fs, &flt, &r) == 0);
+    CHECK(r.n == 1 && r.v[0].st == ST_ERROR);
+    CHECK(r.n == 1 && strstr(r.v[0].summary, "rule \"gpu.count == 0\"") == NULL); /* == is fine */
+    results_release(&r);
+    fact_set_int(&fs, "gpu.count", 1, NULL);
+    fact_set_bool(&fs, "rocm.version", 1, NULL);
+    CHECK(checks_run(&cs, &fs, &flt, &r) == 0);
+    CHECK(r.n == 1 && r.v[0].st == ST_ERROR);
+    results_release(&r);
+    checks_release(&cs);
+
+    text = check_yaml(GLOBAL, "    skip: [{when: 'kfd.present', summary: none}]\n");
+    CHECK(checks_load_string(&cs, "t.yaml", text, strlen(text)) == 0);
+    free(text);
+    fact_set_str(&fs, "kfd.present", "yes", NULL); /* declared yes/no */
+    CHECK(checks_run(&cs, &fs, &flt, &r) == 0);
+    CHECK(r.n == 1 && r.v[0].st == ST_ERROR);
+    CHECK(r.n == 1 && strcmp(r.v[0].summary, "configuration error in rule \"kfd.present\": not a "
+                                             "yes/no question (it gives a string)") == 0);
+    results_release(&r);
+    /* unknown stays "cannot tell" */
+    fact_set_unknown(&fs, "kfd.present", "/dev/kfd", "unreadable");
+    CHECK(checks_run(&cs, &fs, &flt, &r) == 0);
+    CHECK(r.n == 1 && r.v[0].st == ST_PASS); /* a skip rule that cannot tell does not skip */
+    results_release(&r);
+    checks_release(&cs);
+    factset_release(&fs);
+}
+
+/* the catalogue: every probe declares its facts; patterns match as documented */
+static void test_catalogue(void)
+{
+    CHECK(fact_catalog_missing() == NULL);
+    CHECK(fact_pattern_match("gpu.<i>.vram_bytes", "gpu.12.vram_bytes"));
+    CHECK(!fact_pattern_match("gpu.<i>.vram_bytes", "gpu.x.vram_bytes"));
+    CHECK(!fact_pattern_match("gpu.<i>.vram_bytes", "gpu..vram_bytes"));
+    CHECK(!fact_pattern_match("gpu.<i>.vram_bytes", "gpu.0.vram_bytes.x"));
+    CHECK(fact_pattern_match("probe.<probe>.status", "probe.fp_sampling.status"));
+    CHECK(!fact_pattern_match("probe.<probe>.status", "probe.nosuch.status"));
+    CHECK(fact_pattern_match("env.var.<VAR>", "env.var.HSA_OVERRIDE_GFX_VERSION"));
+    CHECK(!fact_pattern_match("env.var.<VAR>", "env.var."));
+    const struct fact_decl *d;
+    const char *probe;
+    CHECK(fact_catalog_find("gpu.3.link.speed_gts", &d, &probe) == 0 && d->type == FACT_FLOAT &&
+          strcmp(probe, "pcie") == 0);
+    CHECK(fact_catalog_find("probe.vla.wall_s", &d, &probe) == 0 && d->type == FACT_FLOAT);
+    CHECK(fact_catalog_find("gpu.vram_bytes", &d, &probe) == -1);
+    char buf[FACT_NAME_MAX];
+    CHECK_STR(fact_catalog_suggest("gpu.vram_byte", 1, buf, sizeof(buf)), "gpu.vram_bytes");
+    CHECK_STR(fact_catalog_suggest("gpu.vram_bytes", 0, buf, sizeof(buf)), "gpu.<i>.vram_bytes");
+    CHECK(fact_catalog_suggest("completely.different", 0, buf, sizeof(buf)) == NULL);
+}
+
 int main(void)
 {
+    test_catalogue();
+    test_validation();
+    test_eval_type_error();
+
     struct checkset cs;
     CHECK(checks_load_string(&cs, "t.yaml", yaml, strlen(yaml)) == 0);
     CHECK(cs.n == 3);
 
     struct factset fs = FACTSET_INIT;
     fact_set_int(&fs, "gpu.count", 3, NULL);
-    fact_set_int(&fs, "gpu.0.vram", 24LL << 30, NULL);
-    fact_set_int(&fs, "gpu.1.vram", 14LL << 30, NULL);
-    fact_set_unknown(&fs, "gpu.2.vram", "/sys/x", "permission denied");
+    fact_set_int(&fs, "gpu.0.vram_bytes", 24LL << 30, NULL);
+    fact_set_int(&fs, "gpu.1.vram_bytes", 14LL << 30, NULL);
+    fact_set_unknown(&fs, "gpu.2.vram_bytes", "/sys/x", "permission denied");
     fact_set_str(&fs, "gpu.0.gfx", "gfx1100", NULL);
     fact_set_str(&fs, "gpu.1.gfx", "gfx942", NULL);
     fact_set_str(&fs, "gpu.2.gfx", "gfx1100", NULL);
@@ -70,7 +334,7 @@ int main(void)
     CHECK(v && v->st == ST_WARN); /* the warn of GPU 1 beats GPU 2's skip */
     CHECK(v && strstr(v->summary, "GPU 1: tight") != NULL);
     CHECK(v && v->fix && strcmp(v->fix, "buy") == 0);
-    CHECK(v && v->nev == 3); /* gpu.0.vram gpu.1.vram gpu.2.vram */
+    CHECK(v && v->nev == 3); /* gpu.<i>.vram_bytes of the three GPUs */
     const struct result *g = find(&r, "t.gfx");
     CHECK(g && g->st == ST_PASS);
     CHECK(g && strstr(g->summary, "all 3 GPUs") != NULL);
@@ -82,12 +346,12 @@ int main(void)
 
     /* an unknown fact on the only GPU: skip naming it, never pass */
     fact_set_int(&fs, "gpu.count", 1, NULL);
-    fact_set_unknown(&fs, "gpu.0.vram", "/sys/y", "unreadable");
+    fact_set_unknown(&fs, "gpu.0.vram_bytes", "/sys/y", "unreadable");
     struct run_filter quick = {LEVEL_QUICK, NULL};
     CHECK(checks_run(&cs, &fs, &quick, &r) == 0);
     v = find(&r, "t.vram");
     CHECK(v && v->st == ST_SKIP);
-    CHECK(v && strstr(v->summary, "gpu.0.vram is unknown (unreadable)") != NULL);
+    CHECK(v && strstr(v->summary, "gpu.0.vram_bytes is unknown (unreadable)") != NULL);
     CHECK(find(&r, "t.crash") == NULL); /* standard-level check not run */
     results_release(&r);
 

@@ -1,0 +1,438 @@
+/* fact_catalog.c - the facts each probe declares it can produce (see
+ * fact_catalog.h). A probe that sets a fact not listed here, or of another
+ * type, is caught by tests/catalog.sh: it checks every fact of the fixture
+ * machines, the CPU runs and the GPU layer's reports against these lists,
+ * and every fact_set_<type>() call with a literal name in the sources. */
+#include "fact_catalog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe.h"
+
+/* clang-format off */
+#define B FACT_BOOL
+#define I FACT_INT
+#define F FACT_FLOAT
+#define S FACT_STR
+#define L FACT_LIST
+#define END {NULL, FACT_UNKNOWN}
+/* what gpu_probe_begin()/gpu_probe_unavailable() set under a GPU probe's prefix */
+#define GPU_PROBE_START(p) {p ".available", B}, {p ".why", S}, {p ".backend", S}, {p ".device", S}
+
+static const struct fact_decl facts_host[] = {
+    {"host.hostname", S}, {"host.os", S}, {"kernel.release", S}, {"kernel.version_code", I},
+    END};
+
+static const struct fact_decl facts_env[] = {
+    {"env.recorded", B}, {"env.var.<VAR>", S},
+    END};
+
+static const struct fact_decl facts_driver[] = {
+    {"driver.module_present", B}, {"driver.dkms", B}, {"driver.initstate", S},
+    {"driver.loaded", B}, {"driver.version", S},
+    END};
+
+static const struct fact_decl facts_kernel_log[] = {
+    {"kernel.dmesg.atomics_unsupported", B}, {"kernel.dmesg.pci_rejects_atomics", B},
+    {"kernel.dmesg.gpu_page_fault", B}, {"kernel.dmesg.memory_access_fault", B},
+    {"kernel.dmesg.kfd_unsupported", B}, {"kernel.dmesg.key_rejected", B},
+    {"kernel.dmesg.hmm_registered", B},
+    {"kernel.dmesg.line_count", I}, {"kernel.dmesg.signatures", L}, {"kernel.dmesg.lines", L},
+    {"kernel.dmesg_readable", B}, {"kernel.dmesg_error", S},
+    END};
+
+static const struct fact_decl facts_kfd[] = {
+    {"kfd.present", B}, {"kfd.open_result", S}, {"kfd.group", S}, {"kfd.mode", S},
+    {"dri.render_present", B}, {"dri.render_nodes", L}, {"dri.render_group", S},
+    {"dri.render_groups", L},
+    END};
+
+static const struct fact_decl facts_user[] = {
+    {"user.name", S}, {"user.uid", I}, {"user.is_root", B}, {"user.groups", L},
+    {"user.db_groups", L}, {"user.in_device_groups", B}, {"user.db_in_device_groups", B},
+    END};
+
+static const struct fact_decl facts_container[] = {
+    {"env.wsl", B}, {"env.container", S},
+    END};
+
+static const struct fact_decl facts_gpu[] = {
+    {"gpu.count", I}, {"gpu.names", S}, {"gpu.other", L},
+    /* PCI and KFD topology */
+    {"gpu.<i>.pci", S}, {"gpu.<i>.device_id", S}, {"gpu.<i>.kfd_node", I},
+    {"gpu.<i>.gfx_target_version", I}, {"gpu.<i>.gfx", S}, {"gpu.<i>.family", S},
+    {"gpu.<i>.is_apu", B}, {"gpu.<i>.needs_atomics", B}, {"gpu.<i>.cu_count", I},
+    {"gpu.<i>.svm_capable", B}, {"gpu.<i>.gfx_override", S}, {"gpu.<i>.gfx_override_set", B},
+    {"gpu.<i>.gfx_override_valid", B}, {"gpu.<i>.gfx_override_major_differs", B},
+    {"gpu.<i>.gfx_claimed", S},
+    /* DRM sysfs (probe_gpu_drm.c) */
+    {"gpu.<i>.drm_card", S}, {"gpu.<i>.render_minor", I}, {"gpu.<i>.vram_kfd_bytes", I},
+    {"gpu.<i>.vram_bytes", I}, {"gpu.<i>.vis_vram_bytes", I}, {"gpu.<i>.power_w", F},
+    {"gpu.<i>.temp_edge_c", F}, {"gpu.<i>.temp_junction_c", F}, {"gpu.<i>.temp_mem_c", F},
+    {"gpu.<i>.temp_max_c", F}, {"gpu.<i>.temp_crit_c", F}, {"gpu.<i>.ras_present", B},
+    {"gpu.<i>.ras_ue", I}, {"gpu.<i>.ras_ce", I}, {"gpu.<i>.perf_level", S},
+    {"gpu.<i>.vbios", S}, {"gpu.<i>.busy_percent", I},
+    END};
+
+static const struct fact_decl facts_pcie[] = {
+    {"gpu.<i>.link.hops", L}, {"gpu.<i>.link.hop_count", I}, {"gpu.<i>.link.width", I},
+    {"gpu.<i>.link.max_width", I}, {"gpu.<i>.link.narrowest_hop", S},
+    {"gpu.<i>.link.speed_gts", F}, {"gpu.<i>.link.max_speed_gts", F},
+    {"gpu.<i>.link.reachable_speed_gts", F}, {"gpu.<i>.link.slowest_hop", S},
+    {"gpu.<i>.link.slot", S},
+    /* probe_pcie_atomics.c */
+    {"gpu.<i>.atomics.requester_enabled", B}, {"gpu.<i>.atomics.path_ok", B},
+    {"gpu.<i>.atomics.missing_at", S},
+    {"gpu.other_links", L},
+    END};
+
+static const struct fact_decl facts_iommu[] = {
+    {"iommu.enabled", B}, {"iommu.kind", S}, {"iommu.pt_cmdline", B},
+    {"iommu.gpu_domains", L}, {"iommu.translated_gpus", I},
+    END};
+
+static const struct fact_decl facts_kernel[] = {
+    {"kernel.svm_config", S}, {"kernel.amdgpu_params_nondefault", L}, {"kernel.cmdline", S},
+    END};
+
+static const struct fact_decl facts_rocm[] = {
+    {"rocm.installs", L}, {"rocm.install_count", I}, {"rocm.version", S}, {"rocm.series", S},
+    {"rocm.major", I}, {"rocm.source", S}, {"driver.rocm_series_gap", I},
+    {"env.ld_library_path", S}, {"env.ld_cuda_entries", L}, {"env.ld_rocm_other", L},
+    END};
+
+static const struct fact_decl facts_python[] = {
+    {"python.present", B}, {"python.error", S}, {"python.interpreter", S},
+    {"python.executable", S}, {"python.version", S}, {"python.prefix", S},
+    {"python.nvidia_packages", L}, {"python.dist_count", I},
+    {"python.torch_present", B}, {"python.torch_dir", S}, {"python.torch_version", S},
+    {"python.torch_build", S}, {"python.torch_hip", S}, {"python.torch_hip_series", S},
+    {"python.torch_hip_suffix", S}, {"python.torch_cuda", S},
+    {"python.requirements_given", B}, {"python.requirements_file", S},
+    {"python.requirements_count", I}, {"python.requirements_cuda", L},
+    {"python.requirements_unfollowed", L},
+    END};
+
+#define RUNTIME(k)                                                                                 \
+    {"runtime." k ".loaded", B}, {"runtime." k ".error", S}, {"runtime." k ".lib", S},            \
+    {"runtime." k ".version", S}, {"runtime." k ".init_error", S}, {"runtime." k ".rtc", S},      \
+    {"runtime." k ".blas", S}
+static const struct fact_decl facts_gpu_runtime[] = {
+    {"runtime.live", B}, {"runtime.kfd_present", B}, RUNTIME("hip"), RUNTIME("cuda"),
+    {"runtime.backend", S}, {"runtime.device_count", I}, {"runtime.version", S},
+    {"runtime.dev.<i>.name", S}, {"runtime.dev.<i>.arch", S}, {"runtime.dev.<i>.target", S},
+    {"runtime.dev.<i>.pci", S}, {"runtime.dev.<i>.vram_bytes", I},
+    {"runtime.dev.<i>.cu_count", I}, {"runtime.dev.<i>.managed", I},
+    {"runtime.dev.<i>.concurrent_managed", I}, {"runtime.dev.<i>.pageable_access", I},
+    {"runtime.devices", L}, {"runtime.kfd_compared", B}, {"runtime.kfd_mismatch", L},
+    END};
+
+static const struct fact_decl facts_kernels[] = {
+    GPU_PROBE_START("kernels"), {"kernels.compiler", S}, {"kernels.targets", L},
+    {"kernels.ok", B}, {"kernels.failed", L}, {"kernels.compiled", I}, {"kernels.cached", I},
+    {"kernels.compile_s", F},
+    END};
+
+#define QUANTILES(k) {"sync." k ".p50", F}, {"sync." k ".p99", F}, {"sync." k ".max", F}
+static const struct fact_decl facts_sync[] = {
+    GPU_PROBE_START("sync"), QUANTILES("launch_us"), QUANTILES("stream_sync_us"),
+    QUANTILES("device_sync_us"), {"sync.samples", I}, {"sync.event_resolution_us", F},
+    {"sync.graph10_us.p50", F}, {"sync.null_stream_stale", I}, {"sync.nonblocking_stale", I},
+    END};
+
+static const struct fact_decl facts_bandwidth[] = {
+    GPU_PROBE_START("bw"), {"bw.link_speed_gts", F}, {"bw.link_width", I}, {"bw.link_gbs", F},
+    {"bw.bytes", I}, {"bw.h2d_pinned_gbs", F}, {"bw.d2h_pinned_gbs", F},
+    {"bw.h2d_pageable_gbs", F}, {"bw.d2h_pageable_gbs", F}, {"bw.h2d_link_fraction", F},
+    {"bw.triad_gbs", F},
+    END};
+
+static const struct fact_decl facts_hmm[] = {
+    GPU_PROBE_START("hmm"), {"hmm.managed", I}, {"hmm.concurrent_managed", I},
+    {"hmm.pageable_access", I}, {"hmm.device_gbs", F}, {"hmm.pinned_host_gbs", F},
+    {"hmm.verdict", S}, {"hmm.pass_gbs", L}, {"hmm.first_pass_gbs", F},
+    {"hmm.last_pass_gbs", F}, {"hmm.prefetch_location", I}, {"hmm.after_prefetch_gbs", F},
+    {"hmm.prefetch_honoured", B}, {"hmm.pageable_gbs", F},
+    END};
+
+static const struct fact_decl facts_mem_release[] = {
+    GPU_PROBE_START("memrel"), {"memrel.vendor_lib", S}, {"memrel.vendor_init", S},
+    {"memrel.source", S}, {"memrel.source_lib", S}, {"memrel.source_tried", S},
+    {"memrel.cycles", I}, {"memrel.chunk_mb", F}, {"memrel.baseline_mb", F},
+    {"memrel.peak_mb", F}, {"memrel.after_mb", F}, {"memrel.delta_mb", F},
+    {"memrel.runtime_delta_mb", F},
+    END};
+
+static const struct fact_decl facts_target_binaries[] = {
+    {"binaries.scanned", I}, {"binaries.with_code", I}, {"binaries.libraries", L},
+    {"binaries.errors", L}, {"binaries.unknown", L}, {"binaries.torch_dir", S},
+    {"gpu.<i>.binaries.scanned", I}, {"gpu.<i>.binaries.libraries", L},
+    {"gpu.<i>.binaries.target", S}, {"gpu.<i>.binaries.missing", L},
+    {"gpu.<i>.binaries.unknown", L},
+    END};
+
+static const struct fact_decl facts_vulkan[] = {
+    {"render.vulkan_loader", B}, {"render.vulkan_error", S}, {"render.vulkan_api_version", S},
+    {"render.vulkan_devices", L}, {"render.vulkan_device_count", I},
+    {"render.vulkan_amd_device", B}, {"render.vulkan_software_only", B},
+    {"render.vulkan_hardware_device", B},
+    END};
+
+static const struct fact_decl facts_fp[] = {
+    GPU_PROBE_START("fp"),
+    {"fp.gemm.blas", S}, {"fp.gemm.blas_lib", S}, {"fp.gemm.cases", L}, {"fp.gemm.failures", I},
+    {"fp.gemm.nonfinite", I}, {"fp.gemm.f16.max_bound_ratio", F},
+    {"fp.gemm.bf16.max_bound_ratio", F},
+    {"fp.overflow.ok", B}, {"fp.overflow.f16_mul_inf", B}, {"fp.overflow.f16_convert_inf", B},
+    {"fp.overflow.f32_inf", B}, {"fp.overflow.bf16_65504x2", F},
+    {"fp.denormal.f32_kept", B}, {"fp.denormal.f16_kept", B},
+    {"fp.nan.fminf", S}, {"fp.nan.fmaxf", S}, {"fp.nan.clamp_fminmax", S},
+    {"fp.nan.clamp_fminmax_hides_nan", B}, {"fp.nan.clamp_compare", S},
+    {"fp.nan.clamp_compare_hides_nan", B},
+    {"fp.conv.values", I}, {"fp.conv.f16_mismatches", I}, {"fp.conv.bf16_mismatches", I},
+    {"fp.conv.first_mismatch", S}, {"fp.conv.f16_method", S}, {"fp.conv.bf16_method", S},
+    {"fp.attn.shape", S}, {"fp.attn.max_logit", F}, {"fp.attn.finite", B},
+    {"fp.attn.max_bound_ratio", F}, {"fp.attn.naive_f16_nonfinite", I}, {"fp.attn.outputs", I},
+    {"fp.determinism.gemm_identical", B}, {"fp.determinism.reduce_identical", B},
+    {"fp.determinism.atomic_distinct", I}, {"fp.determinism.runs", I},
+    END};
+
+#define BATCH(n) {"fp.sampling.b" n ".p_value", F}, {"fp.sampling.b" n ".chi2", F},             \
+    {"fp.sampling.b" n ".dof", I}
+static const struct fact_decl facts_fp_sampling[] = {
+    GPU_PROBE_START("fp.sampling"), BATCH("1"), BATCH("8"), BATCH("64"),
+    {"fp.sampling.min_p_value", F}, {"fp.sampling.zero_prob_hits", I},
+    {"fp.sampling.out_of_range", I}, {"fp.sampling.samples_per_row", I},
+    {"fp.sampling.categories", I},
+    END};
+
+#define DTYPE(t) {"gpu.gemm_peak." t "_tflops", F}, {"gpu.gemm_peak." t "_n", I}
+static const struct fact_decl facts_gemm_peak[] = {
+    GPU_PROBE_START("gpu.gemm_peak"), {"gpu.gemm_peak.blas", S}, {"gpu.gemm_peak.blas_lib", S},
+    DTYPE("fp16"), DTYPE("bf16"), DTYPE("fp32"), {"gpu.gemm_peak.error", S},
+    {"gpu.gemm_peak.spot_checked", I}, {"gpu.gemm_peak.spot_ratio", F},
+    END};
+
+static const struct fact_decl facts_vla[] = {
+    {"vla.available", B}, {"vla.why", S}, {"vla.backend", S}, {"vla.device", S},
+    {"vla.preset", S}, {"vla.dtype", S}, {"vla.graph", B}, {"vla.runs", I}, {"vla.cold_s", F},
+    {"vla.tflops", F}, {"vla.error", S},
+    {"vla.latency.vision_ms", F}, {"vla.latency.prefix_ms", F}, {"vla.latency.step_ms", F},
+    {"vla.latency.post_ms", F}, {"vla.latency.total_ms", F}, {"vla.latency.total_p99_ms", F},
+    {"vla.control_rate_hz", F},
+    {"vla.memory.used_bytes", I}, {"vla.memory.total_bytes", I}, {"vla.memory.deploy_bytes", I},
+    {"vla.numerics.cosine", F}, {"vla.numerics.max_error", F}, {"vla.numerics.max_error_rel", F},
+    {"vla.numerics.cosine_normalised", F}, {"vla.numerics.max_error_normalised", F},
+    {"vla.max_activation", F}, {"vla.max_activation_layer", S}, {"vla.nonfinite", B},
+    {"vla.nonfinite_layer", S},
+    END};
+
+static const struct fact_decl facts_probe_runner[] = {
+    {"probe.<probe>.status", S}, {"probe.<probe>.message", S}, {"probe.<probe>.wall_s", F},
+    END};
+
+/* the probe table's probes (probe_table.c), each with its list; a probe
+ * without one is reported by fact_catalog_missing() (tests/unit) */
+static const struct {
+    const char *probe;
+    const struct fact_decl *facts;
+} by_probe[] = {
+    {"host", facts_host},
+    {"env", facts_env},
+    {"driver", facts_driver},
+    {"kernel_log", facts_kernel_log},
+    {"kfd", facts_kfd},
+    {"user", facts_user},
+    {"container", facts_container},
+    {"gpu", facts_gpu},
+    {"pcie", facts_pcie},
+    {"iommu", facts_iommu},
+    {"kernel", facts_kernel},
+    {"rocm", facts_rocm},
+    {"python", facts_python},
+    {"gpu_runtime", facts_gpu_runtime},
+    {"kernels", facts_kernels},
+    {"sync", facts_sync},
+    {"bandwidth", facts_bandwidth},
+    {"hmm", facts_hmm},
+    {"mem_release", facts_mem_release},
+    {"target_binaries", facts_target_binaries},
+    {"vulkan", facts_vulkan},
+    {"fp", facts_fp},
+    {"fp_sampling", facts_fp_sampling},
+    {"gemm_peak", facts_gemm_peak},
+    {"vla", facts_vla},
+};
+/* clang-format on */
+
+const struct fact_decl *fact_catalog_of(const char *probe)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(by_probe); i++)
+        if (strcmp(by_probe[i].probe, probe) == 0)
+            return by_probe[i].facts;
+    return NULL;
+}
+
+const char *fact_catalog_missing(void)
+{
+    for (size_t i = 0; i < probe_count; i++)
+        if (!fact_catalog_of(probe_table[i].name))
+            return probe_table[i].name;
+    return NULL;
+}
+
+const char *fact_type_name(enum fact_type t)
+{
+    static const char *const names[] = {"unknown", "bool", "int", "float", "string", "list"};
+    return (unsigned)t < ARRAY_SIZE(names) ? names[t] : "?";
+}
+
+static int is_probe_name(const char *s, size_t n)
+{
+    for (size_t i = 0; i < probe_count; i++)
+        if (strlen(probe_table[i].name) == n && strncmp(probe_table[i].name, s, n) == 0)
+            return 1;
+    return 0;
+}
+
+static int word_char(char c, int digits_only)
+{
+    if (c >= '0' && c <= '9')
+        return 1;
+    return !digits_only && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_');
+}
+
+int fact_pattern_match(const char *pat, const char *name)
+{
+    while (*pat) {
+        if (*pat != '<') {
+            if (*pat++ != *name++)
+                return 0;
+            continue;
+        }
+        const char *close = strchr(pat, '>');
+        if (!close)
+            return 0;
+        size_t plen = (size_t)(close - pat - 1);
+        int digits = plen == 1 && pat[1] == 'i';
+        int probe = plen == 5 && strncmp(pat + 1, "probe", 5) == 0;
+        size_t n = 0;
+        while (word_char(name[n], digits))
+            n++;
+        if (n == 0 || (probe && !is_probe_name(name, n)))
+            return 0;
+        pat = close + 1;
+        name += n;
+    }
+    return *name == '\0';
+}
+
+static const struct fact_decl *find_in(const struct fact_decl *d, const char *name)
+{
+    for (; d && d->name; d++)
+        if (fact_pattern_match(d->name, name))
+            return d;
+    return NULL;
+}
+
+int fact_catalog_find(const char *name, const struct fact_decl **out, const char **probe)
+{
+    for (size_t i = 0; i < probe_count; i++) {
+        const struct fact_decl *d = find_in(fact_catalog_of(probe_table[i].name), name);
+        if (d) {
+            *out = d;
+            if (probe)
+                *probe = probe_table[i].name;
+            return 0;
+        }
+    }
+    const struct fact_decl *d = find_in(facts_probe_runner, name);
+    if (!d)
+        return -1;
+    *out = d;
+    if (probe)
+        *probe = "(probe runner)";
+    return 0;
+}
+
+/* Levenshtein distance, capped: names are short */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 100 || lb > 100)
+        return 100;
+    size_t row[101];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+static void consider(const char *cand, const char *name, size_t *best, char *buf, size_t n)
+{
+    size_t d = edit_distance(cand, name);
+    if (d < *best) {
+        *best = d;
+        snprintf(buf, n, "%s", cand);
+    }
+}
+
+const char *fact_catalog_suggest(const char *name, int per_gpu, char *buf, size_t n)
+{
+    /* at most a third of the name may differ, so that the hint is a typo fix */
+    size_t limit = strlen(name) / 3 + 1, best = limit;
+    for (size_t i = 0; i <= probe_count; i++) {
+        const struct fact_decl *d =
+            i < probe_count ? fact_catalog_of(probe_table[i].name) : facts_probe_runner;
+        for (; d && d->name; d++) {
+            if (i == probe_count) {
+                /* probe.<probe>.x: offer each probe's own name */
+                for (size_t j = 0; j < probe_count; j++) {
+                    char full[FACT_NAME_MAX];
+                    snprintf(full, sizeof(full), "probe.%s.%s", probe_table[j].name,
+                             d->name + strlen("probe.<probe>."));
+                    consider(full, name, &best, buf, n);
+                }
+                continue;
+            }
+            consider(d->name, name, &best, buf, n);
+            if (per_gpu && strncmp(d->name, "gpu.<i>.", 8) == 0) {
+                char short_name[FACT_NAME_MAX];
+                snprintf(short_name, sizeof(short_name), "gpu.%s", d->name + 8);
+                consider(short_name, name, &best, buf, n);
+            }
+        }
+    }
+    return best < limit ? buf : NULL;
+}
+
+void fact_catalog_print(FILE *out)
+{
+    size_t w = 0;
+    for (size_t i = 0; i <= probe_count; i++)
+        for (const struct fact_decl *d = i < probe_count ? fact_catalog_of(probe_table[i].name)
+                                                         : facts_probe_runner;
+             d && d->name; d++)
+            w = strlen(d->name) > w ? strlen(d->name) : w;
+    for (size_t i = 0; i <= probe_count; i++)
+        for (const struct fact_decl *d = i < probe_count ? fact_catalog_of(probe_table[i].name)
+                                                         : facts_probe_runner;
+             d && d->name; d++)
+            fprintf(out, "%-*s  %-6s  %s\n", (int)w, d->name, fact_type_name(d->type),
+                    i < probe_count ? probe_table[i].name : "(every probe)");
+}
