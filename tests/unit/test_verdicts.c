@@ -155,8 +155,9 @@ static const struct vcase cases[] = {
     {"fp.sampling",
      "fp.sampling.available=true; fp.sampling.out_of_range=1; fp.sampling.zero_prob_hits=0",
      ST_FAIL, NULL, NULL, NULL},
-    {"gpu.gemm_peak", "gpu.gemm_peak.available=true; gpu.gemm_peak.error=; gpu.gemm_peak.spot_ratio=5",
-     ST_FAIL, NULL, NULL, NULL},
+    {"gpu.gemm_peak",
+     "gpu.gemm_peak.available=true; gpu.gemm_peak.error=; gpu.gemm_peak.spot_ratio=5", ST_FAIL,
+     NULL, NULL, NULL},
     {"vla.latency.vision", VLA_GPU "vla.latency.vision_ms=30.5", ST_FAIL, NULL, NULL, NULL},
     {"vla.latency.total", VLA_GPU "vla.latency.total_ms=120.5", ST_FAIL, NULL, NULL, NULL},
     {"vla.selftest",
@@ -262,8 +263,8 @@ static void run_case(const struct checkset *cs, const struct vcase *c)
     CHECK(ok);
     if (!ok)
         fprintf(stderr, "  %s: got %s \"%s\" fix \"%s\", want %s\n", c->id,
-                v ? status_name(v->st) : "nothing", v ? v->summary : "",
-                v && v->fix ? v->fix : "", status_name(c->want));
+                v ? status_name(v->st) : "nothing", v ? v->summary : "", v && v->fix ? v->fix : "",
+                status_name(c->want));
     results_release(&r);
     strlist_release(&only);
     factset_release(&fs);
