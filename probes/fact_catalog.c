@@ -50,7 +50,7 @@ static const struct fact_decl facts_kfd[] = {
     END};
 
 static const struct fact_decl facts_user[] = {
-    {"user.name", S}, {"user.uid", I}, {"user.is_root", B}, {"user.groups", L},
+    {"user.name", S}, {"user.uid", I}, {"user.is_root", B}, {"host.sudo_present", B}, {"user.groups", L},
     {"user.db_groups", L}, {"user.in_device_groups", B}, {"user.db_in_device_groups", B},
     END};
 
@@ -109,7 +109,7 @@ static const struct fact_decl facts_python[] = {
     {"python.nvidia_packages", L}, {"python.dist_count", I},
     {"python.torch_present", B}, {"python.torch_dir", S}, {"python.torch_version", S},
     {"python.torch_build", S}, {"python.torch_hip", S}, {"python.torch_hip_series", S},
-    {"python.torch_hip_suffix", S}, {"python.torch_cuda", S},
+    {"python.torch_hip_suffix", S}, {"python.torch_cuda", S}, {"python.torch_wheel_index", S},
     {"python.requirements_given", B}, {"python.requirements_file", S},
     {"python.requirements_count", I}, {"python.requirements_cuda", L},
     {"python.requirements_unfollowed", L},
@@ -217,7 +217,7 @@ static const struct fact_decl facts_gemm_peak[] = {
 
 static const struct fact_decl facts_vla[] = {
     {"vla.available", B}, {"vla.why", S}, {"vla.backend", S}, {"vla.device", S},
-    {"vla.preset", S}, {"vla.dtype", S}, {"vla.graph", B}, {"vla.runs", I}, {"vla.cold_s", F},
+    {"vla.preset", S}, {"vla.requested_preset", S}, {"vla.dtype", S}, {"vla.graph", B}, {"vla.runs", I}, {"vla.cold_s", F},
     {"vla.tflops", F}, {"vla.error", S},
     {"vla.latency.vision_ms", F}, {"vla.latency.prefix_ms", F}, {"vla.latency.step_ms", F},
     {"vla.latency.post_ms", F}, {"vla.latency.total_ms", F}, {"vla.latency.total_p99_ms", F},

@@ -626,8 +626,32 @@ static void python_requirements_facts(struct probe_ctx *ctx)
     requirements_scan_release(&scan);
 }
 
+/* The PyTorch wheel index a fix should name: the installed ROCm's series
+ * (PyTorch publishes https://download.pytorch.org/whl/rocm<major.minor>), else,
+ * with no ROCm installed, the newest series with stable wheels we know of:
+ * rocm6.4 (PyTorch 2.9, AMD's announcement of October 2025). The wheel
+ * bundles its own ROCm libraries, so it needs no system ROCm. Documented in
+ * man/rocm-vla-doctor.1; change it here when PyTorch moves on. */
+#define PYTHON_TORCH_WHEEL_FALLBACK "6.4"
+
+static void python_wheel_fact(struct factset *fs)
+{
+    const struct fact *series = fact_get(fs, "rocm.series");
+    if (series && series->type == FACT_STR && *series->s) {
+        char *url = xasprintf("https://download.pytorch.org/whl/rocm%s", series->s);
+        fact_set_str(fs, "python.torch_wheel_index", url, "rocm.series");
+        free(url);
+    } else {
+        fact_set_str(fs, "python.torch_wheel_index",
+                     "https://download.pytorch.org/whl/rocm" PYTHON_TORCH_WHEEL_FALLBACK,
+                     "no ROCm installed: the newest series with stable PyTorch wheels "
+                     "(rocm" PYTHON_TORCH_WHEEL_FALLBACK ")");
+    }
+}
+
 int probe_python_run(struct probe_ctx *ctx)
 {
+    python_wheel_fact(ctx->facts);
     python_interpreter_facts(ctx);
     python_requirements_facts(ctx);
     return 0;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int probe_user_run(struct probe_ctx *ctx);
@@ -104,6 +105,27 @@ static void set_membership(struct factset *fs, const char *name, const struct st
         fact_set_bool(fs, name, r, src);
 }
 
+/* host.sudo_present: fix texts prefix commands with sudo only where it
+ * exists ({sudo} in checks.yaml). A partial tree (a fixture without /usr/bin)
+ * cannot tell; that is unknown, never "absent". */
+static void sudo_fact(struct factset *fs)
+{
+    static const char *const paths[] = {"/usr/bin/sudo", "/bin/sudo", "/usr/sbin/sudo",
+                                        "/usr/local/bin/sudo"};
+    for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+        if (rootfs_exists(paths[i])) {
+            fact_set_bool(fs, "host.sudo_present", 1, paths[i]);
+            return;
+        }
+    }
+    struct stat st;
+    if (rootfs_stat("/usr/bin", &st) == 0 && S_ISDIR(st.st_mode))
+        fact_set_bool(fs, "host.sudo_present", 0, "/usr/bin/sudo, /bin/sudo, /usr/sbin/sudo");
+    else
+        fact_set_unknown(fs, "host.sudo_present", "/usr/bin",
+                         "no /usr/bin in this root to look for sudo");
+}
+
 int probe_user_run(struct probe_ctx *ctx)
 {
     struct factset *fs = ctx->facts;
@@ -115,6 +137,7 @@ int probe_user_run(struct probe_ctx *ctx)
                                         "user.db_groups",
                                         "user.in_device_groups",
                                         "user.db_in_device_groups"};
+    sudo_fact(fs);
     char *text;
     int rc = rootfs_query("identity", identity_live, &text);
     if (rc) {

@@ -131,7 +131,38 @@ static int render_unit(struct strbuf *sb, const struct fact *f, const char *unit
     return 0;
 }
 
-/* {name} -> fact text; {name:unit} -> converted; {gpu} -> index */
+/* {name:one/many}: the number and the word for it, "1 library", "3 libraries";
+ * a number that is not known keeps the plural ("unknown libraries") */
+static void render_plural(struct strbuf *sb, const struct fact *f, const char *forms)
+{
+    const char *slash = strchr(forms, '/');
+    int one = f && ((f->type == FACT_INT && f->i == 1) || (f->type == FACT_FLOAT && f->f == 1.0));
+    char *t = f ? fact_to_text(f) : xstrdup("unknown");
+    strbuf_addf(sb, "%s ", t);
+    free(t);
+    if (one)
+        strbuf_addf(sb, "%.*s", (int)(slash - forms), forms);
+    else
+        strbuf_adds(sb, slash + 1);
+}
+
+/* {sudo}: "sudo " for a user who needs it, "" for root, and "(as root) "
+ * where sudo is not installed; "sudo " when either fact is unknown (the
+ * common case, and what the fix texts said before) */
+static void render_sudo(struct strbuf *sb, const struct env_ctx *c)
+{
+    const struct fact *root = fact_get(c->fs, "user.is_root");
+    const struct fact *sudo = fact_get(c->fs, "host.sudo_present");
+    if (root && root->type == FACT_BOOL && root->b)
+        return;
+    if (root && root->type == FACT_BOOL && sudo && sudo->type == FACT_BOOL && !sudo->b)
+        strbuf_adds(sb, "(as root) ");
+    else
+        strbuf_adds(sb, "sudo ");
+}
+
+/* {name} -> fact text; {name:unit} -> converted; {name:one/many} -> counted
+ * noun; {gpu} -> index; {sudo} -> the privilege prefix for a fix command */
 static char *render_summary(const struct env_ctx *c, const char *tmpl)
 {
     struct strbuf sb = STRBUF_INIT;
@@ -145,12 +176,16 @@ static char *render_summary(const struct env_ctx *c, const char *tmpl)
         char buf[FACT_NAME_MAX];
         if (strcmp(name, "gpu") == 0) {
             strbuf_addf(&sb, "%d", c->gpu < 0 ? 0 : c->gpu);
+        } else if (strcmp(name, "sudo") == 0) {
+            render_sudo(&sb, c);
         } else {
             char *unit = strchr(name, ':');
             if (unit)
                 *unit++ = '\0';
             const struct fact *f = resolve_fact(c, name, buf);
-            if (!unit || render_unit(&sb, f, unit)) {
+            if (unit && strchr(unit, '/')) {
+                render_plural(&sb, f, unit);
+            } else if (!unit || render_unit(&sb, f, unit)) {
                 char *t = f ? fact_to_text(f) : xstrdup("unknown");
                 strbuf_adds(&sb, t);
                 free(t);

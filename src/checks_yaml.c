@@ -387,7 +387,8 @@ static int check_when(struct loader *L, yaml_node_t *n, const struct rule *r, st
     return -1;
 }
 
-/* {fact}, {fact:gib}, {fact:mib} and {gpu} in a summary or fix */
+/* {fact}, {fact:gib}, {fact:mib}, {fact:one/many}, {gpu} and {sudo} in a
+ * summary or fix */
 static int check_template(struct loader *L, yaml_node_t *n, const struct vctx *v)
 {
     const char *s = scalar(n);
@@ -406,14 +407,25 @@ static int check_template(struct loader *L, yaml_node_t *n, const struct vctx *v
         if (strcmp(name, "gpu") == 0 && !unit) {
             if (!v->per_gpu)
                 rc = yerr_at(L, line, col, "{gpu} is the GPU's index: only in a 'per: gpu' check");
+        } else if (strcmp(name, "sudo") == 0 && !unit) {
+            /* the privilege prefix, rendered from user.is_root/host.sudo_present */
         } else if (!(d = declared(name, v->per_gpu))) {
             char *msg = unknown_fact_msg(name, v->per_gpu);
             rc = yerr_at(L, line, col, "%s in placeholder {%s%s%s}", msg, name, unit ? ":" : "",
                          unit ? unit : "");
             free(msg);
+        } else if (unit && strchr(unit, '/')) {
+            /* {count:noun/nouns}: a count with its noun, both words non-empty */
+            const char *slash = strchr(unit, '/');
+            if (slash == unit || !slash[1] || strchr(slash + 1, '/'))
+                rc = yerr_at(L, line, col, "{%s:%s}: the plural form is {%s:one/many}", name, unit,
+                             name);
+            else if (d->type != FACT_INT && d->type != FACT_FLOAT)
+                rc = yerr_at(L, line, col, "{%s:%s} counts a number, but %s is a %s", name, unit,
+                             name, fact_type_name(d->type));
         } else if (unit && strcmp(unit, "gib") && strcmp(unit, "mib")) {
-            rc = yerr_at(L, line, col, "unknown unit '%s' in {%s:%s} (gib or mib)", unit, name,
-                         unit);
+            rc = yerr_at(L, line, col, "unknown unit '%s' in {%s:%s} (gib, mib or one/many)", unit,
+                         name, unit);
         } else if (unit && d->type != FACT_INT && d->type != FACT_FLOAT) {
             rc = yerr_at(L, line, col, "{%s:%s} converts a number, but %s is a %s", name, unit,
                          name, fact_type_name(d->type));

@@ -373,7 +373,7 @@ static int cmd_check(struct opts *o, int argc, char **argv)
     FILE *tout = text_to_stdout ? stdout : stderr;
     int tty = isatty(fileno(tout));
     struct text_opts to = {tty && !o->no_color && !getenv("NO_COLOR"),
-                           tty && !getenv("NO_COLOR") && !o->no_color, o->verbose};
+                           tty && !getenv("NO_COLOR") && !o->no_color, o->verbose, 0};
     report_text_write(tout, &meta, &res, &to);
     rc = exit_worst(rc, results_exit_code(&res, o->strict));
     results_release(&res);

@@ -26,8 +26,12 @@ struct text_opts {
     int color;   /* ANSI colours */
     int unicode; /* ✓ ! ✗ instead of ASCII marks */
     int verbose; /* evidence under each check */
+    int width;   /* columns to wrap at; 0: $COLUMNS, else the terminal's, else 80 */
 };
 
+/* the width report_text_write wraps at: requested (> 0), else $COLUMNS, else
+ * the terminal's (TIOCGWINSZ) when out is one, else 80; never below 40 */
+int report_text_width(FILE *out, int requested);
 void report_text_write(FILE *out, const struct report_meta *m, const struct results *r,
                        const struct text_opts *o);
 int report_json_write(FILE *out, const struct report_meta *m, const struct factset *fs,

@@ -1,93 +1,326 @@
-/* report_text.c - doctor-style terminal output: one line per check, the fix
- * under each warning or failure, evidence with -v, a summary line. */
+/* report_text.c - doctor-style terminal output, written for a newcomer on an
+ * 80x24 terminal: a legend for the marks, one line per check (wrapped to the
+ * terminal), evidence with -v, the counts, and last what to fix - every
+ * warning and failure with its fix - and a one-line verdict, so that the key
+ * finding is what stays on the screen. Text repeated by several checks is said
+ * once ("same as ID"). */
 #include "report.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 struct mark {
-    const char *uni, *ascii, *color;
+    const char *uni, *ascii, *color, *meaning;
 };
 
 static const struct mark marks[ST__COUNT] = {
-    [ST_PASS] = {"✓", "[ok]", "\033[32m"},  [ST_WARN] = {"!", "[!!]", "\033[33m"},
-    [ST_FAIL] = {"✗", "[XX]", "\033[31m"},  [ST_SKIP] = {"-", "[--]", "\033[2m"},
-    [ST_ERROR] = {"E", "[ER]", "\033[35m"}, [ST_TIMEOUT] = {"T", "[TO]", "\033[35m"},
+    [ST_PASS] = {"✓", "[ok]", "\033[32m", "pass"},
+    [ST_WARN] = {"!", "[!!]", "\033[33m", "warning"},
+    [ST_FAIL] = {"✗", "[XX]", "\033[31m", "failed"},
+    [ST_SKIP] = {"-", "[--]", "\033[2m", "skipped (not judged)"},
+    [ST_ERROR] = {"E", "[ER]", "\033[35m", "probe error"},
+    [ST_TIMEOUT] = {"T", "[TO]", "\033[35m", "probe timed out"},
 };
 
-/* Text from a snapshot or a hostile file must not drive the terminal:
- * control characters (ESC above all) are shown as '?'. */
-static void put_safe(FILE *out, const char *s)
+#define MARK_COLS 5 /* "[ok] " and "[✓]  ": the mark and the space after it */
+
+int report_text_width(FILE *out, int requested)
 {
-    for (; *s; s++)
-        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+    if (requested > 0)
+        return requested < 40 ? 40 : requested;
+    const char *c = getenv("COLUMNS");
+    char *end;
+    long n = c && *c ? strtol(c, &end, 10) : 0;
+    if (c && *c && *end == '\0' && n >= 40 && n <= 1000)
+        return (int)n;
+    struct winsize ws;
+    if (out && isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+        return ws.ws_col;
+    return 80;
 }
 
-static void put_mark(FILE *out, enum status st, const struct text_opts *o)
+/* a writer that knows its column, for word wrapping */
+struct tw {
+    FILE *out;
+    const struct text_opts *o;
+    int width, col;
+};
+
+static void tw_nl(struct tw *t)
+{
+    fputc('\n', t->out);
+    t->col = 0;
+}
+
+static void tw_pad(struct tw *t, int to)
+{
+    for (; t->col < to; t->col++)
+        fputc(' ', t->out);
+}
+
+/* one byte of text from a snapshot or a hostile file: control characters
+ * (ESC above all) must not drive the terminal, they are shown as '?' */
+static void tw_byte(struct tw *t, unsigned char ch)
+{
+    fputc(ch < 0x20 || ch == 0x7f ? '?' : ch, t->out);
+    if ((ch & 0xc0) != 0x80) /* a UTF-8 continuation byte takes no column */
+        t->col++;
+}
+
+static int cols_of(const char *s, size_t n)
+{
+    int c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xc0) != 0x80;
+    return c;
+}
+
+/* text, wrapped at spaces to the width; continuation lines start at column
+ * hang. A word longer than a whole line is cut. */
+static void tw_text(struct tw *t, const char *s, int hang)
+{
+    int fresh = 1; /* nothing of this text on the current line yet */
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        size_t n = strcspn(s, " ");
+        int wc = cols_of(s, n);
+        int sep = fresh ? 0 : 1;
+        if (t->col + sep + wc > t->width && t->col > hang) {
+            tw_nl(t);
+            tw_pad(t, hang);
+            sep = 0;
+        }
+        if (sep)
+            tw_byte(t, ' ');
+        for (size_t i = 0; i < n; i++) {
+            if (t->col >= t->width && ((unsigned char)s[i] & 0xc0) != 0x80) {
+                tw_nl(t);
+                tw_pad(t, hang);
+            }
+            tw_byte(t, (unsigned char)s[i]);
+        }
+        fresh = 0;
+        s += n;
+    }
+}
+
+static void tw_mark(struct tw *t, enum status st)
 {
     const struct mark *mk = &marks[st];
-    if (o->color)
-        fputs(mk->color, out);
-    if (o->unicode)
-        fprintf(out, "[%s]", mk->uni);
+    if (t->o->color)
+        fputs(mk->color, t->out);
+    if (t->o->unicode)
+        fprintf(t->out, "[%s]", mk->uni);
     else
-        fputs(mk->ascii, out);
-    if (o->color)
-        fputs("\033[0m", out);
+        fputs(mk->ascii, t->out);
+    if (t->o->color)
+        fputs("\033[0m", t->out);
+    t->col += t->o->unicode ? 3 : 4;
+    tw_pad(t, t->col + (t->o->unicode ? 2 : 1));
+}
+
+/* the first earlier result that is not a pass with the same text, or NULL;
+ * short texts ("no AMD GPU") read better repeated than referred to */
+static const char *same_as(const struct results *r, size_t upto, const char *text, int fix)
+{
+    if (!text || strlen(text) <= 40)
+        return NULL;
+    for (size_t j = 0; j < upto; j++) {
+        const char *o = fix ? r->v[j].fix : r->v[j].summary;
+        if (r->v[j].st != ST_PASS && o && strcmp(o, text) == 0)
+            return r->v[j].check->id;
+    }
+    return NULL;
+}
+
+static void write_counts(struct tw *t, const struct results *r, double secs)
+{
+    const size_t *c = r->counts;
+    char buf[320];
+    int n = snprintf(buf, sizeof(buf), "%zu passed, %zu warning%s, %zu failed, %zu skipped",
+                     c[ST_PASS], c[ST_WARN], c[ST_WARN] == 1 ? "" : "s", c[ST_FAIL], c[ST_SKIP]);
+    if (c[ST_ERROR] || c[ST_TIMEOUT])
+        n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", %zu error%s, %zu timed out", c[ST_ERROR],
+                      c[ST_ERROR] == 1 ? "" : "s", c[ST_TIMEOUT]);
+    snprintf(buf + n, sizeof(buf) - (size_t)n, " (%zu check%s in %.2f s)", r->n,
+             r->n == 1 ? "" : "s", secs);
+    tw_text(t, buf, 0);
+    tw_nl(t);
+}
+
+static const struct result *find(const struct results *r, const char *id)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (strcmp(r->v[i].check->id, id) == 0)
+            return &r->v[i];
+    return NULL;
+}
+
+/* the last line: what the results add up to */
+static void write_verdict(struct tw *t, const struct results *r)
+{
+    const size_t *c = r->counts;
+    size_t bad = c[ST_FAIL] + c[ST_ERROR] + c[ST_TIMEOUT];
+    const struct result *gp = find(r, "gpu.present");
+    const char *first = NULL;
+    for (size_t i = 0; i < r->n && !first; i++)
+        if (r->v[i].st == ST_FAIL || r->v[i].st == ST_ERROR || r->v[i].st == ST_TIMEOUT)
+            first = r->v[i].check->id;
+    char buf[256];
+    if (gp && gp->st == ST_FAIL)
+        snprintf(buf, sizeof(buf),
+                 "Verdict: no AMD GPU: nothing that needs one can pass on this machine "
+                 "(see gpu.present).");
+    else if (bad)
+        snprintf(buf, sizeof(buf), "Verdict: not ready: %zu check%s did not pass; start with %s.",
+                 bad, bad == 1 ? "" : "s", first);
+    else if (c[ST_WARN])
+        snprintf(buf, sizeof(buf), "Verdict: nothing failed; %zu warning%s to review above.",
+                 c[ST_WARN], c[ST_WARN] == 1 ? "" : "s");
+    else
+        snprintf(buf, sizeof(buf), "Verdict: nothing failed (%zu passed, %zu not judged).",
+                 c[ST_PASS], c[ST_SKIP]);
+    tw_text(t, buf, 9);
+    tw_nl(t);
+}
+
+/* warnings, then probe errors and timeouts, then failures, each with its fix */
+static void write_todo(struct tw *t, const struct results *r)
+{
+    static const enum status order[] = {ST_WARN, ST_TIMEOUT, ST_ERROR, ST_FAIL};
+    const size_t *c = r->counts;
+    if (!(c[ST_WARN] + c[ST_FAIL] + c[ST_ERROR] + c[ST_TIMEOUT]))
+        return;
+    tw_nl(t);
+    tw_text(t, "To fix (most important last; 'rocm-vla-doctor explain ID' says why):", 0);
+    tw_nl(t);
+    for (size_t k = 0; k < ARRAY_SIZE(order); k++) {
+        for (size_t i = 0; i < r->n; i++) {
+            const struct result *res = &r->v[i];
+            if (res->st != order[k])
+                continue;
+            tw_mark(t, res->st);
+            tw_text(t, res->check->id, MARK_COLS);
+            fputc(':', t->out);
+            t->col++;
+            const char *dup = same_as(r, i, res->summary, 0);
+            char *s = dup ? xasprintf("same as %s", dup) : NULL;
+            fputc(' ', t->out);
+            t->col++;
+            tw_text(t, s ? s : res->summary, MARK_COLS);
+            free(s);
+            tw_nl(t);
+            if (res->fix) {
+                tw_pad(t, MARK_COLS);
+                tw_text(t, "fix:", MARK_COLS);
+                dup = same_as(r, i, res->fix, 1);
+                s = dup ? xasprintf("same as %s", dup) : NULL;
+                fputc(' ', t->out);
+                t->col++;
+                tw_text(t, s ? s : res->fix, MARK_COLS + 5);
+                free(s);
+                tw_nl(t);
+            }
+        }
+    }
+}
+
+static void write_evidence(struct tw *t, const struct result *res, int hang)
+{
+    tw_pad(t, hang);
+    tw_text(t, "check:", hang);
+    fputc(' ', t->out);
+    t->col++;
+    tw_text(t, res->check->title, hang + 7);
+    tw_nl(t);
+    for (size_t j = 0; j < res->nev; j++) {
+        const struct evidence *ev = &res->ev[j];
+        char *v = ev->fact ? fact_to_text(ev->fact) : xstrdup("not probed");
+        char *line;
+        if (ev->fact && ev->fact->type == FACT_UNKNOWN && ev->fact->reason)
+            line = xasprintf("%s = %s (%s)", ev->name, v, ev->fact->reason);
+        else if (ev->fact && ev->fact->source)
+            line = xasprintf("%s = %s  [%s]", ev->name, v, ev->fact->source);
+        else
+            line = xasprintf("%s = %s", ev->name, v);
+        tw_pad(t, hang);
+        tw_text(t, line, hang + 4);
+        tw_nl(t);
+        free(line);
+        free(v);
+    }
 }
 
 void report_text_write(FILE *out, const struct report_meta *m, const struct results *r,
                        const struct text_opts *o)
 {
-    size_t idw = 0;
+    struct tw t = {out, o, report_text_width(out, o->width), 0};
+    int idw = 0;
     for (size_t i = 0; i < r->n; i++) {
-        size_t n = strlen(r->v[i].check->id);
+        int n = (int)strlen(r->v[i].check->id);
         idw = n > idw ? n : idw;
     }
-    fprintf(out, "rocm-vla-doctor %s: ", m->version);
-    put_safe(out, m->hostname ? m->hostname : "unknown host");
-    fprintf(out, ", level %s%s", m->level, m->sysroot ? ", sysroot " : "");
-    put_safe(out, m->sysroot ? m->sysroot : "");
-    fputs("\n\n", out);
+    /* summaries start after the mark and the widest id; on a narrow
+     * terminal continuation lines start further left */
+    int col0 = MARK_COLS + idw + 2;
+    int hang = t.width - col0 >= 30 ? col0 : MARK_COLS + 1;
+
+    char *head = xasprintf("rocm-vla-doctor %s: %s, level %s%s%s", m->version,
+                           m->hostname ? m->hostname : "unknown host", m->level,
+                           m->sysroot ? ", sysroot " : "", m->sysroot ? m->sysroot : "");
+    tw_text(&t, head, 4);
+    free(head);
+    tw_nl(&t);
+    tw_text(&t, "marks:", 4);
+    for (int st = 0; st < ST__COUNT; st++) {
+        char *item = o->unicode ? xasprintf("[%s] %s%s", marks[st].uni, marks[st].meaning,
+                                            st + 1 < ST__COUNT ? "," : "")
+                                : xasprintf("%s %s%s", marks[st].ascii, marks[st].meaning,
+                                            st + 1 < ST__COUNT ? "," : "");
+        /* a mark and its meaning stay on one line */
+        if (t.col + 1 + cols_of(item, strlen(item)) > t.width) {
+            tw_nl(&t);
+            tw_pad(&t, 4);
+        } else {
+            fputc(' ', out);
+            t.col++;
+        }
+        for (const char *p = item; *p; p++)
+            tw_byte(&t, (unsigned char)*p);
+        free(item);
+    }
+    tw_nl(&t);
+    tw_nl(&t);
+
     for (size_t i = 0; i < r->n; i++) {
         const struct result *res = &r->v[i];
-        put_mark(out, res->st, o);
-        fprintf(out, " %-*s  ", (int)idw, res->check->id);
-        put_safe(out, res->summary);
-        fputc('\n', out);
-        if (res->fix) {
-            fprintf(out, "      %*s  fix: ", (int)idw, "");
-            put_safe(out, res->fix);
-            fputc('\n', out);
-        }
+        tw_mark(&t, res->st);
+        tw_text(&t, res->check->id, hang);
+        tw_pad(&t, col0);
+        const char *dup = res->st == ST_PASS ? NULL : same_as(r, i, res->summary, 0);
+        char *s = dup ? xasprintf("same as %s", dup) : NULL;
+        tw_text(&t, s ? s : res->summary, hang);
+        free(s);
+        tw_nl(&t);
         if (o->verbose) {
-            fprintf(out, "      %*s  check: %s\n", (int)idw, "", res->check->title);
-            for (size_t j = 0; j < res->nev; j++) {
-                const struct evidence *ev = &res->ev[j];
-                char *v = ev->fact ? fact_to_text(ev->fact) : xstrdup("not probed");
-                fprintf(out, "      %*s  %s = ", (int)idw, "", ev->name);
-                put_safe(out, v);
-                if (ev->fact && ev->fact->type == FACT_UNKNOWN && ev->fact->reason) {
-                    fputs(" (", out);
-                    put_safe(out, ev->fact->reason);
-                    fputc(')', out);
-                } else if (ev->fact && ev->fact->source) {
-                    fputs("  [", out);
-                    put_safe(out, ev->fact->source);
-                    fputc(']', out);
-                }
-                fputc('\n', out);
-                free(v);
+            if (res->fix) {
+                tw_pad(&t, hang);
+                tw_text(&t, "fix:", hang);
+                fputc(' ', out);
+                t.col++;
+                tw_text(&t, res->fix, hang + 5);
+                tw_nl(&t);
             }
+            write_evidence(&t, res, hang);
         }
     }
-    const size_t *c = r->counts;
-    fprintf(out, "\n%zu passed, %zu warnings, %zu failed, %zu skipped", c[ST_PASS], c[ST_WARN],
-            c[ST_FAIL], c[ST_SKIP]);
-    if (c[ST_ERROR] || c[ST_TIMEOUT])
-        fprintf(out, ", %zu errors, %zu timed out", c[ST_ERROR], c[ST_TIMEOUT]);
-    fprintf(out, " (%zu checks in %.2f s)\n", r->n, m->duration_s);
-    if (c[ST_FAIL] || c[ST_WARN])
-        fputs("Run 'rocm-vla-doctor explain ID' for why a check matters and how it is measured.\n",
-              out);
+    tw_nl(&t);
+    write_counts(&t, r, m->duration_s);
+    write_todo(&t, r);
+    write_verdict(&t, r);
 }

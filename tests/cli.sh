@@ -190,7 +190,7 @@ has custom "^\[--\] test.unknown +cannot tell: no probe produced sync.launch_us.
 has custom "^\[XX\] test.always_fails +fails by design"
 has custom "^ +fix: nothing"
 has custom "^\[ok\] host.named +named fixture-host"
-has custom "1 passed, 1 warnings, 1 failed, 1 skipped"
+has custom "1 passed, 1 warning, 1 failed, 1 skipped"
 t custom-only-warn 0 "$RVD" --checks "$D/custom.yaml" --sysroot tests/cli-roots/named --only test.warns
 t custom-strict 1 "$RVD" --checks "$D/custom.yaml" --sysroot tests/cli-roots/named --only test.warns --strict
 t custom-prefix 1 "$RVD" --checks "$D/custom.yaml" --sysroot tests/cli-roots/named --only test.
@@ -219,7 +219,7 @@ gdir="$D/trunc/sys/devices/pci0000:80/0000:80:01.1/0000:84:00.0/0000:85:00.0/000
 printf 'garbage\n' >"$gdir/mem_info_vis_vram_total"   # not a number
 rm -f "$D/trunc/sys/class/kfd/kfd/topology/nodes/1/mem_banks/0/properties"
 printf '13 /sys/bus/pci/devices/0000:86:00.0/gpu_busy_percent\n' >>"$D/trunc/.snapshot/read-errors"
-t trunc 0 "$RVD" --sysroot "$D/trunc" --no-color --only gpu.vram,gpu.large_bar,gpu.idle -v
+t trunc 0 env COLUMNS=250 "$RVD" --sysroot "$D/trunc" --no-color --only gpu.vram,gpu.large_bar,gpu.idle -v
 has trunc "^\[--\] gpu.vram +cannot tell: gpu.0.vram_bytes is unknown"
 has trunc "^\[--\] gpu.large_bar +cannot tell: gpu.0.vis_vram_bytes is unknown"
 has trunc "^\[--\] gpu.idle +cannot tell: gpu.0.busy_percent is unknown \(.*Permission denied\)"

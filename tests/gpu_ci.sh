@@ -38,6 +38,14 @@ if [ ! -e /dev/kfd ]; then
     for id in $GPU_CHECKS; do
         expect "$id skips with reason" "$OUT/nogpu.json" "c['$id']['status'] == 'skip' and 'sees no GPU' in c['$id']['summary']"
     done
+else
+    # an AMD GPU's /dev/kfd is here: HIP must see it and every GPU probe must
+    # measure (a skip "sees no GPU" next to /dev/kfd is a failure)
+    expect "kfd: HIP loads and sees a device" "$OUT/nogpu.json" 'f["runtime.hip.loaded"] is True and f["runtime.device_count"] >= 1 and f["runtime.kfd_present"] is True'
+    expect "kfd: gpu.runtime judged" "$OUT/nogpu.json" 'c["gpu.runtime"]["status"] in ("pass", "warn", "fail")'
+    for id in $GPU_CHECKS; do
+        expect "kfd: $id measured" "$OUT/nogpu.json" "c['$id']['status'] in ('pass', 'warn', 'fail', 'error', 'timeout')"
+    done
 fi
 expect "GPU probes isolated" "$OUT/nogpu.json" 'all(f.get("probe.%s.wall_s" % p) is not None for p in ("gpu_runtime", "kernels", "sync", "bandwidth", "hmm", "mem_release"))'
 
@@ -127,6 +135,8 @@ if ldconfig -p 2>/dev/null | grep -q "librocm_smi64\.so"; then
     expect "rocm-smi loads, rsmi_init reported" "$OUT/blas.json" '"librocm_smi64" in f["memrel.vendor_lib"] and f["memrel.vendor_init"].startswith("rsmi_init: ")'
     if [ ! -e /dev/kfd ]; then
         expect "no GPU: rsmi_init fails with its status" "$OUT/blas.json" '"status 8" in f["memrel.vendor_init"] and c["mem.release"]["status"] == "skip"'
+    else
+        expect "kfd: rsmi_init succeeds" "$OUT/blas.json" 'f["memrel.vendor_init"].startswith("rsmi_init: RSMI_STATUS_SUCCESS")'
     fi
 else
     echo "SKIP gpu_ci: librocm-smi64 is not installed (apt-get install librocm-smi64-1)"

@@ -7,6 +7,7 @@
 # reference and timed; then fault injection (a
 # kernel that never returns) must end as a timeout of sync.latency alone;
 # every fact of these runs must be declared in the fact catalogue.
+# last the VLA probe's GPU path (tests/vla_probe.sh).
 # Ends with "N passed, M failed".
 set -u
 RVD=${RVD:-build/rocm-vla-doctor}
@@ -83,6 +84,19 @@ rc=$?
 expect "hung kernel -> timeout" "$OUT/hang.json" 'c["sync.latency"]["status"] == "timeout" and "never returns" in c["sync.latency"]["summary"]'
 expect "later probes still ran" "$OUT/hang.json" 'c["mem.release"]["status"] in ("pass", "warn", "fail")'
 
+# the VLA probe on the GPU path (tests/vla_probe.sh asserts on whichever path
+# the machine takes; here a GPU is present, so it must take the GPU path and
+# fails when the probe's GPU facts are missing)
+vout=$(OUT="$OUT" RVD="$RVD" sh tests/vla_probe.sh 2>&1)
+printf '%s\n' "$vout" | grep -E '^(FAIL|note)' || true
+printf '%s\n' "$vout" | grep -q '^note vla_probe: GPU path' && ok || bad "vla_probe.sh did not take the GPU path on a GPU machine"
+vp=$(printf '%s\n' "$vout" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1 \2/p' | tail -1)
+if [ -n "$vp" ]; then
+    pass=$((pass + ${vp% *}))
+    fail=$((fail + ${vp#* }))
+else
+    bad "vla_probe.sh gave no counts"
+fi
 # the fact catalogue covers what the GPU probes produce on real silicon
 # (tests/catalog.sh does the same for the CPU paths), the VLA pass included
 "$RVD" --level full --only vla.latency.total --json "$OUT/full.json" >"$OUT/full.txt" 2>&1

@@ -8,7 +8,7 @@ bad() { fail=$((fail + 1)); echo "FAIL ${NAME:-test}: $*"; }
 # f = facts); exit status 0 when true
 q() {
     python3 - "$1" "$2" <<'PY'
-import json, sys
+import json, math, sys
 d = json.load(open(sys.argv[1]))
 c = {x["id"]: x for x in d["checks"]}
 f = d["facts"]

@@ -171,8 +171,18 @@ static void test_validation(void)
                   "placeholder {rocm.verson}"));
     CHECK(rejects(PER, "    fail: [{when: 'gpu.count > 0', summary: '{gpu.gfx:gib}'}]\n",
                   "t.yaml:9:47: {gpu.gfx:gib} converts a number, but gpu.gfx is a string"));
-    CHECK(rejects(PER, "    fail: [{when: 'gpu.count > 0', summary: '{gpu.vram_bytes:kib}'}]\n",
-                  "t.yaml:9:47: unknown unit 'kib' in {gpu.vram_bytes:kib} (gib or mib)"));
+    CHECK(
+        rejects(PER, "    fail: [{when: 'gpu.count > 0', summary: '{gpu.vram_bytes:kib}'}]\n",
+                "t.yaml:9:47: unknown unit 'kib' in {gpu.vram_bytes:kib} (gib, mib or one/many)"));
+    /* the plural form {count:one/many} needs a number and two words; {sudo} is built in */
+    CHECK(rejects(PER, "    fail: [{when: 'gpu.count > 0', summary: '{gpu.gfx:one/many}'}]\n",
+                  "t.yaml:9:47: {gpu.gfx:one/many} counts a number, but gpu.gfx is a string"));
+    CHECK(rejects(GLOBAL, "    fail: [{when: 'gpu.count > 0', summary: '{gpu.count:/GPUs}'}]\n",
+                  "t.yaml:9:47: {gpu.count:/GPUs}: the plural form is {gpu.count:one/many}"));
+    CHECK(rejects(GLOBAL, "    fail: [{when: 'gpu.count > 0', summary: '{gpu.count:a/b/c}'}]\n",
+                  "t.yaml:9:47: {gpu.count:a/b/c}: the plural form is {gpu.count:one/many}"));
+    CHECK(accepts(GLOBAL, "    fail: [{when: 'gpu.count > 0', summary: '{gpu.count:GPU/GPUs}', "
+                          "fix: '{sudo}usermod -aG render $LOGNAME'}]\n"));
     CHECK(rejects(GLOBAL, "    fail: [{when: 'gpu.count > 0', summary: 'GPU {gpu}'}]\n",
                   "t.yaml:9:51: {gpu} is the GPU's index: only in a 'per: gpu' check"));
     CHECK(rejects(PER, "    fail: [{when: 'gpu.count > 0', summary: 'a {gpu.gfx'}]\n",

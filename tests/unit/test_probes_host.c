@@ -335,10 +335,24 @@ static void test_user(void)
     use_root();
     probe_user_run(&ctx);
     CHECK(fbool("user.is_root") == 1);
+    /* a partial tree without /usr/bin cannot tell whether sudo exists */
+    CHECK(is_unknown("host.sudo_present"));
     fresh();
     use_root();
     probe_user_run(&ctx);
     CHECK(is_unknown("user.groups"));
+
+    /* sudo: /usr/bin without it is "absent"; with it "present" */
+    fresh();
+    put("/usr/bin/env", "");
+    use_root();
+    probe_user_run(&ctx);
+    CHECK(fbool("host.sudo_present") == 0);
+    fresh();
+    put("/usr/bin/sudo", "");
+    use_root();
+    probe_user_run(&ctx);
+    CHECK(fbool("host.sudo_present") == 1);
 }
 
 /* ---- container ------------------------------------------------------------ */

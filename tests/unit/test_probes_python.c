@@ -377,7 +377,16 @@ static void test_sysroot(const char *base)
 
     CHECK(rootfs_init(root) == 0);
     struct factset fs = FACTSET_INIT;
+    /* no ROCm installed (probe_rocm ran first and found none): the fallback
+     * series PyTorch publishes wheels for */
+    fact_set_unknown(&fs, "rocm.series", "/opt/rocm", "no ROCm installed");
     run_probe(&fs, req, NULL);
+    CHECK_STR(str_of(&fs, "python.torch_wheel_index"), "https://download.pytorch.org/whl/rocm6.4");
+    factset_release(&fs);
+    /* ROCm 6.2 installed: its own series */
+    fact_set_str(&fs, "rocm.series", "6.2", "/opt/rocm/.info/version");
+    run_probe(&fs, req, NULL);
+    CHECK_STR(str_of(&fs, "python.torch_wheel_index"), "https://download.pytorch.org/whl/rocm6.2");
     const struct fact *f = get(&fs, "python.present");
     CHECK(f && f->type == FACT_BOOL && f->b == 1);
     CHECK_STR(str_of(&fs, "python.error"), "");

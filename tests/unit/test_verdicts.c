@@ -1,0 +1,296 @@
+/* test_verdicts.c - no check may pass for the opposite of its title.
+ *
+ * For every check of the built-in checks.yaml this names at least one case
+ * (a set of facts) where the title's claim is false, and asserts the status
+ * it gets instead (fail, warn or skip - never pass). A check added without
+ * such a case fails this test. Targeted cases follow the review's findings:
+ * a CUDA torch on a machine without an AMD GPU, the CPU self-test of the VLA
+ * workload against the competition budget, fix texts that must fit the
+ * machine ({sudo}, the PyTorch wheel index, no "install ROCm" when HIP
+ * loads) and counted nouns ("1 library"). */
+#include "../../src/checks.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* "name=value; ..." with value: true/false, [a,b] (a list), ?reason
+ * (unknown), an integer, a number with a '.', else a string */
+static void facts_from(struct factset *fs, const char *spec)
+{
+    struct strlist items = STRLIST_INIT;
+    strlist_split(&items, spec, ";");
+    for (size_t i = 0; i < items.n; i++) {
+        char *it = str_trim(items.v[i]);
+        char *eq = strchr(it, '=');
+        if (!eq)
+            continue;
+        *eq = '\0';
+        const char *name = str_trim(it);
+        const char *v = eq + 1;
+        char *end;
+        long long n = strtoll(v, &end, 10);
+        if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0) {
+            fact_set_bool(fs, name, v[0] == 't', "test");
+        } else if (v[0] == '[') {
+            struct strlist l = STRLIST_INIT;
+            char *body = xstrndup(v + 1, strcspn(v + 1, "]"));
+            strlist_split(&l, body, ",");
+            fact_set_list(fs, name, &l, "test");
+            strlist_release(&l);
+            free(body);
+        } else if (v[0] == '?') {
+            fact_set_unknown(fs, name, "test", "%s", v + 1);
+        } else if (*v && *end == '\0') {
+            fact_set_int(fs, name, n, "test");
+        } else if (*v && strtod(v, &end) != 0 && *end == '\0') {
+            fact_set_float(fs, name, strtod(v, NULL), "test");
+        } else {
+            fact_set_str(fs, name, v, "test");
+        }
+    }
+    strlist_release(&items);
+}
+
+struct vcase {
+    const char *id;
+    const char *facts;
+    enum status want;
+    const char *summary_has; /* NULL: not checked */
+    const char *fix_has;
+    const char *fix_lacks;
+};
+
+#define AMD "gpu.count=1; "
+#define VLA_GPU "vla.available=true; vla.error=; vla.backend=hip; vla.preset=pi0; "
+#define VLA_CPU                                                                                    \
+    "vla.available=true; vla.error=; vla.backend=cpu; vla.preset=tiny; "                           \
+    "vla.requested_preset=pi0; vla.latency.total_ms=58.5; vla.latency.vision_ms=0.6; "             \
+    "vla.control_rate_hz=17.1; vla.runs=3; vla.nonfinite=false; vla.max_activation=7.5; "          \
+    "vla.memory.deploy_bytes=?no GPU; vla.memory.total_bytes=?no GPU; vla.numerics.cosine=?no GPU"
+
+static const struct vcase cases[] = {
+    /* ---- one case per check where its title is false ---- */
+    {"driver.loaded",
+     AMD "driver.module_present=false; driver.loaded=false; kernel.dmesg.key_rejected=false",
+     ST_FAIL, NULL, NULL, NULL},
+    {"kfd.access",
+     AMD "env.wsl=false; kfd.present=true; kernel.dmesg.kfd_unsupported=false; "
+         "kfd.open_result=EACCES; kfd.group=render",
+     ST_FAIL, "permission denied", NULL, NULL},
+    {"user.groups",
+     "kfd.present=true; dri.render_present=true; user.is_root=false; user.name=ana; "
+     "user.in_device_groups=false; user.db_in_device_groups=false; host.sudo_present=true",
+     ST_FAIL, NULL, "sudo usermod", NULL},
+    {"env.container", AMD "env.wsl=false; env.container=docker; kfd.present=false", ST_FAIL, NULL,
+     NULL, NULL},
+    {"gpu.present", "gpu.count=0; gpu.other=[]", ST_FAIL, NULL, NULL, NULL},
+    {"gpu.gfx_supported", AMD "gpu.0.gfx=gfx803; rocm.series=6.2; rocm.version=6.2.4", ST_FAIL,
+     NULL, NULL, NULL},
+    {"gpu.gfx_override",
+     AMD "gpu.0.gfx_override_valid=true; gpu.0.gfx_override_set=true; "
+         "gpu.0.gfx_override_major_differs=true; gpu.0.gfx=gfx1030; gpu.0.gfx_override=11.0.0",
+     ST_FAIL, NULL, NULL, NULL},
+    {"gpu.vram", AMD "gpu.0.vram_bytes=8589934592", ST_FAIL, NULL, NULL, NULL},
+    {"gpu.large_bar",
+     AMD "gpu.0.is_apu=false; gpu.0.vis_vram_bytes=268435456; gpu.0.vram_bytes=17179869184",
+     ST_WARN, NULL, NULL, NULL},
+    {"gpu.perf_level", AMD "gpu.0.perf_level=low", ST_WARN, NULL, NULL, NULL},
+    {"gpu.idle", AMD "gpu.0.busy_percent=90", ST_WARN, NULL, NULL, NULL},
+    {"gpu.thermal", AMD "gpu.0.temp_max_c=98; gpu.0.temp_crit_c=100", ST_FAIL, NULL, NULL, NULL},
+    {"gpu.ras", AMD "gpu.0.ras_present=true; gpu.0.ras_ue=3; gpu.0.ras_ce=0", ST_FAIL, NULL, NULL,
+     NULL},
+    {"pcie.link", AMD "gpu.0.is_apu=false; gpu.0.link.width=8; gpu.0.link.max_width=16", ST_FAIL,
+     NULL, NULL, NULL},
+    {"pcie.atomics",
+     AMD "gpu.0.is_apu=false; kernel.dmesg.pci_rejects_atomics=false; gpu.0.needs_atomics=true; "
+         "gpu.0.atomics.path_ok=false; gpu.0.atomics.missing_at=0000:00:01.1",
+     ST_FAIL, NULL, NULL, NULL},
+    {"iommu.mode", "gpu.count=2; iommu.translated_gpus=2", ST_WARN, NULL, NULL, NULL},
+    {"kernel.svm", AMD "kernel.svm_config=n", ST_FAIL, NULL, NULL, NULL},
+    {"kernel.params", "driver.module_present=true; kernel.amdgpu_params_nondefault=[noretry=0]",
+     ST_WARN, NULL, NULL, NULL},
+    {"kernel.dmesg",
+     "kernel.dmesg_readable=true; kernel.dmesg.gpu_page_fault=true; "
+     "kernel.dmesg.memory_access_fault=false; kernel.dmesg.signatures=[gpu_page_fault]",
+     ST_FAIL, NULL, NULL, NULL},
+    {"rocm.install", AMD "rocm.installs=[]", ST_FAIL, NULL, NULL, NULL},
+    {"rocm.kernel_userspace",
+     "driver.module_present=true; rocm.installs=[/opt/rocm]; driver.dkms=true; "
+     "driver.rocm_series_gap=3",
+     ST_WARN, NULL, NULL, NULL},
+    {"env.ld_library_path",
+     AMD "env.ld_library_path=/usr/local/cuda/lib64; env.ld_cuda_entries=[/usr/local/cuda/lib64]; "
+         "env.ld_rocm_other=[]",
+     ST_WARN, NULL, NULL, NULL},
+    {"python.torch_build",
+     AMD "python.present=true; python.torch_present=true; python.torch_build=cuda; "
+         "python.torch_version=2.9.0+cu128",
+     ST_FAIL, "CUDA build", NULL, NULL},
+    {"python.torch_rocm_match",
+     "python.torch_present=true; python.torch_build=rocm; rocm.installs=[/opt/rocm]; "
+     "python.torch_hip_series=6.0; rocm.series=6.2; "
+     "python.torch_wheel_index=https://download.pytorch.org/whl/rocm6.2",
+     ST_WARN, NULL, "whl/rocm6.2", NULL},
+    {"python.cuda_packages", AMD "python.present=true; python.nvidia_packages=[nvidia-cublas-cu12]",
+     ST_WARN, NULL, NULL, NULL},
+    {"python.requirements",
+     AMD "python.requirements_given=true; python.requirements_cuda=[line 1: torch+cu121]", ST_FAIL,
+     NULL, NULL, NULL},
+    {"gpu.target_binaries",
+     AMD "binaries.scanned=3; binaries.with_code=2; gpu.0.binaries.missing=[libtorch_hip.so]; "
+         "gpu.0.binaries.target=gfx1100",
+     ST_FAIL, NULL, NULL, NULL},
+    {"render.vulkan", AMD "render.vulkan_software_only=false; render.vulkan_loader=false", ST_FAIL,
+     NULL, NULL, NULL},
+    {"gpu.runtime", AMD "runtime.live=true; runtime.hip.loaded=false; runtime.hip.error=dlopen",
+     ST_FAIL, NULL, "hip-runtime-amd", NULL},
+    {"gpu.kernels_compile", "kernels.available=true; kernels.ok=false", ST_FAIL, NULL, NULL, NULL},
+    {"sync.latency", "sync.available=true; sync.null_stream_stale=5", ST_FAIL, NULL, NULL, NULL},
+    {"pcie.bandwidth", "bw.available=true; bw.link_gbs=31.5; bw.h2d_pinned_gbs=3.5", ST_WARN, NULL,
+     NULL, NULL},
+    {"hmm.managed", "hmm.available=true; hmm.verdict=host fallback", ST_WARN, NULL, NULL, NULL},
+    {"mem.release", "memrel.available=true; memrel.delta_mb=500", ST_FAIL, NULL, NULL, NULL},
+    {"fp.correctness", "fp.available=true; fp.gemm.failures=1", ST_FAIL, NULL, NULL, NULL},
+    {"fp.sampling",
+     "fp.sampling.available=true; fp.sampling.out_of_range=1; fp.sampling.zero_prob_hits=0",
+     ST_FAIL, NULL, NULL, NULL},
+    {"gpu.gemm_peak",
+     "gpu.gemm_peak.available=true; gpu.gemm_peak.error=; gpu.gemm_peak.spot_ratio=5", ST_FAIL,
+     NULL, NULL, NULL},
+    {"vla.latency.vision", VLA_GPU "vla.latency.vision_ms=30.5", ST_FAIL, NULL, NULL, NULL},
+    {"vla.latency.total", VLA_GPU "vla.latency.total_ms=120.5", ST_FAIL, NULL, NULL, NULL},
+    {"vla.selftest",
+     "vla.available=true; vla.backend=cpu; vla.nonfinite=true; vla.nonfinite_layer=vision.0",
+     ST_FAIL, NULL, NULL, NULL},
+    {"vla.control_rate", VLA_GPU "vla.control_rate_hz=5.5", ST_FAIL, NULL, NULL, NULL},
+    {"vla.memory", VLA_GPU "vla.memory.deploy_bytes=100; vla.memory.total_bytes=50", ST_FAIL, NULL,
+     NULL, NULL},
+    {"vla.numerics", VLA_GPU "vla.numerics.cosine=0.5; vla.numerics.max_error_rel=0.1", ST_FAIL,
+     NULL, NULL, NULL},
+    {"vla.nonfinite", VLA_GPU "vla.nonfinite=true", ST_FAIL, NULL, NULL, NULL},
+
+    /* ---- targeted: the review's findings ---- */
+    /* a CUDA wheel on a machine without an AMD GPU: "built for ROCm" is false */
+    {"python.torch_build",
+     "gpu.count=0; python.present=true; python.torch_present=true; python.torch_build=cuda; "
+     "python.torch_version=2.11.0+cu130",
+     ST_SKIP, "cuda build, not ROCm", NULL, NULL},
+    {"python.torch_build",
+     "gpu.count=0; python.present=true; python.torch_present=true; python.torch_build=cpu; "
+     "python.torch_version=2.11.0+cpu",
+     ST_SKIP, "cpu build, not ROCm", NULL, NULL},
+    /* the wheel named in the fix is the installed ROCm's */
+    {"python.torch_build",
+     AMD "python.present=true; python.torch_present=false; python.executable=/usr/bin/python3; "
+         "python.torch_wheel_index=https://download.pytorch.org/whl/rocm6.3",
+     ST_FAIL, NULL, "--index-url https://download.pytorch.org/whl/rocm6.3", "rocm6.2"},
+    /* root needs no groups: not a pass claiming membership */
+    {"user.groups",
+     "kfd.present=true; dri.render_present=true; user.is_root=true; user.name=root; "
+     "user.in_device_groups=false; user.db_in_device_groups=false",
+     ST_SKIP, "root", NULL, NULL},
+    /* a pass would say "AtomicOp enabled on the GPU" */
+    {"pcie.atomics",
+     AMD "gpu.0.is_apu=false; kernel.dmesg.pci_rejects_atomics=false; gpu.0.needs_atomics=false; "
+         "gpu.0.atomics.path_ok=true; gpu.0.atomics.requester_enabled=false; "
+         "kernel.dmesg.atomics_unsupported=false; gpu.0.gfx=gfx90a",
+     ST_WARN, "not enabled on the GPU", NULL, NULL},
+    {"rocm.install", AMD "rocm.installs=[/opt/rocm]; rocm.version=?no version file", ST_WARN, NULL,
+     NULL, NULL},
+    /* no sudo prefix for root; "(as root)" where sudo is absent */
+    {"render.vulkan",
+     AMD "user.is_root=true; host.sudo_present=true; render.vulkan_software_only=false; "
+         "render.vulkan_loader=false",
+     ST_FAIL, NULL, "apt-get install libvulkan1", "sudo"},
+    {"render.vulkan",
+     AMD "user.is_root=false; host.sudo_present=false; render.vulkan_software_only=false; "
+         "render.vulkan_loader=false",
+     ST_FAIL, NULL, "(as root) apt-get install", "sudo"},
+    {"render.vulkan",
+     AMD "user.is_root=false; host.sudo_present=true; render.vulkan_software_only=false; "
+         "render.vulkan_loader=false",
+     ST_FAIL, NULL, "sudo apt-get install", NULL},
+    /* no AMD GPU and Mesa's software device: nothing to install */
+    {"render.vulkan",
+     "gpu.count=0; render.vulkan_software_only=true; render.vulkan_loader=true; "
+     "render.vulkan_error=; render.vulkan_devices=[llvmpipe]",
+     ST_SKIP, "no AMD GPU", NULL, NULL},
+    /* HIP loads, no device: name that, not "install ROCm" */
+    {"gpu.runtime",
+     "gpu.count=0; runtime.live=true; runtime.hip.loaded=true; runtime.device_count=0; "
+     "runtime.kfd_mismatch=[]; runtime.hip.init_error=hipErrorNoDevice; runtime.hip.version=6.2",
+     ST_WARN, "hipErrorNoDevice", "AMD GPU", "install ROCm"},
+    /* HIP loads on an AMD host but only CUDA has devices: HIP sees none */
+    {"gpu.runtime",
+     AMD "runtime.live=true; runtime.hip.loaded=true; runtime.backend=cuda; "
+         "runtime.device_count=1; runtime.kfd_mismatch=[]",
+     ST_FAIL, "sees none", NULL, NULL},
+    /* the CPU pass is a self-test, never [ok] against the budget */
+    {"vla.latency.total", VLA_CPU, ST_SKIP, "self-test (tiny, 58.5 ms)", NULL, NULL},
+    {"vla.latency.vision", VLA_CPU, ST_SKIP, "pi0 did not run", NULL, NULL},
+    {"vla.control_rate", VLA_CPU, ST_SKIP, "pi0 did not run", NULL, NULL},
+    {"vla.memory", VLA_CPU, ST_SKIP, "pi0 did not run", NULL, NULL},
+    {"vla.selftest", VLA_GPU "vla.latency.total_ms=50", ST_SKIP, NULL, NULL, NULL},
+    /* "no NaN/Inf in the VLA pass" is not said of a pi0 pass that did not run */
+    {"vla.nonfinite", VLA_CPU, ST_SKIP, "pi0 did not run", NULL, NULL},
+};
+
+/* the self-test passes where it ran (the one CPU status that is a pass) */
+static const struct vcase passes[] = {
+    {"vla.selftest", VLA_CPU, ST_PASS, "tiny ran on the CPU reference backend: 58.5 ms", NULL,
+     NULL},
+    /* counted nouns: "1 AMD GPU", "1 library" */
+    {"gpu.present", "gpu.count=1; gpu.names=[Radeon RX 7900 XTX]", ST_PASS, "1 AMD GPU: ", NULL,
+     NULL},
+    {"gpu.target_binaries", "gpu.count=0; binaries.scanned=1; binaries.with_code=1", ST_SKIP,
+     "(1 library scanned", NULL, NULL},
+    {"gpu.target_binaries", "gpu.count=0; binaries.scanned=2; binaries.with_code=1", ST_SKIP,
+     "(2 libraries scanned", NULL, NULL},
+};
+
+static void run_case(const struct checkset *cs, const struct vcase *c)
+{
+    struct factset fs = FACTSET_INIT;
+    facts_from(&fs, c->facts);
+    struct strlist only = STRLIST_INIT;
+    strlist_add(&only, c->id);
+    struct run_filter flt = {LEVEL_FULL, &only};
+    struct results r;
+    CHECK(checks_run(cs, &fs, &flt, &r) == 0);
+    const struct result *v = r.n == 1 ? &r.v[0] : NULL;
+    int ok = v && v->st == c->want && (!c->summary_has || strstr(v->summary, c->summary_has)) &&
+             (!c->fix_has || (v->fix && strstr(v->fix, c->fix_has))) &&
+             (!c->fix_lacks || !v->fix || !strstr(v->fix, c->fix_lacks));
+    CHECK(ok);
+    if (!ok)
+        fprintf(stderr, "  %s: got %s \"%s\" fix \"%s\", want %s\n", c->id,
+                v ? status_name(v->st) : "nothing", v ? v->summary : "", v && v->fix ? v->fix : "",
+                status_name(c->want));
+    results_release(&r);
+    strlist_release(&only);
+    factset_release(&fs);
+}
+
+int main(void)
+{
+    struct checkset cs;
+    CHECK(checks_load_default(&cs, NULL) == 0);
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        CHECK(cases[i].want != ST_PASS);
+        run_case(&cs, &cases[i]);
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(passes); i++)
+        run_case(&cs, &passes[i]);
+    /* every check has a case where it does not pass */
+    for (size_t i = 0; i < cs.n; i++) {
+        int found = 0;
+        for (size_t j = 0; j < ARRAY_SIZE(cases) && !found; j++)
+            found = strcmp(cases[j].id, cs.v[i].id) == 0;
+        CHECK(found);
+        if (!found)
+            fprintf(stderr, "  %s: no case where it does not pass\n", cs.v[i].id);
+    }
+    checks_release(&cs);
+    return test_report();
+}
