@@ -8,11 +8,13 @@
 
 #include "backend.h"
 #include "cuda_api.h"
+#include "pci_addr.h"
 
 #define CU_FNS(X)                                                                                  \
     X(cuInit)                                                                                      \
-    X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) \
-        X(cuDeviceGetName) X(cuDeviceGetPCIBusId) X(cuDeviceTotalMem_v2) X(cuDeviceGetAttribute)   \
+    X(cuDriverGetVersion)                                                                          \
+    X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)    \
+        X(cuDeviceGetPCIBusId) X(cuDeviceTotalMem_v2) X(cuDeviceGetAttribute)                      \
             X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuMemGetInfo_v2)  \
                 X(cuMemAlloc_v2) X(cuMemAllocManaged) X(cuMemHostAlloc) X(cuMemFree_v2)            \
                     X(cuMemFreeHost) X(cuMemcpy) X(cuMemcpyAsync) X(cuMemsetD8_v2)                 \
@@ -22,13 +24,15 @@
                                     X(cuModuleGetFunction) X(cuLaunchKernel)
 #define CU_OPT_FNS(X)                                                                              \
     X(cuMemPrefetchAsync_v2)                                                                       \
-    X(cuMemPrefetchAsync) X(cuMemRangeGetAttribute) X(cuEventElapsedTime_v2) X(cuEventElapsedTime) \
+    X(cuMemPrefetchAsync)                                                                          \
+    X(cuMemRangeGetAttribute) X(cuEventElapsedTime_v2) X(cuEventElapsedTime)                       \
         X(cuStreamBeginCapture_v2) X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags)            \
             X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)
 #define RTC_FNS(X)                                                                                 \
     X(nvrtcGetErrorString)                                                                         \
-    X(nvrtcVersion) X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram)            \
-        X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog)
+    X(nvrtcVersion)                                                                                \
+    X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram) X(nvrtcGetCUBINSize)       \
+        X(nvrtcGetCUBIN) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog)
 #define BLAS_FNS(X) X(cublasCreate_v2) X(cublasSetStream_v2) X(cublasGemmEx)
 #define BLAS_OPT_FNS(X) X(cublasGemmStridedBatchedEx)
 
@@ -104,16 +108,10 @@ static int c_props(struct gpu_backend *b, int dev, struct gpu_props *p)
     if (!c->cuDeviceTotalMem_v2(&total, d))
         p->total_mem = total;
     char pci[32] = "";
-    if (!c->cuDeviceGetPCIBusId(pci, (int)sizeof(pci), d)) {
-        /* CUDA writes "00000000:19:00.0": an 8-digit domain */
-        const char *s = pci;
-        if (strlen(s) == 16 && strncmp(s, "0000", 4) == 0)
-            s += 4;
-        snprintf(p->pci, sizeof(p->pci), "%s", s);
-        for (char *q = p->pci; *q; q++)
-            if (*q >= 'A' && *q <= 'F')
-                *q = (char)(*q - 'A' + 'a');
-    }
+    struct pci_addr pa;
+    /* CUDA writes "00000000:19:00.0": an 8-digit domain; kept in the sysfs spelling */
+    if (!c->cuDeviceGetPCIBusId(pci, (int)sizeof(pci), d) && pci_addr_parse(pci, &pa) == 0)
+        pci_addr_format(&pa, p->pci);
     p->cu_count = attr(b, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d);
     p->managed = attr(b, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, d);
     p->concurrent_managed = attr(b, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, d);

@@ -117,6 +117,8 @@ typedef struct hsa_isa_s {
 typedef int hsa_agent_info_t;
 typedef int hsa_isa_info_t;
 enum { HSA_AGENT_INFO_NAME = 0, HSA_AGENT_INFO_DEVICE = 17, HSA_DEVICE_TYPE_GPU = 1 };
+/* hsa_ext_amd.h hsa_amd_agent_info_t: both uint32_t; BDFID is KFD's location_id */
+enum { HSA_AMD_AGENT_INFO_BDFID = 0xA006, HSA_AMD_AGENT_INFO_DOMAIN = 0xA00F };
 enum { HSA_ISA_INFO_NAME_LENGTH = 0, HSA_ISA_INFO_NAME = 1, HSA_STATUS_INFO_BREAK = 1 };
 hsa_status_t hsa_init(void);
 hsa_status_t hsa_shut_down(void);
