@@ -20,9 +20,10 @@ OBJS    += $(BUILD)/kernels.o
 LIBOBJS := $(filter-out $(BUILD)/src/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-# fake vendor libraries (tests/fake/): a libamdhip64 and a libhsa-runtime64 whose
-# devices come from the environment, loaded by test_gpu_pairing
-FAKE_LIBS := $(BUILD)/tests/fake/libamdhip64.so $(BUILD)/tests/fake/libhsa-runtime64.so
+# fake vendor libraries (tests/fake/): a libamdhip64, a libhsa-runtime64 and a
+# librocm_smi64 whose devices come from the environment, loaded by test_gpu_pairing
+FAKE_LIBS := $(BUILD)/tests/fake/libamdhip64.so $(BUILD)/tests/fake/libhsa-runtime64.so \
+             $(BUILD)/tests/fake/librocm_smi64.so
 
 BIN     := $(BUILD)/rocm-vla-doctor
 
@@ -78,6 +79,9 @@ $(BUILD)/tests/fake/libamdhip64.so: tests/fake/fake_hip.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -shared -fPIC -o $@ $<
 $(BUILD)/tests/fake/libhsa-runtime64.so: tests/fake/fake_hsa.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -shared -fPIC -o $@ $<
+$(BUILD)/tests/fake/librocm_smi64.so: tests/fake/fake_rsmi.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -shared -fPIC -o $@ $<
 

@@ -7,7 +7,8 @@
  * HIP_VISIBLE_DEVICES=1 hiding the iGPU from HIP but not from HSA; a HIP
  * device without an HSA agent; one that is not in sysfs; an MI300-style
  * partition whose function bits hold the partition id. Plus the address
- * helpers, rocm-smi BDFIDs with partition bits among them. */
+ * helpers, and vram_tel.c's choice among a fake rocm-smi's devices (BDFIDs
+ * with partition bits in [31:28] or in the function, reserved bits set). */
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "../../src/gpu/pci_addr.h"
+#include "../../src/gpu/vram_tel.h"
 #include "sysroot_tree.h"
 #include "test.h"
 
@@ -159,6 +161,49 @@ static void addresses(void)
     CHECK(pci_addr_parse("0000:0d:00.0", &b) == 0 && pci_addr_match(&a, &b) == PCI_MATCH_NONE);
 }
 
+/* vram_tel.c picks the rocm-smi device at the HIP device's PCI address; device i
+ * of the fake reports (i + 1) MiB used. -1 when none was picked. */
+static int rsmi_pick(const char *ids, const char *pci)
+{
+    setenv("FAKE_RSMI_BDFIDS", ids, 1);
+    struct gpu_backend b = {.name = "hip"};
+    struct gpu_props p;
+    memset(&p, 0, sizeof(p));
+    snprintf(p.pci, sizeof(p.pci), "%s", pci);
+    struct vram_tel t;
+    vram_tel_open(&t, &b, &p);
+    uint64_t used = 0;
+    int picked =
+        t.src == VRAM_SRC_RSMI && vram_tel_used(&t, &used) == 0 ? (int)(used >> 20) - 1 : -1;
+    vram_tel_close(&t);
+    return picked;
+}
+
+static void rsmi_partitions(const char *dir)
+{
+    char lib[512];
+    snprintf(lib, sizeof(lib), "%s/fake/librocm_smi64.so", dir);
+    setenv("ROCM_VLA_DOCTOR_RSMI_LIB", lib, 1);
+    /* plain BDFIDs, another order than HIP's */
+    CHECK(rsmi_pick("0x0e00,0x0300", "0000:03:00.0") == 1);
+    CHECK(rsmi_pick("0x0e00,0x0300", "0000:0e:00.0") == 0);
+    /* domain in [63:32] */
+    CHECK(rsmi_pick("0x0300,0x100000300", "0001:03:00.0") == 1);
+    /* MI300 CPX: 4 partitions of 0000:c1:00.0 with the id in [31:28] (rocm_smi.h
+     * of ROCm 6.2+); HIP names partition k as function k, sysfs as function 0 */
+    const char *cpx = "0xc100,0x1000c100,0x2000c100,0x3000c100";
+    CHECK(rsmi_pick(cpx, "0000:c1:00.0") == 0);
+    CHECK(rsmi_pick(cpx, "0000:c1:00.2") == 2);
+    CHECK(rsmi_pick(cpx, "0000:c1:00.3") == 3);
+    /* ... or in the function bits */
+    CHECK(rsmi_pick("0xc100,0xc101,0xc102", "0000:c1:00.1") == 1);
+    /* reserved bits [27:16] set: still the same device */
+    CHECK(rsmi_pick("0x0e00,0x0ab0300", "0000:03:00.0") == 1);
+    /* nothing at that address: not the only device by default */
+    CHECK(rsmi_pick("0x0e00,0x0300", "0000:44:00.0") == -1);
+    unsetenv("ROCM_VLA_DOCTOR_RSMI_LIB");
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -185,6 +230,7 @@ int main(int argc, char **argv)
     unsetenv("ROCM_VLA_DOCTOR_TARGETS");
     unsetenv("ROCM_VLA_DOCTOR_TARGET");
     const char *agents = "cpu,0000:0e:00.0=gfx1036,0000:03:00.0=gfx1100";
+    rsmi_partitions(dir);
 
     /* the fixture itself: gpu.<j> in PCI order */
     struct factset fs = FACTSET_INIT;
