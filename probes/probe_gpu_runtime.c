@@ -320,16 +320,8 @@ int probe_kernels_run(struct probe_ctx *ctx)
             strlist_release(&targets);
             return 0;
         }
-        const char *t = gpu_probe_target(&p);
-        if (!*t) {
-            /* never a guess: compiling for another GPU's target is the bug this prevents */
-            gpu_probe_unavailable(ctx, "kernels",
-                                  "the target of %s device 0 at %s is not known: %s", b->name,
-                                  p.pci[0] ? p.pci : "(no PCI address)", p.arch_why);
-            strlist_release(&targets);
-            return 0;
-        }
-        strlist_add(&targets, t);
+        /* gpu_probe_begin refused a device whose target it cannot tell */
+        strlist_add(&targets, gpu_probe_target(&p));
         fact_set_str(fs, "kernels.device_pci", p.pci, b->lib);
     }
     char v[32];
