@@ -94,7 +94,11 @@ else
     bad "rocm-abi.tsv names a constant the backend does not declare: $(grep error "$OUT/abi.err" | head -3)"
 fi
 
-# ROCm 7 library names among the dlopen candidates of the built binary
+# ROCm 7 library names among the dlopen candidates of the built binary. Sources:
+# github.com/ROCm/rocBLAS/releases/tag/rocm-7.0.1 ("rocblas 5.0.0 for ROCm 7.0.1") and
+# Ubuntu's librocblas5 (depends on libamdhip64-7); github.com/ROCm/hipBLASLt/releases/tag/
+# rocm-7.0.1 ("hipblaslt 1.0.0"), Debian's libhipblaslt1 (7.1.1) and libhipblaslt0 of
+# ROCm 6.x (ROCm/hipBLASLt@rocm-6.2.2 is 0.x); Arch's hipblaslt 7.2 links libamdhip64.so.7.
 for lib in libamdhip64.so.7 libhiprtc.so.7 librocblas.so.5 libhipblaslt.so.1 libhipblaslt.so.0 \
     librocm_smi64.so.7 libhsa-runtime64.so.1; do
     strings "$RVD" | grep -qx "$lib" && ok || bad "$lib is not a dlopen candidate of $RVD"
