@@ -286,6 +286,8 @@ int probe_gpu_runtime_run(struct probe_ctx *ctx)
     strlist_release(&names);
     free(why_hip);
     free(why_cuda);
+    gpu_backend_close(hip);
+    gpu_backend_close(cuda);
     return 0;
 }
 
@@ -317,6 +319,7 @@ int probe_kernels_run(struct probe_ctx *ctx)
     } else {
         struct gpu_props p;
         if (gpu_probe_begin(ctx, "kernels", &b, &p)) {
+            gpu_backend_close(b);
             strlist_release(&targets);
             return 0;
         }
@@ -359,5 +362,6 @@ int probe_kernels_run(struct probe_ctx *ctx)
     free(compiler);
     strlist_release(&targets);
     strlist_release(&failed);
+    gpu_backend_close(b);
     return 0;
 }
