@@ -20,6 +20,10 @@ OBJS    += $(BUILD)/kernels.o
 LIBOBJS := $(filter-out $(BUILD)/src/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+# fake vendor libraries (tests/fake/): a libamdhip64, a libhsa-runtime64 and a
+# librocm_smi64 whose devices come from the environment, loaded by test_gpu_pairing
+FAKE_LIBS := $(BUILD)/tests/fake/libamdhip64.so $(BUILD)/tests/fake/libhsa-runtime64.so \
+             $(BUILD)/tests/fake/librocm_smi64.so
 
 BIN     := $(BUILD)/rocm-vla-doctor
 
@@ -70,13 +74,24 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS_ALL)
 
+# built without the sanitizers: they are dlopen'd like the vendor's
+$(BUILD)/tests/fake/libamdhip64.so: tests/fake/fake_hip.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -shared -fPIC -o $@ $<
+$(BUILD)/tests/fake/libhsa-runtime64.so: tests/fake/fake_hsa.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -shared -fPIC -o $@ $<
+$(BUILD)/tests/fake/librocm_smi64.so: tests/fake/fake_rsmi.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -shared -fPIC -o $@ $<
+
 # the doctor on this machine
 # the doctor's own exit status (1 = findings) is reported, not treated as a
 # build failure
 run: all
 	@./rocm-vla-doctor; rc=$$?; echo "(rocm-vla-doctor exit status $$rc: 0 no failure, 1 findings above, 2 usage, 3 internal)"; [ $$rc -le 1 ]
 
-test: $(BUILD)/.deps $(BIN) $(UNIT_BINS)
+test: $(BUILD)/.deps $(BIN) $(UNIT_BINS) $(FAKE_LIBS)
 	@tools/ensure-deps.sh test
 	@BUILD=$(BUILD) RVD=$(BIN) tests/run.sh
 

@@ -118,7 +118,7 @@ static const struct fact_decl facts_python[] = {
 #define RUNTIME(k)                                                                                 \
     {"runtime." k ".loaded", B}, {"runtime." k ".error", S}, {"runtime." k ".lib", S},            \
     {"runtime." k ".version", S}, {"runtime." k ".init_error", S}, {"runtime." k ".rtc", S},      \
-    {"runtime." k ".blas", S}
+    {"runtime." k ".blas", S}, {"runtime." k ".blaslt", S}
 static const struct fact_decl facts_gpu_runtime[] = {
     {"runtime.live", B}, {"runtime.kfd_present", B}, RUNTIME("hip"), RUNTIME("cuda"),
     {"runtime.backend", S}, {"runtime.device_count", I}, {"runtime.version", S},
@@ -126,13 +126,15 @@ static const struct fact_decl facts_gpu_runtime[] = {
     {"runtime.dev.<i>.pci", S}, {"runtime.dev.<i>.vram_bytes", I},
     {"runtime.dev.<i>.cu_count", I}, {"runtime.dev.<i>.managed", I},
     {"runtime.dev.<i>.concurrent_managed", I}, {"runtime.dev.<i>.pageable_access", I},
+    {"runtime.dev.<i>.gpu", I}, {"runtime.dev.<i>.pci_vendor", S},
     {"runtime.devices", L}, {"runtime.kfd_compared", B}, {"runtime.kfd_mismatch", L},
+    {"runtime.unpaired", L}, {"runtime.not_visible", L},
     END};
 
 static const struct fact_decl facts_kernels[] = {
     GPU_PROBE_START("kernels"), {"kernels.compiler", S}, {"kernels.targets", L},
     {"kernels.ok", B}, {"kernels.failed", L}, {"kernels.compiled", I}, {"kernels.cached", I},
-    {"kernels.compile_s", F},
+    {"kernels.compile_s", F}, {"kernels.device_pci", S},
     END};
 
 #define QUANTILES(k) {"sync." k ".p50", F}, {"sync." k ".p99", F}, {"sync." k ".max", F}

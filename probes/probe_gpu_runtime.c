@@ -5,8 +5,14 @@
  * gpu_runtime facts: runtime.{hip,cuda}.{loaded,error,lib,version,init_error,
  * rtc}, runtime.backend, runtime.device_count, runtime.kfd_present,
  * runtime.dev.<i>.{name,arch,target,pci,vram_bytes,cu_count,managed,
- * concurrent_managed,pageable_access}, and the cross-check against the KFD
- * topology facts of probe_gpu: runtime.kfd_compared, runtime.kfd_mismatch.
+ * concurrent_managed,pageable_access}, runtime.hip.blaslt; the pairing with
+ * probe_gpu's sysfs GPUs by PCI address (never by position: visibility
+ * variables renumber runtime devices, an integrated GPU may come first):
+ * runtime.dev.<i>.gpu (the <j> of gpu.<j> at that address), runtime.dev.<i>.
+ * pci_vendor (the sysfs vendor at that address), runtime.unpaired (runtime
+ * devices with no sysfs GPU), runtime.not_visible (sysfs GPUs the runtime
+ * does not list); and the cross-check of each paired device against its KFD
+ * topology facts: runtime.kfd_compared, runtime.kfd_mismatch.
  *
  * kernels facts: kernels.targets (list), kernels.ok (bool), kernels.failed
  * (list "<kernel>@<target>: <why>"), kernels.compiled / kernels.cached (int),
@@ -20,6 +26,7 @@
 #include "../src/gpu/gpu_probe.h"
 #include "../src/gpu/isolate.h"
 #include "../src/gpu/kcache.h"
+#include "../src/gpu/pci_addr.h"
 #include "probe.h"
 
 int probe_gpu_runtime_run(struct probe_ctx *ctx);
@@ -56,9 +63,107 @@ static void one_runtime(struct factset *fs, const char *key, struct gpu_backend 
     snprintf(n, sizeof(n), "runtime.%s.blas", key);
     fact_set_str(fs, n, b->blas_lib[0] ? b->blas_lib : "none (the project's own GEMM kernel)",
                  "dlopen");
+    if (b->extra_lib[0]) {
+        snprintf(n, sizeof(n), "runtime.%s.blaslt", key);
+        fact_set_str(fs, n, b->extra_lib, "dlopen");
+    }
 }
 
-/* HIP's view of device i against probe_gpu's KFD facts gpu.<i>.* */
+/* the gpu.<j> of probe_gpu (AMD GPUs in sysfs) at PCI address pci: j, or -1
+ * with *why; an exact address wins over a partition's (pci_addr.h) */
+static int sysfs_gpu_at(const struct factset *fs, const char *pci, char *why, size_t why_len)
+{
+    struct pci_addr rt, os;
+    if (pci_addr_parse(pci, &rt)) {
+        snprintf(why, why_len, "the runtime gives no PCI address for this device");
+        return -1;
+    }
+    const struct fact *cnt = fact_get(fs, "gpu.count");
+    if (!cnt || cnt->type != FACT_INT) {
+        snprintf(why, why_len, "the AMD GPUs in sysfs are not known (no gpu.count)");
+        return -1;
+    }
+    int best = -1;
+    enum pci_match best_m = PCI_MATCH_NONE;
+    for (int j = 0; j < (int)cnt->i; j++) {
+        char n[FACT_NAME_MAX];
+        const struct fact *f = fact_get(fs, fact_gpu_name(n, j, "pci"));
+        if (!f || f->type != FACT_STR || pci_addr_parse(f->s, &os))
+            continue;
+        enum pci_match m = pci_addr_match(&rt, &os);
+        if (m > best_m)
+            best = j, best_m = m;
+    }
+    if (best < 0)
+        snprintf(why, why_len, "no AMD GPU at PCI %s in sysfs (%lld AMD GPU(s) there)", pci,
+                 (long long)cnt->i);
+    return best;
+}
+
+/* runtime device i at p->pci: its gpu.<j> and the sysfs vendor at that address;
+ * returns j or -1 (then an entry in *unpaired) */
+static int pair_device(struct factset *fs, const struct gpu_backend *b, int i,
+                       const struct gpu_props *p, struct strlist *unpaired)
+{
+    char n[FACT_NAME_MAX], why[200];
+    int j = sysfs_gpu_at(fs, p->pci, why, sizeof(why));
+    snprintf(n, sizeof(n), "runtime.dev.%d.gpu", i);
+    if (j >= 0)
+        fact_set_int(fs, n, j, "PCI address");
+    else
+        fact_set_unknown(fs, n, "PCI address", "%s", why);
+    uint64_t vendor = 0;
+    int vrc = p->pci[0] ? rootfs_readf_u64(&vendor, "/sys/bus/pci/devices/%s/vendor", p->pci) : -1;
+    snprintf(n, sizeof(n), "runtime.dev.%d.pci_vendor", i);
+    if (vrc == 0) {
+        char v[8];
+        snprintf(v, sizeof(v), "0x%04x", (unsigned)vendor & 0xffff);
+        fact_set_str(fs, n, v, "/sys/bus/pci/devices");
+    } else {
+        fact_set_unknown(fs, n, "/sys/bus/pci/devices", "%s",
+                         p->pci[0] ? "no such PCI device in sysfs" : "no PCI address");
+    }
+    /* an AMD runtime device must be one of probe_gpu's; a CUDA one must at least be
+     * a PCI device the OS has (its GPUs are not gpu.<j>: those are AMD's) */
+    int is_hip = strcmp(b->name, "hip") == 0;
+    if (is_hip ? j < 0 : vrc != 0)
+        strlist_add_owned(unpaired,
+                          xasprintf("%s device %d (%s) at %s: %s", is_hip ? "HIP" : "CUDA", i,
+                                    p->name, p->pci[0] ? p->pci : "(no PCI address)",
+                                    is_hip ? why : "no such PCI device in sysfs"));
+    return is_hip ? j : -1;
+}
+
+/* sysfs GPUs (gpu.<j>) that no runtime device paired with */
+static void not_visible(struct factset *fs, const unsigned char *paired, int ngpu,
+                        struct strlist *out)
+{
+    static const char *const vars[] = {"HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES",
+                                       "ROCR_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL"};
+    struct strbuf set = STRBUF_INIT;
+    for (size_t k = 0; k < ARRAY_SIZE(vars); k++) {
+        const char *v = getenv(vars[k]);
+        if (v)
+            strbuf_addf(&set, "%s%s=%s", set.len ? ", " : "", vars[k], v);
+    }
+    for (int j = 0; j < ngpu; j++) {
+        if (paired[j])
+            continue;
+        char n[FACT_NAME_MAX];
+        const struct fact *pci = fact_get(fs, fact_gpu_name(n, j, "pci"));
+        const struct fact *gfx = fact_get(fs, fact_gpu_name(n, j, "gfx"));
+        strlist_add_owned(out, xasprintf("gpu.%d (%s, %s): not a HIP device (%s)", j,
+                                         pci && pci->type == FACT_STR ? pci->s : "?",
+                                         gfx && gfx->type == FACT_STR ? gfx->s : "gfx unknown",
+                                         set.len ? set.buf
+                                                 : "no visibility variable set: the runtime "
+                                                   "does not support or cannot open it"));
+    }
+    strbuf_release(&set);
+}
+
+/* HIP's view of a device against probe_gpu's KFD facts gpu.<i>.* of the GPU at
+ * the same PCI address */
 static void cross_check(struct factset *fs, int i, const struct gpu_props *p,
                         struct strlist *mismatch, int *compared)
 {
@@ -66,9 +171,14 @@ static void cross_check(struct factset *fs, int i, const struct gpu_props *p,
     const struct fact *gfx = fact_get(fs, fact_gpu_name(n, i, "gfx"));
     if (gfx && gfx->type == FACT_STR) {
         (*compared)++;
-        if (strcmp(gfx->s, p->target) != 0)
-            strlist_add_owned(mismatch, xasprintf("GPU %d: KFD says %s, HIP says %s", i, gfx->s,
-                                                  p->target[0] ? p->target : "(no ISA name)"));
+        if (strcmp(gfx->s, p->target) != 0) {
+            char hip[300];
+            snprintf(hip, sizeof(hip), "%s", p->target);
+            if (!p->target[0])
+                snprintf(hip, sizeof(hip), "no ISA name (%s)", p->arch_why);
+            strlist_add_owned(mismatch, xasprintf("GPU %d at %s: KFD says %s, HIP says %s", i,
+                                                  p->pci, gfx->s, hip));
+        }
     }
     const struct fact *vram = fact_get(fs, fact_gpu_name(n, i, "vram_bytes"));
     if (vram && vram->type == FACT_INT && vram->i > 0 && p->total_mem) {
@@ -120,8 +230,12 @@ int probe_gpu_runtime_run(struct probe_ctx *ctx)
         version_text(b, v, sizeof(v));
         fact_set_str(fs, "runtime.version", v, b->lib);
     }
-    struct strlist mismatch = STRLIST_INIT, names = STRLIST_INIT;
+    struct strlist mismatch = STRLIST_INIT, names = STRLIST_INIT, unpaired = STRLIST_INIT;
+    struct strlist hidden = STRLIST_INIT;
     int compared = 0;
+    const struct fact *cnt = fact_get(fs, "gpu.count");
+    int ngpu = cnt && cnt->type == FACT_INT && cnt->i > 0 && cnt->i < 4096 ? (int)cnt->i : 0;
+    unsigned char *paired = xcalloc((size_t)ngpu + 1, 1);
     for (int i = 0; b && i < n; i++) {
         struct gpu_props p;
         char nm[FACT_NAME_MAX];
@@ -135,18 +249,36 @@ int probe_gpu_runtime_run(struct probe_ctx *ctx)
 #define DEV_INT(k, v)                                                                              \
     (snprintf(nm, sizeof(nm), "runtime.dev.%d." k, i), fact_set_int(fs, nm, v, b->lib))
         DEV_STR("name", p.name);
-        DEV_STR("arch", p.arch);
-        DEV_STR("target", p.target);
+        if (p.arch[0]) {
+            DEV_STR("arch", p.arch);
+            DEV_STR("target", p.target);
+        } else {
+            snprintf(nm, sizeof(nm), "runtime.dev.%d.arch", i);
+            fact_set_unknown(fs, nm, b->lib, "%s", p.arch_why);
+            snprintf(nm, sizeof(nm), "runtime.dev.%d.target", i);
+            fact_set_unknown(fs, nm, b->lib, "%s", p.arch_why);
+        }
         DEV_STR("pci", p.pci);
         DEV_INT("vram_bytes", (int64_t)p.total_mem);
         DEV_INT("cu_count", p.cu_count);
         DEV_INT("managed", p.managed);
         DEV_INT("concurrent_managed", p.concurrent_managed);
         DEV_INT("pageable_access", p.pageable_access);
-        strlist_add_owned(&names, xasprintf("%s (%s)", p.name, p.arch));
-        if (strcmp(b->name, "hip") == 0)
-            cross_check(fs, i, &p, &mismatch, &compared);
+        strlist_add_owned(&names, xasprintf("%s (%s)", p.name, p.arch[0] ? p.arch : "ISA unknown"));
+        int j = pair_device(fs, b, i, &p, &unpaired);
+        if (j >= 0) {
+            paired[j] = 1;
+            cross_check(fs, j, &p, &mismatch, &compared);
+        }
     }
+    /* only HIP lists AMD GPUs: under CUDA every gpu.<j> is naturally absent */
+    if (b && strcmp(b->name, "hip") == 0 && n > 0)
+        not_visible(fs, paired, ngpu, &hidden);
+    free(paired);
+    fact_set_list(fs, "runtime.unpaired", &unpaired, "PCI address");
+    fact_set_list(fs, "runtime.not_visible", &hidden, "PCI address");
+    strlist_release(&unpaired);
+    strlist_release(&hidden);
     fact_set_list(fs, "runtime.devices", &names, b ? b->lib : "dlopen");
     fact_set_bool(fs, "runtime.kfd_compared", compared > 0, "gpu.<i>.* facts");
     fact_set_list(fs, "runtime.kfd_mismatch", &mismatch, "gpu.<i>.* facts");
@@ -154,6 +286,8 @@ int probe_gpu_runtime_run(struct probe_ctx *ctx)
     strlist_release(&names);
     free(why_hip);
     free(why_cuda);
+    gpu_backend_close(hip);
+    gpu_backend_close(cuda);
     return 0;
 }
 
@@ -185,10 +319,13 @@ int probe_kernels_run(struct probe_ctx *ctx)
     } else {
         struct gpu_props p;
         if (gpu_probe_begin(ctx, "kernels", &b, &p)) {
+            gpu_backend_close(b);
             strlist_release(&targets);
             return 0;
         }
+        /* gpu_probe_begin refused a device whose target it cannot tell */
         strlist_add(&targets, gpu_probe_target(&p));
+        fact_set_str(fs, "kernels.device_pci", p.pci, b->lib);
     }
     char v[32];
     version_text(b, v, sizeof(v));
@@ -225,5 +362,6 @@ int probe_kernels_run(struct probe_ctx *ctx)
     free(compiler);
     strlist_release(&targets);
     strlist_release(&failed);
+    gpu_backend_close(b);
     return 0;
 }

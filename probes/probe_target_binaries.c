@@ -242,10 +242,19 @@ static void set_gpu_facts(struct factset *fs, int g, const struct lib *libs, siz
                       : gfx && gfx->type == FACT_STR && *gfx->s ? gfx->s
                                                                 : NULL;
     /* the runtime's ISA name carries xnack/sramecc; its device order can differ
-     * from the KFD's (HIP_VISIBLE_DEVICES), so use it only when it names the
-     * same processor as this GPU's gfx */
-    snprintf(tmp, sizeof(tmp), "runtime.dev.%d.arch", g);
-    const struct fact *arch = fact_get(fs, tmp);
+     * from the KFD's (HIP_VISIBLE_DEVICES, an iGPU first), so take the runtime
+     * device paired with this GPU by PCI address (runtime.dev.<i>.gpu), and only
+     * when it names the same processor as this GPU's gfx */
+    const struct fact *arch = NULL;
+    const struct fact *ndev = fact_get(fs, "runtime.device_count");
+    for (int i = 0; ndev && ndev->type == FACT_INT && i < ndev->i && !arch; i++) {
+        snprintf(tmp, sizeof(tmp), "runtime.dev.%d.gpu", i);
+        const struct fact *pg = fact_get(fs, tmp);
+        if (!pg || pg->type != FACT_INT || pg->i != g)
+            continue;
+        snprintf(tmp, sizeof(tmp), "runtime.dev.%d.arch", i);
+        arch = fact_get(fs, tmp);
+    }
     int from_gfx = dev && !(isa && isa->type == FACT_STR && *isa->s);
     if (from_gfx && arch && arch->type == FACT_STR && str_starts(arch->s, dev) &&
         arch->s[strlen(dev)] == ':')

@@ -21,7 +21,7 @@ NAME=gpu_ci
 export ROCM_VLA_DOCTOR_CACHE="$OUT/cache"
 GPU_CHECKS="gpu.kernels_compile sync.latency pcie.bandwidth hmm.managed mem.release"
 
-if ! ldconfig -p 2>/dev/null | grep -q 'libamdhip64\.so'; then
+if ! has_lib 'libamdhip64\.so'; then
     echo "SKIP gpu_ci: libamdhip64 is not installed (apt-get install libamdhip64-5)"
     echo "0 passed, 0 failed"
     exit 0
@@ -102,7 +102,7 @@ fi
 # symbol and ROCM_VLA_DOCTOR_NO_BLAS.
 ONLY="--level standard --only gpu.gemm_peak,mem.release"
 "$RVD" $ONLY --json "$OUT/blas.json" >/dev/null 2>&1
-if ldconfig -p 2>/dev/null | grep -q 'librocblas\.so'; then
+if has_lib 'librocblas\.so'; then
     expect "real rocBLAS bound" "$OUT/blas.json" 'f["gpu.gemm_peak.blas"] == "rocBLAS rocblas_gemm_ex" and "librocblas" in f["gpu.gemm_peak.blas_lib"]'
 else
     expect "no rocBLAS: own kernel, with the reason" "$OUT/blas.json" 'f["gpu.gemm_peak.blas"] == "own kernel rvd_gemm (no BLAS)" and "no rocBLAS: librocblas.so" in f["gpu.gemm_peak.blas_lib"]'
@@ -131,7 +131,7 @@ fi
 # 6. VRAM telemetry for mem.release: the real rocm-smi-lib (librocm-smi64-1) loads in the
 # isolated child and its rsmi_init result is a fact, also with no device; a rocm-smi that
 # segfaults in rsmi_init is an error of mem.release alone
-if ldconfig -p 2>/dev/null | grep -q "librocm_smi64\.so"; then
+if has_lib 'librocm_smi64\.so'; then
     expect "rocm-smi loads, rsmi_init reported" "$OUT/blas.json" '"librocm_smi64" in f["memrel.vendor_lib"] and f["memrel.vendor_init"].startswith("rsmi_init: ")'
     if [ ! -e /dev/kfd ]; then
         expect "no GPU: rsmi_init fails with its status" "$OUT/blas.json" '"status 8" in f["memrel.vendor_init"] and c["mem.release"]["status"] == "skip"'

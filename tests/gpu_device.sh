@@ -31,6 +31,12 @@ grep -E 'gpu.runtime|kernels_compile|sync.latency|pcie.bandwidth|hmm.managed|mem
 python3 -c "import sys; sys.exit(0 if $warm < 30 else 1)" && ok || bad "warm standard run took $warm s (budget 30 s)"
 W="$OUT/warm.json"
 expect "a device" "$W" 'f["runtime.device_count"] >= 1'
+# runtime devices paired with the OS's PCI devices by address, never by position:
+# every device's address is a PCI device of its vendor in sysfs, nothing is unpaired,
+# and on HIP each names the gpu.<j> at the same address
+expect "runtime devices at their PCI addresses" "$W" 'f["runtime.unpaired"] == [] and all(f["runtime.dev.%d.pci_vendor" % i] == {"cuda": "0x10de", "hip": "0x1002"}[f["runtime.backend"]] for i in range(f["runtime.device_count"]))'
+expect "HIP devices paired with gpu.<j> by PCI address" "$W" 'f["runtime.backend"] != "hip" or all(f["gpu.%d.pci" % f["runtime.dev.%d.gpu" % i]][:10] == f["runtime.dev.%d.pci" % i][:10] for i in range(f["runtime.device_count"]))'
+expect "kernels compiled for device 0 at its address" "$W" 'f["kernels.device_pci"] == f["runtime.dev.0.pci"] and f["kernels.targets"] == [f["runtime.dev.0.target"]]'
 expect "warm run compiles nothing" "$W" 'f["kernels.compiled"] == 0 and f["kernels.cached"] >= 3'
 for id in gpu.runtime gpu.kernels_compile sync.latency pcie.bandwidth hmm.managed mem.release; do
     expect "$id measured" "$W" "c['$id']['status'] in ('pass', 'warn', 'fail')"

@@ -17,3 +17,22 @@ PY
 }
 # expect LABEL FILE EXPR
 expect() { if q "$2" "$3"; then ok; else bad "$1 ($3)"; fi; }
+# has_lib REGEX: 0 when a shared library whose file name matches REGEX (grep -E)
+# is where the dynamic loader looks. Never `ldconfig -p` from PATH alone: a normal
+# user's PATH has no /sbin, and the test would SKIP with a false reason. The
+# loader cache through ldconfig at its fixed paths, then the directories
+# themselves (LD_LIBRARY_PATH, ld.so.conf's usual ones, /opt/rocm/lib).
+has_lib() {
+    for l in /sbin/ldconfig /usr/sbin/ldconfig "$(command -v ldconfig 2>/dev/null)"; do
+        [ -n "$l" ] && [ -x "$l" ] || continue
+        "$l" -p 2>/dev/null | grep -Eq "$1" && return 0
+        break
+    done
+    # shellcheck disable=SC2086
+    for d in $(printf '%s' "${LD_LIBRARY_PATH:-}" | tr ':' ' ') /lib /usr/lib /lib64 /usr/lib64 \
+        /usr/local/lib /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu \
+        /usr/lib/aarch64-linux-gnu /opt/rocm/lib /usr/local/cuda/lib64; do
+        [ -d "$d" ] && ls "$d" 2>/dev/null | grep -Eq "$1" && return 0
+    done
+    return 1
+}

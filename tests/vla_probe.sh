@@ -62,7 +62,7 @@ else
     expect "pi0 without a GPU: self-test passes" "$OUT/pi0.json" 'c["vla.selftest"]["status"] == "pass"'
 fi
 # bench: a forced GPU backend that is not there is a usage error naming it
-if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so'; then
+if ! has_lib 'libcuda\.so'; then
     "$RVD" bench --preset tiny --backend cuda >"$OUT/cuda.out" 2>&1
     rc=$?
     [ $rc -eq 2 ] && grep -q "cuda backend" "$OUT/cuda.out" && ok || bad "bench --backend cuda without CUDA: exit $rc: $(head -c 200 "$OUT/cuda.out")"

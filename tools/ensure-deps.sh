@@ -7,9 +7,10 @@ what=${1:-build}
 build_pkgs="gcc make pkg-config libyaml-dev libncurses-dev libpci-dev zlib1g-dev"
 test_pkgs="python3 python3-jsonschema libxml2-utils mandoc"
 # test layers that exercise real vendor libraries without a GPU (Debian's
-# ROCm 5.2, Mesa's lavapipe) and the NumPy cross-check: installed when
+# ROCm 5.2 and its -dev headers for tests/rocm_headers.sh, Mesa's lavapipe)
+# and the NumPy cross-check: installed when
 # possible, otherwise those layers print SKIP lines naming the package
-test_optional="python3-numpy python3-yaml libamdhip64-5 libhsa-runtime64-1 librocm-smi64-1 librocsparse0 hipcc libvulkan1 mesa-vulkan-drivers"
+test_optional="python3-numpy python3-yaml libamdhip64-5 libhsa-runtime64-1 librocm-smi64-1 librocsparse0 hipcc libvulkan1 mesa-vulkan-drivers libamdhip64-dev libhsa-runtime-dev librocm-smi-dev binutils"
 pkgs=$build_pkgs
 optional=""
 if [ "$what" = test ]; then

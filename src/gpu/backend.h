@@ -30,9 +30,10 @@ enum gpu_dtype { GPU_F32, GPU_F16, GPU_BF16 };
 
 struct gpu_props {
     char name[256];
-    char arch[128];  /* full ISA: "gfx90a:sramecc+:xnack-" (HSA) or "sm_90" */
-    char target[64]; /* what the compiler takes: "gfx90a" / "sm_90" */
-    char pci[32];    /* "0000:03:00.0" */
+    char arch[128];     /* full ISA: "gfx90a:sramecc+:xnack-" (HSA) or "sm_90" */
+    char target[64];    /* what the compiler takes: "gfx90a" / "sm_90" */
+    char pci[32];       /* "0000:03:00.0" (sysfs spelling), "" when the runtime does not say */
+    char arch_why[256]; /* why arch/target are "" (HIP: no HSA agent at this PCI address) */
     uint64_t total_mem;
     int cu_count;           /* CUs (AMD) or SMs (NVIDIA) */
     int managed;            /* managed memory supported */
@@ -57,6 +58,8 @@ struct gpu_backend {
     char blas_err[512];   /* why there is no BLAS ("" when bound): dlerror, missing symbol,
                            * or ROCM_VLA_DOCTOR_NO_BLAS=1 */
     char rtc_err[512];    /* why no runtime compiler, "" when loaded */
+    char extra_lib[512];  /* HIP: the hipBLASLt found beside rocBLAS, or why none (reported,
+                           * not bound); "" elsewhere */
     int runtime_version;  /* HIP_VERSION-style (50221153) or CUDA 13000 */
     int driver_version;
     char err[512];      /* last failure, for facts */

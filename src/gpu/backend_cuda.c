@@ -8,6 +8,7 @@
 
 #include "backend.h"
 #include "cuda_api.h"
+#include "pci_addr.h"
 
 #define CU_FNS(X)                                                                                  \
     X(cuInit)                                                                                      \
@@ -104,16 +105,10 @@ static int c_props(struct gpu_backend *b, int dev, struct gpu_props *p)
     if (!c->cuDeviceTotalMem_v2(&total, d))
         p->total_mem = total;
     char pci[32] = "";
-    if (!c->cuDeviceGetPCIBusId(pci, (int)sizeof(pci), d)) {
-        /* CUDA writes "00000000:19:00.0": an 8-digit domain */
-        const char *s = pci;
-        if (strlen(s) == 16 && strncmp(s, "0000", 4) == 0)
-            s += 4;
-        snprintf(p->pci, sizeof(p->pci), "%s", s);
-        for (char *q = p->pci; *q; q++)
-            if (*q >= 'A' && *q <= 'F')
-                *q = (char)(*q - 'A' + 'a');
-    }
+    struct pci_addr pa;
+    /* CUDA writes "00000000:19:00.0": an 8-digit domain; kept in the sysfs spelling */
+    if (!c->cuDeviceGetPCIBusId(pci, (int)sizeof(pci), d) && pci_addr_parse(pci, &pa) == 0)
+        pci_addr_format(&pa, p->pci);
     p->cu_count = attr(b, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d);
     p->managed = attr(b, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, d);
     p->concurrent_managed = attr(b, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, d);

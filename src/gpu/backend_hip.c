@@ -1,10 +1,18 @@
-/* backend_hip.c - the HIP backend: libamdhip64 (.so, .so.6, .so.5), hiprtc
- * (inside libamdhip64 on 5.x, libhiprtc.so.N on 6.x) and libhsa-runtime64 for
- * the ISA name with its xnack/sramecc features. See hip_api.h for the ABI
- * rules. GEMM: rocBLAS (librocblas.so, .so.4, .so.3, .so.0) through
- * rocblas_gemm_ex when it loads, else blas_gemm is NULL and gpu_gemm() uses
- * the project's kernel (gemm.h; blas_err says why). hipBLASLt is not bound:
- * rocBLAS is the BLAS every ROCm release ships and PyTorch falls back to. */
+/* backend_hip.c - the HIP backend: libamdhip64 (.so, .so.7, .so.6, .so.5),
+ * hiprtc (inside libamdhip64 on 5.x, libhiprtc.so.N on 6.x/7.x) and
+ * libhsa-runtime64 for the ISA name with its xnack/sramecc features. See
+ * hip_api.h for the ABI rules. GEMM: rocBLAS (librocblas.so, .so.5 of ROCm 7,
+ * .so.4 of ROCm 6, .so.3, .so.0) through rocblas_gemm_ex when it loads, else
+ * blas_gemm is NULL and gpu_gemm() uses the project's kernel (gemm.h;
+ * blas_err says why). hipBLASLt (libhipblaslt.so.1 of ROCm 7, .so.0 of 6.x) is
+ * looked for and reported (extra_lib), not bound: rocBLAS is the BLAS every
+ * ROCm release ships and PyTorch falls back to.
+ *
+ * Devices: a HIP device's ISA name comes from the HSA agent at the same PCI
+ * address (hipDeviceGetPCIBusId against HSA_AMD_AGENT_INFO_BDFID/DOMAIN),
+ * never from the agent at the same list position: HIP_VISIBLE_DEVICES hides
+ * devices from HIP but not from this process's HSA, and an integrated GPU is
+ * an agent too. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +20,7 @@
 
 #include "backend.h"
 #include "hip_api.h"
+#include "pci_addr.h"
 #include "rocblas_api.h"
 
 #define HIP_FNS(X)                                                                                 \
@@ -53,8 +62,13 @@ struct hip {
     BLAS_OPT_FNS(DECL)
     rocblas_handle handle; /* created on the first GEMM (needs a device) */
     int hsa_ok;
-    int ngpu_isa;
-    char isa[16][128]; /* HSA GPU agents' ISA names, in enumeration order */
+    char hsa_why[256]; /* why there are no agents: library, symbol or hsa_init */
+    int nagent;
+    struct agent {
+        char isa[128];          /* "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", "" if none */
+        char pci[PCI_ADDR_STR]; /* "" when HSA does not give the address */
+        struct pci_addr addr;
+    } agent[16]; /* HSA GPU agents, in enumeration order */
 };
 
 static struct hip *H(struct gpu_backend *b)
@@ -95,6 +109,45 @@ static int attr(struct gpu_backend *b, int a, int dev)
     return v;
 }
 
+/* the ISA name of the HSA agent at p->pci (see the comment at the top) */
+static void isa_for(struct hip *h, struct gpu_props *p)
+{
+    struct pci_addr a;
+    if (pci_addr_parse(p->pci, &a)) {
+        if (!p->arch_why[0])
+            snprintf(p->arch_why, sizeof(p->arch_why), "hipDeviceGetPCIBusId failed");
+        snprintf(p->arch_why + strlen(p->arch_why), sizeof(p->arch_why) - strlen(p->arch_why),
+                 ": without a PCI address the HSA agent (and so the ISA) cannot be told");
+        return;
+    }
+    if (!h->hsa_ok) {
+        snprintf(p->arch_why, sizeof(p->arch_why), "no HSA agents: %.200s", h->hsa_why);
+        return;
+    }
+    struct strbuf seen = STRBUF_INIT;
+    for (int i = 0; i < h->nagent; i++) {
+        const struct agent *ag = &h->agent[i];
+        if (!ag->pci[0] || pci_addr_match(&a, &ag->addr) != PCI_MATCH_EXACT) {
+            strbuf_addf(&seen, "%s%s", seen.len ? ", " : "", ag->pci[0] ? ag->pci : "?");
+            continue;
+        }
+        if (!ag->isa[0]) {
+            snprintf(p->arch_why, sizeof(p->arch_why), "the HSA agent at %s has no ISA name",
+                     p->pci);
+            break;
+        }
+        const char *g = strstr(ag->isa, "--");
+        snprintf(p->arch, sizeof(p->arch), "%s", g ? g + 2 : ag->isa);
+        snprintf(p->target, sizeof(p->target), "%.*s", (int)strcspn(p->arch, ":"), p->arch);
+        strbuf_release(&seen);
+        return;
+    }
+    if (!p->arch_why[0])
+        snprintf(p->arch_why, sizeof(p->arch_why), "no HSA GPU agent at PCI %s (agents at: %s)",
+                 p->pci, seen.len ? seen.buf : "none");
+    strbuf_release(&seen);
+}
+
 static int h_props(struct gpu_backend *b, int dev, struct gpu_props *p)
 {
     struct hip *h = H(b);
@@ -106,11 +159,13 @@ static int h_props(struct gpu_backend *b, int dev, struct gpu_props *p)
     if (!CALL(b, hipDeviceTotalMem, &total, dev))
         p->total_mem = total;
     char pci[32] = "";
-    if (!h->hipDeviceGetPCIBusId(pci, (int)sizeof(pci), dev))
-        snprintf(p->pci, sizeof(p->pci), "%s", pci);
-    for (char *c = p->pci; *c; c++)
-        if (*c >= 'A' && *c <= 'F')
-            *c = (char)(*c - 'A' + 'a');
+    struct pci_addr pa;
+    if (!h->hipDeviceGetPCIBusId(pci, (int)sizeof(pci), dev)) {
+        if (pci_addr_parse(pci, &pa) == 0)
+            pci_addr_format(&pa, p->pci);
+        else
+            snprintf(p->arch_why, sizeof(p->arch_why), "hipDeviceGetPCIBusId gave '%.32s'", pci);
+    }
     p->cu_count = attr(b, hipDeviceAttributeMultiprocessorCount, dev);
     p->managed = attr(b, hipDeviceAttributeManagedMemory, dev);
     p->concurrent_managed = attr(b, hipDeviceAttributeConcurrentManagedAccess, dev);
@@ -120,14 +175,7 @@ static int h_props(struct gpu_backend *b, int dev, struct gpu_props *p)
     p->mem_bus_width = attr(b, hipDeviceAttributeMemoryBusWidth, dev);
     p->cc_major = attr(b, hipDeviceAttributeComputeCapabilityMajor, dev);
     p->cc_minor = attr(b, hipDeviceAttributeComputeCapabilityMinor, dev);
-    /* ISA name from HSA; the HIP device order follows the HSA GPU agent order
-     * unless HIP_VISIBLE_DEVICES/ROCR_VISIBLE_DEVICES reorder (then both do) */
-    if (dev < h->ngpu_isa) {
-        const char *isa = h->isa[dev];
-        const char *g = strstr(isa, "--");
-        snprintf(p->arch, sizeof(p->arch), "%s", g ? g + 2 : isa);
-        snprintf(p->target, sizeof(p->target), "%.*s", (int)strcspn(p->arch, ":"), p->arch);
-    }
+    isa_for(h, p);
     return 0;
 }
 
@@ -384,6 +432,7 @@ static void load_blas(struct gpu_backend *b, struct hip *h)
     const char *forced = getenv("ROCM_VLA_DOCTOR_ROCBLAS_LIB");
     const char *const names[] = {forced,
                                  forced ? NULL : "librocblas.so",
+                                 forced ? NULL : "librocblas.so.5",
                                  forced ? NULL : "librocblas.so.4",
                                  forced ? NULL : "librocblas.so.3",
                                  forced ? NULL : "librocblas.so.0",
@@ -411,6 +460,25 @@ static void load_blas(struct gpu_backend *b, struct hip *h)
     b->blas_api = "rocBLAS rocblas_gemm_ex";
 }
 
+/* hipBLASLt: reported beside rocBLAS (PyTorch's default GEMM path on MI200+ since
+ * ROCm 6), not bound; the loaded name says which ROCm series it belongs to */
+static void find_blaslt(struct gpu_backend *b)
+{
+    const char *forced = getenv("ROCM_VLA_DOCTOR_HIPBLASLT_LIB");
+    const char *const names[] = {
+        forced, forced ? NULL : "libhipblaslt.so", forced ? NULL : "libhipblaslt.so.1",
+        forced ? NULL : "libhipblaslt.so.0", forced ? NULL : "/opt/rocm/lib/libhipblaslt.so"};
+    struct strbuf why = STRBUF_INIT;
+    char path[sizeof(b->extra_lib)] = "";
+    void *l = gpu_dlopen_first(names, ARRAY_SIZE(names), path, sizeof(path), &why);
+    if (l)
+        snprintf(b->extra_lib, sizeof(b->extra_lib), "%s", path);
+    else
+        snprintf(b->extra_lib, sizeof(b->extra_lib), "no hipBLASLt: %.480s",
+                 why.buf ? why.buf : "not found");
+    strbuf_release(&why);
+}
+
 static hsa_status_t isa_cb(hsa_isa_t isa, void *data)
 {
     struct hip *h = data;
@@ -420,7 +488,7 @@ static hsa_status_t isa_cb(hsa_isa_t isa, void *data)
         return 0;
     if (h->hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME, name))
         return 0;
-    snprintf(h->isa[h->ngpu_isa], sizeof(h->isa[0]), "%s", name);
+    snprintf(h->agent[h->nagent].isa, sizeof(h->agent[0].isa), "%s", name);
     return HSA_STATUS_INFO_BREAK; /* the first ISA is the agent's own */
 }
 
@@ -430,29 +498,48 @@ static hsa_status_t agent_cb(hsa_agent_t agent, void *data)
     int type = -1;
     if (h->hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type) || type != HSA_DEVICE_TYPE_GPU)
         return 0;
-    if (h->ngpu_isa >= (int)ARRAY_SIZE(h->isa))
+    if (h->nagent >= (int)ARRAY_SIZE(h->agent))
         return HSA_STATUS_INFO_BREAK;
-    h->isa[h->ngpu_isa][0] = '\0';
+    struct agent *ag = &h->agent[h->nagent];
+    memset(ag, 0, sizeof(*ag));
+    uint32_t bdfid = 0, domain = 0;
+    if (!h->hsa_agent_get_info(agent, HSA_AMD_AGENT_INFO_BDFID, &bdfid) &&
+        !h->hsa_agent_get_info(agent, HSA_AMD_AGENT_INFO_DOMAIN, &domain)) {
+        pci_addr_from_hsa(bdfid, domain, &ag->addr);
+        pci_addr_format(&ag->addr, ag->pci);
+    }
     h->hsa_agent_iterate_isas(agent, isa_cb, h);
-    h->ngpu_isa++;
+    h->nagent++;
     return 0;
 }
 
 static void load_hsa(struct hip *h)
 {
-    static const char *const names[] = {"libhsa-runtime64.so.1", "libhsa-runtime64.so"};
-    h->hsa = gpu_dlopen_first(names, ARRAY_SIZE(names), NULL, 0, NULL);
-    if (!h->hsa)
+    const char *forced = getenv("ROCM_VLA_DOCTOR_HSA_LIB");
+    const char *const names[] = {forced, forced ? NULL : "libhsa-runtime64.so.1",
+                                 forced ? NULL : "libhsa-runtime64.so"};
+    struct strbuf why = STRBUF_INIT;
+    h->hsa = gpu_dlopen_first(names, ARRAY_SIZE(names), NULL, 0, &why);
+    if (!h->hsa) {
+        snprintf(h->hsa_why, sizeof(h->hsa_why), "%s", why.buf ? why.buf : "not found");
+        strbuf_release(&why);
         return;
+    }
+    strbuf_release(&why);
 #define LOADHSA(fn) h->fn = (__typeof__(&fn))dlsym(h->hsa, #fn);
     HSA_FNS(LOADHSA)
     if (!h->hsa_init || !h->hsa_iterate_agents || !h->hsa_agent_get_info ||
-        !h->hsa_agent_iterate_isas || !h->hsa_isa_get_info_alt)
+        !h->hsa_agent_iterate_isas || !h->hsa_isa_get_info_alt) {
+        snprintf(h->hsa_why, sizeof(h->hsa_why), "libhsa-runtime64 lacks the hsa_* functions used");
         return;
-    if (h->hsa_init() == 0) {
-        h->hsa_ok = 1;
-        h->hsa_iterate_agents(agent_cb, h);
     }
+    hsa_status_t e = h->hsa_init();
+    if (e) {
+        snprintf(h->hsa_why, sizeof(h->hsa_why), "hsa_init: status 0x%x", (unsigned)e);
+        return;
+    }
+    h->hsa_ok = 1;
+    h->hsa_iterate_agents(agent_cb, h);
 }
 
 static void load_rtc(struct gpu_backend *b, struct hip *h)
@@ -463,7 +550,8 @@ static void load_rtc(struct gpu_backend *b, struct hip *h)
         cand = h->h;
         snprintf(b->rtc_lib, sizeof(b->rtc_lib), "%s", b->lib);
     } else {
-        static const char *const names[] = {"libhiprtc.so", "libhiprtc.so.7", "libhiprtc.so.6"};
+        static const char *const names[] = {"libhiprtc.so", "libhiprtc.so.7", "libhiprtc.so.6",
+                                            "/opt/rocm/lib/libhiprtc.so"};
         struct strbuf why = STRBUF_INIT;
         cand = gpu_dlopen_first(names, ARRAY_SIZE(names), b->rtc_lib, sizeof(b->rtc_lib), &why);
         if (!cand)
@@ -486,9 +574,12 @@ static void load_rtc(struct gpu_backend *b, struct hip *h)
 struct gpu_backend *gpu_backend_hip_open(char **why)
 {
     const char *forced = getenv("ROCM_VLA_DOCTOR_HIP_LIB");
-    const char *const names[] = {
-        forced, forced ? NULL : "libamdhip64.so", forced ? NULL : "libamdhip64.so.6",
-        forced ? NULL : "libamdhip64.so.5", forced ? NULL : "/opt/rocm/lib/libamdhip64.so"};
+    const char *const names[] = {forced,
+                                 forced ? NULL : "libamdhip64.so",
+                                 forced ? NULL : "libamdhip64.so.7",
+                                 forced ? NULL : "libamdhip64.so.6",
+                                 forced ? NULL : "libamdhip64.so.5",
+                                 forced ? NULL : "/opt/rocm/lib/libamdhip64.so"};
     struct strbuf sb = STRBUF_INIT;
     struct gpu_backend *b = xcalloc(1, sizeof(*b));
     struct hip *h = xcalloc(1, sizeof(*h));
@@ -517,6 +608,7 @@ struct gpu_backend *gpu_backend_hip_open(char **why)
     h->hipDriverGetVersion(&b->driver_version);
     load_hsa(h);
     load_blas(b, h);
+    find_blaslt(b);
     b->device_count = h_device_count;
     b->set_device = h_set_device;
     b->props = h_props;

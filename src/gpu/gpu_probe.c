@@ -51,6 +51,12 @@ int gpu_probe_begin(struct probe_ctx *ctx, const char *prefix, struct gpu_backen
         gpu_probe_unavailable(ctx, prefix, "device 0 cannot be used: %s", (*b)->err);
         return 1;
     }
+    if (!*gpu_probe_target(p)) {
+        /* never another GPU's target (see backend_hip.c): say why there is none */
+        gpu_probe_unavailable(ctx, prefix, "the target of %s device 0 at %s is not known: %s",
+                              (*b)->name, p->pci[0] ? p->pci : "(no PCI address)", p->arch_why);
+        return 1;
+    }
     snprintf(name, sizeof(name), "%s.available", prefix);
     fact_set_bool(ctx->facts, name, 1, (*b)->lib);
     snprintf(name, sizeof(name), "%s.device", prefix);

@@ -6,14 +6,22 @@
  *
  * ABI notes: hipDeviceProp_t changed layout in 6.0 (hipGetDevicePropertiesR0600),
  * so this code never reads it; it asks hipDeviceGetAttribute, whose enum
- * values below are those of the CUDA-compatible block, equal in 5.x and 6.x. */
+ * values below are those of the CUDA-compatible block, equal in 5.x, 6.x and
+ * 7.x (tests/data/rocm-abi.tsv names the headers compared).
+ *
+ * Enumerations are declared as their C type: GCC and Clang give a C enum with
+ * no negative value the type unsigned int, so "typedef unsigned int" here is
+ * the same type as the vendor's enum and tests/rocm_headers.sh can compare
+ * every prototype exactly (__builtin_types_compatible_p) against the real
+ * headers. The HSA handle structs are left to hsa.h when that is included
+ * first (HSA_RUNTIME_INC_HSA_H_, the header test). */
 #ifndef RVD_GPU_HIP_API_H
 #define RVD_GPU_HIP_API_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-typedef int hipError_t; /* enum in C; int-sized */
+typedef unsigned int hipError_t;
 typedef int hipDevice_t;
 typedef struct ihipStream_t *hipStream_t;
 typedef struct ihipEvent_t *hipEvent_t;
@@ -22,10 +30,10 @@ typedef struct ihipModuleSymbol_t *hipFunction_t;
 typedef struct ihipGraph *hipGraph_t;
 typedef struct hipGraphExec *hipGraphExec_t;
 typedef struct hipGraphNode *hipGraphNode_t;
-typedef int hipDeviceAttribute_t;
-typedef int hipMemcpyKind;
-typedef int hipStreamCaptureMode;
-typedef int hipMemRangeAttribute;
+typedef unsigned int hipDeviceAttribute_t;
+typedef unsigned int hipMemcpyKind;
+typedef unsigned int hipStreamCaptureMode;
+typedef unsigned int hipMemRangeAttribute;
 
 enum {
     hipDeviceAttributeClockRate = 5,
@@ -93,7 +101,7 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec);
 hipError_t hipGraphDestroy(hipGraph_t graph);
 
 /* hiprtc: in libamdhip64 on ROCm 5.x, in libhiprtc.so.N on 6.x */
-typedef int hiprtcResult;
+typedef unsigned int hiprtcResult;
 typedef struct _hiprtcProgram *hiprtcProgram;
 hiprtcResult hiprtcVersion(int *major, int *minor);
 const char *hiprtcGetErrorString(hiprtcResult result);
@@ -107,16 +115,20 @@ hiprtcResult hiprtcGetCode(hiprtcProgram prog, char *code);
 hiprtcResult hiprtcDestroyProgram(hiprtcProgram *prog);
 
 /* HSA (libhsa-runtime64): the agents' ISA names, e.g. amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack- */
-typedef int hsa_status_t;
+typedef unsigned int hsa_status_t;
+#ifndef HSA_RUNTIME_INC_HSA_H_
 typedef struct hsa_agent_s {
     uint64_t handle;
 } hsa_agent_t;
 typedef struct hsa_isa_s {
     uint64_t handle;
 } hsa_isa_t;
-typedef int hsa_agent_info_t;
-typedef int hsa_isa_info_t;
+#endif
+typedef unsigned int hsa_agent_info_t;
+typedef unsigned int hsa_isa_info_t;
 enum { HSA_AGENT_INFO_NAME = 0, HSA_AGENT_INFO_DEVICE = 17, HSA_DEVICE_TYPE_GPU = 1 };
+/* hsa_ext_amd.h hsa_amd_agent_info_t: both uint32_t; BDFID is KFD's location_id */
+enum { HSA_AMD_AGENT_INFO_BDFID = 0xA006, HSA_AMD_AGENT_INFO_DOMAIN = 0xA00F };
 enum { HSA_ISA_INFO_NAME_LENGTH = 0, HSA_ISA_INFO_NAME = 1, HSA_STATUS_INFO_BREAK = 1 };
 hsa_status_t hsa_init(void);
 hsa_status_t hsa_shut_down(void);

@@ -20,7 +20,45 @@
 
 #include "../fact_wire.h"
 
-static int child_fd = -1;     /* facts pipe, in the child only */
+static int child_fd = -1; /* facts pipe, in the child only */
+static isolate_reap_fn reap = waitpid;
+
+void isolate_set_reap(isolate_reap_fn fn)
+{
+    reap = fn ? fn : waitpid;
+}
+
+/* "state D (disk sleep), wchan amdgpu_..." of a child that outlived SIGKILL.
+ * Read directly, not through rootfs: this is the doctor's own child on the
+ * machine it runs on, also when --sysroot points the probes elsewhere. */
+static char *stuck_child_state(pid_t pid)
+{
+    char path[64], buf[4096], state[64] = "unknown", wchan[128] = "unknown";
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(buf, sizeof(buf), f)) {
+        if (strncmp(buf, "State:", 6) == 0) {
+            const char *v = buf + 6 + strspn(buf + 6, " \t");
+            snprintf(state, sizeof(state), "%.*s", (int)strcspn(v, "\n"), v);
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+    snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
+    f = fopen(path, "r");
+    if (f) {
+        size_t n = fread(buf, 1, sizeof(wchan) - 1, f);
+        buf[n] = '\0';
+        /* "0" when running or when the kernel hides it (kptr_restrict) */
+        if (n && strcmp(buf, "0") != 0)
+            snprintf(wchan, sizeof(wchan), "%.100s", buf);
+        else
+            snprintf(wchan, sizeof(wchan), "not shown (%s)", n ? "0" : "empty");
+        fclose(f);
+    }
+    return xasprintf("state %s, wchan %s", state, wchan);
+}
 static size_t child_sent = 0; /* facts [0, child_sent) already sent */
 
 int isolate_in_child(void)
@@ -160,8 +198,8 @@ void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s)
     fcntl(ep[0], F_SETFL, O_NONBLOCK);
 
     struct strbuf facts = STRBUF_INIT, err = STRBUF_INIT;
-    int fact_eof = 0, err_eof = 0, exited = 0, wstatus = 0, sig_sent = 0;
-    double deadline = t0 + budget_s, kill_at = 0, exit_t = 0;
+    int fact_eof = 0, err_eof = 0, exited = 0, wstatus = 0, sig_sent = 0, stuck = 0;
+    double deadline = t0 + budget_s, kill_at = 0, exit_t = 0, killed_t = 0;
     while (!exited || !fact_eof || !err_eof) {
         struct pollfd pf[2] = {{fp[0], POLLIN, 0}, {ep[0], POLLIN, 0}};
         double now = util_mono_s();
@@ -174,6 +212,12 @@ void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s)
             kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
             sig_sent = SIGKILL;
+            killed_t = now;
+        } else if (!exited && sig_sent == SIGKILL && now >= killed_t + ISOLATE_KILL_WAIT_S) {
+            /* SIGKILL is delivered when the child leaves the kernel; in state D
+             * that may be never: give up on it rather than poll forever */
+            stuck = 1;
+            break;
         }
         /* after the child exited, a grandchild may still hold the pipes: stop soon */
         if (exited && now >= exit_t + ISOLATE_GRACE_S)
@@ -184,16 +228,17 @@ void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s)
         if (!err_eof)
             err_eof = drain(ep[0], &err, 16384);
         if (!exited) {
-            pid_t w = waitpid(pid, &wstatus, WNOHANG);
+            pid_t w = reap(pid, &wstatus, WNOHANG);
             if (w == pid || (w < 0 && errno == ECHILD)) {
                 exited = 1;
                 exit_t = util_mono_s();
             }
         }
     }
-    if (!exited)
-        waitpid(pid, &wstatus, 0);
+    if (!exited && !stuck)
+        reap(pid, &wstatus, 0);
     kill(-pid, SIGKILL); /* anything left in the child's group */
+    char *stuck_state = stuck ? stuck_child_state(pid) : NULL;
     close(fp[0]);
     close(ep[0]);
     double wall = util_mono_s() - t0;
@@ -206,7 +251,15 @@ void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s)
     char *tail = last_lines(&err, 5);
     char *msg = NULL;
     const char *st = NULL;
-    if (sig_sent) {
+    if (stuck) {
+        st = "timeout";
+        msg =
+            xasprintf("no result within %.0f s; SIGTERM, then SIGKILL did not end the probe child "
+                      "(pid %d) within %.0f s: %s (a GPU or driver hang in the kernel); it is "
+                      "left behind%s%s",
+                      budget_s, (int)pid, ISOLATE_KILL_WAIT_S, stuck_state,
+                      *tail ? "; last output: " : "", tail);
+    } else if (sig_sent) {
         st = "timeout";
         msg = xasprintf("no result within %.0f s; stopped with %s%s%s", budget_s,
                         sig_sent == SIGKILL ? "SIGTERM, then SIGKILL" : "SIGTERM",
@@ -229,6 +282,7 @@ void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s)
         set_status(ctx->facts, p->name, "ok", NULL);
     free(msg);
     free(tail);
+    free(stuck_state);
     strbuf_release(&facts);
     strbuf_release(&err);
 }

@@ -12,10 +12,16 @@
 #ifndef RVD_ISOLATE_H
 #define RVD_ISOLATE_H
 
+#include <sys/types.h>
+
 #include "../../probes/probe.h"
 
 #define ISOLATE_DEFAULT_BUDGET_S 20.0
 #define ISOLATE_GRACE_S 2.0
+/* how long the runner waits for a child to die after SIGKILL: one stuck in
+ * uninterruptible sleep (state D: a GPU hang inside an ioctl) never does, and
+ * is then reported as a timeout with its state and wchan, and left behind */
+#define ISOLATE_KILL_WAIT_S 3.0
 
 /* run p in a child; budget_s <= 0 means the default. Facts land in ctx->facts. */
 void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s);
@@ -25,5 +31,10 @@ void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s);
 void isolate_flush(const struct factset *fs);
 /* 1 inside an isolated probe child */
 int isolate_in_child(void);
+
+/* tests only: the function that reaps the child (waitpid; NULL restores it).
+ * One that never reports the exit stands for a child that SIGKILL cannot end. */
+typedef pid_t (*isolate_reap_fn)(pid_t pid, int *wstatus, int options);
+void isolate_set_reap(isolate_reap_fn fn);
 
 #endif

@@ -4,7 +4,8 @@
  * _ex functions lost their workspace arguments in rocBLAS 2.x, before any
  * ROCm this doctor supports). Never linked: backend_hip.c resolves each with
  * (__typeof__(&fn))dlsym so that a call with the wrong signature fails the
- * build. rocblas_int is 32-bit (the ILP64 API has _64 names, unused here). */
+ * build. Enumerations are their C type, unsigned int (see hip_api.h).
+ * rocblas_int is 32-bit (the ILP64 API has _64 names, unused here). */
 #ifndef RVD_GPU_ROCBLAS_API_H
 #define RVD_GPU_ROCBLAS_API_H
 
@@ -12,13 +13,13 @@
 
 #include "hip_api.h"
 
-typedef int rocblas_status; /* enum in C; int-sized */
+typedef unsigned int rocblas_status;
 typedef struct _rocblas_handle *rocblas_handle;
 typedef int32_t rocblas_int;
 typedef int64_t rocblas_stride;
-typedef int rocblas_operation;
-typedef int rocblas_datatype;
-typedef int rocblas_gemm_algo;
+typedef unsigned int rocblas_operation;
+typedef unsigned int rocblas_datatype;
+typedef unsigned int rocblas_gemm_algo;
 
 enum { rocblas_status_success = 0 };
 enum { rocblas_operation_none = 111, rocblas_operation_transpose = 112 };

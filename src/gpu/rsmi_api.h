@@ -2,14 +2,14 @@
  * uses, written from ROCm's rocm_smi/rocm_smi.h (checked against Debian's
  * librocm-smi-dev 5.2.3). Never linked: vram_tel.c resolves each with
  * (__typeof__(&fn))dlsym so that a call with the wrong signature fails the
- * build. */
+ * build. Enumerations are their C type, unsigned int (see hip_api.h). */
 #ifndef RVD_GPU_RSMI_API_H
 #define RVD_GPU_RSMI_API_H
 
 #include <stdint.h>
 
-typedef int rsmi_status_t; /* enum in C; int-sized */
-typedef int rsmi_memory_type_t;
+typedef unsigned int rsmi_status_t;
+typedef unsigned int rsmi_memory_type_t;
 enum { RSMI_STATUS_SUCCESS = 0, RSMI_STATUS_INIT_ERROR = 8 };
 enum { RSMI_MEM_TYPE_VRAM = 0 };
 

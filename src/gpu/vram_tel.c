@@ -9,6 +9,7 @@
 
 #include "../rootfs.h"
 #include "nvml_api.h"
+#include "pci_addr.h"
 #include "rsmi_api.h"
 
 #define RSMI_FNS(X)                                                                                \
@@ -65,15 +66,6 @@ static const char *rsmi_str(struct vt *v, rsmi_status_t e)
     return s ? s : "?";
 }
 
-/* "0000:03:00.0" -> rocm-smi's BDFID; 0 when it does not parse */
-static uint64_t bdfid(const char *pci)
-{
-    unsigned dom, bus, dev, fn;
-    if (sscanf(pci, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4)
-        return 0;
-    return ((uint64_t)dom << 32) | ((uint64_t)(bus & 0xff) << 8) | ((dev & 0x1f) << 3) | (fn & 7);
-}
-
 static int open_rsmi(struct vram_tel *t, struct vt *v, const struct gpu_props *p)
 {
     static const char *const names[] = {"librocm_smi64.so",   "librocm_smi64.so.7",
@@ -102,15 +94,37 @@ static int open_rsmi(struct vram_tel *t, struct vt *v, const struct gpu_props *p
              e == RSMI_STATUS_SUCCESS ? n : 0);
     if (!p)
         return -1;
-    /* HIP and rocm-smi may order devices differently: match the PCI address */
-    uint64_t want = bdfid(p->pci);
-    for (uint32_t i = 0; i < n; i++) {
+    /* HIP and rocm-smi may order devices differently: match the PCI address.
+     * rocm-smi's BDFID may carry an MI300 partition id in bits [31:28] or in
+     * the function bits (pci_addr.h); HIP prints the latter as the function.
+     * Decoding the fields (never comparing the raw 64-bit value) matches both;
+     * an exact function wins over a partition of function 0. */
+    struct pci_addr want;
+    int have = pci_addr_parse(p->pci, &want) == 0;
+    int best = -1;
+    enum pci_match best_m = PCI_MATCH_NONE;
+    for (uint32_t i = 0; have && i < n; i++) {
         uint64_t id = 0;
-        if ((want && v->rsmi_dev_pci_id_get(i, &id) == RSMI_STATUS_SUCCESS && id == want) ||
-            (!want && n == 1)) {
-            v->rsmi_dev = i;
-            return 0;
-        }
+        struct pci_addr got;
+        if (v->rsmi_dev_pci_id_get(i, &id) != RSMI_STATUS_SUCCESS)
+            continue;
+        unsigned part = 0;
+        pci_addr_from_rsmi(id, &got, &part);
+        /* HIP's function is the partition id (HSA's BDFID): where rocm-smi puts
+         * it in [31:28], compare it in the same place */
+        if (part && got.fn == 0)
+            got.fn = part & 7;
+        enum pci_match m = pci_addr_match(&got, &want);
+        if (m == PCI_MATCH_NONE)
+            m = pci_addr_match(&want, &got);
+        if (m > best_m)
+            best = (int)i, best_m = m;
+    }
+    if (!have && n == 1)
+        best = 0;
+    if (best >= 0) {
+        v->rsmi_dev = (uint32_t)best;
+        return 0;
     }
     snprintf(t->vendor_init + strlen(t->vendor_init),
              sizeof(t->vendor_init) - strlen(t->vendor_init), ", none at PCI %s", p->pci);

@@ -590,6 +590,12 @@ int vla_gpu_open(const char *kind, char **why)
     G.gridmax = (p.cu_count > 0 ? p.cu_count : 64) * 16;
     const char *target = getenv("ROCM_VLA_DOCTOR_TARGET");
     target = target && *target ? target : p.target;
+    if (!*target) {
+        *why = xasprintf("the target of device 0 at %s is not known: %s",
+                         p.pci[0] ? p.pci : "(no PCI address)", p.arch_why);
+        gpu_backend_close(b);
+        return -1;
+    }
     snprintf(G.info.backend, sizeof(G.info.backend), "%s", b->name);
     snprintf(G.info.device, sizeof(G.info.device), "%s", p.name);
     snprintf(G.info.target, sizeof(G.info.target), "%s", target);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,6 +76,21 @@ static int fake_errno(struct probe_ctx *ctx)
     return -5; /* EIO */
 }
 
+static pid_t never_reaps(pid_t pid, int *wstatus, int options)
+{
+    (void)pid, (void)wstatus, (void)options;
+    return 0; /* "still running" */
+}
+
+static void unbounded(int sig)
+{
+    (void)sig;
+    static const char msg[] = "test_isolate: the runner never gave up on an unkillable child\n";
+    if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+        _exit(1);
+    _exit(1);
+}
+
 static const char *str(const struct factset *fs, const char *n)
 {
     const struct fact *f = fact_get(fs, n);
@@ -115,10 +131,34 @@ int main(void)
           strstr(str(&fs, "probe.stubborn.message"), "SIGKILL"));
     CHECK(t >= 0.3 + ISOLATE_GRACE_S - 0.1 && t < 0.3 + ISOLATE_GRACE_S + 1.5);
 
+    /* a child that SIGKILL does not end (state D in a GPU ioctl): the reaper never
+     * reports its exit, as waitpid does not for a process stuck in the kernel.
+     * The run must end within the bound, name the state read from /proc (here
+     * the real killed child, a zombie nobody reaped) and leave the child. */
+    isolate_set_reap(never_reaps);
+    signal(SIGALRM, unbounded);
+    alarm(30); /* without the bound the runner polls forever */
+    struct probe dstate = {"dstate", LEVEL_STANDARD, 1, fake_hang_ignore_term, "unkillable"};
+    t = mono();
+    isolate_run(&dstate, &ctx, 0.3);
+    t = mono() - t;
+    alarm(0);
+    isolate_set_reap(NULL);
+    CHECK_STR(str(&fs, "probe.dstate.status"), "timeout");
+    const char *m = str(&fs, "probe.dstate.message");
+    CHECK(m && strstr(m, "SIGKILL did not end the probe child"));
+    CHECK(m && strstr(m, "state Z (zombie)") && strstr(m, "wchan ") && strstr(m, "left behind"));
+    CHECK(t >= 0.3 + ISOLATE_GRACE_S + ISOLATE_KILL_WAIT_S - 0.1 &&
+          t < 0.3 + ISOLATE_GRACE_S + ISOLATE_KILL_WAIT_S + 1.5);
+    const char *pidp = m ? strstr(m, "(pid ") : NULL;
+    CHECK(pidp != NULL);
+    if (pidp) /* the test's own cleanup: the child really died */
+        CHECK(waitpid((pid_t)atoi(pidp + 5), NULL, 0) > 0);
+
     struct probe segv = {"segv", LEVEL_STANDARD, 1, fake_segv, "segfaults"};
     isolate_run(&segv, &ctx, 5);
     CHECK_STR(str(&fs, "probe.segv.status"), "error");
-    const char *m = str(&fs, "probe.segv.message");
+    m = str(&fs, "probe.segv.message");
     CHECK(m && strstr(m, "SIGSEGV"));
     CHECK(m && strstr(m, "line two | crashing in vendor init"));
     CHECK_STR(str(&fs, "fake.segv_first"), "kept");

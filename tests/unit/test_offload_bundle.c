@@ -508,10 +508,17 @@ static void test_probe(const char *dir)
     fact_set_str(&fs, "gpu.0.gfx", "gfx90a", "test");
     fact_set_str(&fs, "gpu.1.gfx", "gfx1100", "test");
     fact_set_str(&fs, "gpu.2.isa", "gfx90a:xnack+", "test");
-    /* the runtime's ISA name adds the features when it names the same processor */
+    /* the runtime's ISA name adds the features when it names the same processor;
+     * runtime devices are paired by PCI address (runtime.dev.<i>.gpu), never by
+     * position: runtime device 4 is gpu.1, runtime device 0 is gpu.4 */
+    fact_set_int(&fs, "runtime.device_count", 6, "test");
     fact_set_str(&fs, "gpu.4.gfx", "gfx90a", "test");
-    fact_set_str(&fs, "runtime.dev.4.arch", "gfx90a:sramecc+:xnack+", "test");
+    fact_set_int(&fs, "runtime.dev.0.gpu", 4, "test");
+    fact_set_str(&fs, "runtime.dev.0.arch", "gfx90a:sramecc+:xnack+", "test");
+    fact_set_int(&fs, "runtime.dev.4.gpu", 1, "test");
+    fact_set_str(&fs, "runtime.dev.4.arch", "gfx90a:sramecc-:xnack-", "test"); /* not gpu.4 */
     fact_set_str(&fs, "gpu.5.gfx", "gfx1030", "test");
+    fact_set_int(&fs, "runtime.dev.5.gpu", 5, "test");
     fact_set_str(&fs, "runtime.dev.5.arch", "gfx90a:sramecc+:xnack+", "test"); /* another GPU */
     struct probe_opts opts = {0};
     struct probe_ctx ctx = {&fs, LEVEL_STANDARD, &opts};
