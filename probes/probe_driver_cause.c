@@ -165,7 +165,8 @@ static void dkms_facts(struct factset *fs)
                 free(mdir);
             }
             if (any) {
-                strlist_add_owned(&built, xasprintf("%s/%s", vers.v[v], kernels.v[k]));
+                if (!strlist_has(&built, kernels.v[k]))
+                    strlist_add(&built, kernels.v[k]);
                 if (rel && strcmp(kernels.v[k], rel) == 0)
                     running = 1;
             }

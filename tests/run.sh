@@ -38,7 +38,7 @@ for t in "$BUILD"/tests/test_*; do
 done
 
 # layers 2 and 3: fixture machines and CLI behaviour
-for s in tests/fixtures.sh tests/cli.sh tests/snapshot.sh tests/docs.sh tests/gpu_ci.sh tests/vla.sh tests/vla_probe.sh tests/binscan.sh tests/diff.sh tests/tui.sh; do
+for s in tests/fixtures.sh tests/cli.sh tests/snapshot.sh tests/docs.sh tests/gpu_ci.sh tests/vla.sh tests/vla_probe.sh tests/binscan.sh tests/diff.sh tests/tui.sh tests/driver_cause.sh; do
     [ -f "$s" ] || continue
     out=$(sh "$s" 2>&1)
     printf '%s\n' "$out" | grep -E '^(FAIL|SKIP)' || true
