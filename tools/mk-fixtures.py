@@ -906,6 +906,31 @@ driver link and only the PCI core's files (of the real RX 7900 XT capture).
 driver.loaded names the missing firmware and the package.""")
 
 
+def machine_rx7800xt_hot_edge(out):
+    """rx7800xt-override's machine under load with poor airflow: the real
+    capture's hwmon limits (edge 100, junction 110, mem 108 C), new readings"""
+    machine_rx7800xt(out)
+    root = out + "/root"
+    for dirpath, dirnames, filenames in os.walk(root):
+        if "temp1_input" in filenames and os.path.basename(os.path.dirname(dirpath)) == "hwmon":
+            for fn, milli in (("temp1_input", 96000), ("temp2_input", 104000),
+                              ("temp3_input", 90000)):
+                with open(os.path.join(dirpath, fn), "w") as f:
+                    f.write("%d\n" % milli)
+    with open(root + "/proc/sys/kernel/hostname", "w") as f:
+        f.write("team-ws-hot\n")
+    with open(out + "/README", "w") as f:
+        f.write("""# fixture machine: rx7800xt-hot-edge
+
+The rx7800xt-override machine (see its README; same files, built by the same
+function of tools/mk-fixtures.py) read while a long run heats the case: edge
+96 C, junction 104 C, mem 90 C, with the real RX 7800 XT capture's limits
+(temp*_crit: edge 100 C, junction 110 C, mem 108 C). The hottest sensor,
+junction, is 6 C below its limit, but edge is 4 C below its own: gpu.thermal
+fails naming edge. (Comparing the hottest sensor with its limit only warns.)
+""")
+
+
 def main():
     global REAL
     REAL = os.path.abspath(sys.argv[1])
@@ -920,7 +945,8 @@ def main():
                      ("rx6900xt-dkms-stale", machine_dkms_stale),
                      ("rx6900xt-no-amdgpu-kernel", machine_no_amdgpu_kernel),
                      ("rx6900xt-no-modules-extra", machine_no_modules_extra),
-                     ("rx7900xt-firmware", machine_firmware)]:
+                     ("rx7900xt-firmware", machine_firmware),
+                     ("rx7800xt-hot-edge", machine_rx7800xt_hot_edge)]:
         if len(sys.argv) > 3 and name not in sys.argv[3:]:
             continue
         d = os.path.join(out, name)
