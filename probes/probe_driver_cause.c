@@ -307,20 +307,31 @@ static void binding_facts(struct factset *fs)
         if (!bdf)
             continue;
         char *link = xasprintf(GP_PCI_DEVICES "/%s/driver", bdf);
-        char *real = NULL, *vram = xasprintf(GP_PCI_DEVICES "/%s/mem_info_vram_total", bdf);
+        char *real = NULL;
         const char *drv = "";
         if (rootfs_realpath(link, &real) == 0 && str_starts(real, "/sys/bus/pci/drivers/"))
             drv = real + strlen("/sys/bus/pci/drivers/");
-        /* amdgpu's own files stand for the link in snapshots recorded before
-         * the link was read */
-        int bound = strcmp(drv, "amdgpu") == 0 || (!drv[0] && rootfs_exists(vram));
+        /* Without the link (snapshots recorded before it was read, trees
+         * built by hand), amdgpu's own files or a KFD node joined to the GPU
+         * show that the driver took it. */
+        int bound = strcmp(drv, "amdgpu") == 0;
+        if (!drv[0]) {
+            const struct fact *k = fact_get(fs, fact_gpu_name(fn, g, "kfd_node"));
+            bound = k && k->type == FACT_INT;
+            static const char *const own[] = {"mem_info_vram_total", "hwmon", "drm",
+                                              "gpu_busy_percent"};
+            for (size_t i = 0; i < ARRAY_SIZE(own) && !bound; i++) {
+                char *p = xasprintf(GP_PCI_DEVICES "/%s/%s", bdf, own[i]);
+                bound = rootfs_exists(p);
+                free(p);
+            }
+        }
         fact_set_str(fs, fact_gpu_name(fn, g, "driver"), bound && !drv[0] ? "amdgpu" : drv, link);
         fact_set_bool(fs, fact_gpu_name(fn, g, "driver_bound"), bound, link);
         if (!bound)
             strlist_add_owned(&unbound,
                               drv[0] ? xasprintf("%s (bound to %s)", bdf, drv) : xstrdup(bdf));
         free(real);
-        free(vram);
         free(link);
     }
     fact_set_list(fs, "driver.unbound_gpus", &unbound, GP_PCI_DEVICES "/*/driver");

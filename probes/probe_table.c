@@ -40,7 +40,8 @@ const struct probe probe_table[] = {
     {"env", LEVEL_QUICK, 0, probe_env_run, "GPU-related environment variables (whitelisted)"},
     {"driver", LEVEL_QUICK, 0, probe_driver_run, "amdgpu module state and version"},
     {"kernel_log", LEVEL_QUICK, 0, probe_kernel_log_run,
-     "known signatures in the kernel log (atomics, page faults, KFD rejects, key rejected)"},
+     "known signatures in the kernel log (atomics, page faults, KFD rejects, module keys, "
+     "firmware)"},
     {"kfd", LEVEL_QUICK, 0, probe_kfd_run, "/dev/kfd and render nodes: presence, owner, open test"},
     {"user", LEVEL_QUICK, 0, probe_user_run, "the process's groups and the group database"},
     {"container", LEVEL_QUICK, 0, probe_container_run, "container and WSL detection"},
