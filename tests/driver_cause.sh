@@ -52,6 +52,16 @@ cause rx7900xt-firmware "does not drive 0000:03:00.0: firmware failed to load (a
 expect "rx7900xt-firmware: missing file named" "$D/rx7900xt-firmware.json" \
     "f['driver.firmware_missing'] == ['amdgpu/psp_13_0_0_sos.bin']"
 
+# a built-in amdgpu stopped by nomodeset: /sys/module/amdgpu exists (its
+# parameters) without initstate, and the GPU is unbound
+B=$D/builtin-nomodeset
+cp -a "$F/rx6900xt-nomodeset/root" "$B"
+mkdir -p "$B/sys/module/amdgpu/parameters"
+echo -1 >"$B/sys/module/amdgpu/parameters/dc"
+"$RVD" --sysroot "$B" --no-color --json "$D/builtin.json" >/dev/null 2>&1
+expect "built-in amdgpu + nomodeset: command line named" "$D/builtin.json" \
+    "c['driver.loaded']['status'] == 'fail' and 'stops amdgpu: nomodeset' in c['driver.loaded']['summary']"
+
 # dependent checks point at driver.loaded instead of a fix of their own
 for m in rx6900xt-nomodeset rx6900xt-secureboot; do
     for id in kfd.access user.groups gpu.vram gpu.thermal pcie.atomics kernel.params; do

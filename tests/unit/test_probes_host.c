@@ -221,6 +221,18 @@ static void test_kernel_log(void)
         CHECK(f && f->type == FACT_LIST && f->list.n == 1 && str_starts(f->list.v[0], sig_ids[s]));
     }
 
+    /* "module verification failed ... tainting kernel" is a module that
+     * loaded unsigned (Secure Boot off): no rejection */
+    fresh();
+    put("/.snapshot/dmesg", "[ 3.1] amdgpu: module verification failed: signature and/or "
+                            "required key missing - tainting kernel\n");
+    use_root();
+    probe_kernel_log_run(&ctx);
+    CHECK(fbool("kernel.dmesg.module_rejected") == 0);
+    CHECK(fbool("kernel.dmesg.key_rejected") == 0);
+    CHECK(list_n("kernel.dmesg.signatures") == 0);
+    CHECK(list_n("kernel.dmesg.firmware_files") == 0);
+
     /* lines are capped at 20 */
     fresh();
     struct strbuf sb = STRBUF_INIT;
@@ -886,6 +898,14 @@ static void test_driver_cause(void)
     CHECK(fbool("gpu.2.driver_bound") == 0);
     CHECK_STR(fstr("gpu.2.driver"), "");
     CHECK(fbool("gpu.3.driver_bound") == 1);
+    /* no link and no amdgpu files, but a KFD node joined to the GPU */
+    fact_set_int(&fs, "gpu.2.kfd_node", 1, NULL);
+    probe_driver_cause_run(&ctx);
+    CHECK(fbool("gpu.2.driver_bound") == 1);
+    CHECK_STR(fstr("gpu.2.driver"), "amdgpu");
+    CHECK(list_n("driver.unbound_gpus") == 1);
+    fact_set_unknown(&fs, "gpu.2.kfd_node", "kfd", "none");
+    probe_driver_cause_run(&ctx);
     CHECK(list_n("driver.unbound_gpus") == 2);
     CHECK(list_has("driver.unbound_gpus", "0000:04:00.0 (bound to vfio-pci)"));
     CHECK(list_has("driver.unbound_gpus", "0000:05:00.0"));
