@@ -38,7 +38,9 @@ static const struct fact_decl facts_kernel_log[] = {
     {"kernel.dmesg.atomics_unsupported", B}, {"kernel.dmesg.pci_rejects_atomics", B},
     {"kernel.dmesg.gpu_page_fault", B}, {"kernel.dmesg.memory_access_fault", B},
     {"kernel.dmesg.kfd_unsupported", B}, {"kernel.dmesg.key_rejected", B},
-    {"kernel.dmesg.hmm_registered", B},
+    {"kernel.dmesg.hmm_registered", B}, {"kernel.dmesg.module_rejected", B},
+    {"kernel.dmesg.firmware_failed", B}, {"kernel.dmesg.probe_failed", B},
+    {"kernel.dmesg.firmware_files", L},
     {"kernel.dmesg.line_count", I}, {"kernel.dmesg.signatures", L}, {"kernel.dmesg.lines", L},
     {"kernel.dmesg_readable", B}, {"kernel.dmesg_error", S},
     END};
@@ -71,7 +73,8 @@ static const struct fact_decl facts_gpu[] = {
     {"gpu.<i>.drm_card", S}, {"gpu.<i>.render_minor", I}, {"gpu.<i>.vram_kfd_bytes", I},
     {"gpu.<i>.vram_bytes", I}, {"gpu.<i>.vis_vram_bytes", I}, {"gpu.<i>.power_w", F},
     {"gpu.<i>.temp_edge_c", F}, {"gpu.<i>.temp_junction_c", F}, {"gpu.<i>.temp_mem_c", F},
-    {"gpu.<i>.temp_max_c", F}, {"gpu.<i>.temp_crit_c", F}, {"gpu.<i>.ras_present", B},
+    {"gpu.<i>.temp_edge_limit_c", F}, {"gpu.<i>.temp_junction_limit_c", F},
+    {"gpu.<i>.temp_mem_limit_c", F}, {"gpu.<i>.temp_sensors", L}, {"gpu.<i>.ras_present", B},
     {"gpu.<i>.ras_ue", I}, {"gpu.<i>.ras_ce", I}, {"gpu.<i>.perf_level", S},
     {"gpu.<i>.vbios", S}, {"gpu.<i>.busy_percent", I},
     END};
@@ -95,6 +98,15 @@ static const struct fact_decl facts_iommu[] = {
 
 static const struct fact_decl facts_kernel[] = {
     {"kernel.svm_config", S}, {"kernel.amdgpu_params_nondefault", L}, {"kernel.cmdline", S},
+    {"kernel.drm_amdgpu_config", S},
+    END};
+
+/* why amdgpu is missing or left a GPU unbound (probe_driver_cause.c) */
+static const struct fact_decl facts_driver_cause[] = {
+    {"driver.cmdline_blocks", L}, {"driver.modprobe_blocks", L}, {"driver.dkms_versions", L},
+    {"driver.dkms_kernels", L}, {"driver.dkms_built_running", B}, {"driver.dkms_make_log", S},
+    {"driver.firmware_missing", L}, {"driver.unbound_gpus", L}, {"kernel.amdgpu_module", S},
+    {"kernel.secure_boot", B}, {"gpu.<i>.driver", S}, {"gpu.<i>.driver_bound", B},
     END};
 
 static const struct fact_decl facts_rocm[] = {
@@ -244,6 +256,7 @@ static const struct {
     {"host", facts_host},
     {"env", facts_env},
     {"driver", facts_driver},
+    {"driver_cause", facts_driver_cause},
     {"kernel_log", facts_kernel_log},
     {"kfd", facts_kfd},
     {"user", facts_user},

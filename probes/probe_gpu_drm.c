@@ -110,14 +110,21 @@ static void memory_facts(struct factset *fs, int gpu, const char *bdf, int kfd_n
 
 /* ---- thermal and power (hwmon) ------------------------------------------ */
 
+/* amdgpu's hwmon sensors: edge (temp1), junction/hotspot (temp2) and memory
+ * (temp3), each with its own limit. The limit is temp*_crit (the driver's
+ * critical temperature for that sensor) or, without it, temp*_emergency.
+ * Each sensor is judged against its own limit in checks.yaml (gpu.thermal);
+ * a sensor that cannot be read is unknown, never 0. */
 enum { T_EDGE, T_JUNCTION, T_MEM, T_N };
 static const char *const t_label[T_N] = {"edge", "junction", "mem"};
 static const char *const t_fact[T_N] = {"temp_edge_c", "temp_junction_c", "temp_mem_c"};
+static const char *const t_limit_fact[T_N] = {"temp_edge_limit_c", "temp_junction_limit_c",
+                                              "temp_mem_limit_c"};
 
 struct temps {
-    int have[T_N], have_crit[T_N];
-    double c[T_N], crit[T_N];
-    char src[T_N][256];
+    int have[T_N], have_limit[T_N];
+    double c[T_N], limit[T_N];
+    char src[T_N][256], limit_src[T_N][256];
 };
 
 static void hwmon_temps(const char *hw, struct temps *t)
@@ -140,15 +147,20 @@ static void hwmon_temps(const char *hw, struct temps *t)
         } else if (idx >= 1 && idx <= T_N) {
             slot = (int)idx - 1; /* amdgpu's fixed order when unlabelled */
         }
-        int64_t milli, crit;
+        int64_t milli, lim;
         if (slot < 0 || t->have[slot] || rootfs_readf_i64(&milli, "%s/temp%u_input", hw, idx))
             continue;
         t->have[slot] = 1;
         t->c[slot] = (double)milli / 1000.0;
         snprintf(t->src[slot], sizeof(t->src[slot]), "%s/temp%u_input", hw, idx);
-        if (rootfs_readf_i64(&crit, "%s/temp%u_crit", hw, idx) == 0 && crit > 0) {
-            t->have_crit[slot] = 1;
-            t->crit[slot] = (double)crit / 1000.0;
+        static const char *const limit_files[] = {"crit", "emergency"};
+        for (size_t f = 0; f < ARRAY_SIZE(limit_files) && !t->have_limit[slot]; f++) {
+            if (rootfs_readf_i64(&lim, "%s/temp%u_%s", hw, idx, limit_files[f]) == 0 && lim > 0) {
+                t->have_limit[slot] = 1;
+                t->limit[slot] = (double)lim / 1000.0;
+                snprintf(t->limit_src[slot], sizeof(t->limit_src[slot]), "%s/temp%u_%s", hw, idx,
+                         limit_files[f]);
+            }
         }
     }
     strlist_release(&ents);
@@ -185,33 +197,33 @@ static void hwmon_facts(struct factset *fs, int gpu, const char *bdf)
     else
         fact_set_errno(fs, fact_gpu_name(fn, gpu, "power_w"), rc ? dir : psrc, power_rc);
 
-    int hottest = -1;
+    /* every sensor read, with its limit, for summaries: "junction 61 °C
+     * (limit 110 °C)" */
+    struct strlist sensors = STRLIST_INIT;
     for (int s = 0; s < T_N; s++) {
         if (t.have[s]) {
             fact_set_float(fs, fact_gpu_name(fn, gpu, t_fact[s]), t.c[s], t.src[s]);
-            if (hottest < 0 || t.c[s] > t.c[hottest])
-                hottest = s;
+            if (t.have_limit[s])
+                strlist_add_owned(&sensors, xasprintf("%s %.0f °C (limit %.0f °C)", t_label[s],
+                                                      t.c[s], t.limit[s]));
+            else
+                strlist_add_owned(&sensors, xasprintf("%s %.0f °C", t_label[s], t.c[s]));
         } else if (rc) {
             fact_set_errno(fs, fact_gpu_name(fn, gpu, t_fact[s]), dir, rc);
         } else {
             fact_set_unknown(fs, fact_gpu_name(fn, gpu, t_fact[s]), dir,
                              "no readable '%s' temperature sensor", t_label[s]);
         }
-    }
-    if (hottest >= 0) {
-        fact_set_float(fs, fact_gpu_name(fn, gpu, "temp_max_c"), t.c[hottest], t.src[hottest]);
-        int cs = t.have_crit[hottest] ? hottest : t.have_crit[T_JUNCTION] ? T_JUNCTION : -1;
-        if (cs >= 0)
-            fact_set_float(fs, fact_gpu_name(fn, gpu, "temp_crit_c"), t.crit[cs], t.src[cs]);
+        if (t.have_limit[s])
+            fact_set_float(fs, fact_gpu_name(fn, gpu, t_limit_fact[s]), t.limit[s], t.limit_src[s]);
         else
-            fact_set_unknown(fs, fact_gpu_name(fn, gpu, "temp_crit_c"), dir,
-                             "no temp*_crit for the hottest sensor");
-    } else {
-        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "temp_max_c"), dir,
-                         "no readable temperature sensor");
-        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "temp_crit_c"), dir,
-                         "no readable temperature sensor");
+            fact_set_unknown(fs, fact_gpu_name(fn, gpu, t_limit_fact[s]), dir,
+                             t.have[s] ? "no temp*_crit or temp*_emergency for the '%s' sensor"
+                                       : "no readable '%s' temperature sensor",
+                             t_label[s]);
     }
+    fact_set_list(fs, fact_gpu_name(fn, gpu, "temp_sensors"), &sensors, dir);
+    strlist_release(&sensors);
     strlist_release(&ents);
 }
 

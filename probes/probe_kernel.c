@@ -1,4 +1,4 @@
-/* probe_kernel.c - kernel command line, CONFIG_HSA_AMD_SVM, and the amdgpu
+/* probe_kernel.c - kernel command line, CONFIG_HSA_AMD_SVM and CONFIG_DRM_AMDGPU, and the amdgpu
  * module parameters in force that differ from the driver's defaults. */
 #include "probe.h"
 
@@ -10,7 +10,8 @@
 
 int probe_kernel_run(struct probe_ctx *ctx);
 
-/* ---- CONFIG_HSA_AMD_SVM ------------------------------------------------ */
+/* ---- kernel config: CONFIG_HSA_AMD_SVM, CONFIG_DRM_AMDGPU
+ * ------------------------------------------------ */
 
 /* gunzip a whole buffer (the /proc/config.gz bytes read through rootfs) */
 static int gunzip(const char *in, size_t in_len, struct strbuf *out)
@@ -58,7 +59,21 @@ static const char *config_value(const char *cfg, const char *opt)
     return "n"; /* "# CONFIG_X is not set" or no line at all */
 }
 
-static void svm_config(struct factset *fs)
+/* the config options read from the running kernel's config */
+static const struct {
+    const char *fact, *option;
+} config_facts[] = {
+    {"kernel.svm_config", "CONFIG_HSA_AMD_SVM"},
+    {"kernel.drm_amdgpu_config", "CONFIG_DRM_AMDGPU"},
+};
+
+static void set_config_facts(struct factset *fs, const char *cfg, const char *src)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(config_facts); i++)
+        fact_set_str(fs, config_facts[i].fact, config_value(cfg, config_facts[i].option), src);
+}
+
+static void kernel_config(struct factset *fs)
 {
     const struct fact *rel = fact_get(fs, "kernel.release");
     char *boot = NULL, *text = NULL;
@@ -68,7 +83,7 @@ static void svm_config(struct factset *fs)
         boot = xasprintf("/boot/config-%s", rel->s);
         rc_boot = rootfs_read_str(boot, &text);
         if (rc_boot == 0) {
-            fact_set_str(fs, "kernel.svm_config", config_value(text, "CONFIG_HSA_AMD_SVM"), boot);
+            set_config_facts(fs, text, boot);
             free(text);
             free(boot);
             return;
@@ -80,17 +95,17 @@ static void svm_config(struct factset *fs)
         rc_gz = gunzip(text, len, &sb);
         free(text);
         if (rc_gz == 0)
-            fact_set_str(fs, "kernel.svm_config", config_value(sb.buf, "CONFIG_HSA_AMD_SVM"),
-                         "/proc/config.gz");
+            set_config_facts(fs, sb.buf, "/proc/config.gz");
         strbuf_release(&sb);
         if (rc_gz == 0) {
             free(boot);
             return;
         }
     }
-    fact_set_unknown(fs, "kernel.svm_config", "/boot/config-<release>, /proc/config.gz",
-                     "no readable kernel config (%s: %s; /proc/config.gz: %s)",
-                     boot ? boot : "/boot/config-?", strerror(-rc_boot), strerror(-rc_gz));
+    for (size_t i = 0; i < ARRAY_SIZE(config_facts); i++)
+        fact_set_unknown(fs, config_facts[i].fact, "/boot/config-<release>, /proc/config.gz",
+                         "no readable kernel config (%s: %s; /proc/config.gz: %s)",
+                         boot ? boot : "/boot/config-?", strerror(-rc_boot), strerror(-rc_gz));
     free(boot);
 }
 
@@ -204,7 +219,7 @@ int probe_kernel_run(struct probe_ctx *ctx)
     } else {
         fact_set_errno(fs, "kernel.cmdline", "/proc/cmdline", rc);
     }
-    svm_config(fs);
+    kernel_config(fs);
     amdgpu_params(fs);
     return 0;
 }

@@ -4,6 +4,7 @@
  * and strips the "<level>" prefixes, so a snapshot's .snapshot/dmesg is plain
  * dmesg output. When kernel.dmesg_restrict forbids reading, the refusal is a
  * fact of its own and every signature is unknown, never false. */
+#include "driver_block.h"
 #include "probe.h"
 
 #include <errno.h>
@@ -30,6 +31,16 @@ static const struct signature {
     {"memory_access_fault", "Memory access fault by GPU", NULL},
     {"kfd_unsupported", "kfd not supported on this ASIC", NULL},
     {"key_rejected", "Key was rejected by service", NULL},
+    /* Secure Boot / lockdown refusing an unsigned module (kernel/module/signing.c) */
+    {"module_rejected", "Loading of unsigned module is rejected", NULL},
+    {"module_rejected", "Lockdown:", "unsigned module loading is restricted"},
+    /* request_firmware() and amdgpu's own messages when a file is missing */
+    {"firmware_failed", "Direct firmware load for amdgpu/", "failed"},
+    {"firmware_failed", "amdgpu", "Failed to load gpu_info firmware"},
+    {"firmware_failed", "amdgpu", "failed to load firmware"},
+    /* the driver core when amdgpu's probe of a device fails */
+    {"probe_failed", "amdgpu", "probe with driver amdgpu failed"},
+    {"probe_failed", "amdgpu: probe of", "failed with error"},
     {"hmm_registered", "HMM registered", NULL},
 };
 
@@ -83,6 +94,7 @@ static void set_all_unknown(struct factset *fs, const char *reason)
     fact_set_unknown(fs, "kernel.dmesg.line_count", "kernel log", "%s", reason);
     fact_set_unknown(fs, "kernel.dmesg.signatures", "kernel log", "%s", reason);
     fact_set_unknown(fs, "kernel.dmesg.lines", "kernel log", "%s", reason);
+    fact_set_unknown(fs, "kernel.dmesg.firmware_files", "kernel log", "%s", reason);
 }
 
 static void refused(struct factset *fs, int rc)
@@ -114,6 +126,10 @@ int probe_kernel_log_run(struct probe_ctx *ctx)
     int found[ARRAY_SIZE(signatures)] = {0};
     struct strlist lines = STRLIST_INIT, matched = STRLIST_INIT, ids = STRLIST_INIT;
     strlist_split(&lines, text, "\n");
+    struct strlist fw = STRLIST_INIT;
+    db_firmware_failed(text, &fw);
+    fact_set_list(fs, "kernel.dmesg.firmware_files", &fw, src);
+    strlist_release(&fw);
     free(text);
     for (size_t l = 0; l < lines.n; l++) {
         for (size_t i = 0; i < ARRAY_SIZE(signatures); i++) {

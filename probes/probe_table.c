@@ -19,6 +19,7 @@ int probe_gpu_run(struct probe_ctx *ctx);
 int probe_pcie_run(struct probe_ctx *ctx);
 int probe_iommu_run(struct probe_ctx *ctx);
 int probe_kernel_run(struct probe_ctx *ctx);
+int probe_driver_cause_run(struct probe_ctx *ctx);
 int probe_rocm_run(struct probe_ctx *ctx);
 int probe_python_run(struct probe_ctx *ctx);
 int probe_gpu_runtime_run(struct probe_ctx *ctx);
@@ -39,7 +40,8 @@ const struct probe probe_table[] = {
     {"env", LEVEL_QUICK, 0, probe_env_run, "GPU-related environment variables (whitelisted)"},
     {"driver", LEVEL_QUICK, 0, probe_driver_run, "amdgpu module state and version"},
     {"kernel_log", LEVEL_QUICK, 0, probe_kernel_log_run,
-     "known signatures in the kernel log (atomics, page faults, KFD rejects, key rejected)"},
+     "known signatures in the kernel log (atomics, page faults, KFD rejects, module keys, "
+     "firmware)"},
     {"kfd", LEVEL_QUICK, 0, probe_kfd_run, "/dev/kfd and render nodes: presence, owner, open test"},
     {"user", LEVEL_QUICK, 0, probe_user_run, "the process's groups and the group database"},
     {"container", LEVEL_QUICK, 0, probe_container_run, "container and WSL detection"},
@@ -49,7 +51,11 @@ const struct probe probe_table[] = {
      "PCIe path from each GPU to the root port: link per hop, AtomicOp bits (libpci)"},
     {"iommu", LEVEL_QUICK, 0, probe_iommu_run, "IOMMU presence and the GPU's domain type"},
     {"kernel", LEVEL_QUICK, 0, probe_kernel_run,
-     "kernel command line, amdgpu parameters in force, CONFIG_HSA_AMD_SVM"},
+     "kernel command line, amdgpu parameters in force, CONFIG_HSA_AMD_SVM and CONFIG_DRM_AMDGPU"},
+    /* after host, driver, kernel_log, gpu and kernel: reads their facts */
+    {"driver_cause", LEVEL_QUICK, 0, probe_driver_cause_run,
+     "why amdgpu would not load or bind: command line, modprobe.d, DKMS, module tree, Secure Boot, "
+     "firmware"},
     {"rocm", LEVEL_QUICK, 0, probe_rocm_run,
      "ROCm installs under /opt/rocm* and distribution packages"},
     {"python", LEVEL_QUICK, 0, probe_python_run,

@@ -56,7 +56,7 @@ has "$D/mi300x.out" '\+- GPU [0-7]  gfx942  0000:[0-9a-f]{2}:00\.0 -' 8
 lacks "$D/mi300x.out" 'GPU 8'
 has "$D/mi300x.out" 'VRAM 0\.3 / 192\.0 GiB' 8
 has "$D/mi300x.out" 'PCIe 32\.0/32\.0 GT/s  x16/x16' 8
-has "$D/mi300x.out" 'edge 38 C  junction 41 C  power 147 W' 8
+has "$D/mi300x.out" 'edge 38 jct 41 mem 36 C  power 147 W' 8
 has "$D/mi300x.out" 'pp_dpm_pcie 0: 32\.0GT/s, x16 619Mhz +\|' 8
 # no pp_dpm_sclk/mclk in this capture: unknown, never 0
 has "$D/mi300x.out" 'sclk \? MHz  mclk \? MHz  perf auto' 8
@@ -76,7 +76,7 @@ has "$D/rx7900.out" '^\+- GPU 0  gfx1100  0000:86:00\.0 -' 1
 has "$D/rx7900.out" 'PCIe 16\.0/16\.0 GT/s  x8/x16'
 has "$D/rx7900.out" 'busy    3 %   VRAM 0\.6 / 24\.0 GiB'
 has "$D/rx7900.out" 'sclk 31 MHz  mclk 1249 MHz  perf auto'
-has "$D/rx7900.out" 'edge 53 C  junction 61 C  power 68 W'
+has "$D/rx7900.out" 'edge 53 jct 61 mem 68 C  power 68 W'
 has "$D/rx7900.out" '^\| \[XX\] pcie\.link +link trained at x8 where x16 is possible'
 has "$D/rx7900.out" '^\| \[XX\] pcie\.atomics '
 has "$D/rx7900.out" '^\| \[XX\] kfd\.access '
@@ -118,6 +118,9 @@ for dir in $FX/*/; do
     has "$D/fx-$name.out" 'PCIe ([0-9.]+|\?)/([0-9.]+|\?) GT/s  x([0-9]+|\?)/x([0-9]+|\?)' "$n"
 done
 has "$D/fx-no-gpu-server.out" '^no AMD GPU \(gpu\.count = 0\)'
+# the sensor that decided gpu.thermal is in the checklist and in the panel
+has "$D/fx-rx7800xt-hot-edge.out" '^\| \[XX\] gpu\.thermal +edge 96 °C is within 5 °C of its limit 100 °C'
+has "$D/fx-rx7800xt-hot-edge.out" 'edge 96 jct 104 mem 90 C'
 
 # a tarball sysroot (what collect writes) gives the same frame as its tree
 if [ -f $FX/this-machine/snapshot.tar.gz ]; then
@@ -135,7 +138,7 @@ printf '0: 96Mhz\n1: 456Mhz\n' >"$G/pp_dpm_pcie"
 rm -f "$G"/hwmon/hwmon*/power1_average "$G"/hwmon/hwmon*/temp1_input
 once unknown 0 --sysroot "$U" --size 40x100
 has "$D/unknown.out" 'busy    \? %   VRAM \? / 24\.0 GiB'
-has "$D/unknown.out" 'edge \? C  junction 61 C  power \? W'
+has "$D/unknown.out" 'edge \? jct 61 mem 68 C  power \? W'
 has "$D/unknown.out" 'sclk \? MHz  mclk \? MHz'
 has "$D/unknown.out" 'pp_dpm_pcie \? +\|$'
 
@@ -154,7 +157,7 @@ for size in 10x40 24x80 3x20 1x10 5x200; do
         bad "size $size: $lines lines, widest $wide"
     fi
 done
-has "$D/size-24x80.out" '^GPU[0-7] gfx942 busy 0% VRAM 0\.3/192G 38/41C 147W PCIe 32\.0GT/s x16/x16' 8
+has "$D/size-24x80.out" '^GPU[0-7] gfx942 busy 0% VRAM 0\.3/192G 38/41/36C 147W PCIe 32\.0GT/s x16/x16' 8
 has "$D/size-10x40.out" '^GPU[0-2] gfx942 busy 0%' 3
 has "$D/size-10x40.out" '^\| \[ok\] ' 3
 

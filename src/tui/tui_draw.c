@@ -65,9 +65,12 @@ static void gpu_lines(const struct factset *fs, int g, char out[5][160])
              num(a, sizeof(a), fs, g, "busy_percent", 0, 1),
              num(b, sizeof(b), fs, g, "vram_used_bytes", 1, GIB),
              num(c, sizeof(c), fs, g, "vram_bytes", 1, GIB));
-    snprintf(out[1], 160, "edge %s C  junction %s C  power %s W",
+    /* all three sensors: gpu.thermal judges each against its own limit and
+     * names the one that decided, which may be mem */
+    snprintf(out[1], 160, "edge %s jct %s mem %s C  power %s W",
              num(a, sizeof(a), fs, g, "temp_edge_c", 0, 1),
              num(b, sizeof(b), fs, g, "temp_junction_c", 0, 1),
+             num(d, sizeof(d), fs, g, "temp_mem_c", 0, 1),
              num(c, sizeof(c), fs, g, "power_w", 0, 1));
     snprintf(out[2], 160, "sclk %s MHz  mclk %s MHz  perf %s",
              num(a, sizeof(a), fs, g, "sclk_mhz", 0, 1), num(b, sizeof(b), fs, g, "mclk_mhz", 0, 1),
@@ -100,16 +103,17 @@ static void draw_gpu_panel(struct tui_canvas *cv, const struct tui_rect *r,
 static void draw_gpu_line(struct tui_canvas *cv, const struct tui_rect *r, const struct factset *fs,
                           int g)
 {
-    char a[32], b[32], c[32], d[32], e[32], f[32], h[32], i[32], j[32], k[32], l[32];
+    char a[32], b[32], c[32], d[32], e[32], m[32], f[32], h[32], i[32], j[32], k[32], l[32];
     int w =
         tui_canvas_printf(cv, r->y, r->x, r->w - 1, TA_TITLE, "GPU%d %s ", g, str(fs, g, "gfx"));
     tui_canvas_printf(cv, r->y, r->x + w, r->w - 1 - w, TA_NORMAL,
-                      "busy %s%% VRAM %s/%sG %s/%sC %sW PCIe %sGT/s x%s/x%s sclk %s mclk %s %s",
+                      "busy %s%% VRAM %s/%sG %s/%s/%sC %sW PCIe %sGT/s x%s/x%s sclk %s mclk %s %s",
                       num(a, sizeof(a), fs, g, "busy_percent", 0, 1),
                       num(b, sizeof(b), fs, g, "vram_used_bytes", 1, GIB),
                       num(c, sizeof(c), fs, g, "vram_bytes", 0, GIB),
                       num(d, sizeof(d), fs, g, "temp_edge_c", 0, 1),
                       num(e, sizeof(e), fs, g, "temp_junction_c", 0, 1),
+                      num(m, sizeof(m), fs, g, "temp_mem_c", 0, 1),
                       num(f, sizeof(f), fs, g, "power_w", 0, 1),
                       num(h, sizeof(h), fs, g, "link.speed_gts", 1, 1),
                       num(i, sizeof(i), fs, g, "link.width", 0, 1),

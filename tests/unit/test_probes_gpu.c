@@ -380,8 +380,12 @@ static void test_navi31(void)
     CHECK(NEAR(fflt("gpu.0.temp_edge_c"), 53.0));
     CHECK(NEAR(fflt("gpu.0.temp_junction_c"), 61.0));
     CHECK(NEAR(fflt("gpu.0.temp_mem_c"), 68.0));
-    CHECK(NEAR(fflt("gpu.0.temp_max_c"), 68.0));
-    CHECK(NEAR(fflt("gpu.0.temp_crit_c"), 108.0)); /* mem is the hottest: its crit */
+    /* each sensor's own limit (temp*_crit): mem's is not junction's */
+    CHECK(NEAR(fflt("gpu.0.temp_edge_limit_c"), 100.0));
+    CHECK(NEAR(fflt("gpu.0.temp_junction_limit_c"), 110.0));
+    CHECK(NEAR(fflt("gpu.0.temp_mem_limit_c"), 108.0));
+    CHECK(str_ends(F("gpu.0.temp_mem_limit_c")->source, "temp3_crit"));
+    CHECK(list_has("gpu.0.temp_sensors", "mem 68 °C (limit 108 °C)"));
     CHECK(NEAR(fflt("gpu.0.power_w"), 68.0));
     CHECK(fbool("gpu.0.ras_present") == 0);
     CHECK(is_unknown("gpu.0.ras_ue"));
@@ -631,8 +635,9 @@ static void test_mixed(void)
     CHECK_STR(fstr("gpu.0.perf_level"), "auto");
     CHECK_STR(fstr("gpu.0.vbios"), "113-D4121EXT-CO1");
     CHECK(NEAR(fflt("gpu.0.temp_edge_c"), 56.0));
-    CHECK(NEAR(fflt("gpu.0.temp_max_c"), 59.0));
-    CHECK(NEAR(fflt("gpu.0.temp_crit_c"), 110.0)); /* junction is hottest */
+    CHECK(NEAR(fflt("gpu.0.temp_junction_c"), 59.0));
+    CHECK(NEAR(fflt("gpu.0.temp_junction_limit_c"), 110.0));
+    CHECK(NEAR(fflt("gpu.0.temp_mem_limit_c"), 100.0));
     CHECK(NEAR(fflt("gpu.0.power_w"), 36.0));
     CHECK(fbool("gpu.0.ras_present") == 1);
     CHECK(fint("gpu.0.ras_ue") == 1);

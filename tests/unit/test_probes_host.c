@@ -1,6 +1,7 @@
 /* test_probes_host.c - the host probes (driver, kernel log, kfd, user,
  * container, kernel, iommu, rocm) on small sysroot trees built in a temp dir,
  * including the .snapshot/<query> files that stand in for live producers. */
+#include "../../probes/driver_block.h"
 #include "../../probes/probe.h"
 #include "sysroot_tree.h"
 #include "test.h"
@@ -23,6 +24,7 @@ int probe_container_run(struct probe_ctx *ctx);
 int probe_kernel_run(struct probe_ctx *ctx);
 int probe_iommu_run(struct probe_ctx *ctx);
 int probe_rocm_run(struct probe_ctx *ctx);
+int probe_driver_cause_run(struct probe_ctx *ctx);
 
 /* ---- sysroot helpers ------------------------------------------------------ */
 
@@ -148,7 +150,8 @@ static void test_driver(void)
 
 static const char *const sig_ids[] = {
     "atomics_unsupported", "pci_rejects_atomics", "gpu_page_fault", "memory_access_fault",
-    "kfd_unsupported",     "key_rejected",        "hmm_registered"};
+    "kfd_unsupported",     "key_rejected",        "hmm_registered", "module_rejected",
+    "firmware_failed",     "probe_failed"};
 
 static void test_kernel_log(void)
 {
@@ -194,6 +197,10 @@ static void test_kernel_log(void)
         "[    4.4] kfd kfd: amdgpu: kfd not supported on this ASIC\n",
         "[    2.0] modprobe: ERROR: could not insert 'amdgpu': Key was rejected by service\n",
         "[    5.0] amdgpu: HMM registered 24560MB device memory\n",
+        "[    2.1] Loading of unsigned module is rejected\n",
+        "[    2.9] amdgpu 0000:03:00.0: Direct firmware load for amdgpu/psp_13_0_0_sos.bin failed "
+        "with error -2\n",
+        "[    2.9] amdgpu: probe of 0000:03:00.0 failed with error -19\n",
     };
     for (size_t s = 0; s < ARRAY_SIZE(sig_ids); s++) {
         fresh();
@@ -213,6 +220,18 @@ static void test_kernel_log(void)
         const struct fact *f = fact_get(&fs, "kernel.dmesg.lines");
         CHECK(f && f->type == FACT_LIST && f->list.n == 1 && str_starts(f->list.v[0], sig_ids[s]));
     }
+
+    /* "module verification failed ... tainting kernel" is a module that
+     * loaded unsigned (Secure Boot off): no rejection */
+    fresh();
+    put("/.snapshot/dmesg", "[ 3.1] amdgpu: module verification failed: signature and/or "
+                            "required key missing - tainting kernel\n");
+    use_root();
+    probe_kernel_log_run(&ctx);
+    CHECK(fbool("kernel.dmesg.module_rejected") == 0);
+    CHECK(fbool("kernel.dmesg.key_rejected") == 0);
+    CHECK(list_n("kernel.dmesg.signatures") == 0);
+    CHECK(list_n("kernel.dmesg.firmware_files") == 0);
 
     /* lines are capped at 20 */
     fresh();
@@ -409,6 +428,7 @@ static void test_kernel(void)
     probe_kernel_run(&ctx);
     CHECK_STR(fstr("kernel.cmdline"), "BOOT_IMAGE=/vmlinuz quiet amdgpu.noretry=0");
     CHECK_STR(fstr("kernel.svm_config"), "y");
+    CHECK_STR(fstr("kernel.drm_amdgpu_config"), "m");     /* from the gzipped config */
     CHECK(is_unknown("kernel.amdgpu_params_nondefault")); /* no driver facts: not loaded */
 
     /* /boot/config-<release> wins over /proc/config.gz */
@@ -417,6 +437,7 @@ static void test_kernel(void)
     fact_set_str(&fs, "kernel.release", "6.8.0", NULL);
     probe_kernel_run(&ctx);
     CHECK_STR(fstr("kernel.svm_config"), "n");
+    CHECK_STR(fstr("kernel.drm_amdgpu_config"), "n"); /* not in /boot's file */
 
     /* a config without the line at all is "n" too; no config is unknown */
     fresh();
@@ -431,6 +452,7 @@ static void test_kernel(void)
     fact_set_str(&fs, "kernel.release", "6.1.0", NULL);
     probe_kernel_run(&ctx);
     CHECK(is_unknown("kernel.svm_config"));
+    CHECK(is_unknown("kernel.drm_amdgpu_config"));
     CHECK(is_unknown("kernel.cmdline"));
 
     /* non-default parameters with a DKMS 6.8 driver */
@@ -608,6 +630,301 @@ static void test_rocm(void)
     CHECK(fint("driver.rocm_series_gap") == 3);
 }
 
+/* ---- why amdgpu is missing: parsers ---------------------------------------- */
+
+/* the list a parser produced, joined with '|' for one comparison */
+static char *joined(const struct strlist *l)
+{
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_add(&sb, "", 0);
+    for (size_t i = 0; i < l->n; i++)
+        strbuf_addf(&sb, "%s%s", i ? "|" : "", l->v[i]);
+    return strbuf_detach(&sb);
+}
+
+static void cmdline_case(const char *cmdline, const char *want)
+{
+    struct strlist out = STRLIST_INIT;
+    db_cmdline_blocks(cmdline, &out);
+    char *got = joined(&out);
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "cmdline \"%s\"\n", cmdline);
+    CHECK_STR(got, want);
+    free(got);
+    strlist_release(&out);
+}
+
+static void modprobe_case(const char *text, const char *want)
+{
+    struct strlist out = STRLIST_INIT;
+    db_modprobe_blocks(text, &out);
+    char *got = joined(&out);
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "modprobe.d text \"%s\"\n", text);
+    CHECK_STR(got, want);
+    free(got);
+    strlist_release(&out);
+}
+
+static void test_driver_block_parsers(void)
+{
+    /* kernel command line */
+    cmdline_case("BOOT_IMAGE=/vmlinuz root=UUID=1 ro quiet splash", "");
+    cmdline_case("", "");
+    cmdline_case("ro quiet nomodeset", "nomodeset");
+    /* older kernels load amdgpu despite nomodeset when told to */
+    cmdline_case("ro nomodeset amdgpu.modeset=1", "");
+    cmdline_case("ro amdgpu.modeset=0", "amdgpu.modeset=0");
+    cmdline_case("ro amdgpu.modeset=-1", "");
+    cmdline_case("ro modprobe.blacklist=nouveau,amdgpu", "modprobe.blacklist=nouveau,amdgpu");
+    cmdline_case("ro modprobe.blacklist=nouveau", "");
+    cmdline_case("ro module_blacklist=amdgpu", "module_blacklist=amdgpu");
+    cmdline_case("ro module-blacklist=radeon,amdgpu", "module-blacklist=radeon,amdgpu");
+    cmdline_case("ro rd.driver.blacklist=amdgpu", "rd.driver.blacklist=amdgpu");
+    cmdline_case("ro initcall_blacklist=amdgpu_init", "initcall_blacklist=amdgpu_init");
+    /* a name that only contains amdgpu is another module */
+    cmdline_case("ro modprobe.blacklist=amdgpu_foo", "");
+    /* quotes group and are dropped; words after -- are init's */
+    cmdline_case("ro \"modprobe.blacklist=amdgpu\" quiet", "modprobe.blacklist=amdgpu");
+    cmdline_case("ro -- nomodeset", "");
+    cmdline_case("nomodeset amdgpu.modeset=0 nomodeset", "nomodeset|amdgpu.modeset=0");
+    /* amdgpu parameters that do not stop it */
+    cmdline_case("ro amdgpu.ppfeaturemask=0xffffffff amdgpu.dc=0", "");
+
+    /* modprobe.d */
+    modprobe_case("", "");
+    modprobe_case("blacklist amdgpu\n", "1: blacklist amdgpu");
+    modprobe_case("# blacklist amdgpu\n#blacklist amdgpu\n", "");
+    modprobe_case("blacklist radeon\nblacklist amdgpu_foo\n", "");
+    modprobe_case("\n\n  blacklist\tamdgpu   # passthrough\n", "3: blacklist amdgpu # passthrough");
+    modprobe_case("install amdgpu /bin/true\n", "1: install amdgpu /bin/true");
+    modprobe_case("install amdgpu /bin/false\n", "1: install amdgpu /bin/false");
+    /* an install wrapper that loads the module after all */
+    modprobe_case("install amdgpu /sbin/modprobe --ignore-install amdgpu $CMDLINE_OPTS\n", "");
+    modprobe_case("install amdgpu /usr/bin/logger hi; /sbin/modprobe --ignore-install amdgpu\n",
+                  "");
+    modprobe_case("install amdgpu\n", ""); /* no command: not a valid install line */
+    modprobe_case("options amdgpu modeset=0\n", "1: options amdgpu modeset=0");
+    modprobe_case("options amdgpu si_support=1 cik_support=1\n", "");
+    modprobe_case("options amdgpu ppfeaturemask=0xfff modeset=0\n",
+                  "1: options amdgpu ppfeaturemask=0xfff modeset=0");
+    /* continuation lines join and report the first line's number */
+    modprobe_case("# comment\nblacklist \\\n  amdgpu\nblacklist nouveau\n", "2: blacklist amdgpu");
+    modprobe_case("options amdgpu \\\n dc=1 \\\n modeset=0\n", "1: options amdgpu dc=1 modeset=0");
+    /* a continuation on the last line, and no final newline */
+    modprobe_case("blacklist \\\namdgpu", "1: blacklist amdgpu");
+    modprobe_case("blacklist amdgpu\nblacklist amdgpu", "1: blacklist amdgpu|2: blacklist amdgpu");
+    /* CRLF files: modprobe splits on spaces and tabs only, so it reads the
+     * module "amdgpu\r", which blocks nothing - neither does the parser */
+    modprobe_case("blacklist amdgpu\r\n", "");
+
+    /* firmware lines of a kernel log */
+    struct strlist fw = STRLIST_INIT;
+    db_firmware_failed("[ 2.9] amdgpu 0000:03:00.0: Direct firmware load for "
+                       "amdgpu/psp_13_0_0_sos.bin failed with error -2\n"
+                       "[ 2.9] iwlwifi: Direct firmware load for iwlwifi-9000.ucode failed\n"
+                       "[ 3.0] amdgpu 0000:03:00.0: Direct firmware load for "
+                       "amdgpu/psp_13_0_0_sos.bin failed with error -2\n"
+                       "[ 3.1] Direct firmware load for amdgpu/gc_11_0_0_mes_2.bin failed "
+                       "with error -2\n"
+                       "[ 3.2] Direct firmware load for amdgpu/",
+                       &fw);
+    char *got = joined(&fw);
+    CHECK_STR(got, "amdgpu/psp_13_0_0_sos.bin|amdgpu/gc_11_0_0_mes_2.bin");
+    free(got);
+    strlist_release(&fw);
+}
+
+/* ---- why amdgpu is missing: the probe on trees ------------------------------ */
+
+static void cause_base(const char *release)
+{
+    fact_set_str(&fs, "kernel.release", release, NULL);
+    fact_set_str(&fs, "kernel.cmdline", "ro quiet", NULL);
+    fact_set_int(&fs, "gpu.count", 0, NULL);
+}
+
+static void test_driver_cause(void)
+{
+    /* an empty machine: nothing blocks, no DKMS, the module tree unknown */
+    fresh();
+    use_root();
+    cause_base("6.8.0-49-generic");
+    probe_driver_cause_run(&ctx);
+    CHECK(list_n("driver.cmdline_blocks") == 0);
+    CHECK(list_n("driver.modprobe_blocks") == 0);
+    CHECK(list_n("driver.dkms_versions") == 0);
+    CHECK(fbool("driver.dkms_built_running") == 0);
+    CHECK(is_unknown("kernel.amdgpu_module"));
+    CHECK(is_unknown("kernel.secure_boot"));
+    CHECK(is_unknown("driver.firmware_missing")); /* no kernel log facts */
+    CHECK(list_n("driver.unbound_gpus") == 0);
+
+    /* unknown inputs stay unknown */
+    fresh();
+    use_root();
+    probe_driver_cause_run(&ctx);
+    CHECK(is_unknown("driver.cmdline_blocks"));
+    CHECK(is_unknown("driver.dkms_built_running"));
+    CHECK(is_unknown("kernel.amdgpu_module"));
+    CHECK(is_unknown("driver.unbound_gpus"));
+
+    /* modprobe.d: every directory, masking by file name, /dev/null masks */
+    fresh();
+    put("/etc/modprobe.d/a.conf", "blacklist amdgpu\n");
+    put("/etc/modprobe.d/notes.txt", "blacklist amdgpu\n"); /* not *.conf */
+    put("/run/modprobe.d/b.conf", "# x\ninstall amdgpu /bin/false\n");
+    put("/usr/lib/modprobe.d/a.conf", "blacklist amdgpu\n"); /* masked by /etc's a.conf */
+    put("/lib/modprobe.d/c.conf", "options amdgpu modeset=0\n");
+    put_link("/etc/modprobe.d/d.conf", "/dev/null");
+    put("/usr/lib/modprobe.d/d.conf", "blacklist amdgpu\n"); /* masked by the link */
+    put("/usr/local/lib/modprobe.d/e.conf", "options amdgpu dc=1\n");
+    use_root();
+    cause_base("6.8.0-49-generic");
+    probe_driver_cause_run(&ctx);
+    CHECK(list_n("driver.modprobe_blocks") == 3);
+    CHECK(list_has("driver.modprobe_blocks", "/etc/modprobe.d/a.conf:1: blacklist amdgpu"));
+    CHECK(
+        list_has("driver.modprobe_blocks", "/run/modprobe.d/b.conf:2: install amdgpu /bin/false"));
+    CHECK(list_has("driver.modprobe_blocks", "/lib/modprobe.d/c.conf:1: options amdgpu modeset=0"));
+
+    /* DKMS built for another kernel, a failed build's log, no in-tree module */
+    fresh();
+    put("/var/lib/dkms/amdgpu/6.8.5/source/dkms.conf", "PACKAGE_NAME=amdgpu\n");
+    put("/var/lib/dkms/amdgpu/6.8.5/6.8.0-45-generic/x86_64/module/amdgpu.ko.zst", "");
+    put("/var/lib/dkms/amdgpu/6.8.5/6.8.0-47-generic/x86_64/module/amdttm.ko", "");
+    put("/var/lib/dkms/amdgpu/6.8.5/build/make.log", "error\n");
+    put_link("/var/lib/dkms/amdgpu/kernel-6.8.0-45-generic-x86_64",
+             "6.8.5/6.8.0-45-generic/x86_64");
+    put("/lib/modules/6.8.0-49-generic/modules.builtin", "kernel/drivers/video/fb.ko\n");
+    put("/lib/modules/6.8.0-49-generic/kernel/drivers/gpu/drm/drm.ko", "");
+    use_root();
+    cause_base("6.8.0-49-generic");
+    probe_driver_cause_run(&ctx);
+    CHECK(list_n("driver.dkms_versions") == 1 && list_has("driver.dkms_versions", "6.8.5"));
+    CHECK(list_n("driver.dkms_kernels") == 1 &&
+          list_has("driver.dkms_kernels", "6.8.0-45-generic"));
+    CHECK(fbool("driver.dkms_built_running") == 0);
+    CHECK_STR(fstr("driver.dkms_make_log"), "/var/lib/dkms/amdgpu/6.8.5/build/make.log");
+    CHECK_STR(fstr("kernel.amdgpu_module"), "");
+
+    /* built for the running kernel; installed under updates/dkms */
+    fresh();
+    put("/var/lib/dkms/amdgpu/6.8.5/6.8.0-49-generic/x86_64/module/amdgpu.ko.xz", "");
+    put("/lib/modules/6.8.0-49-generic/updates/dkms/amdgpu.ko.xz", "");
+    use_root();
+    cause_base("6.8.0-49-generic");
+    probe_driver_cause_run(&ctx);
+    CHECK(fbool("driver.dkms_built_running") == 1);
+    CHECK_STR(fstr("driver.dkms_make_log"), "");
+    CHECK_STR(fstr("kernel.amdgpu_module"),
+              "/lib/modules/6.8.0-49-generic/updates/dkms/amdgpu.ko.xz");
+
+    /* only in the running kernel's tree (dkms install without /var/lib/dkms) */
+    fresh();
+    put("/lib/modules/6.8.0-49-generic/updates/dkms/amdgpu.ko", "");
+    use_root();
+    cause_base("6.8.0-49-generic");
+    probe_driver_cause_run(&ctx);
+    CHECK(fbool("driver.dkms_built_running") == 1);
+
+    /* built into the kernel */
+    fresh();
+    put("/lib/modules/6.10.0/modules.builtin", "kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko\n");
+    use_root();
+    cause_base("6.10.0");
+    probe_driver_cause_run(&ctx);
+    CHECK_STR(fstr("kernel.amdgpu_module"), "builtin");
+
+    /* Secure Boot variable: on, off, short */
+    static const unsigned char on[] = {6, 0, 0, 0, 1}, off[] = {6, 0, 0, 0, 0}, shortv[] = {6, 0};
+    const char *var = "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c";
+    const unsigned char *vals[] = {on, off, shortv};
+    size_t lens[] = {sizeof(on), sizeof(off), sizeof(shortv)};
+    int want[] = {1, 0, -1};
+    for (int i = 0; i < 3; i++) {
+        fresh();
+        put_bin(var, vals[i], lens[i]);
+        use_root();
+        cause_base("6.8.0");
+        probe_driver_cause_run(&ctx);
+        CHECK(fbool("kernel.secure_boot") == want[i]);
+    }
+    /* EFI without the variable: unknown with the reason */
+    fresh();
+    put_dir("/sys/firmware/efi/efivars");
+    use_root();
+    cause_base("6.8.0");
+    probe_driver_cause_run(&ctx);
+    CHECK(is_unknown("kernel.secure_boot"));
+
+    /* firmware the log named: present (compressed) or missing */
+    fresh();
+    put("/lib/firmware/amdgpu/gc_11_0_0_mes_2.bin.zst", "");
+    use_root();
+    cause_base("6.8.0");
+    struct strlist names = STRLIST_INIT;
+    strlist_add(&names, "amdgpu/psp_13_0_0_sos.bin");
+    strlist_add(&names, "amdgpu/gc_11_0_0_mes_2.bin");
+    fact_set_list(&fs, "kernel.dmesg.firmware_files", &names, NULL);
+    strlist_release(&names);
+    probe_driver_cause_run(&ctx);
+    CHECK(list_n("driver.firmware_missing") == 1);
+    CHECK(list_has("driver.firmware_missing", "amdgpu/psp_13_0_0_sos.bin"));
+
+    /* GPU binding: amdgpu, vfio-pci, none, and a snapshot without the link */
+    fresh();
+    static const char *const bdfs[] = {"0000:03:00.0", "0000:04:00.0", "0000:05:00.0",
+                                       "0000:06:00.0"};
+    for (int i = 0; i < 4; i++) {
+        char *dev = xasprintf("/sys/devices/pci0000:00/%s", bdfs[i]);
+        char *l = xasprintf("/sys/bus/pci/devices/%s", bdfs[i]);
+        char *vendor = xasprintf("%s/vendor", dev);
+        put(vendor, "0x1002\n");
+        put_link(l, dev);
+        if (i < 2) {
+            char *drv = xasprintf("%s/driver", dev);
+            put_link(drv, i == 0 ? "../../../bus/pci/drivers/amdgpu"
+                                 : "../../../bus/pci/drivers/vfio-pci");
+            free(drv);
+        }
+        if (i == 3) {
+            char *vram = xasprintf("%s/mem_info_vram_total", dev);
+            put(vram, "17163091968\n");
+            free(vram);
+        }
+        free(vendor);
+        free(l);
+        free(dev);
+    }
+    use_root();
+    cause_base("6.8.0");
+    fact_set_int(&fs, "gpu.count", 4, NULL);
+    for (int i = 0; i < 4; i++) {
+        char fn[FACT_NAME_MAX];
+        fact_set_str(&fs, fact_gpu_name(fn, i, "pci"), bdfs[i], NULL);
+    }
+    probe_driver_cause_run(&ctx);
+    CHECK(fbool("gpu.0.driver_bound") == 1);
+    CHECK_STR(fstr("gpu.0.driver"), "amdgpu");
+    CHECK(fbool("gpu.1.driver_bound") == 0);
+    CHECK_STR(fstr("gpu.1.driver"), "vfio-pci");
+    CHECK(fbool("gpu.2.driver_bound") == 0);
+    CHECK_STR(fstr("gpu.2.driver"), "");
+    CHECK(fbool("gpu.3.driver_bound") == 1);
+    /* no link and no amdgpu files, but a KFD node joined to the GPU */
+    fact_set_int(&fs, "gpu.2.kfd_node", 1, NULL);
+    probe_driver_cause_run(&ctx);
+    CHECK(fbool("gpu.2.driver_bound") == 1);
+    CHECK_STR(fstr("gpu.2.driver"), "amdgpu");
+    CHECK(list_n("driver.unbound_gpus") == 1);
+    fact_set_unknown(&fs, "gpu.2.kfd_node", "kfd", "none");
+    probe_driver_cause_run(&ctx);
+    CHECK(list_n("driver.unbound_gpus") == 2);
+    CHECK(list_has("driver.unbound_gpus", "0000:04:00.0 (bound to vfio-pci)"));
+    CHECK(list_has("driver.unbound_gpus", "0000:05:00.0"));
+}
+
 int main(void)
 {
     test_driver();
@@ -618,6 +935,8 @@ int main(void)
     test_kernel();
     test_iommu();
     test_rocm();
+    test_driver_block_parsers();
+    test_driver_cause();
     fresh(); /* removes the last tree */
     rmdir(root);
     rootfs_release();
