@@ -232,5 +232,12 @@ for cmd in $cmds; do
     fi
 done
 
+# fix texts name the privilege prefix as {sudo} (rendered from user.is_root
+# and host.sudo_present), never a literal "sudo ", so a fix fits the machine:
+# root or a machine without sudo gets no "sudo" prefix
+lit=$(grep -n '^ *fix: ' checks.yaml | sed 's/{sudo}//g' | grep -E '(^|[^a-z_])sudo ' || true)
+if [ -z "$lit" ]; then ok; else bad "checks.yaml fix text with a literal sudo: $lit"; fi
+[ "$(grep -c '{sudo}' checks.yaml)" -ge 10 ] && ok || bad "checks.yaml: fewer {sudo} placeholders than expected"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
