@@ -258,5 +258,28 @@ else
     bad "collect did not replace an existing file"
 fi
 
+# the snapshots committed as fixture machines (recorded live) obey the same
+# contract: one passwd line, no package stanza outside the GPU stack's
+for snap in tests/fixtures/*/snapshot.tar.gz; do
+    msg=$(python3 - "$snap" <<'PY'
+import sys, tarfile
+t = tarfile.open(sys.argv[1])
+def text(name):
+    for m in t.getmembers():
+        if m.name.lstrip("./") == name and m.isfile():
+            return t.extractfile(m).read().decode("utf-8", "replace")
+    return ""
+pw = [l for l in text("etc/passwd").splitlines() if l.strip()]
+if len(pw) > 1:
+    print("etc/passwd holds %d lines" % len(pw))
+pk = [l.split(":", 1)[1].strip() for l in text("var/lib/dpkg/status").splitlines() if l.startswith("Package:")]
+odd = [p for p in pk if p in ("bash", "coreutils", "openssh-server", "libc6", "python3")]
+if odd:
+    print("dpkg status keeps unrelated packages: %s" % ", ".join(odd))
+PY
+)
+    if [ -z "$msg" ]; then ok; else bad "$snap: $msg"; fi
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
