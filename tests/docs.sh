@@ -239,5 +239,18 @@ lit=$(grep -n '^ *fix: ' checks.yaml | sed 's/{sudo}//g' | grep -E '(^|[^a-z_])s
 if [ -z "$lit" ]; then ok; else bad "checks.yaml fix text with a literal sudo: $lit"; fi
 [ "$(grep -c '{sudo}' checks.yaml)" -ge 10 ] && ok || bad "checks.yaml: fewer {sudo} placeholders than expected"
 
+# a fixture recorded by collect says so in its README; a built tree does not
+# claim to be recorded
+for d in tests/fixtures/*/; do
+    d=${d%/}
+    if [ -f "$d/snapshot.tar.gz" ]; then
+        grep -q '^Recorded live' "$d/README" && ok || bad "$d: a recorded snapshot whose README does not say 'Recorded live'"
+    elif grep -qi 'recorded live' "$d/README" "$d/expected" 2>/dev/null; then
+        bad "$d: a built tree described as recorded live"
+    else
+        ok
+    fi
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

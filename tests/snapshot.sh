@@ -85,6 +85,10 @@ while IFS="$tab" read -r name pattern; do
 done <"$H/expected"
 n=$(grep -c . "$H/expected" 2>/dev/null || echo 0)
 if [ "$n" -ge 30 ]; then ok; else bad "only $n hostile archives generated"; fi
+# docs/ARCHITECTURE.md states the count: it must be the generator's
+nh=$(grep -c -v '	-$' "$H/expected" 2>/dev/null || echo 0)
+nd=$(grep -o '[0-9][0-9]* hostile tarballs' docs/ARCHITECTURE.md | head -1 | cut -d' ' -f1)
+if [ "$nh" = "$nd" ]; then ok; else bad "docs/ARCHITECTURE.md says ${nd:-no} hostile tarballs, the generator writes $nh"; fi
 
 # ---- 2. round trip on this machine ------------------------------------
 live_tar=$S/live.tar.gz
