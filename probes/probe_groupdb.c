@@ -29,21 +29,9 @@ void groupdb_release(struct groupdb *db)
     strlist_release(&db->passwd);
 }
 
-/* field `idx` (0-based) of a colon-separated line; caller frees; NULL if absent */
-static char *field(const char *line, int idx)
-{
-    for (int i = 0; i < idx; i++) {
-        line = strchr(line, ':');
-        if (!line)
-            return NULL;
-        line++;
-    }
-    return xstrndup(line, strcspn(line, ":"));
-}
-
 static int field_is_gid(const char *line, int idx, unsigned long gid)
 {
-    char *f = field(line, idx);
+    char *f = str_colon_field(line, idx);
     uint64_t v;
     int ok = f && *f && str_parse_u64(f, &v) == 0 && v == gid;
     free(f);
@@ -54,19 +42,19 @@ char *groupdb_group_name(const struct groupdb *db, unsigned long gid)
 {
     for (size_t i = 0; i < db->group.n; i++)
         if (field_is_gid(db->group.v[i], 2, gid))
-            return field(db->group.v[i], 0);
+            return str_colon_field(db->group.v[i], 0);
     return xasprintf("gid %lu", gid);
 }
 
 int groupdb_user_gid(const struct groupdb *db, const char *user, unsigned long *gid)
 {
     for (size_t i = 0; i < db->passwd.n; i++) {
-        char *name = field(db->passwd.v[i], 0);
+        char *name = str_colon_field(db->passwd.v[i], 0);
         int match = name && strcmp(name, user) == 0;
         free(name);
         if (!match)
             continue;
-        char *g = field(db->passwd.v[i], 3);
+        char *g = str_colon_field(db->passwd.v[i], 3);
         uint64_t v;
         int rc = g && str_parse_u64(g, &v) == 0 ? 0 : -EINVAL;
         free(g);
@@ -80,7 +68,7 @@ int groupdb_user_gid(const struct groupdb *db, const char *user, unsigned long *
 void groupdb_member_groups(const struct groupdb *db, const char *user, struct strlist *out)
 {
     for (size_t i = 0; i < db->group.n; i++) {
-        char *members = field(db->group.v[i], 3);
+        char *members = str_colon_field(db->group.v[i], 3);
         if (!members)
             continue;
         struct strlist m = STRLIST_INIT;
@@ -89,7 +77,7 @@ void groupdb_member_groups(const struct groupdb *db, const char *user, struct st
         for (size_t j = 0; j < m.n; j++) {
             if (strcmp(str_trim(m.v[j]), user) != 0)
                 continue;
-            char *name = field(db->group.v[i], 0);
+            char *name = str_colon_field(db->group.v[i], 0);
             if (!strlist_has(out, name))
                 strlist_add(out, name);
             free(name);

@@ -44,25 +44,13 @@ int redact_dpkg_keep(const char *package)
     return 0;
 }
 
-/* field idx (0-based) of a colon-separated line, as a new string */
-static char *field(const char *line, int idx)
-{
-    for (int i = 0; i < idx; i++) {
-        line = strchr(line, ':');
-        if (!line)
-            return NULL;
-        line++;
-    }
-    return xstrndup(line, strcspn(line, ":"));
-}
-
 char *redact_passwd(const char *text, const char *user)
 {
     struct strbuf out = STRBUF_INIT;
     struct strlist lines = STRLIST_INIT;
     strlist_split(&lines, text, "\n");
     for (size_t i = 0; user && i < lines.n; i++) {
-        char *name = field(lines.v[i], 0);
+        char *name = str_colon_field(lines.v[i], 0);
         if (name && strcmp(name, user) == 0)
             strbuf_addf(&out, "%s\n", lines.v[i]);
         free(name);
@@ -75,7 +63,7 @@ char *redact_passwd(const char *text, const char *user)
 
 static int has_gid(const char *line, const unsigned long *gids, size_t n)
 {
-    char *g = field(line, 2);
+    char *g = str_colon_field(line, 2);
     uint64_t v;
     int hit = 0;
     if (g && *g && str_parse_u64(g, &v) == 0)
@@ -92,7 +80,8 @@ char *redact_group(const char *text, const char *user, const unsigned long *gids
     strlist_split(&lines, text, "\n");
     for (size_t i = 0; i < lines.n; i++) {
         const char *l = lines.v[i];
-        char *name = field(l, 0), *pw = field(l, 1), *gid = field(l, 2), *members = field(l, 3);
+        char *name = str_colon_field(l, 0), *pw = str_colon_field(l, 1),
+             *gid = str_colon_field(l, 2), *members = str_colon_field(l, 3);
         int member = 0;
         if (user && members) {
             struct strlist m = STRLIST_INIT;
@@ -259,9 +248,9 @@ static void passwd_gid(const char *text, const char *user, struct strlist *gids)
     struct strlist lines = STRLIST_INIT;
     strlist_split(&lines, text, "\n");
     for (size_t i = 0; i < lines.n; i++) {
-        char *name = field(lines.v[i], 0);
+        char *name = str_colon_field(lines.v[i], 0);
         if (name && strcmp(name, user) == 0) {
-            char *g = field(lines.v[i], 3);
+            char *g = str_colon_field(lines.v[i], 3);
             if (g)
                 strlist_add_owned(gids, g);
         }

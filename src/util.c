@@ -310,3 +310,14 @@ void strlist_split(struct strlist *l, const char *s, const char *seps)
         s += n;
     }
 }
+
+char *str_colon_field(const char *line, int idx)
+{
+    for (int i = 0; i < idx; i++) {
+        line = strchr(line, ':');
+        if (!line)
+            return NULL;
+        line++;
+    }
+    return xstrndup(line, strcspn(line, ":"));
+}

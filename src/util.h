@@ -51,6 +51,9 @@ void strbuf_release(struct strbuf *sb);
 char *str_trim(char *s); /* in place; returns s advanced past spaces */
 int str_starts(const char *s, const char *prefix);
 int str_ends(const char *s, const char *suffix);
+/* field idx (0-based) of a colon-separated line (/etc/passwd, /etc/group)
+ * as a new string; NULL when the line has fewer fields */
+char *str_colon_field(const char *line, int idx);
 int str_parse_u64(const char *s, uint64_t *out); /* decimal or 0x; 0 or -EINVAL */
 int str_parse_i64(const char *s, int64_t *out);
 int str_parse_double(const char *s, double *out);
