@@ -35,6 +35,7 @@ struct expr {
     size_t col; /* where it starts in the rule (an operator: where it stands) */
     struct expr **kids;
     size_t nkids;
+    unsigned depth; /* 1 for a leaf; never above EXPR_MAX_DEPTH once parsed */
 };
 
 void val_release(struct val *v)
@@ -61,12 +62,14 @@ struct parser {
     const char *src, *p;
     char *err;
     size_t err_col;
+    unsigned nest; /* open ( [ calls and unary operators, bounded by EXPR_MAX_DEPTH */
 };
 
 static struct expr *node(enum node_kind k)
 {
     struct expr *e = xcalloc(1, sizeof(*e));
     e->k = k;
+    e->depth = 1;
     return e;
 }
 
@@ -74,15 +77,51 @@ static void add_kid(struct expr *e, struct expr *kid)
 {
     e->kids = xrealloc(e->kids, (e->nkids + 1) * sizeof(*e->kids));
     e->kids[e->nkids++] = kid;
+    if (kid->depth + 1 > e->depth)
+        e->depth = kid->depth + 1;
+}
+
+/* takes ownership of msg */
+static struct expr *fail_owned(struct parser *ps, char *msg)
+{
+    if (!ps->err) {
+        ps->err = msg;
+        ps->err_col = (size_t)(ps->p - ps->src);
+    } else {
+        free(msg);
+    }
+    return NULL;
 }
 
 static struct expr *fail(struct parser *ps, const char *msg)
 {
-    if (!ps->err) {
-        ps->err = xstrdup(msg);
-        ps->err_col = (size_t)(ps->p - ps->src);
+    return fail_owned(ps, xstrdup(msg));
+}
+
+static struct expr *fail_deep(struct parser *ps)
+{
+    return fail_owned(ps, xasprintf("rule nested deeper than %d levels", EXPR_MAX_DEPTH));
+}
+
+/* a finished compound node, or NULL (freed) when the tree got too deep:
+ * this bound is what every recursive walk of the tree relies on */
+static struct expr *bounded(struct parser *ps, struct expr *e)
+{
+    if (e->depth <= EXPR_MAX_DEPTH)
+        return e;
+    expr_free(e);
+    return fail_deep(ps);
+}
+
+/* one more level of parser recursion; 0, or -1 after the error */
+static int enter(struct parser *ps)
+{
+    if (ps->nest >= EXPR_MAX_DEPTH) {
+        fail_deep(ps);
+        return -1;
     }
-    return NULL;
+    ps->nest++;
+    return 0;
 }
 
 static void skip_ws(struct parser *ps)
@@ -107,6 +146,67 @@ static int accept(struct parser *ps, const char *tok)
 
 static struct expr *parse_or(struct parser *ps);
 static struct expr *parse_primary_at(struct parser *ps);
+static char *call_type_error(const char *fn, size_t arg, enum val_type t);
+
+/* the functions and their number of arguments, checked at parse time so
+ * that no walk of the tree ever meets a call with missing arguments */
+static const struct fn_decl {
+    const char *name;
+    size_t nargs;
+} fns[] = {{"known", 1}, {"len", 1}, {"lookup", 2}, {"lower", 1}, {"count", 2}};
+
+static const struct fn_decl *find_fn(const char *name)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(fns); i++)
+        if (strcmp(name, fns[i].name) == 0)
+            return &fns[i];
+    return NULL;
+}
+
+/* the type of a literal argument, VAL_UNKNOWN when only evaluation knows */
+static enum val_type literal_type(const struct expr *e)
+{
+    switch (e->k) {
+    case N_NUM:
+        return VAL_NUM;
+    case N_STR:
+        return VAL_STR;
+    case N_BOOL:
+        return VAL_BOOL;
+    case N_LIST:
+        return VAL_LIST;
+    default:
+        return VAL_UNKNOWN;
+    }
+}
+
+/* arity and the argument kinds the text alone shows; the call e, or NULL
+ * (freed) with the error at the function's name s */
+static struct expr *check_call(struct parser *ps, struct expr *e, const struct fn_decl *fn,
+                               const char *s)
+{
+    char *msg = NULL;
+    const char *at = s;
+    if (e->nkids != fn->nargs) {
+        msg = xasprintf("%s() takes %zu argument%s, not %zu", fn->name, fn->nargs,
+                        fn->nargs == 1 ? "" : "s", e->nkids);
+    } else if (strcmp(fn->name, "lookup") == 0 && e->kids[0]->k != N_IDENT) {
+        msg = xstrdup("lookup() needs a data table name first");
+        at = ps->src + e->kids[0]->col;
+    } else {
+        for (size_t i = 0; i < e->nkids && !msg; i++) {
+            if (strcmp(fn->name, "lookup") == 0 && i == 0)
+                continue;
+            msg = call_type_error(fn->name, i, literal_type(e->kids[i]));
+            at = ps->src + e->kids[i]->col;
+        }
+    }
+    if (!msg)
+        return bounded(ps, e);
+    expr_free(e);
+    ps->p = at;
+    return fail_owned(ps, msg);
+}
 
 static struct expr *parse_primary(struct parser *ps)
 {
@@ -164,7 +264,7 @@ static struct expr *parse_primary_at(struct parser *ps)
             if (accept(ps, ","))
                 continue;
             if (accept(ps, "]"))
-                return e;
+                return bounded(ps, e);
             expr_free(e);
             return fail(ps, "expected ',' or ']' in list");
         }
@@ -172,18 +272,22 @@ static struct expr *parse_primary_at(struct parser *ps)
     if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
         char *end;
         double v = strtod(p, &end);
-        ps->p = end;
         static const struct {
             const char *u;
             double m;
         } units[] = {
             {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
+        ps->p = end;
         skip_ws(ps);
         for (size_t i = 0; i < ARRAY_SIZE(units); i++)
             if (accept(ps, units[i].u)) {
                 v *= units[i].m;
                 break;
             }
+        if (!isfinite(v)) { /* 1e999, 1e300 TiB: no rule needs infinity */
+            ps->p = p;
+            return fail(ps, "number out of range");
+        }
         struct expr *e = node(N_NUM);
         e->num = v;
         return e;
@@ -206,11 +310,8 @@ static struct expr *parse_primary_at(struct parser *ps)
         }
         skip_ws(ps);
         if (*ps->p == '(') {
-            static const char *const fns[] = {"known", "len", "lookup", "lower", "count"};
-            int ok = 0;
-            for (size_t i = 0; i < ARRAY_SIZE(fns); i++)
-                ok |= strcmp(name, fns[i]) == 0;
-            if (!ok) {
+            const struct fn_decl *fn = find_fn(name);
+            if (!fn) {
                 free(name);
                 ps->p = s;
                 return fail(ps, "unknown function");
@@ -219,7 +320,7 @@ static struct expr *parse_primary_at(struct parser *ps)
             struct expr *e = node(N_CALL);
             e->str = name;
             if (accept(ps, ")"))
-                return e;
+                return check_call(ps, e, fn, s);
             for (;;) {
                 struct expr *k = parse_or(ps);
                 if (!k) {
@@ -234,13 +335,7 @@ static struct expr *parse_primary_at(struct parser *ps)
                 expr_free(e);
                 return fail(ps, "expected ',' or ')' in call");
             }
-            size_t want = strcmp(e->str, "lookup") == 0 || strcmp(e->str, "count") == 0 ? 2 : 1;
-            if (e->nkids != want) {
-                expr_free(e);
-                ps->p = s;
-                return fail(ps, "wrong number of arguments");
-            }
-            return e;
+            return check_call(ps, e, fn, s);
         }
         struct expr *e = node(N_IDENT);
         e->str = name;
@@ -253,23 +348,18 @@ static struct expr *parse_unary(struct parser *ps)
 {
     skip_ws(ps);
     size_t col = (size_t)(ps->p - ps->src);
-    if (accept(ps, "!") || accept(ps, "not")) {
-        struct expr *k = parse_unary(ps);
-        if (!k)
+    enum node_kind k = N_NOT;
+    if (accept(ps, "!") || accept(ps, "not") || (k = N_NEG, accept(ps, "-"))) {
+        if (enter(ps))
             return NULL;
-        struct expr *e = node(N_NOT);
-        e->col = col;
-        add_kid(e, k);
-        return e;
-    }
-    if (accept(ps, "-")) {
-        struct expr *k = parse_unary(ps);
-        if (!k)
+        struct expr *kid = parse_unary(ps);
+        ps->nest--;
+        if (!kid)
             return NULL;
-        struct expr *e = node(N_NEG);
+        struct expr *e = node(k);
         e->col = col;
-        add_kid(e, k);
-        return e;
+        add_kid(e, kid);
+        return bounded(ps, e);
     }
     return parse_primary(ps);
 }
@@ -307,7 +397,7 @@ static struct expr *parse_left(struct parser *ps, const struct op_tok *ops, size
             expr_free(a);
             return NULL;
         }
-        a = bin(ops[i].op, a, b, col);
+        a = bounded(ps, bin(ops[i].op, a, b, col));
     }
     return a;
 }
@@ -342,7 +432,7 @@ static struct expr *parse_cmp(struct parser *ps)
                 expr_free(a);
                 return NULL;
             }
-            return bin(ops[i].op, a, b, col);
+            return bounded(ps, bin(ops[i].op, a, b, col));
         }
     }
     return a;
@@ -354,15 +444,27 @@ static struct expr *parse_and(struct parser *ps)
     return parse_left(ps, ops, ARRAY_SIZE(ops), parse_cmp);
 }
 
+/* every nested sub-expression - ( ), [ ], a call's arguments - enters
+ * here, so the descent is bounded like the tree it builds */
 static struct expr *parse_or(struct parser *ps)
 {
     static const struct op_tok ops[] = {{"||", OP_OR}, {"or", OP_OR}};
-    return parse_left(ps, ops, ARRAY_SIZE(ops), parse_and);
+    if (enter(ps))
+        return NULL;
+    struct expr *e = parse_left(ps, ops, ARRAY_SIZE(ops), parse_and);
+    ps->nest--;
+    return e;
 }
 
 struct expr *expr_parse(const char *src, size_t *err_col, char **err_msg)
 {
-    struct parser ps = {src, src, NULL, 0};
+    struct parser ps = {src, src, NULL, 0, 0};
+    size_t len = strnlen(src, EXPR_MAX_LEN + 1);
+    if (len > EXPR_MAX_LEN) {
+        *err_col = EXPR_MAX_LEN;
+        *err_msg = xasprintf("rule longer than %d characters", EXPR_MAX_LEN);
+        return NULL;
+    }
     struct expr *e = parse_or(&ps);
     if (e) {
         skip_ws(&ps);
@@ -518,17 +620,171 @@ static enum val_type call_result(const char *fn)
     return VAL_NUM; /* len, count */
 }
 
+/* ---- regular expressions ------------------------------------------------
+ *
+ * glibc's regcomp() expands a{n,m} into n..m copies of a, so nested counts
+ * multiply ((a{255}){255} is 65025 copies) and a short pattern can take
+ * gigabytes and seconds; back-references make regexec() exponential. A
+ * pattern from a rule, or from a fact a rule compares with, is therefore
+ * measured before it is compiled: its length, every count, and its size
+ * with the counts expanded (an over-estimate: `+` counts double). */
+
+#define RE_MAX_NEST 32
+
+/* the count of a {n}, {n,} or {n,m} at p (just after '{'): 1 and *end set
+ * past the '}', 0 when p is not a count (a literal brace), -1 (*over set)
+ * when a number is above EXPR_MAX_REPEAT */
+static int re_count(const char *p, const char **end, unsigned long *times)
+{
+    unsigned long n[2] = {0, 0};
+    int have[2] = {0, 0}, i = 0;
+    for (;; p++) {
+        if (isdigit((unsigned char)*p)) {
+            if (n[i] <= EXPR_MAX_REPEAT)
+                n[i] = n[i] * 10 + (unsigned long)(*p - '0');
+            have[i] = 1;
+        } else if (*p == ',' && i == 0) { /* glibc reads {,m} as {0,m} */
+            i = 1;
+        } else if (*p == '}' && (have[0] || i == 1)) {
+            break;
+        } else {
+            return 0;
+        }
+    }
+    *end = p + 1;
+    if (n[0] > EXPR_MAX_REPEAT || n[1] > EXPR_MAX_REPEAT)
+        return -1;
+    /* {n,} is n copies and a star; {n,m} m copies */
+    *times = i == 0 ? n[0] : have[1] ? (n[1] > n[0] ? n[1] : n[0]) : n[0] + 1;
+    if (*times == 0)
+        *times = 1;
+    return 1;
+}
+
+/* past a bracket expression starting at p ('['), or NULL when unclosed */
+static const char *re_bracket(const char *p)
+{
+    p++;
+    if (*p == '^')
+        p++;
+    if (*p == ']')
+        p++;
+    for (; *p && *p != ']'; p++)
+        if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+            const char *close = strchr(p + 2, p[1]);
+            while (close && close[1] != ']')
+                close = strchr(close + 1, p[1]);
+            if (!close)
+                return NULL;
+            p = close + 1;
+        }
+    return *p ? p + 1 : NULL;
+}
+
+/* NULL when the pattern is within the limits, else why not (owned) */
+static char *regex_bound_error(const char *re)
+{
+    if (strlen(re) > EXPR_MAX_REGEX)
+        return xasprintf("regular expression longer than %d characters", EXPR_MAX_REGEX);
+    /* per open group: the size so far and the size of its last atom */
+    unsigned long sum[RE_MAX_NEST + 1] = {0}, last[RE_MAX_NEST + 1] = {0};
+    int lvl = 0;
+    for (const char *p = re; *p;) {
+        unsigned long atom = 1;
+        const char *next = p + 1;
+        switch (*p) {
+        case '\\':
+            if (p[1] >= '1' && p[1] <= '9')
+                return xasprintf("back-reference '\\%c' in a regular expression (not supported)",
+                                 p[1]);
+            next = p[1] ? p + 2 : p + 1;
+            break;
+        case '[':
+            if (!(next = re_bracket(p)))
+                return NULL; /* unbalanced: regcomp() says so */
+            break;
+        case '(':
+            if (lvl == RE_MAX_NEST)
+                return xasprintf("regular expression nested deeper than %d groups", RE_MAX_NEST);
+            lvl++;
+            sum[lvl] = last[lvl] = 0;
+            p = next;
+            continue;
+        case ')':
+            if (lvl == 0)
+                break; /* a literal ')' in an ERE */
+            atom = sum[lvl] ? sum[lvl] : 1;
+            lvl--;
+            break;
+        case '|':
+            last[lvl] = 0;
+            p = next;
+            continue;
+        case '*':
+        case '?':
+            p = next;
+            continue;
+        case '+': /* a+ is aa* */
+            atom = last[lvl];
+            break;
+        case '{': {
+            unsigned long times = 1;
+            int rc = re_count(p + 1, &next, &times);
+            if (rc < 0)
+                return xasprintf("repetition count above %d in a regular expression",
+                                 EXPR_MAX_REPEAT);
+            if (rc == 0)
+                break; /* a literal '{' */
+            sum[lvl] += last[lvl] * (times - 1);
+            last[lvl] *= times;
+            if (sum[lvl] > EXPR_MAX_REGEX_COST)
+                return xasprintf("regular expression too large with its repetitions expanded "
+                                 "(over %d)",
+                                 EXPR_MAX_REGEX_COST);
+            p = next;
+            continue;
+        }
+        default:
+            break;
+        }
+        sum[lvl] += atom;
+        last[lvl] = atom;
+        if (sum[lvl] > EXPR_MAX_REGEX_COST)
+            return xasprintf("regular expression too large with its repetitions expanded (over %d)",
+                             EXPR_MAX_REGEX_COST);
+        p = next;
+    }
+    return NULL;
+}
+
+/* the one place a rule's regular expression is compiled: 0, or -1 with
+ * the message (owned) in *err */
+static int rule_regcomp(regex_t *re, const char *src, char **err)
+{
+    if ((*err = regex_bound_error(src)) != NULL) {
+        char *why = *err;
+        *err = xasprintf("regular expression \"%.64s%s\" refused: %s", src,
+                         strlen(src) > 64 ? "..." : "", why);
+        free(why);
+        return -1;
+    }
+    int rc = regcomp(re, src, REG_EXTENDED | REG_NOSUB);
+    if (rc == 0)
+        return 0;
+    char buf[128];
+    regerror(rc, re, buf, sizeof(buf));
+    *err = xasprintf("invalid regular expression \"%s\": %s", src, buf);
+    return -1;
+}
+
 static char *regex_error(const char *re_src)
 {
     regex_t re;
-    int rc = regcomp(&re, re_src, REG_EXTENDED | REG_NOSUB);
-    if (rc == 0) {
-        regfree(&re);
-        return NULL;
-    }
-    char buf[128];
-    regerror(rc, &re, buf, sizeof(buf));
-    return xasprintf("invalid regular expression \"%s\": %s", re_src, buf);
+    char *err;
+    if (rule_regcomp(&re, re_src, &err))
+        return err;
+    regfree(&re);
+    return NULL;
 }
 
 /* ---- load-time checking ----------------------------------------------- */
@@ -861,8 +1117,9 @@ static struct val eval_bin(const struct expr *e, const struct expr_env *env)
     case OP_MATCHES: {
         regex_t re;
         char *text = val_as_text(&a);
-        if (regcomp(&re, b.s, REG_EXTENDED | REG_NOSUB) != 0) {
-            r = v_error(regex_error(b.s));
+        char *err;
+        if (rule_regcomp(&re, b.s, &err)) {
+            r = v_error(err);
         } else {
             r = v_bool(regexec(&re, text, 0, NULL, 0) == 0);
             regfree(&re);
@@ -973,8 +1230,9 @@ static struct val eval_call(const struct expr *e, const struct expr_env *env)
             free(t);
         } else { /* count(list, regex) */
             regex_t re;
-            if (regcomp(&re, args[1].s, REG_EXTENDED | REG_NOSUB) != 0) {
-                r = v_error(regex_error(args[1].s));
+            char *err;
+            if (rule_regcomp(&re, args[1].s, &err)) {
+                r = v_error(err);
             } else {
                 size_t c = 0;
                 for (size_t i = 0; i < a->l.n; i++)

@@ -39,6 +39,18 @@ void val_release(struct val *v);
 
 struct expr; /* opaque AST */
 
+/* Limits on hostile rules, enforced by expr_parse() (and, for regular
+ * expressions, wherever one is compiled). The depth bound is what keeps
+ * the parser, the type checker, the evaluator and expr_free() - all
+ * recursive - within a fixed stack: every tree expr_parse() returns is at
+ * most EXPR_MAX_DEPTH nodes deep, and a chain of binary operators
+ * (a + a + ... + a) is left-deep, so it counts one level per operator. */
+#define EXPR_MAX_LEN 4096        /* bytes of rule text */
+#define EXPR_MAX_DEPTH 64        /* nesting of ( [ ! - calls, and operator chains */
+#define EXPR_MAX_REGEX 256       /* bytes of a regular expression */
+#define EXPR_MAX_REPEAT 255      /* n and m of a {n,m} repetition */
+#define EXPR_MAX_REGEX_COST 2048 /* atoms after expanding {n,m}, nested */
+
 /* NULL on error with *err_col (0-based column in src) and *err_msg (owned) */
 struct expr *expr_parse(const char *src, size_t *err_col, char **err_msg);
 void expr_free(struct expr *e);

@@ -29,6 +29,12 @@ static int fact_cb(void *ctx, const char *name, struct val *out)
     } else if (strcmp(name, "ver") == 0) {
         out->t = VAL_STR;
         out->s = strdup("6.10");
+    } else if (strcmp(name, "pat") == 0) { /* a hostile pattern from the machine */
+        out->t = VAL_STR;
+        out->s = strdup("(x{200}){200}");
+    } else if (strcmp(name, "pats") == 0) {
+        out->t = VAL_LIST;
+        strlist_add(&out->l, "(x{200}){200}");
     } else {
         return -1;
     }
@@ -72,8 +78,8 @@ static int type_cb(void *ctx, const char *name, enum val_type *type, char **err)
     static const struct {
         const char *name;
         enum val_type t;
-    } decl[] = {{"vram", VAL_NUM}, {"gfx", VAL_STR},  {"groups", VAL_LIST},     {"unk", VAL_NUM},
-                {"ver", VAL_STR},  {"yes", VAL_BOOL}, {"anything", VAL_UNKNOWN}};
+    } decl[] = {{"vram", VAL_NUM}, {"gfx", VAL_STR},  {"groups", VAL_LIST},      {"unk", VAL_NUM},
+                {"ver", VAL_STR},  {"yes", VAL_BOOL}, {"anything", VAL_UNKNOWN}, {"pat", VAL_STR}};
     for (size_t i = 0; i < sizeof(decl) / sizeof(decl[0]); i++)
         if (strcmp(name, decl[i].name) == 0) {
             *type = decl[i].t;
@@ -115,8 +121,174 @@ static long chk(const char *src, const char *want)
     return r;
 }
 
+/* expr_parse(): the error column when it fails with a message containing
+ * want, -1 otherwise (reported) */
+static long perr(const char *src, const char *want)
+{
+    size_t col = 0;
+    char *msg = NULL;
+    struct expr *e = expr_parse(src, &col, &msg);
+    if (e) {
+        fprintf(stderr, "%.60s: parsed, want '%s'\n", src, want);
+        expr_free(e);
+        return -1;
+    }
+    long r = strstr(msg, want) ? (long)col : -1;
+    if (r < 0)
+        fprintf(stderr, "%.60s: error '%s', want '%s'\n", src, msg, want);
+    free(msg);
+    return r;
+}
+
+/* pre, then mid n times, then post (owned) */
+static char *rep3(const char *pre, const char *mid, size_t n, const char *post)
+{
+    size_t lp = strlen(pre), lm = strlen(mid), lq = strlen(post);
+    char *s = malloc(lp + lm * n + lq + 1), *p = s;
+    memcpy(p, pre, lp);
+    p += lp;
+    for (size_t i = 0; i < n; i++, p += lm)
+        memcpy(p, mid, lm);
+    memcpy(p, post, lq + 1);
+    return s;
+}
+
+/* nesting n deep of open ... x ... close parses (1) or fails as too deep (0) */
+static int nests(const char *open, const char *x, const char *close, size_t n)
+{
+    char *a = rep3("", open, n, x), *src = rep3(a, close, n, "");
+    size_t col;
+    char *msg = NULL;
+    struct expr *e = expr_parse(src, &col, &msg);
+    int r = e                                                         ? 1
+            : msg && strstr(msg, "rule nested deeper than 64 levels") ? 0
+            : msg && strstr(msg, "rule longer than 4096 characters")  ? 2
+                                                                      : -1;
+    if (r < 0)
+        fprintf(stderr, "%.40s x%zu: %s\n", open, n, msg);
+    expr_free(e);
+    free(msg);
+    free(a);
+    free(src);
+    return r;
+}
+
+/* a flat chain x op x op ... x of n operands */
+static int chain(const char *x, const char *op, size_t n)
+{
+    char *mid = rep3(op, x, 1, ""), *src = rep3(x, mid, n - 1, "");
+    size_t col;
+    char *msg = NULL;
+    struct expr *e = expr_parse(src, &col, &msg);
+    int r = e                                               ? 1
+            : msg && strstr(msg, "rule nested deeper than") ? 0
+            : msg && strstr(msg, "rule longer than")        ? 2
+                                                            : -1;
+    expr_free(e);
+    free(msg);
+    free(mid);
+    free(src);
+    return r;
+}
+
+static void test_hostile(void)
+{
+    /* every function's arity at parse time, no arguments included (these
+     * crashed at evaluation or at load time) */
+    CHECK(perr("len() > 0", "len() takes 1 argument, not 0") == 0);
+    CHECK(perr("lower() == \"a\"", "lower() takes 1 argument, not 0") == 0);
+    CHECK(perr("count() > 0", "count() takes 2 arguments, not 0") == 0);
+    CHECK(perr("true && known()", "known() takes 1 argument, not 0") == 8);
+    CHECK(perr("gfx in lookup()", "lookup() takes 2 arguments, not 0") == 7);
+    CHECK(perr("len(gfx, gfx) > 0", "len() takes 1 argument, not 2") == 0);
+    CHECK(perr("count(groups) > 0", "count() takes 2 arguments, not 1") == 0);
+    CHECK(perr("gfx in lookup(tab)", "lookup() takes 2 arguments, not 1") == 7);
+    CHECK(perr("known(a, b, c)", "known() takes 1 argument, not 3") == 0);
+    /* argument kinds the text shows */
+    CHECK(perr("len(3) > 0", "len() needs a list or a string, not a number") == 4);
+    CHECK(perr("count([\"a\"], [\"b\"]) > 0", "count() needs a regular expression") == 13);
+    CHECK(perr("lower(true) == \"a\"", "lower() needs a string, not a yes/no value") == 6);
+
+    /* depth: every way of nesting, far past the bound, fails cleanly (the
+     * parser, the checker, the evaluator and the free are recursive) */
+    CHECK(nests("(", "true", ")", 60) == 1);
+    CHECK(nests("(", "true", ")", 2000) == 0);
+    CHECK(nests("!", "true", "", 4000) == 0);
+    CHECK(nests("not ", "true", "", 1000) == 0);
+    CHECK(nests("-", "1 > 0", "", 4000) == 0);
+    CHECK(nests("[", "1", "]", 2000) == 0);
+    CHECK(nests("len(", "gfx", ")", 800) == 0);
+    CHECK(nests("lookup(tab, ", "gfx", ")", 300) == 0);
+    /* and far past the length bound, which is checked first */
+    CHECK(nests("(", "true", ")", 100000) == 2);
+    CHECK(nests("!", "true", "", 100000) == 2);
+    CHECK(nests("(", "true", ")", 65) == 0);
+    CHECK(nests("!", "true", "", 63) == 1);
+    /* flat chains are left-deep trees: bounded too, whatever the operator */
+    CHECK(chain("vram", " + ", 60) == 1);
+    CHECK(chain("a", "+", 2000) == 0);
+    CHECK(chain("a", " && ", 800) == 0);
+    CHECK(chain("a", "||", 1000) == 0);
+    CHECK(chain("1", "*", 2000) == 0);
+    CHECK(chain("1", "-", 2000) == 0);
+    CHECK(chain("a", "+", 100000) == 2);
+    {
+        /* a deep tree within the bound evaluates and type-checks */
+        char *src = rep3("vram", " + 1", 60, " > 0");
+        CHECK(ev(src) == 1);
+        CHECK(chk(src, NULL) == 0);
+        free(src);
+        char *a = rep3("", "!(", 30, "yes"), *b = rep3(a, ")", 30, "");
+        CHECK(ev(b) == 1);
+        CHECK(chk(b, NULL) == 0);
+        free(a);
+        free(b);
+    }
+    /* length */
+    {
+        char *src = rep3("gfx == \"", "x", 5000, "\"");
+        CHECK(perr(src, "rule longer than 4096 characters") == 4096);
+        free(src);
+    }
+    /* numbers: no infinity */
+    CHECK(perr("vram < 1e999", "number out of range") == 7);
+    CHECK(perr("vram < 1e300 TiB", "number out of range") == 7);
+    CHECK(ev("vram < 1e300") == 1);
+
+    /* regular expressions: measured before regcomp, at load time with the
+     * rule's column and at evaluation for patterns that come from facts */
+    CHECK(chk("gfx matches \"^gfx[0-9]{3,4}$\"", NULL) == 0);
+    CHECK(chk("gfx matches \"(a{255}){255}\"", "too large with its repetitions expanded") == 12);
+    CHECK(chk("gfx matches \"((((a{16}){16}){16}){16})\"", "too large") == 12);
+    CHECK(chk("gfx matches \"a{1000}\"", "repetition count above 255") == 12);
+    CHECK(chk("gfx matches \"a{1,99999999999999999999}\"", "repetition count above 255") == 12);
+    CHECK(chk("gfx matches \"(a*)*\\\\1\"", "back-reference") == 12);
+    CHECK(chk("count(groups, \"(x{100}){100}\") > 0", "too large") == 14);
+    CHECK(chk("gfx matches \"[{]{99}(a|b){50}\"", NULL) == 0); /* '{' in brackets is literal */
+    CHECK(chk("gfx matches \"^a{,5}$\"", NULL) == 0);
+    CHECK(chk("gfx matches \"(a{,200}){,200}\"", "too large") == 12); /* {,m} is {0,m} */
+    {
+        char *src = rep3("gfx matches \"", "a", 300, "\"");
+        CHECK(chk(src, "longer than 256 characters") == 12);
+        free(src);
+        src = rep3("gfx matches \"", "(", 40, "a");
+        char *full = rep3(src, ")", 40, "\"");
+        CHECK(chk(full, "nested deeper than 32 groups") == 12);
+        free(src);
+        free(full);
+        src = rep3("gfx matches \"", "a+", 120, "\"");
+        CHECK(chk(src, NULL) == 0);
+        free(src);
+    }
+    CHECK(ev("gfx matches pat") == -3); /* the pattern came from a fact */
+    CHECK(ev("count(groups, pat) > 0") == -3);
+    CHECK(ev("\"aaa\" matches \"^a{3}$\"") == 1);
+    CHECK(chk("gfx matches pat", NULL) == 0); /* only evaluation sees the fact */
+}
+
 int main(void)
 {
+    test_hostile();
     CHECK(ev("vram < 12 GiB") == 1);
     CHECK(ev("vram >= 8 GiB") == 1);
     CHECK(ev("vram < 8 GiB") == 0);
@@ -190,10 +362,10 @@ int main(void)
     CHECK(ev("lower(groups) == \"x\"") == -3);
     CHECK(ev("lower(yes) == \"true\"") == -3);
     CHECK(ev("count(gfx, \"x\") > 0") == -3);
-    CHECK(ev("count(groups, 3) > 0") == -3);
+    CHECK(ev("count(groups, 3) > 0") == -2); /* literal arguments: a parse error */
     CHECK(ev("count(groups, \"(\") > 0") == -3);
     CHECK(ev("gfx in lookup(tab, yes)") == -3);
-    CHECK(ev("gfx in lookup(\"tab\", \"6.2\")") == -3); /* a table name, not a string */
+    CHECK(ev("gfx in lookup(\"tab\", \"6.2\")") == -2); /* a table name, not a string */
     CHECK(ev("gfx in [groups]") == -3);
     CHECK(ev("vram") == -4); /* not a yes/no question: the engine's error */
     /* an error beats unknown and both short circuits */
@@ -235,11 +407,11 @@ int main(void)
     CHECK(chk("len(vram) > 1", "len() needs a list or a string, not a number") == 4);
     CHECK(chk("lower(groups) == \"a\"", "lower() needs a string, not a list") == 6);
     CHECK(chk("count(gfx, \"a\") > 1", "count() needs a list first, not a string") == 6);
-    CHECK(chk("count(groups, 1) > 1", "count() needs a regular expression string second") == 14);
+    CHECK(perr("count(groups, 1) > 1", "count() needs a regular expression string second") == 14);
     CHECK(chk("count(groups, \"[\") > 1", "invalid regular expression") == 14);
     CHECK(chk("gfx in lookup(tab, yes)", "lookup() needs a key") == 19);
     CHECK(chk("gfx in lookup(nosuch, ver)", "unknown data table 'nosuch'") == 14);
-    CHECK(chk("gfx in lookup(\"tab\", ver)", "lookup() needs a data table name first") == 14);
+    CHECK(perr("gfx in lookup(\"tab\", ver)", "lookup() needs a data table name first") == 14);
     CHECK(chk("gfx in [groups]", "a list cannot hold a list") == 8);
     CHECK(chk("vram + 1", "the rule is not a yes/no question (it gives a number)") == 0);
     CHECK(chk("gfx", "the rule is not a yes/no question (it gives a string)") == 0);
