@@ -49,6 +49,7 @@ struct checkset {
     size_t n;
     struct data_table *data;
     size_t ndata;
+    size_t *data_index; /* data sorted by (name, key): lookups are O(log n) */
 };
 
 /* 0, or -1 after printing "file:line:col: message" */
@@ -58,6 +59,10 @@ int checks_load_string(struct checkset *cs, const char *name, const char *text, 
 int checks_load_default(struct checkset *cs, const char *path);
 void checks_release(struct checkset *cs);
 const struct check *checks_find(const struct checkset *cs, const char *id);
+/* the entry of a data table for key (a plain list answers every key; NULL
+ * key: any entry of the table), or NULL */
+const struct data_table *checks_data_find(const struct checkset *cs, const char *table,
+                                          const char *key);
 /* lookup a data table entry; -1 when missing */
 int checks_table(const struct checkset *cs, const char *table, const char *key, struct val *out);
 

@@ -42,19 +42,14 @@ const struct check *checks_find(const struct checkset *cs, const char *id)
 
 int checks_table(const struct checkset *cs, const char *table, const char *key, struct val *out)
 {
-    for (size_t i = 0; i < cs->ndata; i++) {
-        const struct data_table *t = &cs->data[i];
-        if (strcmp(t->name, table) != 0)
-            continue;
-        if (t->key && (!key || strcmp(t->key, key) != 0))
-            continue;
-        memset(out, 0, sizeof(*out));
-        out->t = VAL_LIST;
-        for (size_t j = 0; j < t->values.n; j++)
-            strlist_add(&out->l, t->values.v[j]);
-        return 0;
-    }
-    return -1;
+    const struct data_table *t = checks_data_find(cs, table, key);
+    if (!t || (t->key && !key))
+        return -1;
+    memset(out, 0, sizeof(*out));
+    out->t = VAL_LIST;
+    for (size_t j = 0; j < t->values.n; j++)
+        strlist_add(&out->l, t->values.v[j]);
+    return 0;
 }
 
 /* ---- fact resolution -------------------------------------------------- */

@@ -1,12 +1,23 @@
 /* checks_yaml.c - load checks.yaml with libyaml's document API.
  *
  * Every error names file:line:col (1-based) of the offending node; unknown
- * keys are errors, so a typo in a threshold never silently disables a rule. */
+ * keys are errors, so a typo in a threshold never silently disables a rule.
+ *
+ * A checks file may come from anyone (--checks), so before the document is
+ * built a pass over libyaml's events refuses what the format never needs
+ * and what makes a small file expensive: anchors and aliases (a 22 KB
+ * "billion laughs" file expands to gigabytes), nesting deeper than
+ * CHECKS_MAX_DEPTH (libyaml's scanner is quadratic in flow depth, and that
+ * pass stops at the first level too many) and more than one document. Then
+ * a duplicate key in any mapping is an error, and every scan over checks
+ * and tables is hashed or sorted, so loading is linear in the file. */
 #include "checks.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +26,54 @@
 #include "../probes/fact_catalog.h"
 #include "../probes/probe.h"
 
-#define CHECKS_MAX_FILE (16u << 20)
+/* the built-in file is about 100 KB; these leave room for big custom ones */
+#define CHECKS_MAX_FILE (4u << 20)
+#define CHECKS_MAX_DEPTH 32
+#define CHECKS_MAX_TIMEOUT_S 600.0
+
+/* ---- a set of strings (open addressing), for duplicate keys and ids ---- */
+
+struct strset {
+    const char **key;
+    unsigned long *line; /* where each key was first seen */
+    size_t cap;
+};
+
+static void strset_init(struct strset *s, size_t n)
+{
+    s->cap = 16;
+    while (s->cap < 2 * n)
+        s->cap *= 2;
+    s->key = xcalloc(s->cap, sizeof(*s->key));
+    s->line = xcalloc(s->cap, sizeof(*s->line));
+}
+
+static void strset_release(struct strset *s)
+{
+    free(s->key);
+    free(s->line);
+    memset(s, 0, sizeof(*s));
+}
+
+/* 0 after adding k (borrowed), or 1 with *first when it was there already;
+ * at most n keys for the n of strset_init() */
+static int strset_add(struct strset *s, const char *k, unsigned long line, unsigned long *first)
+{
+    uint64_t h = 14695981039346656037ull; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)k; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    for (size_t i = (size_t)h & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+        if (!s->key[i]) {
+            s->key[i] = k;
+            s->line[i] = line;
+            return 0;
+        }
+        if (strcmp(s->key[i], k) == 0) {
+            *first = s->line[i];
+            return 1;
+        }
+    }
+}
 
 struct loader {
     const char *file;
@@ -80,6 +138,8 @@ static int parse_when(struct loader *L, yaml_node_t *n, struct rule *r)
 {
     if (want_scalar(L, n, "when", &r->when_src))
         return -1;
+    expr_free(r->when); /* duplicate keys are refused before; never leak */
+    r->when = NULL;
     size_t col;
     char *msg;
     r->when = expr_parse(r->when_src, &col, &msg);
@@ -135,13 +195,12 @@ static int parse_rules(struct loader *L, yaml_node_t *n, struct rule **out, size
     }
     if (n->type != YAML_SEQUENCE_NODE)
         return yerr(L, n, "rules must be a list of mappings");
-    for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
-         it++) {
-        *out = xrealloc(*out, (*nout + 1) * sizeof(**out));
-        memset(&(*out)[*nout], 0, sizeof(**out));
+    size_t add = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+    *out = xrealloc(*out, (*nout + add + 1) * sizeof(**out));
+    memset(&(*out)[*nout], 0, (add + 1) * sizeof(**out));
+    for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++)
         if (parse_rule(L, node_at(L, *it), &(*out)[(*nout)++], 1))
             return -1;
-    }
     return 0;
 }
 
@@ -158,6 +217,7 @@ static int valid_id(const char *s)
 static int parse_check(struct loader *L, yaml_node_t *n, struct check *c)
 {
     char *level = NULL, *per = NULL, *timeout = NULL;
+    yaml_node_t *timeout_node = NULL;
     int rc = 0;
     c->line = (int)n->start_mark.line + 1;
     if (n->type != YAML_MAPPING_NODE)
@@ -179,7 +239,7 @@ static int parse_check(struct loader *L, yaml_node_t *n, struct check *c)
         else if (strcmp(key, "probe") == 0)
             rc = want_scalar(L, v, "probe", &c->probe);
         else if (strcmp(key, "timeout") == 0)
-            rc = want_scalar(L, v, "timeout", &timeout);
+            rc = want_scalar(L, (timeout_node = v), "timeout", &timeout);
         else if (strcmp(key, "reads") == 0)
             rc = want_strlist(L, v, "reads", &c->reads);
         else if (strcmp(key, "skip") == 0)
@@ -228,8 +288,14 @@ static int parse_check(struct loader *L, yaml_node_t *n, struct check *c)
         else
             rc = yerr(L, n, "check %s: 'per' must be 'gpu'", c->id);
     }
-    if (!rc && timeout && (str_parse_double(timeout, &c->timeout_s) || c->timeout_s <= 0))
-        rc = yerr(L, n, "check %s: timeout must be a positive number of seconds", c->id);
+    /* nan fails every comparison and inf never expires: the watchdog
+     * needs a finite budget */
+    if (!rc && timeout &&
+        (str_parse_double(timeout, &c->timeout_s) || !isfinite(c->timeout_s) || c->timeout_s <= 0 ||
+         c->timeout_s > CHECKS_MAX_TIMEOUT_S))
+        rc = yerr(L, timeout_node,
+                  "check %s: timeout must be a number of seconds above 0 and at most %.0f", c->id,
+                  CHECKS_MAX_TIMEOUT_S);
     free(level);
     free(per);
     free(timeout);
@@ -241,6 +307,15 @@ static int parse_data(struct loader *L, yaml_node_t *n)
     struct checkset *cs = L->cs;
     if (n->type != YAML_MAPPING_NODE)
         return yerr(L, n, "'data' must be a mapping of tables");
+    /* room for every entry at once: growing by one is quadratic */
+    size_t room = cs->ndata;
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        yaml_node_t *v = node_at(L, p->value);
+        room += v->type == YAML_MAPPING_NODE
+                    ? (size_t)(v->data.mapping.pairs.top - v->data.mapping.pairs.start)
+                    : 1;
+    }
+    cs->data = xrealloc(cs->data, (room + 1) * sizeof(*cs->data));
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
         yaml_node_t *k = node_at(L, p->key), *v = node_at(L, p->value);
         if (!scalar(k))
@@ -251,7 +326,6 @@ static int parse_data(struct loader *L, yaml_node_t *n)
                 yaml_node_t *kk = node_at(L, q->key);
                 if (!scalar(kk))
                     return yerr(L, kk, "table keys must be strings");
-                cs->data = xrealloc(cs->data, (cs->ndata + 1) * sizeof(*cs->data));
                 struct data_table *t = &cs->data[cs->ndata++];
                 memset(t, 0, sizeof(*t));
                 t->name = xstrdup(scalar(k));
@@ -260,7 +334,6 @@ static int parse_data(struct loader *L, yaml_node_t *n)
                     return -1;
             }
         } else {
-            cs->data = xrealloc(cs->data, (cs->ndata + 1) * sizeof(*cs->data));
             struct data_table *t = &cs->data[cs->ndata++];
             memset(t, 0, sizeof(*t));
             t->name = xstrdup(scalar(k));
@@ -367,10 +440,7 @@ static int typer_fact(void *ctx, const char *name, enum val_type *type, char **e
 static int typer_table(void *ctx, const char *table)
 {
     const struct vctx *v = ctx;
-    for (size_t i = 0; i < v->cs->ndata; i++)
-        if (strcmp(v->cs->data[i].name, table) == 0)
-            return 0;
-    return -1;
+    return checks_data_find(v->cs, table, NULL) ? 0 : -1;
 }
 
 static int check_when(struct loader *L, yaml_node_t *n, const struct rule *r, struct vctx *v)
@@ -546,6 +616,182 @@ static int validate(struct loader *L, yaml_node_t *root)
     return 0;
 }
 
+/* ---- the data tables, sorted by (name, key) ------------------------------ */
+
+static const struct checkset *sort_cs; /* qsort has no context argument */
+
+static int data_cmp(const char *na, const char *ka, const char *nb, const char *kb)
+{
+    int c = strcmp(na, nb);
+    if (c || ka == kb)
+        return c;
+    if (!ka || !kb) /* a plain list (no key) sorts first */
+        return ka ? 1 : -1;
+    return strcmp(ka, kb);
+}
+
+static int index_cmp(const void *a, const void *b)
+{
+    const struct data_table *x = &sort_cs->data[*(const size_t *)a],
+                            *y = &sort_cs->data[*(const size_t *)b];
+    return data_cmp(x->name, x->key, y->name, y->key);
+}
+
+static void index_data(struct checkset *cs)
+{
+    cs->data_index = xcalloc(cs->ndata + 1, sizeof(*cs->data_index));
+    for (size_t i = 0; i < cs->ndata; i++)
+        cs->data_index[i] = i;
+    sort_cs = cs;
+    qsort(cs->data_index, cs->ndata, sizeof(*cs->data_index), index_cmp);
+    sort_cs = NULL;
+}
+
+/* the first entry at or after (table, key) in the sorted index */
+static size_t data_lower(const struct checkset *cs, const char *table, const char *key)
+{
+    size_t lo = 0, hi = cs->ndata;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct data_table *t = &cs->data[cs->data_index[mid]];
+        if (data_cmp(t->name, t->key, table, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+const struct data_table *checks_data_find(const struct checkset *cs, const char *table,
+                                          const char *key)
+{
+    if (!cs->data_index)
+        return NULL;
+    /* the table's first entry: a plain list (no key) matches every key */
+    size_t i = data_lower(cs, table, NULL);
+    if (i == cs->ndata || strcmp(cs->data[cs->data_index[i]].name, table) != 0)
+        return NULL;
+    const struct data_table *t = &cs->data[cs->data_index[i]];
+    if (!t->key || !key)
+        return t;
+    i = data_lower(cs, table, key);
+    if (i == cs->ndata)
+        return NULL;
+    t = &cs->data[cs->data_index[i]];
+    return strcmp(t->name, table) == 0 && t->key && strcmp(t->key, key) == 0 ? t : NULL;
+}
+
+/* ---- before and after the document is built ----------------------------- */
+
+static int yaml_problem(const char *name, const yaml_parser_t *parser)
+{
+    fprintf(stderr, "%s:%lu:%lu: %s%s%s\n", name, (unsigned long)parser->problem_mark.line + 1,
+            (unsigned long)parser->problem_mark.column + 1,
+            parser->problem ? parser->problem : "malformed YAML", parser->context ? " " : "",
+            parser->context ? parser->context : "");
+    return -1;
+}
+
+static int event_err(const char *name, const yaml_event_t *ev, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int event_err(const char *name, const yaml_event_t *ev, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s:%lu:%lu: ", name, (unsigned long)ev->start_mark.line + 1,
+            (unsigned long)ev->start_mark.column + 1);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return -1;
+}
+
+/* the event pass: one document, no anchors or aliases, bounded nesting.
+ * It stops at the first offence, so libyaml never scans deeper than
+ * CHECKS_MAX_DEPTH + 1 levels of a hostile file. */
+static int prescan(const char *name, const char *text, size_t len)
+{
+    yaml_parser_t parser;
+    yaml_event_t ev;
+    if (!yaml_parser_initialize(&parser))
+        return error("libyaml: cannot initialise parser");
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    int rc = 0, done = 0, depth = 0, docs = 0;
+    while (!rc && !done) {
+        if (!yaml_parser_parse(&parser, &ev)) {
+            rc = yaml_problem(name, &parser);
+            break;
+        }
+        const yaml_char_t *anchor = NULL;
+        switch (ev.type) {
+        case YAML_STREAM_END_EVENT:
+            done = 1;
+            break;
+        case YAML_DOCUMENT_START_EVENT:
+            if (++docs > 1)
+                rc = event_err(name, &ev, "a checks file holds one YAML document");
+            break;
+        case YAML_ALIAS_EVENT:
+            rc = event_err(name, &ev,
+                           "YAML alias '*%s': aliases and anchors are not allowed in a checks file",
+                           (const char *)ev.data.alias.anchor);
+            break;
+        case YAML_SCALAR_EVENT:
+            anchor = ev.data.scalar.anchor;
+            break;
+        case YAML_SEQUENCE_START_EVENT:
+            anchor = ev.data.sequence_start.anchor;
+            depth++;
+            break;
+        case YAML_MAPPING_START_EVENT:
+            anchor = ev.data.mapping_start.anchor;
+            depth++;
+            break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT:
+            depth--;
+            break;
+        default:
+            break;
+        }
+        if (!rc && anchor)
+            rc =
+                event_err(name, &ev,
+                          "YAML anchor '&%s': aliases and anchors are not allowed in a checks file",
+                          (const char *)anchor);
+        if (!rc && depth > CHECKS_MAX_DEPTH)
+            rc = event_err(name, &ev, "nested deeper than %d levels", CHECKS_MAX_DEPTH);
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
+/* no mapping anywhere in the file may repeat a key: a second `checks:`
+ * or `when:` would silently replace (or, before, overrun) the first */
+static int no_duplicate_keys(struct loader *L)
+{
+    for (yaml_node_t *n = L->doc.nodes.start; n < L->doc.nodes.top; n++) {
+        if (n->type != YAML_MAPPING_NODE)
+            continue;
+        struct strset seen;
+        strset_init(&seen, (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start));
+        int rc = 0;
+        for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
+             p < n->data.mapping.pairs.top && !rc; p++) {
+            yaml_node_t *k = node_at(L, p->key);
+            unsigned long first;
+            if (scalar(k) && strset_add(&seen, scalar(k), k->start_mark.line + 1, &first))
+                rc = yerr(L, k, "duplicate key '%s' (first at line %lu)", scalar(k), first);
+        }
+        strset_release(&seen);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 int checks_load_string(struct checkset *cs, const char *name, const char *text, size_t len)
 {
     struct loader L;
@@ -556,20 +802,29 @@ int checks_load_string(struct checkset *cs, const char *name, const char *text, 
     int rc = 0;
 
     memset(cs, 0, sizeof(*cs));
+    if (len > CHECKS_MAX_FILE) {
+        fprintf(stderr, "%s: larger than %u MiB\n", name, CHECKS_MAX_FILE >> 20);
+        return -1;
+    }
+    if (prescan(name, text, len))
+        return -1;
     cs->path = xstrdup(name);
-    if (!yaml_parser_initialize(&parser))
+    if (!yaml_parser_initialize(&parser)) {
+        checks_release(cs);
         return error("libyaml: cannot initialise parser");
+    }
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     if (!yaml_parser_load(&parser, &L.doc)) {
-        fprintf(stderr, "%s:%lu:%lu: %s%s%s\n", name, (unsigned long)parser.problem_mark.line + 1,
-                (unsigned long)parser.problem_mark.column + 1,
-                parser.problem ? parser.problem : "malformed YAML", parser.context ? " " : "",
-                parser.context ? parser.context : "");
+        yaml_problem(name, &parser);
         yaml_parser_delete(&parser);
         checks_release(cs);
         return -1;
     }
     yaml_parser_delete(&parser);
+    if (no_duplicate_keys(&L)) {
+        rc = -1;
+        goto out;
+    }
 
     yaml_node_t *root = yaml_document_get_root_node(&L.doc);
     if (!root || root->type != YAML_MAPPING_NODE) {
@@ -594,20 +849,19 @@ int checks_load_string(struct checkset *cs, const char *name, const char *text, 
                 break;
             }
             size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
-            cs->v = xcalloc(n, sizeof(*cs->v));
+            struct strset ids;
+            strset_init(&ids, n);
+            cs->v = xcalloc(n + 1, sizeof(*cs->v));
             for (yaml_node_item_t *it = v->data.sequence.items.start;
                  it < v->data.sequence.items.top && !rc; it++) {
                 yaml_node_t *cn = node_at(&L, *it);
                 struct check *c = &cs->v[cs->n++];
+                unsigned long first;
                 rc = parse_check(&L, cn, c);
-                if (!rc)
-                    for (size_t j = 0; j + 1 < cs->n; j++)
-                        if (strcmp(cs->v[j].id, c->id) == 0) {
-                            rc = yerr(&L, cn, "duplicate check id '%s' (first at line %d)", c->id,
-                                      cs->v[j].line);
-                            break;
-                        }
+                if (!rc && strset_add(&ids, c->id, (unsigned long)c->line, &first))
+                    rc = yerr(&L, cn, "duplicate check id '%s' (first at line %lu)", c->id, first);
             }
+            strset_release(&ids);
         } else {
             rc = yerr(&L, k, "unknown top-level key '%s'", key ? key : "?");
         }
@@ -616,8 +870,10 @@ int checks_load_string(struct checkset *cs, const char *name, const char *text, 
         rc = yerr(&L, root, "missing 'schema: rocm-vla-doctor-checks/1'");
     if (!rc && !have_checks)
         rc = yerr(&L, root, "missing 'checks'");
-    if (!rc)
+    if (!rc) {
+        index_data(cs);
         rc = validate(&L, root);
+    }
 out:
     yaml_document_delete(&L.doc);
     if (rc)
@@ -686,6 +942,7 @@ void checks_release(struct checkset *cs)
         strlist_release(&cs->data[i].values);
     }
     free(cs->data);
+    free(cs->data_index);
     free(cs->path);
     memset(cs, 0, sizeof(*cs));
 }

@@ -62,22 +62,23 @@ static char *check_yaml(const char *line8, const char *body)
                      "    level: quick\n"
                      "%s"
                      "%s"
-                     "    pass: {summary: ok}\n"
+                     "%s"
                      "    fix: f\n"
                      "    why: w\n",
-                     line8, body);
+                     line8, body,
+                     /* a fragment with its own pass rule: no duplicate key */
+                     strstr(body, "    pass:") ? "" : "    pass: {summary: ok}\n");
 }
 
-/* load a fragment: 0 when it loads, else -1 with the loader's message */
-static int load_frag(const char *per, const char *body, char *msg, size_t n)
+/* load a whole text: 0 when it loads, else -1 with the loader's message */
+static int load_text(const char *text, size_t len, char *msg, size_t n)
 {
-    char *text = check_yaml(per, body);
     fflush(stderr);
     int saved = dup(2);
     FILE *tmp = tmpfile();
     dup2(fileno(tmp), 2);
     struct checkset cs;
-    int rc = checks_load_string(&cs, "t.yaml", text, strlen(text));
+    int rc = checks_load_string(&cs, "t.yaml", text, len);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -85,10 +86,36 @@ static int load_frag(const char *per, const char *body, char *msg, size_t n)
     size_t got = fread(msg, 1, n - 1, tmp);
     msg[got] = '\0';
     fclose(tmp);
-    free(text);
     if (rc == 0)
         checks_release(&cs);
     return rc;
+}
+
+/* load a fragment: 0 when it loads, else -1 with the loader's message */
+static int load_frag(const char *per, const char *body, char *msg, size_t n)
+{
+    char *text = check_yaml(per, body);
+    int rc = load_text(text, strlen(text), msg, n);
+    free(text);
+    return rc;
+}
+
+/* the whole text is rejected with this first message line */
+static int text_rejects(const char *text, const char *want)
+{
+    char msg[1024];
+    if (load_text(text, strlen(text), msg, sizeof(msg)) == 0) {
+        fprintf(stderr, "accepted, want: %s\n", want);
+        return 0;
+    }
+    char *nl = strchr(msg, '\n');
+    if (nl)
+        *nl = '\0';
+    if (strcmp(msg, want) != 0) {
+        fprintf(stderr, "got:  %s\nwant: %s\n", msg, want);
+        return 0;
+    }
+    return 1;
 }
 
 /* the fragment is rejected with exactly this first message line */
@@ -317,8 +344,158 @@ static void test_catalogue(void)
     CHECK(fact_catalog_suggest("completely.different", 0, buf, sizeof(buf)) == NULL);
 }
 
+#define HEAD "schema: rocm-vla-doctor-checks/1\nchecks:\n"
+#define CHECK1 "  - {id: a.b, title: t, level: quick, why: w, pass: {summary: ok}}\n"
+
+/* n checks with ids c.0 ... c.<n-1>, the last one repeating c.<dup> when
+ * dup >= 0 (owned) */
+static char *many_checks(size_t n, long dup)
+{
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_adds(&sb, HEAD);
+    for (size_t i = 0; i < n; i++)
+        strbuf_addf(&sb, "  - {id: c.%zu, title: t, level: quick, why: w, pass: {summary: ok}}\n",
+                    dup >= 0 && i + 1 == n ? (size_t)dup : i);
+    return strbuf_detach(&sb);
+}
+
+/* hostile checks files: each of these overran, leaked, exploded or was
+ * accepted before */
+static void test_hostile_yaml(void)
+{
+    /* duplicate keys anywhere: top level (a second `checks:` overran the
+     * heap array), a rule (a second `when:` leaked), a check, a table */
+    CHECK(text_rejects(HEAD CHECK1 "checks:\n" CHECK1 CHECK1,
+                       "t.yaml:4:1: duplicate key 'checks' (first at line 2)"));
+    CHECK(text_rejects(HEAD "  - {id: a.b, title: t, level: quick, why: w, pass: {summary: ok},\n"
+                            "     fail: [{when: 'gpu.count > 0', when: 'gpu.count > 1', "
+                            "summary: s, fix: f}]}\n",
+                       "t.yaml:4:37: duplicate key 'when' (first at line 4)"));
+    CHECK(text_rejects(HEAD "  - id: a.b\n    title: t\n    level: quick\n    id: a.c\n",
+                       "t.yaml:6:5: duplicate key 'id' (first at line 3)"));
+    CHECK(text_rejects("schema: rocm-vla-doctor-checks/1\ndata:\n  t: {a: [x], a: [y]}\n"
+                       "checks:\n" CHECK1,
+                       "t.yaml:3:15: duplicate key 'a' (first at line 3)"));
+    CHECK(text_rejects("schema: rocm-vla-doctor-checks/1\ndata:\n  t: [x]\n  t: [y]\n"
+                       "checks:\n" CHECK1,
+                       "t.yaml:4:3: duplicate key 't' (first at line 3)"));
+    CHECK(text_rejects(HEAD CHECK1 "schema: rocm-vla-doctor-checks/1\n",
+                       "t.yaml:4:1: duplicate key 'schema' (first at line 1)"));
+
+    /* anchors and aliases: refused where they stand, before any expansion */
+    CHECK(text_rejects("a: &x [1, 2]\nb: [*x, *x]\n",
+                       "t.yaml:1:4: YAML anchor '&x': aliases and anchors are not allowed in a "
+                       "checks file"));
+    CHECK(text_rejects(HEAD "  - *nowhere\n",
+                       "t.yaml:3:5: YAML alias '*nowhere': aliases and anchors are not allowed "
+                       "in a checks file"));
+    {
+        /* billion laughs: 9 levels of 10 aliases each */
+        struct strbuf sb = STRBUF_INIT;
+        strbuf_adds(&sb, "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+        for (int i = 1; i < 10; i++)
+            strbuf_addf(&sb,
+                        "l%d: &l%d [*l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d]\n",
+                        i, i, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
+        CHECK(text_rejects(sb.buf, "t.yaml:1:5: YAML anchor '&l0': aliases and anchors are not "
+                                   "allowed in a checks file"));
+        strbuf_release(&sb);
+    }
+    /* nesting: refused at the first level too many, before libyaml's
+     * document loader (quadratic in depth) sees it */
+    {
+        size_t n = 200000;
+        char *deep = malloc(n + 16);
+        memcpy(deep, "checks: ", 8);
+        memset(deep + 8, '[', n);
+        deep[n + 8] = '\0';
+        CHECK(text_rejects(deep, "t.yaml:1:40: nested deeper than 32 levels"));
+        memset(deep + 8, '{', n);
+        CHECK(text_rejects(deep, "t.yaml:1:40: nested deeper than 32 levels"));
+        free(deep);
+    }
+    CHECK(text_rejects(HEAD CHECK1 "---\nschema: x\n",
+                       "t.yaml:4:1: a checks file holds one YAML document"));
+    /* the size cap holds for text that did not come from a file too */
+    {
+        size_t n = (4u << 20) + 1;
+        char *big = malloc(n + 1), msg[256];
+        memset(big, '#', n);
+        big[n] = '\0';
+        CHECK(load_text(big, n, msg, sizeof(msg)) == -1 && strstr(msg, "larger than 4 MiB"));
+        free(big);
+    }
+
+    /* tens of thousands of checks: the id scan is hashed */
+    {
+        char msg[256];
+        char *text = many_checks(30000, -1);
+        CHECK(load_text(text, strlen(text), msg, sizeof(msg)) == 0);
+        free(text);
+        text = many_checks(30000, 7);
+        CHECK(text_rejects(text, "t.yaml:30002:5: duplicate check id 'c.7' (first at line 10)"));
+        free(text);
+    }
+
+    /* timeout: a finite number of seconds in (0, 600] */
+    static const char *const bad_timeouts[] = {"nan", "NaN", "inf", "-inf",   "infinity", "1e999",
+                                               "0",   "-1",  "601", "1e-999", "\"\"",     "5s"};
+    for (size_t i = 0; i < sizeof(bad_timeouts) / sizeof(bad_timeouts[0]); i++) {
+        char *frag = xasprintf("    timeout: %s\n", bad_timeouts[i]);
+        int ok = rejects(GLOBAL, frag,
+                         "t.yaml:9:14: check t.one: timeout must be a number of seconds above 0 "
+                         "and at most 600");
+        if (!ok)
+            fprintf(stderr, "  (timeout: %s)\n", bad_timeouts[i]);
+        CHECK(ok);
+        free(frag);
+    }
+    CHECK(accepts(GLOBAL, "    timeout: 600\n"));
+    CHECK(accepts(GLOBAL, "    timeout: 0.5\n"));
+
+    /* a rule error inside a check names the rule's position */
+    CHECK(rejects(GLOBAL, FAIL_WHEN("len() > 0"),
+                  "t.yaml:9:20: len() takes 1 argument, not 0 in rule \"len() > 0\""));
+    CHECK(rejects(GLOBAL, FAIL_WHEN("gpu.count > 0 && \"x\" matches \"(a{255}){255}\""),
+                  "t.yaml:9:49: regular expression \"(a{255}){255}\" refused: regular expression "
+                  "too large with its repetitions expanded (over 2048) in rule \"gpu.count > 0 "
+                  "&& \"x\" matches \"(a{255}){255}\"\""));
+}
+
+/* data tables: plain lists answer every key, keyed tables their keys, in
+ * a sorted index */
+static void test_data_index(void)
+{
+    static const char text[] = "schema: rocm-vla-doctor-checks/1\n"
+                               "data:\n"
+                               "  zz: [z]\n"
+                               "  mid: {\"6.2\": [a], \"6.1\": [b], \"10\": [c]}\n"
+                               "  aa: [q]\n"
+                               "checks:\n" CHECK1;
+    struct checkset cs;
+    CHECK(checks_load_string(&cs, "t.yaml", text, strlen(text)) == 0);
+    struct val v;
+    CHECK(checks_table(&cs, "mid", "6.1", &v) == 0 && v.l.n == 1 && strcmp(v.l.v[0], "b") == 0);
+    val_release(&v);
+    CHECK(checks_table(&cs, "mid", "10", &v) == 0 && strcmp(v.l.v[0], "c") == 0);
+    val_release(&v);
+    CHECK(checks_table(&cs, "mid", "6.3", &v) == -1);
+    CHECK(checks_table(&cs, "mid", NULL, &v) == -1);
+    CHECK(checks_table(&cs, "zz", "anything", &v) == 0 && strcmp(v.l.v[0], "z") == 0);
+    val_release(&v);
+    CHECK(checks_table(&cs, "aa", NULL, &v) == 0 && strcmp(v.l.v[0], "q") == 0);
+    val_release(&v);
+    CHECK(checks_table(&cs, "m", "6.1", &v) == -1);
+    CHECK(checks_table(&cs, "nope", "6.1", &v) == -1);
+    CHECK(checks_data_find(&cs, "mid", NULL) != NULL);
+    CHECK(checks_data_find(&cs, "mi", NULL) == NULL);
+    checks_release(&cs);
+}
+
 int main(void)
 {
+    test_hostile_yaml();
+    test_data_index();
     test_catalogue();
     test_validation();
     test_eval_type_error();
