@@ -886,6 +886,8 @@ int checks_load(struct checkset *cs, const char *path)
     char *text;
     size_t len;
     int rc = read_user_file(path, CHECKS_MAX_FILE, &text, &len);
+    if (rc == -EFBIG)
+        return error("checks file '%s' is larger than %u MiB", path, CHECKS_MAX_FILE >> 20);
     if (rc)
         return error("cannot read checks file '%s': %s", path, strerror(-rc));
     rc = checks_load_string(cs, path, text, len);
