@@ -45,11 +45,14 @@ struct expr; /* opaque AST */
  * recursive - within a fixed stack: every tree expr_parse() returns is at
  * most EXPR_MAX_DEPTH nodes deep, and a chain of binary operators
  * (a + a + ... + a) is left-deep, so it counts one level per operator. */
-#define EXPR_MAX_LEN 4096        /* bytes of rule text */
-#define EXPR_MAX_DEPTH 64        /* nesting of ( [ ! - calls, and operator chains */
-#define EXPR_MAX_REGEX 256       /* bytes of a regular expression */
-#define EXPR_MAX_REPEAT 255      /* n and m of a {n,m} repetition */
-#define EXPR_MAX_REGEX_COST 2048 /* atoms after expanding {n,m}, nested */
+#define EXPR_MAX_LEN 4096   /* bytes of rule text */
+#define EXPR_MAX_DEPTH 64   /* nesting of ( [ ! - calls, and operator chains */
+#define EXPR_MAX_REGEX 256  /* bytes of a regular expression */
+#define EXPR_MAX_REPEAT 255 /* n and m of a {n,m} repetition */
+/* atoms after expanding {n,m}, nested: glibc builds its automaton from
+ * them, and regcomp() and regexec() time grow with it (2048 atoms took
+ * seconds to match 1 KB) */
+#define EXPR_MAX_REGEX_COST 512
 
 /* NULL on error with *err_col (0-based column in src) and *err_msg (owned) */
 struct expr *expr_parse(const char *src, size_t *err_col, char **err_msg);

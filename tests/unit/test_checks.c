@@ -458,7 +458,7 @@ static void test_hostile_yaml(void)
                   "t.yaml:9:20: len() takes 1 argument, not 0 in rule \"len() > 0\""));
     CHECK(rejects(GLOBAL, FAIL_WHEN("gpu.count > 0 && \"x\" matches \"(a{255}){255}\""),
                   "t.yaml:9:49: regular expression \"(a{255}){255}\" refused: regular expression "
-                  "too large with its repetitions expanded (over 2048) in rule \"gpu.count > 0 "
+                  "too large with its repetitions expanded (over 512) in rule \"gpu.count > 0 "
                   "&& \"x\" matches \"(a{255}){255}\"\""));
 }
 

@@ -258,6 +258,8 @@ static void test_hostile(void)
     /* regular expressions: measured before regcomp, at load time with the
      * rule's column and at evaluation for patterns that come from facts */
     CHECK(chk("gfx matches \"^gfx[0-9]{3,4}$\"", NULL) == 0);
+    CHECK(chk("gfx matches \"([ab]{0,63}){8}c\"", NULL) == 0);         /* 505 atoms */
+    CHECK(chk("gfx matches \"([ab]{0,64}){8}c\"", "too large") == 12); /* 513 */
     CHECK(chk("gfx matches \"(a{255}){255}\"", "too large with its repetitions expanded") == 12);
     CHECK(chk("gfx matches \"((((a{16}){16}){16}){16})\"", "too large") == 12);
     CHECK(chk("gfx matches \"a{1000}\"", "repetition count above 255") == 12);
