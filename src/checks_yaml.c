@@ -631,7 +631,7 @@ int checks_load(struct checkset *cs, const char *path)
     size_t len;
     int rc = read_user_file(path, CHECKS_MAX_FILE, &text, &len);
     if (rc)
-        return error("cannot read checks file '%s': %s", path, strerror(-rc));
+        return error("cannot read checks file '%s': %s", path, user_file_strerror(rc));
     rc = checks_load_string(cs, path, text, len);
     free(text);
     return rc;

@@ -434,7 +434,7 @@ int vla_preset_load_file(struct vla_preset *p, const char *path)
     size_t len;
     int rc = read_user_file(path, 16u << 20, &text, &len);
     if (rc)
-        return error("cannot read preset '%s': %s", path, strerror(-rc));
+        return error("cannot read preset '%s': %s", path, user_file_strerror(rc));
     rc = vla_preset_load_string(p, path, text, len);
     free(text);
     return rc;
