@@ -428,6 +428,8 @@ int rootfs_read_str(const char *path, char **out)
 }
 
 static int rootfs_vreadf_str(char **out, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+static int rootfs_vreadf_str(char **out, const char *fmt, va_list ap)
 {
     struct strbuf sb = STRBUF_INIT;
     strbuf_vaddf(&sb, fmt, ap);

@@ -16,6 +16,8 @@ int util_verbose;
 /* one diagnostic line; its text may quote file names and file content, so
  * it is sanitised like every other string that reaches a terminal */
 static void diag(const char *prefix, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+static void diag(const char *prefix, const char *fmt, va_list ap)
 {
     struct strbuf sb = STRBUF_INIT;
     strbuf_vaddf(&sb, fmt, ap);

@@ -57,7 +57,8 @@ struct strbuf {
 void strbuf_add(struct strbuf *sb, const char *s, size_t n);
 void strbuf_adds(struct strbuf *sb, const char *s);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 void strbuf_addc(struct strbuf *sb, char c);
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);

@@ -286,7 +286,7 @@ static int load_vec(struct pstate *S, yaml_node_t *n, const char *key, float **o
     int d = S->p->action_dim;
     float *v = xcalloc((size_t)d, sizeof(float));
     *out = v;
-    double x;
+    double x = 0; /* set by get_double before any use; gcc -O3 cannot see it */
     if (n->type == YAML_SCALAR_NODE) {
         if (get_double(L, n, key, -1e6, 1e6, &x))
             return -1;
