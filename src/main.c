@@ -431,7 +431,7 @@ static int cmd_collect(struct opts *o, int argc, char **argv)
     if (rc == EXIT_OK && snapshot_pack(stage, out))
         rc = EXIT_USAGE;
     if (rc == EXIT_OK)
-        fprintf(stderr, "rocm-vla-doctor: snapshot written to %s\n", out);
+        eprint_safe("rocm-vla-doctor: snapshot written to %s\n", out); /* the host's name */
     else
         error("collect failed: no snapshot written");
     free(out);

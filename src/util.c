@@ -46,6 +46,19 @@ void warning(const char *fmt, ...)
     va_end(ap);
 }
 
+void eprint_safe(const char *fmt, ...)
+{
+    struct strbuf sb = STRBUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf_vaddf(&sb, fmt, ap);
+    va_end(ap);
+    char *safe = str_sanitize(sb.buf ? sb.buf : "", 1);
+    fputs(safe, stderr);
+    free(safe);
+    strbuf_release(&sb);
+}
+
 int read_user_file(const char *path, size_t max, char **bufp, size_t *lenp)
 {
     /* O_NONBLOCK: opening a FIFO without a writer must not wait; the fstat
@@ -61,7 +74,7 @@ int read_user_file(const char *path, size_t max, char **bufp, size_t *lenp)
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return -USER_FILE_NOT_REGULAR;
+        return S_ISDIR(st.st_mode) ? -EISDIR : -USER_FILE_NOT_REGULAR;
     }
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0)
@@ -270,12 +283,20 @@ void strbuf_addc(struct strbuf *sb, char c)
 
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
+    /* measure into a real buffer, not vsnprintf(NULL, 0): gcc's
+     * -Wformat-truncation (raised under -fsanitize) calls that a null
+     * destination; most texts fit the first try anyway */
+    char small[256];
     va_list cp;
     va_copy(cp, ap);
-    int n = vsnprintf(NULL, 0, fmt, cp);
+    int n = vsnprintf(small, sizeof(small), fmt, cp);
     va_end(cp);
     if (n < 0)
         return;
+    if ((size_t)n < sizeof(small)) {
+        strbuf_add(sb, small, (size_t)n);
+        return;
+    }
     strbuf_grow(sb, (size_t)n);
     vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
     sb->len += (size_t)n;

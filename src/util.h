@@ -13,13 +13,16 @@
 
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* stderr text with no prefix (file:line:col messages), sanitised like
+ * error()'s */
+void eprint_safe(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int util_verbose;
 
 /* A file the user named (checks.yaml, a preset, a requirements file, a
  * report): not a machine fact, so not read through rootfs. 0, or -errno
  * (-EFBIG beyond max bytes); *buf is NUL-terminated and owned. */
 int read_user_file(const char *path, size_t max, char **buf, size_t *len);
-/* A FIFO, device, socket or directory is refused at once (it is opened
+/* A FIFO, device or socket is refused at once (it is opened
  * non-blocking, so a FIFO without a writer cannot hang the run) with this
  * code, outside errno's range; user_file_strerror() says which. */
 #define USER_FILE_NOT_REGULAR 10000

@@ -79,7 +79,7 @@ run fifo_sysroot 2 10 "$RVD" check --sysroot "$D/fifo"
 err_has fifo_sysroot "$NR"
 # a directory and a character device named as a file
 run dir_checks 2 10 "$RVD" check --sysroot "$FX/mi300x-node/root" --checks "$D/models"
-err_has dir_checks "$NR"
+err_has dir_checks "Is a directory"
 run chardev_checks 2 10 "$RVD" check --sysroot "$FX/mi300x-node/root" --checks /dev/zero
 err_has chardev_checks "$NR"
 run chardev_diff 2 10 "$RVD" diff /dev/zero "$D/report.json"

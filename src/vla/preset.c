@@ -50,13 +50,15 @@ static int perr(struct ploader *L, const yaml_node_t *n, const char *fmt, ...)
 
 static int perr(struct ploader *L, const yaml_node_t *n, const char *fmt, ...)
 {
+    /* the message quotes the file's text: sanitised (eprint_safe) */
     va_list ap;
-    fprintf(stderr, "%s:%lu:%lu: ", L->file, n ? (unsigned long)n->start_mark.line + 1 : 1UL,
-            n ? (unsigned long)n->start_mark.column + 1 : 1UL);
+    struct strbuf sb = STRBUF_INIT;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    strbuf_vaddf(&sb, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    eprint_safe("%s:%lu:%lu: %s\n", L->file, n ? (unsigned long)n->start_mark.line + 1 : 1UL,
+                n ? (unsigned long)n->start_mark.column + 1 : 1UL, sb.buf ? sb.buf : "");
+    strbuf_release(&sb);
     return -1;
 }
 
@@ -408,10 +410,10 @@ int vla_preset_load_string(struct vla_preset *p, const char *source, const char 
     yaml_parser_initialize(&parser);
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     if (!yaml_parser_load(&parser, &L.doc)) {
-        fprintf(stderr, "%s:%lu:%lu: YAML syntax error: %s\n", L.file,
-                (unsigned long)parser.problem_mark.line + 1,
-                (unsigned long)parser.problem_mark.column + 1,
-                parser.problem ? parser.problem : "unknown");
+        eprint_safe("%s:%lu:%lu: YAML syntax error: %s\n", L.file,
+                    (unsigned long)parser.problem_mark.line + 1,
+                    (unsigned long)parser.problem_mark.column + 1,
+                    parser.problem ? parser.problem : "unknown");
         yaml_parser_delete(&parser);
         return -1;
     }
