@@ -48,7 +48,9 @@ err_has() {
 }
 
 # ---- 1. FIFOs and other non-regular files ---------------------------------
-mkfifo "$D/fifo" "$D/fifo.yaml" "$D/fifo.json" "$D/fifo.safetensors"
+# (no input here ends in .json: tests/catalog.sh reads every *.json under
+# $OUT as a report; the FIFOs are removed at the end)
+mkfifo "$D/fifo" "$D/fifo.yaml" "$D/fifo-report" "$D/fifo.safetensors"
 mkdir -p "$D/models" && mkfifo "$D/models/hang.yaml"
 "$RVD" check --sysroot "$FX/mi300x-node/root" --json "$D/report.json" >/dev/null 2>&1
 NR="not a regular file"
@@ -65,9 +67,9 @@ err_has fifo_dashboard_checks "$NR"
 run fifo_dashboard_requirements 2 10 "$RVD" dashboard --once --sysroot "$FX/mi300x-node/root" \
     --requirements "$D/fifo"
 err_has fifo_dashboard_requirements "$NR"
-run fifo_diff_baseline 2 10 "$RVD" diff "$D/fifo.json" "$D/report.json"
+run fifo_diff_baseline 2 10 "$RVD" diff "$D/fifo-report" "$D/report.json"
 err_has fifo_diff_baseline "$NR"
-run fifo_diff_current 2 10 "$RVD" diff "$D/report.json" "$D/fifo.json"
+run fifo_diff_current 2 10 "$RVD" diff "$D/report.json" "$D/fifo-report"
 err_has fifo_diff_current "$NR"
 run fifo_preset_file 2 10 "$RVD" bench --preset "$D/fifo.yaml" --dry-run
 err_has fifo_preset_file "$NR"
@@ -94,15 +96,15 @@ d = sys.argv[1]
 rep = json.load(open(d + "/report.json"))
 for i in range(200000):
     rep["facts"]["x.k%d" % i] = i
-json.dump(rep, open(d + "/many.json", "w"))
-text = open(d + "/many.json").read()
+json.dump(rep, open(d + "/many.report", "w"))
+text = open(d + "/many.report").read()
 # a duplicate of the report's first fact as the last member of the object
 i = text.index('"facts": {') + len('"facts": {')
 first = text[i:text.index(",", i)]
 j = text.index('"facts_meta"')
 k = text.rindex("}", 0, j)
-open(d + "/dup.json", "w").write(text[:k] + ", " + first + text[k:])
-open(d + "/deep.json", "w").write("[" * 100000 + "]" * 100000)
+open(d + "/dup.report", "w").write(text[:k] + ", " + first + text[k:])
+open(d + "/deep.report", "w").write("[" * 100000 + "]" * 100000)
 # safetensors: an 8-byte header length, then a header of 200k tensors
 hdr = {"t%d" % n: {"dtype": "F32", "shape": [1], "data_offsets": [4 * n, 4 * n + 4]}
        for n in range(200000)}
@@ -110,10 +112,10 @@ h = json.dumps(hdr).encode()
 with open(d + "/many.safetensors", "wb") as f:
     f.write(struct.pack("<Q", len(h)) + h + b"\0" * (4 * 200000))
 PY
-run json_many_keys 0 10 "$RVD" diff "$D/many.json" "$D/many.json"
-run json_late_duplicate 2 10 "$RVD" diff "$D/dup.json" "$D/report.json"
+run json_many_keys 0 10 "$RVD" diff "$D/many.report" "$D/many.report"
+run json_late_duplicate 2 10 "$RVD" diff "$D/dup.report" "$D/report.json"
 err_has json_late_duplicate "duplicate key"
-run json_deep 2 10 "$RVD" diff "$D/deep.json" "$D/report.json"
+run json_deep 2 10 "$RVD" diff "$D/deep.report" "$D/report.json"
 err_has json_deep "nesting deeper"
 run safetensors_many_keys 2 10 "$RVD" bench --preset tiny --backend cpu --runs 1 \
     --weights "$D/many.safetensors"
@@ -129,11 +131,11 @@ sed -i "s/^PRETTY_NAME=.*/PRETTY_NAME=\"Ubuntu $(printf "$EVIL" | sed 's/[\/&]/\
     "$E/etc/os-release"
 sed -i "s/^executable=.*/executable=\/home\/ops\/venv\/bin\/py$(printf "$EVIL" | sed 's/[\/&]/\\&/g')/" \
     "$E/.snapshot/python"
-"$RVD" check --sysroot "$E" --json "$D/evil.json" >/dev/null 2>&1
+"$RVD" check --sysroot "$E" --json "$D/evil.report" >/dev/null 2>&1
 run term_report 0 20 "$RVD" check --sysroot "$E"
 run term_verbose 0 20 "$RVD" check --sysroot "$E" -v
 run term_dashboard 0 20 "$RVD" dashboard --once --sysroot "$E"
-run term_diff 0 20 "$RVD" diff "$D/report.json" "$D/evil.json" -v
+run term_diff 0 20 "$RVD" diff "$D/report.json" "$D/evil.report" -v
 # a checks file from elsewhere, through explain (YAML escapes: the stream
 # itself may not hold controls)
 sed 's/title: an AMD GPU is present/title: "present \\u009b2J\\e[31mred\\u202e\\x07"/' \
@@ -175,7 +177,7 @@ if grep -qF '\u202e' "$D/term_verbose.out" && grep -qF '\xff' "$D/term_verbose.o
 if grep -qF '\u202e' "$D/term_diff.out"; then ok; else bad "term_diff: no escaped U+202E"; fi
 if grep -qF '\u009b' "$D/term_member_name.err"; then ok; else bad "term_member_name: no escaped name"; fi
 # JSON stays exact: the hostname in the report is the file's text, escaped by JSON only
-expect "json report keeps the exact hostname" "$D/evil.json" \
+expect "json report keeps the exact hostname" "$D/evil.report" \
     'd["host"]["hostname"].startswith("evil\u009b2J\x1b[31mred\u202e")'
 
 # ---- 4. signals: the unpacked snapshot is removed -------------------------------
@@ -245,5 +247,7 @@ sys.exit(1 if fails else 0)
 PY
 if [ $? = 0 ]; then ok; else bad "signals: $(grep FAIL "$D/signals.txt" | tr '\n' ' ')"; fi
 
+rm -f "$D/fifo" "$D/fifo.yaml" "$D/fifo-report" "$D/fifo.safetensors" "$D/models/hang.yaml" \
+    "$D/many.report" "$D/dup.report" "$D/deep.report" "$D/many.safetensors" "$D/slow.tar.gz"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
