@@ -1,7 +1,12 @@
-/* test_sanitize.c - str_sanitize, the one filter between machine text and a
- * terminal: every control, C1, bidi and invalid byte becomes a visible
- * escape; printable text (ASCII and other UTF-8) is kept as it is. */
+/* test_util_hostile.c - util's defences against hostile input:
+ * str_sanitize, the one filter between machine text and a terminal (every
+ * control, C1, bidi and invalid byte becomes a visible escape; printable
+ * text, ASCII and other UTF-8, is kept as it is), and read_user_file, which
+ * refuses a FIFO, a device or a directory without blocking. */
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../src/util.h"
 #include "test.h"
@@ -52,5 +57,27 @@ int main(void)
     CHECK(str_safe_next("", &unsafe, &cp) == 0);
     /* user_file_strerror names the refusal of non-regular files */
     CHECK(strstr(user_file_strerror(-USER_FILE_NOT_REGULAR), "not a regular file") != NULL);
+
+    /* read_user_file: a FIFO without a writer is refused at once (a
+     * blocking open would hang this test), so are a device and a directory */
+    char dir[] = "/tmp/test_util_hostile.XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char *fifo = xasprintf("%s/fifo", dir), *reg = xasprintf("%s/reg", dir);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    FILE *f = fopen(reg, "w");
+    CHECK(f && fputs("abc", f) >= 0 && fclose(f) == 0);
+    char *buf = NULL;
+    size_t len = 0;
+    CHECK(read_user_file(fifo, 100, &buf, &len) == -USER_FILE_NOT_REGULAR);
+    CHECK(read_user_file("/dev/null", 100, &buf, &len) == -USER_FILE_NOT_REGULAR);
+    CHECK(read_user_file(dir, 100, &buf, &len) == -EISDIR);
+    CHECK(read_user_file(reg, 2, &buf, &len) == -EFBIG);
+    CHECK(read_user_file(reg, 100, &buf, &len) == 0 && len == 3 && strcmp(buf, "abc") == 0);
+    free(buf);
+    unlink(fifo);
+    unlink(reg);
+    rmdir(dir);
+    free(fifo);
+    free(reg);
     return test_report();
 }
