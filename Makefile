@@ -113,11 +113,27 @@ asan-test:
 	ASAN_OPTIONS=handle_segv=0:detect_leaks=1 $(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test
 
+# the code builds warning-free (-Werror) with gcc and clang at every -O level
+# and with the sanitizers, each into its own tree (build-cc/); the unit tests
+# run with the clang build
+CC_BUILDS := gcc:-O0 gcc:-O1 gcc:-O2 gcc:-O3 clang:-O0 clang:-O1 clang:-O2 clang:-O3 \
+             gcc:-O1_-fsanitize=address,undefined clang:-O1_-fsanitize=address,undefined
+compilers:
+	@set -e; for b in $(CC_BUILDS); do cc=$${b%%:*}; fl=$$(echo "$${b#*:}" | tr _ ' '); \
+	  dir=build-cc/$$cc$$(echo "$$fl" | tr -d ' =,'); echo "  BUILD $$cc $$fl"; \
+	  $(MAKE) --no-print-directory CC=$$cc BUILD=$$dir CFLAGS="$$fl -g" LDFLAGS="$$fl" \
+	    $$dir/rocm-vla-doctor unit-bins >/dev/null; done
+	@for t in build-cc/clang-O2/tests/test_*; do [ -x "$$t" ] || continue; \
+	  "$$t" >/dev/null 2>&1 || { echo "FAIL $$t (clang -O2)"; exit 1; }; done; \
+	  echo "unit tests pass with clang -O2"
+
+unit-bins: $(BIN) $(UNIT_BINS) $(FAKE_LIBS)
+
 format:
 	clang-format -i src/*.c src/*.h src/*/*.c src/*/*.h probes/*.c probes/*.h tests/unit/*.c tests/unit/*.h
 
 clean:
-	rm -rf build build-asan rocm-vla-doctor tests/out
+	rm -rf build build-asan build-cc rocm-vla-doctor tests/out
 
-.PHONY: all run test test-gpu bench asan-test clean format
+.PHONY: all run test test-gpu bench asan-test clean format compilers unit-bins
 -include $(OBJS:.o=.d)

@@ -457,7 +457,7 @@ int requirements_check_file(const char *path)
         return error("--requirements '%s': larger than %u bytes, not a requirements file", path,
                      REQUIREMENTS_MAX_FILE);
     if (rc)
-        return error("--requirements '%s': %s", path, strerror(-rc));
+        return error("--requirements '%s': %s", path, user_file_strerror(rc));
     int binary = memchr(text, '\0', len) != NULL;
     free(text);
     if (binary)

@@ -889,7 +889,7 @@ int checks_load(struct checkset *cs, const char *path)
     if (rc == -EFBIG)
         return error("checks file '%s' is larger than %u MiB", path, CHECKS_MAX_FILE >> 20);
     if (rc)
-        return error("cannot read checks file '%s': %s", path, strerror(-rc));
+        return error("cannot read checks file '%s': %s", path, user_file_strerror(rc));
     rc = checks_load_string(cs, path, text, len);
     free(text);
     return rc;

@@ -122,7 +122,7 @@ int diff_doc_load(struct diff_doc *d, const char *path)
     if (rc == -EFBIG)
         return error("%s: larger than %u MiB, not a report", path, DIFF_MAX_REPORT >> 20);
     if (rc)
-        return error("cannot read report '%s': %s", path, strerror(-rc));
+        return error("cannot read report '%s': %s", path, user_file_strerror(rc));
     rc = diff_doc_parse(d, path, text, len);
     free(text);
     return rc;

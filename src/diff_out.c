@@ -23,11 +23,13 @@ enum { DIFF_EXIT_OK = 0, DIFF_EXIT_REGRESSION = 1, DIFF_EXIT_USAGE = 2 };
 
 /* ---- text ----------------------------------------------------------------- */
 
-/* report text comes from files: control characters never reach the terminal */
+/* report text comes from files: control and bidi characters and invalid
+ * bytes never reach the terminal (str_sanitize) */
 static void put_safe(FILE *out, const char *s)
 {
-    for (; *s; s++)
-        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+    char *safe = str_sanitize(s, 0);
+    fputs(safe, out);
+    free(safe);
 }
 
 static void value_text(struct strbuf *sb, const struct json *v)
@@ -150,7 +152,9 @@ static void put_item(FILE *out, const struct diff_doc *cur, const struct diff_it
     fprintf(out, "%*s  ", (int)(w > strlen(it->name) ? w - strlen(it->name) : 0), "");
     if (it->subj == DIFF_CHECK) {
         const char *sa = diff_check_status(it->old), *sb = diff_check_status(it->cur);
-        fprintf(out, "%s -> %s", sa ? sa : "(new check)", sb ? sb : "(not in the current report)");
+        put_safe(out, sa ? sa : "(new check)");
+        fputs(" -> ", out);
+        put_safe(out, sb ? sb : "(not in the current report)");
         const char *sum = str_member(it->cur, "summary");
         if (it->cls == DIFF_REGRESSION && (!sb || strcmp(sb, "skip") == 0))
             fputs(" (coverage lost; --allow-skip accepts it)", out);

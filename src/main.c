@@ -20,6 +20,7 @@
 #include "report.h"
 #include "rootfs.h"
 #include "snapshot.h"
+#include "tmpdirs.h"
 #include "snapshot_redact.h"
 #include "tui/tui.h"
 #include "util.h"
@@ -207,31 +208,37 @@ static int cmd_explain(struct opts *o, int argc, char **argv)
         checks_release(&cs);
         return EXIT_USAGE;
     }
-    printf("%s: %s\nlevel: %s%s\n\nWhy:\n  %s\n", c->id, c->title, level_name(c->level),
-           c->per_gpu ? " (evaluated for every GPU; the worst wins)" : "", c->why);
+    /* a --checks file is text from outside: sanitised like machine text */
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_addf(&sb, "%s: %s\nlevel: %s%s\n\nWhy:\n  %s\n", c->id, c->title, level_name(c->level),
+                c->per_gpu ? " (evaluated for every GPU; the worst wins)" : "", c->why);
     if (c->how)
-        printf("\nHow it is measured:\n  %s\n", c->how);
+        strbuf_addf(&sb, "\nHow it is measured:\n  %s\n", c->how);
     if (c->reads.n) {
-        printf("\nFacts read:\n");
+        strbuf_addf(&sb, "\nFacts read:\n");
         for (size_t i = 0; i < c->reads.n; i++)
-            printf("  %s\n", c->reads.v[i]);
+            strbuf_addf(&sb, "  %s\n", c->reads.v[i]);
     }
-    printf("\nRules (first match wins):\n");
+    strbuf_addf(&sb, "\nRules (first match wins):\n");
     for (size_t i = 0; i < c->nskip; i++)
-        printf("  skip when %s\n", c->skip[i].when_src);
+        strbuf_addf(&sb, "  skip when %s\n", c->skip[i].when_src);
     for (size_t i = 0; i < c->nfail; i++)
-        printf("  fail when %s\n", c->fail[i].when_src);
+        strbuf_addf(&sb, "  fail when %s\n", c->fail[i].when_src);
     for (size_t i = 0; i < c->nwarn; i++)
-        printf("  warn when %s\n", c->warn[i].when_src);
-    printf("  otherwise pass\n");
+        strbuf_addf(&sb, "  warn when %s\n", c->warn[i].when_src);
+    strbuf_addf(&sb, "  otherwise pass\n");
     if (c->fix)
-        printf("\nFix:\n  %s\n", c->fix);
+        strbuf_addf(&sb, "\nFix:\n  %s\n", c->fix);
     for (size_t i = 0; i < c->nfail; i++)
         if (c->fail[i].fix)
-            printf("  (when %s) %s\n", c->fail[i].when_src, c->fail[i].fix);
+            strbuf_addf(&sb, "  (when %s) %s\n", c->fail[i].when_src, c->fail[i].fix);
     for (size_t i = 0; i < c->nwarn; i++)
         if (c->warn[i].fix)
-            printf("  (when %s) %s\n", c->warn[i].when_src, c->warn[i].fix);
+            strbuf_addf(&sb, "  (when %s) %s\n", c->warn[i].when_src, c->warn[i].fix);
+    char *safe = str_sanitize(sb.buf ? sb.buf : "", 1);
+    fputs(safe, stdout);
+    free(safe);
+    strbuf_release(&sb);
     checks_release(&cs);
     return EXIT_OK;
 }
@@ -393,7 +400,7 @@ static int cmd_collect(struct opts *o, int argc, char **argv)
     if (o->probe.requirements && requirements_check_file(o->probe.requirements))
         return EXIT_USAGE;
     char tmpl[] = "/tmp/rocm-vla-doctor-collect.XXXXXX";
-    char *stage = mkdtemp(tmpl);
+    char *stage = tmpdirs_make(tmpl); /* removed also when collect is killed */
     if (!stage)
         return error("cannot create a private directory: %s", strerror(errno)), EXIT_INTERNAL;
     int rc = EXIT_OK;
@@ -424,7 +431,7 @@ static int cmd_collect(struct opts *o, int argc, char **argv)
     if (rc == EXIT_OK && snapshot_pack(stage, out))
         rc = EXIT_USAGE;
     if (rc == EXIT_OK)
-        fprintf(stderr, "rocm-vla-doctor: snapshot written to %s\n", out);
+        eprint_safe("rocm-vla-doctor: snapshot written to %s\n", out); /* the host's name */
     else
         error("collect failed: no snapshot written");
     free(out);

@@ -427,6 +427,23 @@ static int is_bundle(const unsigned char *p, size_t n)
     return n >= BUNDLE_MAGIC_LEN && memcmp(p, BUNDLE_MAGIC, BUNDLE_MAGIC_LEN) == 0;
 }
 
+/* the first copy of magic[0..m) in h[0..n), or NULL; memmem itself trips
+ * gcc -O2 -fsanitize=address's -Wnonnull (a false "argument 1 is null") */
+static const unsigned char *find_magic(const unsigned char *h, size_t n, const char *magic,
+                                       size_t m)
+{
+    while (n >= m) {
+        const unsigned char *c = memchr(h, (unsigned char)magic[0], n - m + 1);
+        if (!c)
+            return NULL;
+        if (memcmp(c, magic, m) == 0)
+            return c;
+        n -= (size_t)(c - h) + 1;
+        h = c + 1;
+    }
+    return NULL;
+}
+
 /* the next bundle at or after `from`: zero padding is skipped cheaply, other
  * bytes are searched; n when none */
 static size_t next_bundle(const unsigned char *p, size_t n, size_t from)
@@ -436,8 +453,8 @@ static size_t next_bundle(const unsigned char *p, size_t n, size_t from)
     while (from < n) {
         if (is_bundle(p + from, n - from) || is_ccob(p + from, n - from))
             return from;
-        const unsigned char *a = memmem(p + from, n - from, BUNDLE_MAGIC, BUNDLE_MAGIC_LEN);
-        const unsigned char *b = memmem(p + from, n - from, CCOB_MAGIC, CCOB_MAGIC_LEN);
+        const unsigned char *a = find_magic(p + from, n - from, BUNDLE_MAGIC, BUNDLE_MAGIC_LEN);
+        const unsigned char *b = find_magic(p + from, n - from, CCOB_MAGIC, CCOB_MAGIC_LEN);
         const unsigned char *m = a && (!b || a < b) ? a : b;
         if (!m)
             return n;

@@ -60,8 +60,8 @@ static void tw_pad(struct tw *t, int to)
         fputc(' ', t->out);
 }
 
-/* one byte of text from a snapshot or a hostile file: control characters
- * (ESC above all) must not drive the terminal, they are shown as '?' */
+/* one byte of text already sanitised by tw_text; a control byte here would
+ * be the report's own mistake, still never sent raw */
 static void tw_byte(struct tw *t, unsigned char ch)
 {
     fputc(ch < 0x20 || ch == 0x7f ? '?' : ch, t->out);
@@ -78,9 +78,14 @@ static int cols_of(const char *s, size_t n)
 }
 
 /* text, wrapped at spaces to the width; continuation lines start at column
- * hang. A word longer than a whole line is cut. */
-static void tw_text(struct tw *t, const char *s, int hang)
+ * hang. A word longer than a whole line is cut. Every string of the report
+ * passes here and is sanitised first (str_sanitize): summaries, evidence and
+ * the host name quote files of the machine or a snapshot, whose C0/C1
+ * controls, bidi overrides and invalid bytes must not reach the terminal. */
+static void tw_text(struct tw *t, const char *text, int hang)
 {
+    char *safe = str_sanitize(text, 0);
+    const char *s = safe;
     int fresh = 1; /* nothing of this text on the current line yet */
     while (*s) {
         while (*s == ' ')
@@ -107,6 +112,7 @@ static void tw_text(struct tw *t, const char *s, int hang)
         fresh = 0;
         s += n;
     }
+    free(safe);
 }
 
 static void tw_mark(struct tw *t, enum status st)

@@ -52,8 +52,21 @@ int rootfs_init(const char *root)
     /* read errors recorded by collect (EACCES on a config space, say) */
     char *errs = NULL;
     if (rootfs_read_str(ROOTFS_SNAPSHOT_DIR "/read-errors", &errs) == 0) {
-        strlist_split(&R.err_paths, errs, "\n");
+        struct strlist lines = STRLIST_INIT;
+        strlist_split(&lines, errs, "\n");
         free(errs);
+        /* only well-formed lines are replayed; any other is said, never
+         * turned into some errno by a lenient conversion */
+        for (size_t i = 0; i < lines.n; i++) {
+            int e;
+            if (rootfs_parse_read_error(lines.v[i], &e, NULL) == 0)
+                strlist_add(&R.err_paths, lines.v[i]);
+            else
+                warning("sysroot: " ROOTFS_SNAPSHOT_DIR "/read-errors: line '%.80s' is not "
+                        "'ERRNO /path' with ERRNO in 1..%d; ignored",
+                        lines.v[i], ROOTFS_MAX_ERRNO);
+        }
+        strlist_release(&lines);
     }
     return 0;
 }
@@ -299,12 +312,33 @@ static void record_error(const char *path, int err)
     free(line);
 }
 
+int rootfs_parse_read_error(const char *line, int *err, const char **path)
+{
+    int v = 0;
+    const char *p = line;
+    /* decimal digits only: no sign, no leading zero, no spaces, no hex */
+    if (*p < '1' || *p > '9')
+        return -EINVAL;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        v = v * 10 + (*p - '0');
+        if (v > ROOTFS_MAX_ERRNO)
+            return -EINVAL;
+    }
+    if (*p != ' ' || p[1] != '/')
+        return -EINVAL;
+    *err = v;
+    if (path)
+        *path = p + 1;
+    return 0;
+}
+
 static int replayed_error(const char *path)
 {
     for (size_t i = 0; i < R.err_paths.n; i++) {
-        char *sp = strchr(R.err_paths.v[i], ' ');
-        if (sp && strcmp(sp + 1, path) == 0)
-            return -atoi(R.err_paths.v[i]);
+        int e;
+        const char *p;
+        if (rootfs_parse_read_error(R.err_paths.v[i], &e, &p) == 0 && strcmp(p, path) == 0)
+            return -e;
     }
     return 0;
 }
@@ -393,6 +427,8 @@ int rootfs_read_str(const char *path, char **out)
     return 0;
 }
 
+static int rootfs_vreadf_str(char **out, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 static int rootfs_vreadf_str(char **out, const char *fmt, va_list ap)
 {
     struct strbuf sb = STRBUF_INIT;

@@ -59,4 +59,11 @@ int rootfs_host_path(const char *path, char **out);
 typedef int (*rootfs_producer)(struct strbuf *out);
 int rootfs_query(const char *name, rootfs_producer live, char **out);
 
+/* one line of a snapshot's /.snapshot/read-errors, "ERRNO /path" as collect
+ * writes it: ERRNO decimal in 1..ROOTFS_MAX_ERRNO (no sign, no leading
+ * zero), one space, an absolute path. 0 with *err (and *path, when given,
+ * pointing into line), or -EINVAL for anything else. */
+#define ROOTFS_MAX_ERRNO 4095
+int rootfs_parse_read_error(const char *line, int *err, const char **path);
+
 #endif

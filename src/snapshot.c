@@ -2,6 +2,7 @@
  * the writer (snapshot_pack.c) and the reader (snapshot_unpack.c) share, a
  * removal that never follows a symlink, and tarball detection. */
 #include "snapshot.h"
+#include "tmpdirs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -107,6 +108,7 @@ void snapshot_remove_tree(const char *dir)
     remove_contents(fd, 0);
     if (rmdir(dir) < 0)
         warning("cannot remove '%s': %s", dir, strerror(errno));
+    tmpdirs_forget(dir);
 }
 
 /* ===== detection ======================================================== */

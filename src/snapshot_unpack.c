@@ -6,6 +6,7 @@
  * so a gzip bomb stops at the cap; and any failure removes the partial
  * directory. snapshot.h lists what is refused. */
 #include "snapshot.h"
+#include "tmpdirs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -609,7 +610,7 @@ static char *make_private_dir(void)
     while (bl > 1 && base[bl - 1] == '/')
         bl--;
     char *tmpl = xasprintf("%.*s/rocm-vla-doctor-snapshot.XXXXXX", (int)bl, base);
-    if (!mkdtemp(tmpl)) { /* mode 0700 */
+    if (!tmpdirs_make(tmpl)) { /* mode 0700; removed also when the run is killed */
         error("cannot create a private directory in '%.*s': %s", (int)bl, base, strerror(errno));
         free(tmpl);
         return NULL;

@@ -3,53 +3,102 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 int util_verbose;
+
+/* one diagnostic line; its text may quote file names and file content, so
+ * it is sanitised like every other string that reaches a terminal */
+static void diag(const char *prefix, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+static void diag(const char *prefix, const char *fmt, va_list ap)
+{
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_vaddf(&sb, fmt, ap);
+    char *safe = str_sanitize(sb.buf ? sb.buf : "", 1);
+    fputs(prefix, stderr);
+    fputs(safe, stderr);
+    fputc('\n', stderr);
+    free(safe);
+    strbuf_release(&sb);
+}
 
 int error(const char *fmt, ...)
 {
     va_list ap;
-    fputs("rocm-vla-doctor: error: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    diag("rocm-vla-doctor: error: ", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return -1;
 }
 
 void warning(const char *fmt, ...)
 {
     va_list ap;
-    fputs("rocm-vla-doctor: warning: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    diag("rocm-vla-doctor: warning: ", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+}
+
+void eprint_safe(const char *fmt, ...)
+{
+    struct strbuf sb = STRBUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf_vaddf(&sb, fmt, ap);
+    va_end(ap);
+    char *safe = str_sanitize(sb.buf ? sb.buf : "", 1);
+    fputs(safe, stderr);
+    free(safe);
+    strbuf_release(&sb);
 }
 
 int read_user_file(const char *path, size_t max, char **bufp, size_t *lenp)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* O_NONBLOCK: opening a FIFO without a writer must not wait; the fstat
+     * below refuses it (and devices, directories, sockets) before any read */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0)
         return -errno;
+    struct stat st;
+    if (fstat(fd, &st) < 0) {
+        int e = errno;
+        close(fd);
+        return -e;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return S_ISDIR(st.st_mode) ? -EISDIR : -USER_FILE_NOT_REGULAR;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     struct strbuf sb = STRBUF_INIT;
     char chunk[65536];
-    size_t n;
     int rc = 0;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-        if (sb.len + n > max) {
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof(chunk));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc = -errno;
+            break;
+        }
+        if (n == 0)
+            break;
+        if (sb.len + (size_t)n > max) {
             rc = -EFBIG;
             break;
         }
-        strbuf_add(&sb, chunk, n);
+        strbuf_add(&sb, chunk, (size_t)n);
     }
-    if (!rc && ferror(f))
-        rc = -(errno ? errno : EIO);
-    fclose(f);
+    close(fd);
     if (rc) {
         strbuf_release(&sb);
         return rc;
@@ -60,6 +109,87 @@ int read_user_file(const char *path, size_t max, char **bufp, size_t *lenp)
         *lenp = sb.len;
     *bufp = strbuf_detach(&sb);
     return 0;
+}
+
+const char *user_file_strerror(int rc)
+{
+    if (rc == -USER_FILE_NOT_REGULAR)
+        return "not a regular file (a FIFO, device, socket or directory is refused)";
+    return strerror(rc < 0 ? -rc : rc);
+}
+
+/* the well-formed UTF-8 sequence at p (no overlong forms, no surrogates,
+ * nothing above U+10FFFF): its length and code point, or 0 */
+static size_t utf8_decode(const unsigned char *p, unsigned *cp)
+{
+    unsigned c = p[0], lo = 0x80, hi = 0xbf;
+    size_t need;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    if (c >= 0xc2 && c <= 0xdf)
+        need = 1, c &= 0x1f;
+    else if (c >= 0xe0 && c <= 0xef)
+        need = 2, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf, c &= 0x0f;
+    else if (c >= 0xf0 && c <= 0xf4)
+        need = 3, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf, c &= 0x07;
+    else
+        return 0;
+    for (size_t i = 1; i <= need; i++) {
+        unsigned b = p[i];
+        if (b < (i == 1 ? lo : 0x80) || b > (i == 1 ? hi : 0xbf))
+            return 0; /* also stops at the NUL */
+        c = (c << 6) | (b & 0x3f);
+    }
+    *cp = c;
+    return need + 1;
+}
+
+/* characters that move the cursor, recolour or reorder what a terminal shows:
+ * C0 and DEL, C1 (U+0080-U+009F: U+009B is a one-character CSI), the bidi
+ * embeddings, overrides and isolates, the directional marks */
+static int cp_unsafe(unsigned cp)
+{
+    return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
+           (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e || cp == 0x200f || cp == 0x061c;
+}
+
+size_t str_safe_next(const char *s, int *unsafe, unsigned *cp)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (!p[0]) {
+        *unsafe = 0;
+        *cp = 0;
+        return 0;
+    }
+    size_t n = utf8_decode(p, cp);
+    if (!n) {
+        *unsafe = 2; /* one byte that is not UTF-8 */
+        *cp = p[0];
+        return 1;
+    }
+    *unsafe = cp_unsafe(*cp);
+    return n;
+}
+
+char *str_sanitize(const char *s, int keep_newlines)
+{
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_add(&sb, "", 0);
+    while (*s) {
+        int unsafe;
+        unsigned cp;
+        size_t n = str_safe_next(s, &unsafe, &cp);
+        if (!unsafe || (keep_newlines && (cp == '\n' || cp == '\t') && unsafe == 1))
+            strbuf_add(&sb, s, n);
+        else if (unsafe == 2 || cp < 0x80)
+            strbuf_addf(&sb, "\\x%02x", cp);
+        else
+            strbuf_addf(&sb, "\\u%04x", cp);
+        s += n;
+    }
+    return strbuf_detach(&sb);
 }
 
 double util_mono_s(void)
@@ -153,12 +283,20 @@ void strbuf_addc(struct strbuf *sb, char c)
 
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
+    /* measure into a real buffer, not vsnprintf(NULL, 0): gcc's
+     * -Wformat-truncation (raised under -fsanitize) calls that a null
+     * destination; most texts fit the first try anyway */
+    char small[256];
     va_list cp;
     va_copy(cp, ap);
-    int n = vsnprintf(NULL, 0, fmt, cp);
+    int n = vsnprintf(small, sizeof(small), fmt, cp);
     va_end(cp);
     if (n < 0)
         return;
+    if ((size_t)n < sizeof(small)) {
+        strbuf_add(sb, small, (size_t)n);
+        return;
+    }
     strbuf_grow(sb, (size_t)n);
     vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
     sb->len += (size_t)n;

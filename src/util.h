@@ -13,12 +13,30 @@
 
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* stderr text with no prefix (file:line:col messages), sanitised like
+ * error()'s */
+void eprint_safe(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int util_verbose;
 
 /* A file the user named (checks.yaml, a preset, a requirements file, a
  * report): not a machine fact, so not read through rootfs. 0, or -errno
  * (-EFBIG beyond max bytes); *buf is NUL-terminated and owned. */
 int read_user_file(const char *path, size_t max, char **buf, size_t *len);
+/* A FIFO, device or socket is refused at once (it is opened
+ * non-blocking, so a FIFO without a writer cannot hang the run) with this
+ * code, outside errno's range; user_file_strerror() says which. */
+#define USER_FILE_NOT_REGULAR 10000
+const char *user_file_strerror(int rc); /* rc: -errno or -USER_FILE_NOT_REGULAR */
+
+/* Text from the machine (a snapshot, sysfs, a report file) on its way to a
+ * terminal: C0 controls and DEL, C1 controls (U+0080-U+009F), the bidi
+ * overrides, embeddings, isolates and marks, and bytes that are not UTF-8
+ * become visible escapes (\x1b, \u202e, \xff). keep_newlines keeps '\n'
+ * and '\t' (multi-line messages). JSON and JUnit escape on their own. */
+char *str_sanitize(const char *s, int keep_newlines);
+/* the next character of s: its length (0 at the end), *unsafe 0 (show it),
+ * 1 (a control or bidi character *cp) or 2 (a byte *cp that is not UTF-8) */
+size_t str_safe_next(const char *s, int *unsafe, unsigned *cp);
 
 /* seconds on the monotonic clock, for durations */
 double util_mono_s(void);
@@ -42,7 +60,8 @@ struct strbuf {
 void strbuf_add(struct strbuf *sb, const char *s, size_t n);
 void strbuf_adds(struct strbuf *sb, const char *s);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 void strbuf_addc(struct strbuf *sb, char c);
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../report.h"
 #include "../util.h"
 
 void tui_canvas_init(struct tui_canvas *cv, int rows, int cols)
@@ -25,18 +24,23 @@ void tui_canvas_release(struct tui_canvas *cv)
     cv->rows = cv->cols = 0;
 }
 
-int tui_canvas_put(struct tui_canvas *cv, int y, int x, int maxw, enum tui_attr a, const char *s)
+int tui_canvas_put(struct tui_canvas *cv, int y, int x, int maxw, enum tui_attr a, const char *text)
 {
     if (y < 0 || y >= cv->rows || x < 0 || maxw <= 0)
         return 0;
     if (maxw > cv->cols - x)
         maxw = cv->cols - x;
     int w = 0;
+    /* every string drawn comes through here: sysfs and snapshot text is
+     * sanitised (controls, C1, bidi, invalid bytes become visible escapes) */
+    char *safe = str_sanitize(text, 0);
+    const char *s = safe;
     while (*s && w < maxw) {
-        int bad = 0;
-        size_t n = report_utf8_next(s, &bad);
+        int unsafe;
+        unsigned cp;
+        size_t n = str_safe_next(s, &unsafe, &cp);
         struct tui_cell *c = &cv->cell[(size_t)y * (size_t)cv->cols + (size_t)(x + w)];
-        if (bad || n > 4 || (unsigned char)*s < 0x20 || *s == 0x7f) {
+        if (unsafe || n > 4) { /* not after str_sanitize; kept as a guard */
             c->u[0] = '?';
             c->u[1] = '\0';
         } else {
@@ -47,6 +51,7 @@ int tui_canvas_put(struct tui_canvas *cv, int y, int x, int maxw, enum tui_attr 
         s += n;
         w++;
     }
+    free(safe);
     return w;
 }
 

@@ -2,8 +2,9 @@
  * each) that the dashboard draws into. The ncurses path copies it to the
  * panel windows; --once prints it as plain text. One drawing code for both
  * is what makes the --once frame a faithful test of the live view. Text from
- * sysfs or a snapshot is never trusted: control characters and invalid UTF-8
- * become '?', and nothing is written outside the grid. */
+ * sysfs or a snapshot is never trusted: control, C1 and bidi characters and
+ * invalid UTF-8 become visible escapes (str_sanitize), and nothing is
+ * written outside the grid. */
 #ifndef RVD_TUI_CANVAS_H
 #define RVD_TUI_CANVAS_H
 

@@ -1,4 +1,4 @@
-/* embed_models.S - the built-in VLA presets (models/*.yaml), so that
+/* embed_models.S - the built-in VLA presets (every models/NAME.yaml), so that
  * `bench --preset NAME` works from the binary alone; a models/NAME.yaml next
  * to the binary or in --models DIR overrides the built-in copy. */
     .section .rodata

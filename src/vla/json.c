@@ -3,10 +3,15 @@
  * nesting depth is capped, and errors carry the byte offset. */
 #include "json.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../util.h"
 
@@ -248,11 +253,21 @@ static void parse_number(struct jp *P, struct json *j)
     j->type = JSON_NUM;
     j->num_text = (const char *)P->s + start;
     j->num_len = P->pos - start;
-    char buf[64];
-    size_t n = j->num_len < sizeof(buf) - 1 ? j->num_len : sizeof(buf) - 1;
-    memcpy(buf, j->num_text, n);
-    buf[n] = 0;
+    if (j->num_len > JSON_MAX_NUMBER) {
+        P->pos = start;
+        jfail(P, "number longer than %d characters", JSON_MAX_NUMBER);
+        return;
+    }
+    char buf[JSON_MAX_NUMBER + 1];
+    memcpy(buf, j->num_text, j->num_len);
+    buf[j->num_len] = 0;
+    errno = 0;
     j->num = strtod(buf, NULL);
+    /* underflow to 0 or a denormal is a value; overflow is not */
+    if (!isfinite(j->num)) {
+        P->pos = start;
+        jfail(P, "number out of range");
+    }
 }
 
 static int literal(struct jp *P, const char *word)
@@ -266,6 +281,72 @@ static int literal(struct jp *P, const char *word)
 }
 
 static struct json *parse_value(struct jp *P, int depth);
+
+/* A keyed hash: the key is random per process, so a document cannot be
+ * crafted to make every key collide (which would make parsing quadratic
+ * again). 8 bytes at a time, multiply-xorshift, a final avalanche. */
+static uint64_t hash_seed;
+
+static uint64_t key_hash(const char *k)
+{
+    if (!hash_seed) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        uint64_t s = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)getpid() ^
+                     (uint64_t)(uintptr_t)&ts;
+        hash_seed = s | 1;
+    }
+    uint64_t h = hash_seed;
+    size_t n = strlen(k);
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t w = 0;
+        memcpy(&w, k + i, n - i < 8 ? n - i : 8);
+        h ^= w;
+        h *= 0x9e3779b97f4a7c15ULL;
+        h ^= h >> 29;
+    }
+    h ^= n;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+/* the slot of key in obj's index: the one holding it, or the empty one
+ * where it would go */
+static size_t *slot_of(const struct json *obj, const char *key)
+{
+    size_t mask = obj->nslots - 1;
+    for (size_t i = (size_t)key_hash(key) & mask;; i = (i + 1) & mask) {
+        size_t *s = &obj->slots[i];
+        if (!*s || strcmp(obj->keys[*s - 1], key) == 0)
+            return s;
+    }
+}
+
+static void index_grow(struct json *j)
+{
+    size_t n = j->nslots ? j->nslots * 2 : 16;
+    free(j->slots);
+    j->slots = xcalloc(n, sizeof(*j->slots));
+    j->nslots = n;
+    for (size_t i = 0; i < j->n; i++)
+        *slot_of(j, j->keys[i]) = i + 1;
+}
+
+/* 0, or -1 when obj already has key */
+static int index_add(struct json *j, const char *key)
+{
+    if (2 * (j->n + 1) > j->nslots)
+        index_grow(j);
+    size_t *s = slot_of(j, key);
+    if (*s)
+        return -1;
+    *s = j->n + 1; /* the item add_item is about to append */
+    return 0;
+}
 
 static void add_item(struct json *j, struct json *v, char *key, size_t *cap)
 {
@@ -308,12 +389,11 @@ static void parse_container(struct jp *P, struct json *j, int depth)
             key = parse_string(P);
             if (!key)
                 return;
-            for (size_t i = 0; i < j->n; i++)
-                if (strcmp(j->keys[i], key) == 0) {
-                    jfail(P, "duplicate key '%.60s'", key);
-                    free(key);
-                    return;
-                }
+            if (index_add(j, key)) {
+                jfail(P, "duplicate key '%.60s'", key);
+                free(key);
+                return;
+            }
             skip_ws(P);
             if (peek(P) != ':') {
                 jfail(P, "expected ':'");
@@ -399,18 +479,17 @@ void json_free(struct json *j)
     }
     free(j->items);
     free(j->keys);
+    free(j->slots);
     free(j->str);
     free(j);
 }
 
 const struct json *json_get(const struct json *obj, const char *key)
 {
-    if (!obj || obj->type != JSON_OBJ)
+    if (!obj || obj->type != JSON_OBJ || !obj->nslots)
         return NULL;
-    for (size_t i = 0; i < obj->n; i++)
-        if (strcmp(obj->keys[i], key) == 0)
-            return obj->items[i];
-    return NULL;
+    size_t s = *slot_of(obj, key);
+    return s ? obj->items[s - 1] : NULL;
 }
 
 int json_u64(const struct json *j, unsigned long long *out)

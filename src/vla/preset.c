@@ -50,13 +50,15 @@ static int perr(struct ploader *L, const yaml_node_t *n, const char *fmt, ...)
 
 static int perr(struct ploader *L, const yaml_node_t *n, const char *fmt, ...)
 {
+    /* the message quotes the file's text: sanitised (eprint_safe) */
     va_list ap;
-    fprintf(stderr, "%s:%lu:%lu: ", L->file, n ? (unsigned long)n->start_mark.line + 1 : 1UL,
-            n ? (unsigned long)n->start_mark.column + 1 : 1UL);
+    struct strbuf sb = STRBUF_INIT;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    strbuf_vaddf(&sb, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    eprint_safe("%s:%lu:%lu: %s\n", L->file, n ? (unsigned long)n->start_mark.line + 1 : 1UL,
+                n ? (unsigned long)n->start_mark.column + 1 : 1UL, sb.buf ? sb.buf : "");
+    strbuf_release(&sb);
     return -1;
 }
 
@@ -286,7 +288,7 @@ static int load_vec(struct pstate *S, yaml_node_t *n, const char *key, float **o
     int d = S->p->action_dim;
     float *v = xcalloc((size_t)d, sizeof(float));
     *out = v;
-    double x;
+    double x = 0; /* set by get_double before any use; gcc -O3 cannot see it */
     if (n->type == YAML_SCALAR_NODE) {
         if (get_double(L, n, key, -1e6, 1e6, &x))
             return -1;
@@ -408,10 +410,10 @@ int vla_preset_load_string(struct vla_preset *p, const char *source, const char 
     yaml_parser_initialize(&parser);
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     if (!yaml_parser_load(&parser, &L.doc)) {
-        fprintf(stderr, "%s:%lu:%lu: YAML syntax error: %s\n", L.file,
-                (unsigned long)parser.problem_mark.line + 1,
-                (unsigned long)parser.problem_mark.column + 1,
-                parser.problem ? parser.problem : "unknown");
+        eprint_safe("%s:%lu:%lu: YAML syntax error: %s\n", L.file,
+                    (unsigned long)parser.problem_mark.line + 1,
+                    (unsigned long)parser.problem_mark.column + 1,
+                    parser.problem ? parser.problem : "unknown");
         yaml_parser_delete(&parser);
         return -1;
     }
@@ -434,7 +436,7 @@ int vla_preset_load_file(struct vla_preset *p, const char *path)
     size_t len;
     int rc = read_user_file(path, 16u << 20, &text, &len);
     if (rc)
-        return error("cannot read preset '%s': %s", path, strerror(-rc));
+        return error("cannot read preset '%s': %s", path, user_file_strerror(rc));
     rc = vla_preset_load_string(p, path, text, len);
     free(text);
     return rc;

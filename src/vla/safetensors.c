@@ -188,13 +188,14 @@ int st_open(struct st_file *f, const char *path)
 {
     memset(f, 0, sizeof(*f));
     f->path = xstrdup(path);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO without a writer would block the open itself */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0)
         return error("cannot open weights '%s': %s", path, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        return error("weights '%s' is not a regular file", path);
+        return error("weights '%s': %s", path, user_file_strerror(-USER_FILE_NOT_REGULAR));
     }
     f->map_len = (size_t)st.st_size;
     if (f->map_len) {

@@ -315,24 +315,30 @@ static void test_canvas(void)
     CHECK(tui_canvas_put(&cv, 3, 0, 10, TA_NORMAL, "no") == 0);
     CHECK(tui_canvas_put(&cv, -1, 0, 10, TA_NORMAL, "no") == 0);
     CHECK(tui_canvas_put(&cv, 0, 11, 10, TA_NORMAL, "no") == 0);
-    /* an escape sequence from a hostile file is shown, not obeyed; a degree
-     * sign is one column */
+    /* an escape sequence from a hostile file is shown escaped, not obeyed
+     * (str_sanitize: ESC is the four cells \x1b); a degree sign is one
+     * column */
     CHECK(tui_canvas_put(&cv, 2, 0, 10, TA_FAIL,
                          "\033[2J9\xc2\xb0"
-                         "C") == 7);
-    CHECK_STR(cv.cell[20].u, "?");
+                         "C") == 10);
+    CHECK_STR(cv.cell[20].u, "\\");
+    CHECK_STR(cv.cell[21].u, "x");
     CHECK(cv.cell[20].attr == TA_FAIL);
-    CHECK_STR(cv.cell[25].u, "\xc2\xb0");
-    /* invalid UTF-8 is one '?' per bad sequence */
-    CHECK(tui_canvas_put(&cv, 0, 5, 5, TA_NORMAL, "\xff\xfe") == 2);
-    CHECK_STR(cv.cell[5].u, "?");
+    CHECK_STR(cv.cell[28].u, "\xc2\xb0");
+    /* invalid UTF-8 is an escape per byte, clipped like any text */
+    CHECK(tui_canvas_put(&cv, 0, 5, 5, TA_NORMAL, "\xff\xfe") == 5);
+    CHECK_STR(cv.cell[5].u, "\\");
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     tui_canvas_print(&cv, f);
     fclose(f);
-    CHECK_STR(text, "abcd ??\n       xyz\n?[2J9\xc2\xb0"
+    CHECK_STR(text, "abcd \\xff\\\n       xyz\n\\x1b[2J9\xc2\xb0"
                     "C\n");
+    /* C1 CSI and a bidi override never reach a cell raw */
+    CHECK(tui_canvas_put(&cv, 1, 0, 10, TA_NORMAL, "\xc2\x9b\xe2\x80\xae") == 10);
+    CHECK_STR(cv.cell[10].u, "\\");
+    CHECK_STR(cv.cell[11].u, "u");
     free(text);
     /* a box smaller than 2x2 draws nothing; a title never leaves the box */
     struct tui_rect r = {0, 0, 3, 8};

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/util.h"
 #include "../../src/vla/json.h"
 #include "test.h"
 
@@ -75,6 +76,68 @@ int main(void)
     memset(deep + 100000, ']', 100000);
     deep[200000] = 0;
     CHECK(strstr(why(deep, 200000), "nesting deeper") != NULL);
+    /* many keys: every one found by json_get, a duplicate of an early key
+     * at the very end is reported by its name at its own offset (the time
+     * bound is tests/hostile_inputs.sh's; this asserts correctness) */
+    {
+        enum { NK = 200000 };
+        struct strbuf sb = STRBUF_INIT;
+        strbuf_addc(&sb, '{');
+        for (int i = 0; i < NK; i++)
+            strbuf_addf(&sb, "%s\"k%d\":%d", i ? "," : "", i, i);
+        size_t before_dup = sb.len;
+        strbuf_adds(&sb, "}");
+        struct json *big = json_parse(sb.buf, sb.len, err, sizeof(err));
+        CHECK(big && big->n == NK);
+        int found = 0;
+        for (int i = 0; big && i < NK; i += 997) {
+            char k[16];
+            snprintf(k, sizeof(k), "k%d", i);
+            const struct json *v = json_get(big, k);
+            unsigned long long u;
+            found += v && json_u64(v, &u) == 0 && u == (unsigned long long)i;
+        }
+        CHECK(found == (NK + 996) / 997);
+        CHECK(json_get(big, "k200000") == NULL && json_get(big, "") == NULL);
+        json_free(big);
+        sb.len = before_dup;
+        strbuf_adds(&sb, ",\"k7\":0}");
+        const char *w = why(sb.buf, sb.len);
+        char want[64];
+        snprintf(want, sizeof(want), "duplicate key 'k7' at byte %zu", before_dup + 5);
+        CHECK_STR(w, want);
+        strbuf_release(&sb);
+    }
+    /* empty key and keys differing only after 8 bytes */
+    CHECK(parses("{\"\":1,\"abcdefgh1\":1,\"abcdefgh2\":1}"));
+    CHECK(strstr(why("{\"\":1,\"\":2}", 13), "duplicate key ''") != NULL);
+    CHECK(strstr(why("{\"abcdefghij\":1,\"abcdefghij\":2}", 31), "duplicate key 'abcdefghij'"));
+
+    /* numbers: strict grammar, no silent rounding of huge literals, no inf */
+    CHECK(parses("1e308") && parses("-0") && parses("1e-400") && parses("0.5E+3"));
+    CHECK(strstr(why("1e309", 5), "number out of range") != NULL);
+    CHECK(strstr(why("-1e999", 6), "number out of range") != NULL);
+    CHECK(!parses("+1") && !parses(".5") && !parses("1e") && !parses("1e+") && !parses("-"));
+    CHECK(!parses("NaN") && !parses("Infinity") && !parses("0x10") && !parses("1.e5"));
+    {
+        char num[JSON_MAX_NUMBER + 2];
+        memset(num, '0', sizeof(num) - 1);
+        num[1] = '.';
+        num[JSON_MAX_NUMBER - 1] = '1';
+        num[JSON_MAX_NUMBER] = 0; /* the longest literal accepted: 0.00...01 */
+        CHECK(parses(num));
+        num[JSON_MAX_NUMBER] = '1';
+        num[JSON_MAX_NUMBER + 1] = 0;
+        CHECK(strstr(why(num, JSON_MAX_NUMBER + 1), "number longer than") != NULL);
+        /* a 100-digit literal is read whole, not cut at 63 characters */
+        char hundred[102] = "1";
+        memset(hundred + 1, '0', 100);
+        hundred[101] = 0;
+        struct json *h = json_parse(hundred, 101, err, sizeof(err));
+        CHECK(h && h->num == 1e100);
+        json_free(h);
+    }
+
     /* every prefix of a valid document is rejected without a crash */
     int bad = 0;
     for (size_t n = 0; n < strlen(doc); n++)
