@@ -81,18 +81,37 @@ struct loader {
     struct checkset *cs;
 };
 
+/* "file:line:col: message" on stderr; the message quotes the file's own text
+ * (rules, keys), so it goes through the terminal sanitiser like every other
+ * string that did not come from the program */
+static int yerr_emit(const char *file, unsigned long line, unsigned long col, const char *fmt,
+                     va_list ap) __attribute__((format(printf, 4, 0)));
+
+static int yerr_emit(const char *file, unsigned long line, unsigned long col, const char *fmt,
+                     va_list ap)
+{
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_addf(&sb, "%s:%lu:%lu: ", file, line, col);
+    strbuf_vaddf(&sb, fmt, ap);
+    char *safe = str_sanitize(sb.buf ? sb.buf : "", 0);
+    fprintf(stderr, "%s\n", safe);
+    free(safe);
+    strbuf_release(&sb);
+    return -1;
+}
+
 static int yerr(struct loader *L, const yaml_node_t *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+static int yerr_at(struct loader *L, unsigned long line, unsigned long col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 static int yerr(struct loader *L, const yaml_node_t *n, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "%s:%lu:%lu: ", L->file, n ? (unsigned long)n->start_mark.line + 1 : 0,
-            n ? (unsigned long)n->start_mark.column + 1 : 0);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    yerr_emit(L->file, n ? (unsigned long)n->start_mark.line + 1 : 0,
+              n ? (unsigned long)n->start_mark.column + 1 : 0, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return -1;
 }
 
@@ -147,10 +166,9 @@ static int parse_when(struct loader *L, yaml_node_t *n, struct rule *r)
         /* plain and quoted scalars on one line: the column is exact */
         int quoted = n->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
                      n->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-        fprintf(stderr, "%s:%lu:%lu: %s in rule \"%s\"\n", L->file,
-                (unsigned long)n->start_mark.line + 1,
-                (unsigned long)(n->start_mark.column + 1 + col + (quoted ? 1 : 0)), msg,
-                r->when_src);
+        yerr_at(L, (unsigned long)n->start_mark.line + 1,
+                (unsigned long)(n->start_mark.column + 1 + col + (quoted ? 1 : 0)),
+                "%s in rule \"%s\"", msg, r->when_src);
         free(msg);
         return -1;
     }
@@ -358,11 +376,9 @@ static int yerr_at(struct loader *L, unsigned long line, unsigned long col, cons
 static int yerr_at(struct loader *L, unsigned long line, unsigned long col, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "%s:%lu:%lu: ", L->file, line, col);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    yerr_emit(L->file, line, col, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return -1;
 }
 
@@ -698,12 +714,10 @@ static int event_err(const char *name, const yaml_event_t *ev, const char *fmt, 
 static int event_err(const char *name, const yaml_event_t *ev, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "%s:%lu:%lu: ", name, (unsigned long)ev->start_mark.line + 1,
-            (unsigned long)ev->start_mark.column + 1);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    yerr_emit(name, (unsigned long)ev->start_mark.line + 1,
+              (unsigned long)ev->start_mark.column + 1, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return -1;
 }
 
