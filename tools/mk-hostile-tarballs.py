@@ -156,16 +156,16 @@ def main():
     def link(name, target):
         return (info(name, tarfile.SYMTYPE, linkname=target), None)
     add("link-via-dirlink.tar.gz",
-        tar_bytes(good + [(info("a", tarfile.DIRTYPE), None), (info("a/b", tarfile.DIRTYPE), None),
+        tar_bytes(meta + good + [(info("a", tarfile.DIRTYPE), None), (info("a/b", tarfile.DIRTYPE), None),
                           link("a/b/up", "../.."), link("x", "a/b/up/../escape-target")]),
         "leaves the snapshot through the symlink 'a/b/up'")
     # the escaping link before the one it goes through: checked at the end
     add("link-via-dirlink-first.tar.gz",
-        tar_bytes(good + [link("sys/x", "class/up/../../escape-target"),
+        tar_bytes(meta + good + [link("sys/x", "class/up/../../escape-target"),
                           link("sys/class/up", "../..")]),
         "leaves the snapshot through the symlink 'sys/class/up'")
     add("link-chain.tar.gz",
-        tar_bytes(good + [link("sys/c1", "c2"), link("sys/c2", "c3"), link("sys/c3", ".."),
+        tar_bytes(meta + good + [link("sys/c1", "c2"), link("sys/c2", "c3"), link("sys/c3", ".."),
                           link("sys/x", "c1/../escape-target")]),
         "leaves the snapshot through the symlink 'sys/c3'")
     # the PCI device link of a GPU, then its config through a link to the top
@@ -180,13 +180,13 @@ def main():
         "leaves the snapshot through the symlink '%s/top'" % pci)
     # a relative link that climbs to a directory link pointing at the root
     add("link-to-root-then-up.tar.gz",
-        tar_bytes(good + [link("root", "."), link("sys/class/x", "../../root/../escape-target")]),
+        tar_bytes(meta + good + [link("root", "."), link("sys/class/x", "../../root/../escape-target")]),
         "leaves the snapshot through the symlink 'root'")
     # many long chains: the physical check has a step budget
     dots = "./" * 2000
     chain = [link("sys/c%02d" % i, dots + "c%02d" % (i + 1)) for i in range(45)]
     add("link-chain-budget.tar.gz",
-        tar_bytes(good + chain + [link("sys/z%03d" % i, "c00") for i in range(100)],
+        tar_bytes(meta + good + chain + [link("sys/z%03d" % i, "c00") for i in range(100)],
                   fmt=tarfile.PAX_FORMAT),
         "steps to resolve")
     # harmless shapes that must stay accepted: a loop leads nowhere (ELOOP
