@@ -51,8 +51,11 @@ static char *joined(const struct strlist *pos)
     return strbuf_detach(&sb);
 }
 
-static int read_target(int rootfd, const char *rel, char **out)
+static int read_target(const struct snapshot_link_texts *tx, int rootfd, const char *rel,
+                       char **out)
 {
+    if (tx)
+        return tx->text(tx->ctx, rel, out);
     char *buf = xmalloc(NAME_MAX_LEN + 1);
     ssize_t n = readlinkat(rootfd, rel, buf, NAME_MAX_LEN);
     if (n < 0) {
@@ -65,12 +68,13 @@ static int read_target(int rootfd, const char *rel, char **out)
     return 0;
 }
 
-int snapshot_link_check(int rootfd, const char *name, size_t *budget, char **via)
+int snapshot_link_check(int rootfd, const char *name, size_t *budget, char **via,
+                        const struct snapshot_link_texts *tx)
 {
     struct strlist pos = STRLIST_INIT, pending = STRLIST_INIT;
     char *target = NULL;
     *via = NULL;
-    int rc = read_target(rootfd, name, &target);
+    int rc = read_target(tx, rootfd, name, &target);
     if (rc)
         return rc;
     strlist_split(&pos, name, "/");
@@ -113,7 +117,7 @@ int snapshot_link_check(int rootfd, const char *name, size_t *budget, char **via
                 free(rel);
                 break; /* ELOOP for the kernel and for rootfs.c alike */
             }
-            rc = read_target(rootfd, rel, &target);
+            rc = read_target(tx, rootfd, rel, &target);
             if (!rc) {
                 free(pos.v[--pos.n]);
                 if (target[0] == '/')

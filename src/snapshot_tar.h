@@ -56,6 +56,13 @@ char *snapshot_printable(const char *s);
 #define SNAPSHOT_LINK_ESCAPES 1
 #define SNAPSHOT_LINK_BUDGET 2
 #define SNAPSHOT_LINK_STEPS (4u << 20)
-int snapshot_link_check(int rootfd, const char *name, size_t *budget, char **via);
+/* where the link texts come from: the tree (tx NULL), or, for the writer,
+ * the texts it is about to archive */
+struct snapshot_link_texts {
+    int (*text)(void *ctx, const char *rel, char **out); /* 0 or -errno */
+    void *ctx;
+};
+int snapshot_link_check(int rootfd, const char *name, size_t *budget, char **via,
+                        const struct snapshot_link_texts *tx);
 
 #endif

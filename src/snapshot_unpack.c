@@ -611,7 +611,7 @@ static int check_links(struct unpacker *u)
     for (size_t i = 0; i < u->links.n; i++) {
         const char *name = u->links.v[i];
         char *via = NULL;
-        int rc = snapshot_link_check(u->rootfd, name, &budget, &via);
+        int rc = snapshot_link_check(u->rootfd, name, &budget, &via, NULL);
         if (rc == SNAPSHOT_LINK_ESCAPES) {
             char target[NAME_MAX_LEN + 1];
             ssize_t n = readlinkat(u->rootfd, name, target, NAME_MAX_LEN);
