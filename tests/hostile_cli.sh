@@ -2,7 +2,8 @@
 # hostile_cli.sh - directory sysroots built to attack the reader: symlinks
 # that aim outside the root (absolute, climbing, through other links, at
 # /proc/self), loops and 45-link chains, FIFOs at every file the probes read
-# (a read would block for ever: there is no watchdog at the quick level), a
+# (a read would block for ever: there is no watchdog at the quick level) and
+# device nodes (as root), a
 # root check that followed proc/ or the manifest out of the root, a
 # 1 GiB sparse file, a 1000-level directory tree and directories of 20000
 # entries. Each case runs `check --sysroot DIR` under `timeout` and, outside
@@ -181,6 +182,23 @@ for f in proc/cmdline etc/os-release sys/module/amdgpu/version; do
     mkdir -p "$(dirname "$t/$f")" && rm -f "$t/$f" && mkfifo "$t/$f"
 done
 run fifo-everywhere "$t" 20 0 1
+
+# device nodes (root only: mknod): /dev/zero would never end, /dev/tty
+# would wait for the terminal; the reader refuses both before a read
+if [ "$(id -u)" = 0 ]; then
+    t=$(newtree devnodes)
+    for f in proc/cmdline "$GPU_DIR/config" .snapshot/python; do
+        rm -f "$t/$f" && mknod "$t/$f" c 1 5
+    done
+    rm -f "$t/.snapshot/dmesg" && mknod "$t/.snapshot/dmesg" c 5 0
+    rm -f "$t/etc/os-release" && mknod "$t/etc/os-release" b 7 0
+    if run devnodes "$t" 20 0 1; then
+        expect "devnodes: config space not read" "$H/devnodes.json" \
+            'c["pcie.atomics"]["status"] == "skip" and "config: Operation not permitted" in c["pcie.atomics"]["summary"]'
+    fi
+else
+    echo "SKIP hostile_cli: device nodes need root to make (mknod)"
+fi
 
 # ---- sizes ----------------------------------------------------------------
 t=$(newtree huge-files)
