@@ -93,12 +93,11 @@ int snapshot_check_dir_root(const char *dir)
     const char *need[] = {"proc", "sys"};
     /* as the reader sees them: a symlink is followed inside the root, never
      * to what its name means on the host (proc -> /proc is no proc/) */
-    if (rootfs_init(dir) != 0)
-        missing = 3;
-    for (size_t i = 0; i < ARRAY_SIZE(need) && !missing; i++) {
+    int init = rootfs_init(dir);
+    for (size_t i = 0; i < ARRAY_SIZE(need); i++) {
         char *path = xasprintf("/%s", need[i]);
         struct stat st;
-        if (rootfs_stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+        if (init || rootfs_stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
             missing |= 1 << i;
         free(path);
     }
