@@ -52,6 +52,7 @@ run() {
     shift 3
     (
         [ -n "${ASAN_OPTIONS:-}" ] || ulimit -v 4194304
+        [ -z "${RUN_TMPDIR:-}" ] || export TMPDIR="$RUN_TMPDIR"
         exec timeout -k 5 "$secs" "$RVD" check --no-color --sysroot "$root" --json "$H/$name.json"
     ) >"$H/$name.out" 2>"$H/$name.err"
     rc=$?
@@ -127,6 +128,34 @@ if run config-huge "$t" 30 0 1; then
     expect "config-huge: atomics unknown" "$H/config-huge.json" \
         'c["pcie.atomics"]["status"] == "skip" and "config: File too large" in c["pcie.atomics"]["summary"]'
 fi
+
+# the same tree as a snapshot tarball: unpacked into $TMPDIR/rocm-vla-
+# doctor-snapshot.XXXXXX, `top/..` is $TMPDIR for the kernel. A FIFO waits
+# there (a run that opened it would hang), then a config that changes the
+# verdict; the archive must be refused before anything reads it
+t=$H/config-via-link
+printf 'tool rocm-vla-doctor 0.1.0\ncollected 2026-11-30T00:00:00Z\n' >"$t/.snapshot/meta"
+python3 - "$t" "$H/config-via-link.tar.gz" <<'EOF2'
+import sys, tarfile
+with tarfile.open(sys.argv[2], "w:gz", format=tarfile.USTAR_FORMAT) as tf:
+    tf.add(sys.argv[1], arcname=".")
+EOF2
+for kind in fifo file; do
+    rm -rf "$H/tartmp-$kind" && mkdir -p "$H/tartmp-$kind/escape"
+    if [ $kind = fifo ]; then mkfifo "$H/tartmp-$kind/escape/config"; else
+        cp "$H/outside/config" "$H/tartmp-$kind/escape/config"
+    fi
+    RUN_TMPDIR=$H/tartmp-$kind
+    run config-tar-$kind "$H/config-via-link.tar.gz" 20 2
+    RUN_TMPDIR=
+    if grep -q "leaves the snapshot through the symlink '$GPU_DIR/top'" "$H/config-tar-$kind.err"; then
+        ok
+    else
+        bad "config-tar-$kind: not refused for the link: $(head -2 "$H/config-tar-$kind.err")"
+    fi
+    left=$(ls -A "$H/tartmp-$kind" | grep -v '^escape$')
+    if [ -z "$left" ]; then ok; else bad "config-tar-$kind: left $left in its TMPDIR"; fi
+done
 
 # ---- symlink tricks -------------------------------------------------------
 t=$(newtree links-out)
