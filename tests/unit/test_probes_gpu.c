@@ -649,7 +649,7 @@ static void test_mixed(void)
     CHECK(strstr(reason("gpu.0.atomics.path_ok"), "reads as zeros") != NULL);
 
     /* the same header with the PCIe capability where its pointer (0x48)
-     * says, requester enabled: libpci finds it */
+     * says, requester enabled: the capability walk finds it */
     {
         size_t len;
         char *c = slurp(RX6900_CONFIG, &len);
@@ -686,7 +686,7 @@ static void test_mixed(void)
 }
 
 /* collect on a fixture, replay the snapshot: every gpu/pcie fact the same,
- * including the atomics that libpci reads from the recorded config files */
+ * including the atomics read from the recorded config files */
 static void test_collect_replay(void)
 {
     fresh();
