@@ -56,7 +56,7 @@ static int has_manifest(const char *root)
 {
     int rfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     int dfd = rfd < 0 ? -1
-                      : openat(rfd, ROOTFS_SNAPSHOT_DIR + 1,
+                      : openat(rfd, &ROOTFS_SNAPSHOT_DIR[1],
                                O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     int fd = dfd < 0 ? -1 : openat(dfd, "meta", O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (rfd >= 0)
