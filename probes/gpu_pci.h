@@ -90,4 +90,15 @@ struct gp_hop {
  * hops[n-1] (the GPU). */
 void gp_atomics_facts(struct factset *fs, int gpu, const struct gp_hop *hops, size_t n);
 
+/* what one function's config space says about PCI Express */
+struct gp_config_caps {
+    int pcie;         /* has a PCI Express capability */
+    unsigned type;    /* its device/port type (PCI_EXP_FLAGS bits 7:4) */
+    uint32_t devcap2; /* 0 when the capability is version 1 */
+    uint16_t devctl2;
+};
+/* parse config space (the bytes of a sysfs config file, any length) the
+ * way libpci finds the PCI Express capability */
+void gp_config_caps(const void *buf, size_t len, struct gp_config_caps *out);
+
 #endif

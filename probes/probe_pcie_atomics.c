@@ -1,55 +1,103 @@
 /* probe_pcie_atomics.c - PCIe AtomicOp support along a GPU's path, read
- * from config space with libpci the way the kernel's
- * pci_enable_atomic_ops_to_root() decides it: every switch port routes
- * AtomicOps (DevCap2 bit 6), no switch upstream port blocks them on egress
- * (DevCtl2 bit 7), and the root port completes 32- and 64-bit AtomicOps
- * (DevCap2 bits 7 and 8). The GPU's own DevCtl2 AtomicOp requester enable
- * (bit 6) says whether amdgpu turned them on.
+ * from config space the way the kernel's pci_enable_atomic_ops_to_root()
+ * decides it: every switch port routes AtomicOps (DevCap2 bit 6), no switch
+ * upstream port blocks them on egress (DevCtl2 bit 7), and the root port
+ * completes 32- and 64-bit AtomicOps (DevCap2 bits 7 and 8). The GPU's own
+ * DevCtl2 AtomicOp requester enable (bit 6) says whether amdgpu turned them
+ * on.
  *
- * libpci reads <sysfs.path>/devices/<bdf>/config by itself; each config file
- * is also read once through rootfs so that collect records it and so that
- * the unprivileged case is seen: sysfs gives non-root readers only the
+ * Each hop's config file is read through rootfs and parsed here, never by a
+ * library given a host path: under --sysroot the kernel would follow a
+ * snapshot's symlinks (and open its FIFOs) where the in-root reader does
+ * not. The walk is libpci's (pci_scan_trad_caps, pci_find_cap): the
+ * capability list from offset 0x34, each pointer masked to a dword, a loop
+ * or an 0xff id ends it, and a byte past the end of the file reads as 0xff
+ * (libpci's value for a failed read). sysfs gives non-root readers only the
  * first 64 bytes, which hold no PCI Express capability. */
 #include "gpu_pci.h"
 
 #include <errno.h>
-#include <pci/pci.h>
-#include <setjmp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* config space offsets and bits (PCI Local Bus 3.0, PCI Express Base 4.0
+ * section 7.5.3; the names are the kernel's and libpci's) */
+#define PCI_STATUS 0x06
+#define PCI_STATUS_CAP_LIST 0x10
+#define PCI_CAPABILITY_LIST 0x34
+#define PCI_CAP_ID_EXP 0x10
+#define PCI_EXP_FLAGS 0x02
+#define PCI_EXP_FLAGS_VERS 0x000f
+#define PCI_EXP_FLAGS_TYPE 0x00f0
+#define PCI_EXP_DEVCAP2 0x24
+#define PCI_EXP_DEVCTL2 0x28
+#define PCI_EXP_TYPE_ENDPOINT 0x0
+#define PCI_EXP_TYPE_LEG_END 0x1
+#define PCI_EXP_TYPE_ROOT_PORT 0x4
+#define PCI_EXP_TYPE_UPSTREAM 0x5
+#define PCI_EXP_TYPE_DOWNSTREAM 0x6
+#define PCI_EXP_TYPE_ROOT_INT_EP 0x9
+#define PCI_EXP_DEVCAP2_ATOMICOP_ROUTING 0x0040u
+#define PCI_EXP_DEVCAP2_32BIT_ATOMICOP_COMP 0x0080u
+#define PCI_EXP_DEVCAP2_64BIT_ATOMICOP_COMP 0x0100u
+#define PCI_EXP_DEVCTL2_ATOMICOP_REQUESTER_EN 0x0040u
+#define PCI_EXP_DEVCTL2_ATOMICOP_EGRESS_BLOCK 0x0080u
+
 #define ATOMICS_ROOT_REASON                                                                        \
     "PCI config space beyond 64 bytes needs root (run as root, or collect as root)"
 
-struct hop_caps {
-    int pcie;         /* has a PCI Express capability */
-    unsigned type;    /* PCI_EXP_TYPE_* */
-    uint32_t devcap2; /* 0 when the capability is version 1 */
-    uint16_t devctl2;
+/* config space as read: bytes past the end read as 0xff, like libpci */
+struct config {
+    const unsigned char *b;
+    size_t len;
 };
 
-/* libpci's default error handler exits; ours jumps back instead */
-static jmp_buf pci_jmp;
-static char pci_msg[256];
-
-static void __attribute__((noreturn, format(printf, 1, 2))) pci_err(char *msg, ...)
+static unsigned cfg_byte(const struct config *c, size_t off)
 {
-    va_list ap;
-    va_start(ap, msg);
-    vsnprintf(pci_msg, sizeof(pci_msg), msg, ap);
-    va_end(ap);
-    longjmp(pci_jmp, 1);
+    return off < c->len ? c->b[off] : 0xffu;
 }
 
-static void __attribute__((format(printf, 1, 2))) pci_quiet(char *msg, ...)
+static unsigned cfg_word(const struct config *c, size_t off)
 {
-    (void)msg;
+    return cfg_byte(c, off) | cfg_byte(c, off + 1) << 8;
 }
 
-/* 0, or -errno with *why set when config space is not usable */
-static int config_check(const char *bdf, const char **why, char *src, size_t srclen)
+static uint32_t cfg_long(const struct config *c, size_t off)
+{
+    return (uint32_t)cfg_word(c, off) | (uint32_t)cfg_word(c, off + 2) << 16;
+}
+
+void gp_config_caps(const void *buf, size_t len, struct gp_config_caps *out)
+{
+    const struct config c = {buf, len};
+    memset(out, 0, sizeof(*out));
+    if (!(cfg_word(&c, PCI_STATUS) & PCI_STATUS_CAP_LIST))
+        return;
+    unsigned char been_there[256] = {0};
+    for (unsigned where = cfg_byte(&c, PCI_CAPABILITY_LIST) & ~3u; where;) {
+        unsigned id = cfg_byte(&c, where), next = cfg_byte(&c, where + 1) & ~3u;
+        if (been_there[where]++ || id == 0xff)
+            break;
+        if (id == PCI_CAP_ID_EXP) {
+            unsigned flags = cfg_word(&c, where + PCI_EXP_FLAGS);
+            out->pcie = 1;
+            out->type = (flags & PCI_EXP_FLAGS_TYPE) >> 4;
+            /* DevCap2/DevCtl2 exist from capability version 2 on */
+            if ((flags & PCI_EXP_FLAGS_VERS) >= 2) {
+                out->devcap2 = cfg_long(&c, where + PCI_EXP_DEVCAP2);
+                out->devctl2 = (uint16_t)cfg_word(&c, where + PCI_EXP_DEVCTL2);
+            }
+            return;
+        }
+        where = next;
+    }
+}
+
+/* the hop's capabilities, or -errno with *why set when config space is not
+ * usable */
+static int config_read(const char *bdf, const char **why, char *src, size_t srclen,
+                       struct gp_config_caps *caps)
 {
     char *buf;
     size_t len;
@@ -61,7 +109,7 @@ static int config_check(const char *bdf, const char **why, char *src, size_t src
     if (len <= 64) {
         *why = ATOMICS_ROOT_REASON;
         rc = -EACCES;
-    } else if (buf[0x06] & PCI_STATUS_CAP_LIST) {
+    } else if (buf[PCI_STATUS] & PCI_STATUS_CAP_LIST) {
         /* a copy made without root may pad the 64 bytes with zeros */
         size_t k = 64;
         while (k < len && buf[k] == 0)
@@ -72,57 +120,10 @@ static int config_check(const char *bdf, const char **why, char *src, size_t src
             rc = -EACCES;
         }
     }
+    if (!rc)
+        gp_config_caps(buf, len, caps);
     free(buf);
     return rc;
-}
-
-static void read_caps(struct pci_access *acc, const struct gp_hop *h, struct hop_caps *c)
-{
-    struct pci_dev *d =
-        pci_get_dev(acc, (int)h->addr.domain, (int)h->addr.bus, (int)h->addr.dev, (int)h->addr.fn);
-    memset(c, 0, sizeof(*c));
-    if (!d)
-        return;
-    struct pci_cap *cap = pci_find_cap(d, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
-    if (cap) {
-        uint16_t flags = pci_read_word(d, cap->addr + PCI_EXP_FLAGS);
-        c->pcie = 1;
-        c->type = (flags & PCI_EXP_FLAGS_TYPE) >> 4;
-        /* DevCap2/DevCtl2 exist from capability version 2 on */
-        if ((flags & PCI_EXP_FLAGS_VERS) >= 2) {
-            c->devcap2 = pci_read_long(d, cap->addr + PCI_EXP_DEVCAP2);
-            c->devctl2 = pci_read_word(d, cap->addr + PCI_EXP_DEVCTL2);
-        }
-    }
-    pci_free_dev(d);
-}
-
-/* libpci over the (possibly re-rooted) /sys/bus/pci; 0 or -EIO with pci_msg */
-static int read_all_caps(const struct gp_hop *hops, size_t n, struct hop_caps *caps)
-{
-    char *sysfs;
-    int rc = rootfs_host_path("/sys/bus/pci", &sysfs);
-    if (rc) {
-        snprintf(pci_msg, sizeof(pci_msg), "/sys/bus/pci: %s", strerror(-rc));
-        return rc;
-    }
-    struct pci_access *volatile acc = pci_alloc();
-    if (setjmp(pci_jmp)) {
-        /* a libpci error: leak what it held rather than trust its state */
-        free(sysfs);
-        return -EIO;
-    }
-    acc->error = pci_err;
-    acc->warning = pci_quiet;
-    acc->debug = pci_quiet;
-    acc->method = PCI_ACCESS_SYS_BUS_PCI;
-    pci_set_param(acc, "sysfs.path", sysfs);
-    pci_init(acc);
-    for (size_t k = 0; k < n; k++)
-        read_caps(acc, &hops[k], &caps[k]);
-    pci_cleanup(acc);
-    free(sysfs);
-    return 0;
 }
 
 static void atomics_unknown(struct factset *fs, int gpu, const char *src, const char *reason)
@@ -146,11 +147,13 @@ void gp_atomics_facts(struct factset *fs, int gpu, const struct gp_hop *hops, si
         atomics_unknown(fs, gpu, GP_PCI_DEVICES, "the GPU's PCI path is unknown");
         return;
     }
+    struct gp_config_caps *caps = xcalloc(n, sizeof(*caps));
     for (size_t k = 0; k < n; k++) {
         const char *why = NULL;
-        int rc = config_check(hops[k].bdf, &why, src, sizeof(src));
+        int rc = config_read(hops[k].bdf, &why, src, sizeof(src), &caps[k]);
         if (rc && why) {
             atomics_unknown(fs, gpu, src, why);
+            free(caps);
             return;
         }
         if (rc) {
@@ -158,18 +161,12 @@ void gp_atomics_facts(struct factset *fs, int gpu, const struct gp_hop *hops, si
             snprintf(reason, sizeof(reason), "%s: %s", src,
                      rc == -ENOENT ? "not present" : strerror(-rc));
             atomics_unknown(fs, gpu, src, reason);
+            free(caps);
             return;
         }
     }
 
-    struct hop_caps *caps = xcalloc(n, sizeof(*caps));
-    if (read_all_caps(hops, n, caps)) {
-        atomics_unknown(fs, gpu, "libpci", pci_msg);
-        free(caps);
-        return;
-    }
-
-    const struct hop_caps *g = &caps[n - 1];
+    const struct gp_config_caps *g = &caps[n - 1];
     snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s/config", hops[n - 1].bdf);
     /* without a PCIe capability nothing can enable requests: a real "no" */
     fact_set_bool(fs, fact_gpu_name(fn, gpu, "atomics.requester_enabled"),
@@ -179,7 +176,7 @@ void gp_atomics_facts(struct factset *fs, int gpu, const struct gp_hop *hops, si
     struct strbuf missing = STRBUF_INIT;
     const uint32_t comp = PCI_EXP_DEVCAP2_32BIT_ATOMICOP_COMP | PCI_EXP_DEVCAP2_64BIT_ATOMICOP_COMP;
     for (size_t k = 0; k + 1 < n; k++) {
-        const struct hop_caps *c = &caps[k];
+        const struct gp_config_caps *c = &caps[k];
         const char *bdf = hops[k].bdf;
         if (!c->pcie)
             continue; /* the kernel checks PCIe port types only */

@@ -48,7 +48,7 @@ const struct probe probe_table[] = {
     {"gpu", LEVEL_QUICK, 0, probe_gpu_run,
      "AMD GPUs from PCI, KFD topology and DRM sysfs (gfx, VRAM, BAR, clocks, thermal, RAS)"},
     {"pcie", LEVEL_QUICK, 0, probe_pcie_run,
-     "PCIe path from each GPU to the root port: link per hop, AtomicOp bits (libpci)"},
+     "PCIe path from each GPU to the root port: link per hop, AtomicOp bits (config space)"},
     {"iommu", LEVEL_QUICK, 0, probe_iommu_run, "IOMMU presence and the GPU's domain type"},
     {"kernel", LEVEL_QUICK, 0, probe_kernel_run,
      "kernel command line, amdgpu parameters in force, CONFIG_HSA_AMD_SVM and CONFIG_DRM_AMDGPU"},

@@ -52,7 +52,8 @@ int rootfs_exists(const char *path);
 int rootfs_list(const char *dir, struct strlist *names);
 /* canonical root-relative path with every symlink resolved inside the root */
 int rootfs_realpath(const char *path, char **out);
-/* host path for libraries that need one (libpci); resolved inside the root */
+/* host path for code that needs one (the ELF scanner); every component resolved
+ * inside the root, so the kernel follows no link on the way */
 int rootfs_host_path(const char *path, char **out);
 
 /* a "query": text that no file holds */

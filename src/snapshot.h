@@ -10,7 +10,9 @@
  * Unpacking rejects, with a one-line message naming the member and no file
  * written outside the private directory: absolute names, `..` components,
  * empty names, names with newlines, symlinks whose target is absolute or
- * leaves the snapshot (resolved lexically from the link's directory), hard
+ * leaves the snapshot (lexically from the link's directory as each member
+ * is read, then physically through the tree's other links once all are
+ * written: snapshot_links.c), hard
  * links, device nodes, FIFOs and every other type except file, directory and
  * symlink, GNU long-name and pax global headers, absurd sizes or counts
  * (checked while streaming, so a gzip bomb stops at the cap), members written

@@ -48,13 +48,21 @@ int snapshot_write_meta(const char *stage, const char *version, const char *when
     return rc;
 }
 
-/* 1 when the tree at root holds a manifest written by collect; read with
- * O_NOFOLLOW, as a plain file of a few lines */
+/* 1 when the tree at root holds a manifest written by collect: a plain
+ * file of a few lines, reached without following a symlink (O_NOFOLLOW on
+ * each component below the root: a link could make the check read the
+ * host) */
 static int has_manifest(const char *root)
 {
-    char *path = xasprintf("%s" META_PATH, root);
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-    free(path);
+    int rfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int dfd = rfd < 0 ? -1
+                      : openat(rfd, &ROOTFS_SNAPSHOT_DIR[1],
+                               O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = dfd < 0 ? -1 : openat(dfd, "meta", O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (rfd >= 0)
+        close(rfd);
+    if (dfd >= 0)
+        close(dfd);
     if (fd < 0)
         return 0;
     char buf[256];
@@ -83,13 +91,17 @@ int snapshot_check_dir_root(const char *dir)
 {
     int missing = 0;
     const char *need[] = {"proc", "sys"};
+    /* as the reader sees them: a symlink is followed inside the root, never
+     * to what its name means on the host (proc -> /proc is no proc/) */
+    int init = rootfs_init(dir);
     for (size_t i = 0; i < ARRAY_SIZE(need); i++) {
-        char *path = xasprintf("%s/%s", dir, need[i]);
+        char *path = xasprintf("/%s", need[i]);
         struct stat st;
-        if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+        if (init || rootfs_stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
             missing |= 1 << i;
         free(path);
     }
+    rootfs_release();
     if (!missing || has_manifest(dir))
         return 0;
     char *p = snapshot_printable(dir);

@@ -21,6 +21,7 @@
 #include <zlib.h>
 
 #include "outfile.h"
+#include "snapshot_linkplan.h"
 #include "snapshot_tar.h"
 #include "util.h"
 
@@ -29,6 +30,7 @@ struct packer {
     const char *root;
     size_t entries;
     uint64_t total;
+    struct linkplan *links; /* the target each link is archived with */
 };
 
 static void put_octal(char *field, size_t width, uint64_t v)
@@ -188,57 +190,6 @@ static int put_file(struct packer *p, const char *host, const char *name, const 
     return rc;
 }
 
-/* The target to archive for the link at rel. A live host has absolute links
- * (/opt/rocm -> /etc/alternatives/rocm) and relative ones with more `..`
- * than levels (harmless at /, where `..` stays put); the reader refuses both,
- * so write what rootfs.c's in-root resolution makes of them: `..` up to the
- * snapshot root, then the rest. Other targets are kept verbatim. */
-static char *portable_target(const char *rel, const char *target)
-{
-    long depth = 0;
-    for (const char *s = rel; *s; s++)
-        depth += *s == '/';
-    struct strlist t = STRLIST_INIT;
-    strlist_split(&t, target, "/");
-    long cur = target[0] == '/' ? 0 : depth;
-    int escapes = target[0] == '/';
-    for (size_t i = 0; i < t.n; i++) {
-        if (strcmp(t.v[i], "..") == 0 && cur-- == 0)
-            escapes = 1, cur = 0;
-        else if (strcmp(t.v[i], ".") != 0 && strcmp(t.v[i], "..") != 0)
-            cur++;
-    }
-    if (!escapes) {
-        strlist_release(&t);
-        return xstrdup(target);
-    }
-    struct strbuf sb = STRBUF_INIT;
-    cur = depth;
-    if (target[0] == '/') {
-        for (long i = 0; i < depth; i++)
-            strbuf_adds(&sb, sb.len ? "/.." : "..");
-        cur = 0;
-    }
-    for (size_t i = 0; i < t.n; i++) {
-        if (strcmp(t.v[i], ".") == 0)
-            continue;
-        if (strcmp(t.v[i], "..") == 0) {
-            if (cur == 0)
-                continue; /* at the root, `..` stays there */
-            cur--;
-        } else {
-            cur++;
-        }
-        if (sb.len)
-            strbuf_addc(&sb, '/');
-        strbuf_adds(&sb, t.v[i]);
-    }
-    strlist_release(&t);
-    if (!sb.len)
-        strbuf_adds(&sb, ".");
-    return strbuf_detach(&sb);
-}
-
 /* rel is "" for the root, else "a/b" */
 static int put_tree(struct packer *p, const char *rel, int depth)
 {
@@ -283,9 +234,9 @@ static int put_tree(struct packer *p, const char *rel, int depth)
                 rc = error("cannot read link '%s': %s", chost, strerror(errno));
             } else {
                 target[n] = '\0';
-                char *portable = portable_target(crel, target);
-                rc = put_header(p, crel, '2', 0777, 0, portable);
-                free(portable);
+                const char *text = linkplan_text(p->links, crel);
+                rc = text ? put_header(p, crel, '2', 0777, 0, text)
+                          : error("cannot archive '%s': the link appeared while packing", crel);
             }
         } else {
             rc = error("cannot archive '%s': not a file, directory or symlink", crel);
@@ -308,9 +259,15 @@ int snapshot_pack(const char *dir, const char *out_path)
     if (outfile_open(&of, out_path, 0))
         return -1;
     int fd = dup(fileno(of.f));
-    struct packer p = {fd >= 0 ? gzdopen(fd, "wb9") : NULL, dir, 0, 0};
-    int rc;
-    if (!p.gz) {
+    struct linkplan lp;
+    struct packer p = {fd >= 0 ? gzdopen(fd, "wb9") : NULL, dir, 0, 0, &lp};
+    int rc = linkplan_build(dir, &lp);
+    if (rc) {
+        if (p.gz)
+            gzclose(p.gz);
+        else if (fd >= 0)
+            close(fd);
+    } else if (!p.gz) {
         rc = error("cannot write '%s': %s", out_path, strerror(errno));
         if (fd >= 0)
             close(fd);
@@ -326,6 +283,7 @@ int snapshot_pack(const char *dir, const char *out_path)
             rc = error("cannot write '%s': %s", out_path,
                        zrc == Z_ERRNO ? strerror(errno) : "compression failed");
     }
+    linkplan_release(&lp);
     if (outfile_close(&of, rc != 0))
         rc = -1;
     return rc;

@@ -46,4 +46,23 @@ unsigned snapshot_header_sum(const struct ustar *h, int is_signed);
  * names are cut */
 char *snapshot_printable(const char *s);
 
+/* the unpacker's physical check of one symlink (snapshot_links.c): the
+ * link at name (root-relative, normalised) below rootfd, resolved as the
+ * kernel would, component by component through the links of the tree. 0
+ * when it stays inside (or leads nowhere: missing, a loop),
+ * SNAPSHOT_LINK_ESCAPES with *via the last link it passed through (owned,
+ * NULL when none), SNAPSHOT_LINK_BUDGET when *budget steps (shared by every
+ * call, decremented) ran out, or -errno. */
+#define SNAPSHOT_LINK_ESCAPES 1
+#define SNAPSHOT_LINK_BUDGET 2
+#define SNAPSHOT_LINK_STEPS (4u << 20)
+/* where the link texts come from: the tree (tx NULL), or, for the writer,
+ * the texts it is about to archive */
+struct snapshot_link_texts {
+    int (*text)(void *ctx, const char *rel, char **out); /* 0 or -errno */
+    void *ctx;
+};
+int snapshot_link_check(int rootfd, const char *name, size_t *budget, char **via,
+                        const struct snapshot_link_texts *tx);
+
 #endif

@@ -81,6 +81,7 @@ struct unpacker {
     char *pax_path, *pax_link;
     int have_pax;
     struct nameset seen;
+    struct strlist links; /* every symlink member, checked at the end */
 };
 
 static int fail(struct unpacker *u, const char *member, const char *fmt, ...)
@@ -486,6 +487,8 @@ static int extract_member(struct unpacker *u, const struct ustar *h, const char 
             if (symlinkat(link, pfd, last) < 0)
                 rc = errno == EEXIST ? exists_error(u, name, pfd, last)
                                      : fail(u, name, "cannot create: %s", strerror(errno));
+            else
+                strlist_add(&u->links, norm);
         } else {
             rc = extract_file(u, name, pfd, last, (unsigned)mode, size);
         }
@@ -601,6 +604,38 @@ static int unpack_stream(struct unpacker *u)
     }
 }
 
+/* every link resolved physically in the finished tree (snapshot_links.c):
+ * its text alone cannot show a target that passes through another link */
+static int check_links(struct unpacker *u)
+{
+    size_t budget = SNAPSHOT_LINK_STEPS;
+    for (size_t i = 0; i < u->links.n; i++) {
+        const char *name = u->links.v[i];
+        char *via = NULL;
+        int rc = snapshot_link_check(u->rootfd, name, &budget, &via, NULL);
+        if (rc == SNAPSHOT_LINK_ESCAPES) {
+            char target[NAME_MAX_LEN + 1];
+            ssize_t n = readlinkat(u->rootfd, name, target, NAME_MAX_LEN);
+            target[n < 0 ? 0 : n] = '\0';
+            if (via)
+                rc = fail(u, name,
+                          "symlink target '%s' leaves the snapshot through the symlink '%s'",
+                          target, via);
+            else
+                rc = fail(u, name, "symlink target '%s' leaves the snapshot", target);
+        } else if (rc == SNAPSHOT_LINK_BUDGET) {
+            rc = fail(u, name, "symlinks need more than %u steps to resolve (chains too long)",
+                      SNAPSHOT_LINK_STEPS);
+        } else if (rc < 0) {
+            rc = fail(u, name, "cannot check the symlink: %s", strerror(-rc));
+        }
+        free(via);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
 static char *make_private_dir(void)
 {
     const char *base = getenv("TMPDIR");
@@ -653,6 +688,8 @@ int snapshot_unpack(const char *tarball, char **dir_out)
             gzbuffer(u.gz, 128u << 10);
             rc = unpack_stream(&u);
             gzclose_r(u.gz);
+            if (!rc)
+                rc = check_links(&u);
         }
         close(u.rootfd);
     }
@@ -660,6 +697,7 @@ int snapshot_unpack(const char *tarball, char **dir_out)
     free(u.pax_path);
     free(u.pax_link);
     nameset_release(&u.seen);
+    strlist_release(&u.links);
     if (rc) {
         snapshot_remove_tree(dir);
         free(dir);

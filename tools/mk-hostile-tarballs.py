@@ -151,6 +151,56 @@ def main():
         tar_bytes(good + [(info("sys/class/up", tarfile.SYMTYPE,
                                 linkname="../x/../../../escape-target"), None)]),
         "leaves the snapshot")
+    # links through links: each target reads as inside by its text alone,
+    # and resolves outside once the links it passes through are followed
+    def link(name, target):
+        return (info(name, tarfile.SYMTYPE, linkname=target), None)
+    add("link-via-dirlink.tar.gz",
+        tar_bytes(meta + good + [(info("a", tarfile.DIRTYPE), None), (info("a/b", tarfile.DIRTYPE), None),
+                          link("a/b/up", "../.."), link("x", "a/b/up/../escape-target")]),
+        "leaves the snapshot through the symlink 'a/b/up'")
+    # the escaping link before the one it goes through: checked at the end
+    add("link-via-dirlink-first.tar.gz",
+        tar_bytes(meta + good + [link("sys/x", "class/up/../../escape-target"),
+                          link("sys/class/up", "../..")]),
+        "leaves the snapshot through the symlink 'sys/class/up'")
+    add("link-chain.tar.gz",
+        tar_bytes(meta + good + [link("sys/c1", "c2"), link("sys/c2", "c3"), link("sys/c3", ".."),
+                          link("sys/x", "c1/../escape-target")]),
+        "leaves the snapshot through the symlink 'sys/c3'")
+    # the PCI device link of a GPU, then its config through a link to the top
+    pci = "sys/bus/pci/devices/0000:03:00.0"
+    add("link-pci-config.tar.gz",
+        tar_bytes(meta + good + [(info("sys/bus", tarfile.DIRTYPE), None),
+                                 (info("sys/bus/pci", tarfile.DIRTYPE), None),
+                                 (info("sys/bus/pci/devices", tarfile.DIRTYPE), None),
+                                 (info(pci, tarfile.DIRTYPE), None),
+                                 link(pci + "/top", "../../../../.."),
+                                 link(pci + "/config", "top/../outside/config")]),
+        "leaves the snapshot through the symlink '%s/top'" % pci)
+    # a relative link that climbs to a directory link pointing at the root
+    add("link-to-root-then-up.tar.gz",
+        tar_bytes(meta + good + [link("root", "."), link("sys/class/x", "../../root/../escape-target")]),
+        "leaves the snapshot through the symlink 'root'")
+    # many long chains: the physical check has a step budget
+    dots = "./" * 2000
+    chain = [link("sys/c%02d" % i, dots + "c%02d" % (i + 1)) for i in range(45)]
+    add("link-chain-budget.tar.gz",
+        tar_bytes(meta + good + chain + [link("sys/z%03d" % i, "c00") for i in range(100)],
+                  fmt=tarfile.PAX_FORMAT),
+        "steps to resolve")
+    # harmless shapes that must stay accepted: a loop leads nowhere (ELOOP
+    # for the kernel and the in-root reader alike), a 40-link chain, links
+    # through links that stay inside, a dangling link
+    add("link-loop-valid.tar.gz",
+        tar_bytes(meta + good + [link("sys/la", "lb"), link("sys/lb", "la"),
+                                 link("sys/self", "self")] +
+                  [link("sys/k%02d" % i, "k%02d" % (i + 1)) for i in range(40)] +
+                  [link("sys/k40", "class/hello"), link("sys/up", ".."),
+                   link("sys/back", "up/sys/up/sys/class/../class/hello"),
+                   link("sys/dangling", "nowhere/../../sys")]),
+        "-")
+
     # a link that stays inside, then a member written through it
     add("through-symlink.tar.gz",
         tar_bytes(good + [(info("dlink", tarfile.SYMTYPE, linkname="sys"), None),

@@ -649,7 +649,7 @@ static void test_mixed(void)
     CHECK(strstr(reason("gpu.0.atomics.path_ok"), "reads as zeros") != NULL);
 
     /* the same header with the PCIe capability where its pointer (0x48)
-     * says, requester enabled: libpci finds it */
+     * says, requester enabled: the capability walk finds it */
     {
         size_t len;
         char *c = slurp(RX6900_CONFIG, &len);
@@ -686,7 +686,7 @@ static void test_mixed(void)
 }
 
 /* collect on a fixture, replay the snapshot: every gpu/pcie fact the same,
- * including the atomics that libpci reads from the recorded config files */
+ * including the atomics read from the recorded config files */
 static void test_collect_replay(void)
 {
     fresh();
@@ -770,9 +770,57 @@ static void test_live(void)
     printf("live: gpu.count=%lld, other=%d\n", (long long)n, list_n("gpu.other"));
 }
 
+/* the capability walk: libpci's rules, with hostile lists */
+static void test_config_caps(void)
+{
+    unsigned char c[256];
+    struct gp_config_caps k;
+    memset(c, 0, sizeof(c));
+    /* no capability list: nothing, whatever the pointer says */
+    c[PCI_CAPABILITY_LIST] = 0x40;
+    c[0x40] = PCI_CAP_ID_EXP;
+    gp_config_caps(c, sizeof(c), &k);
+    CHECK(k.pcie == 0);
+    /* a power-management capability, then PCIe v2 at 0x60 */
+    c[PCI_STATUS] = PCI_STATUS_CAP_LIST;
+    c[0x40] = PCI_CAP_ID_PM;
+    c[0x41] = 0x63; /* the low two bits are masked off */
+    c[0x60] = PCI_CAP_ID_EXP;
+    c[0x62] = 2 | PCI_EXP_TYPE_ROOT_PORT << 4;
+    c[0x60 + PCI_EXP_DEVCAP2] = 0x80;
+    c[0x60 + PCI_EXP_DEVCAP2 + 1] = 0x01;
+    c[0x60 + PCI_EXP_DEVCTL2] = 0x40;
+    gp_config_caps(c, sizeof(c), &k);
+    CHECK(k.pcie == 1 && k.type == PCI_EXP_TYPE_ROOT_PORT);
+    CHECK(k.devcap2 == 0x180 && k.devctl2 == 0x40);
+    /* version 1: no DevCap2/DevCtl2 */
+    c[0x62] = 1 | PCI_EXP_TYPE_ROOT_PORT << 4;
+    gp_config_caps(c, sizeof(c), &k);
+    CHECK(k.pcie == 1 && k.devcap2 == 0 && k.devctl2 == 0);
+    /* a loop (0x40 -> 0x40) and an 0xff id end the walk */
+    c[0x41] = 0x40;
+    gp_config_caps(c, sizeof(c), &k);
+    CHECK(k.pcie == 0);
+    c[0x41] = 0x60;
+    c[0x60] = 0xff;
+    gp_config_caps(c, sizeof(c), &k);
+    CHECK(k.pcie == 0);
+    /* a capability at the end of a short file: the bytes past it read as
+     * 0xff (libpci's failed read), so DevCap2 is all ones */
+    c[0x60] = PCI_CAP_ID_EXP;
+    c[0x62] = 2 | PCI_EXP_TYPE_ENDPOINT << 4;
+    gp_config_caps(c, 0x64, &k);
+    CHECK(k.pcie == 1 && k.type == PCI_EXP_TYPE_ENDPOINT);
+    CHECK(k.devcap2 == 0xffffffffu && k.devctl2 == 0xffff);
+    /* a pointer past the end of a 64-byte file: id 0xff, nothing */
+    gp_config_caps(c, 64, &k);
+    CHECK(k.pcie == 0);
+}
+
 int main(void)
 {
     test_decoders();
+    test_config_caps();
     if (access(KFD1100, R_OK) == 0) {
         test_navi31();
         test_override();

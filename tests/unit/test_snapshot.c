@@ -295,6 +295,70 @@ static void test_redact(const char *base)
     free(stage);
 }
 
+/* links through links, as a directory sysroot: the host would resolve
+ * each one to base/escape-target (the root's parent) or /escape-target;
+ * the in-root reader must read root/escape-target. */
+static void test_link_shapes(const char *base)
+{
+    char *t = xasprintf("%s/shapes", base);
+    put(base, "escape-target", "outside\n");
+    put(t, "escape-target", "inside\n");
+    put(t, "sys/class/hello", "hello\n");
+    put(t, "a/b/.keep", "");
+    link_at(t, "a/b/up", "../..");
+    link_at(t, "x", "a/b/up/../escape-target");
+    link_at(t, "sys/c1", "c2");
+    link_at(t, "sys/c2", "c3");
+    link_at(t, "sys/c3", "..");
+    link_at(t, "sys/y", "c1/../escape-target");
+    link_at(t, "abs", "/escape-target");
+    link_at(t, "rootlink", ".");
+    link_at(t, "sys/class/z", "../../rootlink/../escape-target");
+    link_at(t, "sys/class/deep", "../../a/b/up/a/b/up/a/b/up/../../escape-target");
+    CHECK(rootfs_init(t) == 0);
+    const char *via[] = {"/x", "/sys/y", "/abs", "/sys/class/z", "/sys/class/deep"};
+    for (size_t i = 0; i < sizeof(via) / sizeof(via[0]); i++) {
+        char *got = NULL;
+        int rc = rootfs_read_str(via[i], &got);
+        CHECK(rc == 0);
+        CHECK_STR(rc == 0 ? got : "(unread)", "inside");
+        free(got);
+        char *real = NULL;
+        CHECK(rootfs_realpath(via[i], &real) == 0);
+        CHECK_STR(real ? real : "(none)", "/escape-target");
+        free(real);
+    }
+    rootfs_release();
+
+    /* packed as collect does, each of those links is written as the path
+     * to where the reader resolves it, so the snapshot is accepted and the
+     * kernel, given a host path below it, stays inside too */
+    char *tar = xasprintf("%s/shapes.tar.gz", base), *dir = NULL;
+    put(t, ".snapshot/meta", "tool rocm-vla-doctor 0.1.0\n");
+    CHECK(snapshot_pack(t, tar) == 0);
+    CHECK(snapshot_unpack(tar, &dir) == 0);
+    if (dir) {
+        char *dreal = realpath(dir, NULL);
+        for (size_t i = 0; i < sizeof(via) / sizeof(via[0]); i++) {
+            char *host = xasprintf("%s%s", dir, via[i]);
+            char *hreal = realpath(host, NULL);
+            char *want = xasprintf("%s/escape-target", dreal);
+            CHECK_STR(hreal ? hreal : "(unresolved)", want);
+            free(want);
+            free(hreal);
+            free(host);
+        }
+        check_link(dir, "a/b/up", "../.."); /* stays inside: kept verbatim */
+        check_link(dir, "x", "escape-target");
+        check_link(dir, "sys/y", "../escape-target");
+        free(dreal);
+        snapshot_remove_tree(dir);
+        free(dir);
+    }
+    free(tar);
+    free(t);
+}
+
 int main(void)
 {
     char base_tmpl[] = "/tmp/test_snapshot.XXXXXX";
@@ -471,6 +535,7 @@ int main(void)
     test_record_replay(base);
     test_record_error(base);
     test_redact(base);
+    test_link_shapes(base);
 
     snapshot_remove_tree(base);
     CHECK(!exists(base));
