@@ -101,7 +101,7 @@ $(BUILD)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(FUZ
 $(BUILD)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_HDRS) $(LIBOBJS)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIBOBJS) $(LDLIBS_ALL)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -DRVD_FUZZING -fsanitize=fuzzer -o $@ $< $(LIBOBJS) $(LDLIBS_ALL)
 
 fuzz-bins: $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/fuzz_%)
 

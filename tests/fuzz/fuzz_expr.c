@@ -72,9 +72,40 @@ static int table_type_cb(void *ctx, const char *table)
     return strcmp(table, "gfx_supported") == 0 ? 0 : -1;
 }
 
+#ifdef RVD_FUZZING
+/* Issue 8 lists two bugs of src/expr.c that are being fixed on another
+ * branch: a call with no arguments (`len()`) crashes the evaluator, and very
+ * deep nesting overflows the stack. Fuzzing skips inputs of those two shapes
+ * so that it reaches the rest of the language; the replay (make test) never
+ * skips, and tests/fuzz/pending/expr/ holds their reproducers until the fix
+ * is merged. Remove this filter with that merge. */
+static int known_unfixed(const char *s)
+{
+    size_t deep = 0;
+    for (const char *p = s; *p; p++) {
+        if (strchr("([!-+", *p))
+            deep++;
+        if (*p != '(')
+            continue;
+        const char *q = p + 1;
+        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
+            q++;
+        if (*q == ')')
+            return 1;
+    }
+    return deep > 256;
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *src = fuzz_cstr(data, size);
+#ifdef RVD_FUZZING
+    if (known_unfixed(src)) {
+        free(src);
+        return 0;
+    }
+#endif
     size_t col;
     char *msg = NULL;
     struct expr *e = expr_parse(src, &col, &msg);
