@@ -112,6 +112,7 @@ fuzz-bins: $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/fuzz_%)
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 fuzz:
+	@tools/ensure-deps.sh fuzz
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) LDFLAGS="-fsanitize=address,undefined" \
 		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -Wno-error=format-nonliteral" \
 		fuzz-bins
