@@ -3,11 +3,11 @@
  *
  * At the first input a fixture machine (tests/fixtures/<name>/root, found
  * from the current directory or $RVD_SRCDIR) is copied into a private
- * temporary directory. For each input the harness's target files are put
- * back as the fixture had them, the first byte of the input picks one target
- * and the rest of the input replaces that file; then the harness's probes run
- * in table order on a fresh fact set, as `--sysroot` would run them. The copy
- * is removed at exit. Used by one harness file each (static functions). */
+ * temporary directory. For each input the target file the previous input
+ * replaced is put back as the fixture had it, the first byte of the input
+ * picks one target and the rest of the input replaces that file; then the
+ * harness's probes run in table order on a fresh fact set, as `--sysroot`
+ * would run them. The copy is removed at exit. Used by one harness file each (static functions). */
 #ifndef RVD_SYSROOT_FUZZ_H
 #define RVD_SYSROOT_FUZZ_H
 
@@ -33,6 +33,7 @@ struct sysroot_fuzz {
 static char sf_root[64];
 static char **sf_orig; /* each target's fixture content, NULL when absent */
 static size_t *sf_origlen;
+static long sf_dirty = -1; /* the target the last input replaced */
 
 static int sf_rm_cb(const char *p, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -68,8 +69,11 @@ static void sf_put(const char *rel, const void *data, size_t len)
     unlink(path);
     if (!data)
         return;
-    sf_mkparents(path);
     FILE *f = fopen(path, "wb");
+    if (!f) {
+        sf_mkparents(path);
+        f = fopen(path, "wb");
+    }
     if (!f || fwrite(data, 1, len, f) != len || fclose(f)) {
         fprintf(stderr, "sysroot_fuzz: cannot write %s: %s\n", path, strerror(errno));
         abort();
@@ -120,11 +124,13 @@ static int sysroot_fuzz_one(const struct sysroot_fuzz *sf, const uint8_t *data, 
     size_t n = 0;
     while (sf->targets[n])
         n++;
-    for (size_t i = 0; i < n; i++)
-        sf_put(sf->targets[i], sf_orig[i], sf_origlen[i]);
+    if (sf_dirty >= 0) /* the others are as the fixture has them */
+        sf_put(sf->targets[sf_dirty], sf_orig[sf_dirty], sf_origlen[sf_dirty]);
+    sf_dirty = -1;
     if (size == 0)
         return 0;
-    sf_put(sf->targets[data[0] % n], data + 1, size - 1);
+    sf_dirty = data[0] % n;
+    sf_put(sf->targets[sf_dirty], data + 1, size - 1);
 
     if (rootfs_init(sf_root) != 0)
         return 0; /* a root the reader refuses is a finding of its own tests */
