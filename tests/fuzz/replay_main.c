@@ -98,7 +98,8 @@ int main(int argc, char **argv)
             n++;
         }
         closedir(d);
-        qsort(names, n, sizeof(*names), name_cmp);
+        if (n) /* qsort wants a valid pointer even for no elements */
+            qsort(names, n, sizeof(*names), name_cmp);
         for (size_t j = 0; j < n; j++) {
             if (stat(names[j], &st) == 0 && S_ISREG(st.st_mode)) {
                 errors += replay_file(names[j]) < 0;
