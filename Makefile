@@ -27,6 +27,13 @@ FAKE_LIBS := $(BUILD)/tests/fake/libamdhip64.so $(BUILD)/tests/fake/libhsa-runti
 
 BIN     := $(BUILD)/rocm-vla-doctor
 
+# fuzz harnesses (tests/fuzz/fuzz_<parser>.c): built with libFuzzer by `make
+# fuzz`, and with tests/fuzz/replay_main.c (no fuzzing) for the replay of
+# every corpus file and crash reproducer that `make test` runs
+FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_REPLAYS := $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/replay_%)
+FUZZ_HDRS    := $(wildcard tests/fuzz/*.h)
+
 all: $(BUILD)/.deps rocm-vla-doctor
 
 $(BUILD)/.deps:
@@ -85,13 +92,43 @@ $(BUILD)/tests/fake/librocm_smi64.so: tests/fake/fake_rsmi.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -shared -fPIC -o $@ $<
 
+$(BUILD)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(FUZZ_HDRS) $(LIBOBJS)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< tests/fuzz/replay_main.c $(LIBOBJS) $(LDLIBS_ALL)
+
+# libFuzzer binaries: only inside `make fuzz` (BUILD=build-fuzz, clang)
+$(BUILD)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_HDRS) $(LIBOBJS)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -DRVD_FUZZING -fsanitize=fuzzer -o $@ $< $(LIBOBJS) $(LDLIBS_ALL)
+
+fuzz-bins: $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/fuzz_%)
+
+# every harness for FUZZ_SECONDS (one at a time) with clang's libFuzzer,
+# ASan and UBSan; new crashes go to tests/fuzz/crashes/<harness>/, the table
+# of executions, seconds and findings to build-fuzz/summary.txt.
+# FUZZ_ONLY="expr json" runs some harnesses only.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+fuzz:
+	@tools/ensure-deps.sh fuzz
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) LDFLAGS="-fsanitize=address,undefined" \
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -Wno-error=format-nonliteral" \
+		fuzz-bins
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh build-fuzz $(FUZZ_ONLY)
+
+# the replay alone (also part of `make test`)
+fuzz-replay: $(BUILD)/.deps $(FUZZ_REPLAYS)
+	@BUILD=$(BUILD) sh tests/fuzz_replay.sh
+
 # the doctor on this machine
 # the doctor's own exit status (1 = findings) is reported, not treated as a
 # build failure
 run: all
 	@./rocm-vla-doctor; rc=$$?; echo "(rocm-vla-doctor exit status $$rc: 0 no failure, 1 findings above, 2 usage, 3 internal)"; [ $$rc -le 1 ]
 
-test: $(BUILD)/.deps $(BIN) $(UNIT_BINS) $(FAKE_LIBS)
+test: $(BUILD)/.deps $(BIN) $(UNIT_BINS) $(FAKE_LIBS) $(FUZZ_REPLAYS)
 	@tools/ensure-deps.sh test
 	@BUILD=$(BUILD) RVD=$(BIN) tests/run.sh
 
@@ -133,7 +170,7 @@ format:
 	clang-format -i src/*.c src/*.h src/*/*.c src/*/*.h probes/*.c probes/*.h tests/unit/*.c tests/unit/*.h
 
 clean:
-	rm -rf build build-asan build-cc rocm-vla-doctor tests/out
+	rm -rf build build-asan build-cc build-fuzz build-clang rocm-vla-doctor tests/out
 
-.PHONY: all run test test-gpu bench asan-test clean format compilers unit-bins
+.PHONY: all run test test-gpu bench asan-test clean format compilers unit-bins fuzz fuzz-bins fuzz-replay
 -include $(OBJS:.o=.d)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# ensure-deps.sh build|test - make sure the Debian/Ubuntu packages needed to
+# ensure-deps.sh build|test|fuzz - make sure the Debian/Ubuntu packages needed to
 # build (or to test) are installed. As root with apt-get available they are
 # installed; otherwise the exact missing package names are printed.
 set -eu
@@ -11,11 +11,16 @@ test_pkgs="python3 python3-jsonschema libxml2-utils mandoc"
 # and the NumPy cross-check: installed when
 # possible, otherwise those layers print SKIP lines naming the package
 test_optional="python3-numpy python3-yaml libamdhip64-5 libhsa-runtime64-1 librocm-smi64-1 librocsparse0 hipcc libvulkan1 mesa-vulkan-drivers libamdhip64-dev libhsa-runtime-dev librocm-smi-dev binutils"
+# make fuzz: clang 14 and its runtime libraries (libFuzzer, ASan, UBSan);
+# Debian 12's libclang-rt-14-dev carries libFuzzer, no libfuzzer-14-dev needed
+fuzz_pkgs="clang libclang-rt-14-dev"
 pkgs=$build_pkgs
 optional=""
 if [ "$what" = test ]; then
     pkgs="$build_pkgs $test_pkgs"
     optional=$test_optional
+elif [ "$what" = fuzz ]; then
+    pkgs="$build_pkgs $fuzz_pkgs"
 fi
 
 missing_of() { # the packages of "$@" that are not installed

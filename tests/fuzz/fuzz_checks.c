@@ -1,0 +1,15 @@
+/* fuzz_checks.c - the checks.yaml loader (src/checks_yaml.c through
+ * checks_load_string): YAML, the schema, every rule parsed and type-checked
+ * against the fact catalogue, placeholders, data tables. */
+#include "../../src/checks.h"
+#include "fuzz.h"
+
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct checkset cs;
+    /* the loader releases what it built when it fails */
+    if (checks_load_string(&cs, "fuzz.yaml", (const char *)data, size) == 0)
+        checks_release(&cs);
+    return 0;
+}

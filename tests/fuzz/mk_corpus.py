@@ -1,0 +1,316 @@
+#!/usr/bin/python3
+"""mk_corpus.py [BIN] - (re)write the seed corpora tests/fuzz/corpus/<harness>/
+from the repository's own data: checks.yaml and its rules, models/*.yaml,
+the fixture machines' files, synthetic safetensors/ELF/bundle/tar files
+built here, and (with BIN, the doctor) two JSON reports for diff. Run from
+the repository root; deterministic; keeps every file small. The corpora are
+committed: `make fuzz` starts from them and `make test` replays them."""
+import gzip
+import io
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tarfile
+import zlib
+
+import yaml
+
+C = "tests/fuzz/corpus"
+FX = "tests/fixtures"
+
+
+def out(harness, name, data):
+    d = os.path.join(C, harness)
+    os.makedirs(d, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def reset(harness):
+    shutil.rmtree(os.path.join(C, harness), ignore_errors=True)
+
+
+# ---- rule language: every rule of checks.yaml, and some corners -----------
+reset("expr")
+doc = yaml.safe_load(open("checks.yaml"))
+rules = []
+
+
+def walk(n):
+    if isinstance(n, dict):
+        for k, v in n.items():
+            if k == "when" and isinstance(v, str):
+                rules.append(v)
+            else:
+                walk(v)
+    elif isinstance(n, list):
+        for v in n:
+            walk(v)
+
+
+walk(doc["checks"])
+extra = ['gpu.vram_bytes < 12 GiB && !(gpu.gfx in lookup(gfx_supported, rocm.series))',
+         'len(user.groups) > 1 && "video" in user.groups', 'lower(gpu.gfx) matches "^gfx1[01]"',
+         'count(user.groups, "^re") == 1 || known(x.unknown)', '-gpu.vram_bytes / 2 * 3 + 1 >= 0',
+         '[1, 2.5 KiB, "a"] == [1, 2560, "a"]', 'driver.loaded != !driver.loaded', 'any == any']
+for i, r in enumerate(sorted(set(rules)) + extra):
+    out("expr", "rule-%03d" % i, r)
+
+# ---- checks.yaml ------------------------------------------------------------
+reset("checks")
+out("checks", "checks.yaml", read("checks.yaml"))
+first = yaml.safe_dump({"schema": doc["schema"], "checks": doc["checks"][:2]}, sort_keys=False)
+out("checks", "two-checks.yaml", first)
+out("checks", "data.yaml", yaml.safe_dump({"schema": doc["schema"], "data": doc["data"],
+                                           "checks": doc["checks"][5:7]}, sort_keys=False))
+
+# ---- presets ----------------------------------------------------------------
+reset("preset")
+for f in sorted(os.listdir("models")):
+    if f.endswith(".yaml"):
+        out("preset", f, read("models/" + f))
+out("preset", "tiny-moe.yaml", read("tests/vla/tiny-moe.yaml"))
+
+
+# ---- safetensors and JSON ---------------------------------------------------
+def safetensors(tensors, meta):
+    hdr, chunks, at = {}, [], 0
+    if meta is not None:
+        hdr["__metadata__"] = meta
+    for name, dtype, shape, raw in tensors:
+        hdr[name] = {"dtype": dtype, "shape": shape, "data_offsets": [at, at + len(raw)]}
+        chunks.append(raw)
+        at += len(raw)
+    h = json.dumps(hdr).encode()
+    h += b" " * (-len(h) % 8)
+    return struct.pack("<Q", len(h)) + h + b"".join(chunks), h
+
+
+reset("safetensors")
+reset("json")
+f32 = struct.pack("<6f", 1, -2, 3.5, 0, 1e-3, 65504)
+bf16 = struct.pack("<4H", 0x3f80, 0xc000, 0x7f80, 0x0001)
+f16 = struct.pack("<4H", 0x3c00, 0xc000, 0x7c00, 0x0001)
+files = {
+    "f32": [("w", "F32", [2, 3], f32)],
+    "mixed": [("a.weight", "BF16", [4], bf16), ("b.bias", "F16", [2, 2], f16),
+              ("c", "F32", [6], f32)],
+    "scalar-empty": [("s", "F32", [], f32[:4]), ("e", "F32", [0, 3], b"")],
+}
+for name, ts in files.items():
+    buf, h = safetensors(ts, {"format": "pt", "preset": "tiny"})
+    out("safetensors", name + ".safetensors", buf)
+    out("json", "st-" + name + ".json", h.rstrip())
+buf, _ = safetensors(files["f32"], None)
+out("safetensors", "nometa.safetensors", buf)
+out("json", "corners.json", '{"a": [1, -0, 1.5e300, true, false, null], "b\\u00e9\\ud83d\\ude00": '
+    '{"c": "\\n\\t\\"\\\\\\/"}, "n": 18446744073709551615}')
+out("json", "schema.json", read("reports/schema.json")[:20000])
+
+# ---- requirements -----------------------------------------------------------
+reset("requirements")
+for fx in ("no-gpu-server", "rx7900xtx-desktop"):
+    out("requirements", fx + ".txt", read("%s/%s/requirements.txt" % (FX, fx)))
+out("requirements", "corners.txt", "# comment\r\ntorch==2.3.0+rocm6.0 ; python_version >= '3.9'\r\n"
+    "nvidia-cublas-cu12 \\\n  ==12.1\n-r other.txt\n--extra-index-url https://x\n"
+    "cupy-cuda12x\nflash_attn @ https://x/flash_attn-2.5-cp310-linux_x86_64.whl\n"
+    "tensorrt>=8 # trailing\n-e git+https://x/y.git#egg=vllm\n")
+
+
+# ---- snapshot tarballs ------------------------------------------------------
+def tgz(members):
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.GNU_FORMAT) as t:
+        for m in members:
+            name, kind, data = m
+            ti = tarfile.TarInfo(name)
+            ti.mtime = 0
+            if kind == "dir":
+                ti.type, ti.mode = tarfile.DIRTYPE, 0o755
+                t.addfile(ti)
+            elif kind == "sym":
+                ti.type, ti.linkname = tarfile.SYMTYPE, data
+                t.addfile(ti)
+            elif kind == "hard":
+                ti.type, ti.linkname = tarfile.LNKTYPE, data
+                t.addfile(ti)
+            else:
+                ti.size = len(data)
+                t.addfile(ti, io.BytesIO(data))
+    z = io.BytesIO()
+    with gzip.GzipFile(fileobj=z, mode="wb", mtime=0) as g:
+        g.write(raw.getvalue())
+    return z.getvalue(), raw.getvalue()
+
+
+reset("snapshot_unpack")
+meta = b"rocm-vla-doctor snapshot 1\nversion 0.1\nwhen 2026-01-01T00:00:00Z\n"
+base = [(".snapshot", "dir", None), (".snapshot/meta", "file", meta), ("proc", "dir", None),
+        ("sys", "dir", None), ("proc/cmdline", "file", b"quiet iommu=pt\n")]
+good, plain = tgz(base)
+out("snapshot_unpack", "minimal.tar.gz", good)
+out("snapshot_unpack", "minimal.tar", plain)
+out("snapshot_unpack", "links.tar.gz", tgz(base + [
+    ("sys/class", "dir", None), ("sys/class/drm", "dir", None),
+    ("sys/class/drm/card0", "sym", "../../devices/pci0000:00/0000:00:01.0"),
+    ("proc/self", "sym", "1"), ("proc/cmdline2", "hard", "proc/cmdline")])[0])
+out("snapshot_unpack", "longname.tar.gz", tgz(base + [("sys/" + "d" * 120 + "/" + "f" * 120,
+                                                        "file", b"x")])[0])
+out("snapshot_unpack", "escape.tar.gz", tgz(base + [("../escape", "file", b"x"),
+                                                      ("sys/up", "sym", "../../..")])[0])
+h200 = read(FX + "/h200/snapshot.tar.gz")
+if len(h200) < 64 * 1024:
+    out("snapshot_unpack", "h200.tar.gz", h200)
+
+# ---- driver_block: cmdline NUL modprobe.d file NUL kernel log ---------------
+reset("driver_block")
+for fx in ("rx6900xt-blacklist", "rx6900xt-nomodeset", "rx7900xt-firmware", "rx6900xt-secureboot"):
+    r = "%s/%s/root" % (FX, fx)
+    mp = b""
+    for d in ("etc/modprobe.d", "usr/lib/modprobe.d"):
+        if os.path.isdir(os.path.join(r, d)):
+            for f in sorted(os.listdir(os.path.join(r, d))):
+                mp += read(os.path.join(r, d, f))
+    log = read(r + "/.snapshot/dmesg")[:16384] if os.path.exists(r + "/.snapshot/dmesg") else b""
+    out("driver_block", fx, read(r + "/proc/cmdline") + b"\0" + mp + b"\0" + log)
+out("driver_block", "corners", b"nomodeset amdgpu.modeset=1 modprobe.blacklist=nouveau,amdgpu "
+    b"initcall_blacklist=amdgpu_init -- amdgpu.modeset=0\0# c\nblacklist amdgpu\ninstall amdgpu "
+    b"/bin/true\noptions amdgpu \\\n  modeset=0\n\0[ 1.0] amdgpu 0000:03:00.0: Direct firmware "
+    b"load for amdgpu/gc_11_0_0_pfp.bin failed with error -2\n")
+
+
+# ---- offload bundles and ELF ------------------------------------------------
+def bundle(ids):
+    hdr = 32 + sum(24 + len(i) for i in ids)
+    data = (hdr + 7) & ~7
+    b = bytearray(b"__CLANG_OFFLOAD_BUNDLE__" + struct.pack("<Q", len(ids)))
+    payload = bytearray()
+    for i in ids:
+        size = 0 if i.startswith("host-") else 64
+        b += struct.pack("<QQQ", data + len(payload), size, len(i)) + i.encode()
+        payload += b"\xab" * size
+    b += b"\0" * (data - len(b))
+    return bytes(b + payload)
+
+
+def ccob(version, inner):
+    c = zlib.compress(inner, 6)
+    if version == 1:
+        h = b"CCOB" + struct.pack("<HHI", 1, 0, len(inner)) + struct.pack("<Q", 0x1234)
+    elif version == 2:
+        h = b"CCOB" + struct.pack("<HHII", 2, 0, 24 + len(c), len(inner)) + struct.pack("<Q", 1)
+    else:
+        h = b"CCOB" + struct.pack("<HHQQ", 3, 0, 32 + len(c), len(inner)) + struct.pack("<Q", 1)
+    return h + c
+
+
+ids_a = ["host-x86_64-unknown-linux-gnu", "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-",
+         "hipv4-amdgcn-amd-amdhsa--gfx1030"]
+ids_b = ["hip-amdgcn-amd-amdhsa-gfx906", "hipv4-spirv64-amd-amdhsa--amdgcnspirv",
+         "hipv4-amdgcn-amd-amdhsa--gfx9-generic:sramecc+"]
+reset("offload_bundle")
+out("offload_bundle", "plain", bundle(ids_a))
+for v in (1, 2, 3):
+    c = ccob(v, bundle(ids_a))
+    out("offload_bundle", "ccob-v%d" % v, c + b"\0" * (-len(c) % 4096) + bundle(ids_b))
+out("offload_bundle", "tensile-name", b"TensileLibrary_lazy_gfx90a_gfx1100.dat")
+
+
+def elf(sections):
+    """a minimal ELF64 LE shared object with the given (name, type, bytes)"""
+    names = b"\0.shstrtab\0" + b"".join(n.encode() + b"\0" for n, _, _ in sections)
+    body, offs, at = b"", [], 64
+    for _, _, data in sections:
+        offs.append(at)
+        body += data
+        at += len(data)
+    stroff = at
+    body += names
+    at += len(names)
+    at += -at % 8
+    body += b"\0" * (at - 64 - len(body))
+    shoff, shnum = at, len(sections) + 2
+    eh = (b"\x7fELF\x02\x01\x01" + b"\0" * 9 +
+          struct.pack("<HHIQQQIHHHHHH", 3, 0xE0 if False else 62, 1, 0, 0, shoff, 0, 64, 56, 0,
+                      64, shnum, shnum - 1))
+    sh = b"\0" * 64
+    pos = len(b"\0.shstrtab\0")
+    for (n, t, data), o in zip(sections, offs):
+        sh += struct.pack("<IIQQQQIIQQ", pos, t, 2, 0, o, len(data), 0, 0, 8, 0)
+        pos += len(n) + 1
+    sh += struct.pack("<IIQQQQIIQQ", 1, 3, 0, 0, stroff, len(names), 0, 0, 1, 0)
+    return eh + body + sh
+
+
+reset("elf")
+out("elf", "fatbin.so", elf([(".hip_fatbin", 1, bundle(ids_a)),
+                             (".hipFatBinSegment", 1, b"\0" * 24)]))
+out("elf", "ccob.so", elf([(".hip_fatbin", 1, ccob(3, bundle(ids_b)))]))
+out("elf", "nobits.so", elf([(".bss", 8, b""), (".text", 1, b"\xc3")]))
+
+# ---- redact: passwd NUL group NUL dpkg status NUL user ----------------------
+reset("redact")
+for fx in ("rx580-legacy", "rx7900xtx-desktop", "mi300x-node"):
+    r = "%s/%s/root" % (FX, fx)
+    st = r + "/var/lib/dpkg/status"
+    status = read(st) if os.path.exists(st) else (
+        b"Package: rocm-hip-runtime\nStatus: install ok installed\nVersion: 6.2.0\n"
+        b"Description: x\n multi\n .\n\nPackage: vim\nStatus: install ok installed\n\n")
+    out("redact", fx, read(r + "/etc/passwd") + b"\0" + read(r + "/etc/group") + b"\0" + status +
+        b"\0grace")
+
+# ---- fact_wire --------------------------------------------------------------
+reset("fact_wire")
+out("fact_wire", "all-types", "b\tdriver.loaded\t1\t/sys/module/amdgpu/initstate\t\n"
+    "i\tgpu.count\t2\tsysfs\t\nf\tperf.gemm.tflops\t123.25\tgemm\t\n"
+    "s\tgpu.0.gfx\tgfx1100\tkfd\t\nl\tuser.groups\tvideo\x1frender\\x\\t\\n\\\\\tid\t\n"
+    "u\tpython.torch\t\tpython\tno module named torch\n")
+out("fact_wire", "bad", "x\tbad\t1\t\t\ni\tgpu.count\t1e3\tx\t\ns\tonly-three\tx\n"
+    "b\tb\t2\t\t\ns\tesc\t\\q\t\t\nl\tempty\t\tsrc\t\n")
+
+# ---- sysroot harnesses: first byte picks the target --------------------------
+def targets_of(harness):
+    src = open("tests/fuzz/fuzz_%s.c" % harness).read()
+    gpu = None
+    for line in src.splitlines():
+        if line.startswith("#define GPU "):
+            gpu = line.split('"')[1]
+        if line.startswith("#define TOPO "):
+            topo = line.split('"')[1]
+    body = src.split("targets[] = {", 1)[1].split("NULL}", 1)[0]
+    body = body.replace("GPU \"", "\"" + (gpu or "")).replace("TOPO \"", "\"" + (
+        topo if "TOPO" in src else ""))
+    fixture = src.split("struct sysroot_fuzz sf = {\"", 1)[1].split('"', 1)[0]
+    return fixture, [p.strip().strip('"') for p in body.split(",") if p.strip()]
+
+
+for h in ("gpu_sysfs", "kfd_topology", "host_text", "kernel_log", "groupdb", "dpkg_status",
+          "python_answer"):
+    reset(h)
+    fixture, targets = targets_of(h)
+    for i, t in enumerate(targets):
+        p = "%s/%s/root%s" % (FX, fixture, t)
+        data = read(p)[:32768] if os.path.isfile(p) else b""
+        out(h, "%02d-%s" % (i, os.path.basename(t)), bytes([i]) + data)
+
+# ---- diff: two reports NUL-separated ----------------------------------------
+if len(sys.argv) > 1:
+    reset("diff")
+    reports = []
+    for fx in ("rx7900xtx-desktop", "rx6900xt-blacklist"):
+        p = subprocess.run([sys.argv[1], "--sysroot", "%s/%s/root" % (FX, fx), "--json", "-",
+                            "--no-color"], capture_output=True)
+        j = json.loads(p.stdout)
+        reports.append(json.dumps(j, indent=None, separators=(",", ":")).encode())
+    out("diff", "two-machines", reports[0] + b"\0" + reports[1])
+    out("diff", "self", reports[0])
