@@ -221,7 +221,7 @@ extern "C" __global__ void rvd_fp_reduce_atomic(const float *x, int n, float *ou
     atomicAdd(out, acc);
 }
 
-// ---- counter-based RNG (src/fp_ref.c has the same) ----
+// ---- counter-based RNG (src/gpu/fp_ref.c has the same) ----
 __device__ inline rvd_u64 rvd_rng_u64(rvd_u64 seed, rvd_u64 counter)
 {
     rvd_u64 z = seed + (counter + 1) * 0x9E3779B97F4A7C15ull;

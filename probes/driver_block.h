@@ -6,7 +6,7 @@
 #ifndef RVD_DRIVER_BLOCK_H
 #define RVD_DRIVER_BLOCK_H
 
-#include "../src/util.h"
+#include "../src/core/util.h"
 
 /* words of a kernel command line that stop amdgpu: nomodeset (unless
  * amdgpu.modeset=1 overrides it), amdgpu.modeset=0, modprobe.blacklist=,

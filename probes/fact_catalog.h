@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../src/fact.h"
+#include "../src/core/fact.h"
 
 struct fact_decl {
     const char *name; /* NULL ends a list */

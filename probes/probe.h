@@ -6,9 +6,9 @@
 #ifndef RVD_PROBE_H
 #define RVD_PROBE_H
 
-#include "../src/checks.h"
-#include "../src/fact.h"
-#include "../src/rootfs.h"
+#include "../src/core/checks.h"
+#include "../src/core/fact.h"
+#include "../src/core/rootfs.h"
 
 struct probe_opts {
     const char *requirements; /* --requirements FILE, or NULL */

@@ -1,5 +1,5 @@
 /* probe_fp.c - numerical correctness on the device (probe "fp", check
- * fp.correctness), each item against a CPU reference (src/fp_ref.h):
+ * fp.correctness), each item against a CPU reference (src/gpu/fp_ref.h):
  *
  *  - fp16 and bf16 GEMM with fp32 accumulation through the GEMM the backend
  *    provides (src/gpu/gemm.h says which) on VLA shapes and odd shapes, against
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/fp_ref.h"
+#include "../src/gpu/fp_ref.h"
 #include "../src/gpu/gpu_probe.h"
 #include "../src/gpu/isolate.h"
 #include "../src/gpu/kcache.h"

@@ -3,7 +3,7 @@
  * categories (one of them 0) and uniforms from the counter-based RNG go to a
  * kernel (kernels/fp_numerics.hip rvd_fp_sample) that returns indices; the
  * counts are tested against the probabilities with Pearson's chi-square
- * (src/fp_ref.c: statistic and survival function), per batch size 1, 8, 64
+ * (src/gpu/fp_ref.c: statistic and survival function), per batch size 1, 8, 64
  * with 200000 samples per row (the rows' statistics and degrees of freedom
  * add up: one p-value per batch size).
  * Facts: fp.sampling.b{1,8,64}.p_value, .chi2, .dof; fp.sampling.min_p_value,
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/fp_ref.h"
+#include "../src/gpu/fp_ref.h"
 #include "../src/gpu/gpu_probe.h"
 #include "../src/gpu/isolate.h"
 #include "../src/gpu/kcache.h"

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/fp_ref.h"
+#include "../src/gpu/fp_ref.h"
 #include "../src/gpu/gpu_probe.h"
 #include "../src/gpu/isolate.h"
 #include "../src/gpu/kcache.h"

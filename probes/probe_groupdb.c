@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/rootfs.h"
+#include "../src/core/rootfs.h"
 
 void groupdb_load(struct groupdb *db)
 {

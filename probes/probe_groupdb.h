@@ -5,7 +5,7 @@
 #ifndef RVD_PROBE_GROUPDB_H
 #define RVD_PROBE_GROUPDB_H
 
-#include "../src/util.h"
+#include "../src/core/util.h"
 
 struct groupdb {
     struct strlist group;  /* /etc/group lines */

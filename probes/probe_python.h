@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "../src/util.h"
+#include "../src/core/util.h"
 
 /* ---- torch/version.py (probe_python.c) -------------------------------- */
 

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/offload_bundle.h"
+#include "../src/binscan/offload_bundle.h"
 
 int probe_target_binaries_run(struct probe_ctx *ctx);
 

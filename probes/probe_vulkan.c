@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/vulkan_api.h"
+#include "../src/gpu/vulkan_api.h"
 
 int probe_vulkan_run(struct probe_ctx *ctx);
 

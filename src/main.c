@@ -13,17 +13,17 @@
 #include "../probes/fact_catalog.h"
 #include "../probes/probe.h"
 #include "../probes/probe_python.h"
-#include "checks.h"
-#include "diff.h"
-#include "opts.h"
-#include "outfile.h"
-#include "report.h"
-#include "rootfs.h"
-#include "snapshot.h"
-#include "tmpdirs.h"
-#include "snapshot_redact.h"
+#include "core/checks.h"
+#include "diff/diff.h"
+#include "core/opts.h"
+#include "core/outfile.h"
+#include "report/report.h"
+#include "core/rootfs.h"
+#include "snapshot/snapshot.h"
+#include "core/tmpdirs.h"
+#include "snapshot/snapshot_redact.h"
 #include "tui/tui.h"
-#include "util.h"
+#include "core/util.h"
 #include "vla/vla_cli.h"
 
 enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
@@ -266,7 +266,7 @@ static int exit_worst(int a, int b)
 }
 
 /* --json and --junit: opened before anything is probed, so that a bad path
- * fails at once; written through a temporary file (src/outfile.c) */
+ * fails at once; written through a temporary file (src/core/outfile.c) */
 struct outputs {
     struct outfile json, junit;
 };

@@ -101,7 +101,7 @@ if [ -s "$live_tar" ]; then ok; else bad "collect wrote no tarball"; fi
 ls "$S" | grep -q '\.tmp\.' && bad "collect left a temporary file" || ok
 # what the snapshot carries of the user and package databases: the user's
 # own passwd line, the GPU groups and the user's, the GPU stack's packages
-# (src/snapshot_redact.h); the live files must hold more, or the test is moot
+# (src/snapshot/snapshot_redact.h); the live files must hold more, or the test is moot
 if "$PY" - "$live_tar" "$(id -un)" "$(id -G)" >"$S/redact.txt" 2>&1 <<'EOF'
 import os, re, sys, tarfile
 tar, user, gids = sys.argv[1], sys.argv[2], set(sys.argv[3].split())

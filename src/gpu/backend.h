@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../util.h"
+#include "../core/util.h"
 
 enum gpu_backend_kind { GPU_BACKEND_AUTO, GPU_BACKEND_HIP, GPU_BACKEND_CUDA, GPU_BACKEND_CPU };
 enum gpu_copy { GPU_H2D = 1, GPU_D2H = 2, GPU_D2D = 3, GPU_DEFAULT = 4 };

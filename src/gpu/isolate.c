@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../fact_wire.h"
+#include "../core/fact_wire.h"
 
 static int child_fd = -1; /* facts pipe, in the child only */
 static isolate_reap_fn reap = waitpid;

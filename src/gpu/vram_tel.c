@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../rootfs.h"
+#include "../core/rootfs.h"
 #include "nvml_api.h"
 #include "pci_addr.h"
 #include "rsmi_api.h"

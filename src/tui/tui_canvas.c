@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util.h"
+#include "../core/util.h"
 
 void tui_canvas_init(struct tui_canvas *cv, int rows, int cols)
 {

@@ -22,8 +22,8 @@
 
 #include "../../probes/probe.h"
 #include "../../probes/probe_python.h"
-#include "../opts.h"
-#include "../util.h"
+#include "../core/opts.h"
+#include "../core/util.h"
 #include "tui_canvas.h"
 #include "tui_draw.h"
 #include "tui_layout.h"

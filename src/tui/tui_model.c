@@ -12,8 +12,8 @@
 
 #include "../../probes/gpu_pci.h"
 #include "../../probes/probe.h"
-#include "../rootfs.h"
-#include "../snapshot.h"
+#include "../core/rootfs.h"
+#include "../snapshot/snapshot.h"
 #include "tui_layout.h"
 
 /* checks.yaml as built into the binary (embed.S) */

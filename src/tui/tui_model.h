@@ -13,8 +13,8 @@
 
 #include <stddef.h>
 
-#include "../checks.h"
-#include "../fact.h"
+#include "../core/checks.h"
+#include "../core/fact.h"
 
 struct probe_opts;
 

@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../fact_wire.h"
+#include "../core/fact_wire.h"
 #include "../gpu/isolate.h"
 
 /* how long past the child's watchdog the helper may take before it is killed */

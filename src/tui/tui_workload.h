@@ -15,8 +15,8 @@
 #include <sys/types.h>
 
 #include "../../probes/probe.h"
-#include "../checks.h"
-#include "../fact.h"
+#include "../core/checks.h"
+#include "../core/fact.h"
 
 #define TUI_WL_HISTORY 20
 

@@ -9,10 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../opts.h"
-#include "../outfile.h"
-#include "../report.h"
-#include "../util.h"
+#include "../core/opts.h"
+#include "../core/outfile.h"
+#include "../report/report.h"
+#include "../core/util.h"
 #include "bench_gpu.h"
 #include "model.h"
 #include "ops.h"
@@ -748,7 +748,7 @@ int vla_cmd_bench(int argc, char **argv)
     if (!o.image)
         o.image = p.vision.image;
     /* the report file first: a bad path fails before the pass runs, and a
-     * failed write keeps the previous report (src/outfile.c) */
+     * failed write keeps the previous report (src/core/outfile.c) */
     struct outfile jf = {0};
     o.out = &jf;
     if (o.json && !o.dry_run && outfile_open(&jf, o.json, 1)) {

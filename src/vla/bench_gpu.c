@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../util.h"
+#include "../core/util.h"
 #include "ops_gpu.h"
 #include "weights.h"
 

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../util.h"
+#include "../core/util.h"
 
 struct jp {
     const unsigned char *s;

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../util.h"
+#include "../core/util.h"
 #include "rng.h"
 
 /* openpi's sinusoidal time embedding periods */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util.h"
+#include "../core/util.h"
 #include "ops.h"
 
 /* GCC vector extension: 4 floats (SSE2, the x86-64 baseline) */

@@ -20,7 +20,7 @@
 
 #include "../gpu/backend.h"
 #include "../gpu/kcache.h"
-#include "../util.h"
+#include "../core/util.h"
 #include "rng.h"
 
 #define KFNS(X)                                                                                    \

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
-#include "../util.h"
+#include "../core/util.h"
 
 /* built-in presets (embed_models.S) */
 extern const char rvd_model_tiny[], rvd_model_tiny_end[];

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../util.h"
+#include "../core/util.h"
 #include "json.h"
 
 /* a header larger than this is not a header (the reference caps it at 100 MB) */

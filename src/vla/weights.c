@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../report.h"
-#include "../util.h"
+#include "../report/report.h"
+#include "../core/util.h"
 #include "rng.h"
 #include "safetensors.h"
 

@@ -1,7 +1,7 @@
-/* fuzz_checks.c - the checks.yaml loader (src/checks_yaml.c through
+/* fuzz_checks.c - the checks.yaml loader (src/core/checks_yaml.c through
  * checks_load_string): YAML, the schema, every rule parsed and type-checked
  * against the fact catalogue, placeholders, data tables. */
-#include "../../src/checks.h"
+#include "../../src/core/checks.h"
 #include "fuzz.h"
 
 

@@ -1,11 +1,11 @@
-/* fuzz_diff.c - diff's report reader (src/diff.c): a JSON report validated
+/* fuzz_diff.c - diff's report reader (src/diff/diff.c): a JSON report validated
  * as a rocm-vla-doctor report; two valid reports are compared and the
  * result rendered as text and JSON (to /dev/null).
  * Input: two reports separated by a NUL byte (baseline, current), or one
  * report compared with itself. */
 #include <stdio.h>
 
-#include "../../src/diff.h"
+#include "../../src/diff/diff.h"
 #include "fuzz.h"
 
 static FILE *devnull;

@@ -1,12 +1,12 @@
-/* fuzz_elf.c - the ELF reader (src/elf_reader.c) and the offload-bundle scan
- * of a whole library file (src/offload_bundle.c, offload_scan_file): the
+/* fuzz_elf.c - the ELF reader (src/binscan/elf_reader.c) and the offload-bundle scan
+ * of a whole library file (src/binscan/offload_bundle.c, offload_scan_file): the
  * input is written to a file and mapped as the binary scanner maps a
  * library. */
 #include <stdio.h>
 #include <unistd.h>
 
-#include "../../src/elf_reader.h"
-#include "../../src/offload_bundle.h"
+#include "../../src/binscan/elf_reader.h"
+#include "../../src/binscan/offload_bundle.h"
 #include "fuzz.h"
 
 static char path[64];

@@ -1,9 +1,9 @@
-/* fuzz_expr.c - the rule language (src/expr.c): parse, type-check against
+/* fuzz_expr.c - the rule language (src/core/expr.c): parse, type-check against
  * declared types, evaluate against a small fact set with a lookup table,
  * list the identifiers, free. */
 #include <stdio.h>
 
-#include "../../src/expr.h"
+#include "../../src/core/expr.h"
 #include "fuzz.h"
 
 static const struct {

@@ -1,9 +1,9 @@
-/* fuzz_fact_wire.c - the isolation pipe's fact records (src/fact_wire.c):
+/* fuzz_fact_wire.c - the isolation pipe's fact records (src/core/fact_wire.c):
  * parse, then encode every accepted fact and parse the encoding again, which
  * must give the same number of facts (the round trip the pipe relies on). */
 #include <stdio.h>
 
-#include "../../src/fact_wire.h"
+#include "../../src/core/fact_wire.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,8 +1,8 @@
 /* fuzz_offload_bundle.c - clang offload bundles in memory
- * (src/offload_bundle.c): plain __CLANG_OFFLOAD_BUNDLE__ tables and CCOB
+ * (src/binscan/offload_bundle.c): plain __CLANG_OFFLOAD_BUNDLE__ tables and CCOB
  * compressed bundles, then the target-id helpers on every target found and on
  * the raw input. */
-#include "../../src/offload_bundle.h"
+#include "../../src/binscan/offload_bundle.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,11 +1,11 @@
 /* fuzz_redact.c - what collect keeps of /etc/passwd, /etc/group and dpkg's
- * status (src/snapshot_redact.c): their colon-field and stanza parsers.
+ * status (src/snapshot/snapshot_redact.c): their colon-field and stanza parsers.
  * (The group database that reads them back is fuzz_groupdb.)
  * Input: passwd NUL group NUL dpkg-status NUL user-name. */
 #include <stdio.h>
 
 #include "../../probes/probe_groupdb.h"
-#include "../../src/snapshot_redact.h"
+#include "../../src/snapshot/snapshot_redact.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,4 +1,4 @@
-/* fuzz_snapshot_unpack.c - the snapshot tarball reader (src/snapshot_unpack.c):
+/* fuzz_snapshot_unpack.c - the snapshot tarball reader (src/snapshot/snapshot_unpack.c):
  * gzip, ustar/GNU/pax headers, names, links, caps. The input is written to a
  * file and unpacked into a private temporary directory ($TMPDIR is pointed
  * at it), which must be empty again afterwards: a tree left behind by a
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "../../src/snapshot.h"
+#include "../../src/snapshot/snapshot.h"
 #include "fuzz.h"
 
 static char tmpdir[64];

@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "../../probes/probe.h"
-#include "../../src/fact.h"
-#include "../../src/rootfs.h"
+#include "../../src/core/fact.h"
+#include "../../src/core/rootfs.h"
 #include "fuzz.h"
 
 struct sysroot_fuzz {

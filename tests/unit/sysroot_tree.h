@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../src/util.h"
+#include "../../src/core/util.h"
 
 static char root[64]; /* the current tree, "" before tree_fresh() */
 

@@ -3,7 +3,7 @@
  * name is validated against the fact catalogue and every rule type-checked
  * at load; a type error found at evaluation is status error. */
 #include "../../probes/fact_catalog.h"
-#include "../../src/checks.h"
+#include "../../src/core/checks.h"
 #include "test.h"
 
 #include <stdlib.h>

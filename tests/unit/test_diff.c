@@ -1,4 +1,4 @@
-/* test_diff.c - the comparison logic of `diff` (src/diff.c): which status
+/* test_diff.c - the comparison logic of `diff` (src/diff/diff.c): which status
  * moves are regressions, direction-aware tolerances on performance facts,
  * lost coverage and --allow-skip, and rejection of documents that are not
  * rocm-vla-doctor/1 reports. */
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/diff.h"
-#include "src/util.h"
+#include "src/diff/diff.h"
+#include "src/core/util.h"
 #include "test.h"
 
 /* a report with the given checks ("id=status,...") and facts (JSON members) */

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../../src/fp_ref.h"
+#include "../../src/gpu/fp_ref.h"
 #include "../../src/gpu/backend.h"
 #include "test.h"
 

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../src/fact_wire.h"
+#include "../../src/core/fact_wire.h"
 #include "../../src/gpu/isolate.h"
 #include "test.h"
 

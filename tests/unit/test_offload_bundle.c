@@ -14,8 +14,8 @@
 #include <zlib.h>
 
 #include "../../probes/probe.h"
-#include "../../src/elf_reader.h"
-#include "../../src/offload_bundle.h"
+#include "../../src/binscan/elf_reader.h"
+#include "../../src/binscan/offload_bundle.h"
 #include "test.h"
 
 int probe_target_binaries_run(struct probe_ctx *ctx);

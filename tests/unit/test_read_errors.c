@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 
-#include "../../src/rootfs.h"
+#include "../../src/core/rootfs.h"
 #include "sysroot_tree.h"
 #include "test.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/report.h"
+#include "../../src/report/report.h"
 #include "test.h"
 
 /* ---- capture a writer's output ---------------------------------------- */

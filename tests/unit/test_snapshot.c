@@ -14,10 +14,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "../../src/rootfs.h"
-#include "../../src/snapshot.h"
-#include "../../src/snapshot_redact.h"
-#include "../../src/util.h"
+#include "../../src/core/rootfs.h"
+#include "../../src/snapshot/snapshot.h"
+#include "../../src/snapshot/snapshot_redact.h"
+#include "../../src/core/util.h"
 #include "test.h"
 
 static char *slurp(const char *path, size_t *len)

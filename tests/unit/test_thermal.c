@@ -3,7 +3,7 @@
  * small trees (labels, crit, emergency, missing sensors) and the rules of the
  * shipped checks.yaml on fact sets, one case per sensor deciding. */
 #include "../../probes/gpu_pci.h"
-#include "../../src/checks.h"
+#include "../../src/core/checks.h"
 #include "sysroot_tree.h"
 #include "test.h"
 

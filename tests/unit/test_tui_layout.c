@@ -12,7 +12,7 @@
 #include "../../src/tui/tui_layout.h"
 #include "../../src/tui/tui_model.h"
 #include "../../src/tui/tui_workload.h"
-#include "../../src/util.h"
+#include "../../src/core/util.h"
 #include "test.h"
 
 static int inside(const struct tui_rect *r, int rows, int cols)

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../src/util.h"
+#include "../../src/core/util.h"
 #include "test.h"
 
 static int same(const char *in, int keep_nl, const char *want)

@@ -8,7 +8,7 @@
  * workload against the competition budget, fix texts that must fit the
  * machine ({sudo}, the PyTorch wheel index, no "install ROCm" when HIP
  * loads) and counted nouns ("1 library"). */
-#include "../../src/checks.h"
+#include "../../src/core/checks.h"
 #include "test.h"
 
 #include <stdlib.h>

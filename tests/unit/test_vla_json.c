@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/util.h"
+#include "../../src/core/util.h"
 #include "../../src/vla/json.h"
 #include "test.h"
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "../core/util.h"
 
 /* a report is a few hundred KiB; this only stops a runaway input */
 #define DIFF_MAX_REPORT (64u << 20)

@@ -3,8 +3,8 @@
  * (schema rocm-vla-doctor-diff/1, reports/diff-schema.json). They render
  * the diff_result of diff.c; they decide nothing. */
 #include "diff.h"
-#include "opts.h"
-#include "outfile.h"
+#include "../core/opts.h"
+#include "../core/outfile.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report.h"
-#include "util.h"
+#include "../report/report.h"
+#include "../core/util.h"
 
 enum { DIFF_EXIT_OK = 0, DIFF_EXIT_REGRESSION = 1, DIFF_EXIT_USAGE = 2 };
 

@@ -6,7 +6,7 @@
  * so a gzip bomb stops at the cap; and any failure removes the partial
  * directory. snapshot.h lists what is refused. */
 #include "snapshot.h"
-#include "tmpdirs.h"
+#include "../core/tmpdirs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,7 +22,7 @@
 #include <zlib.h>
 
 #include "snapshot_tar.h"
-#include "util.h"
+#include "../core/util.h"
 
 /* the set of member names seen so far, to refuse duplicates */
 struct nameset {

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rootfs.h"
-#include "util.h"
+#include "../core/rootfs.h"
+#include "../core/util.h"
 
 /* Package-name prefixes kept from dpkg's status file. probe_rocm reads
  * libamdhip64-<N>; the rest is the GPU stack a reader of the snapshot (or a

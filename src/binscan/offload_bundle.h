@@ -25,7 +25,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "../core/util.h"
 
 struct offload_scan {
     struct strlist targets; /* unique target ids, sorted: "gfx90a:xnack-" */

@@ -3,7 +3,7 @@
  * 0644/0755 so that two packs of a tree are byte-identical. A pax header
  * ('x') precedes a member only when its path or link target does not fit the
  * ustar fields. The archive is written to a temporary file next to the
- * output and renamed into place (src/outfile.c), so a failed collect leaves
+ * output and renamed into place (src/core/outfile.c), so a failed collect leaves
  * no half file; an existing device or pipe is written in place. */
 #include "snapshot.h"
 
@@ -20,10 +20,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "outfile.h"
+#include "../core/outfile.h"
 #include "snapshot_linkplan.h"
 #include "snapshot_tar.h"
-#include "util.h"
+#include "../core/util.h"
 
 struct packer {
     gzFile gz;
@@ -252,7 +252,7 @@ static int put_tree(struct packer *p, const char *rel, int depth)
 int snapshot_pack(const char *dir, const char *out_path)
 {
     /* through a temporary file next to the output, renamed into place at
-     * the end (src/outfile.c), so that a failed collect never leaves half a
+     * the end (src/core/outfile.c), so that a failed collect never leaves half a
      * tarball; every gzwrite and the final gzclose (the last deflate block
      * and its flush) are checked */
     struct outfile of;

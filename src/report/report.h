@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
-#include "checks.h"
-#include "fact.h"
+#include "../core/checks.h"
+#include "../core/fact.h"
 
 #define RVD_VERSION "0.1.0"
 

@@ -23,8 +23,8 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "../probes/fact_catalog.h"
-#include "../probes/probe.h"
+#include "../../probes/fact_catalog.h"
+#include "../../probes/probe.h"
 
 /* the built-in file is about 100 KB; these leave room for big custom ones */
 #define CHECKS_MAX_FILE (4u << 20)

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "../core/util.h"
 
 static uint32_t f32_bits(float f)
 {

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "snapshot_tar.h"
-#include "util.h"
+#include "../core/util.h"
 
 #define HOPS_MAX 40 /* the kernel's MAXSYMLINKS, and rootfs.c's */
 

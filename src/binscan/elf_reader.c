@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "../core/util.h"
 
 #define EHDR_SIZE 64
 #define SHDR_SIZE 64

@@ -2,7 +2,7 @@
  * the writer (snapshot_pack.c) and the reader (snapshot_unpack.c) share, a
  * removal that never follows a symlink, and tarball detection. */
 #include "snapshot.h"
-#include "tmpdirs.h"
+#include "../core/tmpdirs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,9 +17,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "rootfs.h"
+#include "../core/rootfs.h"
 #include "snapshot_tar.h"
-#include "util.h"
+#include "../core/util.h"
 
 struct snapshot_limits snapshot_limits = {SNAPSHOT_MAX_FILE, SNAPSHOT_MAX_TOTAL,
                                           SNAPSHOT_MAX_ENTRIES};

@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rootfs.h"
+#include "../core/rootfs.h"
 #include "snapshot_tar.h"
-#include "util.h"
+#include "../core/util.h"
 
 #define META_PATH ROOTFS_SNAPSHOT_DIR "/meta"
 #define META_TOOL "tool rocm-vla-doctor "

@@ -23,9 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rootfs.h"
+#include "../core/rootfs.h"
 #include "snapshot_tar.h"
-#include "util.h"
+#include "../core/util.h"
 
 #define ROUNDS_MAX 8
 
