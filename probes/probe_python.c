@@ -613,7 +613,8 @@ static void python_requirements_facts(struct probe_ctx *ctx)
                 fact_set_unknown(fs, names[i], path, "%s is larger than %u MiB", path,
                                  REQUIREMENTS_MAX_FILE >> 20);
             else
-                fact_set_unknown(fs, names[i], path, "cannot read %s: %s", path, user_file_strerror(rc));
+                fact_set_unknown(fs, names[i], path, "cannot read %s: %s", path,
+                                 user_file_strerror(rc));
         }
         return;
     }

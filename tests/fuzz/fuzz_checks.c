@@ -4,7 +4,6 @@
 #include "../../src/core/checks.h"
 #include "fuzz.h"
 
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct checkset cs;

@@ -72,7 +72,6 @@ static int table_type_cb(void *ctx, const char *table)
     return strcmp(table, "gfx_supported") == 0 ? 0 : -1;
 }
 
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *src = fuzz_cstr(data, size);
