@@ -90,18 +90,11 @@ static void add(struct linkplan *lp, char *rel, char *text)
 static int walk(const char *root, const char *rel, int depth, struct linkplan *lp)
 {
     char *host = *rel ? xasprintf("%s/%s", root, rel) : xstrdup(root);
-    DIR *d = opendir(host);
-    if (!d) {
-        int rc = error("cannot read directory '%s': %s", host, strerror(errno));
-        free(host);
-        return rc;
-    }
     struct strlist names = STRLIST_INIT;
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-            strlist_add(&names, de->d_name);
-    closedir(d);
+    if (snapshot_list_dir(host, &names)) {
+        free(host);
+        return -1;
+    }
     int rc = 0;
     for (size_t i = 0; i < names.n && !rc; i++) {
         char *crel = *rel ? xasprintf("%s/%s", rel, names.v[i]) : xstrdup(names.v[i]);

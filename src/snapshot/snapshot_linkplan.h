@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+struct strlist;
+
 struct linkplan {
     struct linkplan_entry {
         char *rel, *text; /* "a/b" (no leading slash), the target to archive */
@@ -19,5 +21,8 @@ int linkplan_build(const char *dir, struct linkplan *lp);
 /* the planned target of the link at rel, or NULL */
 const char *linkplan_text(const struct linkplan *lp, const char *rel);
 void linkplan_release(struct linkplan *lp);
+/* the names in directory host (no . and ..), appended to names; 0, or -1
+ * after an error message. Shared by the link planner and the packer. */
+int snapshot_list_dir(const char *host, struct strlist *names);
 
 #endif

@@ -190,22 +190,28 @@ static int put_file(struct packer *p, const char *host, const char *name, const 
     return rc;
 }
 
+int snapshot_list_dir(const char *host, struct strlist *names)
+{
+    DIR *d = opendir(host);
+    if (!d)
+        return error("cannot read directory '%s': %s", host, strerror(errno));
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+            strlist_add(names, de->d_name);
+    closedir(d);
+    return 0;
+}
+
 /* rel is "" for the root, else "a/b" */
 static int put_tree(struct packer *p, const char *rel, int depth)
 {
     char *host = *rel ? xasprintf("%s/%s", p->root, rel) : xstrdup(p->root);
-    DIR *d = opendir(host);
-    if (!d) {
-        int rc = error("cannot read directory '%s': %s", host, strerror(errno));
-        free(host);
-        return rc;
-    }
     struct strlist names = STRLIST_INIT;
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-            strlist_add(&names, de->d_name);
-    closedir(d);
+    if (snapshot_list_dir(host, &names)) {
+        free(host);
+        return -1;
+    }
     strlist_sort(&names); /* deterministic order, whatever the filesystem */
 
     int rc = 0;
