@@ -196,7 +196,7 @@ static void write_verdict(struct tw *t, const struct results *r)
 }
 
 /* warnings, then probe errors and timeouts, then failures, each with its fix */
-static void write_todo(struct tw *t, const struct results *r)
+static void write_to_fix(struct tw *t, const struct results *r)
 {
     static const enum status order[] = {ST_WARN, ST_TIMEOUT, ST_ERROR, ST_FAIL};
     const size_t *c = r->counts;
@@ -327,6 +327,6 @@ void report_text_write(FILE *out, const struct report_meta *m, const struct resu
     }
     tw_nl(&t);
     write_counts(&t, r, m->duration_s);
-    write_todo(&t, r);
+    write_to_fix(&t, r);
     write_verdict(&t, r);
 }
