@@ -18,6 +18,8 @@
 #include "core/opts.h"
 #include "core/outfile.h"
 #include "report/report.h"
+#include "report/report_prom.h"
+#include "fleet/fleet.h"
 #include "core/rootfs.h"
 #include "snapshot/snapshot.h"
 #include "core/tmpdirs.h"
@@ -33,6 +35,7 @@ struct opts {
     const char *sysroot;
     const char *json;
     const char *junit;
+    const char *prom; /* --prom: Prometheus text for the textfile collector */
     const char *checks;
     const char *output; /* collect -o */
     struct strlist only;
@@ -44,8 +47,9 @@ struct opts {
 static void usage(FILE *out)
 {
     fputs("usage: rocm-vla-doctor [check] [--level quick|standard|full] [--sysroot DIR|TARBALL]\n"
-          "                       [--json FILE|-] [--junit FILE] [--only ID,...] [--strict]\n"
-          "                       [--checks FILE] [--requirements FILE] [--python PATH]\n"
+          "                       [--json FILE|-] [--junit FILE] [--prom FILE] [--only ID,...]\n"
+          "                       [--strict]"
+          " [--checks FILE] [--requirements FILE] [--python PATH]\n"
           "                       [--preset NAME|FILE] [--dtype bf16|fp16|fp32] [-v] [--no-color]\n"
           "       rocm-vla-doctor list [--checks FILE] | list --facts\n"
           "       rocm-vla-doctor explain ID [--checks FILE]\n"
@@ -56,6 +60,7 @@ static void usage(FILE *out)
           "                                 [--workload PRESET [--workload-interval S]]\n"
           "       rocm-vla-doctor diff BASELINE.json CURRENT.json [--json FILE|-] [--tolerance "
           "N=PCT]\n"
+          "       rocm-vla-doctor fleet REPORT.json...|DIR [--json FILE|-] [--tolerance NAME=PCT]\n"
           "       rocm-vla-doctor --help | --version\n"
           "See rocm-vla-doctor(1) and checks.yaml(5).\n",
           out);
@@ -83,13 +88,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         O_VERSION,
         O_PRESET,
         O_DTYPE,
-        O_FACTS
+        O_FACTS,
+        O_PROM
     };
     static const struct option longopts[] = {
         {"level", required_argument, NULL, O_LEVEL},
         {"sysroot", required_argument, NULL, O_SYSROOT},
         {"json", required_argument, NULL, O_JSON},
         {"junit", required_argument, NULL, O_JUNIT},
+        {"prom", required_argument, NULL, O_PROM},
         {"only", required_argument, NULL, O_ONLY},
         {"no-color", no_argument, NULL, O_NOCOLOR},
         {"strict", no_argument, NULL, O_STRICT},
@@ -122,6 +129,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             break;
         case O_JUNIT:
             o->junit = optarg;
+            break;
+        case O_PROM:
+            o->prom = optarg;
             break;
         case O_ONLY:
             strlist_split(&o->only, optarg, ",");
@@ -265,34 +275,44 @@ static int exit_worst(int a, int b)
     return a > b ? a : b;
 }
 
-/* --json and --junit: opened before anything is probed, so that a bad path
- * fails at once; written through a temporary file (src/core/outfile.c) */
+/* --json, --junit and --prom: opened before anything is probed, so that a
+ * bad path fails at once; written through a temporary file in the target's
+ * directory and renamed (src/core/outfile.c), which is also what
+ * node_exporter's textfile collector needs: it never reads half a file */
 struct outputs {
-    struct outfile json, junit;
+    struct outfile json, junit, prom;
 };
 
-static int outputs_open(struct outputs *out, const struct opts *o)
-{
-    memset(out, 0, sizeof(*out));
-    if (o->json && o->junit && strcmp(o->json, "-") && strcmp(o->json, o->junit) == 0)
-        return error("--json and --junit name the same file '%s'", o->json);
-    if (o->json && outfile_open(&out->json, o->json, 1))
-        return -1;
-    if (o->junit && outfile_open(&out->junit, o->junit, 1)) {
-        if (out->json.f)
-            outfile_close(&out->json, 1);
-        return -1;
-    }
-    return 0;
-}
-
-/* give up both outputs: the targets stay as they were */
+/* give up every output opened: the targets stay as they were */
 static void outputs_abort(struct outputs *out)
 {
     if (out->json.f)
         outfile_close(&out->json, 1);
     if (out->junit.f)
         outfile_close(&out->junit, 1);
+    if (out->prom.f)
+        outfile_close(&out->prom, 1);
+}
+
+static int same_file(const char *a, const char *b)
+{
+    return a && b && strcmp(a, "-") && strcmp(a, b) == 0;
+}
+
+static int outputs_open(struct outputs *out, const struct opts *o)
+{
+    memset(out, 0, sizeof(*out));
+    if (same_file(o->json, o->junit))
+        return error("--json and --junit name the same file '%s'", o->json);
+    if (same_file(o->json, o->prom) || same_file(o->junit, o->prom))
+        return error("--prom names the same file as --json or --junit: '%s'", o->prom);
+    if ((o->json && outfile_open(&out->json, o->json, 1)) ||
+        (o->junit && outfile_open(&out->junit, o->junit, 1)) ||
+        (o->prom && outfile_open(&out->prom, o->prom, 1))) {
+        outputs_abort(out);
+        return -1;
+    }
+    return 0;
 }
 
 static int cmd_check(struct opts *o, int argc, char **argv)
@@ -366,7 +386,7 @@ static int cmd_check(struct opts *o, int argc, char **argv)
         o->strict,
     };
     /* a report that cannot be written is exit 2 (see exit_worst) */
-    int text_to_stdout = !outs.json.is_stdout && !outs.junit.is_stdout;
+    int text_to_stdout = !outs.json.is_stdout && !outs.junit.is_stdout && !outs.prom.is_stdout;
     if (outs.json.f) {
         int failed = report_json_write(outs.json.f, &meta, &fs, &res) != 0;
         if (outfile_close(&outs.json, failed))
@@ -375,6 +395,11 @@ static int cmd_check(struct opts *o, int argc, char **argv)
     if (outs.junit.f) {
         int failed = report_junit_write(outs.junit.f, &meta, &res) != 0;
         if (outfile_close(&outs.junit, failed))
+            rc = exit_worst(rc, EXIT_USAGE);
+    }
+    if (outs.prom.f) {
+        int failed = report_prom_write(outs.prom.f, &meta, &fs, &res) != 0;
+        if (outfile_close(&outs.prom, failed))
             rc = exit_worst(rc, EXIT_USAGE);
     }
     FILE *tout = text_to_stdout ? stdout : stderr;
@@ -455,6 +480,7 @@ static const struct command {
     {"bench", NULL, vla_cmd_bench},
     {"dashboard", NULL, tui_cmd_dashboard},
     {"diff", NULL, diff_cmd},
+    {"fleet", NULL, fleet_cmd},
     /* clang-format on */
 };
 

@@ -1,0 +1,287 @@
+/* fleet.c - load many node reports (diff's strict reader, diff_doc_load)
+ * and compare the nodes with each other: the check verdicts that differ,
+ * the figures against the fleet's median, the versions against the
+ * majority (see fleet.h for what gates). The renderers are in fleet_out.c. */
+#include "fleet.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../core/fact.h"
+#include "../core/util.h"
+#include "../snapshot/snapshot_linkplan.h"
+
+/* The figures that matter and how far from the median a node may be before
+ * it is marked. Defaults: copies over PCIe vary run to run by a few percent
+ * on one node (docs/PERFORMANCE.md), so 15% is a real difference; a GEMM
+ * rate is steadier (10%); the VLA latency includes the host, 15%. */
+/* clang-format off */
+const struct fleet_figure fleet_figures[] = {
+    {"bw.h2d_pinned_gbs", "H2D GB/s", "GB/s", +1, 15},
+    {"bw.d2h_pinned_gbs", "D2H GB/s", "GB/s", +1, 15},
+    {"gpu.gemm_peak.bf16_tflops", "bf16 TFLOP/s", "TFLOP/s", +1, 10},
+    {"gpu.gemm_peak.fp32_tflops", "fp32 TFLOP/s", "TFLOP/s", +1, 10},
+    {"vla.latency.total_ms", "VLA p50 ms", "ms", -1, 15},
+};
+const size_t fleet_nfigures = ARRAY_SIZE(fleet_figures);
+
+const struct fleet_version fleet_versions[] = {
+    {"driver", "driver.version"},
+    {"rocm", "rocm.version"},
+    {"kernel", "kernel.release"},
+    {"vbios", "gpu.<i>.vbios"},
+};
+const size_t fleet_nversions = ARRAY_SIZE(fleet_versions);
+/* clang-format on */
+
+_Static_assert(ARRAY_SIZE(fleet_figures) <= FLEET_MAX_FIGURES, "raise FLEET_MAX_FIGURES");
+_Static_assert(ARRAY_SIZE(fleet_versions) <= FLEET_MAX_VERSIONS, "raise FLEET_MAX_VERSIONS");
+
+/* ---- loading ---------------------------------------------------------- */
+
+static int add_file(struct fleet *f, const char *path)
+{
+    f->nodes = xrealloc(f->nodes, (f->n + 1) * sizeof(*f->nodes));
+    struct fleet_node *n = &f->nodes[f->n];
+    memset(n, 0, sizeof(*n));
+    if (diff_doc_load(&n->doc, path))
+        return -1;
+    f->n++;
+    const struct json *h = json_get(n->doc.facts, "host.hostname");
+    if (h && h->type == JSON_STR && h->str[0]) {
+        n->name = xstrdup(h->str);
+    } else {
+        const char *slash = strrchr(path, '/');
+        n->name = xstrdup(slash ? slash + 1 : path);
+    }
+    return 0;
+}
+
+static int add_dir(struct fleet *f, const char *dir)
+{
+    struct strlist names = STRLIST_INIT;
+    if (snapshot_list_dir(dir, &names))
+        return -1;
+    strlist_sort(&names);
+    size_t before = f->n;
+    int rc = 0;
+    for (size_t i = 0; i < names.n && !rc; i++) {
+        if (!str_ends(names.v[i], ".json") || names.v[i][0] == '.')
+            continue;
+        char *p = xasprintf("%s/%s", dir, names.v[i]);
+        rc = add_file(f, p);
+        free(p);
+    }
+    strlist_release(&names);
+    if (!rc && f->n == before)
+        rc = error("fleet: directory '%s' holds no *.json report", dir);
+    return rc;
+}
+
+int fleet_load(struct fleet *f, char **args, int nargs)
+{
+    memset(f, 0, sizeof(*f));
+    for (int i = 0; i < nargs; i++) {
+        struct stat st;
+        /* a directory is listed; anything else is a report for the reader,
+         * which refuses what is not a regular file with its own message */
+        int rc = stat(args[i], &st) == 0 && S_ISDIR(st.st_mode) ? add_dir(f, args[i])
+                                                                : add_file(f, args[i]);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- comparing -------------------------------------------------------- */
+
+static int is_failing(const char *st)
+{
+    return strcmp(st, "fail") == 0 || strcmp(st, "error") == 0 || strcmp(st, "timeout") == 0;
+}
+
+const char *fleet_check_status(const struct fleet_node *n, const char *id)
+{
+    const struct json *cs = n->doc.checks;
+    for (size_t i = 0; i < cs->n; i++)
+        if (strcmp(json_get(cs->items[i], "id")->str, id) == 0)
+            return json_get(cs->items[i], "status")->str;
+    return "-";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* the node's version text: the fact, or for "gpu.<i>.X" the distinct
+ * values of every GPU joined by ", " in GPU order; NULL when unknown */
+static char *version_of(const struct fleet_node *n, const char *fact)
+{
+    if (!str_starts(fact, "gpu.<i>.")) {
+        const struct json *v = json_get(n->doc.facts, fact);
+        return v && v->type == JSON_STR && v->str[0] ? xstrdup(v->str) : NULL;
+    }
+    struct strlist seen = STRLIST_INIT;
+    struct strbuf sb = STRBUF_INIT;
+    for (int i = 0; i < 4096; i++) {
+        char name[FACT_NAME_MAX];
+        snprintf(name, sizeof(name), "gpu.%d.%s", i, fact + 8);
+        const struct json *v = json_get(n->doc.facts, name);
+        if (!v) {
+            char pci[48];
+            snprintf(pci, sizeof(pci), "gpu.%d.pci", i);
+            if (!json_get(n->doc.facts, pci))
+                break; /* past the last GPU */
+            continue;
+        }
+        if (v->type != JSON_STR || !v->str[0] || strlist_has(&seen, v->str))
+            continue;
+        strlist_add(&seen, v->str);
+        strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", v->str);
+    }
+    strlist_release(&seen);
+    return sb.len ? strbuf_detach(&sb) : (strbuf_release(&sb), NULL);
+}
+
+static double threshold_for(const struct fleet_opts *o, size_t k)
+{
+    double pct = fleet_figures[k].threshold_pct;
+    for (size_t i = 0; o && i < o->tol.ntol; i++)
+        if (fnmatch(o->tol.tol[i].pattern, fleet_figures[k].fact, 0) == 0)
+            pct = o->tol.tol[i].pct;
+    return pct;
+}
+
+static void compare_checks(struct fleet *f)
+{
+    struct strlist ids = STRLIST_INIT;
+    for (size_t i = 0; i < f->n; i++) {
+        struct fleet_node *n = &f->nodes[i];
+        for (size_t c = 0; c < n->doc.checks->n; c++) {
+            const struct json *ck = n->doc.checks->items[c];
+            const char *id = json_get(ck, "id")->str;
+            if (is_failing(json_get(ck, "status")->str))
+                n->failed = 1, n->nfailed++;
+            if (!strlist_has(&ids, id))
+                strlist_add(&ids, id);
+        }
+        f->nfailing += n->failed;
+    }
+    strlist_sort(&ids);
+    for (size_t c = 0; c < ids.n; c++)
+        for (size_t i = 1; i < f->n; i++)
+            if (strcmp(fleet_check_status(&f->nodes[0], ids.v[c]),
+                       fleet_check_status(&f->nodes[i], ids.v[c])) != 0) {
+                strlist_add(&f->differing, ids.v[c]);
+                break;
+            }
+    strlist_release(&ids);
+}
+
+static void compare_figures(struct fleet *f, const struct fleet_opts *o)
+{
+    double *vals = xcalloc(f->n ? f->n : 1, sizeof(double));
+    for (size_t k = 0; k < fleet_nfigures; k++) {
+        size_t m = 0;
+        f->threshold[k] = threshold_for(o, k);
+        for (size_t i = 0; i < f->n; i++) {
+            struct fleet_node *n = &f->nodes[i];
+            const struct json *v = json_get(n->doc.facts, fleet_figures[k].fact);
+            if (v && v->type == JSON_NUM && isfinite(v->num)) {
+                n->has[k] = 1;
+                n->fig[k] = v->num;
+                vals[m++] = v->num;
+            }
+        }
+        if (m < 2)
+            continue; /* one node is its own median */
+        qsort(vals, m, sizeof(double), cmp_double);
+        double med = m % 2 ? vals[m / 2] : (vals[m / 2 - 1] + vals[m / 2]) / 2;
+        f->has_median[k] = 1;
+        f->median[k] = med;
+        for (size_t i = 0; i < f->n; i++) {
+            struct fleet_node *n = &f->nodes[i];
+            if (!n->has[k] || med == 0)
+                continue;
+            n->dev_pct[k] = (n->fig[k] - med) / fabs(med) * 100.0;
+            double worse = -fleet_figures[k].direction * n->dev_pct[k];
+            if (f->threshold[k] >= 0 && worse > f->threshold[k]) {
+                n->outlier[k] = 1;
+                f->noutliers++;
+            }
+        }
+    }
+    free(vals);
+}
+
+static void compare_versions(struct fleet *f)
+{
+    size_t *count = xcalloc(f->n ? f->n : 1, sizeof(size_t));
+    for (size_t k = 0; k < fleet_nversions; k++) {
+        for (size_t i = 0; i < f->n; i++)
+            f->nodes[i].ver[k] = version_of(&f->nodes[i], fleet_versions[k].fact);
+        /* count[i]: how many nodes share node i's value */
+        size_t best = 0, known = 0;
+        for (size_t i = 0; i < f->n; i++) {
+            count[i] = 0;
+            if (!f->nodes[i].ver[k])
+                continue;
+            known++;
+            for (size_t j = 0; j < f->n; j++)
+                if (f->nodes[j].ver[k] && strcmp(f->nodes[i].ver[k], f->nodes[j].ver[k]) == 0)
+                    count[i]++;
+        }
+        for (size_t i = 0; i < f->n; i++)
+            if (count[i] > best)
+                best = count[i];
+        if (!known)
+            continue;
+        /* the most common value; a second value as common is a tie: the
+         * fleet is split and every node that knows the version is marked */
+        const char *maj = NULL;
+        int tie = 0;
+        for (size_t i = 0; i < f->n; i++)
+            if (count[i] == best) {
+                if (!maj)
+                    maj = f->nodes[i].ver[k];
+                else if (strcmp(maj, f->nodes[i].ver[k]) != 0)
+                    tie = 1;
+            }
+        f->majority[k] = tie ? NULL : maj;
+        for (size_t i = 0; i < f->n; i++) {
+            const char *v = f->nodes[i].ver[k];
+            if (!v || (!tie && strcmp(v, maj) == 0))
+                continue;
+            f->nodes[i].mismatch[k] = 1;
+            f->nmismatches++;
+        }
+    }
+    free(count);
+}
+
+size_t fleet_compare(struct fleet *f, const struct fleet_opts *o)
+{
+    compare_checks(f);
+    compare_figures(f, o);
+    compare_versions(f);
+    return f->nfailing + f->noutliers + f->nmismatches;
+}
+
+void fleet_release(struct fleet *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        diff_doc_release(&f->nodes[i].doc);
+        free(f->nodes[i].name);
+        for (size_t k = 0; k < FLEET_MAX_VERSIONS; k++)
+            free(f->nodes[i].ver[k]);
+    }
+    free(f->nodes);
+    strlist_release(&f->differing);
+    memset(f, 0, sizeof(*f));
+}
