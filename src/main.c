@@ -304,6 +304,10 @@ static int outputs_open(struct outputs *out, const struct opts *o)
     memset(out, 0, sizeof(*out));
     if (same_file(o->json, o->junit))
         return error("--json and --junit name the same file '%s'", o->json);
+    int to_stdout = (o->json && !strcmp(o->json, "-")) + (o->junit && !strcmp(o->junit, "-")) +
+                    (o->prom && !strcmp(o->prom, "-"));
+    if (to_stdout > 1)
+        return error("only one of --json, --junit and --prom can be '-' (stdout)");
     if (same_file(o->json, o->prom) || same_file(o->junit, o->prom))
         return error("--prom names the same file as --json or --junit: '%s'", o->prom);
     if ((o->json && outfile_open(&out->json, o->json, 1)) ||
