@@ -87,6 +87,17 @@ if grep -q 'rocm_vla_doctor_gpu_' "$D/text/no-gpu-server.prom"; then
 else ok; fi
 if grep -q 'check="gpu.present"' "$D/text/h200.prom"; then ok; else bad "h200 snapshot: no gpu.present series"; fi
 
+# ---- the man page describes every metric, and no metric that is not written ----
+grep -v '^#define' src/report/report_prom.c | grep -o 'P "[a-z0-9_]*"' |
+    sed 's/^P "/rocm_vla_doctor_/; s/"//g' | sort -u >"$D/code-metrics"
+sed -n '/^\.Ss PROMETHEUS METRICS$/,/^\.Ss /p' man/rocm-vla-doctor.1 |
+    sed -n 's/^\.It Cm \(rocm_vla_doctor_[a-z0-9_]*\).*/\1/p' | sort -u >"$D/man-metrics"
+[ "$(wc -l <"$D/code-metrics")" -ge 20 ] && ok || bad "metric names not found in report_prom.c"
+if cmp -s "$D/code-metrics" "$D/man-metrics"; then ok; else
+    bad "metrics in src/report/report_prom.c and the man page's PROMETHEUS METRICS differ:"
+    diff "$D/code-metrics" "$D/man-metrics" | sed 's/^/    /' | head -10
+fi
+
 # ---- promtool ------------------------------------------------------------
 if command -v promtool >/dev/null 2>&1; then
     for p in "$D"/text/*.prom; do
