@@ -27,16 +27,8 @@ if [ $? -eq 0 ] && grep -Eq '^gpu\.<i>\.vram_bytes +int +gpu$' "$D/facts.txt" &&
 for dir in tests/fixtures/*/; do
     dir=${dir%/}
     name=$(basename "$dir")
-    root="$dir/root"
-    [ -d "$root" ] || root="$dir/snapshot.tar.gz"
-    [ -e "$root" ] || continue
-    set --
-    if [ -f "$dir/args" ]; then
-        while IFS= read -r a; do
-            [ -n "$a" ] && set -- "$@" "$(printf '%s' "$a" | sed "s|@FIX@|$dir|g")"
-        done <"$dir/args"
-    fi
-    "$RVD" --sysroot "$root" --json "$D/fixture-$name.json" "$@" >/dev/null 2>&1
+    [ -e "$dir/root" ] || [ -e "$dir/snapshot.tar.gz" ] || continue
+    fixture_check "$dir" --json "$D/fixture-$name.json" >/dev/null 2>&1
     [ -s "$D/fixture-$name.json" ] && ok || bad "fixture $name wrote no report"
 done
 # this machine at every level: the GPU probes' no-GPU paths and the CPU VLA pass

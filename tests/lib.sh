@@ -36,3 +36,18 @@ has_lib() {
     done
     return 1
 }
+# fixture_check DIR ARG...: the doctor on fixture machine DIR (its root/, else
+# its snapshot.tar.gz) with ARG... and the extra arguments of DIR/args (one a
+# line, @FIX@ standing for DIR); returns the doctor's exit status
+fixture_check() {
+    _fdir=${1%/}
+    shift
+    _froot="$_fdir/root"
+    [ -d "$_froot" ] || _froot="$_fdir/snapshot.tar.gz"
+    if [ -f "$_fdir/args" ]; then
+        while IFS= read -r _fa; do
+            [ -n "$_fa" ] && set -- "$@" "$(printf '%s' "$_fa" | sed "s|@FIX@|$_fdir|g")"
+        done <"$_fdir/args"
+    fi
+    "$RVD" --sysroot "$_froot" "$@"
+}

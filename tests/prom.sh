@@ -17,15 +17,8 @@ rm -rf "$D" && mkdir -p "$D/text"
 # ---- every fixture machine -----------------------------------------------
 for dir in tests/fixtures/*/; do
     m=$(basename "$dir")
-    if [ -d "$dir/root" ]; then root="$dir/root"; else root="$dir/snapshot.tar.gz"; fi
-    [ -e "$root" ] || continue
-    set --
-    if [ -f "$dir/args" ]; then
-        while IFS= read -r a; do
-            [ -n "$a" ] && set -- "$@" "$(printf '%s' "$a" | sed "s|@FIX@|$dir|g")"
-        done <"$dir/args"
-    fi
-    "$RVD" --sysroot "$root" "$@" --prom "$D/text/$m.prom" --json "$D/$m.json" >"$D/$m.out" 2>&1
+    [ -e "$dir/root" ] || [ -e "$dir/snapshot.tar.gz" ] || continue
+    fixture_check "$dir" --prom "$D/text/$m.prom" --json "$D/$m.json" >"$D/$m.out" 2>&1
     rc=$?
     want_rc=$(sed -n 's/^exit //p' "$dir/expected")
     if [ "$rc" != "$want_rc" ] || [ ! -s "$D/text/$m.prom" ]; then

@@ -10,29 +10,20 @@
 #include "../../src/report/report_prom.h"
 #include "test.h"
 
-static char *capture_label(const char *s)
+/* what a writer (label value or HELP text) makes of s */
+static char *capture(void (*writer)(FILE *, const char *), const char *s)
 {
     char *buf = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&buf, &n);
-    prom_write_label_value(f, s);
-    fclose(f);
-    return buf;
-}
-
-static char *capture_help(const char *s)
-{
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&buf, &n);
-    prom_write_help(f, s);
+    writer(f, s);
     fclose(f);
     return buf;
 }
 
 #define CHECK_LABEL(in, want)                                                                      \
     do {                                                                                           \
-        char *got_ = capture_label(in);                                                            \
+        char *got_ = capture(prom_write_label_value, in);                                          \
         CHECK_STR(got_, want);                                                                     \
         free(got_);                                                                                \
     } while (0)
@@ -48,7 +39,7 @@ static void test_escaping(void)
     CHECK_LABEL("x\x80y", "\"x\xef\xbf\xbdy\"");
     CHECK_LABEL("\xc3", "\"\xef\xbf\xbd\"");
     CHECK_LABEL("°C", "\"°C\""); /* valid UTF-8 kept */
-    char *h = capture_help("quote \" stays, \\ and\nnewline escaped");
+    char *h = capture(prom_write_help, "quote \" stays, \\ and\nnewline escaped");
     CHECK_STR(h, "quote \" stays, \\\\ and\\nnewline escaped");
     free(h);
 }
