@@ -117,6 +117,14 @@ t outlier-unknown 1 "$D/out"
 has outlier-unknown out '1 figure outlier,'
 has outlier-unknown out '^node-d +ok +- +55\.1 +766 +51 +- '
 
+# per-GPU figures (a probe run once per GPU): the node's worst GPU counts
+mkdir -p "$D/pergpu"
+cp "$D/same/node-a.json" "$D/same/node-b.json" "$D/same/node-c.json" "$D/pergpu/"
+edit "$D/same/node-d.json" "$D/pergpu/node-d.json" 'f.pop("bw.h2d_pinned_gbs"); f.pop("gpu.gemm_peak.bf16_tflops"); f["gpu.0.bw.h2d_pinned_gbs"]=55.0; f["gpu.1.bw.h2d_pinned_gbs"]=20.0; f["gpu.0.gemm_peak.bf16_tflops"]=770.0; f["gpu.1.gemm_peak.bf16_tflops"]=760.0'
+t per-gpu 1 "$D/pergpu"
+has per-gpu out '^node-d +ok +20 ! +55\.1 +760 +51 +30\.3 '
+has per-gpu out 'node-d: bw\.h2d_pinned_gbs 20 GB/s is 64% below the fleet median 55\.3'
+
 # ---- versions ------------------------------------------------------------------
 cp "$D/same/node-a.json" "$D/same/node-b.json" "$D/same/node-c.json" "$D/ver/"
 edit "$D/same/node-d.json" "$D/ver/node-d.json" 'f["driver.version"]="6.7.0 (amdgpu-dkms)"; f["gpu.3.vbios"]="113-M3000100-999"'

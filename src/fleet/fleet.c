@@ -184,6 +184,36 @@ static void compare_checks(struct fleet *f)
     strlist_release(&ids);
 }
 
+/* the node's figure: the fact itself, else, from a report whose probe ran
+ * once per GPU (gpu.<j>.R, R the fact without a leading "gpu."), its worst
+ * GPU: the node is as good as its slowest GPU. 0 when unknown. */
+static int node_figure(const struct fleet_node *n, size_t k, double *out)
+{
+    const char *fact = fleet_figures[k].fact;
+    const struct json *v = json_get(n->doc.facts, fact);
+    if (v && v->type == JSON_NUM && isfinite(v->num)) {
+        *out = v->num;
+        return 1;
+    }
+    const char *tail = str_starts(fact, "gpu.") ? fact + 4 : fact;
+    int found = 0;
+    for (size_t i = 0; i < n->doc.facts->n; i++) {
+        const char *key = n->doc.facts->keys[i], *d = key + 4;
+        const struct json *g = n->doc.facts->items[i];
+        size_t len = 0;
+        if (!str_starts(key, "gpu.") || g->type != JSON_NUM || !isfinite(g->num))
+            continue;
+        while (d[len] >= '0' && d[len] <= '9')
+            len++;
+        if (!len || d[len] != '.' || strcmp(d + len + 1, tail) != 0)
+            continue;
+        if (!found || (fleet_figures[k].direction > 0 ? g->num < *out : g->num > *out))
+            *out = g->num;
+        found = 1;
+    }
+    return found;
+}
+
 static void compare_figures(struct fleet *f, const struct fleet_opts *o)
 {
     double *vals = xcalloc(f->n ? f->n : 1, sizeof(double));
@@ -192,11 +222,9 @@ static void compare_figures(struct fleet *f, const struct fleet_opts *o)
         f->threshold[k] = threshold_for(o, k);
         for (size_t i = 0; i < f->n; i++) {
             struct fleet_node *n = &f->nodes[i];
-            const struct json *v = json_get(n->doc.facts, fleet_figures[k].fact);
-            if (v && v->type == JSON_NUM && isfinite(v->num)) {
+            if (node_figure(n, k, &n->fig[k])) {
                 n->has[k] = 1;
-                n->fig[k] = v->num;
-                vals[m++] = v->num;
+                vals[m++] = n->fig[k];
             }
         }
         if (m < 2)

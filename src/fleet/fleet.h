@@ -11,6 +11,8 @@
  *     version is known and differs from the value most nodes have; when
  *     two or more values tie for most, every node that knows the version
  *     is marked (the fleet is split, none is the majority).
+ * A report whose probes ran once per GPU (figure F as gpu.<j>.R, R being F
+ * without a leading "gpu.") contributes its worst GPU's value.
  * A figure or version a node does not know is shown as unknown and is
  * never an outlier. Reports that cannot be read are exit 2 before anything
  * is compared. */

@@ -154,10 +154,9 @@ static int fact_number(const struct fact *f, double *v)
     return 1;
 }
 
-/* "gpu.<i>.rest" against "gpu.12.rest": the index text, or NULL */
-static const char *gpu_index(const char *pattern, const char *name, size_t *len)
+/* "gpu.12.<tail>": the index text "12", or NULL */
+static const char *gpu_index(const char *tail, const char *name, size_t *len)
 {
-    const char *tail = pattern + 8; /* after "gpu.<i>." */
     if (strncmp(name, "gpu.", 4) != 0)
         return NULL;
     const char *d = name + 4;
@@ -177,21 +176,26 @@ static void sample_open(FILE *out, const char *metric, const char *labels)
         fprintf(out, "{%s", labels);
 }
 
+/* A row "gpu.<i>.X" has only per-GPU samples. Any other row F has its own
+ * sample and also one per GPU for gpu.<j>.R (R: F without a leading
+ * "gpu."): that is how a probe run once per GPU names the same figure, so
+ * a report from such a run maps through the same row. */
 static void write_row(FILE *out, const struct prom_map *row, const struct factset *fs)
 {
     double v;
-    if (strncmp(row->fact, "gpu.<i>.", 8) != 0) {
-        if (!fact_number(fact_get(fs, row->fact), &v))
-            return;
+    int per_gpu_only = strncmp(row->fact, "gpu.<i>.", 8) == 0;
+    const char *tail = per_gpu_only                         ? row->fact + 8
+                       : strncmp(row->fact, "gpu.", 4) == 0 ? row->fact + 4
+                                                            : row->fact;
+    if (!per_gpu_only && fact_number(fact_get(fs, row->fact), &v)) {
         sample_open(out, row->metric, row->labels);
         fputs(row->labels ? "} " : " ", out);
         write_value(out, v * row->scale);
         fputc('\n', out);
-        return;
     }
     for (size_t i = 0; i < fs->n; i++) {
         size_t n;
-        const char *idx = gpu_index(row->fact, fs->v[i]->name, &n);
+        const char *idx = gpu_index(tail, fs->v[i]->name, &n);
         if (!idx || !fact_number(fs->v[i], &v))
             continue;
         char pci_name[FACT_NAME_MAX];

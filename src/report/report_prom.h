@@ -13,7 +13,10 @@
  * gpu.<i>.pci is known, pci="<address>". `labels` are constant labels of
  * the row (`k="v",...`, or NULL) that tell the rows of one family apart.
  * The value written is the fact's (int or float) times `scale`, which turns
- * the fact's unit into the base unit the metric name says. Rows of one
+ * the fact's unit into the base unit the metric name says. A row F other
+ * than gpu.<i>.X also maps gpu.<j>.R (R: F without a leading "gpu."), the
+ * name a probe run once per GPU gives the same figure, with the labels gpu
+ * and pci. Rows of one
  * metric must share `help` (a unit test checks). `pending`: the fact is
  * not produced by any probe yet (the row maps it once one does). */
 struct prom_map {

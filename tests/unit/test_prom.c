@@ -86,12 +86,16 @@ static void test_table(void)
          * one no probe has yet: when one does, clear `pending` */
         const struct fact_decl *d = NULL;
         const char *probe;
-        char concrete[FACT_NAME_MAX];
+        char concrete[FACT_NAME_MAX], per_gpu[FACT_NAME_MAX + 8];
         if (str_starts(r->fact, "gpu.<i>."))
             snprintf(concrete, sizeof(concrete), "gpu.0.%s", r->fact + 8);
         else
             snprintf(concrete, sizeof(concrete), "%s", r->fact);
-        int declared = fact_catalog_find(concrete, &d, &probe) == 0;
+        /* or in the form of a probe run once per GPU: gpu.<j>.R */
+        snprintf(per_gpu, sizeof(per_gpu), "gpu.0.%s",
+                 str_starts(concrete, "gpu.") ? concrete + 4 : concrete);
+        int declared = fact_catalog_find(concrete, &d, &probe) == 0 ||
+                       fact_catalog_find(per_gpu, &d, &probe) == 0;
         if (declared == r->pending)
             fprintf(stderr, "prom_map '%s': declared=%d but pending=%d\n", r->fact, declared,
                     r->pending);
@@ -164,6 +168,10 @@ static void test_render(void)
     fact_set_unknown(&fs, "gpu.0.temp_edge_c", NULL, "no sensor");
     fact_set_int(&fs, "gpu.0.busy_percent", 40, NULL);
     fact_set_str(&fs, "rocm.version", "6.2.0", NULL);
+    /* the same figures from a probe run once per GPU */
+    fact_set_float(&fs, "gpu.0.bw.h2d_pinned_gbs", 50, NULL);
+    fact_set_float(&fs, "gpu.1.gemm_peak.bf16_tflops", 700, NULL);
+    fact_set_unknown(&fs, "gpu.1.bw.h2d_pinned_gbs", NULL, "hung");
     fact_set_str(&fs, "driver.version", "6.8.5 \"dkms\"", NULL);
 
     struct check ck[2];
@@ -193,6 +201,10 @@ static void test_render(void)
     CHECK_LINE(t, "rocm_vla_doctor_transfer_bandwidth_bytes_per_second{direction=\"h2d\","
                   "memory=\"pinned\"} 5.53e+10");
     CHECK(!strstr(t, "direction=\"d2h\",memory=\"pinned\"")); /* unknown: no sample */
+    CHECK_LINE(t, "rocm_vla_doctor_transfer_bandwidth_bytes_per_second{direction=\"h2d\","
+                  "memory=\"pinned\",gpu=\"0\",pci=\"0000:03:00.0\"} 5e+10");
+    CHECK(!strstr(t, "memory=\"pinned\",gpu=\"1\"")); /* unknown on GPU 1 */
+    CHECK_LINE(t, "rocm_vla_doctor_gemm_flops_per_second{dtype=\"bf16\",gpu=\"1\"} 7e+14");
     CHECK_LINE(t, "rocm_vla_doctor_vla_latency_seconds{stage=\"total\",stat=\"p50\"} 0.03025");
     CHECK_LINE(t, "rocm_vla_doctor_gemm_flops_per_second{dtype=\"bf16\"} 7.66e+14");
     CHECK_LINE(t, "rocm_vla_doctor_sync_latency_seconds{op=\"launch\",stat=\"p99\"} 1.2e-05");
