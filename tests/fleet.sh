@@ -124,6 +124,9 @@ edit "$D/same/node-d.json" "$D/pergpu/node-d.json" 'f.pop("bw.h2d_pinned_gbs"); 
 t per-gpu 1 "$D/pergpu"
 has per-gpu out '^node-d +ok +20 ! +55\.1 +760 +51 +30\.3 '
 has per-gpu out 'node-d: bw\.h2d_pinned_gbs 20 GB/s is 64% below the fleet median 55\.3'
+# (gpu.<j>.bw.* is not in this build's fact catalogue: tests/catalog.sh
+# would read the edited report as a doctor's)
+rm -rf "$D/pergpu"
 
 # ---- versions ------------------------------------------------------------------
 cp "$D/same/node-a.json" "$D/same/node-b.json" "$D/same/node-c.json" "$D/ver/"
