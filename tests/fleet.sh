@@ -196,6 +196,15 @@ t bad-in-dir 2 "$D/nojson"
 has bad-in-dir err 'nojson/zz\.json: invalid JSON'
 t bad-empty-dir 2 "$D/empty"
 has bad-empty-dir err "directory '.*empty' holds no \*\.json report"
+# a FIFO among the reports is refused at once, never waited on
+mkdir -p "$D/fifo"
+cp "$D/same/node-a.json" "$D/fifo/a.json"
+mkfifo "$D/fifo/b.json"
+timeout 10 "$RVD" fleet "$D/fifo" >"$D/bad-fifo.out" 2>"$D/bad-fifo.err"
+rc=$?
+[ "$rc" = 2 ] && ok || bad "a FIFO among the reports: exit $rc, want 2"
+has bad-fifo err "b\.json.*not a regular file"
+rm -f "$D/fifo/b.json"
 t bad-noargs 2
 has bad-noargs err 'fleet takes one or more reports'
 t bad-option 2 "$D/same" --bogus
