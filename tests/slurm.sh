@@ -135,7 +135,7 @@ ok
 # ---- the README's recipe: one report per node, then fleet ------------------------
 # (srun expands %N only in its own --output/--error names, so the report's
 # name comes from $SLURMD_NODENAME in the task's environment)
-srun -N1 --ntasks-per-node=1 -t 2 sh -c \
+timeout 120 srun -N1 --ntasks-per-node=1 -t 2 sh -c \
     "'$RVD_ABS' --json '$T/reports/'\"\$SLURMD_NODENAME\".json >/dev/null; [ \$? -le 1 ]" \
     >"$D/srun.out" 2>&1
 rc=$?
