@@ -55,4 +55,9 @@ struct vla_gpu_out {
 int vla_gpu_run(const struct vla_gpu_req *r, struct vla_gpu_out *out);
 void vla_gpu_out_release(struct vla_gpu_out *out);
 
+/* nearest-rank p50/p90/p99 of n values (sorts v) */
+struct vla_pct vla_pcts(double *v, int n);
+/* cosine and max |a - b| of two vectors (cosine 1 for two zero vectors) */
+void vla_actions_compare(const float *a, const float *b, size_t n, double *cosv, double *maxerr);
+
 #endif
