@@ -53,6 +53,32 @@ extern "C" __global__ void vla_cvt16(const float *x, long ldx, rvd_u16 *y, long 
     }
 }
 
+// the three attention operands in one launch: ya/yb/yc[r, c] = 16-bit of
+// a/b/c[r, c] (leading dimensions lda/ldb/ldc in, dense out; rows ra/rb/rc
+// of ca/cb/cc columns)
+extern "C" __global__ void vla_cvt16x3(const float *a, long lda, rvd_u16 *ya, int ra, int ca,
+                                       const float *b, long ldb, rvd_u16 *yb, int rb, int cb,
+                                       const float *c, long ldc, rvd_u16 *yc, int rc, int cc,
+                                       int bf)
+{
+    rvd_u64 na = (rvd_u64)ra * ca, nb = (rvd_u64)rb * cb, n = na + nb + (rvd_u64)rc * cc;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        const float *x = a;
+        rvd_u16 *y = ya;
+        long ld = lda;
+        int cols = ca;
+        rvd_u64 j = i;
+        if (j >= na + nb) {
+            x = c, y = yc, ld = ldc, cols = cc, j -= na + nb;
+        } else if (j >= na) {
+            x = b, y = yb, ld = ldb, cols = cb, j -= na;
+        }
+        rvd_u64 r = j / cols, col = j % cols;
+        float v = x[r * ld + col];
+        y[j] = bf ? vla_f2bf(v) : vla_f2h(v);
+    }
+}
+
 // ---- the counter RNG (src/vla/rng.c), in double as on the CPU ---------
 
 __device__ inline rvd_u64 vla_mix(rvd_u64 z)
@@ -118,23 +144,37 @@ __device__ inline float vla_silu(float x)
     return x / (1.0f + expf(-x));
 }
 
-// act 0: gelu_tanh, 1: silu (in place)
-extern "C" __global__ void vla_act(float *x, rvd_u64 n, int act)
+// the 16-bit copy a GEMM reads next, written by the producer itself (one
+// kernel less per GEMM input: ops_gpu.c's "shadow" copies); NULL: none
+__device__ inline void vla_put16(rvd_u16 *y16, rvd_u64 i, float v, int bf)
 {
-    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS)
-        x[i] = act ? vla_silu(x[i]) : vla_gelu_tanh(x[i]);
+    if (y16)
+        y16[i] = bf ? vla_f2bf(v) : vla_f2h(v);
 }
 
-// out[t, f] = act(gate[t, f]) * up[t, f]; gate/up rows of ld; act 1 = silu
+// act 0: gelu_tanh, 1: silu (in place); y16: also its 16-bit copy
+extern "C" __global__ void vla_act(float *x, rvd_u64 n, int act, rvd_u16 *y16, int bf)
+{
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        float v = act ? vla_silu(x[i]) : vla_gelu_tanh(x[i]);
+        x[i] = v;
+        vla_put16(y16, i, v, bf);
+    }
+}
+
+// out[t, f] = act(gate[t, f]) * up[t, f]; gate/up rows of ld; act 1 = silu;
+// y16: also its 16-bit copy
 extern "C" __global__ void vla_glu(const float *gate, const float *up, float *out, int T, int F,
-                                   int ld, int act)
+                                   int ld, int act, rvd_u16 *y16, int bf)
 {
     rvd_u64 n = (rvd_u64)T * F;
     for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
         rvd_u64 t = i / F, f = i % F;
         float g = gate[t * ld + f];
         g = act ? vla_silu(g) : vla_gelu_tanh(g);
-        out[i] = g * up[t * ld + f];
+        float v = g * up[t * ld + f];
+        out[i] = v;
+        vla_put16(y16, i, v, bf);
     }
 }
 
@@ -155,7 +195,7 @@ __device__ inline float vla_block_sum(float v, float *sh)
 }
 
 extern "C" __global__ void vla_layernorm(const float *x, const float *w, const float *b, float *y,
-                                         int T, int D, float eps)
+                                         int T, int D, float eps, rvd_u16 *y16, int bf)
 {
     __shared__ float sh[VLA_BLOCK];
     for (int t = blockIdx.x; t < T; t += gridDim.x) {
@@ -168,13 +208,16 @@ extern "C" __global__ void vla_layernorm(const float *x, const float *w, const f
         for (int i = threadIdx.x; i < D; i += VLA_BLOCK)
             s += (r[i] - mean) * (r[i] - mean);
         float inv = 1.0f / sqrtf(vla_block_sum(s, sh) / (float)D + eps);
-        for (int i = threadIdx.x; i < D; i += VLA_BLOCK)
-            y[(rvd_u64)t * D + i] = (r[i] - mean) * inv * w[i] + b[i];
+        for (int i = threadIdx.x; i < D; i += VLA_BLOCK) {
+            float v = (r[i] - mean) * inv * w[i] + b[i];
+            y[(rvd_u64)t * D + i] = v;
+            vla_put16(y16, (rvd_u64)t * D + i, v, bf);
+        }
     }
 }
 
 extern "C" __global__ void vla_rmsnorm(const float *x, const float *w, float *y, int T, int D,
-                                       float eps)
+                                       float eps, rvd_u16 *y16, int bf)
 {
     __shared__ float sh[VLA_BLOCK];
     for (int t = blockIdx.x; t < T; t += gridDim.x) {
@@ -183,8 +226,11 @@ extern "C" __global__ void vla_rmsnorm(const float *x, const float *w, float *y,
         for (int i = threadIdx.x; i < D; i += VLA_BLOCK)
             s += r[i] * r[i];
         float inv = 1.0f / sqrtf(vla_block_sum(s, sh) / (float)D + eps);
-        for (int i = threadIdx.x; i < D; i += VLA_BLOCK)
-            y[(rvd_u64)t * D + i] = r[i] * inv * w[i];
+        for (int i = threadIdx.x; i < D; i += VLA_BLOCK) {
+            float v = r[i] * inv * w[i];
+            y[(rvd_u64)t * D + i] = v;
+            vla_put16(y16, (rvd_u64)t * D + i, v, bf);
+        }
     }
 }
 

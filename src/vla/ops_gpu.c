@@ -25,10 +25,11 @@
 
 #define KFNS(X)                                                                                    \
     X(vla_cvt16)                                                                                   \
-    X(vla_rng_fill) X(vla_bias) X(vla_axpy) X(vla_scale) X(vla_act) X(vla_glu) X(vla_layernorm)    \
-        X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge)   \
-            X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)  \
-                X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16)
+    X(vla_rng_fill)                                                                                \
+    X(vla_bias) X(vla_axpy) X(vla_scale) X(vla_act) X(vla_glu) X(vla_layernorm) X(vla_rmsnorm)     \
+        X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed)     \
+            X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)               \
+                X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -50,6 +51,20 @@ struct scratch {
     size_t cap;
 };
 
+/* A "shadow": the 16-bit copy of an fp32 activation that its producer (a
+ * norm, an activation, a GLU) wrote in the same kernel, so the GEMM that
+ * reads it next skips its own conversion (one kernel less per GEMM input;
+ * two GEMMs reading one norm's output share it). One slot per producer
+ * kind, each with its own buffer. A slot is dropped when anything writes
+ * memory overlapping its fp32 source, at every stage boundary (g_sync) and
+ * when the dtype changes: a hit is always the current value. */
+enum { SH_NORM, SH_ACT, SH_GLU, SH_N };
+struct shadow {
+    const float *src;
+    size_t n; /* fp32 elements, contiguous */
+    void *p16;
+};
+
 static struct {
     struct gpu_backend *b;
     gpu_stream s;
@@ -63,6 +78,10 @@ static struct {
     uint16_t *arena16;
     enum gpu_dtype arena16_dt;
     struct scratch a16, q16, k16, v16, S, P16, tok, red, moe_w, moe_gu, moe_act, moe_eo;
+    struct scratch sh_buf[SH_N];
+    struct shadow sh[SH_N];
+    int no_shadow; /* ROCM_VLA_DOCTOR_VLA_NO_FUSE=1: the unfused path (kernel tests, A/B) */
+    long long sh_hits, cvt_launches;
     size_t cur, peak, free0;
     int err;
     char errmsg[600];
@@ -115,8 +134,25 @@ static float *g_alloc(size_t n)
     return p;
 }
 
+static void shadows_clear(void)
+{
+    memset(G.sh, 0, sizeof(G.sh));
+}
+
+/* [p, p + bytes) was written: shadows of overlapping sources are stale */
+static void wrote(const void *p, size_t bytes)
+{
+    const char *a = p, *e = a + bytes;
+    for (int i = 0; i < SH_N; i++) {
+        const char *s0 = (const char *)G.sh[i].src, *s1 = s0 + G.sh[i].n * sizeof(float);
+        if (G.sh[i].src && a < s1 && s0 < e)
+            G.sh[i].src = NULL;
+    }
+}
+
 static void g_release(float *p)
 {
+    shadows_clear();
     if (p)
         G.b->free(G.b, p);
 }
@@ -156,6 +192,7 @@ static void *stage(size_t bytes)
 
 static void h2d(void *dev, const void *host, size_t bytes)
 {
+    wrote(dev, bytes);
     if (G.capturing) {
         void *pin = stage(bytes);
         if (!pin)
@@ -193,6 +230,7 @@ static void g_download(float *host, const float *src, size_t n)
 
 static void g_sync(void)
 {
+    shadows_clear();
     if (G.capturing == 2) { /* split capture: a stage boundary ends one graph */
         gpu_graph g = NULL;
         if (G.b->graph_end(G.b, G.s, &g) || G.nsg == MAX_EVENTS) {
@@ -212,6 +250,7 @@ static void g_sync(void)
 
 static void g_copy(float *dst, const float *src, size_t n)
 {
+    wrote(dst, n * sizeof(float));
     if (G.b->memcpy_async(G.b, dst, src, n * sizeof(float), GPU_D2D, G.s))
         fail("device copy");
 }
@@ -243,6 +282,7 @@ static void launch(int k, unsigned grid, void **args)
 static void cvt16(const float *x, long ldx, void *dst, long ldy, int rows, int cols)
 {
     int bf = G.dt == GPU_BF16;
+    G.cvt_launches++;
     LAUNCH(K_vla_cvt16, grid_for((uint64_t)rows * cols), &x, &ldx, &dst, &ldy, &rows, &cols, &bf);
 }
 
@@ -287,9 +327,30 @@ static const void *act_operand(const float *x, int rows, int cols, enum gpu_dtyp
 {
     if (t == GPU_F32)
         return x;
+    for (int i = 0; i < SH_N; i++)
+        if (G.sh[i].src == x && G.sh[i].n == (size_t)rows * cols) {
+            G.sh_hits++;
+            return G.sh[i].p16;
+        }
     void *d = scratch(sc, (size_t)rows * cols * 2);
     cvt16(x, cols, d, cols, rows, cols);
     return d;
+}
+
+/* the 16-bit copy a producer of kind k writes beside y [n floats], or NULL
+ * (fp32, or the unfused path); the slot is filled by shadow_set after the
+ * launch */
+static void *shadow_target(int k, size_t n)
+{
+    if (G.dt == GPU_F32 || G.no_shadow)
+        return NULL;
+    return scratch(&G.sh_buf[k], n * 2);
+}
+
+static void shadow_set(int k, const float *y, size_t n, void *p16)
+{
+    if (p16 && !G.err)
+        G.sh[k] = (struct shadow){y, n, p16};
 }
 
 /* ---- the ops ------------------------------------------------------------ */
@@ -300,6 +361,7 @@ static void g_matmul(const float *x, const float *w, const float *bias, float *y
     enum gpu_dtype t;
     const void *B = weight_operand(w, &t);
     const void *A = act_operand(x, M, K, t, &G.a16);
+    wrote(y, (size_t)M * N * sizeof(float));
     gemm(t, 0, 1, M, N, K, 1.0f, A, K, 0, B, K, 0, accumulate ? 1.0f : 0.0f, y, N, 0, 1);
     if (bias)
         LAUNCH(K_vla_bias, grid_for((uint64_t)M * N), &y, &bias, &M, &N);
@@ -308,19 +370,34 @@ static void g_matmul(const float *x, const float *w, const float *bias, float *y
 static void g_layernorm(const float *x, const float *w, const float *b, float *y, int T, int D,
                         float eps)
 {
-    LAUNCH(K_vla_layernorm, (unsigned)(T < G.gridmax ? T : G.gridmax), &x, &w, &b, &y, &T, &D,
-           &eps);
+    size_t n = (size_t)T * D;
+    wrote(y, n * sizeof(float));
+    void *y16 = shadow_target(SH_NORM, n);
+    int bf = G.dt == GPU_BF16;
+    LAUNCH(K_vla_layernorm, (unsigned)(T < G.gridmax ? T : G.gridmax), &x, &w, &b, &y, &T, &D, &eps,
+           &y16, &bf);
+    shadow_set(SH_NORM, y, n, y16);
 }
 
 static void g_rmsnorm(const float *x, const float *w, float *y, int T, int D, float eps)
 {
-    LAUNCH(K_vla_rmsnorm, (unsigned)(T < G.gridmax ? T : G.gridmax), &x, &w, &y, &T, &D, &eps);
+    size_t n = (size_t)T * D;
+    wrote(y, n * sizeof(float));
+    void *y16 = shadow_target(SH_NORM, n);
+    int bf = G.dt == GPU_BF16;
+    LAUNCH(K_vla_rmsnorm, (unsigned)(T < G.gridmax ? T : G.gridmax), &x, &w, &y, &T, &D, &eps, &y16,
+           &bf);
+    shadow_set(SH_NORM, y, n, y16);
 }
 
 static void act(float *x, size_t n, int which)
 {
     uint64_t nn = n;
-    LAUNCH(K_vla_act, grid_for(nn), &x, &nn, &which);
+    wrote(x, n * sizeof(float));
+    void *y16 = shadow_target(SH_ACT, n);
+    int bf = G.dt == GPU_BF16;
+    LAUNCH(K_vla_act, grid_for(nn), &x, &nn, &which, &y16, &bf);
+    shadow_set(SH_ACT, x, n, y16);
 }
 
 static void g_gelu_tanh(float *x, size_t n)
@@ -336,12 +413,17 @@ static void g_silu(float *x, size_t n)
 static void g_glu(const float *gate, const float *up, float *out, int T, int F, int ld,
                   enum vla_act a)
 {
-    int silu = a == VLA_ACT_SWIGLU;
-    LAUNCH(K_vla_glu, grid_for((uint64_t)T * F), &gate, &up, &out, &T, &F, &ld, &silu);
+    int silu = a == VLA_ACT_SWIGLU, bf = G.dt == GPU_BF16;
+    size_t n = (size_t)T * F;
+    wrote(out, n * sizeof(float));
+    void *y16 = shadow_target(SH_GLU, n);
+    LAUNCH(K_vla_glu, grid_for((uint64_t)T * F), &gate, &up, &out, &T, &F, &ld, &silu, &y16, &bf);
+    shadow_set(SH_GLU, out, n, y16);
 }
 
 static void g_rope(float *x, int T, int heads, int hd, int stride, int pos0, double theta)
 {
+    wrote(x, (size_t)T * stride * sizeof(float));
     LAUNCH(K_vla_rope, grid_for((uint64_t)T * (hd / 2)), &x, &T, &heads, &hd, &stride, &pos0,
            &theta);
 }
@@ -359,14 +441,23 @@ static void g_attention(const float *q, int qs, const float *k, const float *v, 
         void *q16 = scratch(&G.q16, (size_t)Tq * H * hd * 2);
         void *k16 = scratch(&G.k16, (size_t)Tk * KV * hd * 2);
         void *v16 = scratch(&G.v16, (size_t)Tk * KV * hd * 2);
-        cvt16(q, qs, q16, (long)H * hd, Tq, H * hd);
-        cvt16(k, ks, k16, (long)KV * hd, Tk, KV * hd);
-        cvt16(v, ks, v16, (long)KV * hd, Tk, KV * hd);
+        long lq = qs, lk = ks;
+        int qc = H * hd, kc = KV * hd, bf = t == GPU_BF16;
+        if (G.no_shadow) {
+            cvt16(q, qs, q16, (long)H * hd, Tq, H * hd);
+            cvt16(k, ks, k16, (long)KV * hd, Tk, KV * hd);
+            cvt16(v, ks, v16, (long)KV * hd, Tk, KV * hd);
+        } else { /* one launch for the three */
+            uint64_t n = (uint64_t)Tq * qc + 2 * (uint64_t)Tk * kc;
+            LAUNCH(K_vla_cvt16x3, grid_for(n), &q, &lq, &q16, &Tq, &qc, &k, &lk, &k16, &Tk, &kc, &v,
+                   &lk, &v16, &Tk, &kc, &bf);
+        }
         Q = q16, K = k16, V = v16;
         ldq = (long)H * hd, ldk = ldv = (long)KV * hd;
     }
     size_t es = t == GPU_F32 ? 4 : 2;
     long long sS = (long long)Tq * Tk;
+    wrote(out, (size_t)Tq * H * hd * sizeof(float));
     float *S = scratch(&G.S, (size_t)H * sS * sizeof(float));
     if (G_ == 1) {
         gemm(t, 0, 1, Tq, Tk, hd, 1.0f, Q, ldq, hd, K, ldk, hd, 0.0f, S, Tk, sS, H);
@@ -394,6 +485,7 @@ static void g_attention(const float *q, int qs, const float *k, const float *v, 
 
 static void g_add(float *y, const float *x, size_t n)
 {
+    wrote(y, n * sizeof(float));
     float a = 1.0f;
     uint64_t nn = n;
     LAUNCH(K_vla_axpy, grid_for(nn), &y, &x, &a, &nn);
@@ -401,33 +493,39 @@ static void g_add(float *y, const float *x, size_t n)
 
 static void g_scale(float *x, size_t n, float s)
 {
+    wrote(x, n * sizeof(float));
     uint64_t nn = n;
     LAUNCH(K_vla_scale, grid_for(nn), &x, &s, &nn);
 }
 
 static void g_axpy(float *y, const float *x, float a, size_t n)
 {
+    wrote(y, n * sizeof(float));
     uint64_t nn = n;
     LAUNCH(K_vla_axpy, grid_for(nn), &y, &x, &a, &nn);
 }
 
 static void g_patchify(const float *img, float *out, int S, int p)
 {
+    wrote(out, (size_t)S * S * 3 * sizeof(float));
     LAUNCH(K_vla_patchify, grid_for((uint64_t)S * S * 3), &img, &out, &S, &p);
 }
 
 static void g_pos_interp(const float *tab, int g0, float *out, int g1, int D)
 {
+    wrote(out, (size_t)g1 * g1 * D * sizeof(float));
     LAUNCH(K_vla_pos_interp, grid_for((uint64_t)g1 * g1 * D), &tab, &g0, &out, &g1, &D);
 }
 
 static void g_merge(const float *x, float *out, int g, int m, int D)
 {
+    wrote(out, (size_t)g * g * D * sizeof(float));
     LAUNCH(K_vla_merge, grid_for((uint64_t)g * g * D), &x, &out, &g, &m, &D);
 }
 
 static void g_embed(const float *table, const int32_t *tokens, float *out, int T, int D, float mul)
 {
+    wrote(out, (size_t)T * D * sizeof(float));
     int *dt = scratch(&G.tok, (size_t)T * sizeof(int32_t));
     h2d(dt, tokens, (size_t)T * sizeof(int32_t));
     LAUNCH(K_vla_embed, grid_for((uint64_t)T * D), &table, &dt, &out, &T, &D, &mul);
@@ -435,11 +533,13 @@ static void g_embed(const float *table, const int32_t *tokens, float *out, int T
 
 static void g_concat_bcast(const float *a, int Da, const float *b, int Db, float *out, int T)
 {
+    wrote(out, (size_t)T * (Da + Db) * sizeof(float));
     LAUNCH(K_vla_concat_bcast, grid_for((uint64_t)T * (Da + Db)), &a, &Da, &b, &Db, &out, &T);
 }
 
 static void g_time_embed(float *out, int D, float t, double min_p, double max_p)
 {
+    wrote(out, (size_t)D * sizeof(float));
     LAUNCH(K_vla_time_embed, grid_for((uint64_t)D / 2), &out, &D, &t, &min_p, &max_p);
 }
 
@@ -475,6 +575,7 @@ static void g_moe_dense(const float *h, float *x, const float *router_w, const f
                         enum vla_act a, float *logits)
 {
     g_matmul(h, router_w, NULL, logits, T, X, D, 0);
+    wrote(x, (size_t)T * D * sizeof(float));
     float *wd = scratch(&G.moe_w, (size_t)T * X * sizeof(float));
     int sm = r == VLA_ROUTER_SOFTMAX;
     LAUNCH(K_vla_moe_route, grid_for((uint64_t)T), &logits, &T, &X, &k, &sm, &wd);
@@ -497,6 +598,7 @@ static void g_moe_dense(const float *h, float *x, const float *router_w, const f
 static void g_denorm_clamp(float *x, int T, int A, const float *mean, const float *sd,
                            const float *lo, const float *hi)
 {
+    wrote(x, (size_t)T * A * sizeof(float));
     LAUNCH(K_vla_denorm_clamp, grid_for((uint64_t)T * A), &x, &T, &A, &mean, &sd, &lo, &hi);
 }
 
@@ -587,6 +689,8 @@ int vla_gpu_open(const char *kind, char **why)
     memset(&G, 0, sizeof(G));
     G.b = b;
     G.dt = GPU_F32;
+    const char *nf = getenv("ROCM_VLA_DOCTOR_VLA_NO_FUSE");
+    G.no_shadow = nf && strcmp(nf, "1") == 0;
     G.gridmax = (p.cu_count > 0 ? p.cu_count : 64) * 16;
     const char *target = getenv("ROCM_VLA_DOCTOR_TARGET");
     target = target && *target ? target : p.target;
@@ -656,6 +760,7 @@ static int make16(void)
 
 int vla_gpu_set_dtype(const char *dtype)
 {
+    shadows_clear();
     if (strcmp(dtype, "fp32") == 0)
         G.dt = GPU_F32;
     else if (strcmp(dtype, "bf16") == 0)
@@ -876,8 +981,9 @@ void vla_gpu_close(void)
         b->event_destroy(b, G.ev[i]);
     if (G.pool)
         b->free_host(b, G.pool);
-    struct scratch *sc[] = {&G.a16, &G.q16, &G.k16,   &G.v16,    &G.S,       &G.P16,
-                            &G.tok, &G.red, &G.moe_w, &G.moe_gu, &G.moe_act, &G.moe_eo};
+    struct scratch *sc[] = {&G.a16,     &G.q16,    &G.k16,       &G.v16,       &G.S,
+                            &G.P16,     &G.tok,    &G.red,       &G.moe_w,     &G.moe_gu,
+                            &G.moe_act, &G.moe_eo, &G.sh_buf[0], &G.sh_buf[1], &G.sh_buf[2]};
     for (size_t i = 0; i < ARRAY_SIZE(sc); i++)
         if (sc[i]->p)
             b->free(b, sc[i]->p);
