@@ -276,18 +276,115 @@ extern "C" __global__ void vla_softmax(float *S, int rows, int n, float scale, r
         mx = sh[0];
         __syncthreads();
         float sum = 0;
-        for (int j = threadIdx.x; j < n; j += VLA_BLOCK) {
-            float e = expf(row[j] * scale - mx);
-            row[j] = e;
-            sum += e;
-        }
+        for (int j = threadIdx.x; j < n; j += VLA_BLOCK)
+            sum += expf(row[j] * scale - mx);
         float inv = 1.0f / vla_block_sum(sum, sh);
+        // the exponent again rather than a write and a read of S; with p16
+        // only the 16-bit probabilities are written (all the next GEMM reads)
         for (int j = threadIdx.x; j < n; j += VLA_BLOCK) {
-            float p = row[j] * inv;
-            row[j] = p;
+            float p = expf(row[j] * scale - mx) * inv;
             if (p16)
                 p16[(rvd_u64)r * n + j] = bf ? vla_f2bf(p) : vla_f2h(p);
+            else
+                row[j] = p;
         }
+    }
+}
+
+// ---- fused operations (src/vla/ops.h) ---------------------------------
+
+// y[t, n] = act(y[t, n] + bias[n]); act 0 none, 1 gelu_tanh, 2 silu; y16:
+// also the 16-bit copy
+extern "C" __global__ void vla_bias_act(float *y, const float *bias, int T, int N, int act,
+                                        rvd_u16 *y16, int bf)
+{
+    rvd_u64 n = (rvd_u64)T * N;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        float v = y[i] + bias[i % N];
+        v = act == 1 ? vla_gelu_tanh(v) : act == 2 ? vla_silu(v) : v;
+        y[i] = v;
+        vla_put16(y16, i, v, bf);
+    }
+}
+
+// x[t] += bias (bias may be NULL), y = layernorm(x); one block per row. A
+// thread reads back only the elements it wrote itself (same index walk).
+extern "C" __global__ void vla_bias_layernorm(float *x, const float *bias, const float *w,
+                                              const float *b, float *y, int T, int D, float eps,
+                                              rvd_u16 *y16, int bf)
+{
+    __shared__ float sh[VLA_BLOCK];
+    for (int t = blockIdx.x; t < T; t += gridDim.x) {
+        float *r = x + (rvd_u64)t * D;
+        float s = 0;
+        for (int i = threadIdx.x; i < D; i += VLA_BLOCK) {
+            float v = r[i];
+            if (bias) {
+                v += bias[i];
+                r[i] = v;
+            }
+            s += v;
+        }
+        float mean = vla_block_sum(s, sh) / (float)D;
+        s = 0;
+        for (int i = threadIdx.x; i < D; i += VLA_BLOCK)
+            s += (r[i] - mean) * (r[i] - mean);
+        float inv = 1.0f / sqrtf(vla_block_sum(s, sh) / (float)D + eps);
+        for (int i = threadIdx.x; i < D; i += VLA_BLOCK) {
+            float v = (r[i] - mean) * inv * w[i] + b[i];
+            y[(rvd_u64)t * D + i] = v;
+            vla_put16(y16, (rvd_u64)t * D + i, v, bf);
+        }
+    }
+}
+
+// the fused QKV projection's rows [T, (H + 2 KV) hd] (q, k, v) -> q [T, H hd]
+// and kv [T, 2 KV hd] (k then v), RoPE (rotate-half, angle in double) on q
+// and k at positions pos0..
+extern "C" __global__ void vla_rope_split(const float *qkv, int T, int H, int KV, int hd,
+                                          int pos0, double theta, float *q, float *kv)
+{
+    int half = hd / 2, qd = H * hd, kvd = 2 * KV * hd, ld = qd + kvd;
+    rvd_u64 n = (rvd_u64)T * half;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        int t = (int)(i / half), k = (int)(i % half);
+        double ang = (double)(pos0 + t) * pow(theta, -2.0 * k / hd);
+        float c = (float)cos(ang), s = (float)sin(ang);
+        const float *src = qkv + (rvd_u64)t * ld;
+        for (int h = 0; h < H + KV; h++) { // q heads, then k heads
+            const float *r = src + (rvd_u64)h * hd;
+            float *o = h < H ? q + (rvd_u64)t * qd + (rvd_u64)h * hd
+                             : kv + (rvd_u64)t * kvd + (rvd_u64)(h - H) * hd;
+            float a = r[k], b = r[k + half];
+            o[k] = a * c - b * s;
+            o[k + half] = b * c + a * s;
+        }
+        for (int h = 0; h < KV; h++) { // v unrotated
+            const float *r = src + qd + (rvd_u64)(KV + h) * hd;
+            float *o = kv + (rvd_u64)t * kvd + (rvd_u64)(KV + h) * hd;
+            o[k] = r[k];
+            o[k + half] = r[k + half];
+        }
+    }
+}
+
+// vision attention operands: qkv [C*T, 3W] (+ bias [3W], may be NULL) ->
+// q16/k16/v16 [C*H, T, hd] (sequence-and-head major: one strided batch of
+// C*H GEMMs covers every camera)
+extern "C" __global__ void vla_qkv_heads16(const float *qkv, const float *bias, int C, int T,
+                                           int H, int hd, rvd_u16 *q16, rvd_u16 *k16,
+                                           rvd_u16 *v16, int bf)
+{
+    int W = H * hd;
+    rvd_u64 n = (rvd_u64)C * T * 3 * W;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        int col = (int)(i % (3 * W));
+        rvd_u64 row = i / (3 * W); // c * T + t
+        int c = (int)(row / T), t = (int)(row % T);
+        int which = col / W, h = (col % W) / hd, d = col % hd;
+        float v = qkv[i] + (bias ? bias[col] : 0.0f);
+        rvd_u16 *dst = which == 0 ? q16 : which == 1 ? k16 : v16;
+        dst[(((rvd_u64)c * H + h) * T + t) * hd + d] = bf ? vla_f2bf(v) : vla_f2h(v);
     }
 }
 

@@ -17,6 +17,13 @@ static int cmp_d(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* largest time first */
+static int cmp_prof(const void *a, const void *b)
+{
+    double x = ((const struct vla_gpu_prof *)a)->ms, y = ((const struct vla_gpu_prof *)b)->ms;
+    return (x < y) - (x > y);
+}
+
 /* nearest rank, as bench.c */
 struct vla_pct vla_pcts(double *v, int n)
 {
@@ -170,6 +177,19 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
     if (rc) {
         snprintf(o->error, sizeof(o->error), "timed pass: %s", vla_gpu_error());
         goto out;
+    }
+    if (r->profile) {
+        vla_gpu_profile_begin();
+        rc = vla_forward(m, in, scratch, NULL, NULL) || *vla_gpu_error();
+        int n = vla_gpu_profile_end(o->prof, (int)(sizeof(o->prof) / sizeof(o->prof[0])));
+        o->nprof = n > 0 ? n : 0;
+        for (int i = 0; i < o->nprof; i++)
+            o->prof_total_ms += o->prof[i].ms;
+        qsort(o->prof, (size_t)o->nprof, sizeof(o->prof[0]), cmp_prof);
+        if (rc) {
+            snprintf(o->error, sizeof(o->error), "profiled pass: %s", vla_gpu_error());
+            goto out;
+        }
     }
     char *gwhy = NULL;
     if (vla_gpu_graph_capture(m, in, scratch, &gwhy) == 0 && vla_gpu_graph_run(NULL, 0) == 0) {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "ops_gpu.h"
 #include "preset.h"
 
 struct vla_gpu_req {
@@ -18,6 +19,7 @@ struct vla_gpu_req {
     const char *weights, *save;
     int runs, image, want_ref;
     uint64_t seed;
+    int profile; /* one extra stream-launched pass timed per kernel (prof) */
 };
 
 struct vla_pct {
@@ -48,7 +50,10 @@ struct vla_gpu_out {
     double stage_flops[3], stage_bytes[3];
     double gemm_peak, bw_peak; /* measured here: FLOP/s of a large GEMM, bytes/s of a device copy */
     size_t mem_used, mem_total, alloc_peak;
-    size_t weights_fp32_bytes; /* the fp32 arena kept for the reference pass */
+    size_t weights_fp32_bytes;    /* the fp32 arena kept for the reference pass */
+    struct vla_gpu_prof prof[48]; /* --profile: per kernel, one pass */
+    int nprof;                    /* rows; 0 without --profile */
+    double prof_total_ms;
 };
 
 /* 0 ran (out filled), 1 no GPU (out->error says why), -1 failed (out->error) */

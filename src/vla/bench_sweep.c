@@ -300,7 +300,8 @@ static int run_gpu(struct sweep *s, struct row *r)
     p.steps = r->c.steps;
     p.chunk = r->c.chunk;
     struct vla_gpu_req q = {
-        &p, s->o->backend, dtypes[r->c.dtype], NULL, NULL, s->o->runs, r->c.image, 0, s->o->seed};
+        &p, s->o->backend, dtypes[r->c.dtype], NULL, NULL, s->o->runs, r->c.image, 0, s->o->seed,
+        0};
     struct vla_gpu_out g;
     int rc = vla_gpu_run(&q, &g);
     if (rc) {

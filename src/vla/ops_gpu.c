@@ -26,16 +26,22 @@
 #define KFNS(X)                                                                                    \
     X(vla_cvt16)                                                                                   \
     X(vla_rng_fill)                                                                                \
-    X(vla_bias) X(vla_axpy) X(vla_scale) X(vla_act) X(vla_glu) X(vla_layernorm) X(vla_rmsnorm)     \
-        X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed)     \
-            X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)               \
-                X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3)
+    X(vla_bias)                                                                                    \
+    X(vla_axpy)                                                                                    \
+    X(vla_scale)                                                                                   \
+    X(vla_act)                                                                                     \
+    X(vla_glu) X(vla_layernorm) X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify)          \
+        X(vla_pos_interp) X(vla_merge) X(vla_embed) X(vla_concat_bcast) X(vla_time_embed)          \
+            X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) \
+                X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act) X(vla_bias_layernorm)               \
+                    X(vla_rope_split) X(vla_qkv_heads16)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
 static const char *const knames[] = {KFNS(KNAME)};
 
 #define BLOCK 256
+#define PROF_MAX 16384
 #define MAX_STAGED 16
 #define MAX_EVENTS 128
 
@@ -78,10 +84,14 @@ static struct {
     uint16_t *arena16;
     enum gpu_dtype arena16_dt;
     struct scratch a16, q16, k16, v16, S, P16, tok, red, moe_w, moe_gu, moe_act, moe_eo;
-    struct scratch sh_buf[SH_N];
+    struct scratch sh_buf[SH_N], qkvbuf;
     struct shadow sh[SH_N];
     int no_shadow; /* ROCM_VLA_DOCTOR_VLA_NO_FUSE=1: the unfused path (kernel tests, A/B) */
     long long sh_hits, cvt_launches;
+    /* --profile: an event after every launch of one eager pass */
+    int prof_on, prof_n, prof_created;
+    gpu_event prof_ev[PROF_MAX];
+    const char *prof_what[PROF_MAX];
     size_t cur, peak, free0;
     int err;
     char errmsg[600];
@@ -264,12 +274,29 @@ static unsigned grid_for(uint64_t work)
     return (unsigned)(g > (uint64_t)G.gridmax ? (uint64_t)G.gridmax : g);
 }
 
+/* the time since the previous mark is `what`'s (stream order) */
+static void prof_mark(const char *what)
+{
+    if (!G.prof_on || G.capturing || G.prof_n >= PROF_MAX)
+        return;
+    if (G.prof_n == G.prof_created) {
+        if (G.b->event_create(G.b, &G.prof_ev[G.prof_n])) {
+            G.prof_on = 0;
+            return;
+        }
+        G.prof_created++;
+    }
+    G.b->event_record(G.b, G.prof_ev[G.prof_n], G.s);
+    G.prof_what[G.prof_n++] = what;
+}
+
 static void launch(int k, unsigned grid, void **args)
 {
     if (G.err)
         return;
     if (G.b->launch(G.b, G.f[k], grid, BLOCK, 0, G.s, args))
         fail(knames[k]);
+    prof_mark(knames[k]);
 }
 
 #define LAUNCH(k, grid, ...)                                                                       \
@@ -297,6 +324,9 @@ static void gemm(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float al
         if (G.b->blas_gemm_ex(G.b, t, GPU_F32, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta,
                               C, ldc, sC, batch, G.s))
             fail("GEMM");
+        prof_mark(batch > 1 ? "GEMM, batched (BLAS)"
+                  : m <= 64 ? "GEMM, M <= 64 (BLAS)"
+                            : "GEMM, M > 64 (BLAS)");
         return;
     }
     unsigned grid = (unsigned)(((n + 15) / 16) * ((m + 15) / 16) * batch);
@@ -483,6 +513,96 @@ static void g_attention(const float *q, int qs, const float *k, const float *v, 
     }
 }
 
+/* ---- fused operations (ops.h) ------------------------------------------ */
+
+static void g_bias_act(float *y, const float *bias, int T, int N, enum vla_bias_act a)
+{
+    size_t n = (size_t)T * N;
+    wrote(y, n * sizeof(float));
+    /* only an activation's output feeds a GEMM; a plain bias add (the
+     * residual before the statistics) has no 16-bit reader */
+    void *y16 = a == VLA_BIAS_ONLY ? NULL : shadow_target(SH_ACT, n);
+    int act = a == VLA_BIAS_GELU_TANH ? 1 : a == VLA_BIAS_SILU ? 2 : 0, bf = G.dt == GPU_BF16;
+    LAUNCH(K_vla_bias_act, grid_for(n), &y, &bias, &T, &N, &act, &y16, &bf);
+    shadow_set(SH_ACT, y, n, y16);
+}
+
+static void g_bias_layernorm(float *x, const float *bias, const float *w, const float *b, float *y,
+                             int T, int D, float eps)
+{
+    size_t n = (size_t)T * D;
+    wrote(x, n * sizeof(float));
+    wrote(y, n * sizeof(float));
+    void *y16 = shadow_target(SH_NORM, n);
+    int bf = G.dt == GPU_BF16;
+    LAUNCH(K_vla_bias_layernorm, (unsigned)(T < G.gridmax ? T : G.gridmax), &x, &bias, &w, &b, &y,
+           &T, &D, &eps, &y16, &bf);
+    shadow_set(SH_NORM, y, n, y16);
+}
+
+static void g_qkv_rope(const float *h, const float *q_w, const float *kv_w, float *q, float *kv,
+                       int T, int D, int H, int KV, int hd, int pos0, double theta)
+{
+    int qd = H * hd, kvd = 2 * KV * hd;
+    if (G.no_shadow || kv_w != q_w + (size_t)qd * D) {
+        /* the weights are not one [q; kv] matrix: the composition */
+        g_matmul(h, q_w, NULL, q, T, qd, D, 0);
+        g_matmul(h, kv_w, NULL, kv, T, kvd, D, 0);
+        g_rope(q, T, H, hd, qd, pos0, theta);
+        g_rope(kv, T, KV, hd, kvd, pos0, theta);
+        return;
+    }
+    /* q_w and kv_w are adjacent rows of one [q; kv] matrix (weights.c lays
+     * them out so): one GEMM, then one kernel for RoPE and the split */
+    float *buf = scratch(&G.qkvbuf, (size_t)T * (qd + kvd) * sizeof(float));
+    g_matmul(h, q_w, NULL, buf, T, qd + kvd, D, 0);
+    wrote(q, (size_t)T * qd * sizeof(float));
+    wrote(kv, (size_t)T * kvd * sizeof(float));
+    LAUNCH(K_vla_rope_split, grid_for((uint64_t)T * (hd / 2)), &buf, &T, &H, &KV, &hd, &pos0,
+           &theta, &q, &kv);
+}
+
+static void g_attention_packed(const float *qkv, const float *bias, float *out, int C, int T, int H,
+                               int hd, float scale)
+{
+    int W = H * hd;
+    if (G.dt == GPU_F32 || G.no_shadow) {
+        /* the composition: the bias into the operands, one call per sequence */
+        float *q = (float *)qkv; /* the model's own buffer; nothing else reads it */
+        if (bias) {
+            int M = C * T, N = 3 * W;
+            wrote(q, (size_t)M * N * sizeof(float));
+            LAUNCH(K_vla_bias, grid_for((uint64_t)M * N), &q, &bias, &M, &N);
+        }
+        for (int c = 0; c < C; c++) {
+            const float *qc = q + (size_t)c * T * 3 * W;
+            g_attention(qc, 3 * W, qc + W, qc + 2 * W, 3 * W, out + (size_t)c * T * W, T, T, H, H,
+                        hd, scale);
+        }
+        return;
+    }
+    /* 16-bit: operands sequence-and-head major in one launch, S for every
+     * sequence and head in one strided batch, one softmax, P V per sequence
+     * (the output rows of a sequence are not one stride apart across heads) */
+    enum gpu_dtype t = G.dt;
+    int bf = t == GPU_BF16, CH = C * H, rows = CH * T;
+    size_t per = (size_t)CH * T * hd * 2;
+    void *q16 = scratch(&G.q16, per), *k16 = scratch(&G.k16, per), *v16 = scratch(&G.v16, per);
+    LAUNCH(K_vla_qkv_heads16, grid_for((uint64_t)C * T * 3 * W), &qkv, &bias, &C, &T, &H, &hd, &q16,
+           &k16, &v16, &bf);
+    long long sS = (long long)T * T, sH = (long long)T * hd;
+    float *S = scratch(&G.S, (size_t)CH * sS * sizeof(float));
+    void *P16 = scratch(&G.P16, (size_t)CH * sS * 2);
+    gemm(t, 0, 1, T, T, hd, 1.0f, q16, hd, sH, k16, hd, sH, 0.0f, S, T, sS, CH);
+    LAUNCH(K_vla_softmax, (unsigned)(rows < G.gridmax ? rows : G.gridmax), &S, &rows, &T, &scale,
+           &P16, &bf);
+    wrote(out, (size_t)C * T * W * sizeof(float));
+    for (int c = 0; c < C; c++)
+        gemm(t, 0, 0, T, hd, T, 1.0f, (const char *)P16 + (size_t)c * H * sS * 2, T, sS,
+             (const char *)v16 + (size_t)c * H * sH * 2, hd, sH, 0.0f, out + (size_t)c * T * W, W,
+             hd, H);
+}
+
 static void g_add(float *y, const float *x, size_t n)
 {
     wrote(y, n * sizeof(float));
@@ -648,6 +768,10 @@ const struct vla_ops vla_ops_gpu = {
     .gather_rows = g_gather_rows,
     .scatter_add_rows = g_scatter_add_rows,
     .moe_dense = g_moe_dense,
+    .bias_act = g_bias_act,
+    .bias_layernorm = g_bias_layernorm,
+    .qkv_rope = g_qkv_rope,
+    .attention_packed = g_attention_packed,
     .denorm_clamp = g_denorm_clamp,
     .max_abs = g_max_abs,
 };
@@ -732,6 +856,12 @@ fail:
     gpu_backend_close(b);
     memset(&G, 0, sizeof(G));
     return -1;
+}
+
+void vla_gpu_set_fuse(int on)
+{
+    G.no_shadow = !on;
+    shadows_clear();
 }
 
 const struct vla_gpu_info *vla_gpu_info(void)
@@ -830,6 +960,37 @@ int vla_gpu_weights_download(float *host, size_t n)
 }
 
 /* ---- graph ------------------------------------------------------------------ */
+
+void vla_gpu_profile_begin(void)
+{
+    G.b->stream_sync(G.b, G.s);
+    G.prof_on = 1;
+    G.prof_n = 0;
+    prof_mark("start");
+}
+
+int vla_gpu_profile_end(struct vla_gpu_prof *out, int max)
+{
+    G.b->stream_sync(G.b, G.s);
+    G.prof_on = 0;
+    int n = 0;
+    for (int i = 1; i < G.prof_n; i++) {
+        float ms = 0;
+        if (G.b->event_elapsed_ms(G.b, &ms, G.prof_ev[i - 1], G.prof_ev[i]))
+            return -1;
+        int j = 0;
+        while (j < n && strcmp(out[j].what, G.prof_what[i]) != 0)
+            j++;
+        if (j == n) {
+            if (n == max)
+                continue;
+            out[n++] = (struct vla_gpu_prof){G.prof_what[i], 0, 0};
+        }
+        out[j].calls++;
+        out[j].ms += ms;
+    }
+    return n;
+}
 
 int vla_gpu_have_graph(void)
 {
@@ -979,11 +1140,14 @@ void vla_gpu_close(void)
         b->graph_destroy(b, G.sg[i]);
     for (int i = 0; i < G.nev_created; i++)
         b->event_destroy(b, G.ev[i]);
+    for (int i = 0; i < G.prof_created; i++)
+        b->event_destroy(b, G.prof_ev[i]);
     if (G.pool)
         b->free_host(b, G.pool);
-    struct scratch *sc[] = {&G.a16,     &G.q16,    &G.k16,       &G.v16,       &G.S,
-                            &G.P16,     &G.tok,    &G.red,       &G.moe_w,     &G.moe_gu,
-                            &G.moe_act, &G.moe_eo, &G.sh_buf[0], &G.sh_buf[1], &G.sh_buf[2]};
+    struct scratch *sc[] = {&G.a16,       &G.q16,       &G.k16,       &G.v16,
+                            &G.S,         &G.P16,       &G.tok,       &G.red,
+                            &G.moe_w,     &G.moe_gu,    &G.moe_act,   &G.moe_eo,
+                            &G.sh_buf[0], &G.sh_buf[1], &G.sh_buf[2], &G.qkvbuf};
     for (size_t i = 0; i < ARRAY_SIZE(sc); i++)
         if (sc[i]->p)
             b->free(b, sc[i]->p);
