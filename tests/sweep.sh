@@ -2,34 +2,17 @@
 # sweep.sh - `bench --sweep` on the CPU backend (the self-test sweep of the
 # tiny preset): table shape, the JSON report against reports/sweep-schema.json,
 # budget marks both ways from a checks file (the budgets are read, never
-# built in), drift against the reference configuration, bad grid values.
+# built in), drift against the reference configuration, bad grid values;
+# --kernel-test and --profile refuse the CPU backend.
 # Ends with "N passed, M failed". Environment: RVD (the binary), OUT.
 set -u
 RVD=${RVD:-build/rocm-vla-doctor}
 OUT=${OUT:-build/out}/sweep
 PY=/usr/bin/python3
 rm -rf "$OUT" && mkdir -p "$OUT"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    echo "FAIL sweep: $*"
-    fail=$((fail + 1))
-}
-# expect RC SUBSTRING DESCRIPTION -- run the rest (stdout+stderr checked)
-expect() {
-    want=$1 pat=$2 what=$3
-    shift 3
-    "$@" >"$OUT/last.out" 2>"$OUT/last.err"
-    rc=$?
-    if [ "$rc" -ne "$want" ]; then
-        bad "$what: exit $rc, want $want: $(head -c 300 "$OUT/last.err")"
-    elif [ -n "$pat" ] && ! grep -qF -- "$pat" "$OUT/last.out" "$OUT/last.err"; then
-        bad "$what: output lacks '$pat': $(head -c 300 "$OUT/last.out" "$OUT/last.err")"
-    else
-        ok
-    fi
-}
+NAME=sweep
+. tests/lib.sh
+expect() { expect_rc "$@"; }
 # the data rows of a sweep table: lines that start with a number
 rows() { grep -cE '^ +[0-9]+ +[0-9]+ +[0-9]+ +(fp32|bf16|fp16) ' "$1"; }
 SW="$RVD bench --sweep --preset tiny --backend cpu --runs 2"
@@ -70,37 +53,30 @@ expect 0 "full grid" "full sweep" $SW --sweep=full --grid image=64 --grid steps=
 [ "$(rows "$OUT/last.out")" = 4 ] && ok || bad "full grid: $(rows "$OUT/last.out") rows, want 4"
 
 # ---- budget marks read from a checks file, both ways
-mkchecks() { # FILE VISION_MS TOTAL_MS: the two budget checks without the CPU skip
-    cat >"$1" <<YEOF
-schema: rocm-vla-doctor-checks/1
-checks:
-  - id: vla.latency.vision
-    title: VLA vision tower latency within the budget
+# a budget check without the CPU skip: ID TITLE FACT BUDGET-MS
+mkcheck() {
+    cat <<YEOF
+  - id: $1
+    title: $2
     level: full
     probe: vla
-    reads: [vla.latency.vision_ms]
+    reads: [$3]
     fail:
-      - when: "vla.latency.vision_ms > $2"
-        summary: "vision {vla.latency.vision_ms} ms (budget $2 ms)"
+      - when: "$3 > $4"
+        summary: "{$3} ms (budget $4 ms)"
     pass:
-      summary: "vision {vla.latency.vision_ms} ms"
-    fix: "see docs/VLA.md"
-    why: "test budget"
-    how: "test budget"
-  - id: vla.latency.total
-    title: VLA forward pass latency within the budget
-    level: full
-    probe: vla
-    reads: [vla.latency.total_ms]
-    fail:
-      - when: "vla.latency.total_ms > $3"
-        summary: "total {vla.latency.total_ms} ms (budget $3 ms)"
-    pass:
-      summary: "total {vla.latency.total_ms} ms"
+      summary: "{$3} ms"
     fix: "see docs/VLA.md"
     why: "test budget"
     how: "test budget"
 YEOF
+}
+mkchecks() { # FILE VISION_MS TOTAL_MS: the two budget checks
+    {
+        printf 'schema: rocm-vla-doctor-checks/1\nchecks:\n'
+        mkcheck vla.latency.vision "VLA vision tower latency within the budget" vla.latency.vision_ms "$2"
+        mkcheck vla.latency.total "VLA forward pass latency within the budget" vla.latency.total_ms "$3"
+    } >"$1"
 }
 mkchecks "$OUT/loose.yaml" 100000 100000
 mkchecks "$OUT/tight.yaml" 100000 0.001
@@ -109,7 +85,7 @@ expect 0 "meets" "generous budget: marks" $SW --grid image=64 --grid chunk=50 --
 expect 0 "over budget" "tight total budget: marks" $SW --grid image=64 --grid chunk=50 --grid steps=1,5 --checks "$OUT/tight.yaml" --json "$OUT/tight.json"
 [ "$(grep -c 'over budget' "$OUT/last.out")" = 2 ] && ok || bad "tight budget: every row over budget"
 grep -q '"meets": false' "$OUT/tight.json" && ! grep -q '"meets": true' "$OUT/tight.json" && ok || bad "tight.json: meets false"
-grep -q '"summary": "total [0-9.]* ms (budget 0.001 ms)"' "$OUT/tight.json" && ok || bad "tight.json: the check's own summary"
+grep -q '"summary": "[0-9.]* ms (budget 0.001 ms)"' "$OUT/tight.json" && ok || bad "tight.json: the check's own summary"
 grep -q '"meets": true' "$OUT/loose.json" && ok || bad "loose.json: meets true"
 
 # ---- a configuration that cannot run is named, not dropped
@@ -131,6 +107,11 @@ expect 2 "has no check vla.latency.vision" "checks file without the budget" $SW 
 echo '{"old": 1}' >"$OUT/keep.json"
 expect 2 "" "bad grid keeps the previous report" $SW --grid steps=0 --json "$OUT/keep.json"
 grep -q '"old"' "$OUT/keep.json" && ok || bad "a failed sweep overwrote its --json target"
+
+# ---- the GPU-only modes say so on the CPU (exit 2), never pass silently
+expect 2 "needs a GPU backend" "--kernel-test on the cpu backend" "$RVD" bench --kernel-test --backend cpu
+expect 2 "takes no preset" "--kernel-test with a preset" "$RVD" bench --kernel-test --preset tiny
+expect 2 "the cpu backend has none" "--profile on the cpu backend" "$RVD" bench --preset tiny --backend cpu --profile
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -760,6 +760,10 @@ static int bench_dispatch(const struct bench_opts *o, const struct vla_preset *p
         if (grc >= 0)
             return grc;
     }
+    if (o->profile) {
+        error("bench: --profile times GPU kernels; the cpu backend has none");
+        return B_USAGE;
+    }
     if (strcmp(o->dtype, "fp32") != 0) {
         error("bench: --dtype %s needs a GPU backend; the cpu backend is the fp32 reference "
               "(use --dtype fp32)",

@@ -8,45 +8,18 @@
 #include "../core/util.h"
 #include "rng.h"
 
-const char vla_odd_preset_yaml[] = "name: odd\n"
-                                   "description: odd shapes for the kernel tests\n"
-                                   "vision:\n"
-                                   "  image: 112\n"
-                                   "  patch: 16\n"
-                                   "  width: 216\n"
-                                   "  depth: 2\n"
-                                   "  heads: 3\n"
-                                   "  mlp: 100\n"
-                                   "  mlp_act: gelu_tanh\n"
-                                   "  merge: 1\n"
-                                   "  cameras: 2\n"
-                                   "backbone:\n"
-                                   "  width: 72\n"
-                                   "  layers: 2\n"
-                                   "  heads: 3\n"
-                                   "  kv_heads: 1\n"
-                                   "  head_dim: 72\n"
-                                   "  mlp: 100\n"
-                                   "  mlp_act: geglu\n"
-                                   "  vocab: 97\n"
-                                   "  rope_theta: 10000\n"
-                                   "expert:\n"
-                                   "  width: 72\n"
-                                   "  layers: 2\n"
-                                   "  heads: 3\n"
-                                   "  kv_heads: 1\n"
-                                   "  head_dim: 72\n"
-                                   "  mlp: 100\n"
-                                   "  mlp_act: geglu\n"
-                                   "action:\n"
-                                   "  chunk: 7\n"
-                                   "  dim: 5\n"
-                                   "  steps: 3\n"
-                                   "  text_tokens: 5\n"
-                                   "  mean: 0\n"
-                                   "  std: 1\n"
-                                   "  low: -10\n"
-                                   "  high: 10\n";
+/* the two decoders share one shape (the expert attends to the backbone's KV) */
+#define ODD_TOWER                                                                                  \
+    "  width: 72\n  layers: 2\n  heads: 3\n  kv_heads: 1\n  head_dim: 72\n  mlp: 100\n"            \
+    "  mlp_act: geglu\n"
+
+const char vla_odd_preset_yaml[] =
+    "name: odd\ndescription: odd shapes for the kernel tests\n"
+    "vision:\n  image: 112\n  patch: 16\n  width: 216\n  depth: 2\n  heads: 3\n  mlp: 100\n"
+    "  mlp_act: gelu_tanh\n  merge: 1\n  cameras: 2\n"
+    "backbone:\n" ODD_TOWER "  vocab: 97\n  rope_theta: 10000\n"
+    "expert:\n" ODD_TOWER "action:\n  chunk: 7\n  dim: 5\n  steps: 3\n  text_tokens: 5\n"
+    "  mean: 0\n  std: 1\n  low: -10\n  high: 10\n";
 
 struct ctx {
     const struct vla_ops *ref, *test;
