@@ -53,6 +53,32 @@ extern "C" __global__ void vla_cvt16(const float *x, long ldx, rvd_u16 *y, long 
     }
 }
 
+// the three attention operands in one launch: ya/yb/yc[r, c] = 16-bit of
+// a/b/c[r, c] (leading dimensions lda/ldb/ldc in, dense out; rows ra/rb/rc
+// of ca/cb/cc columns)
+extern "C" __global__ void vla_cvt16x3(const float *a, long lda, rvd_u16 *ya, int ra, int ca,
+                                       const float *b, long ldb, rvd_u16 *yb, int rb, int cb,
+                                       const float *c, long ldc, rvd_u16 *yc, int rc, int cc,
+                                       int bf)
+{
+    rvd_u64 na = (rvd_u64)ra * ca, nb = (rvd_u64)rb * cb, n = na + nb + (rvd_u64)rc * cc;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        const float *x = a;
+        rvd_u16 *y = ya;
+        long ld = lda;
+        int cols = ca;
+        rvd_u64 j = i;
+        if (j >= na + nb) {
+            x = c, y = yc, ld = ldc, cols = cc, j -= na + nb;
+        } else if (j >= na) {
+            x = b, y = yb, ld = ldb, cols = cb, j -= na;
+        }
+        rvd_u64 r = j / cols, col = j % cols;
+        float v = x[r * ld + col];
+        y[j] = bf ? vla_f2bf(v) : vla_f2h(v);
+    }
+}
+
 // ---- the counter RNG (src/vla/rng.c), in double as on the CPU ---------
 
 __device__ inline rvd_u64 vla_mix(rvd_u64 z)
@@ -118,23 +144,37 @@ __device__ inline float vla_silu(float x)
     return x / (1.0f + expf(-x));
 }
 
-// act 0: gelu_tanh, 1: silu (in place)
-extern "C" __global__ void vla_act(float *x, rvd_u64 n, int act)
+// the 16-bit copy a GEMM reads next, written by the producer itself (one
+// kernel less per GEMM input: ops_gpu.c's "shadow" copies); NULL: none
+__device__ inline void vla_put16(rvd_u16 *y16, rvd_u64 i, float v, int bf)
 {
-    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS)
-        x[i] = act ? vla_silu(x[i]) : vla_gelu_tanh(x[i]);
+    if (y16)
+        y16[i] = bf ? vla_f2bf(v) : vla_f2h(v);
 }
 
-// out[t, f] = act(gate[t, f]) * up[t, f]; gate/up rows of ld; act 1 = silu
+// act 0: gelu_tanh, 1: silu (in place); y16: also its 16-bit copy
+extern "C" __global__ void vla_act(float *x, rvd_u64 n, int act, rvd_u16 *y16, int bf)
+{
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        float v = act ? vla_silu(x[i]) : vla_gelu_tanh(x[i]);
+        x[i] = v;
+        vla_put16(y16, i, v, bf);
+    }
+}
+
+// out[t, f] = act(gate[t, f]) * up[t, f]; gate/up rows of ld; act 1 = silu;
+// y16: also its 16-bit copy
 extern "C" __global__ void vla_glu(const float *gate, const float *up, float *out, int T, int F,
-                                   int ld, int act)
+                                   int ld, int act, rvd_u16 *y16, int bf)
 {
     rvd_u64 n = (rvd_u64)T * F;
     for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
         rvd_u64 t = i / F, f = i % F;
         float g = gate[t * ld + f];
         g = act ? vla_silu(g) : vla_gelu_tanh(g);
-        out[i] = g * up[t * ld + f];
+        float v = g * up[t * ld + f];
+        out[i] = v;
+        vla_put16(y16, i, v, bf);
     }
 }
 
@@ -155,7 +195,7 @@ __device__ inline float vla_block_sum(float v, float *sh)
 }
 
 extern "C" __global__ void vla_layernorm(const float *x, const float *w, const float *b, float *y,
-                                         int T, int D, float eps)
+                                         int T, int D, float eps, rvd_u16 *y16, int bf)
 {
     __shared__ float sh[VLA_BLOCK];
     for (int t = blockIdx.x; t < T; t += gridDim.x) {
@@ -168,13 +208,16 @@ extern "C" __global__ void vla_layernorm(const float *x, const float *w, const f
         for (int i = threadIdx.x; i < D; i += VLA_BLOCK)
             s += (r[i] - mean) * (r[i] - mean);
         float inv = 1.0f / sqrtf(vla_block_sum(s, sh) / (float)D + eps);
-        for (int i = threadIdx.x; i < D; i += VLA_BLOCK)
-            y[(rvd_u64)t * D + i] = (r[i] - mean) * inv * w[i] + b[i];
+        for (int i = threadIdx.x; i < D; i += VLA_BLOCK) {
+            float v = (r[i] - mean) * inv * w[i] + b[i];
+            y[(rvd_u64)t * D + i] = v;
+            vla_put16(y16, (rvd_u64)t * D + i, v, bf);
+        }
     }
 }
 
 extern "C" __global__ void vla_rmsnorm(const float *x, const float *w, float *y, int T, int D,
-                                       float eps)
+                                       float eps, rvd_u16 *y16, int bf)
 {
     __shared__ float sh[VLA_BLOCK];
     for (int t = blockIdx.x; t < T; t += gridDim.x) {
@@ -183,8 +226,11 @@ extern "C" __global__ void vla_rmsnorm(const float *x, const float *w, float *y,
         for (int i = threadIdx.x; i < D; i += VLA_BLOCK)
             s += r[i] * r[i];
         float inv = 1.0f / sqrtf(vla_block_sum(s, sh) / (float)D + eps);
-        for (int i = threadIdx.x; i < D; i += VLA_BLOCK)
-            y[(rvd_u64)t * D + i] = r[i] * inv * w[i];
+        for (int i = threadIdx.x; i < D; i += VLA_BLOCK) {
+            float v = r[i] * inv * w[i];
+            y[(rvd_u64)t * D + i] = v;
+            vla_put16(y16, (rvd_u64)t * D + i, v, bf);
+        }
     }
 }
 
@@ -230,18 +276,115 @@ extern "C" __global__ void vla_softmax(float *S, int rows, int n, float scale, r
         mx = sh[0];
         __syncthreads();
         float sum = 0;
-        for (int j = threadIdx.x; j < n; j += VLA_BLOCK) {
-            float e = expf(row[j] * scale - mx);
-            row[j] = e;
-            sum += e;
-        }
+        for (int j = threadIdx.x; j < n; j += VLA_BLOCK)
+            sum += expf(row[j] * scale - mx);
         float inv = 1.0f / vla_block_sum(sum, sh);
+        // the exponent again rather than a write and a read of S; with p16
+        // only the 16-bit probabilities are written (all the next GEMM reads)
         for (int j = threadIdx.x; j < n; j += VLA_BLOCK) {
-            float p = row[j] * inv;
-            row[j] = p;
+            float p = expf(row[j] * scale - mx) * inv;
             if (p16)
                 p16[(rvd_u64)r * n + j] = bf ? vla_f2bf(p) : vla_f2h(p);
+            else
+                row[j] = p;
         }
+    }
+}
+
+// ---- fused operations (src/vla/ops.h) ---------------------------------
+
+// y[t, n] = act(y[t, n] + bias[n]); act 0 none, 1 gelu_tanh, 2 silu; y16:
+// also the 16-bit copy
+extern "C" __global__ void vla_bias_act(float *y, const float *bias, int T, int N, int act,
+                                        rvd_u16 *y16, int bf)
+{
+    rvd_u64 n = (rvd_u64)T * N;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        float v = y[i] + bias[i % N];
+        v = act == 1 ? vla_gelu_tanh(v) : act == 2 ? vla_silu(v) : v;
+        y[i] = v;
+        vla_put16(y16, i, v, bf);
+    }
+}
+
+// x[t] += bias (bias may be NULL), y = layernorm(x); one block per row. A
+// thread reads back only the elements it wrote itself (same index walk).
+extern "C" __global__ void vla_bias_layernorm(float *x, const float *bias, const float *w,
+                                              const float *b, float *y, int T, int D, float eps,
+                                              rvd_u16 *y16, int bf)
+{
+    __shared__ float sh[VLA_BLOCK];
+    for (int t = blockIdx.x; t < T; t += gridDim.x) {
+        float *r = x + (rvd_u64)t * D;
+        float s = 0;
+        for (int i = threadIdx.x; i < D; i += VLA_BLOCK) {
+            float v = r[i];
+            if (bias) {
+                v += bias[i];
+                r[i] = v;
+            }
+            s += v;
+        }
+        float mean = vla_block_sum(s, sh) / (float)D;
+        s = 0;
+        for (int i = threadIdx.x; i < D; i += VLA_BLOCK)
+            s += (r[i] - mean) * (r[i] - mean);
+        float inv = 1.0f / sqrtf(vla_block_sum(s, sh) / (float)D + eps);
+        for (int i = threadIdx.x; i < D; i += VLA_BLOCK) {
+            float v = (r[i] - mean) * inv * w[i] + b[i];
+            y[(rvd_u64)t * D + i] = v;
+            vla_put16(y16, (rvd_u64)t * D + i, v, bf);
+        }
+    }
+}
+
+// the fused QKV projection's rows [T, (H + 2 KV) hd] (q, k, v) -> q [T, H hd]
+// and kv [T, 2 KV hd] (k then v), RoPE (rotate-half, angle in double) on q
+// and k at positions pos0..
+extern "C" __global__ void vla_rope_split(const float *qkv, int T, int H, int KV, int hd,
+                                          int pos0, double theta, float *q, float *kv)
+{
+    int half = hd / 2, qd = H * hd, kvd = 2 * KV * hd, ld = qd + kvd;
+    rvd_u64 n = (rvd_u64)T * half;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        int t = (int)(i / half), k = (int)(i % half);
+        double ang = (double)(pos0 + t) * pow(theta, -2.0 * k / hd);
+        float c = (float)cos(ang), s = (float)sin(ang);
+        const float *src = qkv + (rvd_u64)t * ld;
+        for (int h = 0; h < H + KV; h++) { // q heads, then k heads
+            const float *r = src + (rvd_u64)h * hd;
+            float *o = h < H ? q + (rvd_u64)t * qd + (rvd_u64)h * hd
+                             : kv + (rvd_u64)t * kvd + (rvd_u64)(h - H) * hd;
+            float a = r[k], b = r[k + half];
+            o[k] = a * c - b * s;
+            o[k + half] = b * c + a * s;
+        }
+        for (int h = 0; h < KV; h++) { // v unrotated
+            const float *r = src + qd + (rvd_u64)(KV + h) * hd;
+            float *o = kv + (rvd_u64)t * kvd + (rvd_u64)(KV + h) * hd;
+            o[k] = r[k];
+            o[k + half] = r[k + half];
+        }
+    }
+}
+
+// vision attention operands: qkv [C*T, 3W] (+ bias [3W], may be NULL) ->
+// q16/k16/v16 [C*H, T, hd] (sequence-and-head major: one strided batch of
+// C*H GEMMs covers every camera)
+extern "C" __global__ void vla_qkv_heads16(const float *qkv, const float *bias, int C, int T,
+                                           int H, int hd, rvd_u16 *q16, rvd_u16 *k16,
+                                           rvd_u16 *v16, int bf)
+{
+    int W = H * hd;
+    rvd_u64 n = (rvd_u64)C * T * 3 * W;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        int col = (int)(i % (3 * W));
+        rvd_u64 row = i / (3 * W); // c * T + t
+        int c = (int)(row / T), t = (int)(row % T);
+        int which = col / W, h = (col % W) / hd, d = col % hd;
+        float v = qkv[i] + (bias ? bias[col] : 0.0f);
+        rvd_u16 *dst = which == 0 ? q16 : which == 1 ? k16 : v16;
+        dst[(((rvd_u64)c * H + h) * T + t) * hd + d] = bf ? vla_f2bf(v) : vla_f2h(v);
     }
 }
 

@@ -103,6 +103,26 @@ if [ -n "$vp" ]; then
 else
     bad "vla_probe.sh gave no counts"
 fi
+# issue 11: the fused VLA kernels against the CPU reference on odd shapes
+# (seq 37, 3 heads x 72, 1/7/50-row GEMMs), then the odd preset's whole pass
+# fused vs unfused and vs the CPU; a kernel disagreeing is exit 1
+"$RVD" bench --kernel-test >"$OUT/ktest.txt" 2>&1
+krc=$?
+[ "$krc" -eq 0 ] && ok || bad "bench --kernel-test exit $krc: $(grep -E '^FAIL|error' "$OUT/ktest.txt" | head -5)"
+[ "$(grep -c '^ok ' "$OUT/ktest.txt")" -ge 50 ] && ok || bad "kernel tests: $(grep -c '^ok ' "$OUT/ktest.txt") cases ok, want >= 50"
+grep -q '^ok   pass: GPU bf16 fused vs GPU bf16 unfused' "$OUT/ktest.txt" && ok || bad "kernel tests: fused vs unfused pass missing"
+# the unfused path on demand (A/B): the same bench, NO_FUSE, finite and close
+ROCM_VLA_DOCTOR_VLA_NO_FUSE=1 "$RVD" bench --preset tiny --dtype bf16 --runs 3 --rows 0 >"$OUT/nofuse.txt" 2>&1 && ok || bad "bench with ROCM_VLA_DOCTOR_VLA_NO_FUSE=1 failed"
+# bench --sweep on the GPU: a small grid, the JSON schema, GPU mode
+"$RVD" bench --sweep --preset tiny --runs 3 --grid steps=1,10 --grid chunk=50 --grid image=64 \
+    --grid dtype=bf16,fp32 --json "$OUT/sweep.json" >"$OUT/sweep.txt" 2>&1 && ok || bad "GPU sweep failed: $(tail -3 "$OUT/sweep.txt")"
+if python3 -c 'import jsonschema' 2>/dev/null; then
+    python3 tests/validate_json.py reports/sweep-schema.json "$OUT/sweep.json" >"$OUT/sweep.schema" 2>&1 && ok || bad "GPU sweep JSON: $(head -3 "$OUT/sweep.schema")"
+else
+    echo "SKIP gpu_device: python3 jsonschema missing, the GPU sweep's JSON not validated"
+fi
+python3 -c 'import json, sys; f = json.load(open(sys.argv[1])); sys.exit(0 if f["mode"] == "gpu" and len(f["configs"]) == 3 and all(c["ran"] and c["memory_used_bytes"] > 0 for c in f["configs"]) else 1)' "$OUT/sweep.json" && ok || bad "GPU sweep: want gpu mode, 3 configurations run, memory measured"
+
 # the fact catalogue covers what the GPU probes produce on real silicon
 # (tests/catalog.sh does the same for the CPU paths), the VLA pass included
 "$RVD" --level full --only vla.latency.total --json "$OUT/full.json" >"$OUT/full.txt" 2>&1

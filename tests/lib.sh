@@ -51,3 +51,19 @@ fixture_check() {
     fi
     "$RVD" --sysroot "$_froot" "$@"
 }
+# expect_rc RC SUBSTRING DESCRIPTION CMD...: run CMD (stdout and stderr into
+# $OUT/last.out and $OUT/last.err); it must exit RC and, unless SUBSTRING is
+# empty, print SUBSTRING on either
+expect_rc() {
+    want=$1 pat=$2 what=$3
+    shift 3
+    "$@" >"$OUT/last.out" 2>"$OUT/last.err"
+    rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        bad "$what: exit $rc, want $want: $(head -c 300 "$OUT/last.err")"
+    elif [ -n "$pat" ] && ! grep -qF -- "$pat" "$OUT/last.out" "$OUT/last.err"; then
+        bad "$what: output lacks '$pat': $(head -c 300 "$OUT/last.out" "$OUT/last.err")"
+    else
+        ok
+    fi
+}

@@ -9,27 +9,9 @@ OUT=${OUT:-build/out}/vla
 PY=/usr/bin/python3
 TOL=1e-5
 rm -rf "$OUT" && mkdir -p "$OUT"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    echo "FAIL vla: $*"
-    fail=$((fail + 1))
-}
-# expect RC FILE-WITH-STDERR SUBSTRING DESCRIPTION -- run the rest
-expect() {
-    want=$1 pat=$2 what=$3
-    shift 3
-    "$@" >"$OUT/last.out" 2>"$OUT/last.err"
-    rc=$?
-    if [ "$rc" -ne "$want" ]; then
-        bad "$what: exit $rc, want $want: $(head -c 300 "$OUT/last.err")"
-    elif [ -n "$pat" ] && ! grep -qF -- "$pat" "$OUT/last.out" "$OUT/last.err"; then
-        bad "$what: output lacks '$pat': $(head -c 300 "$OUT/last.err")"
-    else
-        ok
-    fi
-}
+NAME=vla
+. tests/lib.sh
+expect() { expect_rc "$@"; }
 
 # ---- presets -------------------------------------------------------------
 expect 0 "3.238 B" "pi0 preset (3.24 B parameters)" "$RVD" bench --preset pi0 --dry-run

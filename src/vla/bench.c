@@ -14,6 +14,8 @@
 #include "../report/report.h"
 #include "../core/util.h"
 #include "bench_gpu.h"
+#include "bench_sweep.h"
+#include "kernel_test.h"
 #include "model.h"
 #include "ops.h"
 #include "preset.h"
@@ -27,8 +29,11 @@ enum { B_OK = 0, B_FINDING = 1, B_USAGE = 2, B_INTERNAL = 3 };
 #define CPU_MAX_FLOPS 200e9
 
 struct bench_opts {
-    const char *preset, *models, *dtype, *weights, *save, *json, *backend;
+    const char *preset, *models, *dtype, *weights, *save, *json, *backend, *checks;
     int runs, image, verbose, rows, dry_run, force;
+    int sweep; /* 0 none, 1 quick, 2 full */
+    int kernel_test, profile;
+    struct strlist grid;
     uint64_t seed;
     struct outfile *out; /* --json, opened before the pass runs */
 };
@@ -39,9 +44,14 @@ static void bench_usage(FILE *f)
           "                             [--dtype fp32|bf16|fp16] [--backend auto|cpu|cuda|hip]\n"
           "                             [--weights FILE.safetensors] [--save-weights FILE]\n"
           "                             [--runs N] [--seed S] [--image-size PX] [--rows N]\n"
-          "                             [--json FILE|-] [--dry-run] [--force] [-v]\n"
+          "                             [--json FILE|-] [--dry-run] [--force] [--profile] [-v]\n"
+          "       rocm-vla-doctor bench --sweep[=full] --preset NAME [--grid KEY=V1,V2...]...\n"
+          "                             [--checks FILE] [--runs N] [--backend B] [--json FILE|-]\n"
+          "       rocm-vla-doctor bench --kernel-test [--backend auto|cuda|hip]\n"
           "Runs the reference VLA pass (vision, prefix, denoising steps, post) and prints\n"
-          "per-stage latency percentiles. Built-in presets: ",
+          "per-stage latency percentiles; --sweep runs a grid of configurations (KEY: steps,\n"
+          "chunk, image, dtype, batch) with budget marks from checks.yaml; --kernel-test holds\n"
+          "the GPU kernels to the CPU reference on odd shapes. Built-in presets: ",
           f);
     const char *const *n = vla_preset_builtin_names();
     for (int i = 0; n[i]; i++)
@@ -74,6 +84,11 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         O_BACKEND,
         O_DRY,
         O_FORCE,
+        O_SWEEP,
+        O_GRID,
+        O_CHECKS,
+        O_KTEST,
+        O_PROFILE,
         O_HELP
     };
     static const struct option lo[] = {
@@ -90,6 +105,11 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         {"backend", required_argument, NULL, O_BACKEND},
         {"dry-run", no_argument, NULL, O_DRY},
         {"force", no_argument, NULL, O_FORCE},
+        {"sweep", optional_argument, NULL, O_SWEEP},
+        {"grid", required_argument, NULL, O_GRID},
+        {"checks", required_argument, NULL, O_CHECKS},
+        {"kernel-test", no_argument, NULL, O_KTEST},
+        {"profile", no_argument, NULL, O_PROFILE},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, O_HELP},
         {NULL, 0, NULL, 0},
@@ -128,6 +148,23 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         case O_FORCE:
             o->force = 1;
             break;
+        case O_SWEEP:
+            if (optarg && strcmp(optarg, "full") && strcmp(optarg, "quick"))
+                return error("--sweep takes no value, =quick or =full, not '%s'", optarg);
+            o->sweep = optarg && strcmp(optarg, "full") == 0 ? 2 : 1;
+            break;
+        case O_GRID:
+            strlist_add(&o->grid, optarg);
+            break;
+        case O_CHECKS:
+            o->checks = optarg;
+            break;
+        case O_KTEST:
+            o->kernel_test = 1;
+            break;
+        case O_PROFILE:
+            o->profile = 1;
+            break;
         case 'v':
             o->verbose = 1;
             break;
@@ -163,8 +200,18 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
     }
     if (optind < argc)
         return error("bench: unexpected argument '%s'", argv[optind]);
+    if (o->kernel_test)
+        return o->preset || o->sweep ? error("bench: --kernel-test takes no preset and no --sweep")
+                                     : 0;
     if (!o->preset)
         return error("bench: --preset NAME is required");
+    if (o->grid.n && !o->sweep)
+        return error("bench: --grid needs --sweep");
+    if (o->checks && !o->sweep)
+        return error("bench: --checks needs --sweep (the budgets of the marks)");
+    if (o->sweep && (o->dry_run || o->weights || o->save))
+        return error("bench: --sweep runs synthetic weights; --dry-run, --weights and "
+                     "--save-weights do not apply");
     return 0;
 }
 
@@ -426,6 +473,15 @@ static void print_gpu(const struct bench_opts *o, const struct vla_preset *p,
            "%.1f GiB\n",
            (double)g->mem_used / (1 << 30), (double)g->alloc_peak / (1 << 30),
            (double)g->mem_total / (1 << 30));
+    if (g->nprof) {
+        printf("profile       one stream-launched pass, %.3f ms of device time by kernel (an event "
+               "after every launch; the gap before a launch counts to it):\n",
+               g->prof_total_ms);
+        for (int i = 0; i < g->nprof; i++) /* largest first (bench_gpu.c sorted them) */
+            printf("  %-24s %6d calls %9.3f ms %5.1f %%  %7.2f us/call\n", g->prof[i].what,
+                   g->prof[i].calls, g->prof[i].ms, 100 * g->prof[i].ms / g->prof_total_ms,
+                   1e3 * g->prof[i].ms / g->prof[i].calls);
+    }
     if (g->have_ref)
         printf("numerics      vs the fp32 pass on the same weights: cosine %.6f (normalised) "
                "%.6f (physical); max error %.3g (normalised) %.3g (physical, max |a| %.3g)\n",
@@ -549,7 +605,7 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
 static int run_bench_gpu(const struct bench_opts *o, const struct vla_preset *p)
 {
     struct vla_gpu_req r = {p,       o->backend, o->dtype, o->weights, o->save,
-                            o->runs, o->image,   1,        o->seed};
+                            o->runs, o->image,   1,        o->seed,    o->profile};
     struct vla_gpu_out g;
     int rc = vla_gpu_run(&r, &g);
     if (rc == 1 && strcmp(o->backend, "auto") == 0) {
@@ -704,6 +760,10 @@ static int bench_dispatch(const struct bench_opts *o, const struct vla_preset *p
         if (grc >= 0)
             return grc;
     }
+    if (o->profile) {
+        error("bench: --profile times GPU kernels; the cpu backend has none");
+        return B_USAGE;
+    }
     if (strcmp(o->dtype, "fp32") != 0) {
         error("bench: --dtype %s needs a GPU backend; the cpu backend is the fp32 reference "
               "(use --dtype fp32)",
@@ -720,6 +780,8 @@ static int bench_dispatch(const struct bench_opts *o, const struct vla_preset *p
     return run_bench(o, p);
 }
 
+static int bench_main(struct bench_opts *op);
+
 int vla_cmd_bench(int argc, char **argv)
 {
     struct bench_opts o = {0};
@@ -728,12 +790,23 @@ int vla_cmd_bench(int argc, char **argv)
     o.runs = 5;
     o.rows = 3;
     int prc = bench_parse(argc, argv, &o);
-    if (prc > 0)
+    if (prc > 0) {
+        strlist_release(&o.grid);
         return B_OK; /* --help */
+    }
     if (prc < 0) {
+        strlist_release(&o.grid);
         bench_usage(stderr);
         return B_USAGE;
     }
+    int rc = o.kernel_test ? vla_kernel_test(o.backend) : bench_main(&o);
+    strlist_release(&o.grid);
+    return rc;
+}
+
+static int bench_main(struct bench_opts *op)
+{
+    struct bench_opts o = *op;
     if (strcmp(o.backend, "cpu") && strcmp(o.backend, "auto") && strcmp(o.backend, "cuda") &&
         strcmp(o.backend, "hip"))
         return error("bench: --backend must be auto, cpu, cuda or hip, not '%s'", o.backend),
@@ -755,7 +828,15 @@ int vla_cmd_bench(int argc, char **argv)
         vla_preset_release(&p);
         return B_USAGE;
     }
-    int rc = bench_dispatch(&o, &p);
+    int rc;
+    if (o.sweep) {
+        struct vla_sweep_opts so = {o.backend, o.models,     o.checks,
+                                    &o.grid,   o.sweep == 2, o.runs,
+                                    o.seed,    &jf,          o.json && strcmp(o.json, "-") == 0};
+        rc = vla_sweep(&so, &p);
+    } else {
+        rc = bench_dispatch(&o, &p);
+    }
     if (jf.f)
         outfile_close(&jf, 1); /* never written: the target stays as it was */
     vla_preset_release(&p);

@@ -17,8 +17,15 @@ static int cmp_d(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* largest time first */
+static int cmp_prof(const void *a, const void *b)
+{
+    double x = ((const struct vla_gpu_prof *)a)->ms, y = ((const struct vla_gpu_prof *)b)->ms;
+    return (x < y) - (x > y);
+}
+
 /* nearest rank, as bench.c */
-static struct vla_pct pcts(double *v, int n)
+struct vla_pct vla_pcts(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof(double), cmp_d);
     struct vla_pct r;
@@ -57,7 +64,7 @@ static void stage_work(const struct vla_preset *p, const struct vla_weights *w, 
     }
 }
 
-static void compare(const float *a, const float *b, size_t n, double *cosv, double *maxerr)
+void vla_actions_compare(const float *a, const float *b, size_t n, double *cosv, double *maxerr)
 {
     double ab = 0, aa = 0, bb = 0, m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -136,8 +143,8 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
         if (!vla_forward(m, in, ra, NULL, &rs) && !*vla_gpu_error() &&
             !vla_gpu_download_state(m, rn)) {
             o->have_ref = 1;
-            compare(o->actions, ra, na, &o->cos_phys, &o->maxerr_phys);
-            compare(norm, rn, na, &o->cos_norm, &o->maxerr_norm);
+            vla_actions_compare(o->actions, ra, na, &o->cos_phys, &o->maxerr_phys);
+            vla_actions_compare(norm, rn, na, &o->cos_norm, &o->maxerr_norm);
             double mx = 0;
             for (size_t i = 0; i < na; i++)
                 mx = fabs(ra[i]) > mx ? fabs(ra[i]) : mx;
@@ -171,6 +178,19 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
         snprintf(o->error, sizeof(o->error), "timed pass: %s", vla_gpu_error());
         goto out;
     }
+    if (r->profile) {
+        vla_gpu_profile_begin();
+        rc = vla_forward(m, in, scratch, NULL, NULL) || *vla_gpu_error();
+        int n = vla_gpu_profile_end(o->prof, (int)(sizeof(o->prof) / sizeof(o->prof[0])));
+        o->nprof = n > 0 ? n : 0;
+        for (int i = 0; i < o->nprof; i++)
+            o->prof_total_ms += o->prof[i].ms;
+        qsort(o->prof, (size_t)o->nprof, sizeof(o->prof[0]), cmp_prof);
+        if (rc) {
+            snprintf(o->error, sizeof(o->error), "profiled pass: %s", vla_gpu_error());
+            goto out;
+        }
+    }
     char *gwhy = NULL;
     if (vla_gpu_graph_capture(m, in, scratch, &gwhy) == 0 && vla_gpu_graph_run(NULL, 0) == 0) {
         memset(scratch, 0, na * sizeof(float));
@@ -178,7 +198,7 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
         o->graph = 1;
         for (int k = 0; k < r->runs; k++)
             col[k] = times[(size_t)k * (ns + 1) + ns];
-        o->eager_total = pcts(col, r->runs);
+        o->eager_total = vla_pcts(col, r->runs);
         /* the total from the whole-pass graph (host clock, input staging
          * included); the stages from the split graphs (events between them) */
         for (int k = 0; k < r->runs && !rc; k++) {
@@ -204,7 +224,7 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
     for (int s = 0; s <= ns; s++) {
         for (int k = 0; k < r->runs; k++)
             col[k] = times[(size_t)k * (ns + 1) + s];
-        o->stage[s] = pcts(col, r->runs);
+        o->stage[s] = vla_pcts(col, r->runs);
     }
     o->mem_used = vla_gpu_used_bytes();
     o->alloc_peak = vla_gpu_alloc_peak();

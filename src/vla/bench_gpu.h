@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "ops_gpu.h"
 #include "preset.h"
 
 struct vla_gpu_req {
@@ -18,6 +19,7 @@ struct vla_gpu_req {
     const char *weights, *save;
     int runs, image, want_ref;
     uint64_t seed;
+    int profile; /* one extra stream-launched pass timed per kernel (prof) */
 };
 
 struct vla_pct {
@@ -48,11 +50,19 @@ struct vla_gpu_out {
     double stage_flops[3], stage_bytes[3];
     double gemm_peak, bw_peak; /* measured here: FLOP/s of a large GEMM, bytes/s of a device copy */
     size_t mem_used, mem_total, alloc_peak;
-    size_t weights_fp32_bytes; /* the fp32 arena kept for the reference pass */
+    size_t weights_fp32_bytes;    /* the fp32 arena kept for the reference pass */
+    struct vla_gpu_prof prof[48]; /* --profile: per kernel, one pass */
+    int nprof;                    /* rows; 0 without --profile */
+    double prof_total_ms;
 };
 
 /* 0 ran (out filled), 1 no GPU (out->error says why), -1 failed (out->error) */
 int vla_gpu_run(const struct vla_gpu_req *r, struct vla_gpu_out *out);
 void vla_gpu_out_release(struct vla_gpu_out *out);
+
+/* nearest-rank p50/p90/p99 of n values (sorts v) */
+struct vla_pct vla_pcts(double *v, int n);
+/* cosine and max |a - b| of two vectors (cosine 1 for two zero vectors) */
+void vla_actions_compare(const float *a, const float *b, size_t n, double *cosv, double *maxerr);
 
 #endif

@@ -307,10 +307,7 @@ static void decoder_layer(struct vla_model *m, const struct vla_tower *t, const 
     float eps = (float)m->p->norm_eps;
     float *kvrows = kvl + (size_t)pos0 * kvd;
     o->rmsnorm(x, L->attn_norm, m->h, T, D, eps);
-    o->matmul(m->h, L->q_w, NULL, m->q, T, qd, D, 0);
-    o->matmul(m->h, L->kv_w, NULL, kvrows, T, kvd, D, 0);
-    o->rope(m->q, T, H, hd, qd, pos0, m->p->rope_theta);
-    o->rope(kvrows, T, KV, hd, kvd, pos0, m->p->rope_theta);
+    o->qkv_rope(m->h, L->q_w, L->kv_w, m->q, kvrows, T, D, H, KV, hd, pos0, m->p->rope_theta);
     o->attention(m->q, qd, kvl, kvl + (size_t)KV * hd, kvd, m->att, T, pos0 + T, H, KV, hd,
                  1.0f / sqrtf((float)hd));
     o->matmul(m->att, L->o_w, NULL, x, T, D, qd, 1);
@@ -337,30 +334,35 @@ static void vision(struct vla_model *m, const struct vla_inputs *in, struct vla_
         o->add(m->vx + (size_t)c * gg * W, m->posi, (size_t)gg * W);
     stat(m, st, "vision.patch_embed", m->vx, (size_t)Tv * W, -1);
     char name[64];
+    /* a residual bias not yet added (the fc2 bias of the block before): the
+     * next layernorm adds it in the same pass over x (bias_layernorm) */
+    const float *pending = NULL;
     for (int i = 0; i < v->depth; i++) {
         const struct vla_vblock *b = &w->vb[i];
-        o->layernorm(m->vx, b->norm1_w, b->norm1_b, m->vh, Tv, W, VISION_LN_EPS);
-        o->matmul(m->vh, b->qkv_w, b->qkv_b, m->qkv, Tv, 3 * W, W, 0);
-        for (int c = 0; c < v->cameras; c++) {
-            const float *qc = m->qkv + (size_t)c * gg * 3 * W;
-            o->attention(qc, 3 * W, qc + W, qc + 2 * W, 3 * W, m->vatt + (size_t)c * gg * W, gg, gg,
-                         v->heads, v->heads, hd, 1.0f / sqrtf((float)hd));
-        }
-        o->matmul(m->vatt, b->o_w, b->o_b, m->vx, Tv, W, W, 1);
-        o->layernorm(m->vx, b->norm2_w, b->norm2_b, m->vh, Tv, W, VISION_LN_EPS);
+        o->bias_layernorm(m->vx, pending, b->norm1_w, b->norm1_b, m->vh, Tv, W, VISION_LN_EPS);
+        o->matmul(m->vh, b->qkv_w, NULL, m->qkv, Tv, 3 * W, W, 0);
+        o->attention_packed(m->qkv, b->qkv_b, m->vatt, v->cameras, gg, v->heads, hd,
+                            1.0f / sqrtf((float)hd));
+        o->matmul(m->vatt, b->o_w, NULL, m->vx, Tv, W, W, 1);
+        o->bias_layernorm(m->vx, b->o_b, b->norm2_w, b->norm2_b, m->vh, Tv, W, VISION_LN_EPS);
         if (v->mlp_act == VLA_ACT_SWIGLU) {
             o->matmul(m->vh, b->fc1_w, b->fc1_b, m->vmlp, Tv, 2 * M, W, 0);
             o->glu(m->vmlp, m->vmlp + M, m->vmlp2, Tv, M, 2 * M, VLA_ACT_SWIGLU);
-            o->matmul(m->vmlp2, b->fc2_w, b->fc2_b, m->vx, Tv, W, M, 1);
+            o->matmul(m->vmlp2, b->fc2_w, NULL, m->vx, Tv, W, M, 1);
         } else {
-            o->matmul(m->vh, b->fc1_w, b->fc1_b, m->vmlp, Tv, M, W, 0);
-            o->gelu_tanh(m->vmlp, (size_t)Tv * M);
-            o->matmul(m->vmlp, b->fc2_w, b->fc2_b, m->vx, Tv, W, M, 1);
+            o->matmul(m->vh, b->fc1_w, NULL, m->vmlp, Tv, M, W, 0);
+            o->bias_act(m->vmlp, b->fc1_b, Tv, M, VLA_BIAS_GELU_TANH);
+            o->matmul(m->vmlp, b->fc2_w, NULL, m->vx, Tv, W, M, 1);
+        }
+        pending = b->fc2_b;
+        if (st) { /* the statistics read x with its bias */
+            o->bias_act(m->vx, pending, Tv, W, VLA_BIAS_ONLY);
+            pending = NULL;
         }
         snprintf(name, sizeof(name), "vision.blocks.%d", i);
         stat(m, st, name, m->vx, (size_t)Tv * W, -1);
     }
-    o->layernorm(m->vx, w->vnorm_w, w->vnorm_b, m->vh, Tv, W, VISION_LN_EPS);
+    o->bias_layernorm(m->vx, pending, w->vnorm_w, w->vnorm_b, m->vh, Tv, W, VISION_LN_EPS);
     const float *src = m->vh;
     if (v->merge > 1) {
         for (int c = 0; c < v->cameras; c++)
@@ -400,8 +402,8 @@ static void denoise_step(struct vla_model *m, int step, float t, float dt, struc
     o->time_embed(m->temb, E, t, TIME_MIN_PERIOD, TIME_MAX_PERIOD);
     o->matmul(m->xt, w->ain_w, w->ain_b, m->ae, C, E, A, 0);
     o->concat_bcast(m->ae, E, m->temb, E, m->cat, C);
-    o->matmul(m->cat, w->tin_w, w->tin_b, m->tmp, C, E, 2 * E, 0);
-    o->silu(m->tmp, (size_t)C * E);
+    o->matmul(m->cat, w->tin_w, NULL, m->tmp, C, E, 2 * E, 0);
+    o->bias_act(m->tmp, w->tin_b, C, E, VLA_BIAS_SILU);
     o->matmul(m->tmp, w->tout_w, w->tout_b, m->ex, C, E, E, 0);
     stat(m, st, "expert.input", m->ex, (size_t)C * E, step);
     char name[64];

@@ -12,6 +12,9 @@
 
 #include "preset.h"
 
+/* the activation of bias_act */
+enum vla_bias_act { VLA_BIAS_ONLY, VLA_BIAS_GELU_TANH, VLA_BIAS_SILU };
+
 struct vla_ops {
     const char *name;
     int host_memory; /* buffers are host memory: weights are used in place */
@@ -80,6 +83,25 @@ struct vla_ops {
     void (*moe_dense)(const float *h, float *x, const float *router_w, const float *gate_up_w,
                       const float *down_w, int T, int D, int X, int k, int M, enum vla_router r,
                       enum vla_act act, float *logits);
+
+    /* ---- fused operations: each replaces the composition named in its
+     * comment (fewer kernels per layer on a GPU); ops_cpu.c implements them
+     * as that composition or its equivalent loop, tests/unit/test_vla_fused.c
+     * holds them to it, `bench --kernel-test` holds the GPU's to the CPU's. */
+    /* y[t, n] = act(y[t, n] + bias[n])  (matmul's bias, then gelu_tanh / silu) */
+    void (*bias_act)(float *y, const float *bias, int T, int N, enum vla_bias_act act);
+    /* x[t] += bias (when not NULL), then y = layernorm(x)  (add, layernorm) */
+    void (*bias_layernorm)(float *x, const float *bias, const float *w, const float *b, float *y,
+                           int T, int D, float eps);
+    /* q [T, H*hd] = h q_w^T, kv [T, 2*KV*hd] = h kv_w^T (k then v), RoPE on q
+     * and k at positions pos0..  (two matmuls, two ropes) */
+    void (*qkv_rope)(const float *h, const float *q_w, const float *kv_w, float *q, float *kv,
+                     int T, int D, int H, int KV, int hd, int pos0, double theta);
+    /* C independent sequences of T tokens: qkv [C*T, 3*H*hd] rows (q, k, v) +
+     * bias [3*H*hd] (NULL: none) -> out [C*T, H*hd], softmax attention per
+     * sequence  (bias add, then one attention call per sequence) */
+    void (*attention_packed)(const float *qkv, const float *bias, float *out, int C, int T, int H,
+                             int hd, float scale);
 
     /* x [T, A] (normalised) -> x * std + mean, clamped to [low, high] */
     void (*denorm_clamp)(float *x, int T, int A, const float *mean, const float *std,

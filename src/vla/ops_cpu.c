@@ -225,6 +225,56 @@ static void cpu_attention(const float *q, int qs, const float *k, const float *v
     free(p);
 }
 
+/* ---- fused operations (ops.h): the compositions they replace ---------- */
+
+static void cpu_bias_act(float *y, const float *bias, int T, int N, enum vla_bias_act act)
+{
+    for (int t = 0; t < T; t++)
+        for (int n = 0; n < N; n++) {
+            float v = y[(size_t)t * N + n] + bias[n];
+            y[(size_t)t * N + n] = act == VLA_BIAS_GELU_TANH ? gelu_tanh1(v)
+                                   : act == VLA_BIAS_SILU    ? silu1(v)
+                                                             : v;
+        }
+}
+
+static void cpu_bias_layernorm(float *x, const float *bias, const float *w, const float *b,
+                               float *y, int T, int D, float eps)
+{
+    for (int t = 0; t < T; t++) {
+        float *r = x + (size_t)t * D;
+        for (int i = 0; bias && i < D; i++)
+            r[i] += bias[i];
+        cpu_layernorm(r, w, b, y + (size_t)t * D, 1, D, eps);
+    }
+}
+
+static void cpu_qkv_rope(const float *h, const float *q_w, const float *kv_w, float *q, float *kv,
+                         int T, int D, int H, int KV, int hd, int pos0, double theta)
+{
+    int qd = H * hd, kvd = 2 * KV * hd;
+    cpu_matmul(h, q_w, NULL, q, T, qd, D, 0);
+    cpu_matmul(h, kv_w, NULL, kv, T, kvd, D, 0);
+    cpu_rope(q, T, H, hd, qd, pos0, theta);
+    cpu_rope(kv, T, KV, hd, kvd, pos0, theta);
+}
+
+static void cpu_attention_packed(const float *qkv, const float *bias, float *out, int C, int T,
+                                 int H, int hd, float scale)
+{
+    int W = H * hd;
+    size_t n = (size_t)T * 3 * W;
+    float *tmp = xmalloc(n * sizeof(float));
+    for (int c = 0; c < C; c++) {
+        const float *src = qkv + (size_t)c * n;
+        for (size_t i = 0; i < n; i++)
+            tmp[i] = src[i] + (bias ? bias[i % (3 * (size_t)W)] : 0.0f);
+        cpu_attention(tmp, 3 * W, tmp + W, tmp + 2 * W, 3 * W, out + (size_t)c * T * W, T, T, H, H,
+                      hd, scale);
+    }
+    free(tmp);
+}
+
 static void cpu_add(float *y, const float *x, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -436,6 +486,10 @@ const struct vla_ops vla_ops_cpu = {
     .moe_route = cpu_moe_route,
     .gather_rows = cpu_gather_rows,
     .scatter_add_rows = cpu_scatter_add_rows,
+    .bias_act = cpu_bias_act,
+    .bias_layernorm = cpu_bias_layernorm,
+    .qkv_rope = cpu_qkv_rope,
+    .attention_packed = cpu_attention_packed,
     .denorm_clamp = cpu_denorm_clamp,
     .max_abs = cpu_max_abs,
 };

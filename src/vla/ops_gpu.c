@@ -25,16 +25,23 @@
 
 #define KFNS(X)                                                                                    \
     X(vla_cvt16)                                                                                   \
-    X(vla_rng_fill) X(vla_bias) X(vla_axpy) X(vla_scale) X(vla_act) X(vla_glu) X(vla_layernorm)    \
-        X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge)   \
-            X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)  \
-                X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16)
+    X(vla_rng_fill)                                                                                \
+    X(vla_bias)                                                                                    \
+    X(vla_axpy)                                                                                    \
+    X(vla_scale)                                                                                   \
+    X(vla_act)                                                                                     \
+    X(vla_glu) X(vla_layernorm) X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify)          \
+        X(vla_pos_interp) X(vla_merge) X(vla_embed) X(vla_concat_bcast) X(vla_time_embed)          \
+            X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) \
+                X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act) X(vla_bias_layernorm)               \
+                    X(vla_rope_split) X(vla_qkv_heads16)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
 static const char *const knames[] = {KFNS(KNAME)};
 
 #define BLOCK 256
+#define PROF_MAX 16384
 #define MAX_STAGED 16
 #define MAX_EVENTS 128
 
@@ -50,6 +57,20 @@ struct scratch {
     size_t cap;
 };
 
+/* A "shadow": the 16-bit copy of an fp32 activation that its producer (a
+ * norm, an activation, a GLU) wrote in the same kernel, so the GEMM that
+ * reads it next skips its own conversion (one kernel less per GEMM input;
+ * two GEMMs reading one norm's output share it). One slot per producer
+ * kind, each with its own buffer. A slot is dropped when anything writes
+ * memory overlapping its fp32 source, at every stage boundary (g_sync) and
+ * when the dtype changes: a hit is always the current value. */
+enum { SH_NORM, SH_ACT, SH_GLU, SH_N };
+struct shadow {
+    const float *src;
+    size_t n; /* fp32 elements, contiguous */
+    void *p16;
+};
+
 static struct {
     struct gpu_backend *b;
     gpu_stream s;
@@ -63,6 +84,14 @@ static struct {
     uint16_t *arena16;
     enum gpu_dtype arena16_dt;
     struct scratch a16, q16, k16, v16, S, P16, tok, red, moe_w, moe_gu, moe_act, moe_eo;
+    struct scratch sh_buf[SH_N], qkvbuf;
+    struct shadow sh[SH_N];
+    int no_shadow; /* ROCM_VLA_DOCTOR_VLA_NO_FUSE=1: the unfused path (kernel tests, A/B) */
+    long long sh_hits, cvt_launches;
+    /* --profile: an event after every launch of one eager pass */
+    int prof_on, prof_n, prof_created;
+    gpu_event prof_ev[PROF_MAX];
+    const char *prof_what[PROF_MAX];
     size_t cur, peak, free0;
     int err;
     char errmsg[600];
@@ -115,8 +144,25 @@ static float *g_alloc(size_t n)
     return p;
 }
 
+static void shadows_clear(void)
+{
+    memset(G.sh, 0, sizeof(G.sh));
+}
+
+/* [p, p + bytes) was written: shadows of overlapping sources are stale */
+static void wrote(const void *p, size_t bytes)
+{
+    const char *a = p, *e = a + bytes;
+    for (int i = 0; i < SH_N; i++) {
+        const char *s0 = (const char *)G.sh[i].src, *s1 = s0 + G.sh[i].n * sizeof(float);
+        if (G.sh[i].src && a < s1 && s0 < e)
+            G.sh[i].src = NULL;
+    }
+}
+
 static void g_release(float *p)
 {
+    shadows_clear();
     if (p)
         G.b->free(G.b, p);
 }
@@ -156,6 +202,7 @@ static void *stage(size_t bytes)
 
 static void h2d(void *dev, const void *host, size_t bytes)
 {
+    wrote(dev, bytes);
     if (G.capturing) {
         void *pin = stage(bytes);
         if (!pin)
@@ -193,6 +240,7 @@ static void g_download(float *host, const float *src, size_t n)
 
 static void g_sync(void)
 {
+    shadows_clear();
     if (G.capturing == 2) { /* split capture: a stage boundary ends one graph */
         gpu_graph g = NULL;
         if (G.b->graph_end(G.b, G.s, &g) || G.nsg == MAX_EVENTS) {
@@ -212,6 +260,7 @@ static void g_sync(void)
 
 static void g_copy(float *dst, const float *src, size_t n)
 {
+    wrote(dst, n * sizeof(float));
     if (G.b->memcpy_async(G.b, dst, src, n * sizeof(float), GPU_D2D, G.s))
         fail("device copy");
 }
@@ -225,12 +274,29 @@ static unsigned grid_for(uint64_t work)
     return (unsigned)(g > (uint64_t)G.gridmax ? (uint64_t)G.gridmax : g);
 }
 
+/* the time since the previous mark is `what`'s (stream order) */
+static void prof_mark(const char *what)
+{
+    if (!G.prof_on || G.capturing || G.prof_n >= PROF_MAX)
+        return;
+    if (G.prof_n == G.prof_created) {
+        if (G.b->event_create(G.b, &G.prof_ev[G.prof_n])) {
+            G.prof_on = 0;
+            return;
+        }
+        G.prof_created++;
+    }
+    G.b->event_record(G.b, G.prof_ev[G.prof_n], G.s);
+    G.prof_what[G.prof_n++] = what;
+}
+
 static void launch(int k, unsigned grid, void **args)
 {
     if (G.err)
         return;
     if (G.b->launch(G.b, G.f[k], grid, BLOCK, 0, G.s, args))
         fail(knames[k]);
+    prof_mark(knames[k]);
 }
 
 #define LAUNCH(k, grid, ...)                                                                       \
@@ -243,6 +309,7 @@ static void launch(int k, unsigned grid, void **args)
 static void cvt16(const float *x, long ldx, void *dst, long ldy, int rows, int cols)
 {
     int bf = G.dt == GPU_BF16;
+    G.cvt_launches++;
     LAUNCH(K_vla_cvt16, grid_for((uint64_t)rows * cols), &x, &ldx, &dst, &ldy, &rows, &cols, &bf);
 }
 
@@ -257,6 +324,9 @@ static void gemm(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float al
         if (G.b->blas_gemm_ex(G.b, t, GPU_F32, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta,
                               C, ldc, sC, batch, G.s))
             fail("GEMM");
+        prof_mark(batch > 1 ? "GEMM, batched (BLAS)"
+                  : m <= 64 ? "GEMM, M <= 64 (BLAS)"
+                            : "GEMM, M > 64 (BLAS)");
         return;
     }
     unsigned grid = (unsigned)(((n + 15) / 16) * ((m + 15) / 16) * batch);
@@ -287,9 +357,30 @@ static const void *act_operand(const float *x, int rows, int cols, enum gpu_dtyp
 {
     if (t == GPU_F32)
         return x;
+    for (int i = 0; i < SH_N; i++)
+        if (G.sh[i].src == x && G.sh[i].n == (size_t)rows * cols) {
+            G.sh_hits++;
+            return G.sh[i].p16;
+        }
     void *d = scratch(sc, (size_t)rows * cols * 2);
     cvt16(x, cols, d, cols, rows, cols);
     return d;
+}
+
+/* the 16-bit copy a producer of kind k writes beside y [n floats], or NULL
+ * (fp32, or the unfused path); the slot is filled by shadow_set after the
+ * launch */
+static void *shadow_target(int k, size_t n)
+{
+    if (G.dt == GPU_F32 || G.no_shadow)
+        return NULL;
+    return scratch(&G.sh_buf[k], n * 2);
+}
+
+static void shadow_set(int k, const float *y, size_t n, void *p16)
+{
+    if (p16 && !G.err)
+        G.sh[k] = (struct shadow){y, n, p16};
 }
 
 /* ---- the ops ------------------------------------------------------------ */
@@ -300,6 +391,7 @@ static void g_matmul(const float *x, const float *w, const float *bias, float *y
     enum gpu_dtype t;
     const void *B = weight_operand(w, &t);
     const void *A = act_operand(x, M, K, t, &G.a16);
+    wrote(y, (size_t)M * N * sizeof(float));
     gemm(t, 0, 1, M, N, K, 1.0f, A, K, 0, B, K, 0, accumulate ? 1.0f : 0.0f, y, N, 0, 1);
     if (bias)
         LAUNCH(K_vla_bias, grid_for((uint64_t)M * N), &y, &bias, &M, &N);
@@ -308,19 +400,34 @@ static void g_matmul(const float *x, const float *w, const float *bias, float *y
 static void g_layernorm(const float *x, const float *w, const float *b, float *y, int T, int D,
                         float eps)
 {
-    LAUNCH(K_vla_layernorm, (unsigned)(T < G.gridmax ? T : G.gridmax), &x, &w, &b, &y, &T, &D,
-           &eps);
+    size_t n = (size_t)T * D;
+    wrote(y, n * sizeof(float));
+    void *y16 = shadow_target(SH_NORM, n);
+    int bf = G.dt == GPU_BF16;
+    LAUNCH(K_vla_layernorm, (unsigned)(T < G.gridmax ? T : G.gridmax), &x, &w, &b, &y, &T, &D, &eps,
+           &y16, &bf);
+    shadow_set(SH_NORM, y, n, y16);
 }
 
 static void g_rmsnorm(const float *x, const float *w, float *y, int T, int D, float eps)
 {
-    LAUNCH(K_vla_rmsnorm, (unsigned)(T < G.gridmax ? T : G.gridmax), &x, &w, &y, &T, &D, &eps);
+    size_t n = (size_t)T * D;
+    wrote(y, n * sizeof(float));
+    void *y16 = shadow_target(SH_NORM, n);
+    int bf = G.dt == GPU_BF16;
+    LAUNCH(K_vla_rmsnorm, (unsigned)(T < G.gridmax ? T : G.gridmax), &x, &w, &y, &T, &D, &eps, &y16,
+           &bf);
+    shadow_set(SH_NORM, y, n, y16);
 }
 
 static void act(float *x, size_t n, int which)
 {
     uint64_t nn = n;
-    LAUNCH(K_vla_act, grid_for(nn), &x, &nn, &which);
+    wrote(x, n * sizeof(float));
+    void *y16 = shadow_target(SH_ACT, n);
+    int bf = G.dt == GPU_BF16;
+    LAUNCH(K_vla_act, grid_for(nn), &x, &nn, &which, &y16, &bf);
+    shadow_set(SH_ACT, x, n, y16);
 }
 
 static void g_gelu_tanh(float *x, size_t n)
@@ -336,12 +443,17 @@ static void g_silu(float *x, size_t n)
 static void g_glu(const float *gate, const float *up, float *out, int T, int F, int ld,
                   enum vla_act a)
 {
-    int silu = a == VLA_ACT_SWIGLU;
-    LAUNCH(K_vla_glu, grid_for((uint64_t)T * F), &gate, &up, &out, &T, &F, &ld, &silu);
+    int silu = a == VLA_ACT_SWIGLU, bf = G.dt == GPU_BF16;
+    size_t n = (size_t)T * F;
+    wrote(out, n * sizeof(float));
+    void *y16 = shadow_target(SH_GLU, n);
+    LAUNCH(K_vla_glu, grid_for((uint64_t)T * F), &gate, &up, &out, &T, &F, &ld, &silu, &y16, &bf);
+    shadow_set(SH_GLU, out, n, y16);
 }
 
 static void g_rope(float *x, int T, int heads, int hd, int stride, int pos0, double theta)
 {
+    wrote(x, (size_t)T * stride * sizeof(float));
     LAUNCH(K_vla_rope, grid_for((uint64_t)T * (hd / 2)), &x, &T, &heads, &hd, &stride, &pos0,
            &theta);
 }
@@ -359,14 +471,23 @@ static void g_attention(const float *q, int qs, const float *k, const float *v, 
         void *q16 = scratch(&G.q16, (size_t)Tq * H * hd * 2);
         void *k16 = scratch(&G.k16, (size_t)Tk * KV * hd * 2);
         void *v16 = scratch(&G.v16, (size_t)Tk * KV * hd * 2);
-        cvt16(q, qs, q16, (long)H * hd, Tq, H * hd);
-        cvt16(k, ks, k16, (long)KV * hd, Tk, KV * hd);
-        cvt16(v, ks, v16, (long)KV * hd, Tk, KV * hd);
+        long lq = qs, lk = ks;
+        int qc = H * hd, kc = KV * hd, bf = t == GPU_BF16;
+        if (G.no_shadow) {
+            cvt16(q, qs, q16, (long)H * hd, Tq, H * hd);
+            cvt16(k, ks, k16, (long)KV * hd, Tk, KV * hd);
+            cvt16(v, ks, v16, (long)KV * hd, Tk, KV * hd);
+        } else { /* one launch for the three */
+            uint64_t n = (uint64_t)Tq * qc + 2 * (uint64_t)Tk * kc;
+            LAUNCH(K_vla_cvt16x3, grid_for(n), &q, &lq, &q16, &Tq, &qc, &k, &lk, &k16, &Tk, &kc, &v,
+                   &lk, &v16, &Tk, &kc, &bf);
+        }
         Q = q16, K = k16, V = v16;
         ldq = (long)H * hd, ldk = ldv = (long)KV * hd;
     }
     size_t es = t == GPU_F32 ? 4 : 2;
     long long sS = (long long)Tq * Tk;
+    wrote(out, (size_t)Tq * H * hd * sizeof(float));
     float *S = scratch(&G.S, (size_t)H * sS * sizeof(float));
     if (G_ == 1) {
         gemm(t, 0, 1, Tq, Tk, hd, 1.0f, Q, ldq, hd, K, ldk, hd, 0.0f, S, Tk, sS, H);
@@ -392,8 +513,99 @@ static void g_attention(const float *q, int qs, const float *k, const float *v, 
     }
 }
 
+/* ---- fused operations (ops.h) ------------------------------------------ */
+
+static void g_bias_act(float *y, const float *bias, int T, int N, enum vla_bias_act a)
+{
+    size_t n = (size_t)T * N;
+    wrote(y, n * sizeof(float));
+    /* only an activation's output feeds a GEMM; a plain bias add (the
+     * residual before the statistics) has no 16-bit reader */
+    void *y16 = a == VLA_BIAS_ONLY ? NULL : shadow_target(SH_ACT, n);
+    int act = a == VLA_BIAS_GELU_TANH ? 1 : a == VLA_BIAS_SILU ? 2 : 0, bf = G.dt == GPU_BF16;
+    LAUNCH(K_vla_bias_act, grid_for(n), &y, &bias, &T, &N, &act, &y16, &bf);
+    shadow_set(SH_ACT, y, n, y16);
+}
+
+static void g_bias_layernorm(float *x, const float *bias, const float *w, const float *b, float *y,
+                             int T, int D, float eps)
+{
+    size_t n = (size_t)T * D;
+    wrote(x, n * sizeof(float));
+    wrote(y, n * sizeof(float));
+    void *y16 = shadow_target(SH_NORM, n);
+    int bf = G.dt == GPU_BF16;
+    LAUNCH(K_vla_bias_layernorm, (unsigned)(T < G.gridmax ? T : G.gridmax), &x, &bias, &w, &b, &y,
+           &T, &D, &eps, &y16, &bf);
+    shadow_set(SH_NORM, y, n, y16);
+}
+
+static void g_qkv_rope(const float *h, const float *q_w, const float *kv_w, float *q, float *kv,
+                       int T, int D, int H, int KV, int hd, int pos0, double theta)
+{
+    int qd = H * hd, kvd = 2 * KV * hd;
+    if (G.no_shadow || kv_w != q_w + (size_t)qd * D) {
+        /* the weights are not one [q; kv] matrix: the composition */
+        g_matmul(h, q_w, NULL, q, T, qd, D, 0);
+        g_matmul(h, kv_w, NULL, kv, T, kvd, D, 0);
+        g_rope(q, T, H, hd, qd, pos0, theta);
+        g_rope(kv, T, KV, hd, kvd, pos0, theta);
+        return;
+    }
+    /* q_w and kv_w are adjacent rows of one [q; kv] matrix (weights.c lays
+     * them out so): one GEMM, then one kernel for RoPE and the split */
+    float *buf = scratch(&G.qkvbuf, (size_t)T * (qd + kvd) * sizeof(float));
+    g_matmul(h, q_w, NULL, buf, T, qd + kvd, D, 0);
+    wrote(q, (size_t)T * qd * sizeof(float));
+    wrote(kv, (size_t)T * kvd * sizeof(float));
+    LAUNCH(K_vla_rope_split, grid_for((uint64_t)T * (hd / 2)), &buf, &T, &H, &KV, &hd, &pos0,
+           &theta, &q, &kv);
+}
+
+static void g_attention_packed(const float *qkv, const float *bias, float *out, int C, int T, int H,
+                               int hd, float scale)
+{
+    int W = H * hd;
+    if (G.dt == GPU_F32 || G.no_shadow) {
+        /* the composition: the bias into the operands, one call per sequence */
+        float *q = (float *)qkv; /* the model's own buffer; nothing else reads it */
+        if (bias) {
+            int M = C * T, N = 3 * W;
+            wrote(q, (size_t)M * N * sizeof(float));
+            LAUNCH(K_vla_bias, grid_for((uint64_t)M * N), &q, &bias, &M, &N);
+        }
+        for (int c = 0; c < C; c++) {
+            const float *qc = q + (size_t)c * T * 3 * W;
+            g_attention(qc, 3 * W, qc + W, qc + 2 * W, 3 * W, out + (size_t)c * T * W, T, T, H, H,
+                        hd, scale);
+        }
+        return;
+    }
+    /* 16-bit: operands sequence-and-head major in one launch, S for every
+     * sequence and head in one strided batch, one softmax, P V per sequence
+     * (the output rows of a sequence are not one stride apart across heads) */
+    enum gpu_dtype t = G.dt;
+    int bf = t == GPU_BF16, CH = C * H, rows = CH * T;
+    size_t per = (size_t)CH * T * hd * 2;
+    void *q16 = scratch(&G.q16, per), *k16 = scratch(&G.k16, per), *v16 = scratch(&G.v16, per);
+    LAUNCH(K_vla_qkv_heads16, grid_for((uint64_t)C * T * 3 * W), &qkv, &bias, &C, &T, &H, &hd, &q16,
+           &k16, &v16, &bf);
+    long long sS = (long long)T * T, sH = (long long)T * hd;
+    float *S = scratch(&G.S, (size_t)CH * sS * sizeof(float));
+    void *P16 = scratch(&G.P16, (size_t)CH * sS * 2);
+    gemm(t, 0, 1, T, T, hd, 1.0f, q16, hd, sH, k16, hd, sH, 0.0f, S, T, sS, CH);
+    LAUNCH(K_vla_softmax, (unsigned)(rows < G.gridmax ? rows : G.gridmax), &S, &rows, &T, &scale,
+           &P16, &bf);
+    wrote(out, (size_t)C * T * W * sizeof(float));
+    for (int c = 0; c < C; c++)
+        gemm(t, 0, 0, T, hd, T, 1.0f, (const char *)P16 + (size_t)c * H * sS * 2, T, sS,
+             (const char *)v16 + (size_t)c * H * sH * 2, hd, sH, 0.0f, out + (size_t)c * T * W, W,
+             hd, H);
+}
+
 static void g_add(float *y, const float *x, size_t n)
 {
+    wrote(y, n * sizeof(float));
     float a = 1.0f;
     uint64_t nn = n;
     LAUNCH(K_vla_axpy, grid_for(nn), &y, &x, &a, &nn);
@@ -401,33 +613,39 @@ static void g_add(float *y, const float *x, size_t n)
 
 static void g_scale(float *x, size_t n, float s)
 {
+    wrote(x, n * sizeof(float));
     uint64_t nn = n;
     LAUNCH(K_vla_scale, grid_for(nn), &x, &s, &nn);
 }
 
 static void g_axpy(float *y, const float *x, float a, size_t n)
 {
+    wrote(y, n * sizeof(float));
     uint64_t nn = n;
     LAUNCH(K_vla_axpy, grid_for(nn), &y, &x, &a, &nn);
 }
 
 static void g_patchify(const float *img, float *out, int S, int p)
 {
+    wrote(out, (size_t)S * S * 3 * sizeof(float));
     LAUNCH(K_vla_patchify, grid_for((uint64_t)S * S * 3), &img, &out, &S, &p);
 }
 
 static void g_pos_interp(const float *tab, int g0, float *out, int g1, int D)
 {
+    wrote(out, (size_t)g1 * g1 * D * sizeof(float));
     LAUNCH(K_vla_pos_interp, grid_for((uint64_t)g1 * g1 * D), &tab, &g0, &out, &g1, &D);
 }
 
 static void g_merge(const float *x, float *out, int g, int m, int D)
 {
+    wrote(out, (size_t)g * g * D * sizeof(float));
     LAUNCH(K_vla_merge, grid_for((uint64_t)g * g * D), &x, &out, &g, &m, &D);
 }
 
 static void g_embed(const float *table, const int32_t *tokens, float *out, int T, int D, float mul)
 {
+    wrote(out, (size_t)T * D * sizeof(float));
     int *dt = scratch(&G.tok, (size_t)T * sizeof(int32_t));
     h2d(dt, tokens, (size_t)T * sizeof(int32_t));
     LAUNCH(K_vla_embed, grid_for((uint64_t)T * D), &table, &dt, &out, &T, &D, &mul);
@@ -435,11 +653,13 @@ static void g_embed(const float *table, const int32_t *tokens, float *out, int T
 
 static void g_concat_bcast(const float *a, int Da, const float *b, int Db, float *out, int T)
 {
+    wrote(out, (size_t)T * (Da + Db) * sizeof(float));
     LAUNCH(K_vla_concat_bcast, grid_for((uint64_t)T * (Da + Db)), &a, &Da, &b, &Db, &out, &T);
 }
 
 static void g_time_embed(float *out, int D, float t, double min_p, double max_p)
 {
+    wrote(out, (size_t)D * sizeof(float));
     LAUNCH(K_vla_time_embed, grid_for((uint64_t)D / 2), &out, &D, &t, &min_p, &max_p);
 }
 
@@ -475,6 +695,7 @@ static void g_moe_dense(const float *h, float *x, const float *router_w, const f
                         enum vla_act a, float *logits)
 {
     g_matmul(h, router_w, NULL, logits, T, X, D, 0);
+    wrote(x, (size_t)T * D * sizeof(float));
     float *wd = scratch(&G.moe_w, (size_t)T * X * sizeof(float));
     int sm = r == VLA_ROUTER_SOFTMAX;
     LAUNCH(K_vla_moe_route, grid_for((uint64_t)T), &logits, &T, &X, &k, &sm, &wd);
@@ -497,6 +718,7 @@ static void g_moe_dense(const float *h, float *x, const float *router_w, const f
 static void g_denorm_clamp(float *x, int T, int A, const float *mean, const float *sd,
                            const float *lo, const float *hi)
 {
+    wrote(x, (size_t)T * A * sizeof(float));
     LAUNCH(K_vla_denorm_clamp, grid_for((uint64_t)T * A), &x, &T, &A, &mean, &sd, &lo, &hi);
 }
 
@@ -546,6 +768,10 @@ const struct vla_ops vla_ops_gpu = {
     .gather_rows = g_gather_rows,
     .scatter_add_rows = g_scatter_add_rows,
     .moe_dense = g_moe_dense,
+    .bias_act = g_bias_act,
+    .bias_layernorm = g_bias_layernorm,
+    .qkv_rope = g_qkv_rope,
+    .attention_packed = g_attention_packed,
     .denorm_clamp = g_denorm_clamp,
     .max_abs = g_max_abs,
 };
@@ -587,6 +813,8 @@ int vla_gpu_open(const char *kind, char **why)
     memset(&G, 0, sizeof(G));
     G.b = b;
     G.dt = GPU_F32;
+    const char *nf = getenv("ROCM_VLA_DOCTOR_VLA_NO_FUSE");
+    G.no_shadow = nf && strcmp(nf, "1") == 0;
     G.gridmax = (p.cu_count > 0 ? p.cu_count : 64) * 16;
     const char *target = getenv("ROCM_VLA_DOCTOR_TARGET");
     target = target && *target ? target : p.target;
@@ -630,6 +858,12 @@ fail:
     return -1;
 }
 
+void vla_gpu_set_fuse(int on)
+{
+    G.no_shadow = !on;
+    shadows_clear();
+}
+
 const struct vla_gpu_info *vla_gpu_info(void)
 {
     return &G.info;
@@ -656,6 +890,7 @@ static int make16(void)
 
 int vla_gpu_set_dtype(const char *dtype)
 {
+    shadows_clear();
     if (strcmp(dtype, "fp32") == 0)
         G.dt = GPU_F32;
     else if (strcmp(dtype, "bf16") == 0)
@@ -725,6 +960,37 @@ int vla_gpu_weights_download(float *host, size_t n)
 }
 
 /* ---- graph ------------------------------------------------------------------ */
+
+void vla_gpu_profile_begin(void)
+{
+    G.b->stream_sync(G.b, G.s);
+    G.prof_on = 1;
+    G.prof_n = 0;
+    prof_mark("start");
+}
+
+int vla_gpu_profile_end(struct vla_gpu_prof *out, int max)
+{
+    G.b->stream_sync(G.b, G.s);
+    G.prof_on = 0;
+    int n = 0;
+    for (int i = 1; i < G.prof_n; i++) {
+        float ms = 0;
+        if (G.b->event_elapsed_ms(G.b, &ms, G.prof_ev[i - 1], G.prof_ev[i]))
+            return -1;
+        int j = 0;
+        while (j < n && strcmp(out[j].what, G.prof_what[i]) != 0)
+            j++;
+        if (j == n) {
+            if (n == max)
+                continue;
+            out[n++] = (struct vla_gpu_prof){G.prof_what[i], 0, 0};
+        }
+        out[j].calls++;
+        out[j].ms += ms;
+    }
+    return n;
+}
 
 int vla_gpu_have_graph(void)
 {
@@ -874,10 +1140,14 @@ void vla_gpu_close(void)
         b->graph_destroy(b, G.sg[i]);
     for (int i = 0; i < G.nev_created; i++)
         b->event_destroy(b, G.ev[i]);
+    for (int i = 0; i < G.prof_created; i++)
+        b->event_destroy(b, G.prof_ev[i]);
     if (G.pool)
         b->free_host(b, G.pool);
-    struct scratch *sc[] = {&G.a16, &G.q16, &G.k16,   &G.v16,    &G.S,       &G.P16,
-                            &G.tok, &G.red, &G.moe_w, &G.moe_gu, &G.moe_act, &G.moe_eo};
+    struct scratch *sc[] = {&G.a16,       &G.q16,       &G.k16,       &G.v16,
+                            &G.S,         &G.P16,       &G.tok,       &G.red,
+                            &G.moe_w,     &G.moe_gu,    &G.moe_act,   &G.moe_eo,
+                            &G.sh_buf[0], &G.sh_buf[1], &G.sh_buf[2], &G.qkvbuf};
     for (size_t i = 0; i < ARRAY_SIZE(sc); i++)
         if (sc[i]->p)
             b->free(b, sc[i]->p);

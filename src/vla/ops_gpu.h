@@ -31,6 +31,10 @@ struct vla_gpu_info {
 int vla_gpu_open(const char *kind, char **why);
 void vla_gpu_close(void);
 const struct vla_gpu_info *vla_gpu_info(void);
+/* 1 (the default): 16-bit copies written by their producers, the fused QKV
+ * GEMM, batched vision attention; 0: the unfused path (the kernel tests'
+ * A/B; ROCM_VLA_DOCTOR_VLA_NO_FUSE=1 at open) */
+void vla_gpu_set_fuse(int on);
 /* "fp32", "bf16" or "fp16": the precision of the GEMM inputs from now on */
 int vla_gpu_set_dtype(const char *dtype);
 
@@ -53,6 +57,17 @@ int vla_gpu_graph_capture(struct vla_model *m, const struct vla_inputs *in, floa
 /* replay; stage_s[VLA_STAGES] from the events (NULL: not wanted). 0 or -1 */
 int vla_gpu_graph_run(double *stage_s, int nstages);
 int vla_gpu_have_graph(void);
+
+/* per-kernel time of the stream-launched work between begin and end: an
+ * event after every launch (the gap before a launch counts to it); out[]
+ * gets up to max rows by kernel name; returns the rows or -1 */
+struct vla_gpu_prof {
+    const char *what;
+    int calls;
+    double ms;
+};
+void vla_gpu_profile_begin(void);
+int vla_gpu_profile_end(struct vla_gpu_prof *out, int max);
 
 /* device memory in use by this process's pass: total - free at the moment of
  * the call, minus what was in use before vla_gpu_open */

@@ -1,0 +1,111 @@
+/* kernel_test.c - `bench --kernel-test`: the GPU backend's fused kernels
+ * against the CPU reference on odd shapes (ops_check.c), then the odd
+ * preset's whole pass: GPU fp32 vs CPU fp32, GPU bf16 fused vs GPU bf16
+ * unfused, GPU bf16 vs CPU fp32. Run by tests/gpu_device.sh. */
+#include "kernel_test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/util.h"
+#include "bench_gpu.h"
+#include "model.h"
+#include "ops_check.h"
+#include "ops_gpu.h"
+#include "weights.h"
+
+/* the odd preset's actions on an ops table (weights generated or given) */
+static int pass(const struct vla_preset *p, const struct vla_weights *w, const struct vla_ops *o,
+                int resident, float *act)
+{
+    struct vla_model m;
+    int rc = resident ? vla_model_init_resident(&m, p, w, o, p->vision.image)
+                      : vla_model_init(&m, p, w, o, p->vision.image);
+    if (rc)
+        return -1;
+    struct vla_inputs in;
+    vla_inputs_synthetic(&in, p, p->vision.image, 0);
+    rc = vla_forward(&m, &in, act, NULL, NULL);
+    vla_inputs_release(&in);
+    vla_model_release(&m);
+    return rc || *vla_gpu_error() ? -1 : 0;
+}
+
+static int judge(const char *what, const float *got, const float *want, size_t n, double min_cos,
+                 double max_rel)
+{
+    double cosv, err, mx = 0;
+    vla_actions_compare(got, want, n, &cosv, &err);
+    for (size_t i = 0; i < n; i++)
+        mx = fabs(want[i]) > mx ? fabs(want[i]) : mx;
+    int ok = cosv >= min_cos && err <= max_rel * mx;
+    printf("%s %-44s cosine %.9f, max error %.3g of max |ref| %.3g (bounds >= %g, <= %g)\n",
+           ok ? "ok  " : "FAIL", what, cosv, err, mx, min_cos, max_rel * mx);
+    return !ok;
+}
+
+int vla_kernel_test(const char *backend)
+{
+    char *why = NULL;
+    if (strcmp(backend, "cpu") == 0) {
+        error("bench --kernel-test: needs a GPU backend (auto, cuda or hip); the CPU is the "
+              "reference it compares with");
+        return 2;
+    }
+    if (vla_gpu_open(backend, &why)) {
+        error("bench --kernel-test: %s", why ? why : "no GPU");
+        free(why);
+        return 2;
+    }
+    const struct vla_gpu_info *gi = vla_gpu_info();
+    printf("kernel tests on %s (%s, %s); GEMMs through %s\n", gi->device, gi->backend, gi->target,
+           gi->blas[0] ? gi->blas : "the project's own kernel");
+    int fails = 0;
+    printf("-- fused ops, fp32, GPU vs the CPU composition\n");
+    fails += vla_ops_check(&vla_ops_cpu, &vla_ops_gpu, 1e-4, stdout);
+    vla_gpu_set_dtype("bf16");
+    printf("-- fused ops, bf16 (16-bit attention operands), GPU vs the CPU composition\n");
+    fails += vla_ops_check(&vla_ops_cpu, &vla_ops_gpu, 3e-2, stdout);
+    vla_gpu_set_dtype("fp32");
+
+    printf("-- the odd preset's pass\n");
+    struct vla_preset p;
+    if (vla_preset_load_string(&p, "odd", vla_odd_preset_yaml, strlen(vla_odd_preset_yaml))) {
+        vla_gpu_close();
+        return 3;
+    }
+    size_t na = (size_t)p.chunk * p.action_dim;
+    float *cpu = xcalloc(na, sizeof(float)), *g32 = xcalloc(na, sizeof(float));
+    float *gbf = xcalloc(na, sizeof(float)), *gun = xcalloc(na, sizeof(float));
+    struct vla_weights hw, dw;
+    int rc = vla_weights_layout(&hw, &p, 1);
+    if (!rc) {
+        vla_weights_synthetic(&hw, &p, 0);
+        rc = pass(&p, &hw, &vla_ops_cpu, 0, cpu);
+    }
+    rc = rc || vla_weights_layout(&dw, &p, 0) || vla_gpu_weights(&dw, &p, 0, 0);
+    rc = rc || pass(&p, &dw, &vla_ops_gpu, 1, g32);
+    rc = rc || vla_gpu_set_dtype("bf16") || pass(&p, &dw, &vla_ops_gpu, 1, gbf);
+    if (!rc) {
+        vla_gpu_set_fuse(0);
+        rc = pass(&p, &dw, &vla_ops_gpu, 1, gun);
+        vla_gpu_set_fuse(1);
+    }
+    if (rc) {
+        printf("FAIL the odd preset's pass did not run: %s\n", vla_gpu_error());
+        fails++;
+    } else {
+        fails += judge("pass: GPU fp32 vs CPU fp32", g32, cpu, na, 0.999999, 1e-3);
+        fails += judge("pass: GPU bf16 fused vs GPU bf16 unfused", gbf, gun, na, 0.99999, 2e-2);
+        fails += judge("pass: GPU bf16 vs CPU fp32", gbf, cpu, na, 0.999, 5e-2);
+    }
+    vla_weights_release(&hw);
+    vla_weights_release(&dw);
+    vla_preset_release(&p);
+    free(cpu), free(g32), free(gbf), free(gun);
+    vla_gpu_close();
+    printf("%s: %d failure(s)\n", fails ? "kernel tests FAILED" : "kernel tests passed", fails);
+    return fails ? 1 : 0;
+}

@@ -1,0 +1,207 @@
+/* ops_check.c - fused ops against their compositions (ops_check.h). */
+#include "ops_check.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/util.h"
+#include "rng.h"
+
+/* the two decoders share one shape (the expert attends to the backbone's KV) */
+#define ODD_TOWER                                                                                  \
+    "  width: 72\n  layers: 2\n  heads: 3\n  kv_heads: 1\n  head_dim: 72\n  mlp: 100\n"            \
+    "  mlp_act: geglu\n"
+
+const char vla_odd_preset_yaml[] =
+    "name: odd\ndescription: odd shapes for the kernel tests\n"
+    "vision:\n  image: 112\n  patch: 16\n  width: 216\n  depth: 2\n  heads: 3\n  mlp: 100\n"
+    "  mlp_act: gelu_tanh\n  merge: 1\n  cameras: 2\n"
+    "backbone:\n" ODD_TOWER "  vocab: 97\n  rope_theta: 10000\n"
+    "expert:\n" ODD_TOWER "action:\n  chunk: 7\n  dim: 5\n  steps: 3\n  text_tokens: 5\n"
+    "  mean: 0\n  std: 1\n  low: -10\n  high: 10\n";
+
+struct ctx {
+    const struct vla_ops *ref, *test;
+    double tol;
+    FILE *log;
+    int fails;
+    uint64_t seed;
+};
+
+static float *host_rand(struct ctx *c, size_t n)
+{
+    float *h = xmalloc(n * sizeof(float));
+    vla_rng_fill_normal(h, n, c->seed++, "ops_check", 0.0, 1.0);
+    return h;
+}
+
+/* a device copy on the test backend */
+static float *dev(const struct vla_ops *o, const float *h, size_t n)
+{
+    float *d = o->alloc(n);
+    o->upload(d, h, n);
+    return d;
+}
+
+static float *fetch(const struct vla_ops *o, const float *d, size_t n)
+{
+    float *h = xmalloc(n * sizeof(float));
+    o->download(h, d, n);
+    o->sync();
+    return h;
+}
+
+/* max |got - want| over max |want|, reported and judged */
+static void judge(struct ctx *c, const char *what, const float *got, const float *want, size_t n)
+{
+    double mx = 0, err = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs((double)got[i] - want[i]);
+        err = d > err || isnan(d) ? d : err;
+        mx = fabs(want[i]) > mx ? fabs(want[i]) : mx;
+    }
+    double rel = mx > 0 ? err / mx : err;
+    int ok = rel <= c->tol; /* NaN fails */
+    c->fails += !ok;
+    if (c->log)
+        fprintf(c->log, "%s %-44s max error %.3g of max |ref| %.3g (%.3g, bound %.3g)\n",
+                ok ? "ok  " : "FAIL", what, err, mx, rel, c->tol);
+}
+
+static void row_bias(const struct vla_ops *r, float *y, const float *bias, int T, int N)
+{
+    for (int t = 0; t < T; t++)
+        r->add(y + (size_t)t * N, bias, (size_t)N);
+}
+
+static void check_bias_act(struct ctx *c, int T, int N, enum vla_bias_act a)
+{
+    size_t n = (size_t)T * N;
+    float *y = host_rand(c, n), *b = host_rand(c, (size_t)N);
+    float *want = xmalloc(n * sizeof(float));
+    memcpy(want, y, n * sizeof(float));
+    row_bias(c->ref, want, b, T, N);
+    if (a == VLA_BIAS_GELU_TANH)
+        c->ref->gelu_tanh(want, n);
+    else if (a == VLA_BIAS_SILU)
+        c->ref->silu(want, n);
+    float *dy = dev(c->test, y, n), *db = dev(c->test, b, (size_t)N);
+    c->test->bias_act(dy, db, T, N, a);
+    float *got = fetch(c->test, dy, n);
+    char what[64];
+    static const char *const an[] = {"none", "gelu_tanh", "silu"};
+    snprintf(what, sizeof(what), "bias_act %s %d x %d", an[a], T, N);
+    judge(c, what, got, want, n);
+    c->test->release(dy), c->test->release(db);
+    free(y), free(b), free(want), free(got);
+}
+
+static void check_bias_layernorm(struct ctx *c, int T, int D, int with_bias)
+{
+    size_t n = (size_t)T * D;
+    float *x = host_rand(c, n), *b = host_rand(c, (size_t)D);
+    float *lw = host_rand(c, (size_t)D), *lb = host_rand(c, (size_t)D);
+    float *wx = xmalloc(n * sizeof(float)), *wy = xmalloc(n * sizeof(float));
+    memcpy(wx, x, n * sizeof(float));
+    if (with_bias)
+        row_bias(c->ref, wx, b, T, D);
+    c->ref->layernorm(wx, lw, lb, wy, T, D, 1e-6f);
+    float *dx = dev(c->test, x, n), *dbias = dev(c->test, b, (size_t)D);
+    float *dw = dev(c->test, lw, (size_t)D), *dlb = dev(c->test, lb, (size_t)D);
+    float *dy = c->test->alloc(n);
+    c->test->bias_layernorm(dx, with_bias ? dbias : NULL, dw, dlb, dy, T, D, 1e-6f);
+    float *gx = fetch(c->test, dx, n), *gy = fetch(c->test, dy, n);
+    char what[64];
+    snprintf(what, sizeof(what), "bias_layernorm %d x %d%s: x", T, D,
+             with_bias ? "" : " (no bias)");
+    judge(c, what, gx, wx, n);
+    snprintf(what, sizeof(what), "bias_layernorm %d x %d%s: y", T, D,
+             with_bias ? "" : " (no bias)");
+    judge(c, what, gy, wy, n);
+    float *ds[] = {dx, dbias, dw, dlb, dy};
+    for (int i = 0; i < 5; i++)
+        c->test->release(ds[i]);
+    free(x), free(b), free(lw), free(lb), free(wx), free(wy), free(gx), free(gy);
+}
+
+/* adjacent: q_w and kv_w one [q; kv] allocation (the GPU's one-GEMM path) */
+static void check_qkv_rope(struct ctx *c, int T, int D, int H, int KV, int hd, int pos0,
+                           int adjacent)
+{
+    int qd = H * hd, kvd = 2 * KV * hd;
+    size_t nw = (size_t)(qd + kvd) * D;
+    float *h = host_rand(c, (size_t)T * D), *w = host_rand(c, nw);
+    float *wq = xmalloc((size_t)T * qd * sizeof(float)), *wkv = xmalloc((size_t)T * kvd * 4);
+    c->ref->matmul(h, w, NULL, wq, T, qd, D, 0);
+    c->ref->matmul(h, w + (size_t)qd * D, NULL, wkv, T, kvd, D, 0);
+    c->ref->rope(wq, T, H, hd, qd, pos0, 10000.0);
+    c->ref->rope(wkv, T, KV, hd, kvd, pos0, 10000.0);
+    float *dh = dev(c->test, h, (size_t)T * D), *dw = dev(c->test, w, nw), *dkv_w = NULL;
+    const float *kvw = dw + (size_t)qd * D;
+    if (!adjacent)
+        kvw = dkv_w = dev(c->test, w + (size_t)qd * D, (size_t)kvd * D);
+    float *dq = c->test->alloc((size_t)T * qd), *dkv = c->test->alloc((size_t)T * kvd);
+    c->test->qkv_rope(dh, dw, kvw, dq, dkv, T, D, H, KV, hd, pos0, 10000.0);
+    float *gq = fetch(c->test, dq, (size_t)T * qd), *gkv = fetch(c->test, dkv, (size_t)T * kvd);
+    char what[80];
+    snprintf(what, sizeof(what), "qkv_rope T %d D %d %dx%d/%d pos %d%s: q", T, D, H, hd, KV, pos0,
+             adjacent ? "" : " (2 GEMMs)");
+    judge(c, what, gq, wq, (size_t)T * qd);
+    snprintf(what, sizeof(what), "qkv_rope T %d D %d %dx%d/%d pos %d%s: kv", T, D, H, hd, KV, pos0,
+             adjacent ? "" : " (2 GEMMs)");
+    judge(c, what, gkv, wkv, (size_t)T * kvd);
+    c->test->release(dh), c->test->release(dw), c->test->release(dq), c->test->release(dkv);
+    if (dkv_w)
+        c->test->release(dkv_w);
+    free(h), free(w), free(wq), free(wkv), free(gq), free(gkv);
+}
+
+static void check_attention_packed(struct ctx *c, int C, int T, int H, int hd, int with_bias)
+{
+    int W = H * hd;
+    size_t n = (size_t)C * T * 3 * W, no = (size_t)C * T * W;
+    float *qkv = host_rand(c, n), *b = host_rand(c, (size_t)3 * W);
+    float *tmp = xmalloc(n * sizeof(float)), *want = xmalloc(no * sizeof(float));
+    float scale = 1.0f / sqrtf((float)hd);
+    memcpy(tmp, qkv, n * sizeof(float));
+    if (with_bias)
+        row_bias(c->ref, tmp, b, C * T, 3 * W);
+    for (int s = 0; s < C; s++) {
+        const float *q = tmp + (size_t)s * T * 3 * W;
+        c->ref->attention(q, 3 * W, q + W, q + 2 * W, 3 * W, want + (size_t)s * T * W, T, T, H, H,
+                          hd, scale);
+    }
+    float *dq = dev(c->test, qkv, n), *db = dev(c->test, b, (size_t)3 * W);
+    float *dout = c->test->alloc(no);
+    c->test->attention_packed(dq, with_bias ? db : NULL, dout, C, T, H, hd, scale);
+    float *got = fetch(c->test, dout, no);
+    char what[80];
+    snprintf(what, sizeof(what), "attention_packed %d seq x %d, %d heads x %d%s", C, T, H, hd,
+             with_bias ? "" : " (no bias)");
+    judge(c, what, got, want, no);
+    c->test->release(dq), c->test->release(db), c->test->release(dout);
+    free(qkv), free(b), free(tmp), free(want), free(got);
+}
+
+int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double tol, FILE *log)
+{
+    struct ctx c = {ref, test, tol, log, 0, 11};
+    static const int rows[] = {1, 7, 50};
+    for (int i = 0; i < 3; i++) {
+        check_bias_act(&c, rows[i], 37, VLA_BIAS_GELU_TANH);
+        check_bias_act(&c, rows[i], 216, VLA_BIAS_SILU);
+    }
+    check_bias_act(&c, 37, 72, VLA_BIAS_ONLY);
+    check_bias_layernorm(&c, 37, 216, 1);
+    check_bias_layernorm(&c, 7, 1153, 1); /* wider than a block of threads */
+    check_bias_layernorm(&c, 1, 72, 0);
+    check_qkv_rope(&c, 37, 72, 3, 1, 72, 0, 1);
+    check_qkv_rope(&c, 7, 72, 3, 1, 72, 37, 1);
+    check_qkv_rope(&c, 1, 50, 4, 2, 16, 5, 1);
+    check_qkv_rope(&c, 7, 72, 3, 1, 72, 37, 0);
+    check_attention_packed(&c, 2, 37, 3, 72, 1);
+    check_attention_packed(&c, 1, 49, 3, 72, 0);
+    check_attention_packed(&c, 3, 7, 2, 36, 1);
+    return c.fails;
+}
