@@ -112,6 +112,10 @@ const char *diff_what_name(enum diff_what w);
 /* is the fact a volatile reading (temperature, power, busy %) that the text
  * report folds into one count */
 int diff_fact_is_telemetry(const char *name);
+/* a report value as the text output shows it: unknown, true, 12.5, 'text',
+ * [a, b] (lists cut near 72 characters) */
+struct strbuf;
+void diff_value_text(struct strbuf *sb, const struct json *v);
 
 struct diff_text_opts {
     int color, unicode, verbose;

@@ -32,7 +32,7 @@ static void put_safe(FILE *out, const char *s)
     free(safe);
 }
 
-static void value_text(struct strbuf *sb, const struct json *v)
+void diff_value_text(struct strbuf *sb, const struct json *v)
 {
     switch (v->type) {
     case JSON_NULL:
@@ -59,7 +59,7 @@ static void value_text(struct strbuf *sb, const struct json *v)
             if (v->items[i]->type == JSON_STR)
                 strbuf_adds(sb, v->items[i]->str);
             else
-                value_text(sb, v->items[i]);
+                diff_value_text(sb, v->items[i]);
         }
         strbuf_addc(sb, ']');
         break;
@@ -73,7 +73,7 @@ static void put_value(FILE *out, const struct json *v, const char *absent)
         return;
     }
     struct strbuf sb = STRBUF_INIT;
-    value_text(&sb, v);
+    diff_value_text(&sb, v);
     if (sb.len > DIFF_VALUE_MAX) {
         /* cut on a UTF-8 boundary */
         size_t n = DIFF_VALUE_MAX - 3;
@@ -122,8 +122,8 @@ static void put_evidence_diff(FILE *out, const struct diff_item *it, size_t w)
         const struct json *vb = eb->items[i];
         struct strbuf sa = STRBUF_INIT, sb = STRBUF_INIT;
         if (va)
-            value_text(&sa, va);
-        value_text(&sb, vb);
+            diff_value_text(&sa, va);
+        diff_value_text(&sb, vb);
         if ((!va || strcmp(sa.buf, sb.buf) != 0) && shown >= 4) {
             more++;
         } else if (!va || strcmp(sa.buf, sb.buf) != 0) {
