@@ -123,12 +123,21 @@ static void section(FILE *f, const struct diff_doc *cur, const struct diff_resul
     fputs("</tbody>\n</table>\n", f);
 }
 
-/* the unit of a performance fact: what follows the last '_' (ms, gbs, tflops) */
+/* the unit of a performance fact, from what follows the last '_' */
 static const char *unit_of(const char *name)
 {
+    static const char *const units[][2] = {
+        {"gbs", "GB/s"},       {"gbps", "Gbit/s"}, {"tflops", "TFLOP/s"},
+        {"gflops", "GFLOP/s"}, {"hz", "Hz"},       {"ms", "ms"},
+        {"us", "µs"},          {"ns", "ns"},       {"s", "s"}};
     const char *u = strrchr(name, '_');
     const char *dot = strrchr(name, '.');
-    return u && (!dot || u > dot) ? u + 1 : "";
+    if (!u || (dot && u < dot))
+        return "";
+    for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+        if (strcmp(u + 1, units[i][0]) == 0)
+            return units[i][1];
+    return u + 1;
 }
 
 static double num(const struct json *v)
