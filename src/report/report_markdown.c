@@ -57,6 +57,21 @@ static void md_put(const struct md *m, const char *s)
     free(t);
 }
 
+/* an identifier as inline code, where markdown interprets nothing but
+ * backticks; one holding a backtick (a --checks file's) is plain text */
+static void md_code(const struct md *m, const char *s)
+{
+    char *t = md_line(m, s);
+    if (strchr(t, '`')) {
+        md_put(m, s);
+    } else {
+        fputc('`', m->f);
+        fputs(t, m->f);
+        fputc('`', m->f);
+    }
+    free(t);
+}
+
 static void md_fact(const struct md *m, const struct diff_doc *d, const char *name)
 {
     struct strbuf sb = STRBUF_INIT;
@@ -78,20 +93,78 @@ static int known(const struct diff_doc *d, const char *name)
     return v && v->type != JSON_NULL;
 }
 
+/* "ok" or absent: nothing to say */
+static const char *probe_failed(const struct diff_doc *d, size_t i, char **msg)
+{
+    const char *k = d->facts->keys[i];
+    const struct json *v = d->facts->items[i];
+    if (!str_starts(k, "probe.") || !str_ends(k, ".status") || v->type != JSON_STR ||
+        strcmp(v->str, "ok") == 0)
+        return NULL;
+    size_t plen = strlen(k) - strlen("probe.") - strlen(".status");
+    char *name = xasprintf("probe.%.*s.message", (int)plen, k + strlen("probe."));
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_adds(&sb, v->str);
+    const struct json *mv = doc_fact(d, name);
+    if (mv && mv->type == JSON_STR && *mv->str)
+        strbuf_addf(&sb, ": %s", mv->str);
+    free(name);
+    *msg = strbuf_detach(&sb);
+    return k;
+}
+
+/* the probes that crashed, hung or failed, one row per message (a HIP
+ * library that crashes in hipInit takes every GPU probe down the same way) */
+static void probe_failures(const struct md *m, const struct diff_doc *d)
+{
+    size_t n = d->facts ? d->facts->n : 0;
+    char *done = xcalloc(n ? n : 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        char *msg = NULL;
+        if (done[i] || !probe_failed(d, i, &msg))
+            continue;
+        struct strbuf names = STRBUF_INIT;
+        for (size_t j = i; j < n; j++) {
+            char *other = NULL;
+            const char *k = done[j] ? NULL : probe_failed(d, j, &other);
+            if (k && strcmp(other, msg) == 0) {
+                done[j] = 1;
+                strbuf_addf(&names, "%s%.*s", names.len ? ", " : "",
+                            (int)(strlen(k) - strlen("probe.") - strlen(".status")),
+                            k + strlen("probe."));
+            }
+            free(other);
+        }
+        fputs("| probe ", m->f);
+        md_put(m, names.buf);
+        fputs(" | ", m->f);
+        md_put(m, msg);
+        fputs(" |\n", m->f);
+        strbuf_release(&names);
+        free(msg);
+    }
+    free(done);
+}
+
 static void machine(const struct md *m, const struct diff_doc *d)
 {
     fputs("| | |\n|---|---|\n", m->f);
-    row(m, "GPU(s)", d, "gpu.names");
     double ngpu = doc_num(d, "gpu.count");
-    fputs("| gfx target | ", m->f);
-    if (!isfinite(ngpu) || ngpu < 1)
+    if (ngpu == 0) {
+        fputs("| GPU(s) | none found |\n", m->f);
+    } else {
+        row(m, "GPU(s)", d, "gpu.names");
+        fputs("| gfx target | ", m->f);
+    }
+    if (!isfinite(ngpu))
         md_fact(m, d, "gpu.count");
     for (int i = 0; isfinite(ngpu) && i < ngpu && i < 64; i++) {
         char name[FACT_NAME_MAX];
         fputs(i ? ", " : "", m->f);
         md_fact(m, d, fact_gpu_name(name, i, "gfx"));
     }
-    fputs(" |\n", m->f);
+    if (ngpu != 0)
+        fputs(" |\n", m->f);
     row(m, "Kernel", d, "kernel.release");
     row(m, "OS", d, "host.os");
     row(m, "amdgpu driver", d, "driver.version");
@@ -119,40 +192,25 @@ static void machine(const struct md *m, const struct diff_doc *d)
     fputs(" |\n| HIP runtime | ", m->f);
     const char *err = doc_str(d, "runtime.hip.error");
     const char *ierr = doc_str(d, "runtime.hip.init_error");
+    const char *pst = doc_str(d, "probe.gpu_runtime.status");
     if (err && *err) {
         fputs("error: ", m->f);
         md_put(m, err);
     } else if (ierr && *ierr) {
         fputs("error: ", m->f);
         md_put(m, ierr);
+    } else if (pst && strcmp(pst, "ok")) {
+        /* the runtime probe's child died before it said anything */
+        md_put(m, pst);
+        fputs(": ", m->f);
+        md_fact(m, d, "probe.gpu_runtime.message");
     } else if (doc_fact(d, "runtime.hip.version")) {
         md_fact(m, d, "runtime.hip.version");
     } else {
         fputs("not probed at this level", m->f);
     }
     fputs(" |\n", m->f);
-    /* probes that crashed, hung or failed: their facts are unknown below */
-    for (size_t i = 0; d->facts && i < d->facts->n; i++) {
-        const char *k = d->facts->keys[i];
-        const struct json *v = d->facts->items[i];
-        if (!str_starts(k, "probe.") || !str_ends(k, ".status") || v->type != JSON_STR ||
-            strcmp(v->str, "ok") == 0)
-            continue;
-        size_t plen = strlen(k) - strlen("probe.") - strlen(".status");
-        char *probe = xstrndup(k + strlen("probe."), plen);
-        char *msg = xasprintf("probe.%s.message", probe);
-        fputs("| probe ", m->f);
-        md_put(m, probe);
-        fputs(" | ", m->f);
-        md_put(m, v->str);
-        if (known(d, msg)) {
-            fputs(": ", m->f);
-            md_fact(m, d, msg);
-        }
-        fputs(" |\n", m->f);
-        free(msg);
-        free(probe);
-    }
+    probe_failures(m, d);
     const char *level = doc_host(d, "level");
     fputs("| Level | ", m->f);
     md_put(m, level ? level : "unknown");
@@ -234,10 +292,9 @@ int report_markdown_write(FILE *f, const struct diff_doc *d, int redact)
                 continue;
             fputs("- **", f);
             md_put(&m, diff_check_status(c));
-            fputs("** `", f);
-            /* check ids are dotted lowercase words: safe inside code */
-            md_put(&m, jstr(c, "id"));
-            fputs("`: ", f);
+            fputs("** ", f);
+            md_code(&m, jstr(c, "id"));
+            fputs(": ", f);
             md_put(&m, jstr(c, "summary"));
             const char *fix = jstr(c, "fix");
             if (*fix) {
