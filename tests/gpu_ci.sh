@@ -69,22 +69,7 @@ expect "gfx1100 is an error naming ROCm 5.2" "$OUT/gfx1100.json" 'c["gpu.kernels
 expect "other checks still ran" "$OUT/gfx1100.json" 'c["gpu.runtime"]["status"] in ("warn", "pass") and "sync.latency" in c'
 
 # 4. a vendor library that segfaults in hipInit
-cat >"$OUT/fakehip.c" <<'C'
-#include <signal.h>
-#include <stdio.h>
-int hipInit(unsigned f) { (void)f; fprintf(stderr, "fake libamdhip64: crashing in hipInit\n"); raise(SIGSEGV); return 0; }
-int hipRuntimeGetVersion(int *v) { *v = 60000000; return 0; }
-#define STUB(n) int n(void); int n(void) { return 0; }
-STUB(hipDriverGetVersion) STUB(hipGetErrorName) STUB(hipGetErrorString) STUB(hipGetDeviceCount)
-STUB(hipSetDevice) STUB(hipDeviceGetName) STUB(hipDeviceGetPCIBusId) STUB(hipDeviceTotalMem)
-STUB(hipDeviceGetAttribute) STUB(hipMemGetInfo) STUB(hipMalloc) STUB(hipMallocManaged)
-STUB(hipHostMalloc) STUB(hipFree) STUB(hipHostFree) STUB(hipMemcpy) STUB(hipMemcpyAsync)
-STUB(hipMemset) STUB(hipStreamCreateWithFlags) STUB(hipStreamDestroy) STUB(hipStreamSynchronize)
-STUB(hipDeviceSynchronize) STUB(hipEventCreate) STUB(hipEventDestroy) STUB(hipEventRecord)
-STUB(hipEventSynchronize) STUB(hipEventElapsedTime) STUB(hipModuleLoadData) STUB(hipModuleUnload)
-STUB(hipModuleGetFunction) STUB(hipModuleLaunchKernel)
-C
-if ${CC:-cc} -shared -fPIC -o "$OUT/libamdhip64.so" "$OUT/fakehip.c" 2>"$OUT/fakehip.err"; then
+if ${CC:-cc} -shared -fPIC -o "$OUT/libamdhip64.so" tests/fake/segv_hip.c 2>"$OUT/fakehip.err"; then
     ROCM_VLA_DOCTOR_HIP_LIB="$PWD/$OUT/libamdhip64.so" "$RVD" --level standard \
         --json "$OUT/segv.json" >/dev/null 2>&1
     rc=$?

@@ -43,28 +43,19 @@ static void runs(FILE *f, const struct diff_doc *base, const struct diff_doc *cu
     fputs("<table class=\"runs\">\n<tr><th></th><th>baseline</th><th>current</th></tr>\n"
           "<tr><th>Report</th>",
           f);
-    for (int k = 0; k < 2; k++) {
-        fputs("<td>", f);
-        html_put(f, d[k]->name);
-        fputs("</td>", f);
-    }
+    for (int k = 0; k < 2; k++)
+        html_el(f, "<td>", d[k]->name, "</td>");
     fputs("</tr>\n", f);
     for (size_t i = 0; i < ARRAY_SIZE(host); i++) {
-        fputs("<tr><th>", f);
-        html_put(f, host[i][0]);
-        fputs("</th>", f);
+        html_el(f, "<tr><th>", host[i][0], "</th>");
         for (int k = 0; k < 2; k++) {
             const char *v = doc_host(d[k], host[i][1]);
-            fputs(v ? "<td>" : "<td class=\"unknown\">", f);
-            html_put(f, v ? v : "unknown");
-            fputs("</td>", f);
+            html_el(f, v ? "<td>" : "<td class=\"unknown\">", v ? v : "unknown", "</td>");
         }
         fputs("</tr>\n", f);
     }
     for (size_t i = 0; i < ARRAY_SIZE(facts); i++) {
-        fputs("<tr><th>", f);
-        html_put(f, facts[i][0]);
-        fputs("</th>", f);
+        html_el(f, "<tr><th>", facts[i][0], "</th>");
         for (int k = 0; k < 2; k++)
             value_cell(f, doc_fact(d[k], facts[i][1]), "absent");
         fputs("</tr>\n", f);

@@ -16,6 +16,8 @@
 
 /* s (NULL: nothing) as HTML text or attribute value */
 void html_put(FILE *f, const char *s);
+/* open, then text escaped, then close (open and close are markup) */
+void html_el(FILE *f, const char *open, const char *text, const char *close);
 /* printf, then html_put of the result */
 void html_putf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* a number as %.4g, '.' as the decimal point whatever the locale; "unknown"

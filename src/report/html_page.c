@@ -40,6 +40,13 @@ void html_put(FILE *f, const char *s)
     free(safe);
 }
 
+void html_el(FILE *f, const char *open, const char *text, const char *close)
+{
+    fputs(open, f);
+    html_put(f, text);
+    fputs(close, f);
+}
+
 void html_putf(FILE *f, const char *fmt, ...)
 {
     struct strbuf sb = STRBUF_INIT;

@@ -27,11 +27,15 @@ const char *doc_str(const struct diff_doc *d, const char *name)
     return v && v->type == JSON_STR ? v->str : NULL;
 }
 
+const char *doc_member(const struct json *obj, const char *key)
+{
+    const struct json *v = obj && obj->type == JSON_OBJ ? json_get(obj, key) : NULL;
+    return v && v->type == JSON_STR ? v->str : NULL;
+}
+
 const char *doc_host(const struct diff_doc *d, const char *key)
 {
-    const struct json *h = d && d->root ? json_get(d->root, "host") : NULL;
-    const struct json *v = h && h->type == JSON_OBJ ? json_get(h, key) : NULL;
-    return v && v->type == JSON_STR ? v->str : NULL;
+    return doc_member(d && d->root ? json_get(d->root, "host") : NULL, key);
 }
 
 int doc_exit_code(const struct diff_doc *d)

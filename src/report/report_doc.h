@@ -21,6 +21,9 @@ double doc_num(const struct diff_doc *d, const char *name);
 const char *doc_str(const struct diff_doc *d, const char *name);
 /* a string member of the report's "host" object; NULL when absent */
 const char *doc_host(const struct diff_doc *d, const char *key);
+/* a string member of a JSON object (a check); NULL when absent or not a
+ * string */
+const char *doc_member(const struct json *obj, const char *key);
 /* the summary's exit_code; -1 when absent */
 int doc_exit_code(const struct diff_doc *d);
 /* the fact as one line: its value (strings bare), or "unknown (reason)",

@@ -59,12 +59,6 @@ static void write_header(FILE *f, const struct diff_doc *d)
     fputs("</table>\n", f);
 }
 
-static const char *check_str(const struct json *c, const char *key)
-{
-    const struct json *v = json_get(c, key);
-    return v && v->type == JSON_STR ? v->str : NULL;
-}
-
 /* diff's reader checked that every check has a string status */
 static const char *cst(const struct json *c)
 {
@@ -108,17 +102,11 @@ static void write_table(FILE *f, const struct diff_doc *d)
     for (size_t i = 0; i < d->checks->n; i++) {
         const struct json *c = d->checks->items[i];
         const char *st = cst(c);
-        fputs("<tr class=\"row-", f);
-        html_put(f, st);
-        fputs("\"><td><code>", f);
-        html_put(f, check_str(c, "id"));
-        fputs("</code></td><td>", f);
-        html_put(f, check_str(c, "title"));
-        fputs("</td><td>", f);
+        html_el(f, "<tr class=\"row-", st, "\">");
+        html_el(f, "<td><code>", doc_member(c, "id"), "</code></td>");
+        html_el(f, "<td>", doc_member(c, "title"), "</td><td>");
         html_status(f, st);
-        fputs("</td><td>", f);
-        html_put(f, check_str(c, "summary"));
-        fputs("</td></tr>\n", f);
+        html_el(f, "</td><td>", doc_member(c, "summary"), "</td></tr>\n");
     }
     fputs("</tbody>\n</table>\n", f);
 }
@@ -153,23 +141,14 @@ static void write_findings(FILE *f, const struct diff_doc *d)
         if (!strcmp(st, "pass") || !strcmp(st, "skip"))
             continue;
         n++;
-        fputs("<div class=\"finding ", f);
-        html_put(f, st);
-        fputs("\"><h3>", f);
+        html_el(f, "<div class=\"finding ", st, "\"><h3>");
         html_status(f, st);
-        fputs(" <code>", f);
-        html_put(f, check_str(c, "id"));
-        fputs("</code> ", f);
-        html_put(f, check_str(c, "title"));
-        fputs("</h3>\n<p>", f);
-        html_put(f, check_str(c, "summary"));
-        fputs("</p>\n", f);
-        const char *fix = check_str(c, "fix");
-        if (fix && *fix) {
-            fputs("<p><b>Fix:</b></p><div class=\"fix\">", f);
-            html_put(f, fix);
-            fputs("</div>\n", f);
-        }
+        html_el(f, " <code>", doc_member(c, "id"), "</code> ");
+        html_el(f, "", doc_member(c, "title"), "</h3>\n");
+        html_el(f, "<p>", doc_member(c, "summary"), "</p>\n");
+        const char *fix = doc_member(c, "fix");
+        if (fix && *fix)
+            html_el(f, "<p><b>Fix:</b></p><div class=\"fix\">", fix, "</div>\n");
         write_evidence(f, json_get(c, "evidence"));
         fputs("</div>\n", f);
     }

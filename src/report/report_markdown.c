@@ -219,8 +219,8 @@ static void machine(const struct md *m, const struct diff_doc *d)
 
 static const char *jstr(const struct json *c, const char *key)
 {
-    const struct json *v = json_get(c, key);
-    return v && v->type == JSON_STR ? v->str : "";
+    const char *v = doc_member(c, key);
+    return v ? v : "";
 }
 
 static int finding(const struct json *c)
@@ -311,11 +311,9 @@ int report_markdown_write(FILE *f, const struct diff_doc *d, int redact)
     } else {
         fputs("No check failed or warned.\n\n", f);
     }
-    const struct json *tool = json_get(d->root, "tool");
-    const struct json *tv = tool && tool->type == JSON_OBJ ? json_get(tool, "version") : NULL;
-    const char *ver = tv && tv->type == JSON_STR ? tv->str : "unknown";
+    const char *ver = doc_member(json_get(d->root, "tool"), "version");
     fputs("<sub>rocm-vla-doctor ", f);
-    md_put(&m, ver);
+    md_put(&m, ver ? ver : "unknown");
     fputs(redact ? "; host name, user name and home directories redacted (--no-redact keeps "
                    "them)</sub>\n"
                  : "; not redacted</sub>\n",
