@@ -228,8 +228,9 @@ has "$OUT/nopy.md" '^\| Python \| error: .*crashpy was killed by signal 11 \|$'
 has "$OUT/nopy.md" '^\| PyTorch \| unknown \(no Python interpreter: '
 has "$OUT/nopy.md" '^\| Kernel \| [^|]*[0-9]'
 assert "crashing Python: page structure" $CHK structure "$OUT/nopy.html" "$OUT/nopy.json"
-if ${CC:-cc} -shared -fPIC -o "$OUT/libamdhip64.so" tests/fake/segv_hip.c 2>"$OUT/fakehip.err"; then
-    ROCM_VLA_DOCTOR_HIP_LIB="$PWD/$OUT/libamdhip64.so" "$RVD" --level standard \
+FAKEHIP=$PWD/${BUILD:-build}/tests/fake/libamdhip64.so
+if [ -f "$FAKEHIP" ]; then
+    FAKE_HIP_SEGV=1 ROCM_VLA_DOCTOR_HIP_LIB="$FAKEHIP" "$RVD" --level standard \
         --python "$OUT/crashpy" --markdown "$OUT/nohip.md" --json "$OUT/nohip.json" >/dev/null 2>&1
     rc=$?
     [ $rc -le 1 ] && ok || bad "a crashing HIP: exit $rc (want 0 or 1)"
@@ -238,7 +239,7 @@ if ${CC:-cc} -shared -fPIC -o "$OUT/libamdhip64.so" tests/fake/segv_hip.c 2>"$OU
     has "$OUT/nohip.md" '^\| Python \| error: '
     has "$OUT/nohip.md" '^\| Level \| standard \|$'
 else
-    echo "SKIP html: no C compiler for the fake HIP library ($(head -1 "$OUT/fakehip.err"))"
+    bad "the fake libamdhip64 is not built: $FAKEHIP (make unit-bins)"
 fi
 
 # ---- rendered by headless Chromium ---------------------------------------------
