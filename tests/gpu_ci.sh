@@ -69,7 +69,7 @@ expect "gfx1100 is an error naming ROCm 5.2" "$OUT/gfx1100.json" 'c["gpu.kernels
 expect "other checks still ran" "$OUT/gfx1100.json" 'c["gpu.runtime"]["status"] in ("warn", "pass") and "sync.latency" in c'
 
 # 4. a vendor library that segfaults in hipInit (tests/fake/fake_hip.c with FAKE_HIP_SEGV)
-FAKEHIP=$PWD/${BUILD:-build}/tests/fake/libamdhip64.so
+FAKEHIP=$(cd "${BUILD:-build}" 2>/dev/null && pwd)/tests/fake/libamdhip64.so
 if [ -f "$FAKEHIP" ]; then
     FAKE_HIP_SEGV=1 ROCM_VLA_DOCTOR_HIP_LIB="$FAKEHIP" "$RVD" --level standard \
         --json "$OUT/segv.json" >/dev/null 2>&1

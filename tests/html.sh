@@ -14,6 +14,9 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 NAME=html
 . tests/lib.sh
 CHK="python3 tests/html_check.py"
+# OUT and BUILD may be relative or absolute: Chromium and dlopen want absolute
+OUT=$(cd "$OUT" && pwd)
+BUILDABS=$(cd "${BUILD:-build}" 2>/dev/null && pwd || echo "${BUILD:-build}")
 
 # assert LABEL CMD...: the command succeeds (its output in $OUT/last.err)
 assert() {
@@ -228,7 +231,7 @@ has "$OUT/nopy.md" '^\| Python \| error: .*crashpy was killed by signal 11 \|$'
 has "$OUT/nopy.md" '^\| PyTorch \| unknown \(no Python interpreter: '
 has "$OUT/nopy.md" '^\| Kernel \| [^|]*[0-9]'
 assert "crashing Python: page structure" $CHK structure "$OUT/nopy.html" "$OUT/nopy.json"
-FAKEHIP=$PWD/${BUILD:-build}/tests/fake/libamdhip64.so
+FAKEHIP=$BUILDABS/tests/fake/libamdhip64.so
 if [ -f "$FAKEHIP" ]; then
     FAKE_HIP_SEGV=1 ROCM_VLA_DOCTOR_HIP_LIB="$FAKEHIP" "$RVD" --level standard \
         --python "$OUT/crashpy" --markdown "$OUT/nohip.md" --json "$OUT/nohip.json" >/dev/null 2>&1
@@ -254,21 +257,21 @@ else
     mkdir -p "$OUT/home"
     # can it start at all? a page of one word
     printf '<!DOCTYPE html><title>t</title><p>started</p>\n' >"$OUT/probe.html"
-    if ! chrome --dump-dom "file://$PWD/$OUT/probe.html" 2>"$OUT/probe.err" | grep -q started; then
+    if ! chrome --dump-dom "file://$OUT/probe.html" 2>"$OUT/probe.err" | grep -q started; then
         echo "SKIP html: chromium cannot start here: $(grep -v '^\s*$' "$OUT/probe.err" | tail -1)"
     else
         for m in rx perf; do
             rm -f "$OUT/$m.png"
-            chrome --screenshot="$PWD/$OUT/$m.png" --window-size=1280,2000 \
-                "file://$PWD/$OUT/$m.html" >/dev/null 2>&1
+            chrome --screenshot="$OUT/$m.png" --window-size=1280,2000 \
+                "file://$OUT/$m.html" >/dev/null 2>&1
             [ -f "$OUT/$m.png" ] && ok || bad "chromium wrote no screenshot of $m.html"
             [ -f "$OUT/$m.png" ] && assert "$m: screenshot" $CHK png "$OUT/$m.png"
-            chrome --dump-dom "file://$PWD/$OUT/$m.html" >"$OUT/$m.dom" 2>/dev/null
+            chrome --dump-dom "file://$OUT/$m.html" >"$OUT/$m.dom" 2>/dev/null
             assert "$m: rendered DOM" $CHK dom "$OUT/$m.dom" "$OUT/$m.json" "$OUT/$m.html"
         done
         n=$(grep -o '<rect class="bar' "$OUT/perf.dom" | wc -l)
         [ "$n" -eq 11 ] && ok || bad "perf: $n bars in the rendered DOM, want 11"
-        chrome --dump-dom "file://$PWD/$OUT/hostile.html" >"$OUT/hostile.dom" 2>/dev/null
+        chrome --dump-dom "file://$OUT/hostile.html" >"$OUT/hostile.dom" 2>/dev/null
         hasnt "$OUT/hostile.dom" '<(script|img|iframe|link)[ >]'
         has "$OUT/hostile.dom" '&lt;script&gt;alert'
     fi
