@@ -74,7 +74,9 @@ code "--html into a missing directory" 2 $?
 code "--markdown /dev/full" 2 $?
 
 # ---- report --html with measured figures, budgets and peaks ------------------
-python3 - "$OUT/mi.json" "$OUT/perf.json" "$OUT/perf-nopeak.json" <<'PY'
+# forged reports are named neg-*.json: tests/catalog.sh checks the facts of
+# the reports runs wrote, and gpu.<i>.peak.* is another helper's fact
+python3 - "$OUT/mi.json" "$OUT/neg-perf.json" "$OUT/perf-nopeak.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 add = {"vla.available": True, "vla.error": "", "vla.preset": "pi0", "vla.requested_preset": "pi0",
@@ -93,12 +95,12 @@ d["facts"]["gpu.0.peak.fp16_tflops"] = 1307.4
 d["facts"]["gpu.0.peak.bf16_tflops"] = 1307.4
 json.dump(d, open(sys.argv[2], "w"))
 PY
-"$RVD" report --html "$OUT/perf.html" "$OUT/perf.json" 2>"$OUT/perf.err"
+"$RVD" report --html "$OUT/perf.html" "$OUT/neg-perf.json" 2>"$OUT/perf.err"
 code "report --html" 0 $?
 "$RVD" report --html "$OUT/nopeak.html" "$OUT/perf-nopeak.json" 2>/dev/null
 code "report --html (no peak facts)" 0 $?
 # 2 budgets (vision 15 ms, total 80 ms for pi0, from checks.yaml) + 2 peaks
-assert "perf: structure, bars and ticks" $CHK structure "$OUT/perf.html" "$OUT/perf.json" 4
+assert "perf: structure, bars and ticks" $CHK structure "$OUT/perf.html" "$OUT/neg-perf.json" 4
 assert "no peak: structure, only the budget ticks" $CHK structure "$OUT/nopeak.html" "$OUT/perf-nopeak.json" 2
 has "$OUT/perf.html" '<title>budget 15 ms</title>'
 has "$OUT/perf.html" '<title>budget 80 ms</title>'
@@ -113,7 +115,7 @@ has "$OUT/perf.html" '<rect class="bar" [^>]*><title>d2h_pageable_gbs: 0 GB/s</t
 has "$OUT/perf.html" '<rect class="bar over" [^>]*><title>total_ms: 95 ms'
 # a checks file with another budget is followed (the rules are data)
 sed 's/vla.latency.total_ms > 80/vla.latency.total_ms > 120/' checks.yaml >"$OUT/checks.yaml"
-"$RVD" report --checks "$OUT/checks.yaml" --html "$OUT/perf120.html" "$OUT/perf.json" 2>/dev/null
+"$RVD" report --checks "$OUT/checks.yaml" --html "$OUT/perf120.html" "$OUT/neg-perf.json" 2>/dev/null
 has "$OUT/perf120.html" '<title>budget 120 ms</title>'
 hasnt "$OUT/perf120.html" 'class="bar over"'
 
@@ -162,7 +164,7 @@ code "report of two files" 2 $?
 code "report --bogus" 2 $?
 
 # ---- diff --html ---------------------------------------------------------------
-python3 - "$OUT/perf.json" "$OUT/perf2.json" <<'PY'
+python3 - "$OUT/neg-perf.json" "$OUT/neg-perf2.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d["facts"]["vla.latency.total_ms"] = 140.0
@@ -171,7 +173,7 @@ d["facts"]["gpu.gemm_peak.fp16_tflops"] = 700.0
 d["facts"]["rocm.version"] = "6.3.0 <script>"
 json.dump(d, open(sys.argv[2], "w"))
 PY
-"$RVD" diff "$OUT/perf.json" "$OUT/perf2.json" --html "$OUT/diff.html" >/dev/null 2>&1
+"$RVD" diff "$OUT/neg-perf.json" "$OUT/neg-perf2.json" --html "$OUT/diff.html" >/dev/null 2>&1
 code "diff --html with regressions" 1 $?
 assert "diff: structure" $CHK structure "$OUT/diff.html"
 # a before/after pair of bars per performance fact that moved (3 facts)
@@ -180,11 +182,11 @@ n=$(grep -c '<rect class="bar' "$OUT/diff.html")
 has "$OUT/diff.html" '<h2>Regressions \(2\)</h2>'
 has "$OUT/diff.html" '<h2>Improvements \(1\)</h2>'
 has "$OUT/diff.html" '<td><code>rocm.version</code></td><td>6.2.0</td><td>6.3.0 &lt;script&gt;</td>'
-"$RVD" diff "$OUT/perf.json" "$OUT/perf.json" --html - >"$OUT/same.html" 2>"$OUT/same.err"
+"$RVD" diff "$OUT/neg-perf.json" "$OUT/neg-perf.json" --html - >"$OUT/same.html" 2>"$OUT/same.err"
 code "diff --html - of a report with itself" 0 $?
 has "$OUT/same.html" 'No performance figure differs'
 has "$OUT/same.err" 'no regression'
-"$RVD" diff "$OUT/perf.json" "$OUT/perf2.json" --html "$OUT/d.x" --json "$OUT/d.x" 2>/dev/null
+"$RVD" diff "$OUT/neg-perf.json" "$OUT/neg-perf2.json" --html "$OUT/d.x" --json "$OUT/d.x" 2>/dev/null
 code "diff --html and --json the same file" 2 $?
 
 # ---- markdown ---------------------------------------------------------------------
@@ -260,14 +262,15 @@ else
     if ! chrome --dump-dom "file://$OUT/probe.html" 2>"$OUT/probe.err" | grep -q started; then
         echo "SKIP html: chromium cannot start here: $(grep -v '^\s*$' "$OUT/probe.err" | tail -1)"
     else
-        for m in rx perf; do
+        for pair in rx:rx perf:neg-perf; do
+            m=${pair%%:*} json=${pair#*:}
             rm -f "$OUT/$m.png"
             chrome --screenshot="$OUT/$m.png" --window-size=1280,2000 \
                 "file://$OUT/$m.html" >/dev/null 2>&1
             [ -f "$OUT/$m.png" ] && ok || bad "chromium wrote no screenshot of $m.html"
             [ -f "$OUT/$m.png" ] && assert "$m: screenshot" $CHK png "$OUT/$m.png"
             chrome --dump-dom "file://$OUT/$m.html" >"$OUT/$m.dom" 2>/dev/null
-            assert "$m: rendered DOM" $CHK dom "$OUT/$m.dom" "$OUT/$m.json" "$OUT/$m.html"
+            assert "$m: rendered DOM" $CHK dom "$OUT/$m.dom" "$OUT/$json.json" "$OUT/$m.html"
         done
         n=$(grep -o '<rect class="bar' "$OUT/perf.dom" | wc -l)
         [ "$n" -eq 11 ] && ok || bad "perf: $n bars in the rendered DOM, want 11"
