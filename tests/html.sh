@@ -76,7 +76,7 @@ code "--markdown /dev/full" 2 $?
 # ---- report --html with measured figures, budgets and peaks ------------------
 # forged reports are named neg-*.json: tests/catalog.sh checks the facts of
 # the reports runs wrote, and gpu.<i>.peak.* is another helper's fact
-python3 - "$OUT/mi.json" "$OUT/neg-perf.json" "$OUT/perf-nopeak.json" <<'PY'
+python3 - "$OUT/mi.json" "$OUT/neg-perf.json" "$OUT/perf-nopeak.json" "$OUT/neg-nolink.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 add = {"vla.available": True, "vla.error": "", "vla.preset": "pi0", "vla.requested_preset": "pi0",
@@ -93,7 +93,11 @@ for k, v in add.items():
 json.dump(d, open(sys.argv[3], "w"))
 d["facts"]["gpu.0.peak.fp16_tflops"] = 1307.4
 d["facts"]["gpu.0.peak.bf16_tflops"] = 1307.4
+d["facts"]["gpu.0.peak.mem_gbs"] = 5300.0
+d["facts"]["gpu.0.peak.pcie_gbs"] = 63.0
 json.dump(d, open(sys.argv[2], "w"))
+d["facts"]["bw.link_gbs"] = None
+json.dump(d, open(sys.argv[4], "w"))
 PY
 "$RVD" report --html "$OUT/perf.html" "$OUT/neg-perf.json" 2>"$OUT/perf.err"
 code "report --html" 0 $?
@@ -106,6 +110,11 @@ has "$OUT/perf.html" '<title>budget 15 ms</title>'
 has "$OUT/perf.html" '<title>budget 80 ms</title>'
 has "$OUT/perf.html" '<title>peak 1307 TFLOP/s</title>'
 has "$OUT/perf.html" 'link payload rate 31.5 GB/s'
+has "$OUT/perf.html" '<title>gpu.0.peak.mem_gbs 5300 GB/s</title>'
+has "$OUT/nopeak.html" 'Memory peak not derived'
+# the link's rate unknown: the derived PCIe peak is the reference instead
+"$RVD" report --html "$OUT/nolink.html" "$OUT/neg-nolink.json" 2>/dev/null
+has "$OUT/nolink.html" '<title>gpu.0.peak.pcie_gbs 63 GB/s</title>'
 has "$OUT/nopeak.html" '<p class="unknown">peak not derived</p>'
 hasnt "$OUT/perf.html" '<p class="unknown">peak not derived</p>'
 # unknown is the word, never a bar of 0; a measured 0 is a bar

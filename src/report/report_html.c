@@ -202,14 +202,21 @@ static void plot_vla(FILE *f, const struct diff_doc *d, const struct vla_budget 
           f);
 }
 
-/* the first gpu.<i>.peak.* fact whose name ends in suffix, NaN when none */
-static double peak_fact(const struct diff_doc *d, const char *suffix, const char **name)
+/* the first known gpu.0.peak.* fact whose name ends in suffix and holds
+ * one of the words in any (NULL: every name); NaN when none. The derived
+ * peaks are another probe's facts: matched by their names' shape, so a
+ * report without them says "not derived" */
+static double peak_fact(const struct diff_doc *d, const char *suffix, const char *const *any,
+                        const char **name)
 {
     const char *names[64];
     size_t n = facts_like(d, "gpu.0.peak.", suffix, names, ARRAY_SIZE(names));
     for (size_t i = 0; i < n; i++) {
         double v = doc_num(d, names[i]);
-        if (isfinite(v)) {
+        int hit = !any;
+        for (size_t k = 0; any && any[k]; k++)
+            hit |= strstr(names[i] + strlen("gpu.0.peak."), any[k]) != NULL;
+        if (hit && isfinite(v)) {
             *name = names[i];
             return v;
         }
@@ -233,12 +240,18 @@ static void plot_copies(FILE *f, const struct diff_doc *d)
               f);
         return;
     }
+    static const char *const link_words[] = {"pcie", "link", NULL};
+    static const char *const mem_words[] = {"mem", "hbm", "vram", "dram", NULL};
+    const char *pname = NULL;
     double link = doc_num(d, "bw.link_gbs");
-    svg_bar_chart(f, "PCIe copies (GB/s)", "GB/s", bars, n, link, "link payload rate");
+    if (!isfinite(link))
+        link = peak_fact(d, "_gbs", link_words, &pname);
+    svg_bar_chart(f, "PCIe copies (GB/s)", "GB/s", bars, n, link,
+                  pname ? pname : "link payload rate");
     if (!isfinite(link))
         fputs("<p class=\"unknown\">The link's payload rate is unknown.</p>\n", f);
-    const char *pname = NULL;
-    double triad = doc_num(d, "bw.triad_gbs"), peak = peak_fact(d, "_gbs", &pname);
+    pname = NULL;
+    double triad = doc_num(d, "bw.triad_gbs"), peak = peak_fact(d, "_gbs", mem_words, &pname);
     if (doc_fact(d, "bw.triad_gbs")) {
         struct svg_bar t = {"device memory (triad)", triad, NAN, NULL, 0};
         svg_bar_chart(f, "Device memory bandwidth (GB/s)", "GB/s", &t, 1, peak,
@@ -262,7 +275,7 @@ static void plot_gemm(FILE *f, const struct diff_doc *d)
             continue;
         snprintf(suffix, sizeof(suffix), "%s_tflops", dt[i]);
         const char *pname = NULL;
-        double peak = peak_fact(d, suffix, &pname);
+        double peak = peak_fact(d, suffix, NULL, &pname);
         npeak += isfinite(peak);
         snprintf(labels[n], sizeof(labels[n]), "%s", dt[i]);
         bars[n] = (struct svg_bar){labels[n], doc_num(d, name), peak, "peak", 0};
