@@ -44,6 +44,7 @@ for m in rx mi; do
     assert "$m: structure" $CHK structure "$OUT/$m.html" "$OUT/$m.json" 0
 done
 has "$OUT/rx.html" '<p class="verdict">Overall: <span class="st st-fail">fail</span> &mdash; exit code 1: '
+has "$OUT/mi.html" '<tr><th>Tool</th><td>rocm-vla-doctor [^<]*, checks \(built in\)</td></tr>'
 has "$OUT/mi.html" '<p class="verdict">Overall: <span class="st st-pass">pass</span> &mdash; exit code 0: no check failed'
 # each finding with its summary, fix and evidence (the facts its check reads)
 has "$OUT/rx.html" '<div class="finding fail"><h3><span class="st st-fail">fail</span> <code>kfd.access</code>'

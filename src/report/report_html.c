@@ -56,6 +56,10 @@ static void write_header(FILE *f, const struct diff_doc *d)
         html_put(f, v);
         fputs("</td></tr>\n", f);
     }
+    const struct json *tool = json_get(d->root, "tool");
+    const char *ver = doc_member(tool, "version"), *checks = doc_member(tool, "checks");
+    html_el(f, "<tr><th>Tool</th><td>rocm-vla-doctor ", ver ? ver : "unknown", "");
+    html_el(f, ", checks ", checks ? checks : "unknown", "</td></tr>\n");
     fputs("</table>\n", f);
 }
 
