@@ -20,6 +20,7 @@
 #include "report/report.h"
 #include "report/report_prom.h"
 #include "fleet/fleet.h"
+#include "report/report_doc.h"
 #include "core/rootfs.h"
 #include "snapshot/snapshot.h"
 #include "core/tmpdirs.h"
@@ -36,6 +37,9 @@ struct opts {
     const char *json;
     const char *junit;
     const char *prom; /* --prom: Prometheus text for the textfile collector */
+    const char *html;     /* --html: one self-contained page */
+    const char *markdown; /* --markdown: a summary for an issue tracker */
+    int no_redact;        /* --no-redact: keep host, user and home names in --markdown */
     const char *checks;
     const char *output; /* collect -o */
     struct strlist only;
@@ -47,9 +51,9 @@ struct opts {
 static void usage(FILE *out)
 {
     fputs("usage: rocm-vla-doctor [check] [--level quick|standard|full] [--sysroot DIR|TARBALL]\n"
-          "                       [--json FILE|-] [--junit FILE] [--prom FILE] [--only ID,...]\n"
-          "                       [--strict]"
-          " [--checks FILE] [--requirements FILE] [--python PATH]\n"
+          "                       [--json FILE|-] [--junit FILE] [--prom FILE|-] [--only ID,...]\n"
+          "                       [--strict] [--html FILE|-] [--markdown FILE|-] [--no-redact]\n"
+          "                       [--checks FILE] [--requirements FILE] [--python PATH]\n"
           "                       [--preset NAME|FILE] [--dtype bf16|fp16|fp32] [-v] [--no-color]\n"
           "       rocm-vla-doctor list [--checks FILE] | list --facts\n"
           "       rocm-vla-doctor explain ID [--checks FILE]\n"
@@ -61,6 +65,8 @@ static void usage(FILE *out)
           "       rocm-vla-doctor diff BASELINE.json CURRENT.json [--json FILE|-] [--tolerance "
           "N=PCT]\n"
           "       rocm-vla-doctor fleet REPORT.json...|DIR [--json FILE|-] [--tolerance NAME=PCT]\n"
+          "       rocm-vla-doctor report [--html FILE|-] [--markdown FILE|-] [--no-redact] "
+          "REPORT.json\n"
           "       rocm-vla-doctor --help | --version\n"
           "See rocm-vla-doctor(1) and checks.yaml(5).\n",
           out);
@@ -89,7 +95,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         O_PRESET,
         O_DTYPE,
         O_FACTS,
-        O_PROM
+        O_PROM,
+        O_HTML,
+        O_MARKDOWN,
+        O_NOREDACT
     };
     static const struct option longopts[] = {
         {"level", required_argument, NULL, O_LEVEL},
@@ -106,6 +115,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         {"preset", required_argument, NULL, O_PRESET},
         {"dtype", required_argument, NULL, O_DTYPE},
         {"facts", no_argument, NULL, O_FACTS},
+        {"html", required_argument, NULL, O_HTML},
+        {"markdown", required_argument, NULL, O_MARKDOWN},
+        {"no-redact", no_argument, NULL, O_NOREDACT},
         {"output", required_argument, NULL, 'o'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, O_HELP},
@@ -164,6 +176,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             break;
         case O_FACTS:
             o->facts = 1;
+            break;
+        case O_HTML:
+            o->html = optarg;
+            break;
+        case O_MARKDOWN:
+            o->markdown = optarg;
+            break;
+        case O_NOREDACT:
+            o->no_redact = 1;
             break;
         case 'v':
             o->verbose = 1;
@@ -275,48 +296,62 @@ static int exit_worst(int a, int b)
     return a > b ? a : b;
 }
 
-/* --json, --junit and --prom: opened before anything is probed, so that a
- * bad path fails at once; written through a temporary file in the target's
- * directory and renamed (src/core/outfile.c), which is also what
- * node_exporter's textfile collector needs: it never reads half a file */
+/* --json, --junit, --prom, --html and --markdown: opened before anything
+ * is probed, so that a bad path fails at once; written through a temporary
+ * file in the target's directory and renamed (src/core/outfile.c), which is
+ * also what node_exporter's textfile collector needs: it never reads half a
+ * file */
+enum { OUT_JSON, OUT_JUNIT, OUT_PROM, OUT_HTML, OUT_MD, OUT_N };
 struct outputs {
-    struct outfile json, junit, prom;
+    struct outfile f[OUT_N];
 };
 
-/* give up every output opened: the targets stay as they were */
+/* give up every output: the targets stay as they were */
 static void outputs_abort(struct outputs *out)
 {
-    if (out->json.f)
-        outfile_close(&out->json, 1);
-    if (out->junit.f)
-        outfile_close(&out->junit, 1);
-    if (out->prom.f)
-        outfile_close(&out->prom, 1);
-}
-
-static int same_file(const char *a, const char *b)
-{
-    return a && b && strcmp(a, "-") && strcmp(a, b) == 0;
+    for (int i = 0; i < OUT_N; i++)
+        if (out->f[i].f)
+            outfile_close(&out->f[i], 1);
 }
 
 static int outputs_open(struct outputs *out, const struct opts *o)
 {
+    static const char *const opt[OUT_N] = {"--json", "--junit", "--prom", "--html",
+                                                 "--markdown"};
+    const char *path[OUT_N] = {o->json, o->junit, o->prom, o->html, o->markdown};
     memset(out, 0, sizeof(*out));
-    if (same_file(o->json, o->junit))
-        return error("--json and --junit name the same file '%s'", o->json);
-    int to_stdout = (o->json && !strcmp(o->json, "-")) + (o->junit && !strcmp(o->junit, "-")) +
-                    (o->prom && !strcmp(o->prom, "-"));
-    if (to_stdout > 1)
-        return error("only one of --json, --junit and --prom can be '-' (stdout)");
-    if (same_file(o->json, o->prom) || same_file(o->junit, o->prom))
-        return error("--prom names the same file as --json or --junit: '%s'", o->prom);
-    if ((o->json && outfile_open(&out->json, o->json, 1)) ||
-        (o->junit && outfile_open(&out->junit, o->junit, 1)) ||
-        (o->prom && outfile_open(&out->prom, o->prom, 1))) {
-        outputs_abort(out);
-        return -1;
-    }
+    for (int i = 0; i < OUT_N; i++)
+        for (int j = i + 1; j < OUT_N; j++)
+            if (path[i] && path[j] && strcmp(path[i], path[j]) == 0)
+                return strcmp(path[i], "-")
+                           ? error("%s and %s name the same file '%s'", opt[i], opt[j], path[i])
+                           : error("%s and %s cannot both write to stdout", opt[i], opt[j]);
+    for (int i = 0; i < OUT_N; i++)
+        if (path[i] && outfile_open(&out->f[i], path[i], 1)) {
+            outputs_abort(out);
+            return -1;
+        }
     return 0;
+}
+
+/* --html and --markdown: the JSON report rendered in memory and drawn from
+ * (src/report/report_cmd.c), as `report` draws a file. 0, or -1 */
+static int write_pages(struct outputs *outs, const struct report_meta *meta,
+                       const struct factset *fs, const struct results *res,
+                       const struct checkset *cs, int redact)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        return error("cannot render the report in memory");
+    int rc = report_json_write(mem, meta, fs, res);
+    if (fclose(mem))
+        rc = error("cannot render the report in memory");
+    if (rc == 0)
+        rc = report_render_json(outs->f[OUT_HTML].f, outs->f[OUT_MD].f, buf, len, cs, redact);
+    free(buf);
+    return rc;
 }
 
 static int cmd_check(struct opts *o, int argc, char **argv)
@@ -390,21 +425,29 @@ static int cmd_check(struct opts *o, int argc, char **argv)
         o->strict,
     };
     /* a report that cannot be written is exit 2 (see exit_worst) */
-    int text_to_stdout = !outs.json.is_stdout && !outs.junit.is_stdout && !outs.prom.is_stdout;
-    if (outs.json.f) {
-        int failed = report_json_write(outs.json.f, &meta, &fs, &res) != 0;
-        if (outfile_close(&outs.json, failed))
+    int text_to_stdout = 1;
+    for (int i = 0; i < OUT_N; i++)
+        text_to_stdout &= !outs.f[i].is_stdout;
+    if (outs.f[OUT_JSON].f) {
+        int failed = report_json_write(outs.f[OUT_JSON].f, &meta, &fs, &res) != 0;
+        if (outfile_close(&outs.f[OUT_JSON], failed))
             rc = exit_worst(rc, EXIT_USAGE);
     }
-    if (outs.junit.f) {
-        int failed = report_junit_write(outs.junit.f, &meta, &res) != 0;
-        if (outfile_close(&outs.junit, failed))
+    if (outs.f[OUT_JUNIT].f) {
+        int failed = report_junit_write(outs.f[OUT_JUNIT].f, &meta, &res) != 0;
+        if (outfile_close(&outs.f[OUT_JUNIT], failed))
             rc = exit_worst(rc, EXIT_USAGE);
     }
-    if (outs.prom.f) {
-        int failed = report_prom_write(outs.prom.f, &meta, &fs, &res) != 0;
-        if (outfile_close(&outs.prom, failed))
+    if (outs.f[OUT_PROM].f) {
+        int failed = report_prom_write(outs.f[OUT_PROM].f, &meta, &fs, &res) != 0;
+        if (outfile_close(&outs.f[OUT_PROM], failed))
             rc = exit_worst(rc, EXIT_USAGE);
+    }
+    if (outs.f[OUT_HTML].f || outs.f[OUT_MD].f) {
+        int failed = write_pages(&outs, &meta, &fs, &res, &cs, !o->no_redact) != 0;
+        for (int i = OUT_HTML; i <= OUT_MD; i++)
+            if (outs.f[i].f && outfile_close(&outs.f[i], failed))
+                rc = exit_worst(rc, EXIT_USAGE);
     }
     FILE *tout = text_to_stdout ? stdout : stderr;
     int tty = isatty(fileno(tout));
@@ -485,6 +528,7 @@ static const struct command {
     {"dashboard", NULL, tui_cmd_dashboard},
     {"diff", NULL, diff_cmd},
     {"fleet", NULL, fleet_cmd},
+    {"report", NULL, report_cmd},
     /* clang-format on */
 };
 

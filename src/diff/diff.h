@@ -112,6 +112,10 @@ const char *diff_what_name(enum diff_what w);
 /* is the fact a volatile reading (temperature, power, busy %) that the text
  * report folds into one count */
 int diff_fact_is_telemetry(const char *name);
+/* a report value as the text output shows it: unknown, true, 12.5, 'text',
+ * [a, b] (lists cut near 72 characters) */
+struct strbuf;
+void diff_value_text(struct strbuf *sb, const struct json *v);
 
 struct diff_text_opts {
     int color, unicode, verbose;
@@ -120,6 +124,14 @@ void diff_write_text(FILE *out, const struct diff_doc *base, const struct diff_d
                      const struct diff_result *r, const struct diff_text_opts *o);
 int diff_write_json(FILE *out, const struct diff_doc *base, const struct diff_doc *cur,
                     const struct diff_result *r);
+/* one self-contained HTML page (diff_html.c): both runs, regressions,
+ * improvements, check and stack changes, and a before/after bar plot per
+ * performance fact that moved; 0, or -1 on a write error */
+int diff_write_html(FILE *out, const struct diff_doc *base, const struct diff_doc *cur,
+                    const struct diff_result *r);
+/* the facts a person asks about first after an update (driver, ROCm,
+ * kernel, torch, the GPUs' gfx and VBIOS) */
+int diff_headline_fact(const char *name);
 
 /* the command; argv[0] is "diff". Returns 0 no regression, 1 regressions,
  * 2 usage error or an unreadable/invalid report. */

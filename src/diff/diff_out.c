@@ -32,7 +32,7 @@ static void put_safe(FILE *out, const char *s)
     free(safe);
 }
 
-static void value_text(struct strbuf *sb, const struct json *v)
+void diff_value_text(struct strbuf *sb, const struct json *v)
 {
     switch (v->type) {
     case JSON_NULL:
@@ -59,7 +59,7 @@ static void value_text(struct strbuf *sb, const struct json *v)
             if (v->items[i]->type == JSON_STR)
                 strbuf_adds(sb, v->items[i]->str);
             else
-                value_text(sb, v->items[i]);
+                diff_value_text(sb, v->items[i]);
         }
         strbuf_addc(sb, ']');
         break;
@@ -73,7 +73,7 @@ static void put_value(FILE *out, const struct json *v, const char *absent)
         return;
     }
     struct strbuf sb = STRBUF_INIT;
-    value_text(&sb, v);
+    diff_value_text(&sb, v);
     if (sb.len > DIFF_VALUE_MAX) {
         /* cut on a UTF-8 boundary */
         size_t n = DIFF_VALUE_MAX - 3;
@@ -122,8 +122,8 @@ static void put_evidence_diff(FILE *out, const struct diff_item *it, size_t w)
         const struct json *vb = eb->items[i];
         struct strbuf sa = STRBUF_INIT, sb = STRBUF_INIT;
         if (va)
-            value_text(&sa, va);
-        value_text(&sb, vb);
+            diff_value_text(&sa, va);
+        diff_value_text(&sb, vb);
         if ((!va || strcmp(sa.buf, sb.buf) != 0) && shown >= 4) {
             more++;
         } else if (!va || strcmp(sa.buf, sb.buf) != 0) {
@@ -266,8 +266,7 @@ static void put_run(FILE *out, const char *label, const struct diff_doc *d)
     fputs(")\n", out);
 }
 
-/* the facts a person asks about first after an update */
-static int headline_fact(const char *name)
+int diff_headline_fact(const char *name)
 {
     static const char *const names[] = {"driver.version",       "rocm.version", "kernel.release",
                                         "python.torch_version", "gpu.count",    "host.os"};
@@ -283,7 +282,7 @@ static void put_headline(FILE *out, const struct diff_result *r)
     int first = 1;
     for (size_t i = 0; i < r->n; i++) {
         const struct diff_item *it = &r->v[i];
-        if (it->subj != DIFF_FACT || !headline_fact(it->name))
+        if (it->subj != DIFF_FACT || !diff_headline_fact(it->name))
             continue;
         fputs(first ? "  stack:    " : "            ", out);
         first = 0;
@@ -468,7 +467,7 @@ int diff_write_json(FILE *out, const struct diff_doc *base, const struct diff_do
 
 static void diff_usage(FILE *out)
 {
-    fputs("usage: rocm-vla-doctor diff BASELINE.json CURRENT.json [--json FILE|-]\n"
+    fputs("usage: rocm-vla-doctor diff BASELINE.json CURRENT.json [--json FILE|-] [--html FILE|-]\n"
           "                            [--tolerance NAME=PCT|off ...] [--allow-skip]\n"
           "                            [-v] [--no-color]\n"
           "Exit status: 0 no regression, 1 regression, 2 usage error or unreadable report.\n",
@@ -477,9 +476,10 @@ static void diff_usage(FILE *out)
 
 int diff_cmd(int argc, char **argv)
 {
-    enum { O_JSON = 256, O_TOL, O_ALLOW_SKIP, O_NOCOLOR, O_HELP };
+    enum { O_JSON = 256, O_HTML, O_TOL, O_ALLOW_SKIP, O_NOCOLOR, O_HELP };
     static const struct option lo[] = {
         {"json", required_argument, NULL, O_JSON},
+        {"html", required_argument, NULL, O_HTML},
         {"tolerance", required_argument, NULL, O_TOL},
         {"allow-skip", no_argument, NULL, O_ALLOW_SKIP},
         {"no-color", no_argument, NULL, O_NOCOLOR},
@@ -488,13 +488,16 @@ int diff_cmd(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     struct diff_opts o = {0};
-    const char *json_path = NULL;
+    const char *json_path = NULL, *html_path = NULL;
     int no_color = 0, verbose = 0, c, rc = DIFF_EXIT_USAGE;
     optind = 1;
     while ((c = opt_next(argc, argv, "vh", lo, "diff")) != -1) {
         switch (c) {
         case O_JSON:
             json_path = optarg;
+            break;
+        case O_HTML:
+            html_path = optarg;
             break;
         case O_TOL:
             if (diff_tol_add(&o, optarg))
@@ -524,29 +527,48 @@ int diff_cmd(int argc, char **argv)
         diff_usage(stderr);
         goto out;
     }
-    /* the output first: a bad path fails before any report is read */
-    struct outfile jf = {0};
+    if (json_path && html_path && strcmp(json_path, html_path) == 0) {
+        error("diff: --json and --html name the same %s '%s'",
+              strcmp(json_path, "-") ? "file" : "output", json_path);
+        goto out;
+    }
+    /* the outputs first: a bad path fails before any report is read */
+    struct outfile jf = {0}, hf = {0};
     if (json_path && outfile_open(&jf, json_path, 1))
         goto out;
+    if (html_path && outfile_open(&hf, html_path, 1)) {
+        if (jf.f)
+            outfile_close(&jf, 1);
+        goto out;
+    }
     struct diff_doc base, cur;
     if (diff_doc_load(&base, argv[optind])) {
         if (jf.f)
             outfile_close(&jf, 1);
+        if (hf.f)
+            outfile_close(&hf, 1);
         goto out;
     }
     if (diff_doc_load(&cur, argv[optind + 1])) {
         diff_doc_release(&base);
         if (jf.f)
             outfile_close(&jf, 1);
+        if (hf.f)
+            outfile_close(&hf, 1);
         goto out;
     }
     struct diff_result r;
     rc = diff_compare(&base, &cur, &o, &r) ? DIFF_EXIT_REGRESSION : DIFF_EXIT_OK;
     /* an unwritable output is exit 2 whatever the comparison found */
-    int text_to_stdout = !jf.is_stdout;
+    int text_to_stdout = !jf.is_stdout && !hf.is_stdout;
     if (jf.f) {
         int failed = diff_write_json(jf.f, &base, &cur, &r) != 0;
         if (outfile_close(&jf, failed))
+            rc = DIFF_EXIT_USAGE;
+    }
+    if (hf.f) {
+        int failed = diff_write_html(hf.f, &base, &cur, &r) != 0;
+        if (outfile_close(&hf, failed))
             rc = DIFF_EXIT_USAGE;
     }
     FILE *tout = text_to_stdout ? stdout : stderr;

@@ -309,3 +309,62 @@ int snapshot_redact(const char *stage)
     strlist_release(&gid_words);
     return rc ? -1 : 0;
 }
+
+/* ---- free text (the markdown summary) ------------------------------------ */
+
+static int word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
+}
+
+/* where a path component ends */
+static int path_end(char c)
+{
+    return !c || c == '/' || strchr(" \t\n'\"`:;,()[]{}<>|=", c);
+}
+
+/* the length of a home directory at s, or 0 */
+static size_t home_at(const char *s, const char *start)
+{
+    static const char *const homes[] = {"/var/home/", "/home/"};
+    for (size_t i = 0; i < ARRAY_SIZE(homes); i++) {
+        size_t k = strlen(homes[i]);
+        if (strncmp(s, homes[i], k) || path_end(s[k]))
+            continue;
+        while (!path_end(s[k]))
+            k++;
+        return k;
+    }
+    /* /root alone or as a path's start, not inside another path (/srv/root) */
+    if (strncmp(s, "/root", 5) == 0 && path_end(s[5]) &&
+        (s == start || (s[-1] != '/' && !word_char(s[-1]) && s[-1] != '.')))
+        return 5;
+    return 0;
+}
+
+char *redact_text(const char *s, const struct redact_word *w, size_t n)
+{
+    struct strbuf out = STRBUF_INIT;
+    strbuf_adds(&out, "");
+    for (const char *p = s; p && *p;) {
+        size_t k = home_at(p, s);
+        if (k) {
+            strbuf_addc(&out, '~');
+            p += k;
+            continue;
+        }
+        int hit = 0;
+        for (size_t i = 0; i < n && !hit && (p == s || !word_char(p[-1])); i++) {
+            size_t len = w[i].word ? strlen(w[i].word) : 0;
+            if (len < 2 || strncmp(p, w[i].word, len) || word_char(p[len]))
+                continue;
+            strbuf_adds(&out, w[i].as);
+            p += len;
+            hit = 1;
+        }
+        if (!hit)
+            strbuf_addc(&out, *p++);
+    }
+    return strbuf_detach(&out);
+}

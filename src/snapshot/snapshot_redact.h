@@ -26,6 +26,18 @@ char *redact_dpkg_status(const char *text);
 /* is a package of the GPU stack kept in the snapshot? */
 int redact_dpkg_keep(const char *package);
 
+/* Free text on its way into something shared (the markdown summary): each
+ * whole-word occurrence of a word in w (the host's name, a user's name;
+ * words shorter than 2 characters are left alone) becomes its stand-in,
+ * and a home directory (/home/NAME, /var/home/NAME, /root) becomes "~",
+ * so that /home/alice/venv/bin/python reads ~/venv/bin/python. Returns a new
+ * string (caller frees). */
+struct redact_word {
+    const char *word;
+    const char *as;
+};
+char *redact_text(const char *s, const struct redact_word *w, size_t n);
+
 /* apply the filters to the staging tree at stage (the identity and devnodes
  * queries say who the user is and which gids matter); 0, or -1 after
  * printing why (a write error fails collect) */

@@ -4,7 +4,11 @@
  * the real HIP would enumerate them) and applies HIP_VISIBLE_DEVICES (indices
  * into that list) the way HIP does: hidden devices disappear and the rest are
  * renumbered from 0. hiprtc "compiles" any source for the --offload-arch
- * given and records the last target in FAKE_HIPRTC_LOG when set. */
+ * given and records the last target in FAKE_HIPRTC_LOG when set.
+ * With FAKE_HIP_SEGV set, hipInit says so on stderr and crashes (SIGSEGV):
+ * the vendor library that takes every GPU probe down (tests/gpu_ci.sh,
+ * tests/html.sh). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +47,10 @@ int hipInit(unsigned f);
 int hipInit(unsigned f)
 {
     (void)f;
+    if (getenv("FAKE_HIP_SEGV")) {
+        fprintf(stderr, "fake libamdhip64: crashing in hipInit\n");
+        raise(SIGSEGV);
+    }
     enumerate();
     return 0;
 }

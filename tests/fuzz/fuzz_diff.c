@@ -1,11 +1,15 @@
 /* fuzz_diff.c - diff's report reader (src/diff/diff.c): a JSON report validated
  * as a rocm-vla-doctor report; two valid reports are compared and the
- * result rendered as text and JSON (to /dev/null).
+ * result rendered as text, JSON and HTML (to /dev/null), and each report as
+ * the HTML page, the markdown summary (redacted) and, both together, the
+ * fleet page (src/report/).
  * Input: two reports separated by a NUL byte (baseline, current), or one
  * report compared with itself. */
 #include <stdio.h>
 
 #include "../../src/diff/diff.h"
+#include "../../src/report/report_doc.h"
+#include "../../src/report/report_html_fleet.h"
 #include "fuzz.h"
 
 static FILE *devnull;
@@ -33,8 +37,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct diff_text_opts to = {1, 1, 1};
         diff_write_text(devnull, &a, &b, &r, &to);
         diff_write_json(devnull, &a, &b, &r);
+        diff_write_html(devnull, &a, &b, &r);
         diff_result_release(&r);
         diff_opts_release(&o);
+        struct diff_doc both[2] = {a, b};
+        html_write_fleet(devnull, both, 2, NULL);
+    }
+    /* the renderers of one report (no checks file: no budgets) */
+    if (ra == 0) {
+        report_html_write(devnull, &a, NULL, 0);
+        report_markdown_write(devnull, &a, 1);
     }
     if (ra == 0)
         diff_doc_release(&a);

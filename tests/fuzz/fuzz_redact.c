@@ -1,5 +1,6 @@
 /* fuzz_redact.c - what collect keeps of /etc/passwd, /etc/group and dpkg's
- * status (src/snapshot/snapshot_redact.c): their colon-field and stanza parsers.
+ * status (src/snapshot/snapshot_redact.c): their colon-field and stanza parsers,
+ * and the free-text redaction of the markdown summary (redact_text).
  * (The group database that reads them back is fuzz_groupdb.)
  * Input: passwd NUL group NUL dpkg-status NUL user-name. */
 #include <stdio.h>
@@ -34,6 +35,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r = redact_dpkg_status(passwd);
     free(r);
     redact_dpkg_keep(u);
+    struct redact_word w[] = {{u, "<user>"}, {group ? group : "host", "<host>"}};
+    r = redact_text(passwd, w, 2);
+    free(r);
     free(passwd);
     free(group);
     free(status);

@@ -1,0 +1,159 @@
+/* report_doc.c - reading a parsed JSON report for the HTML, markdown and
+ * fleet renderers (report_doc.h). */
+#include "report_doc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../probes/fact_catalog.h"
+#include "../core/util.h"
+#include "../tui/tui_workload.h"
+
+const struct json *doc_fact(const struct diff_doc *d, const char *name)
+{
+    return d && d->facts ? json_get(d->facts, name) : NULL;
+}
+
+double doc_num(const struct diff_doc *d, const char *name)
+{
+    const struct json *v = doc_fact(d, name);
+    return v && v->type == JSON_NUM ? v->num : NAN;
+}
+
+const char *doc_str(const struct diff_doc *d, const char *name)
+{
+    const struct json *v = doc_fact(d, name);
+    return v && v->type == JSON_STR ? v->str : NULL;
+}
+
+const char *doc_member(const struct json *obj, const char *key)
+{
+    const struct json *v = obj && obj->type == JSON_OBJ ? json_get(obj, key) : NULL;
+    return v && v->type == JSON_STR ? v->str : NULL;
+}
+
+const char *doc_host(const struct diff_doc *d, const char *key)
+{
+    return doc_member(d && d->root ? json_get(d->root, "host") : NULL, key);
+}
+
+int doc_exit_code(const struct diff_doc *d)
+{
+    const struct json *s = d && d->root ? json_get(d->root, "summary") : NULL;
+    const struct json *e = s && s->type == JSON_OBJ ? json_get(s, "exit_code") : NULL;
+    unsigned long long v;
+    return e && json_u64(e, &v) == 0 && v < 256 ? (int)v : -1;
+}
+
+void doc_value_text(struct strbuf *sb, const struct json *v)
+{
+    if (v->type == JSON_STR) {
+        strbuf_adds(sb, v->str);
+    } else if (v->type == JSON_ARR) {
+        for (size_t i = 0; i < v->n; i++) {
+            if (i)
+                strbuf_adds(sb, ", ");
+            doc_value_text(sb, v->items[i]);
+        }
+    } else {
+        diff_value_text(sb, v);
+    }
+}
+
+void doc_fact_text(struct strbuf *sb, const struct diff_doc *d, const char *name)
+{
+    const struct json *v = doc_fact(d, name);
+    if (!v) {
+        strbuf_adds(sb, "absent");
+        return;
+    }
+    if (v->type != JSON_NULL) {
+        doc_value_text(sb, v);
+        return;
+    }
+    const char *why = diff_fact_reason(d, name);
+    strbuf_adds(sb, "unknown");
+    if (why && *why)
+        strbuf_addf(sb, " (%s)", why);
+}
+
+const char *doc_exit_meaning(int code)
+{
+    switch (code) {
+    case 0:
+        return "no check failed";
+    case 1:
+        return "a check failed (or warned, with --strict)";
+    case 2:
+        return "usage, configuration or bad input";
+    case 3:
+        return "internal error";
+    default:
+        return "not recorded";
+    }
+}
+
+void doc_factset(const struct diff_doc *d, struct factset *fs)
+{
+    if (!d || !d->facts || d->facts->type != JSON_OBJ)
+        return;
+    for (size_t i = 0; i < d->facts->n; i++) {
+        const char *name = d->facts->keys[i];
+        const struct json *v = d->facts->items[i];
+        const struct fact_decl *decl = NULL;
+        enum fact_type t = fact_catalog_find(name, &decl, NULL) == 0 ? decl->type : FACT_UNKNOWN;
+        const char *src = "report file";
+        if (v->type == JSON_BOOL) {
+            fact_set_bool(fs, name, v->b, src);
+        } else if (v->type == JSON_NUM) {
+            if (t == FACT_INT && v->num == floor(v->num) && fabs(v->num) < 9e18)
+                fact_set_int(fs, name, (int64_t)v->num, src);
+            else
+                fact_set_float(fs, name, v->num, src);
+        } else if (v->type == JSON_STR) {
+            fact_set_str(fs, name, v->str, src);
+        } else if (v->type == JSON_ARR) {
+            struct strlist l = STRLIST_INIT;
+            for (size_t j = 0; j < v->n; j++)
+                if (v->items[j]->type == JSON_STR)
+                    strlist_add(&l, v->items[j]->str);
+            fact_set_list(fs, name, &l, src);
+            strlist_release(&l);
+        } else {
+            const char *why = diff_fact_reason(d, name);
+            fact_set_unknown(fs, name, src, "%s", why && *why ? why : "unknown in the report");
+        }
+    }
+}
+
+size_t vla_budgets(const struct checkset *cs, const struct factset *fs, struct vla_budget *out,
+                   size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; cs && i < cs->n && n < max; i++) {
+        const struct check *c = &cs->v[i];
+        if (!str_starts(c->id, "vla."))
+            continue;
+        for (size_t j = 0; j < c->reads.n && n < max; j++) {
+            const char *f = c->reads.v[j];
+            if (!str_starts(f, "vla.latency.") || !str_ends(f, "_ms") ||
+                strlen(f) >= sizeof(out->fact) || !isnan(vla_budget_for(out, n, f)))
+                continue;
+            double b;
+            if (tui_workload_budget(cs, fs, c->id, f, 0, &b))
+                continue;
+            snprintf(out[n].fact, sizeof(out[n].fact), "%s", f);
+            out[n++].ms = b;
+        }
+    }
+    return n;
+}
+
+double vla_budget_for(const struct vla_budget *b, size_t n, const char *fact)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(b[i].fact, fact) == 0)
+            return b[i].ms;
+    return NAN;
+}

@@ -1,0 +1,324 @@
+/* report_markdown.c - a short markdown summary of a report to paste into a
+ * GitHub issue: the machine (GPUs, gfx targets, kernel, driver, ROCm,
+ * Python and PyTorch, the HIP runtime), the checks that failed or warned
+ * with a one-line fix, and their evidence folded in <details>.
+ *
+ * It reads the facts of the report only, and the host facts come from
+ * sysfs and files: a Python that crashes or a HIP library that fails is one
+ * more "unknown"/"error" line here, never a missing summary (PyTorch's
+ * collect_env dies exactly then). By default the host's name, the user's
+ * name and home directories are replaced (redact_text), since the text is
+ * meant for a public tracker. */
+#include "report_doc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/util.h"
+#include "../snapshot/snapshot_redact.h"
+
+struct md {
+    FILE *f;
+    struct redact_word w[2];
+    size_t nw;
+    int redact;
+};
+
+/* one line of text: redacted, controls made visible, line breaks as spaces */
+static char *md_line(const struct md *m, const char *s)
+{
+    char *r = m->redact ? redact_text(s ? s : "", m->w, m->nw) : xstrdup(s ? s : "");
+    char *safe = str_sanitize(r, 1);
+    free(r);
+    for (char *p = safe; *p; p++)
+        if (*p == '\n' || *p == '\t' || *p == '\r')
+            *p = ' ';
+    return safe;
+}
+
+/* markdown text: every character markdown or GitHub would act on escaped
+ * (emphasis, code, links, tables, HTML, @mentions, #references) */
+static void md_put(const struct md *m, const char *s)
+{
+    char *t = md_line(m, s);
+    for (const char *p = t; *p; p++) {
+        if (*p == '<')
+            fputs("&lt;", m->f);
+        else if (*p == '>')
+            fputs("&gt;", m->f);
+        else if (*p == '&')
+            fputs("&amp;", m->f);
+        else if (strchr("\\`*_[]|~@#!", *p))
+            fprintf(m->f, "\\%c", *p);
+        else
+            fputc(*p, m->f);
+    }
+    free(t);
+}
+
+/* an identifier as inline code, where markdown interprets nothing but
+ * backticks; one holding a backtick (a --checks file's) is plain text */
+static void md_code(const struct md *m, const char *s)
+{
+    char *t = md_line(m, s);
+    if (strchr(t, '`')) {
+        md_put(m, s);
+    } else {
+        fputc('`', m->f);
+        fputs(t, m->f);
+        fputc('`', m->f);
+    }
+    free(t);
+}
+
+static void md_fact(const struct md *m, const struct diff_doc *d, const char *name)
+{
+    struct strbuf sb = STRBUF_INIT;
+    doc_fact_text(&sb, d, name);
+    md_put(m, sb.buf);
+    strbuf_release(&sb);
+}
+
+static void row(const struct md *m, const char *label, const struct diff_doc *d, const char *name)
+{
+    fprintf(m->f, "| %s | ", label);
+    md_fact(m, d, name);
+    fputs(" |\n", m->f);
+}
+
+static int known(const struct diff_doc *d, const char *name)
+{
+    const struct json *v = doc_fact(d, name);
+    return v && v->type != JSON_NULL;
+}
+
+/* "ok" or absent: nothing to say */
+static const char *probe_failed(const struct diff_doc *d, size_t i, char **msg)
+{
+    const char *k = d->facts->keys[i];
+    const struct json *v = d->facts->items[i];
+    if (!str_starts(k, "probe.") || !str_ends(k, ".status") || v->type != JSON_STR ||
+        strcmp(v->str, "ok") == 0)
+        return NULL;
+    size_t plen = strlen(k) - strlen("probe.") - strlen(".status");
+    char *name = xasprintf("probe.%.*s.message", (int)plen, k + strlen("probe."));
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_adds(&sb, v->str);
+    const struct json *mv = doc_fact(d, name);
+    if (mv && mv->type == JSON_STR && *mv->str)
+        strbuf_addf(&sb, ": %s", mv->str);
+    free(name);
+    *msg = strbuf_detach(&sb);
+    return k;
+}
+
+/* the probes that crashed, hung or failed, one row per message (a HIP
+ * library that crashes in hipInit takes every GPU probe down the same way) */
+static void probe_failures(const struct md *m, const struct diff_doc *d)
+{
+    size_t n = d->facts ? d->facts->n : 0;
+    char *done = xcalloc(n ? n : 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        char *msg = NULL;
+        if (done[i] || !probe_failed(d, i, &msg))
+            continue;
+        struct strbuf names = STRBUF_INIT;
+        for (size_t j = i; j < n; j++) {
+            char *other = NULL;
+            const char *k = done[j] ? NULL : probe_failed(d, j, &other);
+            if (k && strcmp(other, msg) == 0) {
+                done[j] = 1;
+                strbuf_addf(&names, "%s%.*s", names.len ? ", " : "",
+                            (int)(strlen(k) - strlen("probe.") - strlen(".status")),
+                            k + strlen("probe."));
+            }
+            free(other);
+        }
+        fputs("| probe ", m->f);
+        md_put(m, names.buf);
+        fputs(" | ", m->f);
+        md_put(m, msg);
+        fputs(" |\n", m->f);
+        strbuf_release(&names);
+        free(msg);
+    }
+    free(done);
+}
+
+static void machine(const struct md *m, const struct diff_doc *d)
+{
+    fputs("| | |\n|---|---|\n", m->f);
+    double ngpu = doc_num(d, "gpu.count");
+    if (ngpu == 0) {
+        fputs("| GPU(s) | none found |\n", m->f);
+    } else {
+        row(m, "GPU(s)", d, "gpu.names");
+        fputs("| gfx target | ", m->f);
+    }
+    if (!isfinite(ngpu))
+        md_fact(m, d, "gpu.count");
+    for (int i = 0; isfinite(ngpu) && i < ngpu && i < 64; i++) {
+        char name[FACT_NAME_MAX];
+        fputs(i ? ", " : "", m->f);
+        md_fact(m, d, fact_gpu_name(name, i, "gfx"));
+    }
+    if (ngpu != 0)
+        fputs(" |\n", m->f);
+    row(m, "Kernel", d, "kernel.release");
+    row(m, "OS", d, "host.os");
+    row(m, "amdgpu driver", d, "driver.version");
+    row(m, "ROCm", d, "rocm.version");
+    /* Python and PyTorch: an interpreter that crashed is its error line */
+    fputs("| Python | ", m->f);
+    const struct json *present = doc_fact(d, "python.present");
+    if (present && present->type == JSON_BOOL && !present->b) {
+        fputs("error: ", m->f);
+        md_fact(m, d, "python.error");
+    } else {
+        md_fact(m, d, "python.version");
+    }
+    fputs(" |\n| PyTorch | ", m->f);
+    md_fact(m, d, "python.torch_version");
+    if (known(d, "python.torch_build")) {
+        fputs(" (", m->f);
+        md_fact(m, d, "python.torch_build");
+        fputs(" build", m->f);
+        const char *hip = doc_str(d, "python.torch_hip_suffix");
+        if (hip && *hip)
+            md_put(m, hip);
+        fputs(")", m->f);
+    }
+    fputs(" |\n| HIP runtime | ", m->f);
+    const char *err = doc_str(d, "runtime.hip.error");
+    const char *ierr = doc_str(d, "runtime.hip.init_error");
+    const char *pst = doc_str(d, "probe.gpu_runtime.status");
+    if (err && *err) {
+        fputs("error: ", m->f);
+        md_put(m, err);
+    } else if (ierr && *ierr) {
+        fputs("error: ", m->f);
+        md_put(m, ierr);
+    } else if (pst && strcmp(pst, "ok")) {
+        /* the runtime probe's child died before it said anything */
+        md_put(m, pst);
+        fputs(": ", m->f);
+        md_fact(m, d, "probe.gpu_runtime.message");
+    } else if (doc_fact(d, "runtime.hip.version")) {
+        md_fact(m, d, "runtime.hip.version");
+    } else {
+        fputs("not probed at this level", m->f);
+    }
+    fputs(" |\n", m->f);
+    probe_failures(m, d);
+    const char *level = doc_host(d, "level");
+    fputs("| Level | ", m->f);
+    md_put(m, level ? level : "unknown");
+    fputs(" |\n\n", m->f);
+}
+
+static const char *jstr(const struct json *c, const char *key)
+{
+    const char *v = doc_member(c, key);
+    return v ? v : "";
+}
+
+static int finding(const struct json *c)
+{
+    const char *st = diff_check_status(c);
+    return st && strcmp(st, "pass") && strcmp(st, "skip");
+}
+
+/* evidence in a fence longer than any run of '~' inside it */
+static void evidence(const struct md *m, const struct json *c)
+{
+    const struct json *ev = json_get(c, "evidence");
+    if (!ev || ev->type != JSON_OBJ || !ev->n)
+        return;
+    struct strbuf all = STRBUF_INIT;
+    for (size_t i = 0; i < ev->n; i++) {
+        struct strbuf v = STRBUF_INIT;
+        doc_value_text(&v, ev->items[i]);
+        char *kv = xasprintf("%s = %s", ev->keys[i], v.buf ? v.buf : "");
+        char *line = md_line(m, kv);
+        strbuf_addf(&all, "%s\n", line);
+        free(line);
+        free(kv);
+        strbuf_release(&v);
+    }
+    size_t run = 0, best = 0;
+    for (const char *p = all.buf; p && *p; p++) {
+        run = *p == '~' ? run + 1 : 0;
+        best = run > best ? run : best;
+    }
+    size_t fence = best < 3 ? 3 : best + 1;
+    fputs("**", m->f);
+    md_put(m, jstr(c, "id"));
+    fputs("**\n\n", m->f);
+    for (size_t i = 0; i < fence; i++)
+        fputc('~', m->f);
+    fputc('\n', m->f);
+    fputs(all.buf ? all.buf : "", m->f);
+    for (size_t i = 0; i < fence; i++)
+        fputc('~', m->f);
+    fputs("\n\n", m->f);
+    strbuf_release(&all);
+}
+
+int report_markdown_write(FILE *f, const struct diff_doc *d, int redact)
+{
+    struct md m = {f, {{0}}, 0, redact};
+    /* the names to hide: the host's (the report's and the fact's) and the
+     * user's, unless it is root (a name every machine has) */
+    const char *host = doc_host(d, "hostname"), *user = doc_str(d, "user.name");
+    if (host)
+        m.w[m.nw++] = (struct redact_word){host, "<host>"};
+    if (user && strcmp(user, "root"))
+        m.w[m.nw++] = (struct redact_word){user, "<user>"};
+    int code = doc_exit_code(d);
+    size_t nfind = 0;
+    for (size_t i = 0; i < d->checks->n; i++)
+        nfind += finding(d->checks->items[i]);
+    fprintf(f, "### rocm-vla-doctor: %zu of %zu checks failed or warned (exit %d: ", nfind,
+            d->checks->n, code);
+    md_put(&m, doc_exit_meaning(code));
+    fputs(")\n\n", f);
+    machine(&m, d);
+    if (nfind) {
+        fputs("**Checks that failed or warned**\n\n", f);
+        for (size_t i = 0; i < d->checks->n; i++) {
+            const struct json *c = d->checks->items[i];
+            if (!finding(c))
+                continue;
+            fputs("- **", f);
+            md_put(&m, diff_check_status(c));
+            fputs("** ", f);
+            md_code(&m, jstr(c, "id"));
+            fputs(": ", f);
+            md_put(&m, jstr(c, "summary"));
+            const char *fix = jstr(c, "fix");
+            if (*fix) {
+                fputs("<br>Fix: ", f);
+                md_put(&m, fix);
+            }
+            fputc('\n', f);
+        }
+        fputs("\n<details><summary>Evidence</summary>\n\n", f);
+        for (size_t i = 0; i < d->checks->n; i++)
+            if (finding(d->checks->items[i]))
+                evidence(&m, d->checks->items[i]);
+        fputs("</details>\n\n", f);
+    } else {
+        fputs("No check failed or warned.\n\n", f);
+    }
+    const char *ver = doc_member(json_get(d->root, "tool"), "version");
+    fputs("<sub>rocm-vla-doctor ", f);
+    md_put(&m, ver ? ver : "unknown");
+    fputs(redact ? "; host name, user name and home directories redacted (--no-redact keeps "
+                   "them)</sub>\n"
+                 : "; not redacted</sub>\n",
+          f);
+    if (fflush(f) || ferror(f))
+        return error("cannot write the markdown summary");
+    return 0;
+}
