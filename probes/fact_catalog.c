@@ -109,6 +109,12 @@ static const struct fact_decl facts_driver_cause[] = {
     {"kernel.secure_boot", B}, {"gpu.<i>.driver", S}, {"gpu.<i>.driver_bound", B},
     END};
 
+static const struct fact_decl facts_rocm_libs[] = {
+    {"rocm.lib_deps.roots", L}, {"rocm.lib_deps.checked", I}, {"rocm.lib_deps.missing", L},
+    {"rocm.lib_deps.mixed", L}, {"rocm.lib_deps.errors", L}, {"rocm.torch_hip_lib", S},
+    {"rocm.torch_lib_set", S},
+    END};
+
 static const struct fact_decl facts_rocm[] = {
     {"rocm.installs", L}, {"rocm.install_count", I}, {"rocm.version", S}, {"rocm.series", S},
     {"rocm.major", I}, {"rocm.source", S}, {"driver.rocm_series_gap", I},
@@ -266,6 +272,7 @@ static const struct {
     {"iommu", facts_iommu},
     {"kernel", facts_kernel},
     {"rocm", facts_rocm},
+    {"rocm_libs", facts_rocm_libs},
     {"python", facts_python},
     {"gpu_runtime", facts_gpu_runtime},
     {"kernels", facts_kernels},

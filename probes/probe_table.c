@@ -22,6 +22,7 @@ int probe_kernel_run(struct probe_ctx *ctx);
 int probe_driver_cause_run(struct probe_ctx *ctx);
 int probe_rocm_run(struct probe_ctx *ctx);
 int probe_python_run(struct probe_ctx *ctx);
+int probe_rocm_libs_run(struct probe_ctx *ctx);
 int probe_gpu_runtime_run(struct probe_ctx *ctx);
 int probe_kernels_run(struct probe_ctx *ctx);
 int probe_sync_run(struct probe_ctx *ctx);
@@ -60,6 +61,10 @@ const struct probe probe_table[] = {
      "ROCm installs under /opt/rocm* and distribution packages"},
     {"python", LEVEL_QUICK, 0, probe_python_run,
      "the Python environment: torch build, nvidia-* packages, requirements file"},
+    /* after python: reads python.torch_dir */
+    {"rocm_libs", LEVEL_QUICK, 0, probe_rocm_libs_run,
+     "the ROCm libraries that will be loaded (system and PyTorch's torch/lib) and where their "
+     "dependencies resolve (RUNPATH, LD_LIBRARY_PATH, ld.so.cache)"},
     /* GPU probes (needs_gpu = 1): each in its own child with a watchdog */
     {"gpu_runtime", LEVEL_STANDARD, 1, probe_gpu_runtime_run,
      "GPU runtimes (HIP, CUDA): load, version, devices; HIP's view against KFD"},
