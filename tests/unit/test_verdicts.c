@@ -120,6 +120,17 @@ static const struct vcase cases[] = {
      "driver.module_present=true; rocm.installs=[/opt/rocm]; driver.dkms=true; "
      "driver.rocm_series_gap=3",
      ST_WARN, NULL, NULL, NULL},
+    {"rocm.lib_deps",
+     "rocm.lib_deps.roots=[hip: /opt/rocm/lib/libamdhip64.so]; rocm.lib_deps.checked=3; "
+     "rocm.lib_deps.missing=[]; rocm.lib_deps.errors=[]; rocm.torch_lib_set=?no torch; "
+     "rocm.lib_deps.mixed=[/opt/rocm/lib/libamdhip64.so needs libhsa-runtime64.so.1 -> "
+     "/opt/rocm-5.7.0/lib/libhsa-runtime64.so.1 (RUNPATH), outside /opt/rocm-6.2.0]",
+     ST_FAIL, "two ROCm installs mixed", NULL, NULL},
+    {"rocm.lib_deps",
+     "rocm.lib_deps.roots=[hip: /opt/rocm/lib/libamdhip64.so]; rocm.lib_deps.checked=3; "
+     "rocm.lib_deps.missing=[libamd_comgr.so.2 (needed by x)]; rocm.lib_deps.mixed=[]; "
+     "rocm.lib_deps.errors=[]; rocm.torch_lib_set=?no torch",
+     ST_FAIL, "cannot find", NULL, NULL},
     {"env.ld_library_path",
      AMD "env.ld_library_path=/usr/local/cuda/lib64; env.ld_cuda_entries=[/usr/local/cuda/lib64]; "
          "env.ld_rocm_other=[]",
