@@ -140,6 +140,7 @@ static const struct fact_decl facts_python[] = {
 static const struct fact_decl facts_gpu_runtime[] = {
     {"runtime.live", B}, {"runtime.kfd_present", B}, RUNTIME("hip"), RUNTIME("cuda"),
     {"runtime.backend", S}, {"runtime.device_count", I}, {"runtime.version", S},
+    {"runtime.lib_set", S},
     {"runtime.dev.<i>.name", S}, {"runtime.dev.<i>.arch", S}, {"runtime.dev.<i>.target", S},
     {"runtime.dev.<i>.pci", S}, {"runtime.dev.<i>.vram_bytes", I},
     {"runtime.dev.<i>.cu_count", I}, {"runtime.dev.<i>.managed", I},
@@ -188,6 +189,7 @@ static const struct fact_decl facts_mem_release[] = {
 static const struct fact_decl facts_target_binaries[] = {
     {"binaries.scanned", I}, {"binaries.with_code", I}, {"binaries.libraries", L},
     {"binaries.errors", L}, {"binaries.unknown", L}, {"binaries.torch_dir", S},
+    {"binaries.scope", S},
     {"gpu.<i>.binaries.scanned", I}, {"gpu.<i>.binaries.libraries", L},
     {"gpu.<i>.binaries.target", S}, {"gpu.<i>.binaries.missing", L},
     {"gpu.<i>.binaries.unknown", L},

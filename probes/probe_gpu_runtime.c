@@ -3,7 +3,9 @@
  * device's target (probe "kernels"). Both run in an isolated child.
  *
  * gpu_runtime facts: runtime.{hip,cuda}.{loaded,error,lib,version,init_error,
- * rtc}, runtime.backend, runtime.device_count, runtime.kfd_present,
+ * rtc}, runtime.lib_set ("wheel:DIR" when the HIP backend loaded PyTorch's
+ * torch/lib copy, else "system:LIB"), runtime.backend, runtime.device_count,
+ * runtime.kfd_present,
  * runtime.dev.<i>.{name,arch,target,pci,vram_bytes,cu_count,managed,
  * concurrent_managed,pageable_access}, runtime.hip.blaslt; the pairing with
  * probe_gpu's sysfs GPUs by PCI address (never by position: visibility
@@ -28,6 +30,23 @@
 #include "../src/gpu/kcache.h"
 #include "../src/gpu/pci_addr.h"
 #include "probe.h"
+
+/* which ROCm the HIP backend loaded: PyTorch's wheel (torch/lib, chosen by
+ * the parent from rocm.torch_lib_set) or the system's */
+static void lib_set(struct factset *fs, const struct gpu_backend *hip)
+{
+    const char *dir = gpu_backend_hip_dir();
+    if (!hip) {
+        fact_set_unknown(fs, "runtime.lib_set", "dlopen", "no HIP runtime loads");
+        return;
+    }
+    size_t n = dir ? strlen(dir) : 0;
+    char *v = dir && strncmp(hip->lib, dir, n) == 0 && hip->lib[n] == '/'
+                  ? xasprintf("wheel:%s", dir)
+                  : xasprintf("system:%s", hip->lib);
+    fact_set_str(fs, "runtime.lib_set", v, hip->lib);
+    free(v);
+}
 
 int probe_gpu_runtime_run(struct probe_ctx *ctx);
 int probe_kernels_run(struct probe_ctx *ctx);
@@ -211,6 +230,7 @@ int probe_gpu_runtime_run(struct probe_ctx *ctx)
     /* loading HIP may crash in a broken install: the facts above survive */
     struct gpu_backend *hip = gpu_backend_open(GPU_BACKEND_HIP, &why_hip);
     one_runtime(fs, "hip", hip, why_hip);
+    lib_set(fs, hip);
     isolate_flush(fs);
     struct gpu_backend *cuda = gpu_backend_open(GPU_BACKEND_CUDA, &why_cuda);
     one_runtime(fs, "cuda", cuda, why_cuda);

@@ -361,16 +361,8 @@ int probe_rocm_libs_run(struct probe_ctx *ctx)
     free(scan_torch_dir);
     scan_torch_dir = td && td->type == FACT_STR && *td->s ? xstrdup(td->s) : NULL;
     char *text = NULL;
-    int rc = rootfs_query(QUERY, resolve_all, &text);
-    if (rc == -ENOENT && !rootfs_is_live()) {
-        /* a fixture tree rather than a collected snapshot: resolve its files */
-        struct strbuf sb = STRBUF_INIT;
-        resolve_all(&sb);
-        strbuf_add(&sb, "", 0);
-        text = strbuf_detach(&sb);
-        src = "ELF files under the sysroot";
-        rc = 0;
-    }
+    /* a fixture tree rather than a collected snapshot: resolve its files in place */
+    int rc = probe_query_or_tree(QUERY, resolve_all, &text, &src, "ELF files under the sysroot");
     free(scan_torch_dir);
     scan_torch_dir = NULL;
     if (rc) {

@@ -3,9 +3,11 @@
  * PCI addresses), never the other way round. */
 #include "probe.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../src/gpu/backend.h"
 #include "../src/gpu/isolate.h"
 
 int probe_host_run(struct probe_ctx *ctx);
@@ -115,6 +117,19 @@ static double probe_budget_s(const char *probe)
     return b > 0 ? b : ISOLATE_DEFAULT_BUDGET_S;
 }
 
+/* the GPU children load the ROCm that PyTorch loads: its wheel's torch/lib
+ * when rocm.torch_lib_set (probe_rocm_libs.c, the loader's own search from
+ * torch/lib) says so; only the directory is stored here, nothing is loaded
+ * in the parent */
+void probes_pick_hip_dir(const struct factset *fs)
+{
+    const struct fact *f = fact_get(fs, "rocm.torch_lib_set");
+    if (rootfs_is_live() && f && f->type == FACT_STR && str_starts(f->s, "wheel:"))
+        gpu_backend_hip_use_dir(f->s + strlen("wheel:"));
+    else
+        gpu_backend_hip_use_dir(NULL);
+}
+
 void probes_run_all(struct probe_ctx *ctx)
 {
     for (size_t i = 0; i < probe_count; i++) {
@@ -127,6 +142,7 @@ void probes_run_all(struct probe_ctx *ctx)
             !strlist_has(ctx->opts->only_probes, p->name))
             continue;
         if (p->needs_gpu) {
+            probes_pick_hip_dir(ctx->facts);
             /* never in this process: a GPU runtime stays out of the parent */
             isolate_run(p, ctx, probe_budget_s(p->name));
             continue;
@@ -146,4 +162,19 @@ const char *probe_gpu_pci(const struct factset *fs, int gpu, char buf[FACT_NAME_
 {
     const struct fact *f = fact_get(fs, fact_gpu_name(buf, gpu, "pci"));
     return f && f->type == FACT_STR ? f->s : NULL;
+}
+
+int probe_query_or_tree(const char *name, rootfs_producer producer, char **text, const char **src,
+                        const char *tree_src)
+{
+    int rc = rootfs_query(name, producer, text);
+    if (rc == -ENOENT && !rootfs_is_live()) {
+        struct strbuf sb = STRBUF_INIT;
+        producer(&sb);
+        strbuf_add(&sb, "", 0);
+        *text = strbuf_detach(&sb);
+        *src = tree_src;
+        rc = 0;
+    }
+    return rc;
 }
