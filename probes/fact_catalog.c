@@ -109,6 +109,15 @@ static const struct fact_decl facts_driver_cause[] = {
     {"kernel.secure_boot", B}, {"gpu.<i>.driver", S}, {"gpu.<i>.driver_bound", B},
     END};
 
+#define PEAKS(p) {p ".peak.fp16_tflops", F}, {p ".peak.bf16_tflops", F}, \
+    {p ".peak.fp32_tflops", F}, {p ".peak.mem_gbs", F}, {p ".peak.basis", S}, \
+    {p ".peak.mem_basis", S}, {p ".peak.why", S}
+static const struct fact_decl facts_peaks[] = {
+    {"gpu.<i>.sclk_max_mhz", F}, {"gpu.<i>.mclk_max_mhz", F}, {"gpu.<i>.vram_width_bits", I},
+    {"gpu.<i>.peak.link_gbs", F}, {"gpu.<i>.peak.link_basis", S},
+    PEAKS("gpu.<i>"), PEAKS("runtime.dev.<i>"),
+    END};
+
 static const struct fact_decl facts_rocm_libs[] = {
     {"rocm.lib_deps.roots", L}, {"rocm.lib_deps.checked", I}, {"rocm.lib_deps.missing", L},
     {"rocm.lib_deps.mixed", L}, {"rocm.lib_deps.errors", L}, {"rocm.torch_hip_lib", S},
@@ -146,6 +155,8 @@ static const struct fact_decl facts_gpu_runtime[] = {
     {"runtime.dev.<i>.cu_count", I}, {"runtime.dev.<i>.managed", I},
     {"runtime.dev.<i>.concurrent_managed", I}, {"runtime.dev.<i>.pageable_access", I},
     {"runtime.dev.<i>.gpu", I}, {"runtime.dev.<i>.pci_vendor", S},
+    {"runtime.dev.<i>.clock_khz", I}, {"runtime.dev.<i>.mem_clock_khz", I},
+    {"runtime.dev.<i>.mem_bus_width", I},
     {"runtime.devices", L}, {"runtime.kfd_compared", B}, {"runtime.kfd_mismatch", L},
     {"runtime.unpaired", L}, {"runtime.not_visible", L},
     END};
@@ -275,6 +286,7 @@ static const struct {
     {"kernel", facts_kernel},
     {"rocm", facts_rocm},
     {"rocm_libs", facts_rocm_libs},
+    {"peaks", facts_peaks},
     {"python", facts_python},
     {"gpu_runtime", facts_gpu_runtime},
     {"kernels", facts_kernels},

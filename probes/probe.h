@@ -47,6 +47,8 @@ void probes_run_all(struct probe_ctx *ctx);
 void probes_pick_hip_dir(const struct factset *fs);
 /* the checks whose `timeout:` sets the GPU probes' budgets (NULL: defaults) */
 void probes_set_checks(const struct checkset *cs);
+/* the checks set above (its `peaks:` table feeds probe_peaks.c), or NULL */
+const struct checkset *probes_checks(void);
 
 /* shared by probes: environment variables recorded in the "environ" query;
  * NULL when unset. Only variables on the whitelist in probe_env.c are ever

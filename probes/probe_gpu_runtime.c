@@ -7,12 +7,11 @@
  * torch/lib copy, else "system:LIB"), runtime.backend, runtime.device_count,
  * runtime.kfd_present,
  * runtime.dev.<i>.{name,arch,target,pci,vram_bytes,cu_count,managed,
- * concurrent_managed,pageable_access}, runtime.hip.blaslt; the pairing with
- * probe_gpu's sysfs GPUs by PCI address (never by position: visibility
- * variables renumber runtime devices, an integrated GPU may come first):
- * runtime.dev.<i>.gpu (the <j> of gpu.<j> at that address), runtime.dev.<i>.
- * pci_vendor (the sysfs vendor at that address), runtime.unpaired (runtime
- * devices with no sysfs GPU), runtime.not_visible (sysfs GPUs the runtime
+ * concurrent_managed,pageable_access,clock_khz,mem_clock_khz,mem_bus_width}, runtime.hip.blaslt;
+ * the pairing with probe_gpu's sysfs GPUs by PCI address (never by position: visibility variables
+ * renumber runtime devices, an integrated GPU may come first): runtime.dev.<i>.gpu (the <j> of
+ * gpu.<j> at that address), runtime.dev.<i>. pci_vendor (the sysfs vendor at that address),
+ * runtime.unpaired (runtime devices with no sysfs GPU), runtime.not_visible (sysfs GPUs the runtime
  * does not list); and the cross-check of each paired device against its KFD
  * topology facts: runtime.kfd_compared, runtime.kfd_mismatch.
  *
@@ -284,6 +283,16 @@ int probe_gpu_runtime_run(struct probe_ctx *ctx)
         DEV_INT("managed", p.managed);
         DEV_INT("concurrent_managed", p.concurrent_managed);
         DEV_INT("pageable_access", p.pageable_access);
+        /* the inputs of the derived peaks (probe_peaks.c): unknown, never 0 */
+        static const char *const clk[] = {"clock_khz", "mem_clock_khz", "mem_bus_width"};
+        const int clv[] = {p.clock_khz, p.mem_clock_khz, p.mem_bus_width};
+        for (size_t k = 0; k < ARRAY_SIZE(clk); k++) {
+            snprintf(nm, sizeof(nm), "runtime.dev.%d.%s", i, clk[k]);
+            if (clv[k] > 0)
+                fact_set_int(fs, nm, clv[k], b->lib);
+            else
+                fact_set_unknown(fs, nm, b->lib, "the %s runtime does not report it", b->name);
+        }
         strlist_add_owned(&names, xasprintf("%s (%s)", p.name, p.arch[0] ? p.arch : "ISA unknown"));
         int j = pair_device(fs, b, i, &p, &unpaired);
         if (j >= 0) {

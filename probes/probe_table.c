@@ -26,6 +26,7 @@ int probe_rocm_run(struct probe_ctx *ctx);
 int probe_python_run(struct probe_ctx *ctx);
 int probe_rocm_libs_run(struct probe_ctx *ctx);
 int probe_gpu_runtime_run(struct probe_ctx *ctx);
+int probe_peaks_run(struct probe_ctx *ctx);
 int probe_kernels_run(struct probe_ctx *ctx);
 int probe_sync_run(struct probe_ctx *ctx);
 int probe_bandwidth_run(struct probe_ctx *ctx);
@@ -70,6 +71,11 @@ const struct probe probe_table[] = {
     /* GPU probes (needs_gpu = 1): each in its own child with a watchdog */
     {"gpu_runtime", LEVEL_STANDARD, 1, probe_gpu_runtime_run,
      "GPU runtimes (HIP, CUDA): load, version, devices; HIP's view against KFD"},
+    /* after gpu, pcie and gpu_runtime (at the standard level): reads their
+     * facts; before the measuring probes, whose children read the peaks */
+    {"peaks", LEVEL_QUICK, 0, probe_peaks_run,
+     "peak matrix/vector rates, memory and PCIe payload bandwidth derived from the device's units, "
+     "clocks and bus (checks.yaml peaks table)"},
     {"kernels", LEVEL_STANDARD, 1, probe_kernels_run,
      "run-time compilation of the built-in kernels for the device's target (cached)"},
     {"sync", LEVEL_STANDARD, 1, probe_sync_run,
@@ -102,6 +108,11 @@ static const struct checkset *budget_checks;
 void probes_set_checks(const struct checkset *cs)
 {
     budget_checks = cs;
+}
+
+const struct checkset *probes_checks(void)
+{
+    return budget_checks;
 }
 
 /* a GPU probe's budget: the largest `timeout:` of the checks that name it

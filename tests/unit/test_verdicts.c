@@ -120,6 +120,10 @@ static const struct vcase cases[] = {
      "driver.module_present=true; rocm.installs=[/opt/rocm]; driver.dkms=true; "
      "driver.rocm_series_gap=3",
      ST_WARN, NULL, NULL, NULL},
+    {"gpu.derived_peak",
+     AMD "gpu.0.gfx=gfx803; gpu.0.peak.why=gfx803 is not in checks.yaml's peaks table; "
+         "gpu.0.peak.fp16_tflops=?not derived; gpu.0.peak.mem_gbs=?not derived",
+     ST_WARN, "not derived", NULL, NULL},
     {"rocm.lib_deps",
      "rocm.lib_deps.roots=[hip: /opt/rocm/lib/libamdhip64.so]; rocm.lib_deps.checked=3; "
      "rocm.lib_deps.missing=[]; rocm.lib_deps.errors=[]; rocm.torch_lib_set=?no torch; "
