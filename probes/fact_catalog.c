@@ -176,6 +176,7 @@ static const struct fact_decl facts_sync[] = {
 
 static const struct fact_decl facts_bandwidth[] = {
     GPU_PROBE_START("bw"), {"bw.link_speed_gts", F}, {"bw.link_width", I}, {"bw.link_gbs", F},
+    {"bw.link_payload_gbs", F}, {"bw.h2d_payload_fraction", F},
     {"bw.bytes", I}, {"bw.h2d_pinned_gbs", F}, {"bw.d2h_pinned_gbs", F},
     {"bw.h2d_pageable_gbs", F}, {"bw.d2h_pageable_gbs", F}, {"bw.h2d_link_fraction", F},
     {"bw.triad_gbs", F},
@@ -246,6 +247,9 @@ static const struct fact_decl facts_gemm_peak[] = {
     GPU_PROBE_START("gpu.gemm_peak"), {"gpu.gemm_peak.blas", S}, {"gpu.gemm_peak.blas_lib", S},
     DTYPE("fp16"), DTYPE("bf16"), DTYPE("fp32"), {"gpu.gemm_peak.error", S},
     {"gpu.gemm_peak.spot_checked", I}, {"gpu.gemm_peak.spot_ratio", F},
+    {"gpu.gemm_peak.fp16_peak", F}, {"gpu.gemm_peak.fp16_fraction", F},
+    {"gpu.gemm_peak.bf16_peak", F}, {"gpu.gemm_peak.bf16_fraction", F},
+    {"gpu.gemm_peak.fp16_vs_peak", S}, {"gpu.gemm_peak.bf16_vs_peak", S},
     END};
 
 static const struct fact_decl facts_vla[] = {

@@ -9,6 +9,7 @@
 
 #include "../../probes/peak_model.h"
 #include "../../probes/probe.h"
+#include "../../src/gpu/gpu_probe.h"
 #include "sysroot_tree.h"
 #include "test.h"
 
@@ -198,12 +199,65 @@ static void test_probe(const struct checkset *cs)
     tree_remove();
 }
 
+/* a measuring probe's figure against the derived peak, and the check that
+ * judges it: a fraction when there is a peak, the reason when there is none */
+static void test_fraction(const struct checkset *cs)
+{
+    struct factset fs = FACTSET_INIT;
+    struct probe_opts po = {0};
+    struct probe_ctx ctx = {&fs, LEVEL_STANDARD, &po};
+    fact_set_float(&fs, "runtime.dev.0.peak.fp16_tflops", 1000, "test");
+    fact_set_unknown(&fs, "runtime.dev.0.peak.bf16_tflops", "test", "not derived: no figure");
+    gpu_probe_fraction(&ctx, "gpu.gemm_peak.fp16", 450, 0, "fp16_tflops");
+    gpu_probe_fraction(&ctx, "gpu.gemm_peak.bf16", 450, 0, "bf16_tflops");
+    gpu_probe_fraction(&ctx, "x.mem", 450, 3, "mem_gbs");
+    CHECK(NEAR(F(&fs, "gpu.gemm_peak.fp16_fraction"), 0.45, 1e-12));
+    CHECK(F(&fs, "gpu.gemm_peak.fp16_peak") == 1000);
+    CHECK(unknown_says(&fs, "gpu.gemm_peak.bf16_fraction", "not derived: no figure"));
+    CHECK(unknown_says(&fs, "gpu.gemm_peak.bf16_peak", "not derived: no figure"));
+    CHECK(unknown_says(&fs, "x.mem_fraction", "did not describe this runtime device"));
+    const struct fact *vs = fact_get(&fs, "gpu.gemm_peak.fp16_vs_peak");
+    CHECK(vs && vs->type == FACT_STR &&
+          strcmp(vs->s, "0.45 of the 1000 derived from the device") == 0);
+
+    /* gpu.gemm_peak passes without a peak (fp16 beats fp32, spot check fine)
+     * and names why there is no fraction */
+    fact_set_bool(&fs, "gpu.gemm_peak.available", 1, "test");
+    fact_set_str(&fs, "gpu.gemm_peak.error", "", "test");
+    fact_set_str(&fs, "gpu.gemm_peak.blas", "rocBLAS", "test");
+    fact_set_float(&fs, "gpu.gemm_peak.spot_ratio", 0.1, "test");
+    fact_set_float(&fs, "gpu.gemm_peak.fp16_tflops", 450, "test");
+    fact_set_float(&fs, "gpu.gemm_peak.bf16_tflops", 450, "test");
+    fact_set_float(&fs, "gpu.gemm_peak.fp32_tflops", 100, "test");
+    fact_set_unknown(&fs, "runtime.dev.0.peak.fp16_tflops", "test",
+                     "not derived: sm_75 has no row");
+    gpu_probe_fraction(&ctx, "gpu.gemm_peak.fp16", 450, 0, "fp16_tflops");
+    struct strlist only = STRLIST_INIT;
+    strlist_add(&only, "gpu.gemm_peak");
+    struct run_filter flt = {LEVEL_STANDARD, &only};
+    struct results r;
+    CHECK(checks_run(cs, &fs, &flt, &r) == 0);
+    CHECK(r.n == 1 && r.v[0].st == ST_PASS);
+    CHECK(r.n == 1 && strstr(r.v[0].summary, "sm_75 has no row"));
+    if (r.n == 1)
+        fprintf(stderr, "pass summary: %s\n", r.v[0].summary);
+    results_release(&r);
+    /* with a peak: 0.45 passes, 0.2 warns */
+    fact_set_float(&fs, "gpu.gemm_peak.fp16_fraction", 0.2, "test");
+    CHECK(checks_run(cs, &fs, &flt, &r) == 0);
+    CHECK(r.n == 1 && r.v[0].st == ST_WARN && strstr(r.v[0].summary, "derived from the device"));
+    results_release(&r);
+    strlist_release(&only);
+    factset_release(&fs);
+}
+
 int main(void)
 {
     struct checkset cs;
     CHECK(checks_load_default(&cs, NULL) == 0);
     test_model(&cs.peaks);
     test_probe(&cs);
+    test_fraction(&cs);
     checks_release(&cs);
     return test_report();
 }
