@@ -118,6 +118,14 @@ static const struct fact_decl facts_peaks[] = {
     PEAKS("gpu.<i>"), PEAKS("runtime.dev.<i>"),
     END};
 
+static const struct fact_decl facts_mem_bandwidth[] = {
+    GPU_PROBE_START("membw"), {"membw.copy_gbs", F}, {"membw.mul_gbs", F},
+    {"membw.add_gbs", F}, {"membw.triad_gbs", F}, {"membw.dot_gbs", F},
+    {"membw.best_gbs", F}, {"membw.best_kernel", S}, {"membw.array_bytes", I},
+    {"membw.rounds", I}, {"membw.checked", I}, {"membw.max_rel_err", F}, {"membw.error", S},
+    {"membw.best_peak", F}, {"membw.best_fraction", F}, {"membw.best_vs_peak", S},
+    END};
+
 static const struct fact_decl facts_rocm_libs[] = {
     {"rocm.lib_deps.roots", L}, {"rocm.lib_deps.checked", I}, {"rocm.lib_deps.missing", L},
     {"rocm.lib_deps.mixed", L}, {"rocm.lib_deps.errors", L}, {"rocm.torch_hip_lib", S},
@@ -291,6 +299,7 @@ static const struct {
     {"rocm", facts_rocm},
     {"rocm_libs", facts_rocm_libs},
     {"peaks", facts_peaks},
+    {"mem_bandwidth", facts_mem_bandwidth},
     {"python", facts_python},
     {"gpu_runtime", facts_gpu_runtime},
     {"kernels", facts_kernels},

@@ -30,6 +30,7 @@ int probe_peaks_run(struct probe_ctx *ctx);
 int probe_kernels_run(struct probe_ctx *ctx);
 int probe_sync_run(struct probe_ctx *ctx);
 int probe_bandwidth_run(struct probe_ctx *ctx);
+int probe_mem_bandwidth_run(struct probe_ctx *ctx);
 int probe_hmm_run(struct probe_ctx *ctx);
 int probe_mem_release_run(struct probe_ctx *ctx);
 int probe_target_binaries_run(struct probe_ctx *ctx);
@@ -82,6 +83,9 @@ const struct probe probe_table[] = {
      "launch overhead, stream/device synchronise latency, event resolution, null-stream order"},
     {"bandwidth", LEVEL_STANDARD, 1, probe_bandwidth_run,
      "host<->device copy bandwidth (pinned, pageable) vs the PCIe link; device triad"},
+    {"mem_bandwidth", LEVEL_STANDARD, 1, probe_mem_bandwidth_run,
+     "device memory bandwidth: BabelStream copy/mul/add/triad/dot over three 1 GiB arrays, "
+     "verified, against the derived peak"},
     {"hmm", LEVEL_STANDARD, 1, probe_hmm_run,
      "managed memory: attributes, migration measured, prefetch honoured"},
     {"mem_release", LEVEL_STANDARD, 1, probe_mem_release_run,

@@ -11,23 +11,8 @@ RVD=${RVD:-build/rocm-vla-doctor}
 OUT=${OUT:-build/out}
 W="$OUT/rocm_libs"
 rm -rf "$W" && mkdir -p "$W"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL rocm_libs $*"; }
-
-fact() {
-    /usr/bin/python3 -c '
-import json, sys
-v = json.load(open(sys.argv[2]))["facts"].get(sys.argv[1], "<absent>")
-print("\n".join(v) if isinstance(v, list) else ("<unknown>" if v is None else v))' "$1" "$2"
-}
-status() {
-    /usr/bin/python3 -c '
-import json, sys
-for c in json.load(open(sys.argv[2]))["checks"]:
-    if c["id"] == sys.argv[1]: print(c["status"])' "$1" "$2"
-}
+NAME=rocm_libs
+. tests/lib.sh
 
 if ! command -v cc >/dev/null 2>&1; then
     echo "SKIP rocm_libs: no C compiler to build the ELF stand-ins"

@@ -170,6 +170,12 @@ static const struct vcase cases[] = {
      "bw.available=true; bw.link_gbs=63.0; bw.link_payload_gbs=57.6; bw.h2d_pinned_gbs=20; "
      "bw.h2d_payload_fraction=0.347",
      ST_WARN, "of the 57.6 GB/s payload", NULL, NULL},
+    {"gpu.mem_bandwidth", "membw.available=true; membw.error=a[134217727] = 0.5, want 0.096",
+     ST_FAIL, "went wrong", NULL, NULL},
+    {"gpu.mem_bandwidth",
+     "membw.available=true; membw.error=; membw.best_gbs=1200; membw.best_kernel=copy; "
+     "membw.best_peak=4916; membw.best_fraction=0.244",
+     ST_WARN, "derived from the device", NULL, NULL},
     {"hmm.managed", "hmm.available=true; hmm.verdict=host fallback", ST_WARN, NULL, NULL, NULL},
     {"mem.release", "memrel.available=true; memrel.delta_mb=500", ST_FAIL, NULL, NULL, NULL},
     {"fp.correctness", "fp.available=true; fp.gemm.failures=1", ST_FAIL, NULL, NULL, NULL},
