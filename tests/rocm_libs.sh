@@ -158,5 +158,24 @@ rc=$(run corrupt)
 # a truncated file is not a usable candidate: the loader (and we) find no HIP
 [ "$(status rocm.lib_deps "$W/corrupt.json")" = skip ] && ok || bad "corrupt: $(status rocm.lib_deps "$W/corrupt.json")"
 
+# ---- 6. a hostile ld.so.conf: includes of itself, a glob fan-out, 100000
+# directories; bounded (each file read once, 256 directories at most)
+machine hostile
+R="$W/hostile/root"
+so "$R" /opt/rocm-6.2.0/lib/libamdhip64.so libamdhip64.so.6 "$W/lib/libamd_comgr.so.2"
+mkdir -p "$R/etc/c"
+printf '/opt/rocm-6.2.0/lib\ninclude /etc/ld.so.conf\ninclude /etc/c/*.conf\n' >"$R/etc/ld.so.conf"
+i=0
+while [ $i -lt 300 ]; do
+    printf 'include /etc/c/*.conf\ninclude ../ld.so.conf\n/opt/x%d\n' $i >"$R/etc/c/$i.conf"
+    i=$((i + 1))
+done
+seq 1 100000 | sed 's|^|/nonexistent/d|' >>"$R/etc/c/0.conf"
+start=$(date +%s)
+rc=$(run hostile)
+took=$(($(date +%s) - start))
+echo "hostile ld.so.conf: $took s"; [ "$took" -le 20 ] && ok || bad "hostile ld.so.conf took $took s"
+[ "$(status rocm.lib_deps "$W/hostile.json")" = fail ] && ok || bad "hostile: $(status rocm.lib_deps "$W/hostile.json") (exit $rc)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -23,7 +23,12 @@
 #define OLD_HDR 16
 #define OLD_ENT 12
 #define EM_X86_64 62
-#define CONF_DEPTH 4 /* nested ld.so.conf includes followed */
+#define CONF_DEPTH 4   /* nested ld.so.conf includes followed */
+#define CONF_FILES 256 /* distinct ld.so.conf files read at most */
+/* directories taken from ld.so.conf, LD_LIBRARY_PATH or one RPATH/RUNPATH:
+ * every dependency is looked for in each, so a hostile list must not
+ * multiply the work (real systems have a few dozen) */
+#define SEARCH_DIRS 256
 
 static uint32_t le32(const unsigned char *p)
 {
@@ -108,9 +113,9 @@ void ld_cache_release(struct ld_cache *c)
 
 /* ---- ld.so.conf (only when there is no cache) --------------------------- */
 
-static void conf_read(const char *path, struct strlist *dirs, int depth);
+static void conf_read(const char *path, struct strlist *dirs, int depth, struct strlist *seen);
 
-static void conf_include(const char *pattern, const char *from, struct strlist *dirs, int depth)
+static void conf_include(const char *pattern, struct strlist *dirs, int depth, struct strlist *seen)
 {
     /* a relative include is relative to /etc (ldconfig's behaviour for the
      * stock "include ld.so.conf.d/\*.conf"); the glob is on the last part */
@@ -123,18 +128,22 @@ static void conf_include(const char *pattern, const char *from, struct strlist *
         for (size_t i = 0; i < names.n; i++)
             if (fnmatch(glob, names.v[i], FNM_PERIOD) == 0) {
                 char *p = xasprintf("%s/%s", strcmp(dir, "/") ? dir : "", names.v[i]);
-                if (strcmp(p, from) != 0)
-                    conf_read(p, dirs, depth + 1);
+                conf_read(p, dirs, depth + 1, seen);
                 free(p);
             }
     strlist_release(&names);
     free(full);
 }
 
-static void conf_read(const char *path, struct strlist *dirs, int depth)
+/* each file once (an include of itself, or a fan-out of globs, cannot
+ * multiply the reads), at most CONF_FILES of them */
+static void conf_read(const char *path, struct strlist *dirs, int depth, struct strlist *seen)
 {
     char *text = NULL;
-    if (depth > CONF_DEPTH || rootfs_read_str(path, &text))
+    if (depth > CONF_DEPTH || seen->n >= CONF_FILES || strlist_has(seen, path))
+        return;
+    strlist_add(seen, path);
+    if (rootfs_read_str(path, &text))
         return;
     struct strlist lines = STRLIST_INIT;
     strlist_split(&lines, text, "\n");
@@ -148,9 +157,9 @@ static void conf_read(const char *path, struct strlist *dirs, int depth)
             struct strlist pats = STRLIST_INIT;
             strlist_split(&pats, l + 8, " \t");
             for (size_t j = 0; j < pats.n; j++)
-                conf_include(pats.v[j], path, dirs, depth);
+                conf_include(pats.v[j], dirs, depth, seen);
             strlist_release(&pats);
-        } else if (l[0] == '/' && !strlist_has(dirs, l)) {
+        } else if (l[0] == '/' && dirs->n < SEARCH_DIRS && !strlist_has(dirs, l)) {
             strlist_add(dirs, l);
         }
     }
@@ -161,8 +170,11 @@ static void conf_read(const char *path, struct strlist *dirs, int depth)
 void ld_env_init(struct ld_env *env, const char *ld_library_path)
 {
     memset(env, 0, sizeof(*env));
-    if (ld_library_path)
+    if (ld_library_path) {
         strlist_split(&env->ld_library_path, ld_library_path, ":;");
+        while (env->ld_library_path.n > SEARCH_DIRS)
+            free(env->ld_library_path.v[--env->ld_library_path.n]);
+    }
     char *buf = NULL, *err = NULL;
     size_t len = 0;
     int rc = rootfs_read("/etc/ld.so.cache", &buf, &len);
@@ -173,8 +185,11 @@ void ld_env_init(struct ld_env *env, const char *ld_library_path)
     else
         env->have_cache = 1;
     free(buf);
-    if (!env->have_cache)
-        conf_read("/etc/ld.so.conf", &env->conf_dirs, 0);
+    if (!env->have_cache) {
+        struct strlist seen = STRLIST_INIT;
+        conf_read("/etc/ld.so.conf", &env->conf_dirs, 0, &seen);
+        strlist_release(&seen);
+    }
 }
 
 void ld_env_release(struct ld_env *env)
@@ -253,7 +268,7 @@ static char *try_list(const char *list, const char *origin, const char *name)
     struct strlist dirs = STRLIST_INIT;
     strlist_split(&dirs, list, ":");
     char *r = NULL;
-    for (size_t i = 0; i < dirs.n && !r; i++)
+    for (size_t i = 0; i < dirs.n && i < SEARCH_DIRS && !r; i++)
         r = try_dir(dirs.v[i], origin, name);
     strlist_release(&dirs);
     return r;
