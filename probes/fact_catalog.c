@@ -109,6 +109,29 @@ static const struct fact_decl facts_driver_cause[] = {
     {"kernel.secure_boot", B}, {"gpu.<i>.driver", S}, {"gpu.<i>.driver_bound", B},
     END};
 
+#define PEAKS(p) {p ".peak.fp16_tflops", F}, {p ".peak.bf16_tflops", F}, \
+    {p ".peak.fp32_tflops", F}, {p ".peak.mem_gbs", F}, {p ".peak.basis", S}, \
+    {p ".peak.mem_basis", S}, {p ".peak.why", S}
+static const struct fact_decl facts_peaks[] = {
+    {"gpu.<i>.sclk_max_mhz", F}, {"gpu.<i>.mclk_max_mhz", F}, {"gpu.<i>.vram_width_bits", I},
+    {"gpu.<i>.peak.link_gbs", F}, {"gpu.<i>.peak.link_basis", S},
+    PEAKS("gpu.<i>"), PEAKS("runtime.dev.<i>"),
+    END};
+
+static const struct fact_decl facts_mem_bandwidth[] = {
+    GPU_PROBE_START("membw"), {"membw.copy_gbs", F}, {"membw.mul_gbs", F},
+    {"membw.add_gbs", F}, {"membw.triad_gbs", F}, {"membw.dot_gbs", F},
+    {"membw.best_gbs", F}, {"membw.best_kernel", S}, {"membw.array_bytes", I},
+    {"membw.rounds", I}, {"membw.checked", I}, {"membw.max_rel_err", F}, {"membw.error", S},
+    {"membw.best_peak", F}, {"membw.best_fraction", F}, {"membw.best_vs_peak", S},
+    END};
+
+static const struct fact_decl facts_rocm_libs[] = {
+    {"rocm.lib_deps.roots", L}, {"rocm.lib_deps.checked", I}, {"rocm.lib_deps.missing", L},
+    {"rocm.lib_deps.mixed", L}, {"rocm.lib_deps.errors", L}, {"rocm.torch_hip_lib", S},
+    {"rocm.torch_lib_set", S},
+    END};
+
 static const struct fact_decl facts_rocm[] = {
     {"rocm.installs", L}, {"rocm.install_count", I}, {"rocm.version", S}, {"rocm.series", S},
     {"rocm.major", I}, {"rocm.source", S}, {"driver.rocm_series_gap", I},
@@ -134,11 +157,14 @@ static const struct fact_decl facts_python[] = {
 static const struct fact_decl facts_gpu_runtime[] = {
     {"runtime.live", B}, {"runtime.kfd_present", B}, RUNTIME("hip"), RUNTIME("cuda"),
     {"runtime.backend", S}, {"runtime.device_count", I}, {"runtime.version", S},
+    {"runtime.lib_set", S},
     {"runtime.dev.<i>.name", S}, {"runtime.dev.<i>.arch", S}, {"runtime.dev.<i>.target", S},
     {"runtime.dev.<i>.pci", S}, {"runtime.dev.<i>.vram_bytes", I},
     {"runtime.dev.<i>.cu_count", I}, {"runtime.dev.<i>.managed", I},
     {"runtime.dev.<i>.concurrent_managed", I}, {"runtime.dev.<i>.pageable_access", I},
     {"runtime.dev.<i>.gpu", I}, {"runtime.dev.<i>.pci_vendor", S},
+    {"runtime.dev.<i>.clock_khz", I}, {"runtime.dev.<i>.mem_clock_khz", I},
+    {"runtime.dev.<i>.mem_bus_width", I},
     {"runtime.devices", L}, {"runtime.kfd_compared", B}, {"runtime.kfd_mismatch", L},
     {"runtime.unpaired", L}, {"runtime.not_visible", L},
     END};
@@ -158,6 +184,7 @@ static const struct fact_decl facts_sync[] = {
 
 static const struct fact_decl facts_bandwidth[] = {
     GPU_PROBE_START("bw"), {"bw.link_speed_gts", F}, {"bw.link_width", I}, {"bw.link_gbs", F},
+    {"bw.link_payload_gbs", F}, {"bw.h2d_payload_fraction", F},
     {"bw.bytes", I}, {"bw.h2d_pinned_gbs", F}, {"bw.d2h_pinned_gbs", F},
     {"bw.h2d_pageable_gbs", F}, {"bw.d2h_pageable_gbs", F}, {"bw.h2d_link_fraction", F},
     {"bw.triad_gbs", F},
@@ -182,6 +209,7 @@ static const struct fact_decl facts_mem_release[] = {
 static const struct fact_decl facts_target_binaries[] = {
     {"binaries.scanned", I}, {"binaries.with_code", I}, {"binaries.libraries", L},
     {"binaries.errors", L}, {"binaries.unknown", L}, {"binaries.torch_dir", S},
+    {"binaries.scope", S},
     {"gpu.<i>.binaries.scanned", I}, {"gpu.<i>.binaries.libraries", L},
     {"gpu.<i>.binaries.target", S}, {"gpu.<i>.binaries.missing", L},
     {"gpu.<i>.binaries.unknown", L},
@@ -227,6 +255,9 @@ static const struct fact_decl facts_gemm_peak[] = {
     GPU_PROBE_START("gpu.gemm_peak"), {"gpu.gemm_peak.blas", S}, {"gpu.gemm_peak.blas_lib", S},
     DTYPE("fp16"), DTYPE("bf16"), DTYPE("fp32"), {"gpu.gemm_peak.error", S},
     {"gpu.gemm_peak.spot_checked", I}, {"gpu.gemm_peak.spot_ratio", F},
+    {"gpu.gemm_peak.fp16_peak", F}, {"gpu.gemm_peak.fp16_fraction", F},
+    {"gpu.gemm_peak.bf16_peak", F}, {"gpu.gemm_peak.bf16_fraction", F},
+    {"gpu.gemm_peak.fp16_vs_peak", S}, {"gpu.gemm_peak.bf16_vs_peak", S},
     END};
 
 static const struct fact_decl facts_vla[] = {
@@ -266,6 +297,9 @@ static const struct {
     {"iommu", facts_iommu},
     {"kernel", facts_kernel},
     {"rocm", facts_rocm},
+    {"rocm_libs", facts_rocm_libs},
+    {"peaks", facts_peaks},
+    {"mem_bandwidth", facts_mem_bandwidth},
     {"python", facts_python},
     {"gpu_runtime", facts_gpu_runtime},
     {"kernels", facts_kernels},

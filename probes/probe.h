@@ -41,13 +41,25 @@ extern const size_t probe_count;
 /* run every probe up to ctx->level, in table order; probes with needs_gpu
  * run in an isolated child (src/gpu/isolate.h) */
 void probes_run_all(struct probe_ctx *ctx);
+/* before a GPU probe forks: the HIP backend's library directory from
+ * rocm.torch_lib_set ("wheel:DIR": PyTorch loads its torch/lib copies, so the
+ * GPU children load them too); nothing on a sysroot */
+void probes_pick_hip_dir(const struct factset *fs);
 /* the checks whose `timeout:` sets the GPU probes' budgets (NULL: defaults) */
 void probes_set_checks(const struct checkset *cs);
+/* the checks set above (its `peaks:` table feeds probe_peaks.c), or NULL */
+const struct checkset *probes_checks(void);
 
 /* shared by probes: environment variables recorded in the "environ" query;
  * NULL when unset. Only variables on the whitelist in probe_env.c are ever
  * recorded, so a snapshot never carries secrets. */
 const char *probe_getenv(const char *name);
+/* a query whose producer reads files too large for a snapshot (ELF
+ * libraries): the recorded text under a collected snapshot, else the
+ * producer's text, also on a fixture tree without the query (its files are
+ * read in place; *src then becomes `tree_src`). 0 or -errno. */
+int probe_query_or_tree(const char *name, rootfs_producer producer, char **text, const char **src,
+                        const char *tree_src);
 /* AMD GPUs found by probe_gpu: index -> PCI address ("0000:03:00.0") */
 const char *probe_gpu_pci(const struct factset *fs, int gpu, char buf[FACT_NAME_MAX]);
 

@@ -4,7 +4,9 @@
  * Facts (GB/s = 1e9 bytes/s): bw.h2d_pinned_gbs, bw.d2h_pinned_gbs,
  * bw.h2d_pageable_gbs, bw.d2h_pageable_gbs, bw.triad_gbs, bw.bytes,
  * bw.link_speed_gts, bw.link_width, bw.link_gbs (the link's payload ceiling
- * per direction after line encoding), bw.h2d_link_fraction. */
+ * per direction after line encoding), bw.h2d_link_fraction, bw.link_payload_gbs
+ * and bw.h2d_payload_fraction (the payload a link carries after TLP
+ * overhead, probes/peak_model.h, and the pinned upload's share of it). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include "../src/gpu/gpu_probe.h"
 #include "../src/gpu/isolate.h"
 #include "../src/gpu/kcache.h"
+#include "peak_model.h"
 #include "probe.h"
 
 #define BW_BYTES (256ull << 20)
@@ -54,6 +57,8 @@ static void link_facts(struct factset *fs, const char *pci)
     int e = rootfs_read_str(path, &sp);
     if (e || !pci[0]) {
         fact_set_unknown(fs, "bw.link_gbs", path, "cannot read the link speed of '%s'", pci);
+        fact_set_unknown(fs, "bw.link_payload_gbs", path, "cannot read the link speed of '%s'",
+                         pci);
         free(sp);
         return;
     }
@@ -61,13 +66,15 @@ static void link_facts(struct factset *fs, const char *pci)
     free(sp);
     if (rootfs_readf_u64(&w, "/sys/bus/pci/devices/%s/current_link_width", pci) || !w || gts <= 0) {
         fact_set_unknown(fs, "bw.link_gbs", path, "no link width/speed (virtual device?)");
+        fact_set_unknown(fs, "bw.link_payload_gbs", path, "no link width/speed (virtual device?)");
         return;
     }
-    /* 8b/10b up to 5 GT/s, 128b/130b from 8 GT/s (PCIe 3.0+); 1 bit per transfer per lane */
-    double enc = gts < 8 ? 0.8 : 128.0 / 130.0;
+    /* the encoded rate (8b/10b up to 5 GT/s, 128b/130b from 8 GT/s) and the
+     * payload under the TLP model of peak_model.h */
     fact_set_float(fs, "bw.link_speed_gts", gts, path);
     fact_set_int(fs, "bw.link_width", (int64_t)w, path);
-    fact_set_float(fs, "bw.link_gbs", gts * (double)w * enc / 8.0, path);
+    fact_set_float(fs, "bw.link_gbs", peak_pcie_encoded_gbs(gts, (double)w), path);
+    fact_set_float(fs, "bw.link_payload_gbs", peak_pcie_payload_gbs(gts, (double)w), path);
 }
 
 int probe_bandwidth_run(struct probe_ctx *ctx)
@@ -110,6 +117,14 @@ int probe_bandwidth_run(struct probe_ctx *ctx)
     if (hp && lk && hp->type == FACT_FLOAT && lk->type == FACT_FLOAT && lk->f > 0)
         fact_set_float(fs, "bw.h2d_link_fraction", hp->f / lk->f,
                        "bw.h2d_pinned_gbs / bw.link_gbs");
+    const struct fact *pay = fact_get(fs, "bw.link_payload_gbs");
+    if (hp && pay && hp->type == FACT_FLOAT && pay->type == FACT_FLOAT && pay->f > 0)
+        fact_set_float(fs, "bw.h2d_payload_fraction", hp->f / pay->f,
+                       "bw.h2d_pinned_gbs / bw.link_payload_gbs");
+    else
+        fact_set_unknown(fs, "bw.h2d_payload_fraction", "bw.link_payload_gbs",
+                         "no payload peak: the link's speed or width is not known, or no pinned "
+                         "copy was timed");
     isolate_flush(fs);
     b->free(b, d);
 

@@ -12,7 +12,9 @@
  * gpu.gemm_peak.blas (the path), gpu.gemm_peak.blas_lib (its library, or why
  * no BLAS; also recorded when there is no device, so a machine without a GPU
  * still says whether rocBLAS loads), gpu.gemm_peak.spot_ratio (max error / bound),
- * gpu.gemm_peak.spot_checked, gpu.gemm_peak.error ("" when every GEMM ran). */
+ * gpu.gemm_peak.spot_checked, gpu.gemm_peak.error ("" when every GEMM ran),
+ * gpu.gemm_peak.{fp16,bf16}_peak and _fraction (the runtime device's derived
+ * matrix peak, probe_peaks.c, and the measured share of it). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,7 +142,7 @@ int probe_gemm_peak_run(struct probe_ctx *ctx)
     int checked = 0;
     for (size_t ti = 0; ti < ARRAY_SIZE(types); ti++) {
         enum gpu_dtype t = types[ti].t;
-        char name[FACT_NAME_MAX];
+        char name[FACT_NAME_MAX], pk[32];
         uint64_t sa = 1000 + ti, sb = 2000 + ti, total = (uint64_t)nmax * nmax;
         if (fill(&s, s.A, total, sa, (int)t) || fill(&s, s.B, total, sb, (int)t) ||
             b->device_sync(b)) {
@@ -166,7 +168,16 @@ int probe_gemm_peak_run(struct probe_ctx *ctx)
             break;
         }
         snprintf(name, sizeof(name), "gpu.gemm_peak.%s_tflops", types[ti].name);
-        fact_set_float(fs, name, 2.0 * n * (double)n * n / (ms * 1e-3) / 1e12, src);
+        double tflops = 2.0 * n * (double)n * n / (ms * 1e-3) / 1e12;
+        fact_set_float(fs, name, tflops, src);
+        /* fp16/bf16 against the matrix peak derived from the device; fp32 is
+         * not judged (rocBLAS runs it on CDNA's fp32 matrix units, above the
+         * vector peak) */
+        if (t != GPU_F32) {
+            snprintf(name, sizeof(name), "gpu.gemm_peak.%s", types[ti].name);
+            snprintf(pk, sizeof(pk), "%s_tflops", types[ti].name);
+            gpu_probe_fraction(ctx, name, tflops, 0, pk);
+        }
         snprintf(name, sizeof(name), "gpu.gemm_peak.%s_n", types[ti].name);
         fact_set_int(fs, name, n, "probe");
         if (spot(&s, n, sa, sb, &worst)) {

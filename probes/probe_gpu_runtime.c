@@ -3,14 +3,15 @@
  * device's target (probe "kernels"). Both run in an isolated child.
  *
  * gpu_runtime facts: runtime.{hip,cuda}.{loaded,error,lib,version,init_error,
- * rtc}, runtime.backend, runtime.device_count, runtime.kfd_present,
+ * rtc}, runtime.lib_set ("wheel:DIR" when the HIP backend loaded PyTorch's
+ * torch/lib copy, else "system:LIB"), runtime.backend, runtime.device_count,
+ * runtime.kfd_present,
  * runtime.dev.<i>.{name,arch,target,pci,vram_bytes,cu_count,managed,
- * concurrent_managed,pageable_access}, runtime.hip.blaslt; the pairing with
- * probe_gpu's sysfs GPUs by PCI address (never by position: visibility
- * variables renumber runtime devices, an integrated GPU may come first):
- * runtime.dev.<i>.gpu (the <j> of gpu.<j> at that address), runtime.dev.<i>.
- * pci_vendor (the sysfs vendor at that address), runtime.unpaired (runtime
- * devices with no sysfs GPU), runtime.not_visible (sysfs GPUs the runtime
+ * concurrent_managed,pageable_access,clock_khz,mem_clock_khz,mem_bus_width}, runtime.hip.blaslt;
+ * the pairing with probe_gpu's sysfs GPUs by PCI address (never by position: visibility variables
+ * renumber runtime devices, an integrated GPU may come first): runtime.dev.<i>.gpu (the <j> of
+ * gpu.<j> at that address), runtime.dev.<i>. pci_vendor (the sysfs vendor at that address),
+ * runtime.unpaired (runtime devices with no sysfs GPU), runtime.not_visible (sysfs GPUs the runtime
  * does not list); and the cross-check of each paired device against its KFD
  * topology facts: runtime.kfd_compared, runtime.kfd_mismatch.
  *
@@ -28,6 +29,23 @@
 #include "../src/gpu/kcache.h"
 #include "../src/gpu/pci_addr.h"
 #include "probe.h"
+
+/* which ROCm the HIP backend loaded: PyTorch's wheel (torch/lib, chosen by
+ * the parent from rocm.torch_lib_set) or the system's */
+static void lib_set(struct factset *fs, const struct gpu_backend *hip)
+{
+    const char *dir = gpu_backend_hip_dir();
+    if (!hip) {
+        fact_set_unknown(fs, "runtime.lib_set", "dlopen", "no HIP runtime loads");
+        return;
+    }
+    size_t n = dir ? strlen(dir) : 0;
+    char *v = dir && strncmp(hip->lib, dir, n) == 0 && hip->lib[n] == '/'
+                  ? xasprintf("wheel:%s", dir)
+                  : xasprintf("system:%s", hip->lib);
+    fact_set_str(fs, "runtime.lib_set", v, hip->lib);
+    free(v);
+}
 
 int probe_gpu_runtime_run(struct probe_ctx *ctx);
 int probe_kernels_run(struct probe_ctx *ctx);
@@ -211,6 +229,7 @@ int probe_gpu_runtime_run(struct probe_ctx *ctx)
     /* loading HIP may crash in a broken install: the facts above survive */
     struct gpu_backend *hip = gpu_backend_open(GPU_BACKEND_HIP, &why_hip);
     one_runtime(fs, "hip", hip, why_hip);
+    lib_set(fs, hip);
     isolate_flush(fs);
     struct gpu_backend *cuda = gpu_backend_open(GPU_BACKEND_CUDA, &why_cuda);
     one_runtime(fs, "cuda", cuda, why_cuda);
@@ -264,6 +283,16 @@ int probe_gpu_runtime_run(struct probe_ctx *ctx)
         DEV_INT("managed", p.managed);
         DEV_INT("concurrent_managed", p.concurrent_managed);
         DEV_INT("pageable_access", p.pageable_access);
+        /* the inputs of the derived peaks (probe_peaks.c): unknown, never 0 */
+        static const char *const clk[] = {"clock_khz", "mem_clock_khz", "mem_bus_width"};
+        const int clv[] = {p.clock_khz, p.mem_clock_khz, p.mem_bus_width};
+        for (size_t k = 0; k < ARRAY_SIZE(clk); k++) {
+            snprintf(nm, sizeof(nm), "runtime.dev.%d.%s", i, clk[k]);
+            if (clv[k] > 0)
+                fact_set_int(fs, nm, clv[k], b->lib);
+            else
+                fact_set_unknown(fs, nm, b->lib, "the %s runtime does not report it", b->name);
+        }
         strlist_add_owned(&names, xasprintf("%s (%s)", p.name, p.arch[0] ? p.arch : "ISA unknown"));
         int j = pair_device(fs, b, i, &p, &unpaired);
         if (j >= 0) {

@@ -3,9 +3,11 @@
  * PCI addresses), never the other way round. */
 #include "probe.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../src/gpu/backend.h"
 #include "../src/gpu/isolate.h"
 
 int probe_host_run(struct probe_ctx *ctx);
@@ -22,10 +24,13 @@ int probe_kernel_run(struct probe_ctx *ctx);
 int probe_driver_cause_run(struct probe_ctx *ctx);
 int probe_rocm_run(struct probe_ctx *ctx);
 int probe_python_run(struct probe_ctx *ctx);
+int probe_rocm_libs_run(struct probe_ctx *ctx);
 int probe_gpu_runtime_run(struct probe_ctx *ctx);
+int probe_peaks_run(struct probe_ctx *ctx);
 int probe_kernels_run(struct probe_ctx *ctx);
 int probe_sync_run(struct probe_ctx *ctx);
 int probe_bandwidth_run(struct probe_ctx *ctx);
+int probe_mem_bandwidth_run(struct probe_ctx *ctx);
 int probe_hmm_run(struct probe_ctx *ctx);
 int probe_mem_release_run(struct probe_ctx *ctx);
 int probe_target_binaries_run(struct probe_ctx *ctx);
@@ -60,15 +65,27 @@ const struct probe probe_table[] = {
      "ROCm installs under /opt/rocm* and distribution packages"},
     {"python", LEVEL_QUICK, 0, probe_python_run,
      "the Python environment: torch build, nvidia-* packages, requirements file"},
+    /* after python: reads python.torch_dir */
+    {"rocm_libs", LEVEL_QUICK, 0, probe_rocm_libs_run,
+     "the ROCm libraries that will be loaded (system and PyTorch's torch/lib) and where their "
+     "dependencies resolve (RUNPATH, LD_LIBRARY_PATH, ld.so.cache)"},
     /* GPU probes (needs_gpu = 1): each in its own child with a watchdog */
     {"gpu_runtime", LEVEL_STANDARD, 1, probe_gpu_runtime_run,
      "GPU runtimes (HIP, CUDA): load, version, devices; HIP's view against KFD"},
+    /* after gpu, pcie and gpu_runtime (at the standard level): reads their
+     * facts; before the measuring probes, whose children read the peaks */
+    {"peaks", LEVEL_QUICK, 0, probe_peaks_run,
+     "peak matrix/vector rates, memory and PCIe payload bandwidth derived from the device's units, "
+     "clocks and bus (checks.yaml peaks table)"},
     {"kernels", LEVEL_STANDARD, 1, probe_kernels_run,
      "run-time compilation of the built-in kernels for the device's target (cached)"},
     {"sync", LEVEL_STANDARD, 1, probe_sync_run,
      "launch overhead, stream/device synchronise latency, event resolution, null-stream order"},
     {"bandwidth", LEVEL_STANDARD, 1, probe_bandwidth_run,
      "host<->device copy bandwidth (pinned, pageable) vs the PCIe link; device triad"},
+    {"mem_bandwidth", LEVEL_STANDARD, 1, probe_mem_bandwidth_run,
+     "device memory bandwidth: BabelStream copy/mul/add/triad/dot over three 1 GiB arrays, "
+     "verified, against the derived peak"},
     {"hmm", LEVEL_STANDARD, 1, probe_hmm_run,
      "managed memory: attributes, migration measured, prefetch honoured"},
     {"mem_release", LEVEL_STANDARD, 1, probe_mem_release_run,
@@ -97,6 +114,11 @@ void probes_set_checks(const struct checkset *cs)
     budget_checks = cs;
 }
 
+const struct checkset *probes_checks(void)
+{
+    return budget_checks;
+}
+
 /* a GPU probe's budget: the largest `timeout:` of the checks that name it
  * with `probe:` (checks.yaml), else the default */
 static double probe_budget_s(const char *probe)
@@ -108,6 +130,19 @@ static double probe_budget_s(const char *probe)
             b = c->timeout_s;
     }
     return b > 0 ? b : ISOLATE_DEFAULT_BUDGET_S;
+}
+
+/* the GPU children load the ROCm that PyTorch loads: its wheel's torch/lib
+ * when rocm.torch_lib_set (probe_rocm_libs.c, the loader's own search from
+ * torch/lib) says so; only the directory is stored here, nothing is loaded
+ * in the parent */
+void probes_pick_hip_dir(const struct factset *fs)
+{
+    const struct fact *f = fact_get(fs, "rocm.torch_lib_set");
+    if (rootfs_is_live() && f && f->type == FACT_STR && str_starts(f->s, "wheel:"))
+        gpu_backend_hip_use_dir(f->s + strlen("wheel:"));
+    else
+        gpu_backend_hip_use_dir(NULL);
 }
 
 void probes_run_all(struct probe_ctx *ctx)
@@ -122,6 +157,7 @@ void probes_run_all(struct probe_ctx *ctx)
             !strlist_has(ctx->opts->only_probes, p->name))
             continue;
         if (p->needs_gpu) {
+            probes_pick_hip_dir(ctx->facts);
             /* never in this process: a GPU runtime stays out of the parent */
             isolate_run(p, ctx, probe_budget_s(p->name));
             continue;
@@ -141,4 +177,19 @@ const char *probe_gpu_pci(const struct factset *fs, int gpu, char buf[FACT_NAME_
 {
     const struct fact *f = fact_get(fs, fact_gpu_name(buf, gpu, "pci"));
     return f && f->type == FACT_STR ? f->s : NULL;
+}
+
+int probe_query_or_tree(const char *name, rootfs_producer producer, char **text, const char **src,
+                        const char *tree_src)
+{
+    int rc = rootfs_query(name, producer, text);
+    if (rc == -ENOENT && !rootfs_is_live()) {
+        struct strbuf sb = STRBUF_INIT;
+        producer(&sb);
+        strbuf_add(&sb, "", 0);
+        *text = strbuf_detach(&sb);
+        *src = tree_src;
+        rc = 0;
+    }
+    return rc;
 }

@@ -232,6 +232,11 @@ static char *lib_text(const struct lib *l)
     return strbuf_detach(&sb);
 }
 
+/* where PyTorch loads its own ROCm from torch/lib (rocm.torch_lib_set
+ * "wheel:DIR"), the system's math libraries are not what the model runs:
+ * judge torch/lib alone. NULL: every library scanned counts */
+static const char *wheel_only;
+
 static void set_gpu_facts(struct factset *fs, int g, const struct lib *libs, size_t n,
                           const struct strlist *listed, int scanned, const char *src)
 {
@@ -274,7 +279,8 @@ static void set_gpu_facts(struct factset *fs, int g, const struct lib *libs, siz
     struct strlist missing = STRLIST_INIT, unknown = STRLIST_INIT;
     for (size_t i = 0; target && i < n; i++) {
         const struct lib *l = &libs[i];
-        if (!has_code(l))
+        if (!has_code(l) || (wheel_only && !(str_starts(l->path, wheel_only) &&
+                                             l->path[strlen(wheel_only)] == '/')))
             continue;
         int found = 0;
         for (size_t j = 0; j < l->targets.n && !found; j++)
@@ -317,16 +323,8 @@ int probe_target_binaries_run(struct probe_ctx *ctx)
     scan_torch_dir = td && td->type == FACT_STR && *td->s ? xstrdup(td->s) : NULL;
 
     char *text = NULL;
-    int rc = rootfs_query(QUERY, scan_all, &text);
-    if (rc == -ENOENT && !rootfs_is_live()) {
-        /* a fixture tree rather than a collected snapshot: scan its files */
-        struct strbuf sb = STRBUF_INIT;
-        scan_all(&sb);
-        strbuf_add(&sb, "", 0);
-        text = strbuf_detach(&sb);
-        src = "library files under the sysroot";
-        rc = 0;
-    }
+    /* a fixture tree rather than a collected snapshot: scan its files in place */
+    int rc = probe_query_or_tree(QUERY, scan_all, &text, &src, "library files under the sysroot");
     free(scan_torch_dir);
     scan_torch_dir = NULL;
     if (rc) {
@@ -363,9 +361,21 @@ int probe_target_binaries_run(struct probe_ctx *ctx)
         fact_set_unknown(fs, "binaries.torch_dir", "python.torch_dir",
                          "torch's directory is not known: only system libraries were scanned");
 
+    const struct fact *ls = fact_get(fs, "rocm.torch_lib_set");
+    wheel_only = ls && ls->type == FACT_STR && str_starts(ls->s, "wheel:") && td &&
+                         td->type == FACT_STR && *td->s
+                     ? td->s
+                     : NULL;
+    if (wheel_only)
+        fact_set_str(fs, "binaries.scope",
+                     "torch/lib only: PyTorch loads its wheel's ROCm libraries", ls->s);
+    else
+        fact_set_str(fs, "binaries.scope", "torch/lib and the system's ROCm math libraries",
+                     ls && ls->type == FACT_STR ? ls->s : "rocm.torch_lib_set unknown");
     const struct fact *count = fact_get(fs, "gpu.count");
     for (int g = 0; count && count->type == FACT_INT && g < count->i; g++)
         set_gpu_facts(fs, g, libs, n, &listed, (int)n, src);
+    wheel_only = NULL;
 
     for (size_t i = 0; i < n; i++) {
         free(libs[i].kind);

@@ -27,7 +27,7 @@ t2=$(now)
 cold=$(python3 -c "print(round($t1 - $t0, 2))")
 warm=$(python3 -c "print(round($t2 - $t1, 2))")
 echo "cold run $cold s, warm run $warm s"
-grep -E 'gpu.runtime|kernels_compile|sync.latency|pcie.bandwidth|hmm.managed|mem.release' "$OUT/warm.txt"
+grep -E 'gpu.runtime|kernels_compile|sync.latency|pcie.bandwidth|gpu.mem_bandwidth|hmm.managed|mem.release' "$OUT/warm.txt"
 python3 -c "import sys; sys.exit(0 if $warm < 30 else 1)" && ok || bad "warm standard run took $warm s (budget 30 s)"
 W="$OUT/warm.json"
 expect "a device" "$W" 'f["runtime.device_count"] >= 1'
@@ -56,6 +56,34 @@ expect "VRAM delta measured" "$W" 'abs(f["memrel.delta_mb"]) < 1024'
 # VRAM telemetry outside the allocator: NVML on the CUDA reference, rocm-smi on HIP
 expect "mem.release reads the vendor telemetry" "$W" 'f["memrel.source"] == {"cuda": "NVML", "hip": "rocm-smi"}[f["memrel.backend"]]'
 expect "GEMM through the vendor BLAS" "$W" 'f["gpu.gemm_peak.blas"] == {"cuda": "cuBLAS cublasGemmEx", "hip": "rocBLAS rocblas_gemm_ex"}[f["gpu.gemm_peak.backend"]] and f["fp.gemm.blas"] == f["gpu.gemm_peak.blas"]'
+
+# derived peaks (probes/probe_peaks.c) for runtime device 0 and the measured
+# figures as fractions of them (issue 10): BabelStream's five kernels verified
+# against the CPU reference's expected values, at the default size and at odd ones
+expect "derived peaks for device 0" "$W" 'f["runtime.dev.0.peak.fp16_tflops"] > 0 and f["runtime.dev.0.peak.mem_gbs"] > 0 and f["runtime.dev.0.peak.why"] == ""'
+expect "gpu.mem_bandwidth measured" "$W" "c['gpu.mem_bandwidth']['status'] in ('pass', 'warn')"
+expect "BabelStream values right" "$W" 'f["membw.error"] == "" and f["membw.checked"] == 3 * 8 * 1024 and f["membw.max_rel_err"] < 1e-8'
+expect "BabelStream within physics (50..6000 GB/s)" "$W" 'all(50 <= f["membw.%s_gbs" % k] <= 6000 for k in ("copy", "mul", "add", "triad", "dot"))'
+expect "BabelStream arrays beyond the caches (>= 768 MiB)" "$W" 'f["membw.array_bytes"] >= 768 << 20'
+expect "memory fraction of the derived peak plausible (0.3..1.05)" "$W" '0.3 <= f["membw.best_fraction"] <= 1.05'
+expect "GEMM fractions of the derived peak plausible (0.05..1.1)" "$W" 'all(0.05 <= f["gpu.gemm_peak.%s_fraction" % t] <= 1.1 for t in ("fp16", "bf16"))'
+expect "PCIe upload fraction of the payload plausible (0.3..1.05)" "$W" '0.3 <= f["bw.h2d_payload_fraction"] <= 1.05'
+python3 - "$W" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))["facts"]
+print("derived peaks (runtime device 0): fp16 %.1f / bf16 %.1f / fp32 %.1f TFLOP/s, memory %.0f GB/s; %s; %s" % (
+    f["runtime.dev.0.peak.fp16_tflops"], f["runtime.dev.0.peak.bf16_tflops"], f["runtime.dev.0.peak.fp32_tflops"],
+    f["runtime.dev.0.peak.mem_gbs"], f["runtime.dev.0.peak.basis"], f["runtime.dev.0.peak.mem_basis"]))
+print("BabelStream GB/s: " + ", ".join("%s %.0f" % (k, f["membw.%s_gbs" % k]) for k in ("copy", "mul", "add", "triad", "dot"))
+      + " (arrays of %d MiB; best %s, %s)" % (f["membw.array_bytes"] >> 20, f["membw.best_kernel"], f["membw.best_vs_peak"]))
+print("GEMM vs derived peak: fp16 %s; bf16 %s" % (f["gpu.gemm_peak.fp16_vs_peak"], f["gpu.gemm_peak.bf16_vs_peak"]))
+print("PCIe: H2D pinned %.1f GB/s = %.2f of %.1f GB/s payload" % (f["bw.h2d_pinned_gbs"], f["bw.h2d_payload_fraction"], f["bw.link_payload_gbs"]))
+PY
+for n in 7 1000003; do
+    ROCM_VLA_DOCTOR_STREAM_N=$n "$RVD" --level standard --only gpu.mem_bandwidth \
+        --json "$OUT/stream-$n.json" >"$OUT/stream-$n.txt" 2>&1
+    expect "BabelStream at n = $n: every kernel verified" "$OUT/stream-$n.json" "f['membw.error'] == '' and f['membw.checked'] == 3 * 8 * min($n, 1024) and f['membw.array_bytes'] == 8 * $n"
+done
 
 # the project's own GEMM kernel (kernels/gemm.hip), forced: fp16/bf16 against the fp64 CPU
 # reference on VLA and odd shapes (fp.correctness), fp16/bf16/fp32 spot-checked at the timed

@@ -204,7 +204,7 @@ t=$(newtree fifo-everywhere)
 (cd "$t" && find . -type f) | while read -r f; do
     rm -f "$t/$f" && mkfifo "$t/$f"
 done
-for q in dmesg python identity environ devnodes kfd-open vulkan target-binaries read-errors; do
+for q in dmesg python identity environ devnodes kfd-open vulkan target-binaries rocm-lib-deps read-errors; do
     rm -f "$t/.snapshot/$q" && mkfifo "$t/.snapshot/$q"
 done
 for f in proc/cmdline etc/os-release sys/module/amdgpu/version; do

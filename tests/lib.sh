@@ -15,6 +15,21 @@ f = d["facts"]
 sys.exit(0 if eval(sys.argv[2]) else 1)
 PY
 }
+# fact NAME FILE: the fact's value as Python prints it (lists one item a
+# line, "<unknown>" and "<absent>" for those)
+fact() {
+    python3 -c '
+import json, sys
+v = json.load(open(sys.argv[2]))["facts"].get(sys.argv[1], "<absent>")
+print("\n".join(v) if isinstance(v, list) else ("<unknown>" if v is None else v))' "$1" "$2"
+}
+# status ID FILE: the check's status in the report
+status() {
+    python3 -c '
+import json, sys
+for c in json.load(open(sys.argv[2]))["checks"]:
+    if c["id"] == sys.argv[1]: print(c["status"])' "$1" "$2"
+}
 # expect LABEL FILE EXPR
 expect() { if q "$2" "$3"; then ok; else bad "$1 ($3)"; fi; }
 # has_lib REGEX: 0 when a shared library whose file name matches REGEX (grep -E)

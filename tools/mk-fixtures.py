@@ -133,23 +133,27 @@ def kfd_cpu_node(r, n):
     r.file(d + "/gpu_id", "0\n")
 
 
-def kfd_gpu_node(r, n, props, vram, gpu_id):
+def kfd_gpu_node(r, n, props, vram, gpu_id, width=384, mem_clk=1249):
+    """width/mem_clk: the memory bank's bus bits and reported memory clock
+    (MHz); the default is the real RX 7900 XT's (384-bit GDDR6, pp_dpm_mclk
+    top level 1249 MHz in amdgpu-sysfs-rs/rx7900xt)"""
     d = "/sys/class/kfd/kfd/topology/nodes/%d" % n
     r.file(d + "/properties", props)
     r.file(d + "/gpu_id", "%d\n" % gpu_id)
     r.file(d + "/mem_banks/0/properties",
-           "heap_type 1\nsize_in_bytes %d\nflags 0\nwidth 384\nmem_clk_max 1249\n" % vram)
+           "heap_type 1\nsize_in_bytes %d\nflags 0\nwidth %d\nmem_clk_max %d\n"
+           % (vram, width, mem_clk))
 
 
 def props_text(gfx_tv, simd, device_id, location_id, render_minor, cpu_cores=0, capability=0x28000280,
-               simd_per_cu=2, local_mem=0, domain=0):
+               simd_per_cu=2, local_mem=0, domain=0, engine_clk=2100):
     return ("cpu_cores_count %d\nsimd_count %d\nmem_banks_count 1\ncaches_count 200\n"
             "io_links_count 1\nsimd_per_cu %d\nmax_waves_per_simd 16\nwave_front_size 64\n"
             "gfx_target_version %d\nvendor_id 4098\ndevice_id %d\nlocation_id %d\ndomain %d\n"
             "drm_render_minor %d\nlocal_mem_size %d\nfw_version 100\ncapability %d\n"
-            "num_xcc 1\nmax_engine_clk_fcompute 2100\n"
+            "num_xcc 1\nmax_engine_clk_fcompute %d\n"
             % (cpu_cores, simd, simd_per_cu, gfx_tv, device_id, location_id, domain,
-               render_minor, local_mem, capability))
+               render_minor, local_mem, capability, engine_clk))
 
 
 def location_id(bdf):
@@ -303,6 +307,9 @@ def machine_mi300x(out):
             "power_dpm_force_performance_level": "auto\n",
             "gpu_busy_percent": "0\n",
             "pp_dpm_pcie": "0: 32.0GT/s, x16 619Mhz *\n",
+            # MI300X: 2100 MHz peak engine clock, HBM3 reported at 1300 MHz
+            "pp_dpm_sclk": "0: 500Mhz\n1: 1800Mhz\n2: 2100Mhz *\n",
+            "pp_dpm_mclk": "0: 900Mhz\n1: 1100Mhz\n2: 1200Mhz\n3: 1300Mhz *\n",
             "vbios_version": "113-M3000100-102\n",
             "ras/umc_err_count": "ue: 0\nce: 0\n",
             "ras/gfx_err_count": "ue: 0\nce: 0\n",
@@ -311,7 +318,7 @@ def machine_mi300x(out):
               [100000, 110000, 95000], power_uw=147000000)
         kfd_gpu_node(r, 2 + i, props_text(90402, 1216, 0x74a1, location_id(bdf), 128 + i,
                                           simd_per_cu=4, capability=0x0a3a2280),
-                     192 * gib, 41000 + i)
+                     192 * gib, 41000 + i, width=8192, mem_clk=1300)
     r.file("/dev/kfd", "")
     site = "/home/ops/venv/lib/python3.10/site-packages"
     td = torch(r, site, "2.5.1+rocm6.2", hip="6.2.41133-dd7f95766")
@@ -446,8 +453,10 @@ def machine_rx7800xt(out):
         "max_link_speed": "16.0 GT/s PCIe\n",
         "max_link_width": "16\n",
     })
+    # RX 7800 XT: 256-bit GDDR6, pp_dpm_mclk top 1218 MHz (amdgpu-sysfs-rs/rx7800xt)
     kfd_gpu_node(r, 1, props_text(110001, 120, 0x747e, location_id(gpu), 128,
-                                  capability=0x28000280), 17163091968, 40117)
+                                  capability=0x28000280), 17163091968, 40117,
+                 width=256, mem_clk=1218)
     r.file("/dev/kfd", "")
     site = "/home/bob/miniconda3/envs/vla/lib/python3.11/site-packages"
     td = torch(r, site, "2.4.1+rocm6.0", hip="6.0.32830-d62f6a171")
@@ -573,8 +582,8 @@ def machine_mi250x(out):
         hwmon(r, path, i + 2, [("edge", 71000), ("junction", 107000 if i == 0 else 62000),
                                ("mem", 80000)], [100000, 110000, 95000])
         kfd_gpu_node(r, 1 + i, props_text(90010, 416, 0x740c, location_id(bdf), 128 + i,
-                                          simd_per_cu=4, capability=0x0a3a2280),
-                     64 * gib, 51000 + i)
+                                          simd_per_cu=4, capability=0x0a3a2280, engine_clk=1700),
+                     64 * gib, 51000 + i, width=4096, mem_clk=1600)
     r.file("/dev/kfd", "")
     site = "/home/eve/venv/lib/python3.9/site-packages"
     td = torch(r, site, "2.5.1+rocm6.2", hip="6.2.41133-dd7f95766")

@@ -93,6 +93,7 @@ int elf_open(struct elf_file *ef, const char *host_path, char **err)
         elf_close(ef);
         return fail(err, -EINVAL, host_path, bad);
     }
+    ef->machine = rd16(h + 18);
     ef->shoff = rd64(h + 40);
     uint16_t shentsize = rd16(h + 58);
     uint64_t shnum = rd16(h + 60);
@@ -170,4 +171,72 @@ int elf_find_section(const struct elf_file *ef, const char *name, struct elf_sec
         return 0;
     }
     return -ENOENT;
+}
+
+#define DT_NULL 0
+#define DT_NEEDED 1
+#define DT_SONAME 14
+#define DT_RPATH 15
+#define DT_RUNPATH 29
+
+/* a NUL-terminated string at `off` inside the string section, else NULL */
+static const char *dyn_str(const struct elf_file *ef, const struct elf_section *str, uint64_t off)
+{
+    if (off >= str->size)
+        return NULL;
+    const char *s = (const char *)ef->map + str->offset + off;
+    return memchr(s, '\0', str->size - off) ? s : NULL;
+}
+
+int elf_read_dynamic(const struct elf_file *ef, struct elf_dyn *out, char **err)
+{
+    memset(out, 0, sizeof(*out));
+    if (err)
+        *err = NULL;
+    struct elf_section dyn, str;
+    int rc = elf_find_section(ef, ".dynamic", &dyn, err);
+    if (rc == -ENOENT)
+        return 0; /* a static object: no dependencies */
+    if (rc)
+        return rc;
+    rc = elf_find_section(ef, ".dynstr", &str, err);
+    if (rc == -ENOENT)
+        return fail(err, -EINVAL, ef->path, ".dynamic without .dynstr");
+    if (rc)
+        return rc;
+    for (uint64_t o = 0; o + 16 <= dyn.size; o += 16) {
+        const unsigned char *e = ef->map + dyn.offset + o;
+        uint64_t tag = rd64(e), val = rd64(e + 8);
+        if (tag == DT_NULL)
+            break;
+        if (tag != DT_NEEDED && tag != DT_SONAME && tag != DT_RPATH && tag != DT_RUNPATH)
+            continue;
+        const char *s = dyn_str(ef, &str, val);
+        if (!s) {
+            elf_dyn_release(out);
+            if (err)
+                *err = xasprintf("%s: dynamic entry %llu names a string outside .dynstr", ef->path,
+                                 (unsigned long long)tag);
+            return -EINVAL;
+        }
+        if (tag == DT_NEEDED)
+            strlist_add(&out->needed, s);
+        else {
+            char **slot = tag == DT_SONAME  ? &out->soname
+                          : tag == DT_RPATH ? &out->rpath
+                                            : &out->runpath;
+            free(*slot);
+            *slot = xstrdup(s);
+        }
+    }
+    return 0;
+}
+
+void elf_dyn_release(struct elf_dyn *d)
+{
+    strlist_release(&d->needed);
+    free(d->soname);
+    free(d->rpath);
+    free(d->runpath);
+    memset(d, 0, sizeof(*d));
 }

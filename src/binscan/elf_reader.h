@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../core/util.h"
+
 struct elf_file {
     char *path;               /* for messages */
     const unsigned char *map; /* whole file, PROT_READ */
@@ -18,6 +20,7 @@ struct elf_file {
     uint64_t shoff;                 /* section header table */
     uint64_t shnum;                 /* number of section headers (extended numbering resolved) */
     uint64_t shstr_off, shstr_size; /* the section-name string table */
+    uint16_t machine;               /* e_machine: 62 for x86-64 */
 };
 
 struct elf_section {
@@ -34,5 +37,17 @@ void elf_close(struct elf_file *ef);
  * *err set (owned) when its header points outside the file */
 int elf_find_section(const struct elf_file *ef, const char *name, struct elf_section *out,
                      char **err);
+
+/* the dynamic section's DT_NEEDED names (in order), DT_SONAME, DT_RPATH and
+ * DT_RUNPATH (NULL when absent), read through the .dynamic and .dynstr
+ * sections: what the dynamic loader needs to find a library's dependencies */
+struct elf_dyn {
+    struct strlist needed;
+    char *soname, *rpath, *runpath;
+};
+/* 0 (a file without .dynamic gives an empty result), or -EINVAL with *err
+ * (owned) when .dynamic or a string lies outside the file */
+int elf_read_dynamic(const struct elf_file *ef, struct elf_dyn *out, char **err);
+void elf_dyn_release(struct elf_dyn *d);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "expr.h"
 #include "fact.h"
+#include "peaks.h"
 #include "util.h"
 
 enum status { ST_PASS, ST_WARN, ST_FAIL, ST_SKIP, ST_ERROR, ST_TIMEOUT, ST__COUNT };
@@ -49,7 +50,8 @@ struct checkset {
     size_t n;
     struct data_table *data;
     size_t ndata;
-    size_t *data_index; /* data sorted by (name, key): lookups are O(log n) */
+    size_t *data_index;      /* data sorted by (name, key): lookups are O(log n) */
+    struct peak_table peaks; /* top-level `peaks:` (peaks.h) */
 };
 
 /* 0, or -1 after printing "file:line:col: message" */

@@ -842,7 +842,8 @@ int checks_load_string(struct checkset *cs, const char *name, const char *text, 
 
     yaml_node_t *root = yaml_document_get_root_node(&L.doc);
     if (!root || root->type != YAML_MAPPING_NODE) {
-        rc = yerr(&L, root, "top level must be a mapping with 'schema', 'data' and 'checks'");
+        rc = yerr(&L, root,
+                  "top level must be a mapping with 'schema', 'data', 'peaks' and 'checks'");
         goto out;
     }
     int have_checks = 0, have_schema = 0;
@@ -856,6 +857,8 @@ int checks_load_string(struct checkset *cs, const char *name, const char *text, 
                 rc = yerr(&L, v, "unsupported schema (want rocm-vla-doctor-checks/1)");
         } else if (key && strcmp(key, "data") == 0) {
             rc = parse_data(&L, v);
+        } else if (key && strcmp(key, "peaks") == 0) {
+            rc = peaks_parse(&L.doc, v, L.file, &cs->peaks);
         } else if (key && strcmp(key, "checks") == 0) {
             have_checks = 1;
             if (v->type != YAML_SEQUENCE_NODE) {
@@ -959,6 +962,7 @@ void checks_release(struct checkset *cs)
     }
     free(cs->data);
     free(cs->data_index);
+    peaks_release(&cs->peaks);
     free(cs->path);
     memset(cs, 0, sizeof(*cs));
 }

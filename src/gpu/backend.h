@@ -137,6 +137,15 @@ struct gpu_backend {
 struct gpu_backend *gpu_backend_open(enum gpu_backend_kind kind, char **why);
 void gpu_backend_close(struct gpu_backend *b);
 
+/* the directory whose libamdhip64, libhiprtc, libhsa-runtime64, rocBLAS and
+ * hipBLASLt the HIP backend tries first (PyTorch's torch/lib when PyTorch
+ * loads its wheel's own ROCm: rocm.torch_lib_set); NULL: the loader's search
+ * alone. Set by the parent before it forks a GPU probe, so the child loads
+ * what the user's model loads; a forced ROCM_VLA_DOCTOR_*_LIB still wins. */
+void gpu_backend_hip_use_dir(const char *dir);
+/* the directory set above, or NULL */
+const char *gpu_backend_hip_dir(void);
+
 /* the three implementations (backend_hip.c, backend_cuda.c, backend_cpu.c) */
 struct gpu_backend *gpu_backend_hip_open(char **why);
 struct gpu_backend *gpu_backend_cuda_open(char **why);

@@ -25,11 +25,12 @@
 
 #define HIP_FNS(X)                                                                                 \
     X(hipInit)                                                                                     \
-    X(hipRuntimeGetVersion) X(hipDriverGetVersion) X(hipGetErrorName) X(hipGetErrorString)         \
-        X(hipGetDeviceCount) X(hipSetDevice) X(hipDeviceGetName) X(hipDeviceGetPCIBusId)           \
-            X(hipDeviceTotalMem) X(hipDeviceGetAttribute) X(hipMemGetInfo) X(hipMalloc)            \
-                X(hipMallocManaged) X(hipHostMalloc) X(hipFree) X(hipHostFree) X(hipMemcpy)        \
-                    X(hipMemcpyAsync) X(hipMemset) X(hipStreamCreateWithFlags) X(hipStreamDestroy) \
+    X(hipRuntimeGetVersion)                                                                        \
+    X(hipDriverGetVersion) X(hipGetErrorName) X(hipGetErrorString) X(hipGetDeviceCount)            \
+        X(hipSetDevice) X(hipDeviceGetName) X(hipDeviceGetPCIBusId) X(hipDeviceTotalMem)           \
+            X(hipDeviceGetAttribute) X(hipMemGetInfo) X(hipMalloc) X(hipMallocManaged)             \
+                X(hipHostMalloc) X(hipFree) X(hipHostFree) X(hipMemcpy) X(hipMemcpyAsync)          \
+                    X(hipMemset) X(hipStreamCreateWithFlags) X(hipStreamDestroy)                   \
                         X(hipStreamSynchronize) X(hipDeviceSynchronize) X(hipEventCreate)          \
                             X(hipEventDestroy) X(hipEventRecord) X(hipEventSynchronize)            \
                                 X(hipEventElapsedTime) X(hipModuleLoadData) X(hipModuleUnload)     \
@@ -37,13 +38,14 @@
 /* optional: missing in old or stripped builds */
 #define HIP_OPT_FNS(X)                                                                             \
     X(hipMemPrefetchAsync)                                                                         \
-    X(hipMemRangeGetAttribute) X(hipStreamBeginCapture) X(hipStreamEndCapture)                     \
-        X(hipGraphInstantiate) X(hipGraphLaunch) X(hipGraphExecDestroy) X(hipGraphDestroy)
+    X(hipMemRangeGetAttribute)                                                                     \
+    X(hipStreamBeginCapture) X(hipStreamEndCapture) X(hipGraphInstantiate) X(hipGraphLaunch)       \
+        X(hipGraphExecDestroy) X(hipGraphDestroy)
 #define RTC_FNS(X)                                                                                 \
     X(hiprtcVersion)                                                                               \
-    X(hiprtcGetErrorString) X(hiprtcCreateProgram) X(hiprtcCompileProgram)                         \
-        X(hiprtcGetProgramLogSize) X(hiprtcGetProgramLog) X(hiprtcGetCodeSize) X(hiprtcGetCode)    \
-            X(hiprtcDestroyProgram)
+    X(hiprtcGetErrorString)                                                                        \
+    X(hiprtcCreateProgram) X(hiprtcCompileProgram) X(hiprtcGetProgramLogSize)                      \
+        X(hiprtcGetProgramLog) X(hiprtcGetCodeSize) X(hiprtcGetCode) X(hiprtcDestroyProgram)
 #define BLAS_FNS(X)                                                                                \
     X(rocblas_create_handle) X(rocblas_destroy_handle) X(rocblas_set_stream) X(rocblas_gemm_ex)
 #define BLAS_OPT_FNS(X) X(rocblas_gemm_strided_batched_ex) X(rocblas_status_to_string)
@@ -425,12 +427,36 @@ static int h_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtyp
                         rocblas_datatype_f32_r, rocblas_gemm_algo_standard, 0, 0));
 }
 
+static char *hip_dir;
+
+void gpu_backend_hip_use_dir(const char *dir)
+{
+    free(hip_dir);
+    hip_dir = dir && *dir ? xstrdup(dir) : NULL;
+}
+
+const char *gpu_backend_hip_dir(void)
+{
+    return hip_dir;
+}
+
+/* "<hip_dir>/<file>" in buf, or NULL when no directory is set */
+static const char *in_dir(char *buf, size_t n, const char *file)
+{
+    if (!hip_dir)
+        return NULL;
+    snprintf(buf, n, "%s/%s", hip_dir, file);
+    return buf;
+}
+
 /* rocBLAS is optional: without it gpu_gemm() runs kernels/gemm.hip. Loading it
  * needs no device; the handle (which does) is made on the first GEMM. */
 static void load_blas(struct gpu_backend *b, struct hip *h)
 {
     const char *forced = getenv("ROCM_VLA_DOCTOR_ROCBLAS_LIB");
+    char own[4096];
     const char *const names[] = {forced,
+                                 forced ? NULL : in_dir(own, sizeof(own), "librocblas.so"),
                                  forced ? NULL : "librocblas.so",
                                  forced ? NULL : "librocblas.so.5",
                                  forced ? NULL : "librocblas.so.4",
@@ -465,9 +491,13 @@ static void load_blas(struct gpu_backend *b, struct hip *h)
 static void find_blaslt(struct gpu_backend *b)
 {
     const char *forced = getenv("ROCM_VLA_DOCTOR_HIPBLASLT_LIB");
-    const char *const names[] = {
-        forced, forced ? NULL : "libhipblaslt.so", forced ? NULL : "libhipblaslt.so.1",
-        forced ? NULL : "libhipblaslt.so.0", forced ? NULL : "/opt/rocm/lib/libhipblaslt.so"};
+    char own[4096];
+    const char *const names[] = {forced,
+                                 forced ? NULL : in_dir(own, sizeof(own), "libhipblaslt.so"),
+                                 forced ? NULL : "libhipblaslt.so",
+                                 forced ? NULL : "libhipblaslt.so.1",
+                                 forced ? NULL : "libhipblaslt.so.0",
+                                 forced ? NULL : "/opt/rocm/lib/libhipblaslt.so"};
     struct strbuf why = STRBUF_INIT;
     char path[sizeof(b->extra_lib)] = "";
     void *l = gpu_dlopen_first(names, ARRAY_SIZE(names), path, sizeof(path), &why);
@@ -516,8 +546,10 @@ static hsa_status_t agent_cb(hsa_agent_t agent, void *data)
 static void load_hsa(struct hip *h)
 {
     const char *forced = getenv("ROCM_VLA_DOCTOR_HSA_LIB");
-    const char *const names[] = {forced, forced ? NULL : "libhsa-runtime64.so.1",
-                                 forced ? NULL : "libhsa-runtime64.so"};
+    char own[4096];
+    const char *const names[] = {
+        forced, forced ? NULL : in_dir(own, sizeof(own), "libhsa-runtime64.so"),
+        forced ? NULL : "libhsa-runtime64.so.1", forced ? NULL : "libhsa-runtime64.so"};
     struct strbuf why = STRBUF_INIT;
     h->hsa = gpu_dlopen_first(names, ARRAY_SIZE(names), NULL, 0, &why);
     if (!h->hsa) {
@@ -550,8 +582,10 @@ static void load_rtc(struct gpu_backend *b, struct hip *h)
         cand = h->h;
         snprintf(b->rtc_lib, sizeof(b->rtc_lib), "%s", b->lib);
     } else {
-        static const char *const names[] = {"libhiprtc.so", "libhiprtc.so.7", "libhiprtc.so.6",
-                                            "/opt/rocm/lib/libhiprtc.so"};
+        char own[4096];
+        const char *const names[] = {in_dir(own, sizeof(own), "libhiprtc.so"), "libhiprtc.so",
+                                     "libhiprtc.so.7", "libhiprtc.so.6",
+                                     "/opt/rocm/lib/libhiprtc.so"};
         struct strbuf why = STRBUF_INIT;
         cand = gpu_dlopen_first(names, ARRAY_SIZE(names), b->rtc_lib, sizeof(b->rtc_lib), &why);
         if (!cand)
@@ -574,7 +608,9 @@ static void load_rtc(struct gpu_backend *b, struct hip *h)
 struct gpu_backend *gpu_backend_hip_open(char **why)
 {
     const char *forced = getenv("ROCM_VLA_DOCTOR_HIP_LIB");
+    char own[4096];
     const char *const names[] = {forced,
+                                 forced ? NULL : in_dir(own, sizeof(own), "libamdhip64.so"),
                                  forced ? NULL : "libamdhip64.so",
                                  forced ? NULL : "libamdhip64.so.7",
                                  forced ? NULL : "libamdhip64.so.6",

@@ -64,6 +64,33 @@ int gpu_probe_begin(struct probe_ctx *ctx, const char *prefix, struct gpu_backen
     return 0;
 }
 
+void gpu_probe_fraction(struct probe_ctx *ctx, const char *name, double measured, int dev,
+                        const char *peak)
+{
+    char pn[FACT_NAME_MAX], out[FACT_NAME_MAX], frac[FACT_NAME_MAX], text[FACT_NAME_MAX];
+    snprintf(pn, sizeof(pn), "runtime.dev.%d.peak.%s", dev, peak);
+    snprintf(out, sizeof(out), "%s_peak", name);
+    snprintf(frac, sizeof(frac), "%s_fraction", name);
+    snprintf(text, sizeof(text), "%s_vs_peak", name);
+    const struct fact *f = fact_get(ctx->facts, pn);
+    if (f && f->type == FACT_FLOAT && f->f > 0) {
+        char *t = xasprintf("%.2f of the %.4g derived from the device", measured / f->f, f->f);
+        fact_set_float(ctx->facts, out, f->f, pn);
+        fact_set_float(ctx->facts, frac, measured / f->f, pn);
+        fact_set_str(ctx->facts, text, t, pn);
+        free(t);
+        return;
+    }
+    const char *why = f && f->type == FACT_UNKNOWN && f->reason
+                          ? f->reason
+                          : "no derived peak: the peaks probe did not describe this runtime device";
+    char *t = xasprintf("no fraction of a peak (%s)", why);
+    fact_set_unknown(ctx->facts, out, pn, "%s", why);
+    fact_set_unknown(ctx->facts, frac, pn, "%s", why);
+    fact_set_str(ctx->facts, text, t, pn);
+    free(t);
+}
+
 const char *gpu_probe_target(const struct gpu_props *p)
 {
     const char *t = getenv("ROCM_VLA_DOCTOR_TARGET");

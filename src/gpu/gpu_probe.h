@@ -18,6 +18,16 @@ void gpu_probe_unavailable(struct probe_ctx *ctx, const char *prefix, const char
 /* the target to compile for: ROCM_VLA_DOCTOR_TARGET overrides p->target */
 const char *gpu_probe_target(const struct gpu_props *p);
 
+/* a measured figure against runtime device `dev`'s derived peak
+ * (runtime.dev.<dev>.peak.<peak>, probes/probe_peaks.c, set in the parent
+ * before this child forked): facts "<name>_peak" (the peak) and
+ * "<name>_fraction" (measured / peak), or both unknown with the peak's own
+ * reason, so a check can judge the fraction or say why it cannot; and
+ * "<name>_vs_peak", a string for summaries ("0.45 of the 1307 derived from
+ * the device", or "no fraction of a peak (<why>)") */
+void gpu_probe_fraction(struct probe_ctx *ctx, const char *name, double measured, int dev,
+                        const char *peak);
+
 /* sorts v in place; q in [0,1] */
 double gpu_quantile(double *v, size_t n, double q);
 

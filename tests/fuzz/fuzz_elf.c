@@ -1,7 +1,7 @@
 /* fuzz_elf.c - the ELF reader (src/binscan/elf_reader.c) and the offload-bundle scan
  * of a whole library file (src/binscan/offload_bundle.c, offload_scan_file): the
  * input is written to a file and mapped as the binary scanner maps a
- * library. */
+ * library; its dynamic section as ld_resolve.c reads it. */
 #include <stdio.h>
 #include <unistd.h>
 
@@ -39,6 +39,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             elf_find_section(&ef, names[i], &sec, &serr);
             free(serr);
         }
+        struct elf_dyn dyn;
+        char *derr = NULL;
+        if (elf_read_dynamic(&ef, &dyn, &derr) == 0)
+            elf_dyn_release(&dyn);
+        free(derr);
         elf_close(&ef);
     }
     free(err);

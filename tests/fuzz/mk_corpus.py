@@ -69,6 +69,8 @@ for i, r in enumerate(sorted(set(rules)) + extra):
 # ---- checks.yaml ------------------------------------------------------------
 reset("checks")
 out("checks", "checks.yaml", read("checks.yaml"))
+out("checks", "peaks.yaml", yaml.safe_dump({"schema": doc["schema"], "peaks": doc["peaks"][:3],
+                                           "checks": doc["checks"][:1]}, sort_keys=False))
 first = yaml.safe_dump({"schema": doc["schema"], "checks": doc["checks"][:2]}, sort_keys=False)
 out("checks", "two-checks.yaml", first)
 out("checks", "data.yaml", yaml.safe_dump({"schema": doc["schema"], "data": doc["data"],
@@ -257,6 +259,39 @@ out("elf", "fatbin.so", elf([(".hip_fatbin", 1, bundle(ids_a)),
                              (".hipFatBinSegment", 1, b"\0" * 24)]))
 out("elf", "ccob.so", elf([(".hip_fatbin", 1, ccob(3, bundle(ids_b)))]))
 out("elf", "nobits.so", elf([(".bss", 8, b""), (".text", 1, b"\xc3")]))
+# DT_NEEDED, DT_SONAME, DT_RUNPATH (ld_resolve.c reads .dynamic through .dynstr)
+dynstr = b"\0libhsa-runtime64.so.1\0libamdhip64.so.6\0$ORIGIN\0"
+dynamic = b"".join(struct.pack("<QQ", t, v) for t, v in
+                   [(1, 1), (14, 23), (29, 40), (15, 40), (1, 999), (0, 0)])
+out("elf", "dynamic.so", elf([(".dynstr", 3, dynstr), (".dynamic", 6, dynamic)]))
+
+# ---- ld.so.cache: glibc-ld.so.cache1.1, alone and after the old table -------
+reset("ld_cache")
+
+
+def ld_cache(entries, old=0):
+    """header, 24-byte entries (flags, key, value, osversion, hwcap), strings;
+    offsets from the new header"""
+    strings, offs = b"", []
+    base = 48 + 24 * len(entries)
+    for name, path, _ in entries:
+        offs.append((base + len(strings), base + len(strings) + len(name) + 1))
+        strings += name.encode() + b"\0" + path.encode() + b"\0"
+    new = (b"glibc-ld.so.cache1.1" + struct.pack("<IIB3xI12x", len(entries), len(strings), 0, 0) +
+           b"".join(struct.pack("<iIIIQ", f, k, v, 0, 0) for (_, _, f), (k, v) in zip(entries, offs))
+           + strings)
+    if not old:
+        return new
+    head = b"ld.so-1.7.0\0" + struct.pack("<I", old) + b"\0" * (12 * old)
+    return head + b"\0" * (-len(head) % 8) + new
+
+
+libs = [("libamdhip64.so.6", "/opt/rocm-6.2.0/lib/libamdhip64.so.6", 0x303),
+        ("libc.so.6", "/lib/x86_64-linux-gnu/libc.so.6", 0x303),
+        ("libc.so.6", "/lib32/libc.so.6", 0x3)]
+out("ld_cache", "new", ld_cache(libs))
+out("ld_cache", "old-and-new", ld_cache(libs, old=2))
+out("ld_cache", "empty", ld_cache([]))
 
 # ---- redact: passwd NUL group NUL dpkg status NUL user ----------------------
 reset("redact")

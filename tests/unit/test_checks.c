@@ -226,13 +226,14 @@ static void test_validation(void)
     char *fix_frag = xasprintf("    fail: [{when: 'gpu.count > 0', summary: s}]\n");
     CHECK(accepts(GLOBAL, fix_frag));
     free(fix_frag);
-    CHECK(rejects(
-        "    probe: snyc\n", "",
-        "t.yaml:8:12: unknown probe 'snyc' (probes: host, env, driver, kernel_log, kfd, "
-        "user, container, gpu, pcie, iommu, kernel, driver_cause, rocm, python, gpu_runtime, "
-        "kernels, "
-        "sync, bandwidth, hmm, mem_release, target_binaries, vulkan, fp, fp_sampling, "
-        "gemm_peak, vla)"));
+    CHECK(
+        rejects("    probe: snyc\n", "",
+                "t.yaml:8:12: unknown probe 'snyc' (probes: host, env, driver, kernel_log, kfd, "
+                "user, container, gpu, pcie, iommu, kernel, driver_cause, rocm, python, rocm_libs, "
+                "gpu_runtime, peaks, kernels, "
+                "sync, bandwidth, mem_bandwidth, hmm, mem_release, target_binaries, vulkan, fp, "
+                "fp_sampling, "
+                "gemm_peak, vla)"));
     CHECK(rejects(PER, FAIL_WHEN("!(gpu.gfx in lookup(supported, rocm.series))"),
                   "t.yaml:9:40: unknown data table 'supported' (see 'data:') in rule "
                   "\"!(gpu.gfx in lookup(supported, rocm.series))\""));
@@ -492,8 +493,103 @@ static void test_data_index(void)
     checks_release(&cs);
 }
 
+/* the top-level peaks table (src/core/checks_peaks.c): strict, each error at
+ * its file:line:col; rows found by processor with or without features */
+static char *peaks_yaml(const char *rows)
+{
+    return xasprintf("schema: rocm-vla-doctor-checks/1\n"
+                     "peaks:%s"
+                     "checks:\n"
+                     "  - id: t.one\n"
+                     "    title: one\n"
+                     "    level: quick\n"
+                     "    pass: {summary: ok}\n"
+                     "    why: w\n",
+                     rows);
+}
+
+static int peaks_reject(const char *rows, const char *want)
+{
+    char *t = peaks_yaml(rows);
+    int ok = text_rejects(t, want);
+    free(t);
+    return ok;
+}
+
+static void test_peaks_table(void)
+{
+    char *t = peaks_yaml("\n  - {arch: gfx942, source: s, fp16_matrix: 2048, fp32_vector: 256,"
+                         " mem_transfers_per_clock: 4, memory: HBM3, name: n}\n"
+                         "  - {arch: sm_90a, source: s2, bf16_matrix: 4096}\n");
+    struct checkset cs;
+    CHECK(checks_load_string(&cs, "t.yaml", t, strlen(t)) == 0);
+    free(t);
+    CHECK(cs.peaks.n == 2);
+    const struct peak_arch *a = peaks_find(&cs.peaks, "gfx942:sramecc+:xnack-");
+    CHECK(a && a->fp16_matrix == 2048 && a->bf16_matrix == 0 && a->mem_transfers_per_clock == 4);
+    CHECK(a && a->line == 3 && strcmp(a->source, "s") == 0 && strcmp(a->memory, "HBM3") == 0);
+    CHECK(peaks_find(&cs.peaks, "amdgcn-amd-amdhsa--gfx942") == a);
+    CHECK(peaks_find(&cs.peaks, "gfx94") == NULL && peaks_find(&cs.peaks, "gfx9420") == NULL);
+    CHECK(peaks_find(&cs.peaks, "sm_90a") && peaks_find(&cs.peaks, "sm_90") == NULL);
+    CHECK(peaks_find(&cs.peaks, NULL) == NULL);
+    checks_release(&cs);
+
+    CHECK(peaks_reject(" {a: 1}\n", "t.yaml:2:8: 'peaks' must be a list of architectures"));
+    CHECK(peaks_reject("\n  - gfx942\n",
+                       "t.yaml:3:5: a peaks entry must be a mapping (arch, source, figures)"));
+    CHECK(peaks_reject("\n  - {arch: gfx942, source: s, fp16: 1}\n",
+                       "t.yaml:3:31: unknown key 'fp16' in peaks (arch, name, memory, source, "
+                       "fp16_matrix, bf16_matrix, fp32_vector, mem_transfers_per_clock)"));
+    CHECK(peaks_reject("\n  - {source: s}\n", "t.yaml:3:5: peaks entry has no 'arch'"));
+    CHECK(peaks_reject("\n  - {arch: GFX942, source: s}\n",
+                       "t.yaml:3:5: peaks arch 'GFX942' must be gfxNNN or sm_NN"));
+    CHECK(peaks_reject("\n  - {arch: sm_, source: s}\n",
+                       "t.yaml:3:5: peaks arch 'sm_' must be gfxNNN or sm_NN"));
+    CHECK(peaks_reject("\n  - {arch: gfx942}\n", "t.yaml:3:5: peaks entry gfx942 has no 'source'"));
+    CHECK(peaks_reject("\n  - {arch: gfx942, source: \"\"}\n",
+                       "t.yaml:3:28: peaks 'source' must be a non-empty string"));
+    CHECK(peaks_reject("\n  - {arch: [gfx942], source: s}\n",
+                       "t.yaml:3:12: peaks 'arch' must be a non-empty string"));
+    CHECK(peaks_reject("\n  - {? [a] : 1, arch: gfx942, source: s}\n",
+                       "t.yaml:3:8: peaks keys must be strings"));
+    static const char *const bad[] = {"0", "-1", "nan", "inf", "1e7", "abc", "\"\"", "[1]"};
+    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+        char *rows = xasprintf("\n  - {arch: gfx942, source: s, fp32_vector: %s}\n", bad[i]);
+        char *want = xasprintf("t.yaml:3:44: peaks 'fp32_vector' must be a positive number (at "
+                               "most 1e6), not '%s'",
+                               bad[i][0] == '['   ? "a list or mapping"
+                               : bad[i][0] == '"' ? ""
+                                                  : bad[i]);
+        int ok = peaks_reject(rows, want);
+        if (!ok)
+            fprintf(stderr, "  (fp32_vector: %s)\n", bad[i]);
+        CHECK(ok);
+        free(rows);
+        free(want);
+    }
+    CHECK(peaks_reject("\n  - {arch: gfx942, source: s}\n  - {arch: gfx942, source: t}\n",
+                       "t.yaml:4:5: peaks arch 'gfx942' listed twice (first at line 3)"));
+    CHECK(peaks_reject("\n  - {arch: gfx942, arch: gfx90a, source: s}\n",
+                       "t.yaml:3:20: duplicate key 'arch' (first at line 3)"));
+
+    /* the built-in table loads and covers the architectures the issue names */
+    CHECK(checks_load_default(&cs, NULL) == 0);
+    static const char *const archs[] = {"gfx908",  "gfx90a",  "gfx940",  "gfx941", "gfx942",
+                                        "gfx1030", "gfx1100", "gfx1101", "sm_80",  "sm_90"};
+    for (size_t i = 0; i < ARRAY_SIZE(archs); i++) {
+        a = peaks_find(&cs.peaks, archs[i]);
+        CHECK(a && a->fp16_matrix > 0 && a->fp32_vector > 0 && a->source && *a->source);
+    }
+    /* MI300X: 304 CUs x 2100 MHz x 2048 = 1307.4 TFLOPS dense fp16 (AMD's figure) */
+    a = peaks_find(&cs.peaks, "gfx942");
+    CHECK(a && a->fp16_matrix * 304 * 2100e6 / 1e12 > 1307 &&
+          a->fp16_matrix * 304 * 2100e6 / 1e12 < 1308);
+    checks_release(&cs);
+}
+
 int main(void)
 {
+    test_peaks_table();
     test_hostile_yaml();
     test_data_index();
     test_catalogue();

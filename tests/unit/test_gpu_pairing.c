@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/gpu/backend.h"
 #include "../../src/gpu/pci_addr.h"
 #include "../../src/gpu/vram_tel.h"
 #include "sysroot_tree.h"
@@ -287,6 +288,47 @@ int main(int argc, char **argv)
     CHECK(why && strstr(why, "0000:03:00.0") && strstr(why, "not known"));
     CHECK(fact_get(&fs, "kernels.targets") == NULL);
     factset_release(&fs);
+
+    /* PyTorch's wheel: rocm.torch_lib_set names torch/lib, whose copy of the
+     * (fake) libamdhip64 the GPU child must load instead of the system's */
+    {
+        char wheel[600], copy[700], cmd[1600];
+        snprintf(wheel, sizeof(wheel), "%s/torch/lib", cache);
+        snprintf(copy, sizeof(copy), "%s/libamdhip64.so", wheel);
+        snprintf(cmd, sizeof(cmd), "mkdir -p '%s' && cp '%s/fake/libamdhip64.so' '%s'", wheel, dir,
+                 copy);
+        CHECK(system(cmd) == 0);
+        char *sys_hip = xstrdup(getenv("ROCM_VLA_DOCTOR_HIP_LIB"));
+        unsetenv("ROCM_VLA_DOCTOR_HIP_LIB");
+        struct factset pick = FACTSET_INIT;
+        char set[700];
+        snprintf(set, sizeof(set), "wheel:%s", wheel);
+        fact_set_str(&pick, "rocm.torch_lib_set", set, "test");
+        probes_pick_hip_dir(&pick);
+        factset_release(&pick);
+        run(&fs, "0000:03:00.0", agents, NULL, 0);
+        CHECK_STR(S(&fs, "runtime.hip.lib"), copy);
+        CHECK_STR(S(&fs, "runtime.lib_set"), set);
+        CHECK(I(&fs, "runtime.device_count") == 1);
+        factset_release(&fs);
+        /* torch/lib without libamdhip64: the loader's search, said as system */
+        remove(copy);
+        setenv("ROCM_VLA_DOCTOR_HIP_LIB", sys_hip, 1);
+        run(&fs, "0000:03:00.0", agents, NULL, 0);
+        snprintf(set, sizeof(set), "system:%s", sys_hip);
+        CHECK_STR(S(&fs, "runtime.lib_set"), set);
+        factset_release(&fs);
+        /* rocm.torch_lib_set says system: no directory is used */
+        fact_set_str(&pick, "rocm.torch_lib_set", "system:/opt/rocm-6.2.0/lib", "test");
+        probes_pick_hip_dir(&pick);
+        factset_release(&pick);
+        CHECK(gpu_backend_hip_dir() == NULL);
+        run(&fs, "0000:03:00.0", agents, NULL, 0);
+        CHECK_STR(S(&fs, "runtime.lib_set"), set);
+        factset_release(&fs);
+        free(sys_hip);
+        rmdir(wheel);
+    }
 
     /* a HIP device that sysfs does not have: reported, not paired */
     run(&fs, "0000:0e:00.0,0000:03:00.0,0000:44:00.0",

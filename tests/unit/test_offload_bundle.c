@@ -558,6 +558,33 @@ static void test_probe(const char *dir)
     f = fact_get(&fs, "gpu.0.binaries.scanned");
     CHECK(f && f->type == FACT_INT && f->i == 3);
     factset_release(&fs);
+
+    /* a ROCm wheel: torch/lib's own library (same targets). When PyTorch
+     * loads its wheel's ROCm (rocm.torch_lib_set wheel:), only torch/lib is
+     * judged for gfx1100; with the system's, the system libraries count too */
+    char *tl = xasprintf("%s/venv/torch/lib", root);
+    CHECK(mkdir_p(tl) == 0);
+    p = xasprintf("%s/libtorch_hip.so", tl);
+    CHECK(write_file(p, e.b, e.n) == 0);
+    free(p);
+    for (int wheel = 0; wheel < 2; wheel++) {
+        CHECK(rootfs_init(root) == 0);
+        fact_set_int(&fs, "gpu.count", 1, "test");
+        fact_set_str(&fs, "gpu.0.gfx", "gfx1100", "test");
+        fact_set_str(&fs, "python.torch_dir", "/venv/torch", "test");
+        fact_set_str(&fs, "rocm.torch_lib_set",
+                     wheel ? "wheel:/venv/torch/lib" : "system:/opt/rocm/lib", "test");
+        CHECK(probe_target_binaries_run(&ctx) == 0);
+        f = fact_get(&fs, "gpu.0.binaries.missing");
+        CHECK(f && f->type == FACT_LIST && f->list.n == (wheel ? 1u : 3u));
+        CHECK(list_find(f, "/venv/torch/lib/libtorch_hip.so"));
+        CHECK(wheel == !list_find(f, "librocblas.so.0.1"));
+        f = fact_get(&fs, "binaries.scope");
+        CHECK(f && f->type == FACT_STR && (wheel == !!strstr(f->s, "torch/lib only")));
+        factset_release(&fs);
+        rootfs_release();
+    }
+    free(tl);
     rootfs_release();
     rootfs_init(NULL);
     free(e.b);

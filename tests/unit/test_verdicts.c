@@ -120,6 +120,21 @@ static const struct vcase cases[] = {
      "driver.module_present=true; rocm.installs=[/opt/rocm]; driver.dkms=true; "
      "driver.rocm_series_gap=3",
      ST_WARN, NULL, NULL, NULL},
+    {"gpu.derived_peak",
+     AMD "gpu.0.gfx=gfx803; gpu.0.peak.why=gfx803 is not in checks.yaml's peaks table; "
+         "gpu.0.peak.fp16_tflops=?not derived; gpu.0.peak.mem_gbs=?not derived",
+     ST_WARN, "not derived", NULL, NULL},
+    {"rocm.lib_deps",
+     "rocm.lib_deps.roots=[hip: /opt/rocm/lib/libamdhip64.so]; rocm.lib_deps.checked=3; "
+     "rocm.lib_deps.missing=[]; rocm.lib_deps.errors=[]; rocm.torch_lib_set=?no torch; "
+     "rocm.lib_deps.mixed=[/opt/rocm/lib/libamdhip64.so needs libhsa-runtime64.so.1 -> "
+     "/opt/rocm-5.7.0/lib/libhsa-runtime64.so.1 (RUNPATH), outside /opt/rocm-6.2.0]",
+     ST_FAIL, "two ROCm installs mixed", NULL, NULL},
+    {"rocm.lib_deps",
+     "rocm.lib_deps.roots=[hip: /opt/rocm/lib/libamdhip64.so]; rocm.lib_deps.checked=3; "
+     "rocm.lib_deps.missing=[libamd_comgr.so.2 (needed by x)]; rocm.lib_deps.mixed=[]; "
+     "rocm.lib_deps.errors=[]; rocm.torch_lib_set=?no torch",
+     ST_FAIL, "cannot find", NULL, NULL},
     {"env.ld_library_path",
      AMD "env.ld_library_path=/usr/local/cuda/lib64; env.ld_cuda_entries=[/usr/local/cuda/lib64]; "
          "env.ld_rocm_other=[]",
@@ -150,6 +165,17 @@ static const struct vcase cases[] = {
     {"sync.latency", "sync.available=true; sync.null_stream_stale=5", ST_FAIL, NULL, NULL, NULL},
     {"pcie.bandwidth", "bw.available=true; bw.link_gbs=31.5; bw.h2d_pinned_gbs=3.5", ST_WARN, NULL,
      NULL, NULL},
+    /* 20 GB/s on a Gen5 x16 link: 0.35 of its 57.6 GB/s payload */
+    {"pcie.bandwidth",
+     "bw.available=true; bw.link_gbs=63.0; bw.link_payload_gbs=57.6; bw.h2d_pinned_gbs=20; "
+     "bw.h2d_payload_fraction=0.347",
+     ST_WARN, "of the 57.6 GB/s payload", NULL, NULL},
+    {"gpu.mem_bandwidth", "membw.available=true; membw.error=a[134217727] = 0.5, want 0.096",
+     ST_FAIL, "went wrong", NULL, NULL},
+    {"gpu.mem_bandwidth",
+     "membw.available=true; membw.error=; membw.best_gbs=1200; membw.best_kernel=copy; "
+     "membw.best_peak=4916; membw.best_fraction=0.244",
+     ST_WARN, "derived from the device", NULL, NULL},
     {"hmm.managed", "hmm.available=true; hmm.verdict=host fallback", ST_WARN, NULL, NULL, NULL},
     {"mem.release", "memrel.available=true; memrel.delta_mb=500", ST_FAIL, NULL, NULL, NULL},
     {"fp.correctness", "fp.available=true; fp.gemm.failures=1", ST_FAIL, NULL, NULL, NULL},
@@ -159,6 +185,18 @@ static const struct vcase cases[] = {
     {"gpu.gemm_peak",
      "gpu.gemm_peak.available=true; gpu.gemm_peak.error=; gpu.gemm_peak.spot_ratio=5", ST_FAIL,
      NULL, NULL, NULL},
+    /* the own kernel on an MI300X: 60 of 1307 derived TFLOP/s */
+    {"gpu.gemm_peak",
+     "gpu.gemm_peak.available=true; gpu.gemm_peak.error=; gpu.gemm_peak.spot_ratio=0.1; "
+     "gpu.gemm_peak.fp16_tflops=60; gpu.gemm_peak.fp32_tflops=30; gpu.gemm_peak.fp16_peak=1307.4; "
+     "gpu.gemm_peak.fp16_fraction=0.046",
+     ST_WARN, "derived from the device", NULL, NULL},
+    {"gpu.gemm_peak",
+     "gpu.gemm_peak.available=true; gpu.gemm_peak.error=; gpu.gemm_peak.spot_ratio=0.1; "
+     "gpu.gemm_peak.fp16_tflops=60; gpu.gemm_peak.fp32_tflops=30; gpu.gemm_peak.fp16_peak=?; "
+     "gpu.gemm_peak.fp16_fraction=?; gpu.gemm_peak.bf16_tflops=60; gpu.gemm_peak.bf16_peak=1307.4; "
+     "gpu.gemm_peak.bf16_fraction=0.046",
+     ST_WARN, "bf16 GEMM reaches", NULL, NULL},
     {"vla.latency.vision", VLA_GPU "vla.latency.vision_ms=30.5", ST_FAIL, NULL, NULL, NULL},
     {"vla.latency.total", VLA_GPU "vla.latency.total_ms=120.5", ST_FAIL, NULL, NULL, NULL},
     {"vla.selftest",
