@@ -74,7 +74,8 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         O_BACKEND,
         O_DRY,
         O_FORCE,
-        O_HELP
+        O_HELP,
+        O_VERSION
     };
     static const struct option lo[] = {
         {"preset", required_argument, NULL, O_PRESET},
@@ -92,6 +93,7 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         {"force", no_argument, NULL, O_FORCE},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, O_HELP},
+        {"version", no_argument, NULL, O_VERSION},
         {NULL, 0, NULL, 0},
     };
     long v = 0;
@@ -156,6 +158,9 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         case 'h':
         case O_HELP:
             bench_usage(stdout);
+            return 1;
+        case O_VERSION:
+            version_print(stdout);
             return 1;
         default:
             return error("bench: unhandled option '%s'", argv[optind - 1]);
@@ -729,7 +734,7 @@ int vla_cmd_bench(int argc, char **argv)
     o.rows = 3;
     int prc = bench_parse(argc, argv, &o);
     if (prc > 0)
-        return B_OK; /* --help */
+        return B_OK; /* --help, --version */
     if (prc < 0) {
         bench_usage(stderr);
         return B_USAGE;
