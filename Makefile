@@ -185,11 +185,45 @@ compilers:
 
 unit-bins: $(BIN) $(UNIT_BINS) $(FAKE_LIBS)
 
+# ---- install ---------------------------------------------------------------
+# `make install PREFIX=/usr DESTDIR=/tmp/stage`: the binary, the man pages,
+# the default checks.yaml and the VLA presets under share/rocm-vla-doctor/
+# (an installed binary finds them from its own path: src/core/datadir.c), and
+# the bash completion where bash-completion looks for it. `make uninstall`
+# with the same PREFIX and DESTDIR removes exactly those files, and the
+# directories only this package owns. INSTALL: dh passes its own.
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+INSTALL     ?= install
+BINDIR      := $(PREFIX)/bin
+SHAREDIR    := $(PREFIX)/share/rocm-vla-doctor
+MANDIR      := $(PREFIX)/share/man
+BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
+MAN1        := $(wildcard man/*.1)
+MAN5        := $(wildcard man/*.5)
+MODELS      := $(wildcard models/*.yaml)
+
+install: $(BIN)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	  $(DESTDIR)$(SHAREDIR)/models $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/rocm-vla-doctor
+	$(INSTALL) -m 0644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 0644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
+	$(INSTALL) -m 0644 checks.yaml $(DESTDIR)$(SHAREDIR)/checks.yaml
+	$(INSTALL) -m 0644 $(MODELS) $(DESTDIR)$(SHAREDIR)/models/
+	$(INSTALL) -m 0644 completion/rocm-vla-doctor.bash $(DESTDIR)$(BASHCOMPDIR)/rocm-vla-doctor
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/rocm-vla-doctor $(DESTDIR)$(BASHCOMPDIR)/rocm-vla-doctor \
+	  $(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%) \
+	  $(DESTDIR)$(SHAREDIR)/checks.yaml $(MODELS:models/%=$(DESTDIR)$(SHAREDIR)/models/%)
+	-rmdir $(DESTDIR)$(SHAREDIR)/models $(DESTDIR)$(SHAREDIR) 2>/dev/null
+
 format:
 	clang-format -i src/*.c src/*.h src/*/*.c src/*/*.h probes/*.c probes/*.h tests/unit/*.c tests/unit/*.h
 
 clean:
 	rm -rf build build-asan build-cc build-fuzz build-clang rocm-vla-doctor tests/out
 
-.PHONY: FORCE all run test test-gpu bench asan-test clean format compilers unit-bins fuzz fuzz-bins fuzz-replay
+.PHONY: FORCE install uninstall all run test test-gpu bench asan-test clean format compilers unit-bins fuzz fuzz-bins fuzz-replay
 -include $(OBJS:.o=.d)
