@@ -246,6 +246,8 @@ if ! command -v dpkg-buildpackage >/dev/null 2>&1 || ! command -v dh >/dev/null 
 elif [ "$BUILD" != build ]; then
     # the package is built with its own flags: once per CI run is enough
     deb_skip="built by the BUILD=build pass only, not again for BUILD=$BUILD"
+elif ! dpkg-checkbuilddeps >"$D/builddeps.out" 2>&1; then
+    deb_skip="$(sed 's/^dpkg-checkbuilddeps: error: //' "$D/builddeps.out" | head -1)"
 fi
 if [ -n "$deb_skip" ]; then
     echo "SKIP install deb: $deb_skip"
