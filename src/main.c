@@ -27,6 +27,7 @@
 #include "snapshot/snapshot_redact.h"
 #include "tui/tui.h"
 #include "core/util.h"
+#include "core/version.h"
 #include "vla/vla_cli.h"
 
 enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
@@ -194,7 +195,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             usage(stdout);
             exit(EXIT_OK);
         case O_VERSION:
-            printf("rocm-vla-doctor %s\n", RVD_VERSION);
+            version_print(stdout);
             exit(EXIT_OK);
         default:
             return error("unhandled option '%s'", argv[optind - 1]);
@@ -416,7 +417,7 @@ static int cmd_check(struct opts *o, int argc, char **argv)
         RVD_VERSION,
         level_name(o->level),
         o->sysroot,
-        o->checks ? o->checks : "(built in)",
+        checks_origin(&cs),
         fact_str(&fs, "host.hostname"),
         fact_str(&fs, "kernel.release"),
         fact_str(&fs, "host.os"),

@@ -42,7 +42,7 @@ has bad-level "--level must be quick, standard or full"
 t help 0 "$RVD" --help
 has help "rocm-vla-doctor explain ID"
 t version 0 "$RVD" --version
-has version "^rocm-vla-doctor [0-9]+\.[0-9]+\.[0-9]+$"
+has version "^rocm-vla-doctor [0-9]+\.[0-9]+\.[0-9]+( \(git [^)]+\))?$"
 t list 0 "$RVD" list
 has list "^pcie\.atomics +quick +"
 t explain 0 "$RVD" explain gpu.vram

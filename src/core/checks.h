@@ -57,8 +57,14 @@ struct checkset {
 /* 0, or -1 after printing "file:line:col: message" */
 int checks_load(struct checkset *cs, const char *path);
 int checks_load_string(struct checkset *cs, const char *name, const char *text, size_t len);
-/* path, or the checks.yaml built into the binary (src/embed.S) when NULL */
+/* path; when NULL an installed copy's <prefix>/share/rocm-vla-doctor/
+ * checks.yaml (src/core/datadir.c), else the checks.yaml built into the
+ * binary (src/embed.S) */
 int checks_load_default(struct checkset *cs, const char *path);
+/* the name the built-in checks.yaml loads under (its messages' prefix) */
+#define CHECKS_BUILTIN "checks.yaml (built in)"
+/* the file a loaded set came from, or "(built in)": what reports name */
+const char *checks_origin(const struct checkset *cs);
 void checks_release(struct checkset *cs);
 const struct check *checks_find(const struct checkset *cs, const char *id);
 /* the entry of a data table for key (a plain list answers every key; NULL

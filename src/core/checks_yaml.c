@@ -25,6 +25,7 @@
 
 #include "../../probes/fact_catalog.h"
 #include "../../probes/probe.h"
+#include "datadir.h"
 
 /* the built-in file is about 100 KB; these leave room for big custom ones */
 #define CHECKS_MAX_FILE (4u << 20)
@@ -920,8 +921,22 @@ int checks_load_default(struct checkset *cs, const char *path)
 {
     if (path)
         return checks_load(cs, path);
-    return checks_load_string(cs, "checks.yaml (built in)", rvd_checks_yaml,
+    /* an installed copy reads the checks.yaml installed beside it, the one
+     * its users can read (and its report names); a build tree, or a binary
+     * copied alone, the one built in */
+    char *installed = datadir_file("checks.yaml");
+    if (installed) {
+        int rc = checks_load(cs, installed);
+        free(installed);
+        return rc;
+    }
+    return checks_load_string(cs, CHECKS_BUILTIN, rvd_checks_yaml,
                               (size_t)(rvd_checks_yaml_end - rvd_checks_yaml));
+}
+
+const char *checks_origin(const struct checkset *cs)
+{
+    return cs->path && strcmp(cs->path, CHECKS_BUILTIN) ? cs->path : "(built in)";
 }
 
 static void rule_release(struct rule *r)

@@ -476,7 +476,7 @@ static void diff_usage(FILE *out)
 
 int diff_cmd(int argc, char **argv)
 {
-    enum { O_JSON = 256, O_HTML, O_TOL, O_ALLOW_SKIP, O_NOCOLOR, O_HELP };
+    enum { O_JSON = 256, O_HTML, O_TOL, O_ALLOW_SKIP, O_NOCOLOR, O_HELP, O_VERSION };
     static const struct option lo[] = {
         {"json", required_argument, NULL, O_JSON},
         {"html", required_argument, NULL, O_HTML},
@@ -485,6 +485,7 @@ int diff_cmd(int argc, char **argv)
         {"no-color", no_argument, NULL, O_NOCOLOR},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, O_HELP},
+        {"version", no_argument, NULL, O_VERSION},
         {NULL, 0, NULL, 0},
     };
     struct diff_opts o = {0};
@@ -515,6 +516,10 @@ int diff_cmd(int argc, char **argv)
         case 'h':
         case O_HELP:
             diff_usage(stdout);
+            rc = DIFF_EXIT_OK;
+            goto out;
+        case O_VERSION:
+            version_print(stdout);
             rc = DIFF_EXIT_OK;
             goto out;
         default: /* OPT_ERROR: opt_next said why */

@@ -6,8 +6,7 @@
 
 #include "../core/checks.h"
 #include "../core/fact.h"
-
-#define RVD_VERSION "0.1.0"
+#include "../core/version.h"
 
 struct report_meta {
     const char *version;

@@ -276,9 +276,13 @@ void report_text_write(FILE *out, const struct report_meta *m, const struct resu
     int col0 = MARK_COLS + idw + 2;
     int hang = t.width - col0 >= 30 ? col0 : MARK_COLS + 1;
 
-    char *head = xasprintf("rocm-vla-doctor %s: %s, level %s%s%s", m->version,
+    /* the checks file is named unless it is the built-in one: an installed
+     * copy says which file on disk judged the machine */
+    int named = m->checks && strcmp(m->checks, "(built in)");
+    char *head = xasprintf("rocm-vla-doctor %s: %s, level %s%s%s%s%s", m->version,
                            m->hostname ? m->hostname : "unknown host", m->level,
-                           m->sysroot ? ", sysroot " : "", m->sysroot ? m->sysroot : "");
+                           m->sysroot ? ", sysroot " : "", m->sysroot ? m->sysroot : "",
+                           named ? ", checks " : "", named ? m->checks : "");
     tw_text(&t, head, 4);
     free(head);
     tw_nl(&t);

@@ -24,6 +24,7 @@
 #include "../../probes/probe_python.h"
 #include "../core/opts.h"
 #include "../core/util.h"
+#include "../core/version.h"
 #include "tui_canvas.h"
 #include "tui_draw.h"
 #include "tui_layout.h"
@@ -82,7 +83,7 @@ static int parse_size(const char *s, int *rows, int *cols)
     return 0;
 }
 
-/* 0 to go on, 1 after --help, -1 after a usage error */
+/* 0 to go on, 1 after --help or --version, -1 after a usage error */
 static int parse_opts(int argc, char **argv, struct tui_opts *o)
 {
     enum {
@@ -96,7 +97,8 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
         O_WORKLOAD,
         O_DTYPE,
         O_WL_INTERVAL,
-        O_HELP
+        O_HELP,
+        O_VERSION
     };
     static const struct option longopts[] = {
         {"interval", required_argument, NULL, O_INTERVAL},
@@ -110,6 +112,7 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
         {"dtype", required_argument, NULL, O_DTYPE},
         {"workload-interval", required_argument, NULL, O_WL_INTERVAL},
         {"help", no_argument, NULL, O_HELP},
+        {"version", no_argument, NULL, O_VERSION},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -166,6 +169,9 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
         case 'h':
         case O_HELP:
             usage(stdout);
+            return 1;
+        case O_VERSION:
+            version_print(stdout);
             return 1;
         default:
             return error("unhandled option '%s'", argv[optind - 1]);

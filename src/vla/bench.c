@@ -89,7 +89,8 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         O_CHECKS,
         O_KTEST,
         O_PROFILE,
-        O_HELP
+        O_HELP,
+        O_VERSION
     };
     static const struct option lo[] = {
         {"preset", required_argument, NULL, O_PRESET},
@@ -112,6 +113,7 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         {"profile", no_argument, NULL, O_PROFILE},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, O_HELP},
+        {"version", no_argument, NULL, O_VERSION},
         {NULL, 0, NULL, 0},
     };
     long v = 0;
@@ -193,6 +195,9 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         case 'h':
         case O_HELP:
             bench_usage(stdout);
+            return 1;
+        case O_VERSION:
+            version_print(stdout);
             return 1;
         default:
             return error("bench: unhandled option '%s'", argv[optind - 1]);
@@ -792,7 +797,7 @@ int vla_cmd_bench(int argc, char **argv)
     int prc = bench_parse(argc, argv, &o);
     if (prc > 0) {
         strlist_release(&o.grid);
-        return B_OK; /* --help */
+        return B_OK; /* --help, --version */
     }
     if (prc < 0) {
         strlist_release(&o.grid);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "../core/datadir.h"
 #include "../core/util.h"
 
 /* built-in presets (embed_models.S) */
@@ -447,21 +448,6 @@ static int is_file(const char *path)
     return access(path, R_OK) == 0;
 }
 
-/* the directory holding the running binary (not a machine fact: no rootfs) */
-static char *exe_dir(void)
-{
-    char buf[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-    if (n <= 0)
-        return NULL;
-    buf[n] = 0;
-    char *slash = strrchr(buf, '/');
-    if (!slash)
-        return NULL;
-    *slash = 0;
-    return xstrdup(buf);
-}
-
 int vla_preset_find(struct vla_preset *p, const char *name, const char *models_dir)
 {
     memset(p, 0, sizeof(*p));
@@ -478,16 +464,24 @@ int vla_preset_find(struct vla_preset *p, const char *name, const char *models_d
         free(path);
         return rc;
     }
-    char *dir = exe_dir();
-    if (dir) {
-        char *path = xasprintf("%s/models/%s.yaml", dir, name);
-        free(dir);
-        if (is_file(path)) {
-            int rc = vla_preset_load_file(p, path);
-            free(path);
-            return rc;
-        }
+    /* models/ next to the binary (a source tree), then an installed copy's
+     * share/rocm-vla-doctor/models/, then the built-in copy */
+    char *dir = datadir_exe_dir();
+    char *path = dir ? xasprintf("%s/models/%s.yaml", dir, name) : NULL;
+    free(dir);
+    if (path && !is_file(path)) {
         free(path);
+        path = NULL;
+    }
+    if (!path) {
+        char *rel = xasprintf("models/%s.yaml", name);
+        path = datadir_file(rel);
+        free(rel);
+    }
+    if (path) {
+        int rc = vla_preset_load_file(p, path);
+        free(path);
+        return rc;
     }
     for (size_t i = 0; i < ARRAY_SIZE(builtins); i++) {
         if (strcmp(builtins[i].name, name) == 0) {

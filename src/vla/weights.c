@@ -271,11 +271,11 @@ int vla_weights_save(const struct vla_weights *w, const struct vla_preset *p, co
         memcpy(wt[i].shape, w->t[i].shape, sizeof(w->t[i].shape));
         wt[i].data = w->t[i].data;
     }
-    const char *meta[] = {"format", "pt",
-                          "preset", p->name,
-                          "origin", w->origin ? w->origin : "",
-                          "writer", "rocm-vla-doctor " RVD_VERSION};
+    char *writer = xasprintf("rocm-vla-doctor %s", RVD_VERSION);
+    const char *meta[] = {"format", "pt",  "preset", p->name, "origin", w->origin ? w->origin : "",
+                          "writer", writer};
     int rc = st_write(path, wt, w->n, meta, 4);
+    free(writer);
     free(wt);
     return rc;
 }
