@@ -142,6 +142,15 @@ struct gpu_backend *gpu_backend_hip_open(char **why);
 struct gpu_backend *gpu_backend_cuda_open(char **why);
 struct gpu_backend *gpu_backend_cpu_open(void);
 
+/* Test hook: ROCM_VLA_DOCTOR_CPU_DEVICES=N (1..GPU_CPU_MAX_DEVICES) or a comma-separated
+ * list of PCI addresses makes the CPU backend show that many devices, each with its own
+ * PCI address (N: synthetic 00ff:<i>:00.0, paired with no sysfs GPU; a list: a fixture
+ * machine's GPUs), and makes GPU_BACKEND_AUTO open it, also under --sysroot: the
+ * multi-GPU logic (--gpu, per-GPU facts, peer-to-peer, the memory test) runs in CI.
+ * Returns the count with pci[] filled, 0 when unset, -1 with why when malformed. */
+#define GPU_CPU_MAX_DEVICES 16
+int gpu_cpu_test_devices(char pci[][32], int max, char *why, size_t why_len);
+
 /* IEEE binary16 and bfloat16 conversions, round to nearest even (backend_cpu.c) */
 float gpu_half_to_float(uint16_t h);
 uint16_t gpu_float_to_half(float f);

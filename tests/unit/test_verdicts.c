@@ -147,18 +147,46 @@ static const struct vcase cases[] = {
     {"gpu.runtime", AMD "runtime.live=true; runtime.hip.loaded=false; runtime.hip.error=dlopen",
      ST_FAIL, NULL, "hip-runtime-amd", NULL},
     {"gpu.kernels_compile", "kernels.available=true; kernels.ok=false", ST_FAIL, NULL, NULL, NULL},
-    {"sync.latency", "sync.available=true; sync.null_stream_stale=5", ST_FAIL, NULL, NULL, NULL},
-    {"pcie.bandwidth", "bw.available=true; bw.link_gbs=31.5; bw.h2d_pinned_gbs=3.5", ST_WARN, NULL,
-     NULL, NULL},
-    {"hmm.managed", "hmm.available=true; hmm.verdict=host fallback", ST_WARN, NULL, NULL, NULL},
-    {"mem.release", "memrel.available=true; memrel.delta_mb=500", ST_FAIL, NULL, NULL, NULL},
-    {"fp.correctness", "fp.available=true; fp.gemm.failures=1", ST_FAIL, NULL, NULL, NULL},
+    {"sync.latency", "gpu.sync.available=true; gpu.sync.null_stream_stale=5", ST_FAIL, NULL, NULL,
+     NULL},
+    {"pcie.bandwidth", "gpu.bw.available=true; gpu.bw.link_gbs=31.5; gpu.bw.h2d_pinned_gbs=3.5",
+     ST_WARN, NULL, NULL, NULL},
+    {"hmm.managed", "gpu.hmm.available=true; gpu.hmm.verdict=host fallback", ST_WARN, NULL, NULL,
+     NULL},
+    {"mem.release", "gpu.memrel.available=true; gpu.memrel.delta_mb=500", ST_FAIL, NULL, NULL,
+     NULL},
+    {"fp.correctness", "gpu.fp.available=true; gpu.fp.gemm.failures=1", ST_FAIL, NULL, NULL, NULL},
     {"fp.sampling",
-     "fp.sampling.available=true; fp.sampling.out_of_range=1; fp.sampling.zero_prob_hits=0",
+     "gpu.fp.sampling.available=true; gpu.fp.sampling.out_of_range=1; "
+     "gpu.fp.sampling.zero_prob_hits=0",
      ST_FAIL, NULL, NULL, NULL},
     {"gpu.gemm_peak",
      "gpu.gemm_peak.available=true; gpu.gemm_peak.error=; gpu.gemm_peak.spot_ratio=5", ST_FAIL,
      NULL, NULL, NULL},
+    /* per GPU (--gpu all): the worst measured GPU decides, named; a GPU whose probe
+     * child hung is that GPU's timeout, the other's facts still judged */
+    {"sync.latency",
+     "probe.sync.per_gpu=true; gpu.measured=[0,1]; gpu.0.probe.sync.status=ok; "
+     "gpu.1.probe.sync.status=ok; gpu.0.sync.available=true; gpu.0.sync.null_stream_stale=0; "
+     "gpu.1.sync.available=true; gpu.1.sync.null_stream_stale=5",
+     ST_FAIL, "GPU 1: the null stream did not wait", NULL, NULL},
+    {"sync.latency",
+     "probe.sync.per_gpu=true; probe.sync.status=timeout; gpu.measured=[0,1]; "
+     "gpu.0.probe.sync.status=ok; gpu.1.probe.sync.status=timeout; "
+     "gpu.1.probe.sync.message=no result within 20 s; gpu.0.sync.available=true; "
+     "gpu.0.sync.null_stream_stale=3",
+     ST_FAIL, "GPU 0: the null stream did not wait", NULL, NULL},
+    {"sync.latency",
+     "probe.sync.per_gpu=true; probe.sync.status=timeout; gpu.measured=[0,1]; "
+     "gpu.0.probe.sync.status=ok; gpu.1.probe.sync.status=timeout; "
+     "gpu.1.probe.sync.message=no result within 20 s; gpu.0.sync.available=false; "
+     "gpu.0.sync.why=test",
+     ST_TIMEOUT, "GPU 1: probe sync timed out: no result within 20 s (0 of 2", NULL, NULL},
+    /* only the measured GPUs are judged, not every sysfs GPU */
+    {"sync.latency",
+     "gpu.count=8; probe.sync.per_gpu=true; gpu.measured=[3]; gpu.3.probe.sync.status=ok; "
+     "gpu.3.sync.available=true; gpu.3.sync.null_stream_stale=2",
+     ST_FAIL, "the null stream did not wait for a blocking stream: 2 stale", NULL, NULL},
     {"vla.latency.vision", VLA_GPU "vla.latency.vision_ms=30.5", ST_FAIL, NULL, NULL, NULL},
     {"vla.latency.total", VLA_GPU "vla.latency.total_ms=120.5", ST_FAIL, NULL, NULL, NULL},
     {"vla.selftest",
