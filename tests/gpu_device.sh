@@ -41,21 +41,21 @@ expect "warm run compiles nothing" "$W" 'f["kernels.compiled"] == 0 and f["kerne
 for id in gpu.runtime gpu.kernels_compile sync.latency pcie.bandwidth hmm.managed mem.release; do
     expect "$id measured" "$W" "c['$id']['status'] in ('pass', 'warn', 'fail')"
 done
-expect "null stream orders" "$W" 'f["sync.null_stream_stale"] == 0'
-expect ">= 1000 samples" "$W" 'f["sync.samples"] >= 1000'
-expect "launch overhead plausible (0.5..100 us)" "$W" '0.5 <= f["sync.launch_us.p50"] <= 100'
-expect "event resolution plausible (< 100 us)" "$W" '0 < f["sync.event_resolution_us"] < 100'
+expect "null stream orders" "$W" 'g("sync.null_stream_stale") == 0'
+expect ">= 1000 samples" "$W" 'g("sync.samples") >= 1000'
+expect "launch overhead plausible (0.5..100 us)" "$W" '0.5 <= g("sync.launch_us.p50") <= 100'
+expect "event resolution plausible (< 100 us)" "$W" '0 < g("sync.event_resolution_us") < 100'
 # PCIe Gen5 x16 carries 63 GB/s per direction: anything above is a timing bug
-expect "H2D pinned within physics (1..64 GB/s)" "$W" '1 <= f["bw.h2d_pinned_gbs"] <= 64'
-expect "D2H pinned within physics (1..64 GB/s)" "$W" '1 <= f["bw.d2h_pinned_gbs"] <= 64'
+expect "H2D pinned within physics (1..64 GB/s)" "$W" '1 <= g("bw.h2d_pinned_gbs") <= 64'
+expect "D2H pinned within physics (1..64 GB/s)" "$W" '1 <= g("bw.d2h_pinned_gbs") <= 64'
 # HBM3e of an H200 is 4.8 TB/s, MI300X 5.3 TB/s
-expect "triad within physics (50..5500 GB/s)" "$W" '50 <= f["bw.triad_gbs"] <= 5500'
-expect "managed verdict" "$W" 'f["hmm.verdict"] in ("migrates", "host fallback", "partial")'
-expect "device read bw within physics" "$W" '50 <= f["hmm.device_gbs"] <= 5500'
-expect "VRAM delta measured" "$W" 'abs(f["memrel.delta_mb"]) < 1024'
+expect "triad within physics (50..5500 GB/s)" "$W" '50 <= g("bw.triad_gbs") <= 5500'
+expect "managed verdict" "$W" 'g("hmm.verdict") in ("migrates", "host fallback", "partial")'
+expect "device read bw within physics" "$W" '50 <= g("hmm.device_gbs") <= 5500'
+expect "VRAM delta measured" "$W" 'abs(g("memrel.delta_mb")) < 1024'
 # VRAM telemetry outside the allocator: NVML on the CUDA reference, rocm-smi on HIP
-expect "mem.release reads the vendor telemetry" "$W" 'f["memrel.source"] == {"cuda": "NVML", "hip": "rocm-smi"}[f["memrel.backend"]]'
-expect "GEMM through the vendor BLAS" "$W" 'f["gpu.gemm_peak.blas"] == {"cuda": "cuBLAS cublasGemmEx", "hip": "rocBLAS rocblas_gemm_ex"}[f["gpu.gemm_peak.backend"]] and f["fp.gemm.blas"] == f["gpu.gemm_peak.blas"]'
+expect "mem.release reads the vendor telemetry" "$W" 'g("memrel.source") == {"cuda": "NVML", "hip": "rocm-smi"}[g("memrel.backend")]'
+expect "GEMM through the vendor BLAS" "$W" 'g("gemm_peak.blas") == {"cuda": "cuBLAS cublasGemmEx", "hip": "rocBLAS rocblas_gemm_ex"}[g("gemm_peak.backend")] and g("fp.gemm.blas") == g("gemm_peak.blas")'
 
 # the project's own GEMM kernel (kernels/gemm.hip), forced: fp16/bf16 against the fp64 CPU
 # reference on VLA and odd shapes (fp.correctness), fp16/bf16/fp32 spot-checked at the timed
@@ -63,19 +63,22 @@ expect "GEMM through the vendor BLAS" "$W" 'f["gpu.gemm_peak.blas"] == {"cuda": 
 N="$OUT/noblas.json"
 ROCM_VLA_DOCTOR_NO_BLAS=1 "$RVD" --level standard --only fp.correctness,gpu.gemm_peak \
     --json "$N" >"$OUT/noblas.txt" 2>&1
-expect "NO_BLAS: own kernel in both probes" "$N" 'f["fp.gemm.blas"] == f["gpu.gemm_peak.blas"] == "own kernel rvd_gemm (no BLAS)" and "NO_BLAS" in f["gpu.gemm_peak.blas_lib"]'
-expect "own kernel: fp16/bf16 within the fp32-accumulation bound" "$N" 'f["fp.gemm.failures"] == 0 and f["fp.gemm.nonfinite"] == 0 and f["fp.gemm.f16.max_bound_ratio"] <= 1 and f["fp.gemm.bf16.max_bound_ratio"] <= 1'
-expect "own kernel: timed GEMMs spot-checked within the bound" "$N" 'f["gpu.gemm_peak.error"] == "" and f["gpu.gemm_peak.spot_checked"] == 48 and f["gpu.gemm_peak.spot_ratio"] <= 1'
-expect "own kernel: throughput measured" "$N" 'all(f["gpu.gemm_peak.%s_tflops" % t] > 0 for t in ("fp16", "bf16", "fp32"))'
+expect "NO_BLAS: own kernel in both probes" "$N" 'g("fp.gemm.blas") == g("gemm_peak.blas") == "own kernel rvd_gemm (no BLAS)" and "NO_BLAS" in g("gemm_peak.blas_lib")'
+expect "own kernel: fp16/bf16 within the fp32-accumulation bound" "$N" 'g("fp.gemm.failures") == 0 and g("fp.gemm.nonfinite") == 0 and g("fp.gemm.f16.max_bound_ratio") <= 1 and g("fp.gemm.bf16.max_bound_ratio") <= 1'
+expect "own kernel: timed GEMMs spot-checked within the bound" "$N" 'g("gemm_peak.error") == "" and g("gemm_peak.spot_checked") == 48 and g("gemm_peak.spot_ratio") <= 1'
+expect "own kernel: throughput measured" "$N" 'all(g("gemm_peak.%s_tflops" % t) > 0 for t in ("fp16", "bf16", "fp32"))'
 python3 - "$N" "$W" <<'PY'
 import json, sys
 n, w = (json.load(open(p))["facts"] for p in sys.argv[1:3])
+# the first measured GPU's facts (probes/probe_each_gpu.c)
+n, w = ({k.split(".", 2)[2]: v for k, v in x.items()
+         if k.startswith("gpu.%s." % x["gpu.measured"][0])} for x in (n, w))
 for t in ("fp16", "bf16", "fp32"):
     print("GEMM %s: own kernel %.2f TFLOP/s at N=%d, %s %.1f TFLOP/s at N=%d" % (
-        t, n["gpu.gemm_peak.%s_tflops" % t], n["gpu.gemm_peak.%s_n" % t], w["gpu.gemm_peak.blas"],
-        w["gpu.gemm_peak.%s_tflops" % t], w["gpu.gemm_peak.%s_n" % t]))
+        t, n["gemm_peak.%s_tflops" % t], n["gemm_peak.%s_n" % t], w["gemm_peak.blas"],
+        w["gemm_peak.%s_tflops" % t], w["gemm_peak.%s_n" % t]))
 print("own kernel error/bound: fp16 %.3g, bf16 %.3g (fp.correctness), spot %.3g (gemm_peak)" % (
-    n["fp.gemm.f16.max_bound_ratio"], n["fp.gemm.bf16.max_bound_ratio"], n["gpu.gemm_peak.spot_ratio"]))
+    n["fp.gemm.f16.max_bound_ratio"], n["fp.gemm.bf16.max_bound_ratio"], n["gemm_peak.spot_ratio"]))
 print("mem.release via %s (%s): baseline %.0f MiB, peak %.0f MiB, after %.0f MiB, delta %.1f MiB (runtime view %.1f MiB)" % (
     w["memrel.source"], w["memrel.source_lib"], w["memrel.baseline_mb"], w["memrel.peak_mb"],
     w["memrel.after_mb"], w["memrel.delta_mb"], w["memrel.runtime_delta_mb"]))
