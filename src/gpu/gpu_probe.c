@@ -90,6 +90,8 @@ static int probe_begin(struct probe_ctx *ctx, const char *prefix, struct gpu_bac
         return 1;
     }
     device_fault(dev);
+    snprintf(name, sizeof(name), "%s.device", prefix);
+    fact_set_str(ctx->facts, name, p->name, (*b)->lib);
     if (!cpu_ok && strcmp((*b)->name, "cpu") == 0) {
         gpu_probe_unavailable(ctx, prefix,
                               "device %d is the CPU backend's test device (%s, "
@@ -99,8 +101,6 @@ static int probe_begin(struct probe_ctx *ctx, const char *prefix, struct gpu_bac
     }
     snprintf(name, sizeof(name), "%s.available", prefix);
     fact_set_bool(ctx->facts, name, 1, (*b)->lib);
-    snprintf(name, sizeof(name), "%s.device", prefix);
-    fact_set_str(ctx->facts, name, p->name, (*b)->lib);
     return 0;
 }
 

@@ -1,0 +1,98 @@
+#!/bin/sh
+# gpus.sh - every GPU without a GPU: --gpu N[,M]|all, the per-GPU facts
+# gpu.<j>.* and verdicts, and one isolated child per GPU, through the CPU
+# backend's test devices (ROCM_VLA_DOCTOR_CPU_DEVICES, src/gpu/backend.h) on
+# fixture machines: the mi300x node's 8 sysfs GPUs (the devices named by their
+# PCI addresses, in another order than sysfs lists them) and the GPU-less
+# server (synthetic addresses, paired with nothing). Fault injection
+# (ROCM_VLA_DOCTOR_FAULT=device_abort:<i> / device_hang:<i>) kills or hangs one
+# device's children: the other devices' facts survive.
+# Ends with "N passed, M failed".
+set -u
+RVD=${RVD:-build/rocm-vla-doctor}
+OUT=${OUT:-build/out}/gpus
+NAME=gpus
+. tests/lib.sh
+rm -rf "$OUT" && mkdir -p "$OUT"
+MI=tests/fixtures/mi300x-node/root
+NOGPU=tests/fixtures/no-gpu-server/root
+# the fixture's gpu.0, gpu.2 and gpu.5, listed by the runtime as devices 0, 1, 2
+# in the order 2, 0, 5: pairing must go by address, never by position
+DEVS=0000:65:00.0,0000:05:00.0,0000:95:00.0
+EACH="sync.latency pcie.bandwidth hmm.managed mem.release fp.correctness fp.sampling gpu.gemm_peak"
+
+# run NAME EXPECTED_RC ARGS...: the doctor with the test devices on the mi300x node
+run() {
+    n=$1 want=$2
+    shift 2
+    ROCM_VLA_DOCTOR_CPU_DEVICES=${DEVICES:-$DEVS} "$RVD" --sysroot "${ROOT:-$MI}" \
+        --json "$OUT/$n.json" "$@" >"$OUT/$n.txt" 2>"$OUT/$n.err"
+    rc=$?
+    [ "$rc" -eq "$want" ] && ok || bad "$n: exit $rc, want $want ($(head -c 300 "$OUT/$n.err"))"
+}
+
+# ---- --gpu all: three children per probe, facts under the paired gpu.<j> -----
+run all 0 --level standard --gpu all
+J="$OUT/all.json"
+expect "all: the three devices measured, by sysfs slot" "$J" 'sorted(f["gpu.measured"]) == ["0", "2", "5"]'
+expect "all: paired by PCI address, not position" "$J" 'f["gpu.2.runtime_device"] == 0 and f["gpu.0.runtime_device"] == 1 and f["gpu.5.runtime_device"] == 2 and all(f["gpu.%s.runtime_pci" % j] == f["gpu.%s.pci" % j] for j in f["gpu.measured"])'
+expect "all: every per-GPU probe ran once per device, each ok" "$J" 'all(f["gpu.%s.probe.%s.status" % (j, p)] == "ok" for j in ("0", "2", "5") for p in ("sync", "bandwidth", "hmm", "mem_release", "fp", "fp_sampling", "gemm_peak"))'
+expect "all: each device's own facts" "$J" 'f["gpu.0.sync.device"] == "host CPU (test device 1)" and f["gpu.5.gemm_peak.device"] == "host CPU (test device 2)" and f["gpu.2.bw.available"] is False'
+expect "all: no unrenamed per-GPU facts" "$J" 'not any(k.startswith(("sync.", "bw.", "hmm.", "memrel.", "fp.")) for k in f) and "gpu.gemm_peak.available" not in f and "gpu.1.sync.available" not in f'
+for id in $EACH; do
+    expect "all: $id judged on the 3 measured GPUs" "$J" "c['$id']['status'] == 'skip' and '(0 of 3 GPUs pass)' in c['$id']['summary'] and 'test device' in c['$id']['summary']"
+done
+expect "all: the probes' aggregate outcome" "$J" 'f["probe.sync.status"] == "ok" and f["probe.sync.per_gpu"] is True'
+
+# ---- --gpu 0,2: runtime devices 0 and 2 = gpu.2 and gpu.5 ---------------------
+run sel 0 --level standard --gpu 0,2
+J="$OUT/sel.json"
+expect "0,2: the devices chosen, nothing else" "$J" 'sorted(f["gpu.measured"]) == ["2", "5"] and "gpu.0.sync.available" not in f and "gpu.0.runtime_device" not in f'
+expect "0,2: judged on 2 GPUs" "$J" '"(0 of 2 GPUs pass)" in c["sync.latency"]["summary"]'
+
+# ---- default: device 0 only (documented in rocm-vla-doctor(1)) ----------------
+run default 0 --level standard
+expect "default: runtime device 0 only" "$OUT/default.json" 'f["gpu.measured"] == ["2"] and "GPUs pass" not in c["sync.latency"]["summary"]'
+
+# ---- devices with no sysfs GPU get slots after the sysfs ones -----------------
+DEVICES=2 ROOT=$NOGPU run nogpu 1 --level standard --gpu all
+expect "unpaired: slots 0 and 1 after the 0 sysfs GPUs, synthetic addresses" "$OUT/nogpu.json" 'f["gpu.count"] == 0 and f["gpu.measured"] == ["0", "1"] and f["gpu.1.runtime_pci"] == "00ff:01:00.0"'
+DEVICES=2 run unpaired 0 --level standard --gpu 1
+expect "unpaired on the 8-GPU node: device 1 is gpu.9" "$OUT/unpaired.json" 'f["gpu.measured"] == ["9"] and f["gpu.9.runtime_device"] == 1'
+
+# ---- fault injection: one device's children die or hang ------------------------
+ROCM_VLA_DOCTOR_FAULT=device_abort:1 run abort 1 --level standard --gpu all
+J="$OUT/abort.json"
+expect "abort: device 1 (gpu.0) is an error of each per-GPU check, named" "$J" 'all(c[i]["status"] == "error" and c[i]["summary"].startswith("GPU 0: probe ") and "SIGABRT" in c[i]["summary"] for i in ("sync.latency", "gpu.gemm_peak"))'
+expect "abort: the other devices' facts survive" "$J" 'f["gpu.2.sync.device"] == "host CPU (test device 0)" and f["gpu.5.sync.available"] is False and f["gpu.2.probe.sync.status"] == "ok" and f["gpu.0.probe.sync.status"] == "error"'
+expect "abort: the aggregate names the device" "$J" 'f["probe.sync.status"] == "error" and f["probe.sync.message"].startswith("device 1 (gpu.0): ")'
+# a hang: the sync budget cut to 2 s; the devices after it are still measured
+sed '/- id: sync.latency/,/timeout:/ s/timeout: 20/timeout: 2/' checks.yaml >"$OUT/checks.yaml"
+ROCM_VLA_DOCTOR_FAULT=device_hang:0 run hang 1 --level standard --gpu all --only sync.latency \
+    --checks "$OUT/checks.yaml"
+J="$OUT/hang.json"
+expect "hang: device 0 (gpu.2) times out" "$J" 'c["sync.latency"]["status"] == "timeout" and c["sync.latency"]["summary"].startswith("GPU 2: probe sync timed out") and f["gpu.2.probe.sync.status"] == "timeout"'
+expect "hang: devices 1 and 2 measured after it" "$J" 'f["gpu.0.probe.sync.status"] == "ok" and f["gpu.5.probe.sync.status"] == "ok" and "gpu.5.sync.device" in f'
+
+# ---- bad values: a clear message, exit 2, before or instead of any measurement --
+for v in "" x -1 1,1 0, ,0 "all,1" 0x1 64 " 1"; do
+    run "bad-$v" 2 --level standard --gpu "$v"
+    grep -q -- "--gpu" "$OUT/bad-$v.err" && ok || bad "--gpu '$v': no message naming --gpu"
+done
+run range 2 --level standard --gpu 0,7
+grep -q -- "--gpu 7: the cpu runtime shows 3 device(s), numbered 0 to 2" "$OUT/range.err" && ok ||
+    bad "--gpu 7 on 3 devices: $(cat "$OUT/range.err")"
+[ ! -s "$OUT/range.json" ] && ok || bad "--gpu 7: a report was written"
+run quick 2 --gpu 1
+grep -q "run at --level standard or full" "$OUT/quick.err" && ok || bad "--gpu at quick: $(cat "$OUT/quick.err")"
+"$RVD" --sysroot "$MI" --level standard --gpu 0 >"$OUT/none.txt" 2>"$OUT/none.err"
+[ $? -eq 2 ] && grep -q -- "--gpu 0: no GPU runtime shows a device" "$OUT/none.err" && ok ||
+    bad "--gpu 0 without a device: $(cat "$OUT/none.err")"
+"$RVD" collect --gpu 0 -o "$OUT/c.tar.gz" >/dev/null 2>"$OUT/collect.err"
+[ $? -eq 2 ] && grep -q "does not apply" "$OUT/collect.err" && ok || bad "collect --gpu: $(cat "$OUT/collect.err")"
+ROCM_VLA_DOCTOR_CPU_DEVICES=0000:zz:00.0 "$RVD" --sysroot "$MI" --level standard --gpu all \
+    --json "$OUT/badhook.json" >/dev/null 2>&1
+expect "a malformed test hook is said, nothing measured" "$OUT/badhook.json" '"not a PCI address" in f["gpu.sync.why"] and "gpu.measured" not in f or f["gpu.measured"] == []'
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
