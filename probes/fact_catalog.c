@@ -229,6 +229,15 @@ static const struct fact_decl facts_gemm_peak[] = {
     {"gpu.gemm_peak.spot_checked", I}, {"gpu.gemm_peak.spot_ratio", F},
     END};
 
+static const struct fact_decl facts_memtest[] = {
+    GPU_PROBE_START("memtest"), {"memtest.fraction", F}, {"memtest.time_bound_s", F},
+    {"memtest.free_bytes", I}, {"memtest.bytes", I}, {"memtest.base", S}, {"memtest.engine", S},
+    {"memtest.injected", S}, {"memtest.patterns", L}, {"memtest.complete", B},
+    {"memtest.errors", I}, {"memtest.failed_patterns", L}, {"memtest.first_errors", L},
+    {"memtest.first_error", S},
+    {"memtest.seconds", F}, {"memtest.gbs", F},
+    END};
+
 static const struct fact_decl facts_vla[] = {
     {"vla.available", B}, {"vla.why", S}, {"vla.backend", S}, {"vla.device", S},
     {"vla.preset", S}, {"vla.requested_preset", S}, {"vla.dtype", S}, {"vla.graph", B}, {"vla.runs", I}, {"vla.cold_s", F},
@@ -283,6 +292,7 @@ static const struct {
     {"fp", facts_fp},
     {"fp_sampling", facts_fp_sampling},
     {"gemm_peak", facts_gemm_peak},
+    {"memtest", facts_memtest},
     {"vla", facts_vla},
 };
 /* clang-format on */

@@ -20,6 +20,8 @@ struct probe_opts {
     const struct strlist *only_probes;
     /* --gpu N[,M]|all: the runtime devices the per-GPU probes measure; NULL = device 0 */
     const char *gpus;
+    /* --memtest-fraction: the share of free VRAM the memory test covers; 0 = by level */
+    double memtest_fraction;
 };
 
 struct probe_ctx {

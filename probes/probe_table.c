@@ -35,6 +35,7 @@ int probe_fp_run(struct probe_ctx *ctx);
 int probe_fp_sampling_run(struct probe_ctx *ctx);
 int probe_gemm_peak_run(struct probe_ctx *ctx);
 int probe_vla_run(struct probe_ctx *ctx);
+int probe_memtest_run(struct probe_ctx *ctx);
 
 const struct probe probe_table[] = {
     {"host", LEVEL_QUICK, PROBE_HOST, probe_host_run, "host name, OS release and kernel release"},
@@ -88,6 +89,9 @@ const struct probe probe_table[] = {
      "inverse-CDF sampling on the device at batch 1/8/64, chi-square against the probabilities"},
     {"gemm_peak", LEVEL_STANDARD, PROBE_GPU_EACH, probe_gemm_peak_run,
      "fp16/bf16/fp32 GEMM TFLOP/s through the BLAS used, with a spot check against fp64"},
+    {"memtest", LEVEL_STANDARD, PROBE_GPU_EACH, probe_memtest_run,
+     "VRAM pattern test over a fraction of free VRAM (walking ones, address, random, moving "
+     "inversions)"},
     {"vla", LEVEL_FULL, PROBE_GPU_ONCE, probe_vla_run,
      "the reference VLA pass (pi0 bf16 on a GPU, tiny on the CPU): latency, memory, numerics"},
 };

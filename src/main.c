@@ -48,7 +48,7 @@ static void usage(FILE *out)
           "                       [--json FILE|-] [--junit FILE] [--only ID,...] [--strict]\n"
           "                       [--checks FILE] [--requirements FILE] [--python PATH]\n"
           "                       [--preset NAME|FILE] [--dtype bf16|fp16|fp32] [-v] [--no-color]\n"
-          "                       [--gpu N[,M...]|all]\n"
+          "                       [--gpu N[,M...]|all] [--memtest-fraction F]\n"
           "       rocm-vla-doctor list [--checks FILE] | list --facts\n"
           "       rocm-vla-doctor explain ID [--checks FILE]\n"
           "       rocm-vla-doctor collect [-o FILE.tar.gz] [--requirements FILE] [--python PATH]\n"
@@ -86,7 +86,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         O_PRESET,
         O_DTYPE,
         O_FACTS,
-        O_GPU
+        O_GPU,
+        O_MEMTEST
     };
     static const struct option longopts[] = {
         {"level", required_argument, NULL, O_LEVEL},
@@ -103,6 +104,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         {"dtype", required_argument, NULL, O_DTYPE},
         {"facts", no_argument, NULL, O_FACTS},
         {"gpu", required_argument, NULL, O_GPU},
+        {"memtest-fraction", required_argument, NULL, O_MEMTEST},
         {"output", required_argument, NULL, 'o'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, O_HELP},
@@ -159,6 +161,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             if (gpu_select_parse(optarg, &sel, why, sizeof(why)))
                 return error("%s", why);
             o->probe.gpus = optarg;
+            break;
+        }
+        case O_MEMTEST: {
+            double f;
+            if (str_parse_double(optarg, &f) || !(f > 0 && f <= 0.9))
+                return error("--memtest-fraction wants a share of the free VRAM above 0 and at "
+                             "most 0.9, not '%s'",
+                             optarg);
+            o->probe.memtest_fraction = f;
             break;
         }
         case 'o':

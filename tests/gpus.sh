@@ -74,6 +74,29 @@ J="$OUT/hang.json"
 expect "hang: device 0 (gpu.2) times out" "$J" 'c["sync.latency"]["status"] == "timeout" and c["sync.latency"]["summary"].startswith("GPU 2: probe sync timed out") and f["gpu.2.probe.sync.status"] == "timeout"'
 expect "hang: devices 1 and 2 measured after it" "$J" 'f["gpu.0.probe.sync.status"] == "ok" and f["gpu.5.probe.sync.status"] == "ok" and "gpu.5.sync.device" in f'
 
+# ---- the VRAM pattern test on each device (the C twin on the test devices) ----
+run mt 0 --level standard --gpu all --only gpu.memtest
+J="$OUT/mt.json"
+expect "memtest: each device passes every pattern" "$J" 'c["gpu.memtest"]["status"] == "pass" and c["gpu.memtest"]["summary"].startswith("all 3 GPUs: 16.0 MiB (0.05 of the free VRAM) read back right under walking ones, address in address, random, moving inversions at ")'
+expect "memtest: facts per GPU, throughput measured" "$J" 'all(f["gpu.%s.memtest.errors" % j] == 0 and f["gpu.%s.memtest.complete" % j] and f["gpu.%s.memtest.gbs" % j] > 0 and f["gpu.%s.memtest.bytes" % j] == 16 << 20 and f["gpu.%s.memtest.injected" % j] == "" for j in ("0", "2", "5"))'
+# a bit flipped on device 1 (gpu.0) only: its failing offset and pattern, the others pass
+ROCM_VLA_DOCTOR_MEMTEST_FLIP=4101:3@1 run mtflip 1 --level standard --gpu all --only gpu.memtest
+J="$OUT/mtflip.json"
+expect "memtest flip: GPU 0 fails with the address and pattern" "$J" 'c["gpu.memtest"]["status"] == "fail" and c["gpu.memtest"]["summary"].startswith("GPU 0: 41 wrong reads in 16.0 MiB of VRAM at ") and "first at walking ones: offset 0x1004 (address 0x" in c["gpu.memtest"]["summary"] and "expected 0x00000002, read 0x00000802 (bits 0x00000800) (2 of 3 GPUs pass)" in c["gpu.memtest"]["summary"]'
+expect "memtest flip: the facts say where and that it was injected" "$J" 'f["gpu.0.memtest.errors"] == 41 and len(f["gpu.0.memtest.first_errors"]) == 1 and f["gpu.0.memtest.failed_patterns"] == ["walking ones", "address in address", "random", "moving inversions"] and f["gpu.0.memtest.injected"] == "4101:3@1" and f["gpu.2.memtest.errors"] == 0 and f["gpu.5.memtest.errors"] == 0'
+expect "memtest flip: the device address is the buffer's plus the offset" "$J" '"(address 0x%x)" % (int(f["gpu.0.memtest.base"], 16) + 0x1004) in f["gpu.0.memtest.first_error"]'
+# --memtest-fraction and the level's default: the share is recorded (the C twin caps at 16 MiB)
+run mtfrac 0 --level full --gpu 0 --only gpu.memtest --memtest-fraction 0.5
+expect "memtest: --memtest-fraction and the full level's bound" "$OUT/mtfrac.json" 'f["gpu.2.memtest.fraction"] == 0.5 and f["gpu.2.memtest.time_bound_s"] == 60'
+run mtfull 0 --level full --gpu 0 --only gpu.memtest
+expect "memtest: full level default 0.25" "$OUT/mtfull.json" 'f["gpu.2.memtest.fraction"] == 0.25'
+for v in 0 1 -0.1 x 0.95 ""; do
+    run "mtbad-$v" 2 --level standard --memtest-fraction "$v"
+    grep -q -- "--memtest-fraction" "$OUT/mtbad-$v.err" && ok || bad "--memtest-fraction '$v': no message"
+done
+ROCM_VLA_DOCTOR_MEMTEST_FLIP=4:9 run mtbadhook 0 --level standard --only gpu.memtest
+expect "memtest: a malformed flip hook is said" "$OUT/mtbadhook.json" 'c["gpu.memtest"]["status"] == "skip" and "want OFFSET[:BIT][@DEVICE]" in c["gpu.memtest"]["summary"]'
+
 # ---- bad values: a clear message, exit 2, before or instead of any measurement --
 for v in "" x -1 1,1 0, ,0 "all,1" 0x1 64 " 1"; do
     run "bad-$v" 2 --level standard --gpu "$v"

@@ -182,6 +182,25 @@ static const struct vcase cases[] = {
      "gpu.1.probe.sync.message=no result within 20 s; gpu.0.sync.available=false; "
      "gpu.0.sync.why=test",
      ST_TIMEOUT, "GPU 1: probe sync timed out: no result within 20 s (0 of 2", NULL, NULL},
+    /* the VRAM pattern test: one GPU's wrong reads fail it, named with the address;
+     * a test the time bound cut short is not a pass */
+    {"gpu.memtest",
+     "probe.memtest.per_gpu=true; gpu.measured=[0,1]; gpu.0.probe.memtest.status=ok; "
+     "gpu.1.probe.memtest.status=ok; gpu.0.memtest.available=true; gpu.0.memtest.errors=0; "
+     "gpu.0.memtest.complete=true; gpu.1.memtest.available=true; gpu.1.memtest.errors=3; "
+     "gpu.1.memtest.complete=true; gpu.1.memtest.bytes=16777216; gpu.1.memtest.base=0x7f00 (test); "
+     "gpu.1.memtest.failed_patterns=[random]; "
+     "gpu.1.memtest.first_error=random: offset 0x1c (address 0x7f1c)",
+     ST_FAIL,
+     "GPU 1: 3 wrong reads in 16.0 MiB of VRAM at 0x7f00 (test) under random; first at "
+     "random: offset 0x1c (address 0x7f1c) (1 of 2 GPUs pass)",
+     "out of service", NULL},
+    {"gpu.memtest",
+     "gpu.memtest.available=true; gpu.memtest.errors=0; gpu.memtest.complete=false; "
+     "gpu.memtest.patterns=[walking ones]; gpu.memtest.bytes=16777216; gpu.memtest.gbs=900.5",
+     ST_WARN, "stopped the test after walking ones", NULL, NULL},
+    {"gpu.memtest", "gpu.memtest.available=false; gpu.memtest.why=no GPU runtime loads", ST_SKIP,
+     "no GPU runtime loads", NULL, NULL},
     /* only the measured GPUs are judged, not every sysfs GPU */
     {"sync.latency",
      "gpu.count=8; probe.sync.per_gpu=true; gpu.measured=[3]; gpu.3.probe.sync.status=ok; "
