@@ -238,6 +238,15 @@ static const struct fact_decl facts_memtest[] = {
     {"memtest.seconds", F}, {"memtest.gbs", F},
     END};
 
+static const struct fact_decl facts_p2p[] = {
+    GPU_PROBE_START("gpu.p2p"), {"gpu.p2p.gpus", I}, {"gpu.p2p.pairs", L},
+    {"gpu.p2p.<pair>.access", B}, {"gpu.p2p.<pair>.access_ab", B},
+    {"gpu.p2p.<pair>.access_ba", B}, {"gpu.p2p.<pair>.link", S}, {"gpu.p2p.<pair>.ab_gbs", F},
+    {"gpu.p2p.<pair>.ba_gbs", F}, {"gpu.p2p.<pair>.error", S},
+    {"gpu.p2p.no_access", L}, {"gpu.p2p.no_access_xgmi", L}, {"gpu.p2p.summary", L},
+    {"gpu.p2p.xgmi_min_gbs", F}, {"gpu.p2p.pcie_min_gbs", F}, {"gpu.p2p.unknown_min_gbs", F},
+    END};
+
 static const struct fact_decl facts_vla[] = {
     {"vla.available", B}, {"vla.why", S}, {"vla.backend", S}, {"vla.device", S},
     {"vla.preset", S}, {"vla.requested_preset", S}, {"vla.dtype", S}, {"vla.graph", B}, {"vla.runs", I}, {"vla.cold_s", F},
@@ -293,6 +302,7 @@ static const struct {
     {"fp_sampling", facts_fp_sampling},
     {"gemm_peak", facts_gemm_peak},
     {"memtest", facts_memtest},
+    {"p2p", facts_p2p},
     {"vla", facts_vla},
 };
 /* clang-format on */

@@ -32,14 +32,15 @@ struct probe_ctx {
     int device;
 };
 
-enum { PROBE_HOST = 0, PROBE_GPU_ONCE = 1, PROBE_GPU_EACH = 2 };
+enum { PROBE_HOST = 0, PROBE_GPU_ONCE = 1, PROBE_GPU_EACH = 2, PROBE_GPU_PAIRS = 3 };
 
 struct probe {
     const char *name;
     enum level level;
     /* PROBE_HOST: in this process; PROBE_GPU_ONCE: one isolated child with a watchdog;
      * PROBE_GPU_EACH: one isolated child per selected GPU (--gpu), its facts renamed
-     * gpu.<j>.* (probe_each_gpu.c) */
+     * gpu.<j>.* (probe_each_gpu.c); PROBE_GPU_PAIRS: one isolated child that reads
+     * the selection (gpu.measured), made first if no per-GPU probe made it */
     int needs_gpu;
     /* 0, or -errno for an internal error (recorded as probe.<name>.status) */
     int (*run)(struct probe_ctx *ctx);

@@ -36,6 +36,7 @@ int probe_fp_sampling_run(struct probe_ctx *ctx);
 int probe_gemm_peak_run(struct probe_ctx *ctx);
 int probe_vla_run(struct probe_ctx *ctx);
 int probe_memtest_run(struct probe_ctx *ctx);
+int probe_p2p_run(struct probe_ctx *ctx);
 
 const struct probe probe_table[] = {
     {"host", LEVEL_QUICK, PROBE_HOST, probe_host_run, "host name, OS release and kernel release"},
@@ -92,6 +93,9 @@ const struct probe probe_table[] = {
     {"memtest", LEVEL_STANDARD, PROBE_GPU_EACH, probe_memtest_run,
      "VRAM pattern test over a fraction of free VRAM (walking ones, address, random, moving "
      "inversions)"},
+    /* after the per-GPU probes: reads gpu.measured */
+    {"p2p", LEVEL_STANDARD, PROBE_GPU_PAIRS, probe_p2p_run,
+     "peer-to-peer between the selected GPUs: access, copy bandwidth each way, xGMI/PCIe link"},
     {"vla", LEVEL_FULL, PROBE_GPU_ONCE, probe_vla_run,
      "the reference VLA pass (pi0 bf16 on a GPU, tiny on the CPU): latency, memory, numerics"},
 };
@@ -150,6 +154,8 @@ int probes_run_all(struct probe_ctx *ctx)
         if (p->level > LEVEL_QUICK && ctx->opts && ctx->opts->only_probes &&
             !strlist_has(ctx->opts->only_probes, p->name))
             continue;
+        if (p->needs_gpu == PROBE_GPU_PAIRS && resolve_gpus(ctx, &sel))
+            return -1;
         if (p->needs_gpu == PROBE_GPU_EACH) {
             if (resolve_gpus(ctx, &sel))
                 return -1;

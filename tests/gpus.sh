@@ -97,6 +97,37 @@ done
 ROCM_VLA_DOCTOR_MEMTEST_FLIP=4:9 run mtbadhook 0 --level standard --only gpu.memtest
 expect "memtest: a malformed flip hook is said" "$OUT/mtbadhook.json" 'c["gpu.memtest"]["status"] == "skip" and "want OFFSET[:BIT][@DEVICE]" in c["gpu.memtest"]["summary"]'
 
+# ---- peer-to-peer between the selected GPUs ------------------------------------
+# a copy of the node with KFD io_links: gpu.0-gpu.2 xGMI (type 11), gpu.2-gpu.5
+# PCIe (type 2), none between gpu.0 and gpu.5 (KFD nodes 2, 4, 7)
+P2P="$OUT/p2proot"
+cp -r "$MI" "$P2P"
+link() { # FROM TO TYPE
+    d="$P2P/sys/class/kfd/kfd/topology/nodes/$1/io_links/$2"
+    mkdir -p "$d" && printf 'type %s\nnode_from %s\nnode_to %s\n' "$3" "$1" "$2" >"$d/properties"
+}
+link 2 4 11 && link 4 2 11 && link 4 7 2 && link 7 4 2
+ROOT=$P2P run p2p 0 --level standard --gpu all --only gpu.p2p
+[ "$rc" -le 1 ] && ok || bad "p2p: exit $rc"
+J="$OUT/p2p.json"
+expect "p2p: every pair, access both ways, bandwidth both ways" "$J" 'f["gpu.p2p.gpus"] == 3 and sorted(f["gpu.p2p.pairs"]) == ["0_2", "0_5", "2_5"] and all(f["gpu.p2p.%s.access" % p] and f["gpu.p2p.%s.ab_gbs" % p] > 0 and f["gpu.p2p.%s.ba_gbs" % p] > 0 for p in f["gpu.p2p.pairs"])'
+expect "p2p: link types from the KFD io_links" "$J" 'f["gpu.p2p.0_2.link"] == "xgmi" and f["gpu.p2p.2_5.link"] == "pcie" and f["gpu.p2p.0_5.link"] is None and "no io_link from KFD node 2 to 7" in d["facts_meta"]["gpu.p2p.0_5.link"]["reason"]'
+expect "p2p: the smallest copy per link type" "$J" 'f["gpu.p2p.xgmi_min_gbs"] == min(f["gpu.p2p.0_2.ab_gbs"], f["gpu.p2p.0_2.ba_gbs"]) and f["gpu.p2p.pcie_min_gbs"] == min(f["gpu.p2p.2_5.ab_gbs"], f["gpu.p2p.2_5.ba_gbs"])'
+# memmove is no xGMI link: below 20 GB/s it is judged far below one
+expect "p2p: xGMI below its link's rate warns" "$J" '(c["gpu.p2p"]["status"] == "warn" and "over xGMI reaches only" in c["gpu.p2p"]["summary"]) if f["gpu.p2p.xgmi_min_gbs"] < 20 else c["gpu.p2p"]["status"] == "pass"'
+ROOT=$P2P run p2ppair 0 --level standard --gpu 1,2 --only gpu.p2p
+expect "p2p: --gpu 1,2 is the one pair gpu.0-gpu.5, link unknown, passes" "$OUT/p2ppair.json" 'f["gpu.p2p.pairs"] == ["0_5"] and c["gpu.p2p"]["status"] == "pass" and c["gpu.p2p"]["summary"].startswith("2 GPUs, peer access between every pair: gpu.0<->gpu.5 unknown: ")'
+# devices 0 and 1 (gpu.2, gpu.0: xGMI) refuse peer access: a failure naming them
+ROCM_VLA_DOCTOR_FAULT=no_peer:0,1 ROOT=$P2P run p2pnoxgmi 1 --level standard --gpu all --only gpu.p2p
+expect "p2p: no access on an xGMI pair fails" "$OUT/p2pnoxgmi.json" 'c["gpu.p2p"]["status"] == "fail" and c["gpu.p2p"]["summary"] == "GPUs linked by xGMI cannot access each other'"'"'s memory: gpu.0-gpu.2" and f["gpu.p2p.0_2.access"] is False and f["gpu.p2p.0_2.ab_gbs"] > 0'
+# devices 0 and 2 (gpu.2, gpu.5: PCIe) refuse: a warning, copies still measured
+ROCM_VLA_DOCTOR_FAULT=no_peer:0,2 ROOT=$P2P run p2pnopcie 0 --level standard --gpu all --only gpu.p2p
+expect "p2p: no access over PCIe warns" "$OUT/p2pnopcie.json" 'c["gpu.p2p"]["status"] == "warn" and c["gpu.p2p"]["summary"].startswith("no peer access between gpu.2-gpu.5 (pcie)") and f["gpu.p2p.no_access_xgmi"] == []'
+ROOT=$P2P run p2pone 0 --level standard --gpu 2 --only gpu.p2p
+expect "p2p: one GPU skips, saying why" "$OUT/p2pone.json" 'c["gpu.p2p"]["status"] == "skip" and c["gpu.p2p"]["summary"] == "one GPU measured: peer-to-peer needs two (--gpu all, or --gpu 0,1)"'
+"$RVD" --sysroot "$MI" --level standard --only gpu.p2p --json "$OUT/p2pnone.json" >/dev/null 2>&1
+expect "p2p: no GPU skips" "$OUT/p2pnone.json" 'c["gpu.p2p"]["status"] == "skip" and c["gpu.p2p"]["summary"].startswith("no GPU measured")'
+
 # ---- bad values: a clear message, exit 2, before or instead of any measurement --
 for v in "" x -1 1,1 0, ,0 "all,1" 0x1 64 " 1"; do
     run "bad-$v" 2 --level standard --gpu "$v"

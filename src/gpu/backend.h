@@ -121,6 +121,16 @@ struct gpu_backend {
                         long long sA, const void *B, long ldb, long long sB, float beta, void *C,
                         long ldc, long long sC, int batch, gpu_stream s);
 
+    /* peer-to-peer between devices of this runtime (NULL where there is none):
+     * whether dev can access peer's memory; from the current device (set_device),
+     * enable its access to peer's memory (already enabled is success); copy n bytes
+     * from src on device sdev to dst on device ddev on stream s of the current
+     * device (events on s time it) */
+    int (*can_access_peer)(struct gpu_backend *b, int dev, int peer, int *can);
+    int (*enable_peer)(struct gpu_backend *b, int peer);
+    int (*memcpy_peer_async)(struct gpu_backend *b, void *dst, int ddev, const void *src, int sdev,
+                             size_t n, gpu_stream s);
+
     /* graph capture of everything issued on s, then replay */
     int (*graph_begin)(struct gpu_backend *b, gpu_stream s);
     int (*graph_end)(struct gpu_backend *b, gpu_stream s, gpu_graph *g);

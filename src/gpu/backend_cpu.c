@@ -182,6 +182,41 @@ static int k_memcpy(struct gpu_backend *b, void *d, const void *s, size_t n, enu
     memmove(d, s, n);
     return 0;
 }
+/* ROCM_VLA_DOCTOR_FAULT=no_peer:<i>,<j> (test hook): test devices i and j cannot
+ * access each other; every other pair of test devices can (they share host memory) */
+static int k_can_access_peer(struct gpu_backend *b, int dev, int peer, int *can)
+{
+    const struct cpu_priv *c = b->priv;
+    const char *f = getenv("ROCM_VLA_DOCTOR_FAULT");
+    int x = -1, y = -1;
+    *can = 0;
+    if (dev < 0 || dev >= c->n || peer < 0 || peer >= c->n || dev == peer) {
+        gpu_set_err(b, "the CPU backend has no device pair %d, %d", dev, peer);
+        return -1;
+    }
+    *can = !(f && sscanf(f, "no_peer:%d,%d", &x, &y) == 2 &&
+             ((x == dev && y == peer) || (x == peer && y == dev)));
+    return 0;
+}
+static int k_enable_peer(struct gpu_backend *b, int peer)
+{
+    int can = 0;
+    int e = k_can_access_peer(b, ((struct cpu_priv *)b->priv)->cur, peer, &can);
+    if (!e && !can) {
+        gpu_set_err(b, "peer access from test device %d to %d refused (no_peer fault)",
+                    ((struct cpu_priv *)b->priv)->cur, peer);
+        return -1;
+    }
+    return e;
+}
+static int k_memcpy_peer(struct gpu_backend *b, void *d, int dd, const void *s, int sd, size_t n,
+                         gpu_stream st)
+{
+    (void)b, (void)dd, (void)sd, (void)st;
+    memmove(d, s, n);
+    return 0;
+}
+
 static int k_memset(struct gpu_backend *b, void *p, int v, size_t n)
 {
     (void)b;
@@ -258,6 +293,9 @@ struct gpu_backend *gpu_backend_cpu_open(void)
     b->free_host = k_free;
     b->memcpy = k_memcpy;
     b->memset = k_memset;
+    b->can_access_peer = k_can_access_peer;
+    b->enable_peer = k_enable_peer;
+    b->memcpy_peer_async = k_memcpy_peer;
     b->stream_create = k_no_stream;
     b->device_sync = k_sync;
     b->compile = k_compile;

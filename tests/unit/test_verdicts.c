@@ -201,6 +201,21 @@ static const struct vcase cases[] = {
      ST_WARN, "stopped the test after walking ones", NULL, NULL},
     {"gpu.memtest", "gpu.memtest.available=false; gpu.memtest.why=no GPU runtime loads", ST_SKIP,
      "no GPU runtime loads", NULL, NULL},
+    /* peer-to-peer: an xGMI pair without access fails; PCIe without access and a slow
+     * xGMI copy warn; one GPU is not a pass */
+    {"gpu.p2p",
+     "gpu.p2p.available=true; gpu.p2p.no_access_xgmi=[gpu.0-gpu.1]; "
+     "gpu.p2p.no_access=[gpu.0-gpu.1 (xgmi)]",
+     ST_FAIL, "GPUs linked by xGMI cannot access each other's memory: gpu.0-gpu.1", NULL, NULL},
+    {"gpu.p2p",
+     "gpu.p2p.available=true; gpu.p2p.no_access_xgmi=[]; gpu.p2p.no_access=[gpu.2-gpu.5 (pcie)]",
+     ST_WARN, "no peer access between gpu.2-gpu.5 (pcie)", "iommu", NULL},
+    {"gpu.p2p",
+     "gpu.p2p.available=true; gpu.p2p.no_access_xgmi=[]; gpu.p2p.no_access=[]; "
+     "gpu.p2p.xgmi_min_gbs=7.5; gpu.p2p.pcie_min_gbs=?none; gpu.p2p.summary=[x]",
+     ST_WARN, "over xGMI reaches only 7.5 GB/s", NULL, NULL},
+    {"gpu.p2p", "gpu.p2p.available=false; gpu.p2p.why=one GPU measured", ST_SKIP,
+     "one GPU measured", NULL, NULL},
     /* only the measured GPUs are judged, not every sysfs GPU */
     {"sync.latency",
      "gpu.count=8; probe.sync.per_gpu=true; gpu.measured=[3]; gpu.3.probe.sync.status=ok; "
