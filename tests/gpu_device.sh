@@ -6,6 +6,8 @@
 # forced with ROCM_VLA_DOCTOR_NO_BLAS=1 checked against the fp64 CPU
 # reference and timed; then fault injection (a
 # kernel that never returns) must end as a timeout of sync.latency alone;
+# the VRAM pattern test, clean and with an injected bit flip; with two or more
+# GPUs, tests/gpu_multi.sh (every GPU, peer-to-peer);
 # every fact of these runs must be declared in the fact catalogue.
 # last the VLA probe's GPU path (tests/vla_probe.sh).
 # Ends with "N passed, M failed".
@@ -38,7 +40,7 @@ expect "runtime devices at their PCI addresses" "$W" 'f["runtime.unpaired"] == [
 expect "HIP devices paired with gpu.<j> by PCI address" "$W" 'f["runtime.backend"] != "hip" or all(f["gpu.%d.pci" % f["runtime.dev.%d.gpu" % i]][:10] == f["runtime.dev.%d.pci" % i][:10] for i in range(f["runtime.device_count"]))'
 expect "kernels compiled for device 0 at its address" "$W" 'f["kernels.device_pci"] == f["runtime.dev.0.pci"] and f["kernels.targets"] == [f["runtime.dev.0.target"]]'
 expect "warm run compiles nothing" "$W" 'f["kernels.compiled"] == 0 and f["kernels.cached"] >= 3'
-for id in gpu.runtime gpu.kernels_compile sync.latency pcie.bandwidth hmm.managed mem.release; do
+for id in gpu.runtime gpu.kernels_compile sync.latency pcie.bandwidth hmm.managed mem.release gpu.memtest; do
     expect "$id measured" "$W" "c['$id']['status'] in ('pass', 'warn', 'fail')"
 done
 expect "null stream orders" "$W" 'g("sync.null_stream_stale") == 0'
@@ -84,6 +86,26 @@ print("mem.release via %s (%s): baseline %.0f MiB, peak %.0f MiB, after %.0f MiB
     w["memrel.after_mb"], w["memrel.delta_mb"], w["memrel.runtime_delta_mb"]))
 PY
 
+# the VRAM pattern test through kernels/memtest.hip: clean on a healthy GPU, its
+# throughput (bytes written + read per second) within HBM physics; then a bit
+# flipped on read at byte 0x12345 (bit 5 of byte 1 of the word at 0x12344):
+# every verify pass sees it, at that offset and the buffer's address + offset
+expect "memtest: every pattern, no error, through the kernel" "$W" 'g("memtest.errors") == 0 and g("memtest.complete") and g("memtest.engine") == "kernels/memtest.hip" and g("memtest.bytes") >= (1 << 30) and g("memtest.injected") == "" and c["gpu.memtest"]["status"] == "pass"'
+expect "memtest throughput within physics (50..5500 GB/s)" "$W" '50 <= g("memtest.gbs") <= 5500'
+ROCM_VLA_DOCTOR_MEMTEST_FLIP=0x12345:5 "$RVD" --level standard --only gpu.memtest \
+    --json "$OUT/mtflip.json" >"$OUT/mtflip.txt" 2>&1
+expect "memtest: the injected flip fails the check" "$OUT/mtflip.json" 'c["gpu.memtest"]["status"] == "fail" and g("memtest.errors") == 41 and g("memtest.failed_patterns") == ["walking ones", "address in address", "random", "moving inversions"]'
+expect "memtest: the failing offset, address and bit" "$OUT/mtflip.json" 'len(g("memtest.first_errors")) == 1 and g("memtest.first_error").startswith("walking ones: offset 0x12344 (address 0x%x): " % (int(g("memtest.base"), 16) + 0x12344)) and g("memtest.first_error").endswith("(bits 0x00002000)")'
+python3 - "$W" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))["facts"]
+j = f["gpu.measured"][0]
+print("memtest gpu.%s: %.1f GiB (%.2f of %.1f GiB free), %s, %.2f s, %.0f GB/s" % (
+    j, f["gpu.%s.memtest.bytes" % j] / 2**30, f["gpu.%s.memtest.fraction" % j],
+    f["gpu.%s.memtest.free_bytes" % j] / 2**30, ", ".join(f["gpu.%s.memtest.patterns" % j]),
+    f["gpu.%s.memtest.seconds" % j], f["gpu.%s.memtest.gbs" % j]))
+PY
+
 # fault injection: a kernel that never returns; the sync budget is cut to 3 s
 sed '/- id: sync.latency/,/timeout:/ s/timeout: 20/timeout: 3/' checks.yaml >"$OUT/checks.yaml"
 ROCM_VLA_DOCTOR_FAULT=kernel_hang "$RVD" --level standard --checks "$OUT/checks.yaml" \
@@ -92,6 +114,22 @@ rc=$?
 [ $rc -le 1 ] && ok || bad "hung-kernel run exit code $rc"
 expect "hung kernel -> timeout" "$OUT/hang.json" 'c["sync.latency"]["status"] == "timeout" and "never returns" in c["sync.latency"]["summary"]'
 expect "later probes still ran" "$OUT/hang.json" 'c["mem.release"]["status"] in ("pass", "warn", "fail")'
+
+# two or more GPUs: every GPU, per-GPU verdicts, peer-to-peer (tests/gpu_multi.sh);
+# with one, p2p says why it is not judged
+if python3 -c "import json,sys; sys.exit(0 if json.load(open('$W'))['facts']['runtime.device_count'] > 1 else 1)"; then
+    mout=$(OUT="$OUT" RVD="$RVD" sh tests/gpu_multi.sh 2>&1)
+    printf '%s\n' "$mout" | grep -vE '^[0-9]+ passed, [0-9]+ failed$' || true
+    mp=$(printf '%s\n' "$mout" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1 \2/p' | tail -1)
+    if [ -n "$mp" ]; then
+        pass=$((pass + ${mp% *}))
+        fail=$((fail + ${mp#* }))
+    else
+        bad "gpu_multi.sh gave no counts"
+    fi
+else
+    expect "one GPU: p2p skips, saying why" "$W" 'c["gpu.p2p"]["status"] == "skip" and "one GPU measured" in c["gpu.p2p"]["summary"]'
+fi
 
 # the VLA probe on the GPU path (tests/vla_probe.sh asserts on whichever path
 # the machine takes; here a GPU is present, so it must take the GPU path and
