@@ -463,7 +463,7 @@ const char *fact_catalog_suggest(const char *name, int per_gpu, char *buf, size_
         const struct fact_decl *d =
             i < probe_count ? fact_catalog_of(probe_table[i].name) : facts_probe_runner;
         for (; d && d->name; d++) {
-            if (i == probe_count) {
+            if (i == probe_count && strncmp(d->name, "probe.<probe>.", 14) == 0) {
                 /* probe.<probe>.x: offer each probe's own name */
                 for (size_t j = 0; j < probe_count; j++) {
                     char full[FACT_NAME_MAX];
