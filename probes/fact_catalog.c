@@ -260,6 +260,24 @@ static const struct fact_decl facts_gemm_peak[] = {
     {"gpu.gemm_peak.fp16_vs_peak", S}, {"gpu.gemm_peak.bf16_vs_peak", S},
     END};
 
+static const struct fact_decl facts_memtest[] = {
+    GPU_PROBE_START("memtest"), {"memtest.fraction", F}, {"memtest.time_bound_s", F},
+    {"memtest.free_bytes", I}, {"memtest.bytes", I}, {"memtest.base", S}, {"memtest.engine", S},
+    {"memtest.injected", S}, {"memtest.patterns", L}, {"memtest.complete", B},
+    {"memtest.errors", I}, {"memtest.failed_patterns", L}, {"memtest.first_errors", L},
+    {"memtest.first_error", S},
+    {"memtest.seconds", F}, {"memtest.gbs", F},
+    END};
+
+static const struct fact_decl facts_p2p[] = {
+    GPU_PROBE_START("gpu.p2p"), {"gpu.p2p.gpus", I}, {"gpu.p2p.pairs", L},
+    {"gpu.p2p.<pair>.access", B}, {"gpu.p2p.<pair>.access_ab", B},
+    {"gpu.p2p.<pair>.access_ba", B}, {"gpu.p2p.<pair>.link", S}, {"gpu.p2p.<pair>.ab_gbs", F},
+    {"gpu.p2p.<pair>.ba_gbs", F}, {"gpu.p2p.<pair>.error", S},
+    {"gpu.p2p.no_access", L}, {"gpu.p2p.no_access_xgmi", L}, {"gpu.p2p.summary", L},
+    {"gpu.p2p.xgmi_min_gbs", F}, {"gpu.p2p.pcie_min_gbs", F}, {"gpu.p2p.unknown_min_gbs", F},
+    END};
+
 static const struct fact_decl facts_vla[] = {
     {"vla.available", B}, {"vla.why", S}, {"vla.backend", S}, {"vla.device", S},
     {"vla.preset", S}, {"vla.requested_preset", S}, {"vla.dtype", S}, {"vla.graph", B}, {"vla.runs", I}, {"vla.cold_s", F},
@@ -274,8 +292,13 @@ static const struct fact_decl facts_vla[] = {
     {"vla.nonfinite_layer", S},
     END};
 
+/* the runner's own facts; a per-GPU probe's outcome also per slot (probe_each_gpu.c) */
 static const struct fact_decl facts_probe_runner[] = {
     {"probe.<probe>.status", S}, {"probe.<probe>.message", S}, {"probe.<probe>.wall_s", F},
+    {"probe.<probe>.per_gpu", B}, {"gpu.<i>.probe.<probe>.status", S}, {"gpu.<i>.probe.<probe>.message", S},
+    {"gpu.<i>.probe.<probe>.wall_s", F},
+    {"gpu.measured", L}, {"gpu.<i>.runtime_device", I}, {"gpu.<i>.runtime_pci", S},
+    {"gpu.<i>.runtime_name", S},
     END};
 
 /* the probe table's probes (probe_table.c), each with its list; a probe
@@ -312,6 +335,8 @@ static const struct {
     {"fp", facts_fp},
     {"fp_sampling", facts_fp_sampling},
     {"gemm_peak", facts_gemm_peak},
+    {"memtest", facts_memtest},
+    {"p2p", facts_p2p},
     {"vla", facts_vla},
 };
 /* clang-format on */
@@ -378,18 +403,41 @@ int fact_pattern_match(const char *pat, const char *name)
     return *name == '\0';
 }
 
-static const struct fact_decl *find_in(const struct fact_decl *d, const char *name)
+/* the names a declaration stands for in a report: itself, or for a per-GPU
+ * probe (PROBE_GPU_EACH) the runner's renames gpu.<i>.R and gpu.R, R being
+ * the name without a leading "gpu." (probe_each_gpu.c); returns how many */
+static int decl_forms(int each_gpu, const char *decl, char out[2][FACT_NAME_MAX])
 {
+    if (!each_gpu) {
+        snprintf(out[0], FACT_NAME_MAX, "%s", decl);
+        return 1;
+    }
+    const char *r = strncmp(decl, "gpu.", 4) == 0 ? decl + 4 : decl;
+    snprintf(out[0], FACT_NAME_MAX, "gpu.<i>.%s", r);
+    snprintf(out[1], FACT_NAME_MAX, "gpu.%s", r);
+    return 2;
+}
+
+static int probe_is_each_gpu(size_t i)
+{
+    return i < probe_count && probe_table[i].needs_gpu == PROBE_GPU_EACH;
+}
+
+static const struct fact_decl *find_in(const struct fact_decl *d, int each_gpu, const char *name)
+{
+    char forms[2][FACT_NAME_MAX];
     for (; d && d->name; d++)
-        if (fact_pattern_match(d->name, name))
-            return d;
+        for (int k = decl_forms(each_gpu, d->name, forms) - 1; k >= 0; k--)
+            if (fact_pattern_match(forms[k], name))
+                return d;
     return NULL;
 }
 
 int fact_catalog_find(const char *name, const struct fact_decl **out, const char **probe)
 {
     for (size_t i = 0; i < probe_count; i++) {
-        const struct fact_decl *d = find_in(fact_catalog_of(probe_table[i].name), name);
+        const struct fact_decl *d =
+            find_in(fact_catalog_of(probe_table[i].name), probe_is_each_gpu(i), name);
         if (d) {
             *out = d;
             if (probe)
@@ -397,7 +445,7 @@ int fact_catalog_find(const char *name, const struct fact_decl **out, const char
             return 0;
         }
     }
-    const struct fact_decl *d = find_in(facts_probe_runner, name);
+    const struct fact_decl *d = find_in(facts_probe_runner, 0, name);
     if (!d)
         return -1;
     *out = d;
@@ -449,7 +497,7 @@ const char *fact_catalog_suggest(const char *name, int per_gpu, char *buf, size_
         const struct fact_decl *d =
             i < probe_count ? fact_catalog_of(probe_table[i].name) : facts_probe_runner;
         for (; d && d->name; d++) {
-            if (i == probe_count) {
+            if (i == probe_count && strncmp(d->name, "probe.<probe>.", 14) == 0) {
                 /* probe.<probe>.x: offer each probe's own name */
                 for (size_t j = 0; j < probe_count; j++) {
                     char full[FACT_NAME_MAX];
@@ -459,11 +507,14 @@ const char *fact_catalog_suggest(const char *name, int per_gpu, char *buf, size_
                 }
                 continue;
             }
-            consider(d->name, name, &best, buf, n);
-            if (per_gpu && strncmp(d->name, "gpu.<i>.", 8) == 0) {
-                char short_name[FACT_NAME_MAX];
-                snprintf(short_name, sizeof(short_name), "gpu.%s", d->name + 8);
-                consider(short_name, name, &best, buf, n);
+            char forms[2][FACT_NAME_MAX];
+            for (int k = decl_forms(probe_is_each_gpu(i), d->name, forms) - 1; k >= 0; k--) {
+                consider(forms[k], name, &best, buf, n);
+                if (per_gpu && strncmp(forms[k], "gpu.<i>.", 8) == 0) {
+                    char short_name[FACT_NAME_MAX];
+                    snprintf(short_name, sizeof(short_name), "gpu.%s", forms[k] + 8);
+                    consider(short_name, name, &best, buf, n);
+                }
             }
         }
     }
@@ -473,15 +524,19 @@ const char *fact_catalog_suggest(const char *name, int per_gpu, char *buf, size_
 void fact_catalog_print(FILE *out)
 {
     size_t w = 0;
-    for (size_t i = 0; i <= probe_count; i++)
-        for (const struct fact_decl *d = i < probe_count ? fact_catalog_of(probe_table[i].name)
-                                                         : facts_probe_runner;
-             d && d->name; d++)
-            w = strlen(d->name) > w ? strlen(d->name) : w;
-    for (size_t i = 0; i <= probe_count; i++)
-        for (const struct fact_decl *d = i < probe_count ? fact_catalog_of(probe_table[i].name)
-                                                         : facts_probe_runner;
-             d && d->name; d++)
-            fprintf(out, "%-*s  %-6s  %s\n", (int)w, d->name, fact_type_name(d->type),
-                    i < probe_count ? probe_table[i].name : "(every probe)");
+    char forms[2][FACT_NAME_MAX];
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i <= probe_count; i++)
+            for (const struct fact_decl *d = i < probe_count ? fact_catalog_of(probe_table[i].name)
+                                                             : facts_probe_runner;
+                 d && d->name; d++) {
+                int nf = decl_forms(probe_is_each_gpu(i), d->name, forms);
+                for (int k = 0; k < nf; k++) {
+                    if (pass == 0)
+                        w = strlen(forms[k]) > w ? strlen(forms[k]) : w;
+                    else
+                        fprintf(out, "%-*s  %-6s  %s\n", (int)w, forms[k], fact_type_name(d->type),
+                                i < probe_count ? probe_table[i].name : "(every probe)");
+                }
+            }
 }

@@ -18,18 +18,30 @@ struct probe_opts {
     /* with --only: the probes above the quick level that the selected checks
      * name with `probe:`; NULL runs every probe of the level */
     const struct strlist *only_probes;
+    /* --gpu N[,M]|all: the runtime devices the per-GPU probes measure; NULL = device 0 */
+    const char *gpus;
+    /* --memtest-fraction: the share of free VRAM the memory test covers; 0 = by level */
+    double memtest_fraction;
 };
 
 struct probe_ctx {
     struct factset *facts;
     enum level level;
     const struct probe_opts *opts;
+    /* in a per-GPU probe's child: the runtime device to measure (0 by default) */
+    int device;
 };
+
+enum { PROBE_HOST = 0, PROBE_GPU_ONCE = 1, PROBE_GPU_EACH = 2, PROBE_GPU_PAIRS = 3 };
 
 struct probe {
     const char *name;
     enum level level;
-    int needs_gpu; /* runs in an isolated child with a watchdog */
+    /* PROBE_HOST: in this process; PROBE_GPU_ONCE: one isolated child with a watchdog;
+     * PROBE_GPU_EACH: one isolated child per selected GPU (--gpu), its facts renamed
+     * gpu.<j>.* (probe_each_gpu.c); PROBE_GPU_PAIRS: one isolated child that reads
+     * the selection (gpu.measured), made first if no per-GPU probe made it */
+    int needs_gpu;
     /* 0, or -errno for an internal error (recorded as probe.<name>.status) */
     int (*run)(struct probe_ctx *ctx);
     const char *what; /* one line for `explain` and -v */
@@ -39,8 +51,10 @@ extern const struct probe probe_table[];
 extern const size_t probe_count;
 
 /* run every probe up to ctx->level, in table order; probes with needs_gpu
- * run in an isolated child (src/gpu/isolate.h) */
-void probes_run_all(struct probe_ctx *ctx);
+ * run in an isolated child (src/gpu/isolate.h), the per-GPU ones once per
+ * device of ctx->opts->gpus. -1 after an error() when --gpu is malformed or
+ * names a device the runtime does not show (exit 2). */
+int probes_run_all(struct probe_ctx *ctx);
 /* before a GPU probe forks: the HIP backend's library directory from
  * rocm.torch_lib_set ("wheel:DIR": PyTorch loads its torch/lib copies, so the
  * GPU children load them too); nothing on a sysroot */

@@ -176,7 +176,7 @@ int probe_gemm_peak_run(struct probe_ctx *ctx)
         if (t != GPU_F32) {
             snprintf(name, sizeof(name), "gpu.gemm_peak.%s", types[ti].name);
             snprintf(pk, sizeof(pk), "%s_tflops", types[ti].name);
-            gpu_probe_fraction(ctx, name, tflops, 0, pk);
+            gpu_probe_fraction(ctx, name, tflops, ctx->device, pk);
         }
         snprintf(name, sizeof(name), "gpu.gemm_peak.%s_n", types[ti].name);
         fact_set_int(fs, name, n, "probe");

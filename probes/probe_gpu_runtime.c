@@ -143,11 +143,13 @@ static int pair_device(struct factset *fs, const struct gpu_backend *b, int i,
     }
     /* an AMD runtime device must be one of probe_gpu's; a CUDA one must at least be
      * a PCI device the OS has (its GPUs are not gpu.<j>: those are AMD's) */
-    int is_hip = strcmp(b->name, "hip") == 0;
+    /* the CPU backend's test devices pair like HIP's (backend.h) */
+    int is_hip = strcmp(b->name, "cuda") != 0;
     if (is_hip ? j < 0 : vrc != 0)
         strlist_add_owned(unpaired,
-                          xasprintf("%s device %d (%s) at %s: %s", is_hip ? "HIP" : "CUDA", i,
-                                    p->name, p->pci[0] ? p->pci : "(no PCI address)",
+                          xasprintf("%s device %d (%s) at %s: %s",
+                                    is_hip ? (strcmp(b->name, "cpu") ? "HIP" : "CPU test") : "CUDA",
+                                    i, p->name, p->pci[0] ? p->pci : "(no PCI address)",
                                     is_hip ? why : "no such PCI device in sysfs"));
     return is_hip ? j : -1;
 }
@@ -222,7 +224,11 @@ int probe_gpu_runtime_run(struct probe_ctx *ctx)
     struct factset *fs = ctx->facts;
     char *why_hip = NULL, *why_cuda = NULL;
     fact_set_bool(fs, "runtime.live", rootfs_is_live(), "rootfs");
-    if (!rootfs_is_live()) /* a fixture or snapshot: no runtime is loaded */
+    char tpci[GPU_CPU_MAX_DEVICES][32], bad[160];
+    int test_devices = gpu_cpu_test_devices(tpci, GPU_CPU_MAX_DEVICES, bad, sizeof(bad));
+    /* a fixture or snapshot: no runtime is loaded (unless the CPU backend's
+     * test devices stand in for the fixture's GPUs: backend.h) */
+    if (!rootfs_is_live() && test_devices <= 0)
         return 0;
     fact_set_bool(fs, "runtime.kfd_present", rootfs_exists("/dev/kfd"), "/dev/kfd");
     isolate_flush(fs);
@@ -240,8 +246,9 @@ int probe_gpu_runtime_run(struct probe_ctx *ctx)
         hip->device_count(hip, &nh);
     if (cuda)
         cuda->device_count(cuda, &nc);
-    struct gpu_backend *b = nh > 0 ? hip : nc > 0 ? cuda : hip ? hip : cuda;
-    int n = nh > 0 ? nh : nc;
+    struct gpu_backend *cpu = test_devices > 0 ? gpu_backend_cpu_open() : NULL;
+    struct gpu_backend *b = cpu ? cpu : nh > 0 ? hip : nc > 0 ? cuda : hip ? hip : cuda;
+    int n = cpu ? test_devices : nh > 0 ? nh : nc;
     fact_set_str(fs, "runtime.backend", b ? b->name : "none", b ? b->lib : "dlopen");
     fact_set_int(fs, "runtime.device_count", n, b ? b->lib : "dlopen");
     if (b) {
@@ -301,7 +308,7 @@ int probe_gpu_runtime_run(struct probe_ctx *ctx)
         }
     }
     /* only HIP lists AMD GPUs: under CUDA every gpu.<j> is naturally absent */
-    if (b && strcmp(b->name, "hip") == 0 && n > 0)
+    if (b && strcmp(b->name, "cuda") != 0 && n > 0)
         not_visible(fs, paired, ngpu, &hidden);
     free(paired);
     fact_set_list(fs, "runtime.unpaired", &unpaired, "PCI address");
@@ -317,6 +324,7 @@ int probe_gpu_runtime_run(struct probe_ctx *ctx)
     free(why_cuda);
     gpu_backend_close(hip);
     gpu_backend_close(cuda);
+    gpu_backend_close(cpu);
     return 0;
 }
 

@@ -134,14 +134,14 @@ int probe_hmm_run(struct probe_ctx *ctx)
 
     /* prefetch: back to the host by touching, then to the device */
     memset(m, 1, n);
-    if (b->prefetch && !b->prefetch(b, m, n, 0, NULL) && !b->device_sync(b)) {
+    if (b->prefetch && !b->prefetch(b, m, n, ctx->device, NULL) && !b->device_sync(b)) {
         int loc = -3;
         if (b->prefetch_location && !b->prefetch_location(b, m, n, &loc))
             fact_set_int(fs, "hmm.prefetch_location", loc, src);
         double g = read_pass(b, f, m, n, out, grid, e0, e1);
         if (g > 0) {
             fact_set_float(fs, "hmm.after_prefetch_gbs", g, src);
-            fact_set_bool(fs, "hmm.prefetch_honoured", loc == 0 && g >= 0.5 * dev, src);
+            fact_set_bool(fs, "hmm.prefetch_honoured", loc == ctx->device && g >= 0.5 * dev, src);
         }
     } else {
         fact_set_unknown(fs, "hmm.prefetch_honoured", src, "prefetch failed: %s", b->err);

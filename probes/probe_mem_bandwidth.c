@@ -187,7 +187,7 @@ int probe_mem_bandwidth_run(struct probe_ctx *ctx)
     set_gbs(fs, &r, src);
     const struct fact *best = fact_get(fs, "membw.best_gbs");
     if (best && best->type == FACT_FLOAT) {
-        gpu_probe_fraction(ctx, "membw.best", best->f, 0, "mem_gbs");
+        gpu_probe_fraction(ctx, "membw.best", best->f, ctx->device, "mem_gbs");
     } else {
         static const char *const no[] = {"membw.best_peak", "membw.best_fraction"};
         for (size_t i = 0; i < ARRAY_SIZE(no); i++)

@@ -9,6 +9,7 @@
 
 #include "../src/gpu/backend.h"
 #include "../src/gpu/isolate.h"
+#include "probe_each_gpu.h"
 
 int probe_host_run(struct probe_ctx *ctx);
 int probe_env_run(struct probe_ctx *ctx);
@@ -39,69 +40,80 @@ int probe_fp_run(struct probe_ctx *ctx);
 int probe_fp_sampling_run(struct probe_ctx *ctx);
 int probe_gemm_peak_run(struct probe_ctx *ctx);
 int probe_vla_run(struct probe_ctx *ctx);
+int probe_memtest_run(struct probe_ctx *ctx);
+int probe_p2p_run(struct probe_ctx *ctx);
 
 const struct probe probe_table[] = {
-    {"host", LEVEL_QUICK, 0, probe_host_run, "host name, OS release and kernel release"},
-    {"env", LEVEL_QUICK, 0, probe_env_run, "GPU-related environment variables (whitelisted)"},
-    {"driver", LEVEL_QUICK, 0, probe_driver_run, "amdgpu module state and version"},
-    {"kernel_log", LEVEL_QUICK, 0, probe_kernel_log_run,
+    {"host", LEVEL_QUICK, PROBE_HOST, probe_host_run, "host name, OS release and kernel release"},
+    {"env", LEVEL_QUICK, PROBE_HOST, probe_env_run,
+     "GPU-related environment variables (whitelisted)"},
+    {"driver", LEVEL_QUICK, PROBE_HOST, probe_driver_run, "amdgpu module state and version"},
+    {"kernel_log", LEVEL_QUICK, PROBE_HOST, probe_kernel_log_run,
      "known signatures in the kernel log (atomics, page faults, KFD rejects, module keys, "
      "firmware)"},
-    {"kfd", LEVEL_QUICK, 0, probe_kfd_run, "/dev/kfd and render nodes: presence, owner, open test"},
-    {"user", LEVEL_QUICK, 0, probe_user_run, "the process's groups and the group database"},
-    {"container", LEVEL_QUICK, 0, probe_container_run, "container and WSL detection"},
-    {"gpu", LEVEL_QUICK, 0, probe_gpu_run,
+    {"kfd", LEVEL_QUICK, PROBE_HOST, probe_kfd_run,
+     "/dev/kfd and render nodes: presence, owner, open test"},
+    {"user", LEVEL_QUICK, PROBE_HOST, probe_user_run,
+     "the process's groups and the group database"},
+    {"container", LEVEL_QUICK, PROBE_HOST, probe_container_run, "container and WSL detection"},
+    {"gpu", LEVEL_QUICK, PROBE_HOST, probe_gpu_run,
      "AMD GPUs from PCI, KFD topology and DRM sysfs (gfx, VRAM, BAR, clocks, thermal, RAS)"},
-    {"pcie", LEVEL_QUICK, 0, probe_pcie_run,
+    {"pcie", LEVEL_QUICK, PROBE_HOST, probe_pcie_run,
      "PCIe path from each GPU to the root port: link per hop, AtomicOp bits (config space)"},
-    {"iommu", LEVEL_QUICK, 0, probe_iommu_run, "IOMMU presence and the GPU's domain type"},
-    {"kernel", LEVEL_QUICK, 0, probe_kernel_run,
+    {"iommu", LEVEL_QUICK, PROBE_HOST, probe_iommu_run, "IOMMU presence and the GPU's domain type"},
+    {"kernel", LEVEL_QUICK, PROBE_HOST, probe_kernel_run,
      "kernel command line, amdgpu parameters in force, CONFIG_HSA_AMD_SVM and CONFIG_DRM_AMDGPU"},
     /* after host, driver, kernel_log, gpu and kernel: reads their facts */
-    {"driver_cause", LEVEL_QUICK, 0, probe_driver_cause_run,
+    {"driver_cause", LEVEL_QUICK, PROBE_HOST, probe_driver_cause_run,
      "why amdgpu would not load or bind: command line, modprobe.d, DKMS, module tree, Secure Boot, "
      "firmware"},
-    {"rocm", LEVEL_QUICK, 0, probe_rocm_run,
+    {"rocm", LEVEL_QUICK, PROBE_HOST, probe_rocm_run,
      "ROCm installs under /opt/rocm* and distribution packages"},
-    {"python", LEVEL_QUICK, 0, probe_python_run,
+    {"python", LEVEL_QUICK, PROBE_HOST, probe_python_run,
      "the Python environment: torch build, nvidia-* packages, requirements file"},
     /* after python: reads python.torch_dir */
-    {"rocm_libs", LEVEL_QUICK, 0, probe_rocm_libs_run,
+    {"rocm_libs", LEVEL_QUICK, PROBE_HOST, probe_rocm_libs_run,
      "the ROCm libraries that will be loaded (system and PyTorch's torch/lib) and where their "
      "dependencies resolve (RUNPATH, LD_LIBRARY_PATH, ld.so.cache)"},
     /* GPU probes (needs_gpu = 1): each in its own child with a watchdog */
-    {"gpu_runtime", LEVEL_STANDARD, 1, probe_gpu_runtime_run,
+    {"gpu_runtime", LEVEL_STANDARD, PROBE_GPU_ONCE, probe_gpu_runtime_run,
      "GPU runtimes (HIP, CUDA): load, version, devices; HIP's view against KFD"},
     /* after gpu, pcie and gpu_runtime (at the standard level): reads their
      * facts; before the measuring probes, whose children read the peaks */
-    {"peaks", LEVEL_QUICK, 0, probe_peaks_run,
+    {"peaks", LEVEL_QUICK, PROBE_HOST, probe_peaks_run,
      "peak matrix/vector rates, memory and PCIe payload bandwidth derived from the device's units, "
      "clocks and bus (checks.yaml peaks table)"},
-    {"kernels", LEVEL_STANDARD, 1, probe_kernels_run,
+    {"kernels", LEVEL_STANDARD, PROBE_GPU_ONCE, probe_kernels_run,
      "run-time compilation of the built-in kernels for the device's target (cached)"},
-    {"sync", LEVEL_STANDARD, 1, probe_sync_run,
+    {"sync", LEVEL_STANDARD, PROBE_GPU_EACH, probe_sync_run,
      "launch overhead, stream/device synchronise latency, event resolution, null-stream order"},
-    {"bandwidth", LEVEL_STANDARD, 1, probe_bandwidth_run,
+    {"bandwidth", LEVEL_STANDARD, PROBE_GPU_EACH, probe_bandwidth_run,
      "host<->device copy bandwidth (pinned, pageable) vs the PCIe link; device triad"},
-    {"mem_bandwidth", LEVEL_STANDARD, 1, probe_mem_bandwidth_run,
+    {"mem_bandwidth", LEVEL_STANDARD, PROBE_GPU_EACH, probe_mem_bandwidth_run,
      "device memory bandwidth: BabelStream copy/mul/add/triad/dot over three 1 GiB arrays, "
      "verified, against the derived peak"},
-    {"hmm", LEVEL_STANDARD, 1, probe_hmm_run,
+    {"hmm", LEVEL_STANDARD, PROBE_GPU_EACH, probe_hmm_run,
      "managed memory: attributes, migration measured, prefetch honoured"},
-    {"mem_release", LEVEL_STANDARD, 1, probe_mem_release_run,
+    {"mem_release", LEVEL_STANDARD, PROBE_GPU_EACH, probe_mem_release_run,
      "VRAM used returns to its baseline after allocate/free cycles"},
     /* after gpu, python and the GPU runtime probe: reads gpu.<i>.isa/gfx, python.torch_dir */
-    {"target_binaries", LEVEL_STANDARD, 0, probe_target_binaries_run,
+    {"target_binaries", LEVEL_STANDARD, PROBE_HOST, probe_target_binaries_run,
      "gfx targets in the PyTorch and ROCm math libraries (.hip_fatbin bundles, Tensile files)"},
-    {"vulkan", LEVEL_STANDARD, 1, probe_vulkan_run,
+    {"vulkan", LEVEL_STANDARD, PROBE_GPU_ONCE, probe_vulkan_run,
      "Vulkan loader, headless instance and physical devices (RADV/AMDVLK for the GPU)"},
-    {"fp", LEVEL_STANDARD, 1, probe_fp_run,
+    {"fp", LEVEL_STANDARD, PROBE_GPU_EACH, probe_fp_run,
      "fp16/bf16 GEMM vs fp64, large-logit attention, overflow, denormals, NaN, RNE, determinism"},
-    {"fp_sampling", LEVEL_STANDARD, 1, probe_fp_sampling_run,
+    {"fp_sampling", LEVEL_STANDARD, PROBE_GPU_EACH, probe_fp_sampling_run,
      "inverse-CDF sampling on the device at batch 1/8/64, chi-square against the probabilities"},
-    {"gemm_peak", LEVEL_STANDARD, 1, probe_gemm_peak_run,
+    {"gemm_peak", LEVEL_STANDARD, PROBE_GPU_EACH, probe_gemm_peak_run,
      "fp16/bf16/fp32 GEMM TFLOP/s through the BLAS used, with a spot check against fp64"},
-    {"vla", LEVEL_FULL, 1, probe_vla_run,
+    {"memtest", LEVEL_STANDARD, PROBE_GPU_EACH, probe_memtest_run,
+     "VRAM pattern test over a fraction of free VRAM (walking ones, address, random, moving "
+     "inversions)"},
+    /* after the per-GPU probes: reads gpu.measured */
+    {"p2p", LEVEL_STANDARD, PROBE_GPU_PAIRS, probe_p2p_run,
+     "peer-to-peer between the selected GPUs: access, copy bandwidth each way, xGMI/PCIe link"},
+    {"vla", LEVEL_FULL, PROBE_GPU_ONCE, probe_vla_run,
      "the reference VLA pass (pi0 bf16 on a GPU, tiny on the CPU): latency, memory, numerics"},
 };
 
@@ -145,8 +157,31 @@ void probes_pick_hip_dir(const struct factset *fs)
         gpu_backend_hip_use_dir(NULL);
 }
 
-void probes_run_all(struct probe_ctx *ctx)
+/* the gpu_runtime probe's devices, for the per-GPU probes: run it first if the
+ * checks selected did not ask for it */
+static int resolve_gpus(struct probe_ctx *ctx, struct gpu_select *sel)
 {
+    char why[300];
+    if (sel->resolved)
+        return 0;
+    if (!fact_get(ctx->facts, "probe.gpu_runtime.status"))
+        for (size_t i = 0; i < probe_count; i++)
+            if (strcmp(probe_table[i].name, "gpu_runtime") == 0) {
+                probes_pick_hip_dir(ctx->facts);
+                isolate_run(&probe_table[i], ctx, probe_budget_s("gpu_runtime"));
+            }
+    if (gpu_select_resolve(ctx->facts, sel, why, sizeof(why)))
+        return error("%s", why);
+    return 0;
+}
+
+int probes_run_all(struct probe_ctx *ctx)
+{
+    struct gpu_select sel;
+    char why[300];
+    memset(&sel, 0, sizeof(sel));
+    if (ctx->opts && ctx->opts->gpus && gpu_select_parse(ctx->opts->gpus, &sel, why, sizeof(why)))
+        return error("%s", why);
     for (size_t i = 0; i < probe_count; i++) {
         const struct probe *p = &probe_table[i];
         if (p->level > ctx->level)
@@ -156,8 +191,17 @@ void probes_run_all(struct probe_ctx *ctx)
         if (p->level > LEVEL_QUICK && ctx->opts && ctx->opts->only_probes &&
             !strlist_has(ctx->opts->only_probes, p->name))
             continue;
-        if (p->needs_gpu) {
+        if (p->needs_gpu)
             probes_pick_hip_dir(ctx->facts);
+        if (p->needs_gpu == PROBE_GPU_PAIRS && resolve_gpus(ctx, &sel))
+            return -1;
+        if (p->needs_gpu == PROBE_GPU_EACH) {
+            if (resolve_gpus(ctx, &sel))
+                return -1;
+            probe_run_each_gpu(p, ctx, probe_budget_s(p->name), &sel);
+            continue;
+        }
+        if (p->needs_gpu) {
             /* never in this process: a GPU runtime stays out of the parent */
             isolate_run(p, ctx, probe_budget_s(p->name));
             continue;
@@ -171,6 +215,7 @@ void probes_run_all(struct probe_ctx *ctx)
             fact_set_str(ctx->facts, name, strerror(-rc), "probe table");
         }
     }
+    return 0;
 }
 
 const char *probe_gpu_pci(const struct factset *fs, int gpu, char buf[FACT_NAME_MAX])

@@ -12,6 +12,7 @@
 
 #include "../probes/fact_catalog.h"
 #include "../probes/probe.h"
+#include "../probes/probe_each_gpu.h"
 #include "../probes/probe_python.h"
 #include "core/checks.h"
 #include "diff/diff.h"
@@ -37,7 +38,7 @@ struct opts {
     const char *sysroot;
     const char *json;
     const char *junit;
-    const char *prom; /* --prom: Prometheus text for the textfile collector */
+    const char *prom;     /* --prom: Prometheus text for the textfile collector */
     const char *html;     /* --html: one self-contained page */
     const char *markdown; /* --markdown: a summary for an issue tracker */
     int no_redact;        /* --no-redact: keep host, user and home names in --markdown */
@@ -56,6 +57,7 @@ static void usage(FILE *out)
           "                       [--strict] [--html FILE|-] [--markdown FILE|-] [--no-redact]\n"
           "                       [--checks FILE] [--requirements FILE] [--python PATH]\n"
           "                       [--preset NAME|FILE] [--dtype bf16|fp16|fp32] [-v] [--no-color]\n"
+          "                       [--gpu N[,M...]|all] [--memtest-fraction F]\n"
           "       rocm-vla-doctor list [--checks FILE] | list --facts\n"
           "       rocm-vla-doctor explain ID [--checks FILE]\n"
           "       rocm-vla-doctor collect [-o FILE.tar.gz] [--requirements FILE] [--python PATH]\n"
@@ -99,7 +101,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         O_PROM,
         O_HTML,
         O_MARKDOWN,
-        O_NOREDACT
+        O_NOREDACT,
+        O_GPU,
+        O_MEMTEST
     };
     static const struct option longopts[] = {
         {"level", required_argument, NULL, O_LEVEL},
@@ -119,6 +123,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         {"html", required_argument, NULL, O_HTML},
         {"markdown", required_argument, NULL, O_MARKDOWN},
         {"no-redact", no_argument, NULL, O_NOREDACT},
+        {"gpu", required_argument, NULL, O_GPU},
+        {"memtest-fraction", required_argument, NULL, O_MEMTEST},
         {"output", required_argument, NULL, 'o'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, O_HELP},
@@ -172,6 +178,23 @@ static int parse_opts(int argc, char **argv, struct opts *o)
                 return error("--dtype must be bf16, fp16 or fp32, not '%s'", optarg);
             o->probe.vla_dtype = optarg;
             break;
+        case O_GPU: {
+            struct gpu_select sel;
+            char why[300];
+            if (gpu_select_parse(optarg, &sel, why, sizeof(why)))
+                return error("%s", why);
+            o->probe.gpus = optarg;
+            break;
+        }
+        case O_MEMTEST: {
+            double f;
+            if (str_parse_double(optarg, &f) || !(f > 0 && f <= 0.9))
+                return error("--memtest-fraction wants a share of the free VRAM above 0 and at "
+                             "most 0.9, not '%s'",
+                             optarg);
+            o->probe.memtest_fraction = f;
+            break;
+        }
         case 'o':
             o->output = optarg;
             break;
@@ -317,8 +340,7 @@ static void outputs_abort(struct outputs *out)
 
 static int outputs_open(struct outputs *out, const struct opts *o)
 {
-    static const char *const opt[OUT_N] = {"--json", "--junit", "--prom", "--html",
-                                                 "--markdown"};
+    static const char *const opt[OUT_N] = {"--json", "--junit", "--prom", "--html", "--markdown"};
     const char *path[OUT_N] = {o->json, o->junit, o->prom, o->html, o->markdown};
     memset(out, 0, sizeof(*out));
     for (int i = 0; i < OUT_N; i++)
@@ -385,7 +407,7 @@ static int cmd_check(struct opts *o, int argc, char **argv)
     iso_now(started, sizeof(started));
     double t0 = util_mono_s();
     struct factset fs = FACTSET_INIT;
-    struct probe_ctx pctx = {&fs, o->level, &o->probe};
+    struct probe_ctx pctx = {&fs, o->level, &o->probe, 0};
     struct strlist only_probes = STRLIST_INIT;
     if (o->only.n) {
         /* run what the selected checks need: their level, their probes */
@@ -401,9 +423,21 @@ static int cmd_check(struct opts *o, int argc, char **argv)
         o->probe.only_probes = &only_probes;
     }
     probes_set_checks(&cs); /* GPU probe budgets from `timeout:` */
-    probes_run_all(&pctx);
+    int probed = -1;
+    if (o->probe.gpus && pctx.level == LEVEL_QUICK)
+        error("--gpu %s: the GPU probes run at --level standard or full (or with --only naming "
+              "one of their checks), not at quick",
+              o->probe.gpus);
+    else
+        probed = probes_run_all(&pctx);
     o->probe.only_probes = NULL;
     strlist_release(&only_probes);
+    if (probed) { /* --gpu names a device the runtime does not show */
+        factset_release(&fs);
+        outputs_abort(&outs);
+        rc = EXIT_USAGE;
+        goto out;
+    }
 
     struct results res;
     struct run_filter flt = {o->level, o->only.n ? &o->only : NULL};
@@ -470,6 +504,8 @@ static int cmd_collect(struct opts *o, int argc, char **argv)
         return error("unexpected argument '%s'", argv[0]), EXIT_USAGE;
     if (o->sysroot)
         return error("collect records the live host; --sysroot does not apply"), EXIT_USAGE;
+    if (o->probe.gpus)
+        return error("collect records files, no GPU is measured; --gpu does not apply"), EXIT_USAGE;
     if (o->probe.requirements && requirements_check_file(o->probe.requirements))
         return EXIT_USAGE;
     char tmpl[] = "/tmp/rocm-vla-doctor-collect.XXXXXX";
@@ -481,7 +517,7 @@ static int cmd_collect(struct opts *o, int argc, char **argv)
     struct factset fs = FACTSET_INIT;
     /* collect records what the host-level probes read; GPU probes measure
      * and are not replayable from files */
-    struct probe_ctx pctx = {&fs, LEVEL_QUICK, &o->probe};
+    struct probe_ctx pctx = {&fs, LEVEL_QUICK, &o->probe, 0};
     int rec = rootfs_record_start(stage);
     if (rec)
         error("cannot create the staging directory '%s': %s", stage, strerror(-rec));

@@ -29,6 +29,11 @@ def main():
             name = plain if plain else "gpu.0." + per_gpu
             n += 1
             match = [(t, d) for rx, t, d in decls if rx.match(name)]
+            if not match and plain:
+                # a per-GPU probe's child sets "sync.x" / "gpu.gemm_peak.x"; the
+                # runner renames it gpu.<j>.sync.x (probes/probe_each_gpu.c)
+                each = "gpu.0." + (plain[4:] if plain.startswith("gpu.") else plain)
+                match = [(t, d) for rx, t, d in decls if rx.match(each) and d.startswith("gpu.<i>.")]
             line = src.count("\n", 0, m.start()) + 1
             if not match:
                 bad += 1

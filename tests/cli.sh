@@ -155,7 +155,7 @@ checks:
     title: reads a fact no probe of this level produces
     level: quick
     fail:
-      - when: "sync.launch_us.p50 > 1"
+      - when: "gpu.sync.launch_us.p50 > 1"
         summary: cannot happen
         fix: none
     pass: {summary: must not pass}
@@ -186,7 +186,7 @@ checks:
 YAML
 mkdir -p tests/cli-roots/empty 2>/dev/null
 t custom 1 "$RVD" --checks "$D/custom.yaml" --sysroot tests/cli-roots/named --no-color
-has custom "^\[--\] test.unknown +cannot tell: no probe produced sync.launch_us.p50"
+has custom "^\[--\] test.unknown +cannot tell: no probe produced gpu.sync.launch_us.p50"
 has custom "^\[XX\] test.always_fails +fails by design"
 has custom "^ +fix: nothing"
 has custom "^\[ok\] host.named +named fixture-host"

@@ -133,8 +133,8 @@ $PY - "$D/mi300x.json" "$D" <<'EOF'
 import json, sys
 base = json.load(open(sys.argv[1]))
 d = sys.argv[2]
-perf = {"sync.launch_us.p99": 10.0, "sync.launch_us.p50": 5.0, "bw.h2d_pinned_gbs": 50.0,
-        "gpu.gemm_peak.fp16_tflops": 600.0, "vla.latency.total_ms": 40.0,
+perf = {"gpu.0.sync.launch_us.p99": 10.0, "gpu.0.sync.launch_us.p50": 5.0, "gpu.0.bw.h2d_pinned_gbs": 50.0,
+        "gpu.0.gemm_peak.fp16_tflops": 600.0, "vla.latency.total_ms": 40.0,
         "vla.control_rate_hz": 25.0}
 def write(name, facts, meta=None, status=None):
     r = json.loads(json.dumps(base))
@@ -150,28 +150,28 @@ def write(name, facts, meta=None, status=None):
     r["facts_meta"] = {k: r["facts_meta"][k] for k in r["facts"]}
     json.dump(r, open(f"{d}/{name}.json", "w"), indent=2)
 write("perf-base", perf)
-slower = dict(perf, **{"sync.launch_us.p99": 12.4, "bw.h2d_pinned_gbs": 60.0,
+slower = dict(perf, **{"gpu.0.sync.launch_us.p99": 12.4, "gpu.0.bw.h2d_pinned_gbs": 60.0,
                        "vla.latency.total_ms": 41.0})
 write("perf-slower", slower)
-write("perf-lost", dict(perf, **{"gpu.gemm_peak.fp16_tflops": None}),
-      meta={"gpu.gemm_peak.fp16_tflops": {"source": "edited", "reason": "libhipblaslt.so not found"}})
+write("perf-lost", dict(perf, **{"gpu.0.gemm_peak.fp16_tflops": None}),
+      meta={"gpu.0.gemm_peak.fp16_tflops": {"source": "edited", "reason": "libhipblaslt.so not found"}})
 write("perf-skip", perf, status={"pcie.atomics": "skip"})
 write("driver-only", dict(perf, **{"driver.version": "6.10.5 (amdgpu-dkms)"}))
 EOF
 
 t perf 1 "$RVD" diff "$D/perf-base.json" "$D/perf-slower.json" --no-color
-has perf out "^\[XX\] sync\.launch_us\.p99 +10\.0 -> 12\.4 \(\+24\.0%, lower is better, tolerance 10%\)$"
-has perf out "^\[ok\] bw\.h2d_pinned_gbs +50\.0 -> 60\.0 \(\+20\.0%, higher is better, tolerance 10%\)$"
+has perf out "^\[XX\] gpu\.0\.sync\.launch_us\.p99 +10\.0 -> 12\.4 \(\+24\.0%, lower is better, tolerance 10%\)$"
+has perf out "^\[ok\] gpu\.0\.bw\.h2d_pinned_gbs +50\.0 -> 60\.0 \(\+20\.0%, higher is better, tolerance 10%\)$"
 hasnt perf out "vla\.latency\.total_ms" # +2.5%: within tolerance, folded
 has perf out "1 performance value within tolerance; -v lists them"
 t perf-v 1 "$RVD" diff "$D/perf-base.json" "$D/perf-slower.json" --no-color -v
 has perf-v out "vla\.latency\.total_ms +40\.0 -> 41\.0 \(\+2\.5%"
-t perf-tol 0 "$RVD" diff "$D/perf-base.json" "$D/perf-slower.json" --tolerance sync.launch_us.p99=25 -v
+t perf-tol 0 "$RVD" diff "$D/perf-base.json" "$D/perf-slower.json" --tolerance gpu.0.sync.launch_us.p99=25 -v
 has perf-tol out "tolerance 25%"
-t perf-glob 0 "$RVD" diff "$D/perf-base.json" "$D/perf-slower.json" --tolerance 'sync.*=30%'
-t perf-off 0 "$RVD" diff "$D/perf-base.json" "$D/perf-slower.json" --tolerance 'sync.*=off'
+t perf-glob 0 "$RVD" diff "$D/perf-base.json" "$D/perf-slower.json" --tolerance 'gpu.*.sync.*=30%'
+t perf-off 0 "$RVD" diff "$D/perf-base.json" "$D/perf-slower.json" --tolerance 'gpu.*.sync.*=off'
 t perf-last-wins 1 "$RVD" diff "$D/perf-base.json" "$D/perf-slower.json" \
-    --tolerance 'sync.*=30' --tolerance sync.launch_us.p99=5
+    --tolerance 'gpu.*.sync.*=30' --tolerance gpu.0.sync.launch_us.p99=5
 t perf-tight 1 "$RVD" diff "$D/perf-base.json" "$D/perf-slower.json" --tolerance '*=1' -v
 has perf-tight out "^\[XX\] vla\.latency\.total_ms "
 for bad in sync.launch_us.p99 =5 x= x=-3 x=fast; do
@@ -181,7 +181,7 @@ done
 
 # a measurement that became unknown, a check that became skip: lost coverage
 t perf-lost 1 "$RVD" diff "$D/perf-base.json" "$D/perf-lost.json" --no-color
-has perf-lost out "^\[XX\] gpu\.gemm_peak\.fp16_tflops +600\.0 -> unknown: libhipblaslt\.so not found"
+has perf-lost out "^\[XX\] gpu\.0\.gemm_peak\.fp16_tflops +600\.0 -> unknown: libhipblaslt\.so not found"
 t perf-lost-allow 0 "$RVD" diff "$D/perf-base.json" "$D/perf-lost.json" --allow-skip
 t skip 1 "$RVD" diff "$D/perf-base.json" "$D/perf-skip.json" --no-color
 has skip out "^\[XX\] pcie\.atomics +pass -> skip"

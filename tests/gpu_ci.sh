@@ -118,11 +118,11 @@ fi
 # isolated child and its rsmi_init result is a fact, also with no device; a rocm-smi that
 # segfaults in rsmi_init is an error of mem.release alone
 if has_lib 'librocm_smi64\.so'; then
-    expect "rocm-smi loads, rsmi_init reported" "$OUT/blas.json" '"librocm_smi64" in f["memrel.vendor_lib"] and f["memrel.vendor_init"].startswith("rsmi_init: ")'
+    expect "rocm-smi loads, rsmi_init reported" "$OUT/blas.json" '"librocm_smi64" in f["gpu.memrel.vendor_lib"] and f["gpu.memrel.vendor_init"].startswith("rsmi_init: ")'
     if [ ! -e /dev/kfd ]; then
-        expect "no GPU: rsmi_init fails with its status" "$OUT/blas.json" '"status 8" in f["memrel.vendor_init"] and c["mem.release"]["status"] == "skip"'
+        expect "no GPU: rsmi_init fails with its status" "$OUT/blas.json" '"status 8" in f["gpu.memrel.vendor_init"] and c["mem.release"]["status"] == "skip"'
     else
-        expect "kfd: rsmi_init succeeds" "$OUT/blas.json" 'f["memrel.vendor_init"].startswith("rsmi_init: RSMI_STATUS_SUCCESS")'
+        expect "kfd: rsmi_init succeeds" "$OUT/blas.json" 'f["gpu.memrel.vendor_init"].startswith("rsmi_init: RSMI_STATUS_SUCCESS")'
     fi
 else
     echo "SKIP gpu_ci: librocm-smi64 is not installed (apt-get install librocm-smi64-1)"

@@ -6,6 +6,8 @@
 # forced with ROCM_VLA_DOCTOR_NO_BLAS=1 checked against the fp64 CPU
 # reference and timed; then fault injection (a
 # kernel that never returns) must end as a timeout of sync.latency alone;
+# the VRAM pattern test, clean and with an injected bit flip; with two or more
+# GPUs, tests/gpu_multi.sh (every GPU, peer-to-peer);
 # every fact of these runs must be declared in the fact catalogue.
 # last the VLA probe's GPU path (tests/vla_probe.sh).
 # Ends with "N passed, M failed".
@@ -38,51 +40,54 @@ expect "runtime devices at their PCI addresses" "$W" 'f["runtime.unpaired"] == [
 expect "HIP devices paired with gpu.<j> by PCI address" "$W" 'f["runtime.backend"] != "hip" or all(f["gpu.%d.pci" % f["runtime.dev.%d.gpu" % i]][:10] == f["runtime.dev.%d.pci" % i][:10] for i in range(f["runtime.device_count"]))'
 expect "kernels compiled for device 0 at its address" "$W" 'f["kernels.device_pci"] == f["runtime.dev.0.pci"] and f["kernels.targets"] == [f["runtime.dev.0.target"]]'
 expect "warm run compiles nothing" "$W" 'f["kernels.compiled"] == 0 and f["kernels.cached"] >= 3'
-for id in gpu.runtime gpu.kernels_compile sync.latency pcie.bandwidth hmm.managed mem.release; do
+for id in gpu.runtime gpu.kernels_compile sync.latency pcie.bandwidth hmm.managed mem.release gpu.memtest; do
     expect "$id measured" "$W" "c['$id']['status'] in ('pass', 'warn', 'fail')"
 done
-expect "null stream orders" "$W" 'f["sync.null_stream_stale"] == 0'
-expect ">= 1000 samples" "$W" 'f["sync.samples"] >= 1000'
-expect "launch overhead plausible (0.5..100 us)" "$W" '0.5 <= f["sync.launch_us.p50"] <= 100'
-expect "event resolution plausible (< 100 us)" "$W" '0 < f["sync.event_resolution_us"] < 100'
+expect "null stream orders" "$W" 'g("sync.null_stream_stale") == 0'
+expect ">= 1000 samples" "$W" 'g("sync.samples") >= 1000'
+expect "launch overhead plausible (0.5..100 us)" "$W" '0.5 <= g("sync.launch_us.p50") <= 100'
+expect "event resolution plausible (< 100 us)" "$W" '0 < g("sync.event_resolution_us") < 100'
 # PCIe Gen5 x16 carries 63 GB/s per direction: anything above is a timing bug
-expect "H2D pinned within physics (1..64 GB/s)" "$W" '1 <= f["bw.h2d_pinned_gbs"] <= 64'
-expect "D2H pinned within physics (1..64 GB/s)" "$W" '1 <= f["bw.d2h_pinned_gbs"] <= 64'
+expect "H2D pinned within physics (1..64 GB/s)" "$W" '1 <= g("bw.h2d_pinned_gbs") <= 64'
+expect "D2H pinned within physics (1..64 GB/s)" "$W" '1 <= g("bw.d2h_pinned_gbs") <= 64'
 # HBM3e of an H200 is 4.8 TB/s, MI300X 5.3 TB/s
-expect "triad within physics (50..5500 GB/s)" "$W" '50 <= f["bw.triad_gbs"] <= 5500'
-expect "managed verdict" "$W" 'f["hmm.verdict"] in ("migrates", "host fallback", "partial")'
-expect "device read bw within physics" "$W" '50 <= f["hmm.device_gbs"] <= 5500'
-expect "VRAM delta measured" "$W" 'abs(f["memrel.delta_mb"]) < 1024'
+expect "triad within physics (50..5500 GB/s)" "$W" '50 <= g("bw.triad_gbs") <= 5500'
+expect "managed verdict" "$W" 'g("hmm.verdict") in ("migrates", "host fallback", "partial")'
+expect "device read bw within physics" "$W" '50 <= g("hmm.device_gbs") <= 5500'
+expect "VRAM delta measured" "$W" 'abs(g("memrel.delta_mb")) < 1024'
 # VRAM telemetry outside the allocator: NVML on the CUDA reference, rocm-smi on HIP
-expect "mem.release reads the vendor telemetry" "$W" 'f["memrel.source"] == {"cuda": "NVML", "hip": "rocm-smi"}[f["memrel.backend"]]'
-expect "GEMM through the vendor BLAS" "$W" 'f["gpu.gemm_peak.blas"] == {"cuda": "cuBLAS cublasGemmEx", "hip": "rocBLAS rocblas_gemm_ex"}[f["gpu.gemm_peak.backend"]] and f["fp.gemm.blas"] == f["gpu.gemm_peak.blas"]'
+expect "mem.release reads the vendor telemetry" "$W" 'g("memrel.source") == {"cuda": "NVML", "hip": "rocm-smi"}[g("memrel.backend")]'
+expect "GEMM through the vendor BLAS" "$W" 'g("gemm_peak.blas") == {"cuda": "cuBLAS cublasGemmEx", "hip": "rocBLAS rocblas_gemm_ex"}[g("gemm_peak.backend")] and g("fp.gemm.blas") == g("gemm_peak.blas")'
 
 # derived peaks (probes/probe_peaks.c) for runtime device 0 and the measured
 # figures as fractions of them (issue 10): BabelStream's five kernels verified
 # against the CPU reference's expected values, at the default size and at odd ones
 expect "derived peaks for device 0" "$W" 'f["runtime.dev.0.peak.fp16_tflops"] > 0 and f["runtime.dev.0.peak.mem_gbs"] > 0 and f["runtime.dev.0.peak.why"] == ""'
 expect "gpu.mem_bandwidth measured" "$W" "c['gpu.mem_bandwidth']['status'] in ('pass', 'warn')"
-expect "BabelStream values right" "$W" 'f["membw.error"] == "" and f["membw.checked"] == 3 * 8 * 1024 and f["membw.max_rel_err"] < 1e-8'
-expect "BabelStream within physics (50..6000 GB/s)" "$W" 'all(50 <= f["membw.%s_gbs" % k] <= 6000 for k in ("copy", "mul", "add", "triad", "dot"))'
-expect "BabelStream arrays beyond the caches (>= 768 MiB)" "$W" 'f["membw.array_bytes"] >= 768 << 20'
-expect "memory fraction of the derived peak plausible (0.3..1.05)" "$W" '0.3 <= f["membw.best_fraction"] <= 1.05'
-expect "GEMM fractions of the derived peak plausible (0.05..1.1)" "$W" 'all(0.05 <= f["gpu.gemm_peak.%s_fraction" % t] <= 1.1 for t in ("fp16", "bf16"))'
-expect "PCIe upload fraction of the payload plausible (0.3..1.05)" "$W" '0.3 <= f["bw.h2d_payload_fraction"] <= 1.05'
+expect "BabelStream values right" "$W" 'g("membw.error") == "" and g("membw.checked") == 3 * 8 * 1024 and g("membw.max_rel_err") < 1e-8'
+expect "BabelStream within physics (50..6000 GB/s)" "$W" 'all(50 <= g("membw.%s_gbs" % k) <= 6000 for k in ("copy", "mul", "add", "triad", "dot"))'
+expect "BabelStream arrays beyond the caches (>= 768 MiB)" "$W" 'g("membw.array_bytes") >= 768 << 20'
+expect "memory fraction of the derived peak plausible (0.3..1.05)" "$W" '0.3 <= g("membw.best_fraction") <= 1.05'
+expect "GEMM fractions of the derived peak plausible (0.05..1.1)" "$W" 'all(0.05 <= g("gemm_peak.%s_fraction" % t) <= 1.1 for t in ("fp16", "bf16"))'
+expect "PCIe upload fraction of the payload plausible (0.3..1.05)" "$W" '0.3 <= g("bw.h2d_payload_fraction") <= 1.05'
 python3 - "$W" <<'PY'
 import json, sys
 f = json.load(open(sys.argv[1]))["facts"]
+def g(name, k=0):
+    m = f.get("gpu.measured") or []
+    return f["gpu.%s.%s" % (m[k], name)] if m else f["gpu." + name]
 print("derived peaks (runtime device 0): fp16 %.1f / bf16 %.1f / fp32 %.1f TFLOP/s, memory %.0f GB/s; %s; %s" % (
     f["runtime.dev.0.peak.fp16_tflops"], f["runtime.dev.0.peak.bf16_tflops"], f["runtime.dev.0.peak.fp32_tflops"],
     f["runtime.dev.0.peak.mem_gbs"], f["runtime.dev.0.peak.basis"], f["runtime.dev.0.peak.mem_basis"]))
-print("BabelStream GB/s: " + ", ".join("%s %.0f" % (k, f["membw.%s_gbs" % k]) for k in ("copy", "mul", "add", "triad", "dot"))
-      + " (arrays of %d MiB; best %s, %s)" % (f["membw.array_bytes"] >> 20, f["membw.best_kernel"], f["membw.best_vs_peak"]))
-print("GEMM vs derived peak: fp16 %s; bf16 %s" % (f["gpu.gemm_peak.fp16_vs_peak"], f["gpu.gemm_peak.bf16_vs_peak"]))
-print("PCIe: H2D pinned %.1f GB/s = %.2f of %.1f GB/s payload" % (f["bw.h2d_pinned_gbs"], f["bw.h2d_payload_fraction"], f["bw.link_payload_gbs"]))
+print("BabelStream GB/s: " + ", ".join("%s %.0f" % (k, g("membw.%s_gbs" % k)) for k in ("copy", "mul", "add", "triad", "dot"))
+      + " (arrays of %d MiB; best %s, %s)" % (g("membw.array_bytes") >> 20, g("membw.best_kernel"), g("membw.best_vs_peak")))
+print("GEMM vs derived peak: fp16 %s; bf16 %s" % (g("gemm_peak.fp16_vs_peak"), g("gemm_peak.bf16_vs_peak")))
+print("PCIe: H2D pinned %.1f GB/s = %.2f of %.1f GB/s payload" % (g("bw.h2d_pinned_gbs"), g("bw.h2d_payload_fraction"), g("bw.link_payload_gbs")))
 PY
 for n in 7 1000003; do
     ROCM_VLA_DOCTOR_STREAM_N=$n "$RVD" --level standard --only gpu.mem_bandwidth \
         --json "$OUT/stream-$n.json" >"$OUT/stream-$n.txt" 2>&1
-    expect "BabelStream at n = $n: every kernel verified" "$OUT/stream-$n.json" "f['membw.error'] == '' and f['membw.checked'] == 3 * 8 * min($n, 1024) and f['membw.array_bytes'] == 8 * $n"
+    expect "BabelStream at n = $n: every kernel verified" "$OUT/stream-$n.json" "g('membw.error') == '' and g('membw.checked') == 3 * 8 * min($n, 1024) and g('membw.array_bytes') == 8 * $n"
 done
 
 # the project's own GEMM kernel (kernels/gemm.hip), forced: fp16/bf16 against the fp64 CPU
@@ -91,22 +96,45 @@ done
 N="$OUT/noblas.json"
 ROCM_VLA_DOCTOR_NO_BLAS=1 "$RVD" --level standard --only fp.correctness,gpu.gemm_peak \
     --json "$N" >"$OUT/noblas.txt" 2>&1
-expect "NO_BLAS: own kernel in both probes" "$N" 'f["fp.gemm.blas"] == f["gpu.gemm_peak.blas"] == "own kernel rvd_gemm (no BLAS)" and "NO_BLAS" in f["gpu.gemm_peak.blas_lib"]'
-expect "own kernel: fp16/bf16 within the fp32-accumulation bound" "$N" 'f["fp.gemm.failures"] == 0 and f["fp.gemm.nonfinite"] == 0 and f["fp.gemm.f16.max_bound_ratio"] <= 1 and f["fp.gemm.bf16.max_bound_ratio"] <= 1'
-expect "own kernel: timed GEMMs spot-checked within the bound" "$N" 'f["gpu.gemm_peak.error"] == "" and f["gpu.gemm_peak.spot_checked"] == 48 and f["gpu.gemm_peak.spot_ratio"] <= 1'
-expect "own kernel: throughput measured" "$N" 'all(f["gpu.gemm_peak.%s_tflops" % t] > 0 for t in ("fp16", "bf16", "fp32"))'
+expect "NO_BLAS: own kernel in both probes" "$N" 'g("fp.gemm.blas") == g("gemm_peak.blas") == "own kernel rvd_gemm (no BLAS)" and "NO_BLAS" in g("gemm_peak.blas_lib")'
+expect "own kernel: fp16/bf16 within the fp32-accumulation bound" "$N" 'g("fp.gemm.failures") == 0 and g("fp.gemm.nonfinite") == 0 and g("fp.gemm.f16.max_bound_ratio") <= 1 and g("fp.gemm.bf16.max_bound_ratio") <= 1'
+expect "own kernel: timed GEMMs spot-checked within the bound" "$N" 'g("gemm_peak.error") == "" and g("gemm_peak.spot_checked") == 48 and g("gemm_peak.spot_ratio") <= 1'
+expect "own kernel: throughput measured" "$N" 'all(g("gemm_peak.%s_tflops" % t) > 0 for t in ("fp16", "bf16", "fp32"))'
 python3 - "$N" "$W" <<'PY'
 import json, sys
 n, w = (json.load(open(p))["facts"] for p in sys.argv[1:3])
+# the first measured GPU's facts (probes/probe_each_gpu.c)
+n, w = ({k.split(".", 2)[2]: v for k, v in x.items()
+         if k.startswith("gpu.%s." % x["gpu.measured"][0])} for x in (n, w))
 for t in ("fp16", "bf16", "fp32"):
     print("GEMM %s: own kernel %.2f TFLOP/s at N=%d, %s %.1f TFLOP/s at N=%d" % (
-        t, n["gpu.gemm_peak.%s_tflops" % t], n["gpu.gemm_peak.%s_n" % t], w["gpu.gemm_peak.blas"],
-        w["gpu.gemm_peak.%s_tflops" % t], w["gpu.gemm_peak.%s_n" % t]))
+        t, n["gemm_peak.%s_tflops" % t], n["gemm_peak.%s_n" % t], w["gemm_peak.blas"],
+        w["gemm_peak.%s_tflops" % t], w["gemm_peak.%s_n" % t]))
 print("own kernel error/bound: fp16 %.3g, bf16 %.3g (fp.correctness), spot %.3g (gemm_peak)" % (
-    n["fp.gemm.f16.max_bound_ratio"], n["fp.gemm.bf16.max_bound_ratio"], n["gpu.gemm_peak.spot_ratio"]))
+    n["fp.gemm.f16.max_bound_ratio"], n["fp.gemm.bf16.max_bound_ratio"], n["gemm_peak.spot_ratio"]))
 print("mem.release via %s (%s): baseline %.0f MiB, peak %.0f MiB, after %.0f MiB, delta %.1f MiB (runtime view %.1f MiB)" % (
     w["memrel.source"], w["memrel.source_lib"], w["memrel.baseline_mb"], w["memrel.peak_mb"],
     w["memrel.after_mb"], w["memrel.delta_mb"], w["memrel.runtime_delta_mb"]))
+PY
+
+# the VRAM pattern test through kernels/memtest.hip: clean on a healthy GPU, its
+# throughput (bytes written + read per second) within HBM physics; then a bit
+# flipped on read at byte 0x12345 (bit 5 of byte 1 of the word at 0x12344):
+# every verify pass sees it, at that offset and the buffer's address + offset
+expect "memtest: every pattern, no error, through the kernel" "$W" 'g("memtest.errors") == 0 and g("memtest.complete") and g("memtest.engine") == "kernels/memtest.hip" and g("memtest.bytes") >= (1 << 30) and g("memtest.injected") == "" and c["gpu.memtest"]["status"] == "pass"'
+expect "memtest throughput within physics (50..5500 GB/s)" "$W" '50 <= g("memtest.gbs") <= 5500'
+ROCM_VLA_DOCTOR_MEMTEST_FLIP=0x12345:5 "$RVD" --level standard --only gpu.memtest \
+    --json "$OUT/mtflip.json" >"$OUT/mtflip.txt" 2>&1
+expect "memtest: the injected flip fails the check" "$OUT/mtflip.json" 'c["gpu.memtest"]["status"] == "fail" and g("memtest.errors") == 41 and g("memtest.failed_patterns") == ["walking ones", "address in address", "random", "moving inversions"]'
+expect "memtest: the failing offset, address and bit" "$OUT/mtflip.json" 'len(g("memtest.first_errors")) == 1 and g("memtest.first_error").startswith("walking ones: offset 0x12344 (address 0x%x): " % (int(g("memtest.base"), 16) + 0x12344)) and g("memtest.first_error").endswith("(bits 0x00002000)")'
+python3 - "$W" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))["facts"]
+j = f["gpu.measured"][0]
+print("memtest gpu.%s: %.1f GiB (%.2f of %.1f GiB free), %s, %.2f s, %.0f GB/s" % (
+    j, f["gpu.%s.memtest.bytes" % j] / 2**30, f["gpu.%s.memtest.fraction" % j],
+    f["gpu.%s.memtest.free_bytes" % j] / 2**30, ", ".join(f["gpu.%s.memtest.patterns" % j]),
+    f["gpu.%s.memtest.seconds" % j], f["gpu.%s.memtest.gbs" % j]))
 PY
 
 # fault injection: a kernel that never returns; the sync budget is cut to 3 s
@@ -117,6 +145,22 @@ rc=$?
 [ $rc -le 1 ] && ok || bad "hung-kernel run exit code $rc"
 expect "hung kernel -> timeout" "$OUT/hang.json" 'c["sync.latency"]["status"] == "timeout" and "never returns" in c["sync.latency"]["summary"]'
 expect "later probes still ran" "$OUT/hang.json" 'c["mem.release"]["status"] in ("pass", "warn", "fail")'
+
+# two or more GPUs: every GPU, per-GPU verdicts, peer-to-peer (tests/gpu_multi.sh);
+# with one, p2p says why it is not judged
+if python3 -c "import json,sys; sys.exit(0 if json.load(open('$W'))['facts']['runtime.device_count'] > 1 else 1)"; then
+    mout=$(OUT="$OUT" RVD="$RVD" sh tests/gpu_multi.sh 2>&1)
+    printf '%s\n' "$mout" | grep -vE '^[0-9]+ passed, [0-9]+ failed$' || true
+    mp=$(printf '%s\n' "$mout" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1 \2/p' | tail -1)
+    if [ -n "$mp" ]; then
+        pass=$((pass + ${mp% *}))
+        fail=$((fail + ${mp#* }))
+    else
+        bad "gpu_multi.sh gave no counts"
+    fi
+else
+    expect "one GPU: p2p skips, saying why" "$W" 'c["gpu.p2p"]["status"] == "skip" and "one GPU measured" in c["gpu.p2p"]["summary"]'
+fi
 
 # the VLA probe on the GPU path (tests/vla_probe.sh asserts on whichever path
 # the machine takes; here a GPU is present, so it must take the GPU path and

@@ -5,13 +5,18 @@ fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL ${NAME:-test}: $*"; }
 # q FILE PYTHON-EXPR: evaluate against the JSON report (d; c = checks by id;
-# f = facts); exit status 0 when true
+# f = facts; g("sync.samples", k) = the per-GPU probes' fact of the k-th
+# measured GPU, gpu.<slot>.sync.samples, or gpu.sync.samples when none was
+# measured: probes/probe_each_gpu.c); exit status 0 when true
 q() {
     python3 - "$1" "$2" <<'PY'
 import json, math, sys
 d = json.load(open(sys.argv[1]))
 c = {x["id"]: x for x in d["checks"]}
 f = d["facts"]
+def g(name, k=0):
+    m = f.get("gpu.measured") or []
+    return f["gpu.%s.%s" % (m[k], name)] if m else f["gpu." + name]
 sys.exit(0 if eval(sys.argv[2]) else 1)
 PY
 }

@@ -56,7 +56,7 @@ if [ "$rc" = 2 ] && grep -q "unknown key 'fp16_matix' in peaks" "$W/typo.txt"; t
 if q "$W/live.json" 'f.get("runtime.device_count", 0) >= 1'; then
     echo "SKIP peaks live: this machine has a GPU (tests/gpu_device.sh covers it)"
 else
-    expect "no GPU: gpu.mem_bandwidth skips naming the runtime" "$W/live.json" 'c["gpu.mem_bandwidth"]["status"] == "skip" and f["membw.available"] is False and ("GPU" in f["membw.why"])'
+    expect "no GPU: gpu.mem_bandwidth skips naming the runtime" "$W/live.json" 'c["gpu.mem_bandwidth"]["status"] == "skip" and g("membw.available") is False and ("GPU" in g("membw.why"))'
     expect "no GPU: gpu.gemm_peak and pcie.bandwidth skip" "$W/live.json" 'c["gpu.gemm_peak"]["status"] == "skip" and c["pcie.bandwidth"]["status"] == "skip"'
 fi
 echo "$pass passed, $fail failed"

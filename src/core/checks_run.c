@@ -335,16 +335,21 @@ static int selected(const struct check *ck, const struct run_filter *flt)
 }
 
 /* a probe that crashed or hung hands its status to the checks that name it */
-static int probe_status(const struct check *ck, const struct factset *fs, struct verdict *v)
+/* the outcome of the check's probe: probe.<p>.*, or with gpu >= 0 the outcome
+ * of its child for that GPU, gpu.<gpu>.probe.<p>.* (probes/probe_each_gpu.c) */
+static int probe_status(const struct check *ck, const struct factset *fs, struct verdict *v,
+                        int gpu)
 {
     if (!ck->probe)
         return 0;
-    char name[FACT_NAME_MAX];
-    snprintf(name, sizeof(name), "probe.%s.status", ck->probe);
+    char name[FACT_NAME_MAX], pre[32] = "";
+    if (gpu >= 0)
+        snprintf(pre, sizeof(pre), "gpu.%d.", gpu);
+    snprintf(name, sizeof(name), "%sprobe.%s.status", pre, ck->probe);
     const struct fact *st = fact_get(fs, name);
     if (!st || st->type != FACT_STR || strcmp(st->s, "ok") == 0)
         return 0;
-    snprintf(name, sizeof(name), "probe.%s.message", ck->probe);
+    snprintf(name, sizeof(name), "%sprobe.%s.message", pre, ck->probe);
     const struct fact *msg = fact_get(fs, name);
     v->st = strcmp(st->s, "timeout") == 0 ? ST_TIMEOUT : ST_ERROR;
     v->summary =
@@ -352,6 +357,35 @@ static int probe_status(const struct check *ck, const struct factset *fs, struct
                   msg && msg->type == FACT_STR ? msg->s : "no message");
     v->fix = NULL;
     return 1;
+}
+
+/* a per-GPU check of a probe that the runner ran per GPU (probe.<p>.per_gpu)
+ * is judged on the GPUs it measured, gpu.measured, not on every sysfs GPU:
+ * the others were not measured. *out (malloc'd) is then non-NULL, with the
+ * slots; returns how many (0: the probe found no device, judge once). */
+static int measured_gpus(const struct check *ck, const struct factset *fs, int **out)
+{
+    *out = NULL;
+    if (!ck->per_gpu || !ck->probe)
+        return 0;
+    char name[FACT_NAME_MAX];
+    snprintf(name, sizeof(name), "probe.%s.per_gpu", ck->probe);
+    const struct fact *each = fact_get(fs, name);
+    if (!each || each->type != FACT_BOOL || !each->b)
+        return 0;
+    const struct fact *m = fact_get(fs, "gpu.measured");
+    size_t len = m && m->type == FACT_LIST ? m->list.n : 0;
+    int *v = xcalloc(len + 1, sizeof(int)), n = 0;
+    for (size_t i = 0; i < len; i++) {
+        int64_t g;
+        if (str_parse_i64(m->list.v[i], &g) || g < 0 || g > 100000)
+            continue;
+        snprintf(name, sizeof(name), "gpu.%d.probe.%s.status", (int)g, ck->probe);
+        if (fact_get(fs, name))
+            v[n++] = (int)g;
+    }
+    *out = v; /* n == 0: the probe ran once without a device: judged once */
+    return n;
 }
 
 int checks_run(const struct checkset *cs, const struct factset *fs, const struct run_filter *flt,
@@ -379,22 +413,28 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
         struct verdict v = {ST_PASS, NULL, NULL, -1};
         struct env_ctx c = {cs, fs, -1};
         const struct fact *count = fact_get(fs, "gpu.count");
-        int ngpu = ck->per_gpu && count && count->type == FACT_INT ? (int)count->i : 0;
-        if (probe_status(ck, fs, &v)) {
+        int *slots = NULL, nslots = measured_gpus(ck, fs, &slots);
+        int ngpu = slots                                             ? nslots
+                   : ck->per_gpu && count && count->type == FACT_INT ? (int)count->i
+                                                                     : 0;
+        if (!nslots && probe_status(ck, fs, &v, -1)) {
             collect_evidence(r, ck, &c);
         } else if (ngpu <= 0) {
             eval_one(ck, &c, &v);
             collect_evidence(r, ck, &c);
         } else {
             int worst_gpu = 0, passes = 0;
-            for (int g = 0; g < ngpu; g++) {
+            for (int k = 0; k < ngpu; k++) {
+                int g = slots ? slots[k] : k;
                 struct env_ctx cg = {cs, fs, g};
-                struct verdict vg;
-                eval_one(ck, &cg, &vg);
+                struct verdict vg = {ST_PASS, NULL, NULL, -1};
+                /* one GPU's probe child hung or died: that GPU's verdict */
+                if (!slots || !probe_status(ck, fs, &vg, g))
+                    eval_one(ck, &cg, &vg);
                 vg.gpu = g;
                 collect_evidence(r, ck, &cg);
                 passes += vg.st == ST_PASS;
-                if (g == 0 || severity(vg.st) > severity(v.st)) {
+                if (k == 0 || severity(vg.st) > severity(v.st)) {
                     free(v.summary);
                     v = vg;
                     worst_gpu = g;
@@ -410,6 +450,7 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
                 v.summary = s;
             }
         }
+        free(slots);
         r->st = v.st;
         r->summary = v.summary;
         if ((v.st == ST_FAIL || v.st == ST_WARN) && v.fix) {

@@ -97,6 +97,31 @@ void fact_set_errno(struct factset *fs, const char *name, const char *source, in
         fact_set_unknown(fs, name, source, "%s: %s", source ? source : name, strerror(e));
 }
 
+void fact_copy_as(struct factset *fs, const struct fact *f, const char *name)
+{
+    struct fact *d = fact_slot(fs, name, f->type, f->source);
+    d->b = f->b;
+    d->i = f->i;
+    d->f = f->f;
+    d->s = f->s ? xstrdup(f->s) : NULL;
+    d->reason = f->reason ? xstrdup(f->reason) : NULL;
+    for (size_t i = 0; i < f->list.n; i++)
+        strlist_add(&d->list, f->list.v[i]);
+}
+
+void factset_take_tail(struct factset *fs, size_t from, struct factset *out)
+{
+    for (size_t i = from; i < fs->n; i++) {
+        if (out->n == out->cap) {
+            out->cap = out->cap ? out->cap * 2 : 64;
+            out->v = xrealloc(out->v, out->cap * sizeof(*out->v));
+        }
+        out->v[out->n++] = fs->v[i];
+    }
+    if (from < fs->n)
+        fs->n = from;
+}
+
 void factset_release(struct factset *fs)
 {
     for (size_t i = 0; i < fs->n; i++) {

@@ -49,6 +49,10 @@ void fact_set_unknown(struct factset *fs, const char *name, const char *source,
                       const char *reason_fmt, ...) __attribute__((format(printf, 4, 5)));
 /* an unknown from a -errno: "cannot read <source>: <strerror>" */
 void fact_set_errno(struct factset *fs, const char *name, const char *source, int neg_errno);
+/* a copy of f (value, source, reason) under another name */
+void fact_copy_as(struct factset *fs, const struct fact *f, const char *name);
+/* move the facts [from, n) of fs to the end of out (fs keeps [0, from)) */
+void factset_take_tail(struct factset *fs, size_t from, struct factset *out);
 void factset_release(struct factset *fs);
 /* sort by name (reports print facts sorted) */
 void factset_sort(struct factset *fs);

@@ -142,7 +142,7 @@ int diff_tol_add(struct diff_opts *o, const char *arg)
 {
     const char *eq = strrchr(arg, '=');
     if (!eq || eq == arg || !eq[1])
-        return error("--tolerance wants NAME=PERCENT (e.g. sync.launch_us.p99=25), not '%s'", arg);
+        return error("--tolerance wants NAME=PERCENT (e.g. gpu.0.sync.launch_us.p99=25), not '%s'", arg);
     double pct;
     char *val = xstrdup(eq + 1);
     size_t vl = strlen(val);
@@ -395,42 +395,101 @@ static void compare_fact(const char *name, const struct json *va, const struct j
     it->direction = dir;
 }
 
-static int cmp_key(const void *x, const void *y)
+/* a fact's name for matching across the two reports: a per-GPU fact gpu.<j>.x
+ * of a GPU that both reports have is keyed by its PCI address (gpu.<j>.pci
+ * from sysfs, else gpu.<j>.runtime_pci: a runtime device with no sysfs GPU),
+ * since <j> can differ between the runs (a GPU added or removed, visibility
+ * variables); a GPU only one report has, and anything else, by its name */
+struct fkey {
+    char *key;
+    const char *name;
+    const struct json *v;
+};
+
+/* the PCI address of gpu.<j> of name, or NULL; *rest = the ".x" after <j> */
+static const char *gpu_pci(const struct json *facts, const char *name, const char **rest)
 {
-    return strcmp(**(char **const *)x, **(char **const *)y);
+    const char *p = name + 4;
+    if (!str_starts(name, "gpu.") || *p < '0' || *p > '9')
+        return NULL;
+    char *end;
+    long j = strtol(p, &end, 10);
+    if (*end != '.')
+        return NULL;
+    char n[64];
+    snprintf(n, sizeof(n), "gpu.%ld.pci", j);
+    const struct json *pci = json_get(facts, n);
+    if (!pci || pci->type != JSON_STR || !pci->str[0]) {
+        snprintf(n, sizeof(n), "gpu.%ld.runtime_pci", j);
+        pci = json_get(facts, n);
+    }
+    *rest = end;
+    return pci && pci->type == JSON_STR && pci->str[0] ? pci->str : NULL;
 }
 
-/* pointers to the object's keys, sorted by key (index = pointer - obj->keys) */
-static char ***sorted_keys(const struct json *obj)
+static void pci_set(const struct json *facts, struct strlist *out)
 {
-    char ***v = xcalloc(obj->n ? obj->n : 1, sizeof(*v));
+    for (size_t i = 0; i < facts->n; i++) {
+        const char *rest, *pci = gpu_pci(facts, facts->keys[i], &rest);
+        if (pci && !strlist_has(out, pci))
+            strlist_add(out, pci);
+    }
+}
+
+static char *match_key(const struct json *facts, const struct strlist *other, const char *name)
+{
+    const char *rest, *pci = gpu_pci(facts, name, &rest);
+    if (!pci || !strlist_has(other, pci))
+        return xstrdup(name);
+    return xasprintf("gpu@%s%s", pci, rest);
+}
+
+static int cmp_fkey(const void *x, const void *y)
+{
+    return strcmp(((const struct fkey *)x)->key, ((const struct fkey *)y)->key);
+}
+
+static struct fkey *keyed(const struct json *obj, const struct json *other_facts)
+{
+    struct strlist other = STRLIST_INIT;
+    pci_set(other_facts, &other);
+    struct fkey *v = xcalloc(obj->n ? obj->n : 1, sizeof(*v));
     for (size_t i = 0; i < obj->n; i++)
-        v[i] = &obj->keys[i];
-    qsort(v, obj->n, sizeof(*v), cmp_key);
+        v[i] = (struct fkey){match_key(obj, &other, obj->keys[i]), obj->keys[i], obj->items[i]};
+    strlist_release(&other);
+    qsort(v, obj->n, sizeof(*v), cmp_fkey);
     return v;
 }
 
+static void free_keyed(struct fkey *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i].key);
+    free(v);
+}
+
+/* reported under the current report's name (the baseline's when it is gone) */
 static void compare_facts(const struct diff_doc *a, const struct diff_doc *b,
                           const struct diff_opts *o, struct diff_result *r)
 {
-    char ***ka = sorted_keys(a->facts), ***kb = sorted_keys(b->facts);
-    size_t i = 0, j = 0;
     const struct json *fa = a->facts, *fb = b->facts;
+    struct fkey *ka = keyed(fa, fb), *kb = keyed(fb, fa);
+    size_t i = 0, j = 0;
     while (i < fa->n || j < fb->n) {
-        int c = i >= fa->n ? 1 : j >= fb->n ? -1 : strcmp(*ka[i], *kb[j]);
+        int c = i >= fa->n ? 1 : j >= fb->n ? -1 : strcmp(ka[i].key, kb[j].key);
         if (c < 0) {
-            compare_fact(*ka[i], fa->items[ka[i] - fa->keys], NULL, o, r);
+            compare_fact(ka[i].name, ka[i].v, NULL, o, r);
             i++;
         } else if (c > 0) {
-            compare_fact(*kb[j], NULL, fb->items[kb[j] - fb->keys], o, r);
+            compare_fact(kb[j].name, NULL, kb[j].v, o, r);
             j++;
         } else {
-            compare_fact(*ka[i], fa->items[ka[i] - fa->keys], fb->items[kb[j] - fb->keys], o, r);
+            compare_fact(kb[j].name, ka[i].v, kb[j].v, o, r);
             i++, j++;
         }
     }
-    free(ka);
-    free(kb);
+    free_keyed(ka, fa->n);
+    free_keyed(kb, fb->n);
 }
 
 int diff_compare(const struct diff_doc *base, const struct diff_doc *cur, const struct diff_opts *o,

@@ -67,6 +67,16 @@ static struct gpu_backend *backend_open(enum gpu_backend_kind kind, char **why)
     *why = NULL;
     if (kind == GPU_BACKEND_CPU)
         return gpu_backend_cpu_open();
+    if (kind == GPU_BACKEND_AUTO) {
+        char pci[GPU_CPU_MAX_DEVICES][32], bad[160];
+        int n = gpu_cpu_test_devices(pci, GPU_CPU_MAX_DEVICES, bad, sizeof(bad));
+        if (n > 0)
+            return gpu_backend_cpu_open();
+        if (n < 0) {
+            *why = xstrdup(bad);
+            return NULL;
+        }
+    }
     if (kind == GPU_BACKEND_AUTO || kind == GPU_BACKEND_HIP) {
         char *w = NULL;
         b = gpu_backend_hip_open(&w);

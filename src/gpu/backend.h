@@ -121,6 +121,16 @@ struct gpu_backend {
                         long long sA, const void *B, long ldb, long long sB, float beta, void *C,
                         long ldc, long long sC, int batch, gpu_stream s);
 
+    /* peer-to-peer between devices of this runtime (NULL where there is none):
+     * whether dev can access peer's memory; from the current device (set_device),
+     * enable its access to peer's memory (already enabled is success); copy n bytes
+     * from src on device sdev to dst on device ddev on stream s of the current
+     * device (events on s time it) */
+    int (*can_access_peer)(struct gpu_backend *b, int dev, int peer, int *can);
+    int (*enable_peer)(struct gpu_backend *b, int peer);
+    int (*memcpy_peer_async)(struct gpu_backend *b, void *dst, int ddev, const void *src, int sdev,
+                             size_t n, gpu_stream s);
+
     /* graph capture of everything issued on s, then replay */
     int (*graph_begin)(struct gpu_backend *b, gpu_stream s);
     int (*graph_end)(struct gpu_backend *b, gpu_stream s, gpu_graph *g);
@@ -150,6 +160,15 @@ const char *gpu_backend_hip_dir(void);
 struct gpu_backend *gpu_backend_hip_open(char **why);
 struct gpu_backend *gpu_backend_cuda_open(char **why);
 struct gpu_backend *gpu_backend_cpu_open(void);
+
+/* Test hook: ROCM_VLA_DOCTOR_CPU_DEVICES=N (1..GPU_CPU_MAX_DEVICES) or a comma-separated
+ * list of PCI addresses makes the CPU backend show that many devices, each with its own
+ * PCI address (N: synthetic 00ff:<i>:00.0, paired with no sysfs GPU; a list: a fixture
+ * machine's GPUs), and makes GPU_BACKEND_AUTO open it, also under --sysroot: the
+ * multi-GPU logic (--gpu, per-GPU facts, peer-to-peer, the memory test) runs in CI.
+ * Returns the count with pci[] filled, 0 when unset, -1 with why when malformed. */
+#define GPU_CPU_MAX_DEVICES 16
+int gpu_cpu_test_devices(char pci[][32], int max, char *why, size_t why_len);
 
 /* IEEE binary16 and bfloat16 conversions, round to nearest even (backend_cpu.c) */
 float gpu_half_to_float(uint16_t h);

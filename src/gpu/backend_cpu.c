@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "pci_addr.h"
 
 float gpu_half_to_float(uint16_t h)
 {
@@ -72,22 +73,78 @@ static int k_none(struct gpu_backend *b, const char *what)
     return -1;
 }
 
+/* the devices this backend shows: one (the host), or the test hook's */
+struct cpu_priv {
+    int n, cur;
+    char pci[GPU_CPU_MAX_DEVICES][32];
+};
+
+int gpu_cpu_test_devices(char pci[][32], int max, char *why, size_t why_len)
+{
+    const char *e = getenv("ROCM_VLA_DOCTOR_CPU_DEVICES");
+    if (!e || !*e)
+        return 0;
+    char *end;
+    long n = strtol(e, &end, 10);
+    if (*end == '\0') {
+        if (n < 1 || n > max) {
+            snprintf(why, why_len, "ROCM_VLA_DOCTOR_CPU_DEVICES=%.40s: want 1 to %d", e, max);
+            return -1;
+        }
+        /* domain 0x00ff: no real machine has it, so these pair with no sysfs GPU */
+        for (int i = 0; i < n; i++)
+            snprintf(pci[i], 32, "00ff:%02x:00.0", i);
+        return (int)n;
+    }
+    int k = 0;
+    for (const char *p = e; *p;) {
+        size_t len = strcspn(p, ",");
+        char one[32];
+        struct pci_addr a;
+        snprintf(one, sizeof(one), "%.*s", (int)(len < 31 ? len : 31), p);
+        if (k == max || len > 16 || pci_addr_parse(one, &a)) {
+            snprintf(why, why_len,
+                     "ROCM_VLA_DOCTOR_CPU_DEVICES: '%.40s' is not a PCI address (or more than %d)",
+                     one, max);
+            return -1;
+        }
+        pci_addr_format(&a, pci[k++]);
+        p += len + (p[len] == ',');
+    }
+    return k;
+}
+
 static int k_device_count(struct gpu_backend *b, int *n)
 {
-    (void)b;
-    *n = 1;
+    *n = ((struct cpu_priv *)b->priv)->n;
     return 0;
 }
+
 static int k_set_device(struct gpu_backend *b, int dev)
 {
-    return dev == 0 ? 0 : k_none(b, "second device");
+    struct cpu_priv *c = b->priv;
+    if (dev < 0 || dev >= c->n) {
+        gpu_set_err(b, "the CPU backend has no device %d (%d shown)", dev, c->n);
+        return -1;
+    }
+    c->cur = dev;
+    return 0;
 }
+
 static int k_props(struct gpu_backend *b, int dev, struct gpu_props *p)
 {
-    (void)b;
-    (void)dev;
+    const struct cpu_priv *c = b->priv;
+    if (dev < 0 || dev >= c->n) {
+        gpu_set_err(b, "the CPU backend has no device %d (%d shown)", dev, c->n);
+        return -1;
+    }
     memset(p, 0, sizeof(*p));
-    snprintf(p->name, sizeof(p->name), "host CPU");
+    if (c->pci[dev][0]) {
+        snprintf(p->name, sizeof(p->name), "host CPU (test device %d)", dev);
+        snprintf(p->pci, sizeof(p->pci), "%s", c->pci[dev]);
+    } else {
+        snprintf(p->name, sizeof(p->name), "host CPU");
+    }
     snprintf(p->arch, sizeof(p->arch), "cpu");
     snprintf(p->target, sizeof(p->target), "cpu");
     long pages = sysconf(_SC_PHYS_PAGES), ps = sysconf(_SC_PAGESIZE);
@@ -97,6 +154,7 @@ static int k_props(struct gpu_backend *b, int dev, struct gpu_props *p)
     p->clock_khz = p->mem_clock_khz = p->mem_bus_width = -1;
     return 0;
 }
+
 static int k_mem_info(struct gpu_backend *b, size_t *f, size_t *t)
 {
     (void)b;
@@ -124,6 +182,41 @@ static int k_memcpy(struct gpu_backend *b, void *d, const void *s, size_t n, enu
     memmove(d, s, n);
     return 0;
 }
+/* ROCM_VLA_DOCTOR_FAULT=no_peer:<i>,<j> (test hook): test devices i and j cannot
+ * access each other; every other pair of test devices can (they share host memory) */
+static int k_can_access_peer(struct gpu_backend *b, int dev, int peer, int *can)
+{
+    const struct cpu_priv *c = b->priv;
+    const char *f = getenv("ROCM_VLA_DOCTOR_FAULT");
+    int x = -1, y = -1;
+    *can = 0;
+    if (dev < 0 || dev >= c->n || peer < 0 || peer >= c->n || dev == peer) {
+        gpu_set_err(b, "the CPU backend has no device pair %d, %d", dev, peer);
+        return -1;
+    }
+    *can = !(f && sscanf(f, "no_peer:%d,%d", &x, &y) == 2 &&
+             ((x == dev && y == peer) || (x == peer && y == dev)));
+    return 0;
+}
+static int k_enable_peer(struct gpu_backend *b, int peer)
+{
+    int can = 0;
+    int e = k_can_access_peer(b, ((struct cpu_priv *)b->priv)->cur, peer, &can);
+    if (!e && !can) {
+        gpu_set_err(b, "peer access from test device %d to %d refused (no_peer fault)",
+                    ((struct cpu_priv *)b->priv)->cur, peer);
+        return -1;
+    }
+    return e;
+}
+static int k_memcpy_peer(struct gpu_backend *b, void *d, int dd, const void *s, int sd, size_t n,
+                         gpu_stream st)
+{
+    (void)b, (void)dd, (void)sd, (void)st;
+    memmove(d, s, n);
+    return 0;
+}
+
 static int k_memset(struct gpu_backend *b, void *p, int v, size_t n)
 {
     (void)b;
@@ -179,6 +272,14 @@ struct gpu_backend *gpu_backend_cpu_open(void)
 {
     struct gpu_backend *b = xcalloc(1, sizeof(*b));
     b->name = "cpu";
+    struct cpu_priv *c = xcalloc(1, sizeof(*c));
+    char why[160];
+    c->n = gpu_cpu_test_devices(c->pci, GPU_CPU_MAX_DEVICES, why, sizeof(why));
+    if (c->n <= 0) { /* unset, or malformed (gpu_backend_open reports that) */
+        memset(c->pci, 0, sizeof(c->pci));
+        c->n = 1;
+    }
+    b->priv = c;
     snprintf(b->blas_lib, sizeof(b->blas_lib), "plain C loops (fp64 accumulation)");
     b->blas_api = "CPU reference k_gemm";
     b->device_count = k_device_count;
@@ -192,6 +293,9 @@ struct gpu_backend *gpu_backend_cpu_open(void)
     b->free_host = k_free;
     b->memcpy = k_memcpy;
     b->memset = k_memset;
+    b->can_access_peer = k_can_access_peer;
+    b->enable_peer = k_enable_peer;
+    b->memcpy_peer_async = k_memcpy_peer;
     b->stream_create = k_no_stream;
     b->device_sync = k_sync;
     b->compile = k_compile;

@@ -12,8 +12,9 @@
 
 #define CU_FNS(X)                                                                                  \
     X(cuInit)                                                                                      \
-    X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) \
-        X(cuDeviceGetName) X(cuDeviceGetPCIBusId) X(cuDeviceTotalMem_v2) X(cuDeviceGetAttribute)   \
+    X(cuDriverGetVersion)                                                                          \
+    X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)    \
+        X(cuDeviceGetPCIBusId) X(cuDeviceTotalMem_v2) X(cuDeviceGetAttribute)                      \
             X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuMemGetInfo_v2)  \
                 X(cuMemAlloc_v2) X(cuMemAllocManaged) X(cuMemHostAlloc) X(cuMemFree_v2)            \
                     X(cuMemFreeHost) X(cuMemcpy) X(cuMemcpyAsync) X(cuMemsetD8_v2)                 \
@@ -23,13 +24,16 @@
                                     X(cuModuleGetFunction) X(cuLaunchKernel)
 #define CU_OPT_FNS(X)                                                                              \
     X(cuMemPrefetchAsync_v2)                                                                       \
-    X(cuMemPrefetchAsync) X(cuMemRangeGetAttribute) X(cuEventElapsedTime_v2) X(cuEventElapsedTime) \
-        X(cuStreamBeginCapture_v2) X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags)            \
-            X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)
+    X(cuDeviceCanAccessPeer)                                                                       \
+    X(cuCtxEnablePeerAccess) X(cuMemcpyPeerAsync) X(cuMemPrefetchAsync) X(cuMemRangeGetAttribute)  \
+        X(cuEventElapsedTime_v2) X(cuEventElapsedTime) X(cuStreamBeginCapture_v2)                  \
+            X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags) X(cuGraphLaunch)                  \
+                X(cuGraphExecDestroy) X(cuGraphDestroy)
 #define RTC_FNS(X)                                                                                 \
     X(nvrtcGetErrorString)                                                                         \
-    X(nvrtcVersion) X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram)            \
-        X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog)
+    X(nvrtcVersion)                                                                                \
+    X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram) X(nvrtcGetCUBINSize)       \
+        X(nvrtcGetCUBIN) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog)
 #define BLAS_FNS(X) X(cublasCreate_v2) X(cublasSetStream_v2) X(cublasGemmEx)
 #define BLAS_OPT_FNS(X) X(cublasGemmStridedBatchedEx)
 
@@ -42,6 +46,7 @@ struct cu {
     BLAS_FNS(DECL)
     BLAS_OPT_FNS(DECL)
     CUcontext ctx;
+    CUcontext dev_ctx[64]; /* each device's primary context, once retained (peer copies) */
     cublasHandle_t handle;
     int dev;
 };
@@ -81,8 +86,65 @@ static int c_set_device(struct gpu_backend *b, int dev)
         e = CALL(b, cuDevicePrimaryCtxRetain, &c->ctx, d);
     if (!e)
         e = CALL(b, cuCtxSetCurrent, c->ctx);
+    if (!e && dev >= 0 && dev < 64)
+        c->dev_ctx[dev] = c->ctx;
     c->dev = dev;
     return e;
+}
+
+/* device dev's primary context (retained once; the runtime keeps it) */
+static int dev_ctx(struct gpu_backend *b, int dev, CUcontext *out)
+{
+    struct cu *c = C(b);
+    CUdevice d;
+    if (dev < 0 || dev >= 64)
+        return gpu_set_err(b, "no device %d", dev), -1;
+    if (!c->dev_ctx[dev]) {
+        int e = CALL(b, cuDeviceGet, &d, dev);
+        if (!e)
+            e = CALL(b, cuDevicePrimaryCtxRetain, &c->dev_ctx[dev], d);
+        if (e)
+            return e;
+    }
+    *out = c->dev_ctx[dev];
+    return 0;
+}
+
+static int c_can_access_peer(struct gpu_backend *b, int dev, int peer, int *can)
+{
+    struct cu *c = C(b);
+    CUdevice d, p;
+    *can = 0;
+    if (!c->cuDeviceCanAccessPeer)
+        return gpu_set_err(b, "this CUDA driver has no cuDeviceCanAccessPeer"), -1;
+    int e = CALL(b, cuDeviceGet, &d, dev);
+    if (!e)
+        e = CALL(b, cuDeviceGet, &p, peer);
+    return e ? e : CALL(b, cuDeviceCanAccessPeer, can, d, p);
+}
+
+static int c_enable_peer(struct gpu_backend *b, int peer)
+{
+    CUcontext pc;
+    if (!C(b)->cuCtxEnablePeerAccess)
+        return gpu_set_err(b, "this CUDA driver has no cuCtxEnablePeerAccess"), -1;
+    int e = dev_ctx(b, peer, &pc);
+    if (e)
+        return e;
+    e = C(b)->cuCtxEnablePeerAccess(pc, 0);
+    return e == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED ? 0 : chk(b, "cuCtxEnablePeerAccess", e);
+}
+
+static int c_memcpy_peer_async(struct gpu_backend *b, void *dst, int ddev, const void *src,
+                               int sdev, size_t n, gpu_stream s)
+{
+    CUcontext dc, sc;
+    if (!C(b)->cuMemcpyPeerAsync)
+        return gpu_set_err(b, "this CUDA driver has no cuMemcpyPeerAsync"), -1;
+    int e = dev_ctx(b, ddev, &dc);
+    if (!e)
+        e = dev_ctx(b, sdev, &sc);
+    return e ? e : CALL(b, cuMemcpyPeerAsync, DP(dst), dc, DP(src), sc, n, s);
 }
 
 static int attr(struct gpu_backend *b, int a, CUdevice d)
@@ -468,6 +530,9 @@ struct gpu_backend *gpu_backend_cuda_open(char **why)
     b->memcpy = c_memcpy;
     b->memcpy_async = c_memcpy_async;
     b->memset = c_memset;
+    b->can_access_peer = c_can_access_peer;
+    b->enable_peer = c_enable_peer;
+    b->memcpy_peer_async = c_memcpy_peer_async;
     b->prefetch = c_prefetch;
     b->prefetch_location = c_prefetch_location;
     b->stream_create = c_stream_create;

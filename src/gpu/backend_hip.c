@@ -38,9 +38,10 @@
 /* optional: missing in old or stripped builds */
 #define HIP_OPT_FNS(X)                                                                             \
     X(hipMemPrefetchAsync)                                                                         \
-    X(hipMemRangeGetAttribute)                                                                     \
-    X(hipStreamBeginCapture) X(hipStreamEndCapture) X(hipGraphInstantiate) X(hipGraphLaunch)       \
-        X(hipGraphExecDestroy) X(hipGraphDestroy)
+    X(hipDeviceCanAccessPeer)                                                                      \
+    X(hipDeviceEnablePeerAccess) X(hipMemcpyPeerAsync) X(hipMemRangeGetAttribute)                  \
+        X(hipStreamBeginCapture) X(hipStreamEndCapture) X(hipGraphInstantiate) X(hipGraphLaunch)   \
+            X(hipGraphExecDestroy) X(hipGraphDestroy)
 #define RTC_FNS(X)                                                                                 \
     X(hiprtcVersion)                                                                               \
     X(hiprtcGetErrorString)                                                                        \
@@ -217,6 +218,27 @@ static int h_memcpy_async(struct gpu_backend *b, void *d, const void *s, size_t 
 static int h_memset(struct gpu_backend *b, void *p, int v, size_t n)
 {
     return CALL(b, hipMemset, p, v, n);
+}
+static int h_can_access_peer(struct gpu_backend *b, int dev, int peer, int *can)
+{
+    *can = 0;
+    if (!H(b)->hipDeviceCanAccessPeer)
+        return gpu_set_err(b, "this HIP runtime has no hipDeviceCanAccessPeer"), -1;
+    return CALL(b, hipDeviceCanAccessPeer, can, dev, peer);
+}
+static int h_enable_peer(struct gpu_backend *b, int peer)
+{
+    if (!H(b)->hipDeviceEnablePeerAccess)
+        return gpu_set_err(b, "this HIP runtime has no hipDeviceEnablePeerAccess"), -1;
+    hipError_t e = H(b)->hipDeviceEnablePeerAccess(peer, 0);
+    return e == hipErrorPeerAccessAlreadyEnabled ? 0 : chk(b, "hipDeviceEnablePeerAccess", e);
+}
+static int h_memcpy_peer_async(struct gpu_backend *b, void *dst, int ddev, const void *src,
+                               int sdev, size_t n, gpu_stream s)
+{
+    if (!H(b)->hipMemcpyPeerAsync)
+        return gpu_set_err(b, "this HIP runtime has no hipMemcpyPeerAsync"), -1;
+    return CALL(b, hipMemcpyPeerAsync, dst, ddev, src, sdev, n, s);
 }
 static int h_prefetch(struct gpu_backend *b, const void *p, size_t n, int dev, gpu_stream s)
 {
@@ -657,6 +679,9 @@ struct gpu_backend *gpu_backend_hip_open(char **why)
     b->memcpy = h_memcpy;
     b->memcpy_async = h_memcpy_async;
     b->memset = h_memset;
+    b->can_access_peer = h_can_access_peer;
+    b->enable_peer = h_enable_peer;
+    b->memcpy_peer_async = h_memcpy_peer_async;
     b->prefetch = h_prefetch;
     b->prefetch_location = h_prefetch_location;
     b->stream_create = h_stream_create;

@@ -40,6 +40,7 @@ enum {
     CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1
 };
 enum { CU_MEM_LOCATION_TYPE_DEVICE = 1, CU_MEM_LOCATION_TYPE_HOST = 2 };
+enum { CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704 };
 enum { CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION = 4, CU_DEVICE_CPU = -1 };
 
 CUresult cuInit(unsigned int flags);
@@ -64,6 +65,10 @@ CUresult cuMemFreeHost(void *p);
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);
 CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N);
+CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev);
+CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags);
+CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                           CUcontext srcContext, size_t ByteCount, CUstream hStream);
 /* CUDA >= 12.2 (the only one in 13); the v1 form took a CUdevice */
 CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location,
                                unsigned int flags, CUstream hStream);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 void gpu_probe_unavailable(struct probe_ctx *ctx, const char *prefix, const char *fmt, ...)
 {
@@ -20,13 +21,37 @@ void gpu_probe_unavailable(struct probe_ctx *ctx, const char *prefix, const char
     fact_set_str(ctx->facts, name, why, "GPU backend");
 }
 
-int gpu_probe_begin(struct probe_ctx *ctx, const char *prefix, struct gpu_backend **b,
-                    struct gpu_props *p)
+/* fault injection for tests (ROCM_VLA_DOCTOR_FAULT=device_abort:<i> or
+ * device_hang:<i>): the probe child of runtime device i dies or hangs, so that
+ * tests show the other GPUs' children and facts are not lost */
+static void device_fault(int dev)
+{
+    const char *f = getenv("ROCM_VLA_DOCTOR_FAULT");
+    int which = -1;
+    if (!f)
+        return;
+    if (sscanf(f, "device_abort:%d", &which) == 1 && which == dev) {
+        fprintf(stderr, "fault injection: aborting the probe child of device %d\n", dev);
+        abort();
+    }
+    if (sscanf(f, "device_hang:%d", &which) == 1 && which == dev) {
+        fprintf(stderr, "fault injection: the probe child of device %d hangs\n", dev);
+        fflush(stderr);
+        for (;;)
+            pause();
+    }
+}
+
+static int probe_begin(struct probe_ctx *ctx, const char *prefix, struct gpu_backend **b,
+                       struct gpu_props *p, int cpu_ok)
 {
     char name[FACT_NAME_MAX];
     char *why = NULL;
     *b = NULL;
-    if (!rootfs_is_live()) {
+    char test_pci[GPU_CPU_MAX_DEVICES][32], bad[160];
+    /* the CPU backend's test devices stand in for GPUs also on a fixture machine */
+    int test_devices = gpu_cpu_test_devices(test_pci, GPU_CPU_MAX_DEVICES, bad, sizeof(bad));
+    if (!rootfs_is_live() && test_devices <= 0) {
         gpu_probe_unavailable(ctx, prefix,
                               "reading a sysroot or snapshot: GPU probes measure "
                               "the live machine only");
@@ -47,20 +72,35 @@ int gpu_probe_begin(struct probe_ctx *ctx, const char *prefix, struct gpu_backen
                               (*b)->lib, (*b)->init_err[0] ? ": " : "", (*b)->init_err);
         return 1;
     }
-    if ((*b)->set_device(*b, 0) || (*b)->props(*b, 0, p)) {
-        gpu_probe_unavailable(ctx, prefix, "device 0 cannot be used: %s", (*b)->err);
+    int dev = ctx->device;
+    if (dev >= n) {
+        gpu_probe_unavailable(ctx, prefix, "the %s runtime shows %d device(s), no device %d",
+                              (*b)->name, n, dev);
+        return 1;
+    }
+    if ((*b)->set_device(*b, dev) || (*b)->props(*b, dev, p)) {
+        gpu_probe_unavailable(ctx, prefix, "device %d cannot be used: %s", dev, (*b)->err);
         return 1;
     }
     if (!*gpu_probe_target(p)) {
         /* never another GPU's target (see backend_hip.c): say why there is none */
-        gpu_probe_unavailable(ctx, prefix, "the target of %s device 0 at %s is not known: %s",
-                              (*b)->name, p->pci[0] ? p->pci : "(no PCI address)", p->arch_why);
+        gpu_probe_unavailable(ctx, prefix, "the target of %s device %d at %s is not known: %s",
+                              (*b)->name, dev, p->pci[0] ? p->pci : "(no PCI address)",
+                              p->arch_why);
+        return 1;
+    }
+    device_fault(dev);
+    snprintf(name, sizeof(name), "%s.device", prefix);
+    fact_set_str(ctx->facts, name, p->name, (*b)->lib);
+    if (!cpu_ok && strcmp((*b)->name, "cpu") == 0) {
+        gpu_probe_unavailable(ctx, prefix,
+                              "device %d is the CPU backend's test device (%s, "
+                              "ROCM_VLA_DOCTOR_CPU_DEVICES): this probe measures GPUs only",
+                              dev, p->pci);
         return 1;
     }
     snprintf(name, sizeof(name), "%s.available", prefix);
     fact_set_bool(ctx->facts, name, 1, (*b)->lib);
-    snprintf(name, sizeof(name), "%s.device", prefix);
-    fact_set_str(ctx->facts, name, p->name, (*b)->lib);
     return 0;
 }
 
@@ -89,6 +129,18 @@ void gpu_probe_fraction(struct probe_ctx *ctx, const char *name, double measured
     fact_set_unknown(ctx->facts, frac, pn, "%s", why);
     fact_set_str(ctx->facts, text, t, pn);
     free(t);
+}
+
+int gpu_probe_begin(struct probe_ctx *ctx, const char *prefix, struct gpu_backend **b,
+                    struct gpu_props *p)
+{
+    return probe_begin(ctx, prefix, b, p, 0);
+}
+
+int gpu_probe_begin_cpu_ok(struct probe_ctx *ctx, const char *prefix, struct gpu_backend **b,
+                           struct gpu_props *p)
+{
+    return probe_begin(ctx, prefix, b, p, 1);
 }
 
 const char *gpu_probe_target(const struct gpu_props *p)

@@ -1,5 +1,6 @@
 /* gpu_probe.h - what every GPU probe does first, in its isolated child:
- * open a backend (HIP, else CUDA), pick device 0, and say why not. Also
+ * open a backend (HIP, else CUDA), pick the device the runner chose (ctx->device,
+ * 0 by default; --gpu), and say why not. Also
  * small timing and statistics helpers shared by the measuring probes. */
 #ifndef RVD_GPU_PROBE_H
 #define RVD_GPU_PROBE_H
@@ -7,11 +8,16 @@
 #include "../../probes/probe.h"
 #include "backend.h"
 
-/* 0 with *b open on device 0 and *p filled; 1 when there is nothing to
+/* 0 with *b open on device ctx->device and *p filled; 1 when there is nothing to
  * measure (then facts "<prefix>.available" = false and "<prefix>.why" say
  * why); the backend name is recorded as "<prefix>.backend". */
 int gpu_probe_begin(struct probe_ctx *ctx, const char *prefix, struct gpu_backend **b,
                     struct gpu_props *p);
+/* the same, also on the CPU backend's test devices (ROCM_VLA_DOCTOR_CPU_DEVICES,
+ * backend.h), which gpu_probe_begin refuses: for the probes whose logic has a C
+ * twin on the CPU (the memory test, peer-to-peer copies) */
+int gpu_probe_begin_cpu_ok(struct probe_ctx *ctx, const char *prefix, struct gpu_backend **b,
+                           struct gpu_props *p);
 /* facts "<prefix>.available" = false, "<prefix>.why" = the formatted reason */
 void gpu_probe_unavailable(struct probe_ctx *ctx, const char *prefix, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

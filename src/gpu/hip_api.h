@@ -50,6 +50,8 @@ enum { hipStreamNonBlocking = 1, hipMemAttachGlobal = 1, hipHostMallocDefault = 
 enum { hipStreamCaptureModeGlobal = 0, hipStreamCaptureModeThreadLocal = 1 };
 enum { hipMemRangeAttributeLastPrefetchLocation = 4 };
 enum { hipCpuDeviceId = -1, hipInvalidDeviceId = -2 };
+/* hipDeviceEnablePeerAccess on a pair already enabled */
+enum { hipErrorPeerAccessAlreadyEnabled = 704 };
 
 hipError_t hipInit(unsigned int flags);
 hipError_t hipRuntimeGetVersion(int *runtimeVersion);
@@ -72,6 +74,10 @@ hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind
 hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind,
                           hipStream_t stream);
 hipError_t hipMemset(void *dst, int value, size_t sizeBytes);
+hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId);
+hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags);
+hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int srcDevice,
+                              size_t sizeBytes, hipStream_t stream);
 hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hipStream_t stream);
 hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttribute attribute,
                                    const void *dev_ptr, size_t count);

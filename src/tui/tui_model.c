@@ -95,7 +95,7 @@ void tui_model_run_checks(struct tui_model *m)
     m->have_res = 0;
     factset_release(&m->check_facts);
     static const struct probe_opts none = {0};
-    struct probe_ctx pctx = {&m->check_facts, LEVEL_QUICK, m->popts ? m->popts : &none};
+    struct probe_ctx pctx = {&m->check_facts, LEVEL_QUICK, m->popts ? m->popts : &none, 0};
     probes_set_checks(&m->cs);
     probes_run_all(&pctx);
     struct run_filter flt = {LEVEL_QUICK, NULL};
@@ -156,7 +156,7 @@ void tui_model_refresh_telemetry(struct tui_model *m)
 {
     struct factset fs = FACTSET_INIT;
     static const struct probe_opts none = {0};
-    struct probe_ctx pctx = {&fs, LEVEL_QUICK, &none};
+    struct probe_ctx pctx = {&fs, LEVEL_QUICK, &none, 0};
     /* the same probes the checks read, so panel and verdict agree */
     const char *const names[] = {"gpu", "pcie"};
     for (size_t i = 0; i < ARRAY_SIZE(names); i++) {

@@ -161,7 +161,7 @@ helper_main(const struct tui_workload *w, int wfd, pid_t parent)
     struct factset fs = FACTSET_INIT;
     const struct probe *p = vla_probe();
     if (p) {
-        struct probe_ctx ctx = {&fs, LEVEL_FULL, &w->popts};
+        struct probe_ctx ctx = {&fs, LEVEL_FULL, &w->popts, 0};
         isolate_run(p, &ctx, w->budget_s);
     } else {
         fact_set_str(&fs, "probe.vla.status", "error", "dashboard");

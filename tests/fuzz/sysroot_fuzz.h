@@ -137,7 +137,7 @@ static int sysroot_fuzz_one(const struct sysroot_fuzz *sf, const uint8_t *data, 
     struct factset fs = FACTSET_INIT;
     struct probe_opts opts;
     memset(&opts, 0, sizeof(opts));
-    struct probe_ctx ctx = {&fs, LEVEL_QUICK, &opts};
+    struct probe_ctx ctx = {&fs, LEVEL_QUICK, &opts, 0};
     for (size_t t = 0; t < probe_count; t++)
         for (const char *const *p = sf->probes; *p; p++)
             if (strcmp(probe_table[t].name, *p) == 0 && !probe_table[t].needs_gpu)

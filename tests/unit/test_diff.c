@@ -272,6 +272,49 @@ static void test_rejects(void)
     CHECK(diff_doc_load(&d, "/") < 0);
 }
 
+/* per-GPU figures are compared by the GPU's PCI address, not its index: the
+ * same two GPUs enumerated the other way round, the slower one named under
+ * the current report's index; a GPU only one report has is added/removed
+ * (an NVIDIA device's slot carries gpu.<j>.runtime_pci, not gpu.<j>.pci) */
+static void test_per_gpu_by_pci(void)
+{
+    struct diff_doc x, y;
+    CHECK(doc(&x, "",
+              "\"gpu.0.pci\": \"0000:05:00.0\", \"gpu.1.pci\": \"0000:15:00.0\","
+              "\"gpu.0.sync.launch_us.p50\": 5, \"gpu.1.sync.launch_us.p50\": 8,"
+              "\"gpu.2.runtime_pci\": \"0000:c1:00.0\", \"gpu.2.bw.triad_gbs\": 900,"
+              "\"gpu.3.runtime_pci\": \"0000:99:00.0\", \"gpu.3.bw.triad_gbs\": 700") == 0);
+    CHECK(doc(&y, "",
+              "\"gpu.0.pci\": \"0000:15:00.0\", \"gpu.1.pci\": \"0000:05:00.0\","
+              "\"gpu.0.sync.launch_us.p50\": 8, \"gpu.1.sync.launch_us.p50\": 50,"
+              "\"gpu.3.runtime_pci\": \"0000:c1:00.0\", \"gpu.3.bw.triad_gbs\": 910") == 0);
+    struct diff_result r;
+    CHECK(diff_compare(&x, &y, NULL, &r) == 1);
+    const struct diff_item *it;
+    /* 0000:05:00.0 went from 5 to 50 us: under its current name gpu.1 */
+    CHECK((it = find(&r, "gpu.1.sync.launch_us.p50")) && it->cls == DIFF_REGRESSION &&
+          it->what == DW_PERF && fabs(it->change_pct - 900) < 1e-9);
+    /* 0000:15:00.0: 8 -> 8, nothing; gpu.0/gpu.1.pci swapped: no value change either */
+    CHECK(!find(&r, "gpu.0.sync.launch_us.p50") && !find(&r, "gpu.0.pci") &&
+          !find(&r, "gpu.1.pci"));
+    /* the device at 0000:c1:00.0 moved from slot 2 to 3: +1%, a change; the one at
+     * 0000:99:00.0 is gone (lost coverage) */
+    int moved = 0, gone = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        it = &r.v[i];
+        if (strcmp(it->name, "gpu.3.bw.triad_gbs") != 0)
+            continue;
+        moved += it->cls == DIFF_CHANGE && it->what == DW_PERF && it->old->num == 900 &&
+                 it->cur->num == 910;
+        gone += it->cls == DIFF_REGRESSION && it->what == DW_REMOVED && it->old->num == 700;
+    }
+    CHECK(moved == 1 && gone == 1);
+    CHECK(r.count[DIFF_REGRESSION] == 2);
+    diff_result_release(&r);
+    diff_doc_release(&x);
+    diff_doc_release(&y);
+}
+
 int main(void)
 {
     test_status_moves();
@@ -279,6 +322,7 @@ int main(void)
     test_direction();
     test_tolerances();
     test_perf_facts();
+    test_per_gpu_by_pci();
     test_rejects();
     return test_report();
 }

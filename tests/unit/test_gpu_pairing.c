@@ -58,7 +58,7 @@ static void machine(struct factset *fs)
     put(p, "cpu_cores_count 0\nsimd_count 192\nsimd_per_cu 2\ngfx_target_version 110000\n"
            "location_id 768\ndomain 0\n");
     struct probe_opts po = {0};
-    struct probe_ctx ctx = {fs, LEVEL_STANDARD, &po};
+    struct probe_ctx ctx = {fs, LEVEL_STANDARD, &po, 0};
     CHECK(rootfs_init(root) == 0);
     CHECK(probe_gpu_run(&ctx) == 0);
     rootfs_release();
@@ -109,7 +109,7 @@ static void run(struct factset *fs, const char *hip_devs, const char *hsa_agents
     else
         unsetenv("HIP_VISIBLE_DEVICES");
     struct probe_opts po = {0};
-    struct probe_ctx ctx = {fs, LEVEL_STANDARD, &po};
+    struct probe_ctx ctx = {fs, LEVEL_STANDARD, &po, 0};
     CHECK(probe_gpu_runtime_run(&ctx) == 0);
     remove(hiplog);
     if (kernels)

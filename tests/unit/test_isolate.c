@@ -108,7 +108,7 @@ int main(void)
 {
     struct factset fs = FACTSET_INIT;
     struct probe_opts po = {0};
-    struct probe_ctx ctx = {&fs, LEVEL_STANDARD, &po};
+    struct probe_ctx ctx = {&fs, LEVEL_STANDARD, &po, 0};
     fact_set_str(&fs, "parent.fact", "x", NULL);
 
     struct probe hang = {"hang", LEVEL_STANDARD, 1, fake_hang, "hangs"};

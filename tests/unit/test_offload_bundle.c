@@ -521,7 +521,7 @@ static void test_probe(const char *dir)
     fact_set_int(&fs, "runtime.dev.5.gpu", 5, "test");
     fact_set_str(&fs, "runtime.dev.5.arch", "gfx90a:sramecc+:xnack+", "test"); /* another GPU */
     struct probe_opts opts = {0};
-    struct probe_ctx ctx = {&fs, LEVEL_STANDARD, &opts};
+    struct probe_ctx ctx = {&fs, LEVEL_STANDARD, &opts, 0};
     CHECK(probe_target_binaries_run(&ctx) == 0);
 
     const struct fact *f = fact_get(&fs, "binaries.scanned");

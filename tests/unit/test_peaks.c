@@ -159,7 +159,7 @@ static void test_probe(const struct checkset *cs)
     fact_set_unknown(&fs, "runtime.dev.1.clock_khz", "test", "not reported");
 
     struct probe_opts po = {0};
-    struct probe_ctx ctx = {&fs, LEVEL_STANDARD, &po};
+    struct probe_ctx ctx = {&fs, LEVEL_STANDARD, &po, 0};
     probes_set_checks(cs);
     CHECK(probe_peaks_run(&ctx) == 0);
     CHECK(F(&fs, "gpu.0.sclk_max_mhz") == 2100 && F(&fs, "gpu.0.mclk_max_mhz") == 1300);
@@ -205,7 +205,7 @@ static void test_fraction(const struct checkset *cs)
 {
     struct factset fs = FACTSET_INIT;
     struct probe_opts po = {0};
-    struct probe_ctx ctx = {&fs, LEVEL_STANDARD, &po};
+    struct probe_ctx ctx = {&fs, LEVEL_STANDARD, &po, 0};
     fact_set_float(&fs, "runtime.dev.0.peak.fp16_tflops", 1000, "test");
     fact_set_unknown(&fs, "runtime.dev.0.peak.bf16_tflops", "test", "not derived: no figure");
     gpu_probe_fraction(&ctx, "gpu.gemm_peak.fp16", 450, 0, "fp16_tflops");

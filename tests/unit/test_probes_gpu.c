@@ -42,7 +42,7 @@ static const char *real(const char *rel)
 
 static struct factset fs = FACTSET_INIT;
 static struct probe_opts opts = {0};
-static struct probe_ctx ctx = {&fs, LEVEL_QUICK, &opts};
+static struct probe_ctx ctx = {&fs, LEVEL_QUICK, &opts, 0};
 
 static const char *at(const char *dir, const char *file)
 {

@@ -30,7 +30,7 @@ int probe_driver_cause_run(struct probe_ctx *ctx);
 
 static struct factset fs = FACTSET_INIT;
 static struct probe_opts opts = {0};
-static struct probe_ctx ctx = {&fs, LEVEL_QUICK, &opts};
+static struct probe_ctx ctx = {&fs, LEVEL_QUICK, &opts, 0};
 
 static void put_gz(const char *rel, const char *text)
 {

@@ -348,7 +348,7 @@ static const char torch_rocm_version_py[] =
 static void run_probe(struct factset *fs, const char *requirements, const char *python)
 {
     struct probe_opts opts = {.requirements = requirements, .python = python};
-    struct probe_ctx ctx = {fs, LEVEL_QUICK, &opts};
+    struct probe_ctx ctx = {fs, LEVEL_QUICK, &opts, 0};
     CHECK(probe_python_run(&ctx) == 0);
 }
 

@@ -162,25 +162,32 @@ static const struct vcase cases[] = {
     {"gpu.runtime", AMD "runtime.live=true; runtime.hip.loaded=false; runtime.hip.error=dlopen",
      ST_FAIL, NULL, "hip-runtime-amd", NULL},
     {"gpu.kernels_compile", "kernels.available=true; kernels.ok=false", ST_FAIL, NULL, NULL, NULL},
-    {"sync.latency", "sync.available=true; sync.null_stream_stale=5", ST_FAIL, NULL, NULL, NULL},
-    {"pcie.bandwidth", "bw.available=true; bw.link_gbs=31.5; bw.h2d_pinned_gbs=3.5", ST_WARN, NULL,
-     NULL, NULL},
+    {"sync.latency", "gpu.sync.available=true; gpu.sync.null_stream_stale=5", ST_FAIL, NULL, NULL,
+     NULL},
+    {"pcie.bandwidth", "gpu.bw.available=true; gpu.bw.link_gbs=31.5; gpu.bw.h2d_pinned_gbs=3.5",
+     ST_WARN, NULL, NULL, NULL},
     /* 20 GB/s on a Gen5 x16 link: 0.35 of its 57.6 GB/s payload */
     {"pcie.bandwidth",
-     "bw.available=true; bw.link_gbs=63.0; bw.link_payload_gbs=57.6; bw.h2d_pinned_gbs=20; "
-     "bw.h2d_payload_fraction=0.347",
+     "gpu.bw.available=true; gpu.bw.link_gbs=63.0; gpu.bw.link_payload_gbs=57.6; "
+     "gpu.bw.h2d_pinned_gbs=20; "
+     "gpu.bw.h2d_payload_fraction=0.347",
      ST_WARN, "of the 57.6 GB/s payload", NULL, NULL},
-    {"gpu.mem_bandwidth", "membw.available=true; membw.error=a[134217727] = 0.5, want 0.096",
-     ST_FAIL, "went wrong", NULL, NULL},
     {"gpu.mem_bandwidth",
-     "membw.available=true; membw.error=; membw.best_gbs=1200; membw.best_kernel=copy; "
-     "membw.best_peak=4916; membw.best_fraction=0.244",
+     "gpu.membw.available=true; gpu.membw.error=a[134217727] = 0.5, want 0.096", ST_FAIL,
+     "went wrong", NULL, NULL},
+    {"gpu.mem_bandwidth",
+     "gpu.membw.available=true; gpu.membw.error=; gpu.membw.best_gbs=1200; "
+     "gpu.membw.best_kernel=copy; "
+     "gpu.membw.best_peak=4916; gpu.membw.best_fraction=0.244",
      ST_WARN, "derived from the device", NULL, NULL},
-    {"hmm.managed", "hmm.available=true; hmm.verdict=host fallback", ST_WARN, NULL, NULL, NULL},
-    {"mem.release", "memrel.available=true; memrel.delta_mb=500", ST_FAIL, NULL, NULL, NULL},
-    {"fp.correctness", "fp.available=true; fp.gemm.failures=1", ST_FAIL, NULL, NULL, NULL},
+    {"hmm.managed", "gpu.hmm.available=true; gpu.hmm.verdict=host fallback", ST_WARN, NULL, NULL,
+     NULL},
+    {"mem.release", "gpu.memrel.available=true; gpu.memrel.delta_mb=500", ST_FAIL, NULL, NULL,
+     NULL},
+    {"fp.correctness", "gpu.fp.available=true; gpu.fp.gemm.failures=1", ST_FAIL, NULL, NULL, NULL},
     {"fp.sampling",
-     "fp.sampling.available=true; fp.sampling.out_of_range=1; fp.sampling.zero_prob_hits=0",
+     "gpu.fp.sampling.available=true; gpu.fp.sampling.out_of_range=1; "
+     "gpu.fp.sampling.zero_prob_hits=0",
      ST_FAIL, NULL, NULL, NULL},
     {"gpu.gemm_peak",
      "gpu.gemm_peak.available=true; gpu.gemm_peak.error=; gpu.gemm_peak.spot_ratio=5", ST_FAIL,
@@ -197,6 +204,64 @@ static const struct vcase cases[] = {
      "gpu.gemm_peak.fp16_fraction=?; gpu.gemm_peak.bf16_tflops=60; gpu.gemm_peak.bf16_peak=1307.4; "
      "gpu.gemm_peak.bf16_fraction=0.046",
      ST_WARN, "bf16 GEMM reaches", NULL, NULL},
+    /* per GPU (--gpu all): the worst measured GPU decides, named; a GPU whose probe
+     * child hung is that GPU's timeout, the other's facts still judged */
+    {"sync.latency",
+     "probe.sync.per_gpu=true; gpu.measured=[0,1]; gpu.0.probe.sync.status=ok; "
+     "gpu.1.probe.sync.status=ok; gpu.0.sync.available=true; gpu.0.sync.null_stream_stale=0; "
+     "gpu.1.sync.available=true; gpu.1.sync.null_stream_stale=5",
+     ST_FAIL, "GPU 1: the null stream did not wait", NULL, NULL},
+    {"sync.latency",
+     "probe.sync.per_gpu=true; probe.sync.status=timeout; gpu.measured=[0,1]; "
+     "gpu.0.probe.sync.status=ok; gpu.1.probe.sync.status=timeout; "
+     "gpu.1.probe.sync.message=no result within 20 s; gpu.0.sync.available=true; "
+     "gpu.0.sync.null_stream_stale=3",
+     ST_FAIL, "GPU 0: the null stream did not wait", NULL, NULL},
+    {"sync.latency",
+     "probe.sync.per_gpu=true; probe.sync.status=timeout; gpu.measured=[0,1]; "
+     "gpu.0.probe.sync.status=ok; gpu.1.probe.sync.status=timeout; "
+     "gpu.1.probe.sync.message=no result within 20 s; gpu.0.sync.available=false; "
+     "gpu.0.sync.why=test",
+     ST_TIMEOUT, "GPU 1: probe sync timed out: no result within 20 s (0 of 2", NULL, NULL},
+    /* the VRAM pattern test: one GPU's wrong reads fail it, named with the address;
+     * a test the time bound cut short is not a pass */
+    {"gpu.memtest",
+     "probe.memtest.per_gpu=true; gpu.measured=[0,1]; gpu.0.probe.memtest.status=ok; "
+     "gpu.1.probe.memtest.status=ok; gpu.0.memtest.available=true; gpu.0.memtest.errors=0; "
+     "gpu.0.memtest.complete=true; gpu.1.memtest.available=true; gpu.1.memtest.errors=3; "
+     "gpu.1.memtest.complete=true; gpu.1.memtest.bytes=16777216; gpu.1.memtest.base=0x7f00 (test); "
+     "gpu.1.memtest.failed_patterns=[random]; "
+     "gpu.1.memtest.first_error=random: offset 0x1c (address 0x7f1c)",
+     ST_FAIL,
+     "GPU 1: 3 wrong reads in 16.0 MiB of VRAM at 0x7f00 (test) under random; first at "
+     "random: offset 0x1c (address 0x7f1c) (1 of 2 GPUs pass)",
+     "out of service", NULL},
+    {"gpu.memtest",
+     "gpu.memtest.available=true; gpu.memtest.errors=0; gpu.memtest.complete=false; "
+     "gpu.memtest.patterns=[walking ones]; gpu.memtest.bytes=16777216; gpu.memtest.gbs=900.5",
+     ST_WARN, "stopped the test after walking ones", NULL, NULL},
+    {"gpu.memtest", "gpu.memtest.available=false; gpu.memtest.why=no GPU runtime loads", ST_SKIP,
+     "no GPU runtime loads", NULL, NULL},
+    /* peer-to-peer: an xGMI pair without access fails; PCIe without access and a slow
+     * xGMI copy warn; one GPU is not a pass */
+    {"gpu.p2p",
+     "gpu.p2p.available=true; gpu.p2p.no_access_xgmi=[gpu.0-gpu.1]; "
+     "gpu.p2p.no_access=[gpu.0-gpu.1 (xgmi)]",
+     ST_FAIL, "GPUs linked by xGMI cannot access each other's memory: gpu.0-gpu.1", NULL, NULL},
+    {"gpu.p2p",
+     "gpu.p2p.available=true; gpu.p2p.no_access_xgmi=[]; gpu.p2p.no_access=[gpu.2-gpu.5 (pcie)]",
+     ST_WARN, "no peer access between gpu.2-gpu.5 (pcie)", "iommu", NULL},
+    {"gpu.p2p",
+     "gpu.p2p.available=true; gpu.p2p.no_access_xgmi=[]; gpu.p2p.no_access=[]; "
+     "gpu.p2p.xgmi_min_gbs=7.5; gpu.p2p.pcie_min_gbs=?none; gpu.p2p.summary=[x]",
+     ST_WARN, "over xGMI reaches only 7.5 GB/s", NULL, NULL},
+    {"gpu.p2p", "gpu.p2p.available=false; gpu.p2p.why=one GPU measured", ST_SKIP,
+     "one GPU measured", NULL, NULL},
+    /* only the measured GPUs are judged, not every sysfs GPU */
+    {"sync.latency",
+     "gpu.count=8; probe.sync.per_gpu=true; gpu.measured=[3]; gpu.3.probe.sync.status=ok; "
+     "gpu.3.sync.available=true; gpu.3.sync.null_stream_stale=2",
+     ST_FAIL, "the null stream did not wait for a blocking stream: 2 stale", NULL, NULL},
     {"vla.latency.vision", VLA_GPU "vla.latency.vision_ms=30.5", ST_FAIL, NULL, NULL, NULL},
     {"vla.latency.total", VLA_GPU "vla.latency.total_ms=120.5", ST_FAIL, NULL, NULL, NULL},
     {"vla.selftest",
