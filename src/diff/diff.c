@@ -142,7 +142,8 @@ int diff_tol_add(struct diff_opts *o, const char *arg)
 {
     const char *eq = strrchr(arg, '=');
     if (!eq || eq == arg || !eq[1])
-        return error("--tolerance wants NAME=PERCENT (e.g. gpu.0.sync.launch_us.p99=25), not '%s'", arg);
+        return error("--tolerance wants NAME=PERCENT (e.g. gpu.0.sync.launch_us.p99=25), not '%s'",
+                     arg);
     double pct;
     char *val = xstrdup(eq + 1);
     size_t vl = strlen(val);
