@@ -40,6 +40,14 @@ static const struct fact_decl facts_kernel_log[] = {
     {"kernel.dmesg.kfd_unsupported", B}, {"kernel.dmesg.key_rejected", B},
     {"kernel.dmesg.hmm_registered", B}, {"kernel.dmesg.module_rejected", B},
     {"kernel.dmesg.firmware_failed", B}, {"kernel.dmesg.probe_failed", B},
+    {"kernel.dmesg.ring_timeout", B}, {"kernel.dmesg.gpu_reset_begin", B},
+    {"kernel.dmesg.gpu_reset_succeeded", B}, {"kernel.dmesg.gpu_reset_failed", B},
+    {"kernel.dmesg.vram_lost", B}, {"kernel.dmesg.mes_failure", B},
+    {"kernel.dmesg.kiq_failure", B}, {"kernel.dmesg.bar_no_space", B},
+    {"kernel.dmesg.bar_resize_failed", B},
+    /* per signature id of kernel_log_sigs.c: lines since boot, the last one's time */
+    {"kernel.events.<id>.count", I}, {"kernel.events.<id>.last", F},
+    {"kernel.events", L}, {"kernel.events.fault_processes", L},
     {"kernel.dmesg.firmware_files", L},
     {"kernel.dmesg.line_count", I}, {"kernel.dmesg.signatures", L}, {"kernel.dmesg.lines", L},
     {"kernel.dmesg_readable", B}, {"kernel.dmesg_error", S},
@@ -89,6 +97,11 @@ static const struct fact_decl facts_pcie[] = {
     {"gpu.<i>.atomics.requester_enabled", B}, {"gpu.<i>.atomics.path_ok", B},
     {"gpu.<i>.atomics.missing_at", S},
     {"gpu.other_links", L},
+    /* probe_pcie_health.c */
+    {"gpu.<i>.aer.correctable", I}, {"gpu.<i>.aer.nonfatal", I}, {"gpu.<i>.aer.fatal", I},
+    {"gpu.<i>.aer.errors", L}, {"gpu.<i>.aer.hops_read", I}, {"gpu.<i>.pcie_replay_count", I},
+    {"gpu.<i>.aspm.links", L}, {"gpu.<i>.aspm.gpu_link_states", L},
+    {"gpu.<i>.aspm.gpu_link_on", B}, {"pcie.aspm_policy", S},
     END};
 
 static const struct fact_decl facts_iommu[] = {

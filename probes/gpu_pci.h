@@ -90,6 +90,21 @@ struct gp_hop {
  * hops[n-1] (the GPU). */
 void gp_atomics_facts(struct factset *fs, int gpu, const struct gp_hop *hops, size_t n);
 
+/* ---- PCIe health (probe_pcie_health.c) --------------------------------- */
+
+/* one aer_dev_* file ("NAME count" lines and a TOTAL_... line): 0 and the
+ * total of the line named total_name, non-zero counters appended to nonzero
+ * as "NAME count" (may be NULL); -EINVAL without that total line */
+int gp_aer_parse(const char *text, const char *total_name, int64_t *total, struct strlist *nonzero);
+/* the [bracketed] entry of pcie_aspm's policy parameter, or NULL */
+const char *gp_aspm_policy(const char *text, char *buf, size_t n);
+/* pcie.aspm_policy */
+void gp_aspm_policy_fact(struct factset *fs);
+/* gpu.<gpu>.{aer.*, aspm.*, pcie_replay_count} for the path hops[0..n-1]
+ * (NULL when the path is unknown); slot: the hop whose link is the slot's */
+void gp_health_facts(struct factset *fs, int gpu, const char *bdf, const struct gp_hop *h, size_t n,
+                     size_t slot);
+
 /* what one function's config space says about PCI Express */
 struct gp_config_caps {
     int pcie;         /* has a PCI Express capability */
