@@ -85,6 +85,8 @@ static const struct fact_decl facts_gpu[] = {
     {"gpu.<i>.temp_mem_limit_c", F}, {"gpu.<i>.temp_sensors", L}, {"gpu.<i>.ras_present", B},
     {"gpu.<i>.ras_ue", I}, {"gpu.<i>.ras_ce", I}, {"gpu.<i>.perf_level", S},
     {"gpu.<i>.vbios", S}, {"gpu.<i>.busy_percent", I},
+    /* probe_gpu_fw.c: one per <device>/fw_version/<name>_fw_version */
+    {"gpu.<i>.fw.<name>", S}, {"gpu.<i>.fw_count", I}, {"gpu.<i>.fw_not_loaded", L},
     END};
 
 static const struct fact_decl facts_pcie[] = {
@@ -122,9 +124,16 @@ static const struct fact_decl facts_driver_cause[] = {
     {"kernel.secure_boot", B}, {"gpu.<i>.driver", S}, {"gpu.<i>.driver_bound", B},
     END};
 
+static const struct fact_decl facts_tuning[] = {
+    {"kernel.numa_balancing", I}, {"host.memlock_unlimited", B}, {"host.memlock_bytes", I},
+    {"kernel.thp_enabled", S}, {"cpu.governors", L}, {"cpu.governor_pins_min", B},
+    {"kernel.pci_realloc", B},
+    END};
+
 static const struct fact_decl facts_rocm[] = {
     {"rocm.installs", L}, {"rocm.install_count", I}, {"rocm.version", S}, {"rocm.series", S},
     {"rocm.major", I}, {"rocm.source", S}, {"driver.rocm_series_gap", I},
+    {"driver.firmware_package", L},
     {"env.ld_library_path", S}, {"env.ld_cuda_entries", L}, {"env.ld_rocm_other", L},
     END};
 
@@ -138,6 +147,9 @@ static const struct fact_decl facts_python[] = {
     {"python.requirements_given", B}, {"python.requirements_file", S},
     {"python.requirements_count", I}, {"python.requirements_cuda", L},
     {"python.requirements_unfollowed", L},
+    /* probe_python_env.c */
+    {"python.base_prefix", S}, {"python.env_kind", S}, {"python.env_name", S},
+    {"python.torch_wheel_tags", L}, {"python.abi_tag", S}, {"python.wheel_tags_match", B},
     END};
 
 #define RUNTIME(k)                                                                                 \
@@ -278,6 +290,7 @@ static const struct {
     {"pcie", facts_pcie},
     {"iommu", facts_iommu},
     {"kernel", facts_kernel},
+    {"tuning", facts_tuning},
     {"rocm", facts_rocm},
     {"python", facts_python},
     {"gpu_runtime", facts_gpu_runtime},

@@ -68,6 +68,15 @@ int gp_gfx_override_parse(const char *s, unsigned v[3]);
 void gp_drm_facts(struct factset *fs, int gpu, const char *bdf, int kfd_node,
                   const char *kfd_props);
 
+/* ---- firmware versions (probe_gpu_fw.c) ------------------------------- */
+
+/* "mec_fw_version" -> "mec" (lowercase letters, digits, '_'): 0, or
+ * -EINVAL for another file name */
+int gp_fw_name(const char *file, char *name, size_t n);
+/* gpu.<gpu>.fw.<name> for each <device>/fw_version/<name>_fw_version,
+ * gpu.<gpu>.fw_count and gpu.<gpu>.fw_not_loaded (MEC/RLC reading 0) */
+void gp_fw_facts(struct factset *fs, int gpu, const char *bdf);
+
 /* ---- PCIe link text (probe_pcie.c) -------------------------------------- */
 
 /* "16.0 GT/s PCIe", "8 GT/s", "2.5 GT/s": 0 and GT/s, or -EINVAL */
@@ -96,8 +105,6 @@ void gp_atomics_facts(struct factset *fs, int gpu, const struct gp_hop *hops, si
  * total of the line named total_name, non-zero counters appended to nonzero
  * as "NAME count" (may be NULL); -EINVAL without that total line */
 int gp_aer_parse(const char *text, const char *total_name, int64_t *total, struct strlist *nonzero);
-/* the [bracketed] entry of pcie_aspm's policy parameter, or NULL */
-const char *gp_aspm_policy(const char *text, char *buf, size_t n);
 /* pcie.aspm_policy */
 void gp_aspm_policy_fact(struct factset *fs);
 /* gpu.<gpu>.{aer.*, aspm.*, pcie_replay_count} for the path hops[0..n-1]

@@ -13,6 +13,7 @@
  * (l0s_aspm, l1_aspm, l1_1_aspm, l1_2_aspm, l1_1_pcipm, l1_2_pcipm: "0"/"1",
  * kernels >= 5.5; absent otherwise, and then the state is unknown). */
 #include "gpu_pci.h"
+#include "tuning.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,16 +40,6 @@ int gp_aer_parse(const char *text, const char *total_name, int64_t *total, struc
     }
     strlist_release(&lines);
     return found ? 0 : -EINVAL;
-}
-
-const char *gp_aspm_policy(const char *text, char *buf, size_t n)
-{
-    const char *open = strchr(text, '[');
-    const char *close = open ? strchr(open, ']') : NULL;
-    if (!close || close == open + 1 || (size_t)(close - open) > n)
-        return NULL;
-    snprintf(buf, n, "%.*s", (int)(close - open - 1), open + 1);
-    return buf;
 }
 
 /* ---- AER ------------------------------------------------------------------ */
@@ -185,7 +176,7 @@ void gp_aspm_policy_fact(struct factset *fs)
         fact_set_errno(fs, "pcie.aspm_policy", path, rc);
         return;
     }
-    if (gp_aspm_policy(text, buf, sizeof(buf)))
+    if (tn_bracketed(text, buf, sizeof(buf)) == 0)
         fact_set_str(fs, "pcie.aspm_policy", buf, path);
     else
         fact_set_unknown(fs, "pcie.aspm_policy", path, "no [bracketed] entry in '%s'", text);

@@ -20,6 +20,7 @@ int probe_pcie_run(struct probe_ctx *ctx);
 int probe_iommu_run(struct probe_ctx *ctx);
 int probe_kernel_run(struct probe_ctx *ctx);
 int probe_driver_cause_run(struct probe_ctx *ctx);
+int probe_tuning_run(struct probe_ctx *ctx);
 int probe_rocm_run(struct probe_ctx *ctx);
 int probe_python_run(struct probe_ctx *ctx);
 int probe_gpu_runtime_run(struct probe_ctx *ctx);
@@ -56,6 +57,10 @@ const struct probe probe_table[] = {
     {"driver_cause", LEVEL_QUICK, 0, probe_driver_cause_run,
      "why amdgpu would not load or bind: command line, modprobe.d, DKMS, module tree, Secure Boot, "
      "firmware"},
+    /* after kernel: reads kernel.cmdline */
+    {"tuning", LEVEL_QUICK, 0, probe_tuning_run,
+     "host settings: NUMA balancing, memlock limit, pci=realloc, transparent hugepages, CPU "
+     "frequency governor"},
     {"rocm", LEVEL_QUICK, 0, probe_rocm_run,
      "ROCm installs under /opt/rocm* and distribution packages"},
     {"python", LEVEL_QUICK, 0, probe_python_run,
