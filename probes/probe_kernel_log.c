@@ -107,6 +107,7 @@ static void refused(struct factset *fs, int rc)
 /* per id: how often it was logged since boot and when last */
 struct sig_tally {
     const char *id;
+    int info; /* every row of the id is KL_INFO */
     int64_t count;
     int has_last;
     double last;
@@ -147,6 +148,8 @@ static void tally_facts(struct factset *fs, const struct sig_tally *t, size_t nt
         if (!t[i].count)
             continue;
         strlist_add(&ids, t[i].id);
+        if (t[i].info)
+            continue; /* kernel.events lists problems only */
         if (t[i].has_last)
             strlist_add_owned(&events, xasprintf("%s: %lld time%s, last at %.1f s after boot",
                                                  t[i].id, (long long)t[i].count,
@@ -176,8 +179,13 @@ int probe_kernel_log_run(struct probe_ctx *ctx)
     struct strlist idl = STRLIST_INIT;
     sig_ids(&idl);
     struct sig_tally *t = xcalloc(idl.n, sizeof(*t));
-    for (size_t i = 0; i < idl.n; i++)
+    for (size_t i = 0; i < idl.n; i++) {
         t[i].id = idl.v[i];
+        t[i].info = 1;
+        for (size_t j = 0; j < nsig; j++)
+            if (strcmp(sigs[j].id, t[i].id) == 0 && sigs[j].severity != KL_INFO)
+                t[i].info = 0;
+    }
     struct strlist lines = STRLIST_INIT, matched = STRLIST_INIT, procs = STRLIST_INIT;
     strlist_split(&lines, text, "\n");
     struct strlist fw = STRLIST_INIT;

@@ -115,7 +115,7 @@ static void env_facts(struct factset *fs, const char *src, const char *prefix,
         fact_set_str(fs, "python.env_name", name, src);
     } else if (base_prefix) {
         fact_set_str(fs, "python.env_kind", "system", src);
-        fact_set_str(fs, "python.env_name", "", src);
+        fact_set_str(fs, "python.env_name", prefix, src);
     } else {
         const char *why = "the answer has no base_prefix (recorded by an older doctor) and no "
                           "VIRTUAL_ENV or conda-meta says otherwise";
