@@ -271,8 +271,8 @@ static void put_run(FILE *out, const char *label, const struct diff_doc *d)
  * gpu.<i>.fw.<ip> without a word elsewhere) */
 static int headline_fact(const char *name)
 {
-    static const char *const names[] = {"driver.version",       "rocm.version", "kernel.release",
-                                        "python.torch_version", "gpu.count",    "host.os",
+    static const char *const names[] = {"driver.version",         "rocm.version", "kernel.release",
+                                        "python.torch_version",   "gpu.count",    "host.os",
                                         "driver.firmware_package"};
     for (size_t i = 0; i < ARRAY_SIZE(names); i++)
         if (strcmp(name, names[i]) == 0)
