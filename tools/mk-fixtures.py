@@ -724,13 +724,11 @@ BAR, PCIe 3.0 x16, 11 % busy at capture time); the KFD node is synthesized.""")
 SB_GUID = "8be4df61-93ca-11d2-aa0d-00e098032b8c"
 
 
-def rx6900xt_no_driver(r, hostname, release, cmdline, dmesg, svm="y", drm="m", dmesg_readable=True):
-    host(r, hostname, "Ubuntu 22.04.5 LTS", release, cmdline,
-         "root:x:0:0:root:/root:/bin/bash\ngrace:x:1000:1000::/home/grace:/bin/bash\n",
-         GROUP_BASE % ("grace", "grace", "grace", "grace"), svm=svm, drm=drm)
-    rocm_install(r, "6.2.0")
-    gpu = "0000:0c:00.0"   # PCI_SLOT_NAME of the capture
-    path = pci_chain(r, "0000:00", [
+def rx6900xt_chain(r, devctl2=0):
+    """the RX 6900 XT desktop's PCI path: a CPU root port, the on-card switch
+    and the GPU at the capture's PCI_SLOT_NAME; returns (bdf, sysfs path)"""
+    gpu = "0000:0c:00.0"
+    return gpu, pci_chain(r, "0000:00", [
         dict(bdf="0000:00:01.1", vendor=0x1022, device=0x1483, cls=0x060400, port=PORT_ROOT,
              cur=16.0, width=16, max=16.0, max_width=16,
              devcap2=ATOMIC_C32 | ATOMIC_C64 | ATOMIC_ROUTE),
@@ -739,8 +737,17 @@ def rx6900xt_no_driver(r, hostname, release, cmdline, dmesg, svm="y", drm="m", d
         dict(bdf="0000:0b:00.0", vendor=0x1002, device=0x1479, cls=0x060400, port=PORT_DOWN,
              cur=16.0, width=16, max=16.0, max_width=16, devcap2=ATOMIC_ROUTE),
         dict(bdf=gpu, vendor=0x1002, device=0x73bf, cls=0x030000, port=PORT_ENDPOINT,
-             cur=16.0, width=16, max=16.0, max_width=16, devcap2=ATOMIC_C32 | ATOMIC_C64),
+             cur=16.0, width=16, max=16.0, max_width=16, devcap2=ATOMIC_C32 | ATOMIC_C64,
+             devctl2=devctl2),
     ])
+
+
+def rx6900xt_no_driver(r, hostname, release, cmdline, dmesg, svm="y", drm="m", dmesg_readable=True):
+    host(r, hostname, "Ubuntu 22.04.5 LTS", release, cmdline,
+         "root:x:0:0:root:/root:/bin/bash\ngrace:x:1000:1000::/home/grace:/bin/bash\n",
+         GROUP_BASE % ("grace", "grace", "grace", "grace"), svm=svm, drm=drm)
+    rocm_install(r, "6.2.0")
+    gpu, path = rx6900xt_chain(r)
     # without the driver only the PCI core's files exist: take those of the
     # real RX 6900 XT capture, none of amdgpu's
     src = REAL + "/amdgpu-sysfs-rs/rx6900xt"
@@ -1000,19 +1007,7 @@ def rx6900xt_driven(out, hostname, degraded):
     amdgpu_module(r)
     rocm_install(r, "6.2.0")
     kfd_cpu_node(r, 0)
-    gpu = "0000:0c:00.0"   # PCI_SLOT_NAME of the capture
-    path = pci_chain(r, "0000:00", [
-        dict(bdf="0000:00:01.1", vendor=0x1022, device=0x1483, cls=0x060400, port=PORT_ROOT,
-             cur=16.0, width=16, max=16.0, max_width=16,
-             devcap2=ATOMIC_C32 | ATOMIC_C64 | ATOMIC_ROUTE),
-        dict(bdf="0000:0a:00.0", vendor=0x1002, device=0x1478, cls=0x060400, port=PORT_UP,
-             cur=16.0, width=16, max=16.0, max_width=16, devcap2=ATOMIC_ROUTE),
-        dict(bdf="0000:0b:00.0", vendor=0x1002, device=0x1479, cls=0x060400, port=PORT_DOWN,
-             cur=16.0, width=16, max=16.0, max_width=16, devcap2=ATOMIC_ROUTE),
-        dict(bdf=gpu, vendor=0x1002, device=0x73bf, cls=0x030000, port=PORT_ENDPOINT,
-             cur=16.0, width=16, max=16.0, max_width=16, devcap2=ATOMIC_C32 | ATOMIC_C64,
-             devctl2=ATOMIC_REQ_EN),
-    ])
+    gpu, path = rx6900xt_chain(r, devctl2=ATOMIC_REQ_EN)
     # the capture's raw config space would replace the synthesized AtomicOp
     # bits of the chain; its PCI core files agree with the chain's
     r.copy_capture(REAL + "/amdgpu-sysfs-rs/rx6900xt", path, skip=("uevent", "config"))
