@@ -71,6 +71,13 @@ static const struct kl_signature signatures[] = {
      "drivers/base/dd.c call_driver_probe (older kernels): \"%s: probe of %s failed with error "
      "%d\"",
      "[    2.902500] amdgpu: probe of 0000:03:00.0 failed with error -19"},
+    /* amdgpu's own words when its init of the device gives up */
+    {"probe_failed", "amdgpu", "Fatal error during GPU init", KL_FAIL,
+     AMD "amdgpu_device.c amdgpu_device_init: \"Fatal error during GPU init\"",
+     "[    2.902400] amdgpu 0000:03:00.0: amdgpu: Fatal error during GPU init"},
+    {"probe_failed", "amdgpu", "amdgpu_device_ip_init failed", KL_FAIL,
+     AMD "amdgpu_device.c amdgpu_device_init: \"amdgpu_device_ip_init failed\"",
+     "[    2.902300] amdgpu 0000:03:00.0: amdgpu: amdgpu_device_ip_init failed"},
     {"hmm_registered", "HMM registered", NULL, KL_INFO,
      "amdkfd/kfd_migrate.c kgd2kfd_init_zone_device: \"HMM registered %ldMB device memory\"",
      "[    4.912345] amdgpu 0000:05:00.0: amdgpu: HMM registered 196608MB device memory"},
