@@ -126,6 +126,7 @@ static const struct fact_decl facts_driver_cause[] = {
 
 static const struct fact_decl facts_tuning[] = {
     {"kernel.numa_balancing", I}, {"host.memlock_unlimited", B}, {"host.memlock_bytes", I},
+    {"host.memlock_limit", S},
     {"kernel.thp_enabled", S}, {"cpu.governors", L}, {"cpu.governor_pins_min", B},
     {"kernel.pci_realloc", B},
     END};

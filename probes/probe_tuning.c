@@ -99,22 +99,28 @@ static void memlock_facts(struct factset *fs)
 {
     char *text;
     const char *src = "getrlimit(RLIMIT_MEMLOCK)";
+    static const char *const names[] = {"host.memlock_unlimited", "host.memlock_bytes",
+                                        "host.memlock_limit"};
     int rc = rootfs_query("limits", limits_live, &text);
     if (rc) {
-        fact_set_errno(fs, "host.memlock_unlimited", src, rc);
-        fact_set_errno(fs, "host.memlock_bytes", src, rc);
+        for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+            fact_set_errno(fs, names[i], src, rc);
         return;
     }
     int64_t b;
     if (tn_memlock_parse(text, &b)) {
-        fact_set_unknown(fs, "host.memlock_unlimited", src, "no memlock_soft line in the answer");
-        fact_set_unknown(fs, "host.memlock_bytes", src, "no memlock_soft line in the answer");
+        for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+            fact_set_unknown(fs, names[i], src, "no memlock_soft line in the answer");
     } else if (b < 0) {
         fact_set_bool(fs, "host.memlock_unlimited", 1, src);
         fact_set_unknown(fs, "host.memlock_bytes", src, "unlimited");
+        fact_set_str(fs, "host.memlock_limit", "unlimited", src);
     } else {
+        char *t = xasprintf("%.1f MiB", (double)b / (1 << 20));
         fact_set_bool(fs, "host.memlock_unlimited", 0, src);
         fact_set_int(fs, "host.memlock_bytes", b, src);
+        fact_set_str(fs, "host.memlock_limit", t, src);
+        free(t);
     }
     free(text);
 }

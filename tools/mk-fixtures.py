@@ -1092,8 +1092,9 @@ after a bad week: the fw_version files of MEC and MEC2 read 0x00000000
 errors, amdgpu could not resize the BAR ('Not enough PCI address space for a
 large BAR.', 256 MiB visible, no pci=realloc), the kernel log has two ring
 timeouts, a reset that lost VRAM, a GPU page fault by pt_main_thread pid 5120
-and a reset that failed; transparent hugepages 'never', memlock 8 MiB, the
-acpi-cpufreq 'powersave' governor, and a cp311 torch wheel under Python 3.12.""")
+and a reset that failed; transparent hugepages 'never', the acpi-cpufreq
+'powersave' governor, and a cp311 torch wheel under Python 3.12. memlock is 8
+MiB, which host.memlock does not judge on one Radeon (no RDMA).""")
 
 
 def machine_rx7800xt_hot_edge(out):

@@ -150,6 +150,7 @@ static void test_tuning_probe(void)
     CHECK_STR(fstr("kernel.thp_enabled"), "never");
     CHECK(fbool("host.memlock_unlimited") == 0);
     CHECK(fint("host.memlock_bytes") == 65536);
+    CHECK_STR(fstr("host.memlock_limit"), "0.1 MiB");
     CHECK(fbool("cpu.governor_pins_min") == 1);
     const struct fact *g = get("cpu.governors");
     CHECK(g && g->type == FACT_LIST && g->list.n == 2 &&
@@ -168,6 +169,7 @@ static void test_tuning_probe(void)
     CHECK(fbool("cpu.governor_pins_min") == 0);
     CHECK(fbool("host.memlock_unlimited") == 1);
     CHECK(unknown("host.memlock_bytes"));
+    CHECK_STR(fstr("host.memlock_limit"), "unlimited");
     CHECK(fbool("kernel.pci_realloc") == 0);
 
     /* nothing present: every fact unknown, never 0 */

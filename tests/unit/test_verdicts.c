@@ -150,9 +150,14 @@ static const struct vcase cases[] = {
      NULL},
     {"kernel.numa_balancing", AMD "kernel.numa_balancing=?absent; gpu.0.gfx=gfx942", ST_SKIP, NULL,
      NULL, NULL},
-    {"host.memlock", "host.memlock_unlimited=false; host.memlock_bytes=65536", ST_WARN,
-     "lock only 0.1 MiB", "memlock unlimited", NULL},
-    {"host.memlock", "host.memlock_unlimited=?no query", ST_SKIP, NULL, NULL, NULL},
+    {"host.memlock",
+     "gpu.count=2; gpu.0.gfx=gfx1100; host.memlock_unlimited=false; host.memlock_bytes=65536",
+     ST_WARN, "lock only 0.1 MiB", "memlock unlimited", NULL},
+    {"host.memlock",
+     AMD "gpu.0.gfx=gfx942; host.memlock_unlimited=false; host.memlock_bytes=8388608", ST_WARN,
+     "(gfx942)", NULL, NULL},
+    {"host.memlock", AMD "host.memlock_unlimited=?no query; host.memlock_limit=?no query", ST_SKIP,
+     "unknown", NULL, NULL},
     {"kernel.pci_realloc",
      AMD "gpu.0.is_apu=false; gpu.0.vis_vram_bytes=268435456; gpu.0.vram_bytes=17163091968; "
          "kernel.dmesg.bar_no_space=true; kernel.dmesg.bar_resize_failed=false; "
@@ -345,8 +350,15 @@ static const struct vcase passes[] = {
      AMD "gpu.0.is_apu=false; gpu.0.aspm.gpu_link_on=false; gpu.0.aspm.gpu_link_states=[]; "
          "pcie.aspm_policy=performance; gpu.0.aspm.links=[0000:05:00.0 [1002:74a1]: off]",
      ST_PASS, "ASPM is off", NULL, NULL},
-    {"host.memlock", "host.memlock_unlimited=true; host.memlock_bytes=?unlimited", ST_PASS, NULL,
-     NULL, NULL},
+    {"host.memlock",
+     AMD "gpu.0.gfx=gfx942; host.memlock_unlimited=true; host.memlock_bytes=?unlimited; "
+         "host.memlock_limit=unlimited",
+     ST_PASS, "memlock is unlimited", NULL, NULL},
+    /* one Radeon: an 8 MiB limit is not judged (hipHostMalloc does not count) */
+    {"host.memlock",
+     AMD "gpu.0.gfx=gfx1030; host.memlock_unlimited=false; host.memlock_bytes=8388608; "
+         "host.memlock_limit=8.0 MiB",
+     ST_PASS, "memlock is 8.0 MiB", NULL, NULL},
     {"cpu.governor", "cpu.governor_pins_min=false; cpu.governors=[powersave (intel_pstate)]",
      ST_PASS, "powersave (intel_pstate)", NULL, NULL},
     {"gpu.target_binaries", "gpu.count=0; binaries.scanned=1; binaries.with_code=1", ST_SKIP,
