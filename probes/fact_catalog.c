@@ -101,7 +101,7 @@ static const struct fact_decl facts_pcie[] = {
     {"gpu.other_links", L},
     /* probe_pcie_health.c */
     {"gpu.<i>.aer.correctable", I}, {"gpu.<i>.aer.nonfatal", I}, {"gpu.<i>.aer.fatal", I},
-    {"gpu.<i>.aer.errors", L}, {"gpu.<i>.aer.hops_read", I}, {"gpu.<i>.pcie_replay_count", I},
+    {"gpu.<i>.aer.errors", L}, {"gpu.<i>.aer.hops", L}, {"gpu.<i>.aer.hops_read", I}, {"gpu.<i>.pcie_replay_count", I},
     {"gpu.<i>.aspm.links", L}, {"gpu.<i>.aspm.gpu_link_states", L},
     {"gpu.<i>.aspm.gpu_link_on", B}, {"pcie.aspm_policy", S},
     END};

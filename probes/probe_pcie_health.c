@@ -57,9 +57,11 @@ static void aer_facts(struct factset *fs, int gpu, const struct gp_hop *h, size_
     char fn[FACT_NAME_MAX];
     int64_t sum[ARRAY_SIZE(aer_kinds)] = {0};
     int hops_read = 0;
-    struct strlist errors = STRLIST_INIT;
+    struct strlist errors = STRLIST_INIT, hops = STRLIST_INIT;
     for (size_t k = 0; k < n; k++) {
         int read_here = 0;
+        struct strbuf line = STRBUF_INIT;
+        strbuf_addf(&line, "%s [%04x:%04x]:", h[k].bdf, h[k].vendor, h[k].device);
         for (size_t a = 0; a < ARRAY_SIZE(aer_kinds); a++) {
             char *text;
             if (rootfs_readf_str(&text, GP_PCI_DEVICES "/%s/%s", h[k].bdf, aer_kinds[a].file))
@@ -69,6 +71,7 @@ static void aer_facts(struct factset *fs, int gpu, const struct gp_hop *h, size_
             if (gp_aer_parse(text, aer_kinds[a].total, &total, &nz) == 0) {
                 read_here = 1;
                 sum[a] += total;
+                strbuf_addf(&line, " %s %lld", aer_kinds[a].word, (long long)total);
                 for (size_t e = 0; e < nz.n; e++)
                     strlist_add_owned(&errors,
                                       xasprintf("%s [%04x:%04x] %s %s", h[k].bdf, h[k].vendor,
@@ -78,6 +81,11 @@ static void aer_facts(struct factset *fs, int gpu, const struct gp_hop *h, size_
             free(text);
         }
         hops_read += read_here;
+        /* one line per hop that has AER files: the per-hop totals */
+        if (read_here)
+            strlist_add_owned(&hops, strbuf_detach(&line));
+        else
+            strbuf_release(&line);
     }
     char src[96];
     snprintf(src, sizeof(src), GP_PCI_DEVICES "/<path>/aer_dev_*");
@@ -92,12 +100,15 @@ static void aer_facts(struct factset *fs, int gpu, const struct gp_hop *h, size_
     }
     if (hops_read) {
         fact_set_list(fs, fact_gpu_name(fn, gpu, "aer.errors"), &errors, src);
+        fact_set_list(fs, fact_gpu_name(fn, gpu, "aer.hops"), &hops, src);
         fact_set_int(fs, fact_gpu_name(fn, gpu, "aer.hops_read"), hops_read, src);
     } else {
         fact_set_unknown(fs, fact_gpu_name(fn, gpu, "aer.errors"), src, "no AER files");
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "aer.hops"), src, "no AER files");
         fact_set_unknown(fs, fact_gpu_name(fn, gpu, "aer.hops_read"), src, "no AER files");
     }
     strlist_release(&errors);
+    strlist_release(&hops);
 }
 
 /* ---- ASPM ----------------------------------------------------------------- */
@@ -187,9 +198,10 @@ void gp_health_facts(struct factset *fs, int gpu, const char *bdf, const struct 
                      size_t slot)
 {
     char fn[FACT_NAME_MAX];
-    static const char *const names[] = {"aer.correctable",      "aer.nonfatal",    "aer.fatal",
-                                        "aer.errors",           "aer.hops_read",   "aspm.links",
-                                        "aspm.gpu_link_states", "aspm.gpu_link_on"};
+    static const char *const names[] = {
+        "aer.correctable", "aer.nonfatal",  "aer.fatal",  "aer.errors",
+        "aer.hops",        "aer.hops_read", "aspm.links", "aspm.gpu_link_states",
+        "aspm.gpu_link_on"};
     if (!h) {
         for (size_t i = 0; i < ARRAY_SIZE(names); i++)
             fact_set_unknown(fs, fact_gpu_name(fn, gpu, names[i]), GP_PCI_DEVICES,

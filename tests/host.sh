@@ -26,6 +26,8 @@ expect aer-fatal "$H/mi250x.json" 'f["gpu.0.aer.fatal"] == 1 and f["gpu.1.aer.fa
 expect aer-errors "$H/mi250x.json" \
     '"0000:c0:01.1 [8086:347a] fatal DLP 1" in f["gpu.0.aer.errors"] and "0000:c1:00.0 [1002:740c] correctable BadTLP 3" in f["gpu.0.aer.errors"]'
 expect aer-hops "$H/mi250x.json" 'f["gpu.0.aer.hops_read"] == 2 and f["gpu.0.aer.correctable"] == 4'
+expect aer-per-hop "$H/mi250x.json" \
+    'f["gpu.0.aer.hops"] == ["0000:c0:01.1 [8086:347a]: correctable 0 nonfatal 0 fatal 1", "0000:c1:00.0 [1002:740c]: correctable 4 nonfatal 0 fatal 0"]'
 expect replay "$H/mi250x.json" 'f["gpu.0.pcie_replay_count"] == 12'
 expect aer-check "$H/mi250x.json" 'c["pcie.aer"]["status"] == "fail" and "fatal DLP 1" in c["pcie.aer"]["summary"]'
 expect aspm-unknown "$H/mi250x.json" 'f["gpu.0.aspm.gpu_link_on"] is None and c["pcie.aspm"]["status"] == "skip"'
