@@ -44,7 +44,7 @@ static const struct fact_decl facts_kernel_log[] = {
     {"kernel.dmesg.gpu_reset_succeeded", B}, {"kernel.dmesg.gpu_reset_failed", B},
     {"kernel.dmesg.vram_lost", B}, {"kernel.dmesg.mes_failure", B},
     {"kernel.dmesg.kiq_failure", B}, {"kernel.dmesg.bar_no_space", B},
-    {"kernel.dmesg.bar_resize_failed", B},
+    {"kernel.dmesg.bar_resize_failed", B}, {"kernel.dmesg.ring_reset", B},
     /* per signature id of kernel_log_sigs.c: lines since boot, the last one's time */
     {"kernel.events.<id>.count", I}, {"kernel.events.<id>.last", F},
     {"kernel.events", L}, {"kernel.events.fault_processes", L},

@@ -92,6 +92,13 @@ static const struct kl_signature signatures[] = {
     {"gpu_reset_succeeded", "GPU reset(", ") succeeded!", KL_WARN,
      AMD "amdgpu_device.c amdgpu_device_gpu_recover: \"GPU reset(%d) succeeded!\"",
      "[ 1206.100412] amdgpu 0000:03:00.0: amdgpu: GPU reset(2) succeeded!"},
+    {"gpu_reset_succeeded", "GPU reset succeeded, trying to resume", NULL, KL_WARN,
+     AMD "amdgpu_device.c amdgpu_do_asic_reset: \"GPU reset succeeded, trying to resume\"",
+     "[73848.629000] amdgpu 0000:c1:00.0: amdgpu: GPU reset succeeded, trying to resume"},
+    /* 6.12+: a hung ring is reset alone before the whole GPU is */
+    {"ring_reset", "Starting ", " ring reset", KL_WARN,
+     AMD "amdgpu_job.c amdgpu_job_timedout: \"Starting %s ring reset\"",
+     "[  950.818200] amdgpu 0000:c5:00.0: Starting gfx_0.0.0 ring reset"},
     {"gpu_reset_failed", "GPU reset(", ") failed", KL_FAIL,
      AMD "amdgpu_device.c amdgpu_device_gpu_recover: \"GPU reset(%d) failed\"",
      "[ 1206.100412] amdgpu 0000:03:00.0: amdgpu: GPU reset(3) failed"},
@@ -108,6 +115,11 @@ static const struct kl_signature signatures[] = {
      AMD "mes_v11_0.c mes_v11_0_submit_pkt_and_poll_completion: \"MES failed to response "
          "msg=%d\" (6.10+: \"MES failed to respond to msg=%s (%s)\")",
      "[  512.300200] amdgpu 0000:03:00.0: amdgpu: MES failed to response msg=3"},
+    {"mes_failure", "MES might be in unrecoverable state", NULL, KL_WARN,
+     AMD "mes_v11_0.c mes_v11_0_submit_pkt_and_poll_completion: \"MES might be in unrecoverable "
+         "state, issue a GPU reset\"",
+     "[73845.072581] amdgpu 0000:c1:00.0: amdgpu: MES might be in unrecoverable state, issue a GPU "
+     "reset"},
     {"kiq_failure", "KCQ enable failed", NULL, KL_WARN,
      AMD "amdgpu_gfx.c amdgpu_gfx_enable_kcq: \"KCQ enable failed\"",
      "[    5.100000] [drm:amdgpu_gfx_enable_kcq [amdgpu]] *ERROR* KCQ enable failed"},

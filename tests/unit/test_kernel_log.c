@@ -81,7 +81,7 @@ static void test_catalogue(void)
                 {"mes_failure", KL_WARN},         {"kiq_failure", KL_WARN},
                 {"firmware_failed", KL_FAIL},     {"probe_failed", KL_FAIL},
                 {"atomics_unsupported", KL_WARN}, {"bar_no_space", KL_WARN},
-                {"bar_resize_failed", KL_WARN}};
+                {"bar_resize_failed", KL_WARN},   {"ring_reset", KL_WARN}};
     for (size_t w = 0; w < ARRAY_SIZE(want); w++) {
         int found = 0;
         for (size_t i = 0; i < n; i++)

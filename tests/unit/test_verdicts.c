@@ -186,12 +186,21 @@ static const struct vcase cases[] = {
     {"kernel.gpu_resets",
      AMD "kernel.dmesg_readable=true; kernel.events.gpu_reset_failed.count=0; "
          "kernel.events.vram_lost.count=0; kernel.events.ring_timeout.count=1; "
-         "kernel.events.gpu_reset_begin.count=0; kernel.events=[ring_timeout: 1 time]",
+         "kernel.events.gpu_reset_begin.count=0; kernel.events.ring_reset.count=0; "
+         "kernel.events=[ring_timeout: 1 time]",
      ST_WARN, "1 ring timeouts", "AMD_SERIALIZE_KERNEL", NULL},
+    /* a ring reset alone (6.12+), no full GPU reset */
     {"kernel.gpu_resets",
      AMD "kernel.dmesg_readable=true; kernel.events.gpu_reset_failed.count=0; "
          "kernel.events.vram_lost.count=0; kernel.events.ring_timeout.count=0; "
-         "kernel.events.gpu_reset_begin.count=0; kernel.events.mes_failure.count=2; "
+         "kernel.events.gpu_reset_begin.count=0; kernel.events.ring_reset.count=1; "
+         "kernel.events=[ring_reset: 1 time]",
+     ST_WARN, "1 ring resets", NULL, NULL},
+    {"kernel.gpu_resets",
+     AMD "kernel.dmesg_readable=true; kernel.events.gpu_reset_failed.count=0; "
+         "kernel.events.vram_lost.count=0; kernel.events.ring_timeout.count=0; "
+         "kernel.events.gpu_reset_begin.count=0; kernel.events.ring_reset.count=0; "
+         "kernel.events.mes_failure.count=2; "
          "kernel.events.kiq_failure.count=0",
      ST_WARN, "2 MES", "MES firmware", NULL},
     {"kernel.gpu_resets", AMD "kernel.dmesg_readable=false; kernel.dmesg_error=EPERM", ST_SKIP,
