@@ -41,15 +41,17 @@ const struct probe probe_table[] = {
     {"env", LEVEL_QUICK, 0, probe_env_run, "GPU-related environment variables (whitelisted)"},
     {"driver", LEVEL_QUICK, 0, probe_driver_run, "amdgpu module state and version"},
     {"kernel_log", LEVEL_QUICK, 0, probe_kernel_log_run,
-     "known signatures in the kernel log (atomics, page faults, KFD rejects, module keys, "
-     "firmware)"},
+     "known signatures in the kernel log (atomics, page faults and their process, KFD rejects, "
+     "module keys, firmware, GPU resets, ring timeouts, MES/KIQ, BAR) with counts and last time"},
     {"kfd", LEVEL_QUICK, 0, probe_kfd_run, "/dev/kfd and render nodes: presence, owner, open test"},
     {"user", LEVEL_QUICK, 0, probe_user_run, "the process's groups and the group database"},
     {"container", LEVEL_QUICK, 0, probe_container_run, "container and WSL detection"},
     {"gpu", LEVEL_QUICK, 0, probe_gpu_run,
-     "AMD GPUs from PCI, KFD topology and DRM sysfs (gfx, VRAM, BAR, clocks, thermal, RAS)"},
+     "AMD GPUs from PCI, KFD topology and DRM sysfs (gfx, VRAM, BAR, clocks, thermal, RAS, "
+     "firmware versions)"},
     {"pcie", LEVEL_QUICK, 0, probe_pcie_run,
-     "PCIe path from each GPU to the root port: link per hop, AtomicOp bits (config space)"},
+     "PCIe path from each GPU to the root port: link per hop, AtomicOp bits (config space), AER "
+     "counters, replays, ASPM states"},
     {"iommu", LEVEL_QUICK, 0, probe_iommu_run, "IOMMU presence and the GPU's domain type"},
     {"kernel", LEVEL_QUICK, 0, probe_kernel_run,
      "kernel command line, amdgpu parameters in force, CONFIG_HSA_AMD_SVM and CONFIG_DRM_AMDGPU"},
@@ -64,7 +66,8 @@ const struct probe probe_table[] = {
     {"rocm", LEVEL_QUICK, 0, probe_rocm_run,
      "ROCm installs under /opt/rocm* and distribution packages"},
     {"python", LEVEL_QUICK, 0, probe_python_run,
-     "the Python environment: torch build, nvidia-* packages, requirements file"},
+     "the Python environment: torch build and wheel tags, venv/conda, nvidia-* packages, "
+     "requirements file"},
     /* GPU probes (needs_gpu = 1): each in its own child with a watchdog */
     {"gpu_runtime", LEVEL_STANDARD, 1, probe_gpu_runtime_run,
      "GPU runtimes (HIP, CUDA): load, version, devices; HIP's view against KFD"},
