@@ -81,6 +81,20 @@ else
     bad "diff does not name gpu.0.fw.mec as a stack change: $(grep -n 'fw\.mec' "$H/diff.txt" | head -2)"
 fi
 
+# the firmware package of a linux-firmware update is a stack line too
+python3 - "$H/desktop.json" "$H/desktop-fw.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["facts"]["driver.firmware_package"] = ["linux-firmware 20240318.git3b128b60-0ubuntu2.9"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$RVD" diff "$H/desktop.json" "$H/desktop-fw.json" --no-color >"$H/diff-fw.txt" 2>&1
+if grep -Eq "^  stack: +driver\.firmware_package .*0ubuntu2\.3.* -> .*0ubuntu2\.9" "$H/diff-fw.txt"; then
+    ok
+else
+    bad "diff does not name the firmware package as a stack change: $(head -8 "$H/diff-fw.txt")"
+fi
+
 # ---- collect records the new files; the replay agrees with the live run ------
 if "$RVD" collect -o "$H/live.tar.gz" >"$H/collect.out" 2>"$H/collect.err"; then
     ok
