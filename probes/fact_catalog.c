@@ -40,6 +40,14 @@ static const struct fact_decl facts_kernel_log[] = {
     {"kernel.dmesg.kfd_unsupported", B}, {"kernel.dmesg.key_rejected", B},
     {"kernel.dmesg.hmm_registered", B}, {"kernel.dmesg.module_rejected", B},
     {"kernel.dmesg.firmware_failed", B}, {"kernel.dmesg.probe_failed", B},
+    {"kernel.dmesg.ring_timeout", B}, {"kernel.dmesg.gpu_reset_begin", B},
+    {"kernel.dmesg.gpu_reset_succeeded", B}, {"kernel.dmesg.gpu_reset_failed", B},
+    {"kernel.dmesg.vram_lost", B}, {"kernel.dmesg.mes_failure", B},
+    {"kernel.dmesg.kiq_failure", B}, {"kernel.dmesg.bar_no_space", B},
+    {"kernel.dmesg.bar_resize_failed", B}, {"kernel.dmesg.ring_reset", B},
+    /* per signature id of kernel_log_sigs.c: lines since boot, the last one's time */
+    {"kernel.events.<id>.count", I}, {"kernel.events.<id>.last", F},
+    {"kernel.events", L}, {"kernel.events.fault_processes", L},
     {"kernel.dmesg.firmware_files", L},
     {"kernel.dmesg.line_count", I}, {"kernel.dmesg.signatures", L}, {"kernel.dmesg.lines", L},
     {"kernel.dmesg_readable", B}, {"kernel.dmesg_error", S},
@@ -77,6 +85,8 @@ static const struct fact_decl facts_gpu[] = {
     {"gpu.<i>.temp_mem_limit_c", F}, {"gpu.<i>.temp_sensors", L}, {"gpu.<i>.ras_present", B},
     {"gpu.<i>.ras_ue", I}, {"gpu.<i>.ras_ce", I}, {"gpu.<i>.perf_level", S},
     {"gpu.<i>.vbios", S}, {"gpu.<i>.busy_percent", I},
+    /* probe_gpu_fw.c: one per <device>/fw_version/<name>_fw_version */
+    {"gpu.<i>.fw.<name>", S}, {"gpu.<i>.fw_count", I}, {"gpu.<i>.fw_not_loaded", L},
     END};
 
 static const struct fact_decl facts_pcie[] = {
@@ -89,6 +99,11 @@ static const struct fact_decl facts_pcie[] = {
     {"gpu.<i>.atomics.requester_enabled", B}, {"gpu.<i>.atomics.path_ok", B},
     {"gpu.<i>.atomics.missing_at", S},
     {"gpu.other_links", L},
+    /* probe_pcie_health.c */
+    {"gpu.<i>.aer.correctable", I}, {"gpu.<i>.aer.nonfatal", I}, {"gpu.<i>.aer.fatal", I},
+    {"gpu.<i>.aer.errors", L}, {"gpu.<i>.aer.hops", L}, {"gpu.<i>.aer.hops_read", I}, {"gpu.<i>.pcie_replay_count", I},
+    {"gpu.<i>.aspm.links", L}, {"gpu.<i>.aspm.gpu_link_states", L},
+    {"gpu.<i>.aspm.gpu_link_on", B}, {"pcie.aspm_policy", S},
     END};
 
 static const struct fact_decl facts_iommu[] = {
@@ -132,9 +147,17 @@ static const struct fact_decl facts_rocm_libs[] = {
     {"rocm.torch_lib_set", S},
     END};
 
+static const struct fact_decl facts_tuning[] = {
+    {"kernel.numa_balancing", I}, {"host.memlock_unlimited", B}, {"host.memlock_bytes", I},
+    {"host.memlock_limit", S},
+    {"kernel.thp_enabled", S}, {"cpu.governors", L}, {"cpu.governor_pins_min", B},
+    {"kernel.pci_realloc", B},
+    END};
+
 static const struct fact_decl facts_rocm[] = {
     {"rocm.installs", L}, {"rocm.install_count", I}, {"rocm.version", S}, {"rocm.series", S},
     {"rocm.major", I}, {"rocm.source", S}, {"driver.rocm_series_gap", I},
+    {"driver.firmware_package", L},
     {"env.ld_library_path", S}, {"env.ld_cuda_entries", L}, {"env.ld_rocm_other", L},
     END};
 
@@ -148,6 +171,9 @@ static const struct fact_decl facts_python[] = {
     {"python.requirements_given", B}, {"python.requirements_file", S},
     {"python.requirements_count", I}, {"python.requirements_cuda", L},
     {"python.requirements_unfollowed", L},
+    /* probe_python_env.c */
+    {"python.base_prefix", S}, {"python.env_kind", S}, {"python.env_name", S},
+    {"python.torch_wheel_tags", L}, {"python.abi_tag", S}, {"python.wheel_tags_match", B},
     END};
 
 #define RUNTIME(k)                                                                                 \
@@ -319,6 +345,7 @@ static const struct {
     {"pcie", facts_pcie},
     {"iommu", facts_iommu},
     {"kernel", facts_kernel},
+    {"tuning", facts_tuning},
     {"rocm", facts_rocm},
     {"rocm_libs", facts_rocm_libs},
     {"peaks", facts_peaks},

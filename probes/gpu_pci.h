@@ -68,6 +68,15 @@ int gp_gfx_override_parse(const char *s, unsigned v[3]);
 void gp_drm_facts(struct factset *fs, int gpu, const char *bdf, int kfd_node,
                   const char *kfd_props);
 
+/* ---- firmware versions (probe_gpu_fw.c) ------------------------------- */
+
+/* "mec_fw_version" -> "mec" (lowercase letters, digits, '_'): 0, or
+ * -EINVAL for another file name */
+int gp_fw_name(const char *file, char *name, size_t n);
+/* gpu.<gpu>.fw.<name> for each <device>/fw_version/<name>_fw_version,
+ * gpu.<gpu>.fw_count and gpu.<gpu>.fw_not_loaded (MEC/RLC reading 0) */
+void gp_fw_facts(struct factset *fs, int gpu, const char *bdf);
+
 /* ---- PCIe link text (probe_pcie.c) -------------------------------------- */
 
 /* "16.0 GT/s PCIe", "8 GT/s", "2.5 GT/s": 0 and GT/s, or -EINVAL */
@@ -89,6 +98,19 @@ struct gp_hop {
 /* Sets gpu.<gpu>.atomics.* for the path hops[0] (root port side) ..
  * hops[n-1] (the GPU). */
 void gp_atomics_facts(struct factset *fs, int gpu, const struct gp_hop *hops, size_t n);
+
+/* ---- PCIe health (probe_pcie_health.c) --------------------------------- */
+
+/* one aer_dev_* file ("NAME count" lines and a TOTAL_... line): 0 and the
+ * total of the line named total_name, non-zero counters appended to nonzero
+ * as "NAME count" (may be NULL); -EINVAL without that total line */
+int gp_aer_parse(const char *text, const char *total_name, int64_t *total, struct strlist *nonzero);
+/* pcie.aspm_policy */
+void gp_aspm_policy_fact(struct factset *fs);
+/* gpu.<gpu>.{aer.*, aspm.*, pcie_replay_count} for the path hops[0..n-1]
+ * (NULL when the path is unknown); slot: the hop whose link is the slot's */
+void gp_health_facts(struct factset *fs, int gpu, const char *bdf, const struct gp_hop *h, size_t n,
+                     size_t slot);
 
 /* what one function's config space says about PCI Express */
 struct gp_config_caps {

@@ -65,13 +65,16 @@ static void set_rate(struct factset *fs, const char *prefix, const char *what, d
     snprintf(name, sizeof(name), "%s.peak.%s_tflops", prefix, what);
     const char *miss = !in->arch           ? "the architecture is not known"
                        : !row              ? "the architecture is not in checks.yaml's peaks table"
-                       : per_clock <= 0    ? "the peaks table has no figure for it"
+                       : per_clock <= 0    ? "the peaks table gives this architecture no such rate"
                        : in->cu <= 0       ? "the compute-unit count is not known"
                        : in->sclk_mhz <= 0 ? "the maximum shader clock is not known"
                                            : NULL;
     if (miss) {
         fact_set_unknown(fs, name, "checks.yaml peaks", "not derived: %s", miss);
-        if (row) /* a missing row is said once, by peak_derive() */
+        /* a missing row is said once, by peak_derive(); a row without this
+         * rate describes a GPU without such units (RDNA2 has no bf16 rate):
+         * nothing is missing there, the fact alone says why it is unknown */
+        if (row && per_clock > 0)
             strbuf_addf(why, "%s%s: %s", why->len ? "; " : "", what, miss);
         return;
     }

@@ -29,6 +29,7 @@ static const char *const env_whitelist[] = {
     "PATH",
     "VIRTUAL_ENV",
     "CONDA_PREFIX",
+    "CONDA_DEFAULT_ENV",
     "PYTHONPATH",
     "TORCH_",
     "NCCL_",

@@ -309,6 +309,7 @@ void gp_drm_facts(struct factset *fs, int gpu, const char *bdf, int kfd_node, co
     memory_facts(fs, gpu, bdf, kfd_node);
     text_fact(fs, gpu, bdf, "power_dpm_force_performance_level", "perf_level");
     text_fact(fs, gpu, bdf, "vbios_version", "vbios");
+    gp_fw_facts(fs, gpu, bdf);
 
     int64_t busy;
     snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s/gpu_busy_percent", bdf);

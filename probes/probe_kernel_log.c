@@ -1,10 +1,13 @@
-/* probe_kernel_log.c - known GPU failure signatures in the kernel log.
+/* probe_kernel_log.c - known GPU failure signatures in the kernel log, with
+ * how often each was logged since boot and when last (the catalogue of
+ * signatures, each with its kernel source: kernel_log_sigs.c).
  *
  * The live producer reads the log with klogctl() (no dmesg binary, no shell)
  * and strips the "<level>" prefixes, so a snapshot's .snapshot/dmesg is plain
  * dmesg output. When kernel.dmesg_restrict forbids reading, the refusal is a
  * fact of its own and every signature is unknown, never false. */
 #include "driver_block.h"
+#include "kernel_log.h"
 #include "probe.h"
 
 #include <errno.h>
@@ -18,31 +21,6 @@ int probe_kernel_log_run(struct probe_ctx *ctx);
 #define SYSLOG_ACTION_READ_ALL 3
 #define SYSLOG_ACTION_SIZE_BUFFER 10
 #define MAX_LINES 20
-
-/* A line matches when it contains every non-NULL needle. One row per way a
- * signature is printed; several rows may share an id. */
-static const struct signature {
-    const char *id;
-    const char *needle, *needle2;
-} signatures[] = {
-    {"atomics_unsupported", "PCIE atomic ops is not supported", NULL},
-    {"pci_rejects_atomics", "skipped device", "PCI rejects atomics"},
-    {"gpu_page_fault", "amdgpu", "page fault"},
-    {"memory_access_fault", "Memory access fault by GPU", NULL},
-    {"kfd_unsupported", "kfd not supported on this ASIC", NULL},
-    {"key_rejected", "Key was rejected by service", NULL},
-    /* Secure Boot / lockdown refusing an unsigned module (kernel/module/signing.c) */
-    {"module_rejected", "Loading of unsigned module is rejected", NULL},
-    {"module_rejected", "Lockdown:", "unsigned module loading is restricted"},
-    /* request_firmware() and amdgpu's own messages when a file is missing */
-    {"firmware_failed", "Direct firmware load for amdgpu/", "failed"},
-    {"firmware_failed", "amdgpu", "Failed to load gpu_info firmware"},
-    {"firmware_failed", "amdgpu", "failed to load firmware"},
-    /* the driver core when amdgpu's probe of a device fails */
-    {"probe_failed", "amdgpu", "probe with driver amdgpu failed"},
-    {"probe_failed", "amdgpu: probe of", "failed with error"},
-    {"hmm_registered", "HMM registered", NULL},
-};
 
 static int dmesg_live(struct strbuf *out)
 {
@@ -79,22 +57,35 @@ static int dmesg_live(struct strbuf *out)
     return 0;
 }
 
-static int sig_matches(const struct signature *sig, const char *line)
+/* the distinct ids of the catalogue, in table order */
+static void sig_ids(struct strlist *ids)
 {
-    return strstr(line, sig->needle) && (!sig->needle2 || strstr(line, sig->needle2));
+    size_t n;
+    const struct kl_signature *sigs = kl_signatures(&n);
+    for (size_t i = 0; i < n; i++)
+        if (!strlist_has(ids, sigs[i].id))
+            strlist_add(ids, sigs[i].id);
 }
 
 static void set_all_unknown(struct factset *fs, const char *reason)
 {
     char name[FACT_NAME_MAX];
-    for (size_t i = 0; i < ARRAY_SIZE(signatures); i++) {
-        snprintf(name, sizeof(name), "kernel.dmesg.%s", signatures[i].id);
+    struct strlist ids = STRLIST_INIT;
+    sig_ids(&ids);
+    for (size_t i = 0; i < ids.n; i++) {
+        snprintf(name, sizeof(name), "kernel.dmesg.%s", ids.v[i]);
+        fact_set_unknown(fs, name, "kernel log", "%s", reason);
+        snprintf(name, sizeof(name), "kernel.events.%s.count", ids.v[i]);
+        fact_set_unknown(fs, name, "kernel log", "%s", reason);
+        snprintf(name, sizeof(name), "kernel.events.%s.last", ids.v[i]);
         fact_set_unknown(fs, name, "kernel log", "%s", reason);
     }
-    fact_set_unknown(fs, "kernel.dmesg.line_count", "kernel log", "%s", reason);
-    fact_set_unknown(fs, "kernel.dmesg.signatures", "kernel log", "%s", reason);
-    fact_set_unknown(fs, "kernel.dmesg.lines", "kernel log", "%s", reason);
-    fact_set_unknown(fs, "kernel.dmesg.firmware_files", "kernel log", "%s", reason);
+    strlist_release(&ids);
+    static const char *const rest[] = {"kernel.dmesg.line_count", "kernel.dmesg.signatures",
+                                       "kernel.dmesg.lines",      "kernel.dmesg.firmware_files",
+                                       "kernel.events",           "kernel.events.fault_processes"};
+    for (size_t i = 0; i < ARRAY_SIZE(rest); i++)
+        fact_set_unknown(fs, rest[i], "kernel log", "%s", reason);
 }
 
 static void refused(struct factset *fs, int rc)
@@ -113,6 +104,66 @@ static void refused(struct factset *fs, int rc)
     free(msg);
 }
 
+/* per id: how often it was logged since boot and when last */
+struct sig_tally {
+    const char *id;
+    int info; /* every row of the id is KL_INFO */
+    int64_t count;
+    int has_last;
+    double last;
+};
+
+/* the process a VM fault names on one of the next lines (amdgpu prints it
+ * right after the fault line) */
+static void fault_process(const struct strlist *lines, size_t l, struct strlist *procs)
+{
+    for (size_t k = l + 1; k < lines->n && k <= l + 3; k++) {
+        char *p;
+        if (kl_fault_process(lines->v[k], &p) == 0) {
+            if (!strlist_has(procs, p) && procs->n < MAX_LINES)
+                strlist_add(procs, p);
+            free(p);
+            return;
+        }
+    }
+}
+
+static void tally_facts(struct factset *fs, const struct sig_tally *t, size_t nt)
+{
+    const char *src = "kernel log";
+    char name[FACT_NAME_MAX];
+    struct strlist ids = STRLIST_INIT, events = STRLIST_INIT;
+    for (size_t i = 0; i < nt; i++) {
+        snprintf(name, sizeof(name), "kernel.dmesg.%s", t[i].id);
+        fact_set_bool(fs, name, t[i].count > 0, src);
+        snprintf(name, sizeof(name), "kernel.events.%s.count", t[i].id);
+        fact_set_int(fs, name, t[i].count, src);
+        snprintf(name, sizeof(name), "kernel.events.%s.last", t[i].id);
+        if (t[i].has_last)
+            fact_set_float(fs, name, t[i].last, src);
+        else
+            fact_set_unknown(fs, name, src, "%s",
+                             t[i].count ? "the matching lines carry no [seconds] timestamp"
+                                        : "not logged since boot");
+        if (!t[i].count)
+            continue;
+        strlist_add(&ids, t[i].id);
+        if (t[i].info)
+            continue; /* kernel.events lists problems only */
+        if (t[i].has_last)
+            strlist_add_owned(&events, xasprintf("%s: %lld time%s, last at %.1f s after boot",
+                                                 t[i].id, (long long)t[i].count,
+                                                 t[i].count == 1 ? "" : "s", t[i].last));
+        else
+            strlist_add_owned(&events, xasprintf("%s: %lld time%s", t[i].id, (long long)t[i].count,
+                                                 t[i].count == 1 ? "" : "s"));
+    }
+    fact_set_list(fs, "kernel.dmesg.signatures", &ids, src);
+    fact_set_list(fs, "kernel.events", &events, src);
+    strlist_release(&ids);
+    strlist_release(&events);
+}
+
 int probe_kernel_log_run(struct probe_ctx *ctx)
 {
     struct factset *fs = ctx->facts;
@@ -123,8 +174,19 @@ int probe_kernel_log_run(struct probe_ctx *ctx)
         return 0;
     }
     const char *src = "kernel log";
-    int found[ARRAY_SIZE(signatures)] = {0};
-    struct strlist lines = STRLIST_INIT, matched = STRLIST_INIT, ids = STRLIST_INIT;
+    size_t nsig;
+    const struct kl_signature *sigs = kl_signatures(&nsig);
+    struct strlist idl = STRLIST_INIT;
+    sig_ids(&idl);
+    struct sig_tally *t = xcalloc(idl.n, sizeof(*t));
+    for (size_t i = 0; i < idl.n; i++) {
+        t[i].id = idl.v[i];
+        t[i].info = 1;
+        for (size_t j = 0; j < nsig; j++)
+            if (strcmp(sigs[j].id, t[i].id) == 0 && sigs[j].severity != KL_INFO)
+                t[i].info = 0;
+    }
+    struct strlist lines = STRLIST_INIT, matched = STRLIST_INIT, procs = STRLIST_INIT;
     strlist_split(&lines, text, "\n");
     struct strlist fw = STRLIST_INIT;
     db_firmware_failed(text, &fw);
@@ -132,34 +194,33 @@ int probe_kernel_log_run(struct probe_ctx *ctx)
     strlist_release(&fw);
     free(text);
     for (size_t l = 0; l < lines.n; l++) {
-        for (size_t i = 0; i < ARRAY_SIZE(signatures); i++) {
-            if (!sig_matches(&signatures[i], lines.v[l]))
+        for (size_t i = 0; i < idl.n; i++) {
+            /* a line counts once per id, whichever of its rows matched */
+            int hit = 0;
+            for (size_t j = 0; j < nsig && !hit; j++)
+                hit = strcmp(sigs[j].id, t[i].id) == 0 && kl_match(&sigs[j], lines.v[l]);
+            if (!hit)
                 continue;
-            found[i] = 1;
+            t[i].count++;
+            double ts;
+            if (kl_timestamp(lines.v[l], &ts) == 0)
+                t[i].has_last = 1, t[i].last = ts;
+            if (strcmp(t[i].id, "gpu_page_fault") == 0)
+                fault_process(&lines, l, &procs);
             if (matched.n < MAX_LINES)
-                strlist_add_owned(&matched,
-                                  xasprintf("%s: %s", signatures[i].id, str_trim(lines.v[l])));
+                strlist_add_owned(&matched, xasprintf("%s: %s", t[i].id, str_trim(lines.v[l])));
         }
     }
-    char name[FACT_NAME_MAX];
-    for (size_t i = 0; i < ARRAY_SIZE(signatures); i++) {
-        /* rows sharing an id: the id is found if any row matched */
-        int any = 0;
-        for (size_t j = 0; j < ARRAY_SIZE(signatures); j++)
-            if (found[j] && strcmp(signatures[j].id, signatures[i].id) == 0)
-                any = 1;
-        snprintf(name, sizeof(name), "kernel.dmesg.%s", signatures[i].id);
-        fact_set_bool(fs, name, any, src);
-        if (any && !strlist_has(&ids, signatures[i].id))
-            strlist_add(&ids, signatures[i].id);
-    }
+    tally_facts(fs, t, idl.n);
     fact_set_bool(fs, "kernel.dmesg_readable", 1, "klogctl(SYSLOG_ACTION_READ_ALL)");
     fact_set_str(fs, "kernel.dmesg_error", "", "klogctl(SYSLOG_ACTION_READ_ALL)");
     fact_set_int(fs, "kernel.dmesg.line_count", (int64_t)lines.n, src);
-    fact_set_list(fs, "kernel.dmesg.signatures", &ids, src);
     fact_set_list(fs, "kernel.dmesg.lines", &matched, src);
+    fact_set_list(fs, "kernel.events.fault_processes", &procs, src);
+    free(t);
+    strlist_release(&idl);
     strlist_release(&lines);
     strlist_release(&matched);
-    strlist_release(&ids);
+    strlist_release(&procs);
     return 0;
 }

@@ -10,7 +10,8 @@
  * an x16 card in an x8-wired slot is a narrow one. Navi cards carry their
  * own switch (1002:1478 / 1002:1479), so their slot link is the one at the
  * on-card upstream port. Idle links downclock: speed is judged against the
- * GPU's top pp_dpm_pcie level. AtomicOp bits: probe_pcie_atomics.c. */
+ * GPU's top pp_dpm_pcie level. AtomicOp bits: probe_pcie_atomics.c; AER
+ * counters, replays and ASPM states: probe_pcie_health.c. */
 #include "gpu_pci.h"
 
 #include <errno.h>
@@ -285,6 +286,7 @@ int probe_pcie_run(struct probe_ctx *ctx)
         fact_set_unknown(fs, "gpu.other_links", GP_PCI_DEVICES, "gpu.other is unknown");
     }
 
+    gp_aspm_policy_fact(fs);
     const struct fact *count = fact_get(fs, "gpu.count");
     if (!count || count->type != FACT_INT)
         return 0;
@@ -303,10 +305,12 @@ int probe_pcie_run(struct probe_ctx *ctx)
                      strerror(-rc));
             link_unknown(fs, g, src, reason);
             gp_atomics_facts(fs, g, NULL, 0);
+            gp_health_facts(fs, g, bdf, NULL, 0, 0);
             continue;
         }
         link_facts(fs, g, bdf, h, n);
         gp_atomics_facts(fs, g, h, n);
+        gp_health_facts(fs, g, bdf, h, n, slot_hop(h, n));
         free(h);
     }
     return 0;

@@ -42,6 +42,7 @@ static const char python_script[] =
     "out('executable', sys.executable)\n"
     "out('version', platform.python_version())\n"
     "out('prefix', sys.prefix)\n"
+    "out('base_prefix', getattr(sys, 'base_prefix', sys.prefix))\n"
     "try:\n"
     "    import importlib.util\n"
     "    s = importlib.util.find_spec('torch')\n"
@@ -365,7 +366,7 @@ static int python_live(struct strbuf *out)
 /* ---- facts ------------------------------------------------------------ */
 
 struct python_answer {
-    char *interpreter, *error, *executable, *version, *prefix;
+    char *interpreter, *error, *executable, *version, *prefix, *base_prefix;
     char *torch_dir, *torch_error, *dist_error;
     int has_torch_dir;
     struct strlist dists; /* "name version" */
@@ -398,6 +399,8 @@ static void python_answer_parse(const char *text, struct python_answer *a)
             slot = &a->version;
         else if (strcmp(l, "prefix") == 0)
             slot = &a->prefix;
+        else if (strcmp(l, "base_prefix") == 0)
+            slot = &a->base_prefix;
         else if (strcmp(l, "torch_dir") == 0)
             slot = &a->torch_dir, a->has_torch_dir = 1;
         else if (strcmp(l, "torch_error") == 0)
@@ -419,6 +422,7 @@ static void python_answer_release(struct python_answer *a)
     free(a->executable);
     free(a->version);
     free(a->prefix);
+    free(a->base_prefix);
     free(a->torch_dir);
     free(a->torch_error);
     free(a->dist_error);
@@ -535,6 +539,9 @@ static void python_interpreter_facts(struct probe_ctx *ctx)
             fact_set_errno(fs, python_all_facts[i], qsrc, rc);
         for (size_t i = 0; i < ARRAY_SIZE(python_torch_facts); i++)
             fact_set_errno(fs, python_torch_facts[i], qsrc, rc);
+        char *why = xasprintf("the python query failed: %s", strerror(-rc));
+        python_env_facts(fs, qsrc, NULL, NULL, NULL, NULL, why);
+        free(why);
         return;
     }
     struct python_answer a;
@@ -553,6 +560,7 @@ static void python_interpreter_facts(struct probe_ctx *ctx)
         /* everything after present/error/interpreter */
         python_unknown(fs, python_all_facts + 3, ARRAY_SIZE(python_all_facts) - 3, src, reason);
         python_unknown(fs, python_torch_facts, ARRAY_SIZE(python_torch_facts), src, reason);
+        python_env_facts(fs, src, NULL, NULL, NULL, NULL, reason);
         free(reason);
         goto out;
     }
@@ -585,6 +593,8 @@ static void python_interpreter_facts(struct probe_ctx *ctx)
         fact_set_str(fs, "python.torch_dir", a.torch_dir, src);
         python_torch_facts_set(fs, a.torch_dir);
     }
+    python_env_facts(fs, src, a.prefix, a.base_prefix, a.version,
+                     a.has_torch_dir && a.torch_dir && *a.torch_dir ? a.torch_dir : NULL, NULL);
 out:
     free(src);
     python_answer_release(&a);

@@ -36,6 +36,24 @@ char *python_torch_hip_series(const struct python_torch_version *v);
  * `triton` distribution overwrote or will overwrite its triton module). */
 const char *python_dist_cuda_reason(const char *name, int have_triton_rocm);
 
+/* ---- environment and wheel tags (probe_python_env.c) ----------------- */
+
+/* the "Tag: py-abi-platform" lines of a wheel's WHEEL file, each once: 0,
+ * or -EINVAL when there is none */
+int python_wheel_tags(const char *text, struct strlist *tags);
+/* can an interpreter of this version ("3.11.4") load a wheel with this tag
+ * ("cp311-cp311-linux_x86_64", "py3-none-any", "cp38-abi3-...", compressed
+ * "cp311.cp312-...")? 1 or 0 (the platform part is not judged), -EINVAL
+ * for a version or tag that is not one */
+int python_tag_matches(const char *tag, const char *version);
+/* python.{base_prefix, env_kind, env_name, torch_wheel_tags, abi_tag,
+ * wheel_tags_match}; reason: set them unknown with it (no interpreter);
+ * torch_dir NULL: torch absent or unknown */
+struct factset;
+void python_env_facts(struct factset *fs, const char *src, const char *prefix,
+                      const char *base_prefix, const char *version, const char *torch_dir,
+                      const char *reason);
+
 /* ---- requirements files (probe_requirements.c) ------------------------ */
 
 #define REQUIREMENTS_MAX_FILE (4u << 20)

@@ -61,12 +61,24 @@ static void opt_installs(struct install **v, size_t *n)
     strlist_release(&seen);
 }
 
-/* the installed version of libamdhip64-<N> in a dpkg status file, if any */
-static void dpkg_installs(struct install **v, size_t *n)
+/* GPU firmware packages: Debian's non-free firmware-amd-graphics, the
+ * linux-firmware of Ubuntu (and of Debian since trixie), and AMD's own
+ * amdgpu-dkms-firmware shipped with amdgpu-dkms */
+static int firmware_package(const char *pkg)
+{
+    return strcmp(pkg, "firmware-amd-graphics") == 0 || strcmp(pkg, "linux-firmware") == 0 ||
+           strcmp(pkg, "amdgpu-dkms-firmware") == 0;
+}
+
+/* from a dpkg status file: the installed version of libamdhip64-<N>, if
+ * any, and the GPU firmware packages ("name version"); -errno when the
+ * file cannot be read */
+static int dpkg_installs(struct install **v, size_t *n, struct strlist *firmware)
 {
     char *status;
-    if (rootfs_read_str("/var/lib/dpkg/status", &status))
-        return;
+    int rc = rootfs_read_str("/var/lib/dpkg/status", &status);
+    if (rc)
+        return rc;
     /* paragraphs separated by blank lines; fields "Name: value" */
     char *save = NULL;
     for (char *para = strtok_r(status, "\n", &save); para;) {
@@ -96,8 +108,11 @@ static void dpkg_installs(struct install **v, size_t *n)
         if (installed && *ver && str_starts(pkg, "libamdhip64-") && pkg[12] >= '0' &&
             pkg[12] <= '9')
             add_install(v, n, NULL, ver);
+        if (installed && *ver && firmware_package(pkg))
+            strlist_add_owned(firmware, xasprintf("%s %s", pkg, ver));
     }
     free(status);
+    return 0;
 }
 
 /* ---- amdgpu-dkms version -> ROCm release ------------------------------- */
@@ -225,7 +240,17 @@ int probe_rocm_run(struct probe_ctx *ctx)
     size_t n = 0;
     const char *src = "/opt/rocm*/.info/version, /var/lib/dpkg/status";
     opt_installs(&inst, &n);
-    dpkg_installs(&inst, &n);
+    struct strlist fw = STRLIST_INIT;
+    int drc = dpkg_installs(&inst, &n, &fw);
+    /* the package manager's word on the GPU firmware; rpm's database is
+     * not plain text and is not read */
+    if (drc)
+        fact_set_unknown(fs, "driver.firmware_package", "/var/lib/dpkg/status",
+                         "no readable dpkg status (%s); rpm databases are not read",
+                         strerror(-drc));
+    else
+        fact_set_list(fs, "driver.firmware_package", &fw, "/var/lib/dpkg/status");
+    strlist_release(&fw);
 
     struct strlist lines = STRLIST_INIT;
     for (size_t i = 0; i < n; i++)

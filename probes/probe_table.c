@@ -23,6 +23,7 @@ int probe_pcie_run(struct probe_ctx *ctx);
 int probe_iommu_run(struct probe_ctx *ctx);
 int probe_kernel_run(struct probe_ctx *ctx);
 int probe_driver_cause_run(struct probe_ctx *ctx);
+int probe_tuning_run(struct probe_ctx *ctx);
 int probe_rocm_run(struct probe_ctx *ctx);
 int probe_python_run(struct probe_ctx *ctx);
 int probe_rocm_libs_run(struct probe_ctx *ctx);
@@ -45,21 +46,20 @@ int probe_p2p_run(struct probe_ctx *ctx);
 
 const struct probe probe_table[] = {
     {"host", LEVEL_QUICK, PROBE_HOST, probe_host_run, "host name, OS release and kernel release"},
-    {"env", LEVEL_QUICK, PROBE_HOST, probe_env_run,
-     "GPU-related environment variables (whitelisted)"},
+    {"env", LEVEL_QUICK, PROBE_HOST, probe_env_run, "GPU-related environment variables (whitelisted)"},
     {"driver", LEVEL_QUICK, PROBE_HOST, probe_driver_run, "amdgpu module state and version"},
     {"kernel_log", LEVEL_QUICK, PROBE_HOST, probe_kernel_log_run,
-     "known signatures in the kernel log (atomics, page faults, KFD rejects, module keys, "
-     "firmware)"},
-    {"kfd", LEVEL_QUICK, PROBE_HOST, probe_kfd_run,
-     "/dev/kfd and render nodes: presence, owner, open test"},
-    {"user", LEVEL_QUICK, PROBE_HOST, probe_user_run,
-     "the process's groups and the group database"},
+     "known signatures in the kernel log (atomics, page faults and their process, KFD rejects, "
+     "module keys, firmware, GPU resets, ring timeouts, MES/KIQ, BAR) with counts and last time"},
+    {"kfd", LEVEL_QUICK, PROBE_HOST, probe_kfd_run, "/dev/kfd and render nodes: presence, owner, open test"},
+    {"user", LEVEL_QUICK, PROBE_HOST, probe_user_run, "the process's groups and the group database"},
     {"container", LEVEL_QUICK, PROBE_HOST, probe_container_run, "container and WSL detection"},
     {"gpu", LEVEL_QUICK, PROBE_HOST, probe_gpu_run,
-     "AMD GPUs from PCI, KFD topology and DRM sysfs (gfx, VRAM, BAR, clocks, thermal, RAS)"},
+     "AMD GPUs from PCI, KFD topology and DRM sysfs (gfx, VRAM, BAR, clocks, thermal, RAS, "
+     "firmware versions)"},
     {"pcie", LEVEL_QUICK, PROBE_HOST, probe_pcie_run,
-     "PCIe path from each GPU to the root port: link per hop, AtomicOp bits (config space)"},
+     "PCIe path from each GPU to the root port: link per hop, AtomicOp bits (config space), AER "
+     "counters, replays, ASPM states"},
     {"iommu", LEVEL_QUICK, PROBE_HOST, probe_iommu_run, "IOMMU presence and the GPU's domain type"},
     {"kernel", LEVEL_QUICK, PROBE_HOST, probe_kernel_run,
      "kernel command line, amdgpu parameters in force, CONFIG_HSA_AMD_SVM and CONFIG_DRM_AMDGPU"},
@@ -67,10 +67,15 @@ const struct probe probe_table[] = {
     {"driver_cause", LEVEL_QUICK, PROBE_HOST, probe_driver_cause_run,
      "why amdgpu would not load or bind: command line, modprobe.d, DKMS, module tree, Secure Boot, "
      "firmware"},
+    /* after kernel: reads kernel.cmdline */
+    {"tuning", LEVEL_QUICK, PROBE_HOST, probe_tuning_run,
+     "host settings: NUMA balancing, memlock limit, pci=realloc, transparent hugepages, CPU "
+     "frequency governor"},
     {"rocm", LEVEL_QUICK, PROBE_HOST, probe_rocm_run,
      "ROCm installs under /opt/rocm* and distribution packages"},
     {"python", LEVEL_QUICK, PROBE_HOST, probe_python_run,
-     "the Python environment: torch build, nvidia-* packages, requirements file"},
+     "the Python environment: torch build and wheel tags, venv/conda, nvidia-* packages, "
+     "requirements file"},
     /* after python: reads python.torch_dir */
     {"rocm_libs", LEVEL_QUICK, PROBE_HOST, probe_rocm_libs_run,
      "the ROCm libraries that will be loaded (system and PyTorch's torch/lib) and where their "

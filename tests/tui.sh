@@ -60,17 +60,17 @@ has "$D/mi300x.out" 'edge 38 jct 41 mem 36 C  power 147 W' 8
 has "$D/mi300x.out" 'pp_dpm_pcie 0: 32\.0GT/s, x16 619Mhz +\|' 8
 # the current DPM levels (pp_dpm_sclk/mclk, synthesized for the derived peaks)
 has "$D/mi300x.out" 'sclk 2100 MHz  mclk 1300 MHz  perf auto' 8
-has "$D/mi300x.out" 'checks \(quick\): 27 pass, 0 warn, 0 fail, 1 skip'
+has "$D/mi300x.out" 'checks \(quick\): 36 pass, 0 warn, 0 fail, 2 skip'
 has "$D/mi300x.out" '^\| \[ok\] pcie\.link '
 has "$D/mi300x.out" '^checks [0-9]{2}:[0-9]{2}:[0-9]{2} \([0-9.]+ s\)  telemetry [0-9:]{8} every 1000 ms'
 if [ "$(wc -l <"$D/mi300x.out")" -eq 64 ]; then ok; else bad "mi300x: not 64 lines"; fi
 # without --size: tall enough for every panel and every check
 once mi300x-auto 0 --sysroot $FX/mi300x-node/root
-has "$D/mi300x-auto.out" '^\| \[(ok|--)\] ' 28
+has "$D/mi300x-auto.out" '^\| \[(ok|--)\] ' 38
 has "$D/mi300x-auto.out" '\+- GPU 7 ' 1
 
 # ---- the RX 7900 XTX desktop: the slot at x8, failing checks in red --------
-once rx7900 0 --sysroot $FX/rx7900xtx-desktop/root --size 40x100 \
+once rx7900 0 --sysroot $FX/rx7900xtx-desktop/root --size 60x100 \
     --requirements $FX/rx7900xtx-desktop/requirements.txt
 has "$D/rx7900.out" '^\+- GPU 0  gfx1100  0000:86:00\.0 -' 1
 has "$D/rx7900.out" 'PCIe 16\.0/16\.0 GT/s  x8/x16'

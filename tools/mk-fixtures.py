@@ -133,10 +133,10 @@ def kfd_cpu_node(r, n):
     r.file(d + "/gpu_id", "0\n")
 
 
-def kfd_gpu_node(r, n, props, vram, gpu_id, width=384, mem_clk=1249):
+def kfd_gpu_node(r, n, props, vram, gpu_id, width, mem_clk):
     """width/mem_clk: the memory bank's bus bits and reported memory clock
-    (MHz); the default is the real RX 7900 XT's (384-bit GDDR6, pp_dpm_mclk
-    top level 1249 MHz in amdgpu-sysfs-rs/rx7900xt)"""
+    (MHz), the card's own (no default: a default once gave every card the
+    RX 7900 XT's 384-bit bus, and the derived memory peaks with it)"""
     d = "/sys/class/kfd/kfd/topology/nodes/%d" % n
     r.file(d + "/properties", props)
     r.file(d + "/gpu_id", "%d\n" % gpu_id)
@@ -182,6 +182,59 @@ def hwmon(r, dev_path, n, temps, crit, power_uw=None):
         r.file(d + "/temp%d_crit" % i, "%d\n" % crit[i - 1])
     if power_uw is not None:
         r.file(d + "/power1_average", "%d\n" % power_uw)
+
+
+# the error names of the PCI core's aer_dev_* files (drivers/pci/pcie/aer.c),
+# in the order of the real RX 6900 XT capture
+AER_COR = ["RxErr", "BadTLP", "BadDLLP", "Rollover", "Timeout", "NonFatalErr", "CorrIntErr",
+           "HeaderOF"]
+AER_UNCOR = ["Undefined", "DLP", "SDES", "TLP", "FCP", "CmpltTO", "CmpltAbrt", "UnxCmplt", "RxOF",
+             "MalfTLP", "ECRC", "UnsupReq", "ACSViol", "UncorrIntErr", "BlockedTLP",
+             "AtomicOpBlocked", "TLPBlockedErr", "PoisonTLPBlocked"]
+
+
+def aer_files(r, dev_path, cor=None, nonfatal=None, fatal=None):
+    """aer_dev_correctable/nonfatal/fatal as the PCI core writes them"""
+    for fn, names, counts, total in (("aer_dev_correctable", AER_COR, cor or {}, "TOTAL_ERR_COR"),
+                                     ("aer_dev_nonfatal", AER_UNCOR, nonfatal or {},
+                                      "TOTAL_ERR_NONFATAL"),
+                                     ("aer_dev_fatal", AER_UNCOR, fatal or {}, "TOTAL_ERR_FATAL")):
+        body = "".join("%s %d\n" % (n, counts.get(n, 0)) for n in names)
+        r.file(dev_path + "/" + fn, body + "%s %d\n" % (total, sum(counts.values())))
+
+
+def aspm_link(r, dev_path, l0s, l1):
+    """<device>/link/ of a kernel >= 5.5 (the files of the real captures)"""
+    r.file(dev_path + "/link/l0s_aspm", "%d\n" % l0s)
+    r.file(dev_path + "/link/l1_aspm", "%d\n" % l1)
+
+
+def tuning(r, numa_balancing=None, thp=None, governor=None, aspm_policy=None):
+    """host settings read by probe_tuning and probe_pcie_health"""
+    if numa_balancing is not None:
+        r.file("/proc/sys/kernel/numa_balancing", "%d\n" % numa_balancing)
+    if thp is not None:
+        r.file("/sys/kernel/mm/transparent_hugepage/enabled",
+               " ".join("[%s]" % m if m == thp else m for m in ("always", "madvise", "never"))
+               + "\n")
+    if governor is not None:
+        gov, driver, ncpu = governor
+        for c in range(ncpu):
+            d = "/sys/devices/system/cpu/cpu%d/cpufreq" % c
+            r.file(d + "/scaling_governor", gov + "\n")
+            r.file(d + "/scaling_driver", driver + "\n")
+    if aspm_policy is not None:
+        r.file("/sys/module/pcie_aspm/parameters/policy",
+               " ".join("[%s]" % m if m == aspm_policy else m
+                        for m in ("default", "performance", "powersave", "powersupersave"))
+               + "\n")
+
+
+def wheel(r, site, version, tag):
+    """torch-<version>.dist-info/WHEEL as pip installs it"""
+    r.file("%s/torch-%s.dist-info/WHEEL" % (site, version),
+           "Wheel-Version: 1.0\nGenerator: bdist_wheel (0.43.0)\nRoot-Is-Purelib: false\n"
+           "Tag: %s\n\n" % tag)
 
 
 # ---- host pieces ----------------------------------------------------------------
@@ -241,9 +294,11 @@ def torch(r, site, version, hip=None, cuda=None):
     return d
 
 
-def python_query(executable, version, prefix, torch_dir, dists):
-    out = "executable=%s\nversion=%s\nprefix=%s\ntorch_dir=%s\n" % (executable, version, prefix,
-                                                                    torch_dir or "")
+def python_query(executable, version, prefix, torch_dir, dists, base_prefix=None):
+    out = "executable=%s\nversion=%s\nprefix=%s\n" % (executable, version, prefix)
+    if base_prefix is not None:
+        out += "base_prefix=%s\n" % base_prefix
+    out += "torch_dir=%s\n" % (torch_dir or "")
     for d in sorted(dists):
         out += "dist=%s\n" % d
     return out
@@ -300,7 +355,11 @@ def machine_mi300x(out):
         # MI300X is a processing accelerator: class 0x1200 - the doctor must
         # also find GPUs that are not display-class
         r.file(path + "/iommu_group/type", "identity\n")
+        aer_files(r, os.path.dirname(path))
+        aer_files(r, path)
+        aspm_link(r, path, 0, 0)
         drm_card(r, path, "card%d" % (i + 1), 128 + i, {
+            "pcie_replay_count": "0\n",
             "mem_info_vram_total": "%d\n" % (192 * gib),
             "mem_info_vis_vram_total": "%d\n" % (192 * gib),
             "mem_info_vram_used": "%d\n" % (280 << 20),
@@ -320,8 +379,10 @@ def machine_mi300x(out):
                                           simd_per_cu=4, capability=0x0a3a2280),
                      192 * gib, 41000 + i, width=8192, mem_clk=1300)
     r.file("/dev/kfd", "")
+    tuning(r, numa_balancing=0, thp="madvise", aspm_policy="default")
     site = "/home/ops/venv/lib/python3.10/site-packages"
     td = torch(r, site, "2.5.1+rocm6.2", hip="6.2.41133-dd7f95766")
+    wheel(r, site, "2.5.1+rocm6.2", "cp310-cp310-linux_x86_64")
     snapshot(r,
              environ="PATH=/home/ops/venv/bin:/usr/bin:/bin\nVIRTUAL_ENV=/home/ops/venv\n"
                      "LD_LIBRARY_PATH=/opt/rocm/lib\n"
@@ -333,15 +394,19 @@ def machine_mi300x(out):
              dmesg="[    0.000000] Linux version 5.15.0-116-generic\n"
                    "[    4.912345] amdgpu 0000:05:00.0: amdgpu: HMM registered 196608MB device memory\n"
                    "[    5.001234] kfd kfd: amdgpu: added device 1002:74a1\n",
+             limits="memlock_soft unlimited\nmemlock_hard unlimited\n",
              python=python_query("/home/ops/venv/bin/python3", "3.10.12", "/home/ops/venv", td,
                                  ["torch 2.5.1+rocm6.2", "pytorch-triton-rocm 3.1.0",
-                                  "numpy 1.26.4", "safetensors 0.4.5"]))
+                                  "numpy 1.26.4", "safetensors 0.4.5"], base_prefix="/usr"))
     readme(r, "mi300x-node", """
 A healthy 8x AMD Instinct MI300X node (gfx942, 192 GiB each, PCIe Gen5 x16 to
 CPU root ports that complete and route AtomicOps, IOMMU in passthrough
-(iommu=pt), large BAR, RAS counters at zero), ROCm 6.2.0 with the matching
-amdgpu-dkms 6.8.5, a ROCm 6.2 PyTorch wheel in a venv, the user in render and
-video. Expected: every quick check passes.""")
+(iommu=pt), large BAR, RAS and AER counters at zero, ASPM off on the GPU
+links), ROCm 6.2.0 with the matching amdgpu-dkms 6.8.5, a ROCm 6.2 PyTorch
+wheel (cp310) in a venv of Python 3.10, the user in render and video, NUMA
+balancing off, memlock unlimited, transparent hugepages 'madvise'. Expected:
+every quick check passes (gpu.firmware skips: no capture of an MI300X's
+fw_version/ exists, and none is invented).""")
 
 
 def machine_rx7900xtx(out):
@@ -460,9 +525,12 @@ def machine_rx7800xt(out):
     r.file("/dev/kfd", "")
     site = "/home/bob/miniconda3/envs/vla/lib/python3.11/site-packages"
     td = torch(r, site, "2.4.1+rocm6.0", hip="6.0.32830-d62f6a171")
+    wheel(r, site, "2.4.1+rocm6.0", "cp311-cp311-linux_x86_64")
+    r.file("/home/bob/miniconda3/envs/vla/conda-meta/history", "==> 2024-10-02 <==\n")
     snapshot(r,
              environ="PATH=/home/bob/miniconda3/envs/vla/bin:/usr/bin:/bin\n"
                      "CONDA_PREFIX=/home/bob/miniconda3/envs/vla\n"
+                     "CONDA_DEFAULT_ENV=vla\n"
                      "HSA_OVERRIDE_GFX_VERSION=11.0.0\n"
                      "LD_LIBRARY_PATH=/opt/rocm-5.7.1/lib\n",
              # bob was added to render and video, but this session predates it
@@ -472,7 +540,7 @@ def machine_rx7800xt(out):
              python=python_query("/home/bob/miniconda3/envs/vla/bin/python", "3.11.10",
                                  "/home/bob/miniconda3/envs/vla", td,
                                  ["torch 2.4.1+rocm6.0", "pytorch-triton-rocm 3.0.0",
-                                  "numpy 1.26.4"]))
+                                  "numpy 1.26.4"], base_prefix="/home/bob/miniconda3/envs/vla"))
     # the kernel log is not readable for bob (kernel.dmesg_restrict=1)
     r.file("/proc/sys/kernel/dmesg_restrict", "1\n")
     r.file("/.snapshot/read-errors", "1 /.snapshot/dmesg\n")
@@ -571,7 +639,12 @@ def machine_mi250x(out):
                  devctl2=ATOMIC_REQ_EN),
         ])
         r.file(path + "/iommu_group/type", "DMA-FQ\n")
+        # GCD 0's link: a fatal data-link error at the root port, corrected
+        # bad TLPs and replays at the GPU (a marginal riser)
+        aer_files(r, os.path.dirname(path), fatal={"DLP": 1} if i == 0 else None)
+        aer_files(r, path, cor={"BadTLP": 3, "Timeout": 1} if i == 0 else None)
         drm_card(r, path, "card%d" % i, 128 + i, {
+            "pcie_replay_count": "12\n" if i == 0 else "0\n",
             "mem_info_vram_total": "%d\n" % (64 * gib),
             "mem_info_vis_vram_total": "%d\n" % (64 * gib),
             "power_dpm_force_performance_level": "auto\n",
@@ -585,8 +658,10 @@ def machine_mi250x(out):
                                           simd_per_cu=4, capability=0x0a3a2280, engine_clk=1700),
                      64 * gib, 51000 + i, width=4096, mem_clk=1600)
     r.file("/dev/kfd", "")
+    tuning(r, numa_balancing=1, thp="always")
     site = "/home/eve/venv/lib/python3.9/site-packages"
     td = torch(r, site, "2.5.1+rocm6.2", hip="6.2.41133-dd7f95766")
+    wheel(r, site, "2.5.1+rocm6.2", "cp39-cp39-linux_x86_64")
     snapshot(r,
              environ="PATH=/home/eve/venv/bin:/usr/bin:/bin\nLD_LIBRARY_PATH=/opt/rocm/lib\n",
              identity="user eve\nuid 1000\ngid 1000\ngroups 1000 27 44 109\n",
@@ -597,14 +672,18 @@ def machine_mi250x(out):
                    "[ 8812.113201] amdgpu 0000:c1:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:8 pasid:32770)\n"
                    "[ 8812.113240] amdgpu 0000:c1:00.0: amdgpu:  in process python3 pid 41211 thread python3 pid 41211\n"
                    "[ 8812.200011] Memory access fault by GPU node-1 (Agent handle: 0x55d1c0a3e270) on address 0x7f2a1c000000. Reason: Page not present or supervisor privilege.\n",
+             limits="memlock_soft 65536\nmemlock_hard 65536\n",
              python=python_query("/home/eve/venv/bin/python3", "3.9.18", "/home/eve/venv", td,
-                                 ["torch 2.5.1+rocm6.2", "pytorch-triton-rocm 3.1.0"]))
+                                 ["torch 2.5.1+rocm6.2", "pytorch-triton-rocm 3.1.0"],
+                                 base_prefix="/usr"))
     readme(r, "mi250x-degraded", """
 A degraded 2-GCD MI250X node (gfx90a, 64 GiB each): uncorrectable ECC errors
 on GCD 0, GCD 0 busy at 100 % and 3 C below its junction limit, a translating
 IOMMU (DMA-FQ, intel_iommu=on without iommu=pt) for both GPUs, a custom kernel
-built without CONFIG_HSA_AMD_SVM, GPU page faults in the kernel log, and
-amdgpu-dkms 6.3.6 (ROCm 6.0) under ROCm 6.2 user space.""")
+built without CONFIG_HSA_AMD_SVM, GPU page faults in the kernel log (by
+python3 pid 41211), amdgpu-dkms 6.3.6 (ROCm 6.0) under ROCm 6.2 user space; a
+fatal AER error (DLP) at GCD 0's root port, corrected errors and 12 replays at
+the GPU; automatic NUMA balancing on and memlock capped at 64 KiB.""")
 
 
 def machine_rx580(out):
@@ -629,7 +708,8 @@ def machine_rx580(out):
     r.copy_capture(REAL + "/amdgpu-sysfs-rs/rx580", path)
     drm_card(r, path, "card0", 128, {})
     kfd_gpu_node(r, 1, props_text(80003, 144, 0x67df, location_id(gpu), 128,
-                                  capability=0x00002280), 4294967296, 31001)
+                                  capability=0x00002280), 4294967296, 31001,
+                 width=256, mem_clk=2000)  # RX 580: 256-bit GDDR5, pp_dpm_mclk top 2000 MHz
     r.file("/dev/kfd", "")
     td = torch(r, "/usr/lib/python3/dist-packages", "1.13.1")
     snapshot(r,
@@ -654,13 +734,11 @@ BAR, PCIe 3.0 x16, 11 % busy at capture time); the KFD node is synthesized.""")
 SB_GUID = "8be4df61-93ca-11d2-aa0d-00e098032b8c"
 
 
-def rx6900xt_no_driver(r, hostname, release, cmdline, dmesg, svm="y", drm="m", dmesg_readable=True):
-    host(r, hostname, "Ubuntu 22.04.5 LTS", release, cmdline,
-         "root:x:0:0:root:/root:/bin/bash\ngrace:x:1000:1000::/home/grace:/bin/bash\n",
-         GROUP_BASE % ("grace", "grace", "grace", "grace"), svm=svm, drm=drm)
-    rocm_install(r, "6.2.0")
-    gpu = "0000:0c:00.0"   # PCI_SLOT_NAME of the capture
-    path = pci_chain(r, "0000:00", [
+def rx6900xt_chain(r, devctl2=0):
+    """the RX 6900 XT desktop's PCI path: a CPU root port, the on-card switch
+    and the GPU at the capture's PCI_SLOT_NAME; returns (bdf, sysfs path)"""
+    gpu = "0000:0c:00.0"
+    return gpu, pci_chain(r, "0000:00", [
         dict(bdf="0000:00:01.1", vendor=0x1022, device=0x1483, cls=0x060400, port=PORT_ROOT,
              cur=16.0, width=16, max=16.0, max_width=16,
              devcap2=ATOMIC_C32 | ATOMIC_C64 | ATOMIC_ROUTE),
@@ -669,8 +747,17 @@ def rx6900xt_no_driver(r, hostname, release, cmdline, dmesg, svm="y", drm="m", d
         dict(bdf="0000:0b:00.0", vendor=0x1002, device=0x1479, cls=0x060400, port=PORT_DOWN,
              cur=16.0, width=16, max=16.0, max_width=16, devcap2=ATOMIC_ROUTE),
         dict(bdf=gpu, vendor=0x1002, device=0x73bf, cls=0x030000, port=PORT_ENDPOINT,
-             cur=16.0, width=16, max=16.0, max_width=16, devcap2=ATOMIC_C32 | ATOMIC_C64),
+             cur=16.0, width=16, max=16.0, max_width=16, devcap2=ATOMIC_C32 | ATOMIC_C64,
+             devctl2=devctl2),
     ])
+
+
+def rx6900xt_no_driver(r, hostname, release, cmdline, dmesg, svm="y", drm="m", dmesg_readable=True):
+    host(r, hostname, "Ubuntu 22.04.5 LTS", release, cmdline,
+         "root:x:0:0:root:/root:/bin/bash\ngrace:x:1000:1000::/home/grace:/bin/bash\n",
+         GROUP_BASE % ("grace", "grace", "grace", "grace"), svm=svm, drm=drm)
+    rocm_install(r, "6.2.0")
+    gpu, path = rx6900xt_chain(r)
     # without the driver only the PCI core's files exist: take those of the
     # real RX 6900 XT capture, none of amdgpu's
     src = REAL + "/amdgpu-sysfs-rs/rx6900xt"
@@ -915,6 +1002,112 @@ driver link and only the PCI core's files (of the real RX 7900 XT capture).
 driver.loaded names the missing firmware and the package.""")
 
 
+def rx6900xt_driven(out, hostname, degraded):
+    """the RX 6900 XT desktop with amdgpu driving the card: every file of the
+    GPU function is the real capture (AER counters, ASPM link states, replay
+    count, fw_version/, vbios_version); degraded rewrites some of them"""
+    r = Root(out + "/root")
+    rel = "6.8.0-49-generic"
+    host(r, hostname, "Ubuntu 24.04.1 LTS", rel,
+         "BOOT_IMAGE=/vmlinuz-%s root=UUID=77b0 ro quiet splash" % rel,
+         "root:x:0:0:root:/root:/bin/bash\ngrace:x:1000:1000::/home/grace:/bin/bash\n",
+         GROUP_BASE % ("grace", "grace", "grace", "grace"), svm="y",
+         dpkg="Package: linux-firmware\nStatus: install ok installed\n"
+              "Version: 20240318.git3b128b60-0ubuntu2.3\n\n")
+    amdgpu_module(r)
+    rocm_install(r, "6.2.0")
+    kfd_cpu_node(r, 0)
+    gpu, path = rx6900xt_chain(r, devctl2=ATOMIC_REQ_EN)
+    # the capture's raw config space would replace the synthesized AtomicOp
+    # bits of the chain; its PCI core files agree with the chain's
+    r.copy_capture(REAL + "/amdgpu-sysfs-rs/rx6900xt", path, skip=("uevent", "config"))
+    root_port = os.path.dirname(os.path.dirname(os.path.dirname(path)))
+    aer_files(r, root_port)
+    drm_card(r, path, "card0", 128, {})
+    kfd_gpu_node(r, 1, props_text(100300, 160, 0x73bf, location_id(gpu), 128,
+                                  capability=0x28000280), 17163091968, 41234,
+                 width=256, mem_clk=1000)  # RX 6900 XT: 256-bit GDDR6, pp_dpm_mclk top 1000 MHz
+    r.file("/dev/kfd", "")
+    site = "/home/grace/.local/lib/python3.12/site-packages"
+    td = torch(r, site, "2.5.1+rocm6.2", hip="6.2.41133-dd7f95766")
+    dmesg = (DMESG_HEAD % rel +
+             "[    2.771000] [drm] amdgpu kernel modesetting enabled.\n"
+             "[    3.402000] amdgpu 0000:0c:00.0: amdgpu: HMM registered 16368MB device memory\n")
+    limits = "memlock_soft unlimited\nmemlock_hard unlimited\n"
+    if not degraded:
+        tuning(r, numa_balancing=1, thp="madvise", aspm_policy="default",
+               governor=("schedutil", "amd-pstate", 16))
+        wheel(r, site, "2.5.1+rocm6.2", "cp312-cp312-linux_x86_64")
+        pyver = "3.12.3"
+    else:
+        tuning(r, numa_balancing=1, thp="never", aspm_policy="powersupersave",
+               governor=("powersave", "acpi-cpufreq", 16))
+        # the wheel pip installed for 3.11 before the distribution moved on
+        wheel(r, site, "2.5.1+rocm6.2", "cp311-cp311-linux_x86_64")
+        pyver = "3.12.3"
+        limits = "memlock_soft 8388608\nmemlock_hard 8388608\n"
+        # MEC firmware not loaded; a noisy link: replays and corrected errors
+        r.file(path + "/fw_version/mec_fw_version", "0x00000000\n")
+        r.file(path + "/fw_version/mec2_fw_version", "0x00000000\n")
+        r.file(path + "/pcie_replay_count", "214\n")
+        aer_files(r, path, cor={"BadTLP": 41, "BadDLLP": 7, "Rollover": 2})
+        # the BAR stayed at 256 MiB: the bridge windows had no room
+        r.file(path + "/mem_info_vis_vram_total", "268435456\n")
+        dmesg += ("[    2.800000] [drm] Not enough PCI address space for a large BAR.\n"
+                  "[ 1204.551920] [drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring gfx_0.0.0 "
+                  "timeout, signaled seq=45012, emitted seq=45014\n"
+                  "[ 1204.552001] amdgpu 0000:0c:00.0: amdgpu: GPU reset begin!\n"
+                  "[ 1205.990100] amdgpu 0000:0c:00.0: amdgpu: VRAM is lost due to GPU reset!\n"
+                  "[ 1206.100412] amdgpu 0000:0c:00.0: amdgpu: GPU reset(1) succeeded!\n"
+                  "[ 3120.004410] amdgpu 0000:0c:00.0: amdgpu: [gfxhub] page fault (src_id:0 "
+                  "ring:24 vmid:3 pasid:32771)\n"
+                  "[ 3120.004430] amdgpu 0000:0c:00.0: amdgpu:  Process pt_main_thread pid 5120 "
+                  "thread pt_main_thread pid 5133\n"
+                  "[ 3121.200000] [drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring sdma0 timeout, "
+                  "signaled seq=991, emitted seq=993\n"
+                  "[ 3121.200100] amdgpu 0000:0c:00.0: amdgpu: GPU reset begin!\n"
+                  "[ 3123.400000] amdgpu 0000:0c:00.0: amdgpu: GPU reset(2) failed\n")
+    snapshot(r,
+             environ="PATH=/usr/bin:/bin\n",
+             identity="user grace\nuid 1000\ngid 1000\ngroups 1000 27 44 109\n",
+             kfd_open="ok\n",
+             devnodes="/dev/kfd 020660 0 109\n/dev/dri/renderD128 020660 0 109\n",
+             dmesg=dmesg, limits=limits,
+             python=python_query("/usr/bin/python3", pyver, "/usr", td,
+                                 ["torch 2.5.1+rocm6.2", "pytorch-triton-rocm 3.1.0"],
+                                 base_prefix="/usr"))
+    return r
+
+
+def machine_rx6900xt_desktop(out):
+    r = rx6900xt_driven(out, "lab-pc10", False)
+    readme(r, "rx6900xt-desktop", """
+An RX 6900 XT (gfx1030, Navi 21 behind its on-card switch) on Ubuntu 24.04 with
+the in-kernel amdgpu, ROCm 6.2 and a ROCm 6.2 PyTorch wheel (cp312) for the
+system Python 3.12. Every file of the GPU function directory is the real RX
+6900 XT capture: AER counters at zero, pcie_replay_count 0, the firmware
+versions amdgpu loaded (fw_version/: MEC 0x00000068, RLC 0x0000005f, and
+zeros for the IP blocks Navi 21 lacks: UVD, VCE, DMCU), VBIOS 113-D4121EXT-CO1,
+and ASPM L0s and L1 enabled on the GPU's link (link/l0s_aspm, l1_aspm = 1), so
+pcie.aspm warns with how to measure. linux-firmware is installed; NUMA
+balancing is on (one NUMA node, a Radeon: not judged); memlock unlimited;
+transparent hugepages 'madvise'; the schedutil governor of amd-pstate.""")
+
+
+def machine_rx6900xt_degraded(out):
+    r = rx6900xt_driven(out, "lab-pc11", True)
+    readme(r, "rx6900xt-degraded", """
+The rx6900xt-desktop machine (the real RX 6900 XT capture, see its README)
+after a bad week: the fw_version files of MEC and MEC2 read 0x00000000
+(compute firmware not loaded), the link logged 214 replays and 50 corrected AER
+errors, amdgpu could not resize the BAR ('Not enough PCI address space for a
+large BAR.', 256 MiB visible, no pci=realloc), the kernel log has two ring
+timeouts, a reset that lost VRAM, a GPU page fault by pt_main_thread pid 5120
+and a reset that failed; transparent hugepages 'never', the acpi-cpufreq
+'powersave' governor, and a cp311 torch wheel under Python 3.12. memlock is 8
+MiB, which host.memlock does not judge on one Radeon (no RDMA).""")
+
+
 def machine_rx7800xt_hot_edge(out):
     """rx7800xt-override's machine under load with poor airflow: the real
     capture's hwmon limits (edge 100, junction 110, mem 108 C), new readings"""
@@ -955,7 +1148,9 @@ def main():
                      ("rx6900xt-no-amdgpu-kernel", machine_no_amdgpu_kernel),
                      ("rx6900xt-no-modules-extra", machine_no_modules_extra),
                      ("rx7900xt-firmware", machine_firmware),
-                     ("rx7800xt-hot-edge", machine_rx7800xt_hot_edge)]:
+                     ("rx7800xt-hot-edge", machine_rx7800xt_hot_edge),
+                     ("rx6900xt-desktop", machine_rx6900xt_desktop),
+                     ("rx6900xt-degraded", machine_rx6900xt_degraded)]:
         if len(sys.argv) > 3 and name not in sys.argv[3:]:
             continue
         d = os.path.join(out, name)

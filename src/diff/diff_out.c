@@ -266,15 +266,20 @@ static void put_run(FILE *out, const char *label, const struct diff_doc *d)
     fputs(")\n", out);
 }
 
+/* the facts a person asks about first after an update: the stack, down
+ * to the firmware amdgpu loaded (a driver or linux-firmware update changes
+ * gpu.<i>.fw.<ip> without a word elsewhere) */
 int diff_headline_fact(const char *name)
 {
-    static const char *const names[] = {"driver.version",       "rocm.version", "kernel.release",
-                                        "python.torch_version", "gpu.count",    "host.os"};
+    static const char *const names[] = {"driver.version",         "rocm.version", "kernel.release",
+                                        "python.torch_version",   "gpu.count",    "host.os",
+                                        "driver.firmware_package"};
     for (size_t i = 0; i < ARRAY_SIZE(names); i++)
         if (strcmp(name, names[i]) == 0)
             return 1;
     size_t p = gpu_prefix(name);
-    return p && (strcmp(name + p, "gfx") == 0 || strcmp(name + p, "vbios") == 0);
+    return p && (strcmp(name + p, "gfx") == 0 || strcmp(name + p, "vbios") == 0 ||
+                 (str_starts(name + p, "fw.") && name[p + 3]));
 }
 
 static void put_headline(FILE *out, const struct diff_result *r)

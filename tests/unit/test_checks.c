@@ -226,13 +226,13 @@ static void test_validation(void)
     char *fix_frag = xasprintf("    fail: [{when: 'gpu.count > 0', summary: s}]\n");
     CHECK(accepts(GLOBAL, fix_frag));
     free(fix_frag);
-    CHECK(
-        rejects("    probe: snyc\n", "",
-                "t.yaml:8:12: unknown probe 'snyc' (probes: host, env, driver, kernel_log, kfd, "
-                "user, container, gpu, pcie, iommu, kernel, driver_cause, rocm, python, rocm_libs, "
-                "gpu_runtime, peaks, kernels, "
-                "sync, bandwidth, mem_bandwidth, hmm, mem_release, target_binaries, vulkan, fp, "
-                "fp_sampling, gemm_peak, memtest, p2p, vla)"));
+    CHECK(rejects(
+        "    probe: snyc\n", "",
+        "t.yaml:8:12: unknown probe 'snyc' (probes: host, env, driver, kernel_log, kfd, "
+        "user, container, gpu, pcie, iommu, kernel, driver_cause, tuning, rocm, python, rocm_libs, "
+        "gpu_runtime, peaks, kernels, "
+        "sync, bandwidth, mem_bandwidth, hmm, mem_release, target_binaries, vulkan, fp, "
+        "fp_sampling, gemm_peak, memtest, p2p, vla)"));
     CHECK(rejects(PER, FAIL_WHEN("!(gpu.gfx in lookup(supported, rocm.series))"),
                   "t.yaml:9:40: unknown data table 'supported' (see 'data:') in rule "
                   "\"!(gpu.gfx in lookup(supported, rocm.series))\""));

@@ -115,6 +115,113 @@ static const struct vcase cases[] = {
      "kernel.dmesg_readable=true; kernel.dmesg.gpu_page_fault=true; "
      "kernel.dmesg.memory_access_fault=false; kernel.dmesg.signatures=[gpu_page_fault]",
      ST_FAIL, NULL, NULL, NULL},
+    /* ---- the host section of issue 10 ---- */
+    {"gpu.firmware",
+     AMD "gpu.0.fw_count=22; gpu.0.fw_not_loaded=[mec]; gpu.0.fw.mec=0x00000000; "
+         "gpu.0.fw.rlc=0x0000005f",
+     ST_FAIL, "0x00000000 for the mec firmware", "firmware-amd-graphics", NULL},
+    {"gpu.firmware", AMD "gpu.0.fw_count=?no fw_version directory", ST_SKIP, "no fw_version", NULL,
+     NULL},
+    {"pcie.aer",
+     AMD "gpu.0.is_apu=false; gpu.0.aer.fatal=1; gpu.0.aer.nonfatal=0; gpu.0.aer.correctable=0; "
+         "gpu.0.aer.errors=[0000:00:01.1 [1022:1483] fatal DLP 1]; gpu.0.pcie_replay_count=0",
+     ST_FAIL, "1 fatal PCIe errors (AER)", NULL, NULL},
+    {"pcie.aer",
+     AMD "gpu.0.is_apu=false; gpu.0.aer.fatal=0; gpu.0.aer.nonfatal=0; gpu.0.aer.correctable=4; "
+         "gpu.0.aer.errors=[0000:0c:00.0 [1002:73bf] correctable BadTLP 4]; "
+         "gpu.0.pcie_replay_count=0",
+     ST_WARN, "grows between runs", "reseat", NULL},
+    /* only the replay count is readable (no AER on the path): judged on it */
+    {"pcie.aer",
+     AMD "gpu.0.is_apu=false; gpu.0.aer.fatal=?no AER; gpu.0.aer.nonfatal=?no AER; "
+         "gpu.0.aer.correctable=?no AER; gpu.0.pcie_replay_count=3",
+     ST_WARN, "resent 3 PCIe packets", NULL, NULL},
+    {"pcie.aer", AMD "gpu.0.is_apu=false; gpu.0.aer.fatal=?no AER; gpu.0.pcie_replay_count=?absent",
+     ST_SKIP, "no error counters readable", NULL, NULL},
+    {"pcie.aspm",
+     AMD "gpu.0.is_apu=false; gpu.0.aspm.gpu_link_on=true; gpu.0.aspm.gpu_link_states=[L0s,L1]; "
+         "pcie.aspm_policy=default",
+     ST_WARN, "adds microseconds", "compare sync.latency", "pcie_aspm=off"},
+    {"pcie.aspm", AMD "gpu.0.is_apu=false; gpu.0.aspm.gpu_link_on=?kernel 5.4", ST_SKIP, NULL, NULL,
+     NULL},
+    {"kernel.numa_balancing", AMD "kernel.numa_balancing=1; gpu.0.gfx=gfx942", ST_WARN,
+     "Instinct node (gfx942)", "numa_balancing", NULL},
+    {"kernel.numa_balancing", AMD "kernel.numa_balancing=1; gpu.0.gfx=gfx90a", ST_WARN, NULL, NULL,
+     NULL},
+    {"kernel.numa_balancing", AMD "kernel.numa_balancing=?absent; gpu.0.gfx=gfx942", ST_SKIP, NULL,
+     NULL, NULL},
+    {"host.memlock",
+     "gpu.count=2; gpu.0.gfx=gfx1100; host.memlock_unlimited=false; host.memlock_bytes=65536",
+     ST_WARN, "lock only 0.1 MiB", "memlock unlimited", NULL},
+    {"host.memlock",
+     AMD "gpu.0.gfx=gfx942; host.memlock_unlimited=false; host.memlock_bytes=8388608", ST_WARN,
+     "(gfx942)", NULL, NULL},
+    {"host.memlock", AMD "host.memlock_unlimited=?no query; host.memlock_limit=?no query", ST_SKIP,
+     "unknown", NULL, NULL},
+    {"kernel.pci_realloc",
+     AMD "gpu.0.is_apu=false; gpu.0.vis_vram_bytes=268435456; gpu.0.vram_bytes=17163091968; "
+         "kernel.dmesg.bar_no_space=true; kernel.dmesg.bar_resize_failed=false; "
+         "kernel.pci_realloc=false",
+     ST_WARN, "pci=realloc is not on", "pci=realloc", NULL},
+    {"kernel.pci_realloc",
+     AMD "gpu.0.is_apu=false; gpu.0.vis_vram_bytes=268435456; gpu.0.vram_bytes=17163091968; "
+         "kernel.dmesg.bar_no_space=true; kernel.dmesg.bar_resize_failed=false; "
+         "kernel.pci_realloc=true",
+     ST_WARN, "even with pci=realloc", "Above 4G", NULL},
+    {"kernel.thp", "kernel.thp_enabled=never", ST_WARN, NULL, "madvise", NULL},
+    {"cpu.governor", "cpu.governor_pins_min=true; cpu.governors=[powersave (acpi-cpufreq)]",
+     ST_WARN, "lowest frequency", "performance", NULL},
+    {"cpu.governor", "cpu.governor_pins_min=?no cpufreq", ST_SKIP, NULL, NULL, NULL},
+    {"kernel.gpu_resets",
+     AMD "kernel.dmesg_readable=true; kernel.events.gpu_reset_failed.count=1; "
+         "kernel.events.gpu_reset_failed.last=3123.4; kernel.events.vram_lost.count=0; "
+         "kernel.events.ring_timeout.count=2; kernel.events.gpu_reset_begin.count=1; "
+         "kernel.events=[ring_timeout: 2 times]",
+     ST_FAIL, "a GPU reset failed", NULL, NULL},
+    {"kernel.gpu_resets",
+     AMD "kernel.dmesg_readable=true; kernel.events.gpu_reset_failed.count=0; "
+         "kernel.events.vram_lost.count=1; kernel.events.vram_lost.last=1206.0; "
+         "kernel.events.ring_timeout.count=1; kernel.events.gpu_reset_begin.count=1",
+     ST_FAIL, "lost VRAM", NULL, NULL},
+    {"kernel.gpu_resets",
+     AMD "kernel.dmesg_readable=true; kernel.events.gpu_reset_failed.count=0; "
+         "kernel.events.vram_lost.count=0; kernel.events.ring_timeout.count=1; "
+         "kernel.events.gpu_reset_begin.count=0; kernel.events.ring_reset.count=0; "
+         "kernel.events=[ring_timeout: 1 time]",
+     ST_WARN, "1 ring timeouts", "AMD_SERIALIZE_KERNEL", NULL},
+    /* a ring reset alone (6.12+), no full GPU reset */
+    {"kernel.gpu_resets",
+     AMD "kernel.dmesg_readable=true; kernel.events.gpu_reset_failed.count=0; "
+         "kernel.events.vram_lost.count=0; kernel.events.ring_timeout.count=0; "
+         "kernel.events.gpu_reset_begin.count=0; kernel.events.ring_reset.count=1; "
+         "kernel.events=[ring_reset: 1 time]",
+     ST_WARN, "1 ring resets", NULL, NULL},
+    {"kernel.gpu_resets",
+     AMD "kernel.dmesg_readable=true; kernel.events.gpu_reset_failed.count=0; "
+         "kernel.events.vram_lost.count=0; kernel.events.ring_timeout.count=0; "
+         "kernel.events.gpu_reset_begin.count=0; kernel.events.ring_reset.count=0; "
+         "kernel.events.mes_failure.count=2; "
+         "kernel.events.kiq_failure.count=0",
+     ST_WARN, "2 MES", "MES firmware", NULL},
+    {"kernel.gpu_resets", AMD "kernel.dmesg_readable=false; kernel.dmesg_error=EPERM", ST_SKIP,
+     "not permitted", NULL, NULL},
+    {"kernel.vm_faults",
+     AMD "kernel.dmesg_readable=true; kernel.events.gpu_page_fault.count=2; "
+         "kernel.events.fault_processes=[python3 pid 41211]",
+     ST_FAIL, "by python3 pid 41211", NULL, NULL},
+    {"kernel.vm_faults",
+     AMD "kernel.dmesg_readable=true; kernel.events.gpu_page_fault.count=1; "
+         "kernel.events.fault_processes=[]",
+     ST_FAIL, "names no process", NULL, NULL},
+    {"python.wheel_tags",
+     "python.present=true; python.torch_present=true; python.wheel_tags_match=false; "
+     "python.torch_wheel_tags=[cp311-cp311-linux_x86_64]; python.abi_tag=cp312; "
+     "python.version=3.12.3; python.env_kind=conda; python.env_name=vla; "
+     "python.executable=/opt/conda/envs/vla/bin/python",
+     ST_FAIL, "(conda vla) cannot load", "/opt/conda/envs/vla/bin/python -m pip", NULL},
+    {"python.wheel_tags",
+     "python.present=true; python.torch_present=true; python.wheel_tags_match=?no dist-info",
+     ST_SKIP, "no dist-info", NULL, NULL},
     {"rocm.install", AMD "rocm.installs=[]", ST_FAIL, NULL, NULL, NULL},
     {"rocm.kernel_userspace",
      "driver.module_present=true; rocm.installs=[/opt/rocm]; driver.dkms=true; "
@@ -347,6 +454,25 @@ static const struct vcase passes[] = {
     /* counted nouns: "1 AMD GPU", "1 library" */
     {"gpu.present", "gpu.count=1; gpu.names=[Radeon RX 7900 XTX]", ST_PASS, "1 AMD GPU: ", NULL,
      NULL},
+    /* NUMA balancing on a Radeon is not judged; ASPM off passes; memlock unlimited */
+    {"kernel.numa_balancing", AMD "kernel.numa_balancing=1; gpu.0.gfx=gfx1030", ST_PASS,
+     "judged only there", NULL, NULL},
+    {"kernel.numa_balancing", "gpu.count=0; kernel.numa_balancing=1", ST_PASS, NULL, NULL, NULL},
+    {"pcie.aspm",
+     AMD "gpu.0.is_apu=false; gpu.0.aspm.gpu_link_on=false; gpu.0.aspm.gpu_link_states=[]; "
+         "pcie.aspm_policy=performance; gpu.0.aspm.links=[0000:05:00.0 [1002:74a1]: off]",
+     ST_PASS, "ASPM is off", NULL, NULL},
+    {"host.memlock",
+     AMD "gpu.0.gfx=gfx942; host.memlock_unlimited=true; host.memlock_bytes=?unlimited; "
+         "host.memlock_limit=unlimited",
+     ST_PASS, "memlock is unlimited", NULL, NULL},
+    /* one Radeon: an 8 MiB limit is not judged (hipHostMalloc does not count) */
+    {"host.memlock",
+     AMD "gpu.0.gfx=gfx1030; host.memlock_unlimited=false; host.memlock_bytes=8388608; "
+         "host.memlock_limit=8.0 MiB",
+     ST_PASS, "memlock is 8.0 MiB", NULL, NULL},
+    {"cpu.governor", "cpu.governor_pins_min=false; cpu.governors=[powersave (intel_pstate)]",
+     ST_PASS, "powersave (intel_pstate)", NULL, NULL},
     {"gpu.target_binaries", "gpu.count=0; binaries.scanned=1; binaries.with_code=1", ST_SKIP,
      "(1 library scanned", NULL, NULL},
     {"gpu.target_binaries", "gpu.count=0; binaries.scanned=2; binaries.with_code=1", ST_SKIP,

@@ -1,0 +1,36 @@
+/* kernel_log.h - the catalogue of kernel-log signatures (kernel_log_sigs.c)
+ * and the line parsers probe_kernel_log.c applies to them. Pure text in,
+ * values out (no file access), so that the unit tests feed every entry its
+ * own test line. */
+#ifndef RVD_KERNEL_LOG_H
+#define RVD_KERNEL_LOG_H
+
+#include <stddef.h>
+
+#include "../src/core/util.h"
+
+enum kl_severity { KL_INFO, KL_WARN, KL_FAIL };
+
+/* One row per way a message is printed; several rows may share an id. A
+ * line matches when it contains needle and, if set, needle2 after it. */
+struct kl_signature {
+    const char *id;
+    const char *needle, *needle2;
+    enum kl_severity severity;
+    const char *source; /* the kernel file that prints it and its format */
+    const char *test;   /* a log line this row must match (tests/unit) */
+};
+
+const struct kl_signature *kl_signatures(size_t *n);
+int kl_match(const struct kl_signature *sig, const char *line);
+/* "[ 8812.113201] ..." -> 0 and the seconds since boot; -1 without a
+ * dmesg timestamp (journal or --notime output) */
+int kl_timestamp(const char *line, double *seconds);
+/* the faulting process of a VM fault's follow-up line: amdgpu prints
+ * " in process NAME pid N thread NAME pid N" (gmc_v9_0.c, older kernels)
+ * or " Process NAME pid N thread NAME pid N" (amdgpu_vm.c
+ * amdgpu_vm_print_task_info, 6.10+). 0 and "NAME pid N" (caller frees), or
+ * -1 when the line is not one of those. */
+int kl_fault_process(const char *line, char **out);
+
+#endif
