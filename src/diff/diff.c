@@ -213,6 +213,13 @@ int diff_fact_direction(const char *name)
 {
     if (str_starts(name, "probe.") || str_starts(name, "env."))
         return 0;
+    /* derived peaks (gpu.<i>.peak.*, runtime.dev.<i>.peak.*, a probe's
+     * *_peak copy) are expectations computed from the device's units and
+     * clocks, not measurements: another GPU has other peaks, which is a
+     * change of the stack, never a regression of its own */
+    if (strstr(name, ".peak.") ||
+        (strlen(name) > 5 && strcmp(name + strlen(name) - 5, "_peak") == 0))
+        return 0;
     /* the last component with a unit decides: sync.launch_us.p99 -> launch_us */
     int dir = 0;
     const char *c = name;

@@ -119,6 +119,11 @@ static void test_added_removed_checks(void)
 
 static void test_direction(void)
 {
+    /* derived peaks are expectations, not measurements: never a regression */
+    CHECK(diff_fact_direction("gpu.0.peak.fp16_tflops") == 0);
+    CHECK(diff_fact_direction("runtime.dev.1.peak.mem_gbs") == 0);
+    CHECK(diff_fact_direction("gpu.0.membw.best_peak") == 0);
+    CHECK(diff_fact_direction("gpu.0.gemm_peak.fp16_tflops") == 1);
     CHECK(diff_fact_direction("sync.launch_us.p99") == -1);
     CHECK(diff_fact_direction("sync.stream_sync_us.max") == -1);
     CHECK(diff_fact_direction("vla.latency.total_ms") == -1);
