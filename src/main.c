@@ -22,6 +22,7 @@
 #include "snapshot/snapshot.h"
 #include "core/tmpdirs.h"
 #include "snapshot/snapshot_redact.h"
+#include "telemetry/monitor.h"
 #include "tui/tui.h"
 #include "core/util.h"
 #include "vla/vla_cli.h"
@@ -54,6 +55,8 @@ static void usage(FILE *out)
           "[--runs N] ...\n"
           "       rocm-vla-doctor dashboard [--interval MS] [--sysroot DIR|TARBALL] [--once]\n"
           "                                 [--workload PRESET [--workload-interval S]]\n"
+          "       rocm-vla-doctor monitor [--sysroot DIR|TARBALL] [--interval MS] [--count N]\n"
+          "                               [--json|--csv] [-o FILE]\n"
           "       rocm-vla-doctor diff BASELINE.json CURRENT.json [--json FILE|-] [--tolerance "
           "N=PCT]\n"
           "       rocm-vla-doctor --help | --version\n"
@@ -455,6 +458,7 @@ static const struct command {
     {"bench", NULL, vla_cmd_bench},
     {"dashboard", NULL, tui_cmd_dashboard},
     {"diff", NULL, diff_cmd},
+    {"monitor", NULL, monitor_cmd},
     /* clang-format on */
 };
 

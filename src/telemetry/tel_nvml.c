@@ -18,12 +18,13 @@
 #define FNS(X)                                                                                     \
     X(nvmlInit_v2)                                                                                 \
     X(nvmlShutdown)                                                                                \
-    X(nvmlErrorString) X(nvmlDeviceGetCount_v2) X(nvmlDeviceGetHandleByIndex_v2)                   \
-        X(nvmlDeviceGetMemoryInfo) X(nvmlDeviceGetClockInfo) X(nvmlDeviceGetMaxClockInfo)          \
-            X(nvmlDeviceGetPowerUsage) X(nvmlDeviceGetEnforcedPowerLimit)                          \
-                X(nvmlDeviceGetTotalEnergyConsumption) X(nvmlDeviceGetTemperature)                 \
-                    X(nvmlDeviceGetTemperatureThreshold) X(nvmlDeviceGetFanSpeed)                  \
-                        X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetCurrentClocksEventReasons) \
+    X(nvmlErrorString)                                                                             \
+    X(nvmlDeviceGetCount_v2) X(nvmlDeviceGetHandleByIndex_v2) X(nvmlDeviceGetMemoryInfo)           \
+        X(nvmlDeviceGetClockInfo) X(nvmlDeviceGetMaxClockInfo) X(nvmlDeviceGetPowerUsage)          \
+            X(nvmlDeviceGetEnforcedPowerLimit) X(nvmlDeviceGetTotalEnergyConsumption)              \
+                X(nvmlDeviceGetTemperature) X(nvmlDeviceGetTemperatureThreshold)                   \
+                    X(nvmlDeviceGetFanSpeed) X(nvmlDeviceGetUtilizationRates)                      \
+                        X(nvmlDeviceGetCurrentClocksEventReasons)                                  \
                             X(nvmlDeviceGetCurrentClocksThrottleReasons)                           \
                                 X(nvmlDeviceGetCurrPcieLinkGeneration)                             \
                                     X(nvmlDeviceGetCurrPcieLinkWidth)                              \
