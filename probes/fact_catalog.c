@@ -77,6 +77,7 @@ static const struct fact_decl facts_gpu[] = {
     {"gpu.<i>.temp_mem_limit_c", F}, {"gpu.<i>.temp_sensors", L}, {"gpu.<i>.ras_present", B},
     {"gpu.<i>.ras_ue", I}, {"gpu.<i>.ras_ce", I}, {"gpu.<i>.perf_level", S},
     {"gpu.<i>.vbios", S}, {"gpu.<i>.busy_percent", I},
+    {"gpu.<i>.users", S}, {"gpu.<i>.user_count", I},
     END};
 
 static const struct fact_decl facts_pcie[] = {

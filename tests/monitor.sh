@@ -101,6 +101,15 @@ rc=$?
 jexpect "tarball: no AMD GPU" "$D/h.jsonl" 'len(L) == 1 and L[0]["gpus"] == []'
 grep -q "no GPU found" "$D/h.err" && ok || bad "no 'no GPU found' warning: $(cat "$D/h.err")"
 
+# --- gpu.idle names the process that keeps a GPU busy (mi250x-degraded: python3
+# on GCD 0 through KFD and fdinfo, GCD 1 idle and unused) ---
+"$RVD" --sysroot tests/fixtures/mi250x-degraded/root --only gpu.idle --json "$D/idle.json" >"$D/idle.out" 2>&1
+expect "gpu.idle warns naming python3" "$D/idle.json" 'c["gpu.idle"]["status"] == "warn" and "used by python3 (pid 41211, 48.0 GiB VRAM, fdinfo+kfd)" in c["gpu.idle"]["summary"]'
+expect "gpu.0 user count" "$D/idle.json" 'f["gpu.0.user_count"] == 1'
+expect "gpu.1 unused" "$D/idle.json" 'f["gpu.1.users"] == "no process found that has it open" and f["gpu.1.user_count"] == 0'
+"$RVD" --sysroot tests/fixtures/rx580-legacy/root --only gpu.idle --json "$D/idle2.json" >/dev/null 2>&1
+expect "busy without a visible process" "$D/idle2.json" 'c["gpu.idle"]["status"] == "warn" and "no process found" in c["gpu.idle"]["summary"]'
+
 # --- usage errors: exit 2, one message ---
 usage() { # LABEL PATTERN ARGS...
     label=$1 pat=$2

@@ -19,18 +19,18 @@
     X(nvmlInit_v2)                                                                                 \
     X(nvmlShutdown)                                                                                \
     X(nvmlErrorString)                                                                             \
-    X(nvmlDeviceGetCount_v2) X(nvmlDeviceGetHandleByIndex_v2) X(nvmlDeviceGetMemoryInfo)           \
-        X(nvmlDeviceGetClockInfo) X(nvmlDeviceGetMaxClockInfo) X(nvmlDeviceGetPowerUsage)          \
-            X(nvmlDeviceGetEnforcedPowerLimit) X(nvmlDeviceGetTotalEnergyConsumption)              \
-                X(nvmlDeviceGetTemperature) X(nvmlDeviceGetTemperatureThreshold)                   \
-                    X(nvmlDeviceGetFanSpeed) X(nvmlDeviceGetUtilizationRates)                      \
-                        X(nvmlDeviceGetCurrentClocksEventReasons)                                  \
-                            X(nvmlDeviceGetCurrentClocksThrottleReasons)                           \
-                                X(nvmlDeviceGetCurrPcieLinkGeneration)                             \
-                                    X(nvmlDeviceGetCurrPcieLinkWidth)                              \
-                                        X(nvmlDeviceGetMaxPcieLinkGeneration)                      \
-                                            X(nvmlDeviceGetMaxPcieLinkWidth)                       \
-                                                X(nvmlDeviceGetPcieReplayCounter)
+    X(nvmlDeviceGetCount_v2)                                                                       \
+    X(nvmlDeviceGetHandleByIndex_v2) X(nvmlDeviceGetMemoryInfo) X(nvmlDeviceGetClockInfo)          \
+        X(nvmlDeviceGetMaxClockInfo) X(nvmlDeviceGetPowerUsage) X(nvmlDeviceGetEnforcedPowerLimit) \
+            X(nvmlDeviceGetTotalEnergyConsumption) X(nvmlDeviceGetTemperature)                     \
+                X(nvmlDeviceGetTemperatureThreshold) X(nvmlDeviceGetFanSpeed)                      \
+                    X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetCurrentClocksEventReasons)     \
+                        X(nvmlDeviceGetCurrentClocksThrottleReasons)                               \
+                            X(nvmlDeviceGetCurrPcieLinkGeneration)                                 \
+                                X(nvmlDeviceGetCurrPcieLinkWidth)                                  \
+                                    X(nvmlDeviceGetMaxPcieLinkGeneration)                          \
+                                        X(nvmlDeviceGetMaxPcieLinkWidth)                           \
+                                            X(nvmlDeviceGetPcieReplayCounter)
 
 #define DECL(fn) __typeof__(&fn) fn;
 struct tel_nvml {

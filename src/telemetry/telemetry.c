@@ -601,6 +601,45 @@ void tel_sample(struct tel *t, struct tel_sample *s)
     }
 }
 
+int tel_list_procs(const struct strlist *bdfs, struct tel_sample *s)
+{
+    memset(s, 0, sizeof(*s));
+    struct strlist probe = STRLIST_INIT;
+    int rc = rootfs_list("/proc", &probe);
+    strlist_release(&probe);
+    if (rc)
+        return rc;
+    s->ngpu = bdfs->n;
+    s->gpus = xcalloc(s->ngpu + 1, sizeof(*s->gpus));
+    for (size_t i = 0; i < bdfs->n; i++)
+        snprintf(s->gpus[i].pci, sizeof(s->gpus[i].pci), "%s", bdfs->v[i]);
+    size_t cap = 0;
+    scan_fdinfo(s, &cap);
+    scan_kfd(s, &cap);
+    return 0;
+}
+
+void tel_proc_describe(const struct tel_sample *s, int gpu, struct strbuf *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->nproc; i++) {
+        const struct tel_proc *p = &s->procs[i];
+        if (p->gpu != gpu)
+            continue;
+        strbuf_adds(out, n++ ? ", " : "used by ");
+        strbuf_addf(out, "%s (pid %d", p->comm, p->pid);
+        if (p->vram_bytes >= 0)
+            strbuf_addf(out, ", %.1f GiB VRAM", (double)p->vram_bytes / (1024.0 * 1024 * 1024));
+        strbuf_addf(out, ", %s)", p->src ? p->src : "?");
+    }
+    if (!n) {
+        strbuf_adds(out, "no process found that has it open");
+        if (s->procs_unreadable)
+            strbuf_addf(out, " (%d processes not readable: other users' need root)",
+                        s->procs_unreadable);
+    }
+}
+
 void tel_sample_release(struct tel_sample *s)
 {
     free(s->gpus);

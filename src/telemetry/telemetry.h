@@ -104,6 +104,14 @@ void tel_sample_release(struct tel_sample *s);
 const char *tel_nvml_status(const struct tel *t);
 void tel_close(struct tel *t);
 
+/* the processes using the GPUs bdfs (DRM fdinfo, KFD) without sampling
+ * the GPUs: s->gpus holds only their PCI addresses. 0, or -errno when /proc
+ * cannot be listed. Release with tel_sample_release. */
+int tel_list_procs(const struct strlist *bdfs, struct tel_sample *s);
+/* "used by python3 (pid 41211, 2.0 GiB VRAM, kfd), ..." or "no process
+ * found that has it open[ (N processes not readable ...)]" */
+void tel_proc_describe(const struct tel_sample *s, int gpu, struct strbuf *out);
+
 /* ---- text parsers (tel_text.c), unit-tested on the real captures ---- */
 
 /* pp_dpm_sclk / pp_dpm_mclk: "N: <MHz>Mhz[ *]" lines. The range is the
