@@ -234,6 +234,7 @@ static const struct fact_decl facts_vla[] = {
     {"vla.available", B}, {"vla.why", S}, {"vla.backend", S}, {"vla.device", S},
     {"vla.preset", S}, {"vla.requested_preset", S}, {"vla.dtype", S}, {"vla.graph", B}, {"vla.runs", I}, {"vla.cold_s", F},
     {"vla.tflops", F}, {"vla.error", S},
+    {"vla.energy_per_call_j", F}, {"vla.avg_power_w", F}, {"vla.energy_source", S},
     {"vla.latency.vision_ms", F}, {"vla.latency.prefix_ms", F}, {"vla.latency.step_ms", F},
     {"vla.latency.post_ms", F}, {"vla.latency.total_ms", F}, {"vla.latency.total_p99_ms", F},
     {"vla.control_rate_hz", F},

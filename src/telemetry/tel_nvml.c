@@ -20,7 +20,8 @@
     X(nvmlShutdown)                                                                                \
     X(nvmlErrorString)                                                                             \
     X(nvmlDeviceGetCount_v2)                                                                       \
-    X(nvmlDeviceGetHandleByIndex_v2) X(nvmlDeviceGetMemoryInfo) X(nvmlDeviceGetClockInfo)          \
+    X(nvmlDeviceGetHandleByIndex_v2)                                                               \
+    X(nvmlDeviceGetHandleByPciBusId_v2) X(nvmlDeviceGetMemoryInfo) X(nvmlDeviceGetClockInfo)       \
         X(nvmlDeviceGetMaxClockInfo) X(nvmlDeviceGetPowerUsage) X(nvmlDeviceGetEnforcedPowerLimit) \
             X(nvmlDeviceGetTotalEnergyConsumption) X(nvmlDeviceGetTemperature)                     \
                 X(nvmlDeviceGetTemperatureThreshold) X(nvmlDeviceGetFanSpeed)                      \
@@ -222,4 +223,34 @@ void tel_nvml_sample(struct tel_nvml *n, size_t i, struct tel_gpu *g)
                  "nvmlDeviceGetCurrentClocksEventReasons: %s",
                  e == -1 ? "not in this driver" : n->nvmlErrorString(e));
     }
+}
+
+int tel_nvml_find(struct tel_nvml *n, const char *pci)
+{
+    nvmlDevice_t d;
+    if (!n || !n->n)
+        return -1;
+    if (!pci || !*pci || !n->nvmlDeviceGetHandleByPciBusId_v2)
+        return 0;
+    if (n->nvmlDeviceGetHandleByPciBusId_v2(pci, &d) != NVML_SUCCESS)
+        return -1;
+    for (unsigned i = 0; i < n->n; i++)
+        if (n->dev[i] == d)
+            return (int)i;
+    return -1;
+}
+
+int tel_nvml_energy_mj(struct tel_nvml *n, size_t i, unsigned long long *mj)
+{
+    return CALL(nvmlDeviceGetTotalEnergyConsumption, n->dev[i], mj);
+}
+
+int tel_nvml_power_mw(struct tel_nvml *n, size_t i, unsigned *mw)
+{
+    return CALL(nvmlDeviceGetPowerUsage, n->dev[i], mw);
+}
+
+const char *tel_nvml_error(struct tel_nvml *n, int e)
+{
+    return e == -1 ? "not in this driver" : n->nvmlErrorString(e);
 }

@@ -1,6 +1,8 @@
 /* bench_gpu.c - the VLA pass measured on a GPU (bench_gpu.h). */
 #include "bench_gpu.h"
 
+#include "../telemetry/tel_energy.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +71,36 @@ static void compare(const float *a, const float *b, size_t n, double *cosv, doub
     }
     *cosv = aa > 0 && bb > 0 ? ab / sqrt(aa * bb) : (aa == bb ? 1.0 : 0.0);
     *maxerr = m;
+}
+
+/* energy per call: the pass repeated (the graph when there is one) for at
+ * least VLA_ENERGY_MIN_S, so that a counter updated every few ms still
+ * resolves it; never a figure without a counter or power readings */
+static void measure_energy(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_model *m,
+                           struct vla_inputs *in, float *scratch)
+{
+    const struct vla_gpu_info *gi = vla_gpu_info();
+    struct tel_energy *e = tel_energy_start(gi->backend, gi->pci);
+    double t0 = util_mono_s();
+    int calls = 0, rc = 0;
+    while (!rc && (calls < r->runs || util_mono_s() - t0 < VLA_ENERGY_MIN_S)) {
+        rc = o->graph ? vla_gpu_graph_run(NULL, 0)
+                      : (vla_forward(m, in, scratch, NULL, NULL) || *vla_gpu_error());
+        calls++;
+    }
+    double j, secs;
+    if (tel_energy_stop(e, &j, &secs, o->energy_source, sizeof(o->energy_source), o->energy_why,
+                        sizeof(o->energy_why)) == 0 &&
+        !rc && secs > 0) {
+        o->have_energy = 1;
+        o->energy_calls = calls;
+        o->energy_s = secs;
+        o->energy_j_per_call = j / calls;
+        o->avg_power_w = j / secs;
+    } else if (rc) {
+        snprintf(o->energy_why, sizeof(o->energy_why), "the energy run failed: %s",
+                 vla_gpu_error());
+    }
 }
 
 static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_weights *w,
@@ -206,6 +238,7 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
             col[k] = times[(size_t)k * (ns + 1) + s];
         o->stage[s] = pcts(col, r->runs);
     }
+    measure_energy(r, o, m, in, scratch);
     o->mem_used = vla_gpu_used_bytes();
     o->alloc_peak = vla_gpu_alloc_peak();
     vla_gpu_ceilings(&o->gemm_peak, &o->bw_peak);

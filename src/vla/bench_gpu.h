@@ -49,7 +49,14 @@ struct vla_gpu_out {
     double gemm_peak, bw_peak; /* measured here: FLOP/s of a large GEMM, bytes/s of a device copy */
     size_t mem_used, mem_total, alloc_peak;
     size_t weights_fp32_bytes; /* the fp32 arena kept for the reference pass */
+    /* energy per call: graph replays (else stream passes) for at least
+     * VLA_ENERGY_MIN_S and `runs` calls, the GPU's energy over them
+     * (src/telemetry/tel_energy.h); have_energy 0: energy_why says why */
+    int have_energy, energy_calls;
+    double energy_j_per_call, avg_power_w, energy_s;
+    char energy_source[96], energy_why[300];
 };
+#define VLA_ENERGY_MIN_S 1.0
 
 /* 0 ran (out filled), 1 no GPU (out->error says why), -1 failed (out->error) */
 int vla_gpu_run(const struct vla_gpu_req *r, struct vla_gpu_out *out);

@@ -25,9 +25,10 @@
 
 #define KFNS(X)                                                                                    \
     X(vla_cvt16)                                                                                   \
-    X(vla_rng_fill) X(vla_bias) X(vla_axpy) X(vla_scale) X(vla_act) X(vla_glu) X(vla_layernorm)    \
-        X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge)   \
-            X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)  \
+    X(vla_rng_fill)                                                                                \
+    X(vla_bias) X(vla_axpy) X(vla_scale) X(vla_act) X(vla_glu) X(vla_layernorm) X(vla_rmsnorm)     \
+        X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed)     \
+            X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)               \
                 X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
@@ -598,6 +599,7 @@ int vla_gpu_open(const char *kind, char **why)
     }
     snprintf(G.info.backend, sizeof(G.info.backend), "%s", b->name);
     snprintf(G.info.device, sizeof(G.info.device), "%s", p.name);
+    snprintf(G.info.pci, sizeof(G.info.pci), "%s", p.pci);
     snprintf(G.info.target, sizeof(G.info.target), "%s", target);
     snprintf(G.info.blas, sizeof(G.info.blas), "%s", b->blas_gemm_ex ? b->blas_lib : "");
     G.info.total_mem = p.total_mem;

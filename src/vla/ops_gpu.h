@@ -21,6 +21,7 @@ struct vla_gpu_info {
     char device[256];
     char target[64];
     char blas[512]; /* BLAS library, "" = own GEMM kernel */
+    char pci[32];   /* the device's PCI address, "" when the runtime does not say */
     double open_s;  /* runtime load + context + kernel compile (or cache load) */
     int cache_hits, compiles;
     size_t total_mem;

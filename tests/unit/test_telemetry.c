@@ -11,6 +11,7 @@
 
 #include "../../src/core/rootfs.h"
 #include "../../src/core/util.h"
+#include "../../src/telemetry/tel_energy.h"
 #include "../../src/telemetry/telemetry.h"
 #include "test.h"
 
@@ -233,11 +234,91 @@ static void test_sampler(void)
     free(cmd);
 }
 
+static void write_at(const char *root, const char *rel, const char *text)
+{
+    char *path = xasprintf("%s%s", root, rel);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    free(path);
+}
+
+/* energy over an interval: hwmon energy1_input, else the gpu_metrics
+ * accumulator, else integrated power samples; unknown without any */
+static void test_energy(void)
+{
+    char root[] = "/tmp/rvd-energy-XXXXXX";
+    if (!mkdtemp(root)) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    char *cmd = xasprintf("cp -a tests/fixtures/rx7900xtx-desktop/root/. %s/", root);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+    CHECK(rootfs_init(root) == 0);
+    const char *hw = GPU_DIR "/hwmon/hwmon8";
+    char src[128], why[300];
+    double j = -1, secs = -1;
+
+    write_at(root, GPU_DIR "/hwmon/hwmon8/energy1_input", "1000000\n");
+    struct tel_energy *e = tel_energy_start("hip", GPU_BDF);
+    write_at(root, GPU_DIR "/hwmon/hwmon8/energy1_input", "3500000\n"); /* +2.5 J */
+    CHECK(tel_energy_stop(e, &j, &secs, src, sizeof(src), why, sizeof(why)) == 0);
+    CHECK(fabs(j - 2.5) < 1e-9 && secs >= 0);
+    CHECK_STR(src, "hwmon energy1_input");
+
+    /* no energy1_input: the gpu_metrics accumulator (the real v1_3 capture;
+     * the same value twice: 0 J, a measured zero, not an unknown) */
+    char *p = xasprintf("%s%s/energy1_input", root, hw);
+    unlink(p);
+    free(p);
+    cmd = xasprintf("cp " REAL "rx6900xt/gpu_metrics %s" GPU_DIR "/gpu_metrics", root);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+    e = tel_energy_start("hip", GPU_BDF);
+    CHECK(tel_energy_stop(e, &j, &secs, src, sizeof(src), why, sizeof(why)) == 0);
+    CHECK(j == 0);
+    CHECK_STR(src, "gpu_metrics energy accumulator");
+
+    /* neither: power1_average (68 W in this fixture) sampled and integrated */
+    p = xasprintf("%s" GPU_DIR "/gpu_metrics", root);
+    unlink(p);
+    free(p);
+    e = tel_energy_start("hip", GPU_BDF);
+    usleep(200000);
+    CHECK(tel_energy_stop(e, &j, &secs, src, sizeof(src), why, sizeof(why)) == 0);
+    CHECK(strstr(src, "integrated hwmon power samples") != NULL);
+    /* 68 W over the ~0.2 s the samples cover */
+    CHECK(j > 68 * 0.1 && fabs(j - 68 * secs) < 1e-6);
+    if (!(j > 68 * 0.1 && fabs(j - 68 * secs) < 1e-6))
+        fprintf(stderr, "integrated %g J over %g s (%s)\n", j, secs, src);
+
+    /* no hwmon at all: unknown, never 0 */
+    cmd = xasprintf("rm -rf %s" GPU_DIR "/hwmon", root);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+    e = tel_energy_start("hip", GPU_BDF);
+    j = -1;
+    CHECK(tel_energy_stop(e, &j, &secs, src, sizeof(src), why, sizeof(why)) == -1);
+    CHECK(j == -1 && strstr(why, "no energy1_input") != NULL);
+    /* the cpu backend: no GPU counter */
+    e = tel_energy_start("cpu", "");
+    CHECK(tel_energy_stop(e, &j, &secs, src, sizeof(src), why, sizeof(why)) == -1);
+    CHECK(strstr(why, "no GPU energy counter for the cpu backend") != NULL);
+    rootfs_release();
+    cmd = xasprintf("rm -rf %s", root);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+}
+
 int main(void)
 {
     test_dpm_real();
     test_dpm_pcie_real();
     test_fdinfo();
     test_sampler();
+    test_energy();
     return test_report();
 }
