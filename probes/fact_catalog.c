@@ -245,6 +245,22 @@ static const struct fact_decl facts_vla[] = {
     {"vla.nonfinite_layer", S},
     END};
 
+/* the soak command's facts (src/soak: the child's and the analysis'); not a
+ * probe of the table, judged by the level "soak" checks */
+static const struct fact_decl facts_soak[] = {
+    {"soak.error", S}, {"soak.preset", S}, {"soak.backend", S}, {"soak.device", S},
+    {"soak.dtype", S}, {"soak.load_path", S}, {"soak.interrupted", B}, {"soak.samples", I},
+    {"soak.calls", I}, {"soak.duration_s", F}, {"soak.window_s", F},
+    {"soak.p50_ms", F}, {"soak.p99_ms", F}, {"soak.p99_first_ms", F}, {"soak.p99_last_ms", F},
+    {"soak.p99_growth_pct", F},
+    {"soak.sclk_first_mhz", F}, {"soak.sclk_last_mhz", F}, {"soak.sclk_drop_pct", F},
+    {"soak.temp_margin_c", F}, {"soak.temp_at_limit", B}, {"soak.temp_hottest", S},
+    {"soak.throttle_events", I}, {"soak.throttle_reasons", S}, {"soak.throttle_since_start", S},
+    {"soak.vram_growth_bytes", I},
+    {"soak.outliers", I}, {"soak.outliers_unexplained", I}, {"soak.outlier_causes", L},
+    {"soak.energy_per_call_j", F}, {"soak.avg_power_w", F}, {"soak.energy_source", S},
+    END};
+
 static const struct fact_decl facts_probe_runner[] = {
     {"probe.<probe>.status", S}, {"probe.<probe>.message", S}, {"probe.<probe>.wall_s", F},
     END};
@@ -366,11 +382,16 @@ int fact_catalog_find(const char *name, const struct fact_decl **out, const char
         }
     }
     const struct fact_decl *d = find_in(facts_probe_runner, name);
+    const char *who = "(probe runner)";
+    if (!d) {
+        d = find_in(facts_soak, name);
+        who = "soak";
+    }
     if (!d)
         return -1;
     *out = d;
     if (probe)
-        *probe = "(probe runner)";
+        *probe = who;
     return 0;
 }
 
@@ -452,4 +473,7 @@ void fact_catalog_print(FILE *out)
              d && d->name; d++)
             fprintf(out, "%-*s  %-6s  %s\n", (int)w, d->name, fact_type_name(d->type),
                     i < probe_count ? probe_table[i].name : "(every probe)");
+    for (const struct fact_decl *d = facts_soak; d->name; d++)
+        fprintf(out, "%-*s  %-6s  %s\n", (int)w, d->name, fact_type_name(d->type),
+                "(soak command)");
 }

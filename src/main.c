@@ -22,6 +22,7 @@
 #include "snapshot/snapshot.h"
 #include "core/tmpdirs.h"
 #include "snapshot/snapshot_redact.h"
+#include "soak/soak.h"
 #include "telemetry/monitor.h"
 #include "tui/tui.h"
 #include "core/util.h"
@@ -57,6 +58,8 @@ static void usage(FILE *out)
           "                                 [--workload PRESET [--workload-interval S]]\n"
           "       rocm-vla-doctor monitor [--sysroot DIR|TARBALL] [--interval MS] [--count N]\n"
           "                               [--json|--csv] [-o FILE]\n"
+          "       rocm-vla-doctor soak --duration T [--preset NAME] [--dtype bf16|fp16|fp32] "
+          "[--json FILE]\n"
           "       rocm-vla-doctor diff BASELINE.json CURRENT.json [--json FILE|-] [--tolerance "
           "N=PCT]\n"
           "       rocm-vla-doctor --help | --version\n"
@@ -116,6 +119,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case O_LEVEL:
             if (level_parse(optarg, &o->level))
                 return error("--level must be quick, standard or full, not '%s'", optarg);
+            if (o->level == LEVEL_SOAK)
+                return error("--level soak: the soak checks judge a sustained run; run "
+                             "'rocm-vla-doctor soak --duration 10m'");
             break;
         case O_SYSROOT:
             o->sysroot = optarg;
@@ -459,6 +465,7 @@ static const struct command {
     {"dashboard", NULL, tui_cmd_dashboard},
     {"diff", NULL, diff_cmd},
     {"monitor", NULL, monitor_cmd},
+    {"soak", NULL, soak_cmd},
     /* clang-format on */
 };
 

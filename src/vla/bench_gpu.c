@@ -103,12 +103,13 @@ static void measure_energy(const struct vla_gpu_req *r, struct vla_gpu_out *o, s
     }
 }
 
-static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_weights *w,
-               struct vla_model *m, struct vla_inputs *in)
+/* the runtime, the weights on the device, the model and the first pass
+ * (with layer statistics): what bench and soak share. 0, 1 no GPU, -1 */
+static int prepare(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_weights *w,
+                   struct vla_model *m, struct vla_inputs *in)
 {
     const struct vla_preset *p = r->p;
     size_t na = (size_t)p->chunk * p->action_dim;
-    int ns = VLA_STAGES(p);
     double t0 = util_mono_s();
     char *why = NULL;
     if (vla_gpu_open(r->backend, &why)) {
@@ -157,6 +158,18 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
     o->cold_s = util_mono_s() - t0;
     o->flops = vla_flops(p, r->image);
     stage_work(p, w, r->image, strcmp(r->dtype, "fp32") == 0 ? 4 : 2, o);
+    return 0;
+}
+
+static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_weights *w,
+               struct vla_model *m, struct vla_inputs *in)
+{
+    const struct vla_preset *p = r->p;
+    size_t na = (size_t)p->chunk * p->action_dim;
+    int ns = VLA_STAGES(p);
+    int prc = prepare(r, o, w, m, in);
+    if (prc)
+        return prc;
 
     /* numerics: the fp32 pass on the same device weights is the reference */
     float *norm = xcalloc(na, sizeof(float));
@@ -274,4 +287,52 @@ void vla_gpu_out_release(struct vla_gpu_out *o)
     free(o->actions);
     free(o->stage);
     memset(o, 0, sizeof(*o));
+}
+
+struct vla_gpu_session {
+    struct vla_weights w;
+    struct vla_model m;
+    struct vla_inputs in;
+    float *scratch;
+};
+
+int vla_gpu_session_open(const struct vla_gpu_req *r, struct vla_gpu_out *o,
+                         struct vla_gpu_session **out)
+{
+    memset(o, 0, sizeof(*o));
+    o->st.first_bad = -1;
+    struct vla_gpu_session *s = xcalloc(1, sizeof(*s));
+    *out = s;
+    int rc = prepare(r, o, &s->w, &s->m, &s->in);
+    if (rc)
+        return rc;
+    s->scratch = xcalloc((size_t)r->p->chunk * r->p->action_dim, sizeof(float));
+    char *why = NULL;
+    if (vla_gpu_graph_capture(&s->m, &s->in, s->scratch, &why) == 0 &&
+        vla_gpu_graph_run(NULL, 0) == 0)
+        o->graph = 1;
+    else
+        snprintf(o->graph_why, sizeof(o->graph_why), "%s", why ? why : "graph replay failed");
+    free(why);
+    return 0;
+}
+
+int vla_gpu_session_call(struct vla_gpu_session *s, int graph)
+{
+    if (graph)
+        return vla_gpu_graph_run(NULL, 0);
+    return vla_forward(&s->m, &s->in, s->scratch, NULL, NULL) || *vla_gpu_error() ? -1 : 0;
+}
+
+void vla_gpu_session_close(struct vla_gpu_session *s)
+{
+    if (!s)
+        return;
+    if (s->m.ops)
+        vla_model_release(&s->m);
+    vla_inputs_release(&s->in);
+    vla_weights_release(&s->w);
+    free(s->scratch);
+    vla_gpu_close();
+    free(s);
 }

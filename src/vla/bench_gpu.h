@@ -62,4 +62,14 @@ struct vla_gpu_out {
 int vla_gpu_run(const struct vla_gpu_req *r, struct vla_gpu_out *out);
 void vla_gpu_out_release(struct vla_gpu_out *out);
 
+/* soak: the pass prepared as bench prepares it (out: backend, device,
+ * graph, first pass), then one call at a time (the graph's replay when one
+ * was captured, out->graph). open: 0, 1 no GPU, -1 failed (out->error);
+ * close the session in every case. */
+struct vla_gpu_session;
+int vla_gpu_session_open(const struct vla_gpu_req *r, struct vla_gpu_out *out,
+                         struct vla_gpu_session **s);
+int vla_gpu_session_call(struct vla_gpu_session *s, int graph);
+void vla_gpu_session_close(struct vla_gpu_session *s);
+
 #endif

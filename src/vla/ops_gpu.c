@@ -26,8 +26,9 @@
 #define KFNS(X)                                                                                    \
     X(vla_cvt16)                                                                                   \
     X(vla_rng_fill)                                                                                \
-    X(vla_bias) X(vla_axpy) X(vla_scale) X(vla_act) X(vla_glu) X(vla_layernorm) X(vla_rmsnorm)     \
-        X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed)     \
+    X(vla_bias)                                                                                    \
+    X(vla_axpy) X(vla_scale) X(vla_act) X(vla_glu) X(vla_layernorm) X(vla_rmsnorm) X(vla_rope)     \
+        X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed)                 \
             X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)               \
                 X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16)
 #define KENUM(n) K_##n,
@@ -80,6 +81,13 @@ static struct {
     gpu_graph sg[MAX_EVENTS]; /* the same pass split at the stage boundaries */
     int nsg;
 } G;
+
+/* the soak's GEMM load buffers (vla_gpu_load_gemm) */
+static struct {
+    void *A, *B;
+    float *C;
+    int n;
+} L;
 
 static void fail(const char *what)
 {
@@ -870,6 +878,12 @@ void vla_gpu_close(void)
         return;
     struct gpu_backend *b = G.b;
     b->stream_sync(b, G.s);
+    if (L.A) {
+        b->free(b, L.A);
+        b->free(b, L.B);
+        b->free(b, L.C);
+        memset(&L, 0, sizeof(L));
+    }
     if (G.graph)
         b->graph_destroy(b, G.graph);
     for (int i = 0; i < G.nsg; i++)
@@ -946,6 +960,31 @@ int vla_gpu_ceilings(double *gemm_flops, double *copy_bytes_s)
     b->event_destroy(b, e1);
     G.err = err0; /* a failed ceiling is no failure of the pass */
     return 0;
+}
+
+/* the soak's load: reps GEMMs of n x n x n in the current dtype, through
+ * the same GEMM path as the pass (the backend's BLAS, else the project's
+ * kernel), on buffers kept until vla_gpu_close; 0 or -1 */
+int vla_gpu_load_gemm(int n, int reps)
+{
+    struct gpu_backend *b = G.b;
+    size_t es = G.dt == GPU_F32 ? 4 : 2;
+    if (L.n != n) {
+        if (L.A)
+            b->free(b, L.A), b->free(b, L.B), b->free(b, L.C);
+        L.A = dev_alloc((size_t)n * n * es);
+        L.B = dev_alloc((size_t)n * n * es);
+        L.C = dev_alloc((size_t)n * n * 4);
+        if (!L.A || !L.B || !L.C)
+            return -1;
+        b->memset(b, L.A, 0, (size_t)n * n * es);
+        b->memset(b, L.B, 0, (size_t)n * n * es);
+        L.n = n;
+    }
+    for (int i = 0; i < reps; i++)
+        gemm(G.dt, 0, 1, n, n, n, 1.0f, L.A, n, 0, L.B, n, 0, 0.0f, L.C, n, 0, 1);
+    b->stream_sync(b, G.s);
+    return G.err ? -1 : 0;
 }
 
 /* the normalised actions (x after the last step) of the last pass */
