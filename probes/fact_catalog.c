@@ -474,6 +474,5 @@ void fact_catalog_print(FILE *out)
             fprintf(out, "%-*s  %-6s  %s\n", (int)w, d->name, fact_type_name(d->type),
                     i < probe_count ? probe_table[i].name : "(every probe)");
     for (const struct fact_decl *d = facts_soak; d->name; d++)
-        fprintf(out, "%-*s  %-6s  %s\n", (int)w, d->name, fact_type_name(d->type),
-                "(soak command)");
+        fprintf(out, "%-*s  %-6s  %s\n", (int)w, d->name, fact_type_name(d->type), "soak");
 }
