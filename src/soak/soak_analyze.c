@@ -42,6 +42,18 @@ static double pct_interp(const double *v, size_t n, double q)
     return lo + 1 < n ? v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]) : v[n - 1];
 }
 
+/* the same reason for each of a group of facts */
+static void unknown_all(struct factset *fs, const char *why, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fact_set_unknown(fs, names[i], SRC, "%s", why);
+}
+#define UNKNOWN3(fs, why, a, b, c)                                                                 \
+    do {                                                                                           \
+        static const char *const n3_[] = {a, b, c};                                                \
+        unknown_all(fs, why, n3_, 3);                                                              \
+    } while (0)
+
 static double window_p99(const struct soak_call *c, size_t n, double lo, double hi, size_t *cnt)
 {
     double *v = xcalloc(n + 1, sizeof(double));
@@ -102,10 +114,8 @@ static void clock_facts(struct factset *fs, const struct tel_sample *s, size_t n
             worst = drop, first = a, last = b;
     }
     if (isnan(worst)) {
-        const char *why = "no shader clock known in both the first and the last window";
-        fact_set_unknown(fs, "soak.sclk_first_mhz", SRC, "%s", why);
-        fact_set_unknown(fs, "soak.sclk_last_mhz", SRC, "%s", why);
-        fact_set_unknown(fs, "soak.sclk_drop_pct", SRC, "%s", why);
+        UNKNOWN3(fs, "no shader clock known in both the first and the last window",
+                 "soak.sclk_first_mhz", "soak.sclk_last_mhz", "soak.sclk_drop_pct");
         return;
     }
     fact_set_float(fs, "soak.sclk_first_mhz", first, SRC);
@@ -132,10 +142,8 @@ static void temp_facts(struct factset *fs, const struct tel_sample *s, size_t ns
                 }
             }
     if (isnan(margin)) {
-        const char *why = "no temperature sensor with a limit was readable";
-        fact_set_unknown(fs, "soak.temp_margin_c", SRC, "%s", why);
-        fact_set_unknown(fs, "soak.temp_at_limit", SRC, "%s", why);
-        fact_set_unknown(fs, "soak.temp_hottest", SRC, "%s", why);
+        UNKNOWN3(fs, "no temperature sensor with a limit was readable", "soak.temp_margin_c",
+                 "soak.temp_at_limit", "soak.temp_hottest");
         return;
     }
     fact_set_float(fs, "soak.temp_margin_c", margin, SRC);
@@ -207,10 +215,8 @@ static void throttle_facts(struct factset *fs, const struct tel_sample *s, size_
         }
     }
     if (!known) {
-        const char *why = "no throttle status readable (gpu_metrics or NVML)";
-        fact_set_unknown(fs, "soak.throttle_events", SRC, "%s", why);
-        fact_set_unknown(fs, "soak.throttle_reasons", SRC, "%s", why);
-        fact_set_unknown(fs, "soak.throttle_since_start", SRC, "%s", why);
+        UNKNOWN3(fs, "no throttle status readable (gpu_metrics or NVML)", "soak.throttle_events",
+                 "soak.throttle_reasons", "soak.throttle_since_start");
         return;
     }
     fact_set_int(fs, "soak.throttle_events", events, SRC);
@@ -367,10 +373,8 @@ static void energy_facts(struct factset *fs, size_t ncalls, const struct tel_sam
             return;
         }
     }
-    const char *why = "no energy counter and no power reading";
-    fact_set_unknown(fs, "soak.energy_per_call_j", SRC, "%s", why);
-    fact_set_unknown(fs, "soak.avg_power_w", SRC, "%s", why);
-    fact_set_unknown(fs, "soak.energy_source", SRC, "%s", why);
+    UNKNOWN3(fs, "no energy counter and no power reading", "soak.energy_per_call_j",
+             "soak.avg_power_w", "soak.energy_source");
 }
 
 static const char *const latency_facts[] = {
@@ -392,9 +396,9 @@ void soak_analyze(const struct soak_call *c, size_t n, const struct tel_sample *
     double w = span / 4 < WINDOW_MAX_S ? span / 4 : WINDOW_MAX_S;
     double lo0 = t_first, hi0 = t_first + w, lo1 = t_last - w, hi1 = t_last;
     if (n < MIN_CALLS) {
-        for (size_t i = 0; i < ARRAY_SIZE(latency_facts); i++)
-            fact_set_unknown(fs, latency_facts[i], SRC, "%zu policy calls, fewer than %d", n,
-                             MIN_CALLS);
+        char why[64];
+        snprintf(why, sizeof(why), "%zu policy calls, fewer than %d", n, MIN_CALLS);
+        unknown_all(fs, why, latency_facts, ARRAY_SIZE(latency_facts));
     } else {
         double *v = xcalloc(n, sizeof(double));
         for (size_t i = 0; i < n; i++)

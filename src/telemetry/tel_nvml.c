@@ -21,8 +21,9 @@
     X(nvmlErrorString)                                                                             \
     X(nvmlDeviceGetCount_v2)                                                                       \
     X(nvmlDeviceGetHandleByIndex_v2)                                                               \
-    X(nvmlDeviceGetHandleByPciBusId_v2) X(nvmlDeviceGetMemoryInfo) X(nvmlDeviceGetClockInfo)       \
-        X(nvmlDeviceGetMaxClockInfo) X(nvmlDeviceGetPowerUsage) X(nvmlDeviceGetEnforcedPowerLimit) \
+    X(nvmlDeviceGetHandleByPciBusId_v2)                                                            \
+    X(nvmlDeviceGetMemoryInfo) X(nvmlDeviceGetClockInfo) X(nvmlDeviceGetMaxClockInfo)              \
+        X(nvmlDeviceGetPowerUsage) X(nvmlDeviceGetEnforcedPowerLimit)                              \
             X(nvmlDeviceGetTotalEnergyConsumption) X(nvmlDeviceGetTemperature)                     \
                 X(nvmlDeviceGetTemperatureThreshold) X(nvmlDeviceGetFanSpeed)                      \
                     X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetCurrentClocksEventReasons)     \
@@ -134,6 +135,18 @@ static double gen_gts(unsigned gen)
     return gen < sizeof(g) / sizeof(g[0]) ? g[gen] : -1;
 }
 
+/* a PCIe generation as GT/s */
+static void gen_val(struct tel_nvml *n, struct tel_gpu *g, enum tel_key k, const char *fname, int e,
+                    unsigned v)
+{
+    if (e == NVML_SUCCESS && gen_gts(v) > 0)
+        tel_gpu_set(g, k, gen_gts(v), "NVML");
+    else if (e == NVML_SUCCESS)
+        tel_gpu_unknown(g, k, "%s: generation %u not known", fname, v);
+    else
+        uval(n, g, k, fname, e, 0, 1);
+}
+
 void tel_nvml_sample(struct tel_nvml *n, size_t i, struct tel_gpu *g)
 {
     nvmlDevice_t d = n->dev[i];
@@ -182,17 +195,11 @@ void tel_nvml_sample(struct tel_nvml *n, size_t i, struct tel_gpu *g)
     tel_gpu_unknown(g, TEL_GTT_USED_B, "no GTT on NVIDIA");
     tel_gpu_unknown(g, TEL_GTT_TOTAL_B, "no GTT on NVIDIA");
     e = CALL(nvmlDeviceGetCurrPcieLinkGeneration, d, &v);
-    if (e == NVML_SUCCESS && gen_gts(v) > 0)
-        tel_gpu_set(g, TEL_PCIE_GTS, gen_gts(v), "NVML");
-    else
-        uval(n, g, TEL_PCIE_GTS, "nvmlDeviceGetCurrPcieLinkGeneration", e ? e : 999, 0, 1);
+    gen_val(n, g, TEL_PCIE_GTS, "nvmlDeviceGetCurrPcieLinkGeneration", e, v);
     e = CALL(nvmlDeviceGetCurrPcieLinkWidth, d, &v);
     uval(n, g, TEL_PCIE_WIDTH, "nvmlDeviceGetCurrPcieLinkWidth", e, v, 1);
     e = CALL(nvmlDeviceGetMaxPcieLinkGeneration, d, &v);
-    if (e == NVML_SUCCESS && gen_gts(v) > 0)
-        tel_gpu_set(g, TEL_PCIE_MAX_GTS, gen_gts(v), "NVML");
-    else
-        uval(n, g, TEL_PCIE_MAX_GTS, "nvmlDeviceGetMaxPcieLinkGeneration", e ? e : 999, 0, 1);
+    gen_val(n, g, TEL_PCIE_MAX_GTS, "nvmlDeviceGetMaxPcieLinkGeneration", e, v);
     e = CALL(nvmlDeviceGetMaxPcieLinkWidth, d, &v);
     uval(n, g, TEL_PCIE_MAX_WIDTH, "nvmlDeviceGetMaxPcieLinkWidth", e, v, 1);
     e = CALL(nvmlDeviceGetPcieReplayCounter, d, &v);
