@@ -54,7 +54,7 @@
 /* the child's watchdog: the duration, plus the cold start (runtime, kernel
  * compilation, weights: minutes for a large preset the first time) */
 #define SOAK_COLD_MARGIN_S 300.0
-#define GEMM_LOAD_N 4096
+#define GEMM_LOAD_N 8192
 #define GEMM_LOAD_REPS 4
 #define SRC "soak"
 
