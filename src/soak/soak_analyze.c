@@ -300,15 +300,26 @@ static void causes(const struct tel_sample *a, const struct tel_sample *b, struc
     }
 }
 
+struct outlier {
+    double lat;
+    char *text;
+};
+
+static int cmp_outlier(const void *a, const void *b)
+{
+    double x = ((const struct outlier *)a)->lat, y = ((const struct outlier *)b)->lat;
+    return (x < y) - (x > y); /* the slowest first */
+}
+
 static void outlier_facts(struct factset *fs, const struct soak_call *c, size_t n, double p99,
                           const struct tel_sample *s, size_t ns)
 {
-    struct strlist list = STRLIST_INIT;
-    long outliers = 0, unexplained = 0;
+    struct outlier *o = NULL;
+    size_t no = 0, cap = 0;
+    long unexplained = 0;
     for (size_t i = 0; i < n; i++) {
         if (c[i].lat_s <= p99)
             continue;
-        outliers++;
         /* the samples around the call: one interval before its start to the
          * first after its end */
         long k = sample_before(s, ns, c[i].t);
@@ -319,13 +330,26 @@ static void outlier_facts(struct factset *fs, const struct soak_call *c, size_t 
             causes(&s[before], &s[after], &why);
         if (!why.len)
             unexplained++;
-        if (list.n < MAX_CAUSES)
-            strlist_add_owned(&list,
-                              xasprintf("t=%.1fs %.2f ms: %s", c[i].t - c[0].t, c[i].lat_s * 1e3,
-                                        why.len ? why.buf : "unexplained"));
+        if (no == cap) {
+            cap = cap ? cap * 2 : 64;
+            o = xrealloc(o, cap * sizeof(*o));
+        }
+        o[no].lat = c[i].lat_s;
+        o[no++].text = xasprintf("t=%.1fs %.2f ms: %s", c[i].t - c[0].t, c[i].lat_s * 1e3,
+                                 why.len ? why.buf : "unexplained");
         strbuf_release(&why);
     }
-    fact_set_int(fs, "soak.outliers", outliers, SRC);
+    /* the slowest MAX_CAUSES, slowest first */
+    if (no)
+        qsort(o, no, sizeof(*o), cmp_outlier);
+    struct strlist list = STRLIST_INIT;
+    for (size_t i = 0; i < no; i++) {
+        if (i < MAX_CAUSES)
+            strlist_add(&list, o[i].text);
+        free(o[i].text);
+    }
+    free(o);
+    fact_set_int(fs, "soak.outliers", (int64_t)no, SRC);
     fact_set_int(fs, "soak.outliers_unexplained", unexplained, SRC);
     fact_set_list(fs, "soak.outlier_causes", &list, SRC);
     strlist_release(&list);

@@ -21,6 +21,7 @@
  *                                               calls above the p99 (interpolated) and
  *                                               1.5x the median, each tied to what
  *                                               changed around it, or "unexplained"
+ *                                               (the list: the slowest 200, slowest first)
  *   energy_per_call_j, avg_power_w, energy_source
  *                                               the energy counter over the run (GEMM
  *                                               load included unless --load none)
