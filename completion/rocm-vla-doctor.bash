@@ -5,23 +5,32 @@
 # Self-contained (compgen and compopt only), so it also works without the
 # bash-completion package. Check ids, built-in presets and options come from
 # the tables in src/main.c, src/vla/bench.c, src/tui/tui_cmd.c and
-# src/diff/diff_out.c: tests/install.sh fails when one is missing here.
+# src/diff/diff_out.c, src/fleet/fleet_out.c, src/report/report_cmd.c,
+# src/telemetry/monitor_cmd.c and src/soak/soak_cmd.c: tests/install.sh
+# fails when one is missing here.
 
-_rocm_vla_doctor_commands="check list explain collect bench dashboard diff"
+_rocm_vla_doctor_commands="check list explain collect bench dashboard diff fleet report monitor soak"
 
 # the options each command takes (check is also the command when none is given)
 _rocm_vla_doctor_opts() {
     case $1 in
-    check) echo "--level --sysroot --json --junit --only --strict --checks --requirements
-                 --python --preset --dtype --verbose -v --no-color --help --version" ;;
+    check) echo "--level --sysroot --json --junit --prom --html --markdown --no-redact --only
+                 --strict --checks --requirements --python --preset --dtype --gpu
+                 --memtest-fraction --verbose -v --no-color --help --version" ;;
     list) echo "--checks --facts --help --version" ;;
     explain) echo "--checks --help --version" ;;
     collect) echo "--output -o --requirements --python --help --version" ;;
     bench) echo "--preset --models --dtype --weights --save-weights --runs --seed --json
-                 --image-size --rows --backend --dry-run --force --verbose -v --help --version" ;;
+                 --image-size --rows --backend --dry-run --force --sweep --grid --checks
+                 --kernel-test --profile --verbose -v --help --version" ;;
     dashboard) echo "--interval --sysroot --checks --requirements --python --once --size
                      --workload --dtype --workload-interval --help --version" ;;
-    diff) echo "--json --tolerance --allow-skip --no-color --verbose -v --help --version" ;;
+    diff) echo "--json --html --tolerance --allow-skip --no-color --verbose -v --help --version" ;;
+    fleet) echo "--json --tolerance --no-color --help --version" ;;
+    report) echo "--html --markdown --no-redact --checks --help --version" ;;
+    monitor) echo "--sysroot --interval --count --json --csv --output -o --help --version" ;;
+    soak) echo "--duration --preset --dtype --backend --json --sysroot --load --interval --help
+                --version" ;;
     esac
 }
 
@@ -67,6 +76,10 @@ _rocm_vla_doctor() {
         mapfile -t COMPREPLY < <(compgen -W "auto cpu cuda hip" -- "$cur")
         return
         ;;
+    --load)
+        mapfile -t COMPREPLY < <(compgen -W "gemm none" -- "$cur")
+        return
+        ;;
     --only)
         # a comma-separated list: complete the last id
         local head="" last=$cur
@@ -96,12 +109,14 @@ _rocm_vla_doctor() {
         mapfile -t COMPREPLY < <(compgen -c -- "$cur")
         return
         ;;
-    --json | --junit | --checks | --requirements | --output | -o | --weights | --save-weights)
+    --json | --junit | --prom | --html | --markdown | --checks | --requirements | --output | -o | \
+        --weights | --save-weights)
         compopt -o filenames 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return
         ;;
-    --interval | --runs | --seed | --image-size | --rows | --size | --workload-interval | --tolerance)
+    --interval | --runs | --seed | --image-size | --rows | --size | --workload-interval | --tolerance | \
+        --gpu | --memtest-fraction | --grid | --count | --duration)
         return # a number or NAME=PCT: nothing to offer
         ;;
     esac
@@ -119,7 +134,7 @@ _rocm_vla_doctor() {
     explain)
         mapfile -t COMPREPLY < <(compgen -W "$(_rocm_vla_doctor_ids "$bin")" -- "$cur")
         ;;
-    diff)
+    diff | fleet | report)
         compopt -o filenames 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"
             compgen -d -- "$cur")

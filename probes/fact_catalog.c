@@ -87,6 +87,7 @@ static const struct fact_decl facts_gpu[] = {
     {"gpu.<i>.vbios", S}, {"gpu.<i>.busy_percent", I},
     /* probe_gpu_fw.c: one per <device>/fw_version/<name>_fw_version */
     {"gpu.<i>.fw.<name>", S}, {"gpu.<i>.fw_count", I}, {"gpu.<i>.fw_not_loaded", L},
+    {"gpu.<i>.users", S}, {"gpu.<i>.user_count", I},
     END};
 
 static const struct fact_decl facts_pcie[] = {
@@ -308,6 +309,7 @@ static const struct fact_decl facts_vla[] = {
     {"vla.available", B}, {"vla.why", S}, {"vla.backend", S}, {"vla.device", S},
     {"vla.preset", S}, {"vla.requested_preset", S}, {"vla.dtype", S}, {"vla.graph", B}, {"vla.runs", I}, {"vla.cold_s", F},
     {"vla.tflops", F}, {"vla.error", S},
+    {"vla.energy_per_call_j", F}, {"vla.avg_power_w", F}, {"vla.energy_source", S},
     {"vla.latency.vision_ms", F}, {"vla.latency.prefix_ms", F}, {"vla.latency.step_ms", F},
     {"vla.latency.post_ms", F}, {"vla.latency.total_ms", F}, {"vla.latency.total_p99_ms", F},
     {"vla.control_rate_hz", F},
@@ -316,6 +318,22 @@ static const struct fact_decl facts_vla[] = {
     {"vla.numerics.cosine_normalised", F}, {"vla.numerics.max_error_normalised", F},
     {"vla.max_activation", F}, {"vla.max_activation_layer", S}, {"vla.nonfinite", B},
     {"vla.nonfinite_layer", S},
+    END};
+
+/* the soak command's facts (src/soak: the child's and the analysis'); not a
+ * probe of the table, judged by the level "soak" checks */
+static const struct fact_decl facts_soak[] = {
+    {"soak.error", S}, {"soak.preset", S}, {"soak.backend", S}, {"soak.device", S},
+    {"soak.dtype", S}, {"soak.load_path", S}, {"soak.interrupted", B}, {"soak.samples", I},
+    {"soak.calls", I}, {"soak.duration_s", F}, {"soak.window_s", F},
+    {"soak.p50_ms", F}, {"soak.p99_ms", F}, {"soak.p99_first_ms", F}, {"soak.p99_last_ms", F},
+    {"soak.p99_growth_pct", F},
+    {"soak.sclk_first_mhz", F}, {"soak.sclk_last_mhz", F}, {"soak.sclk_drop_pct", F},
+    {"soak.temp_margin_c", F}, {"soak.temp_at_limit", B}, {"soak.temp_hottest", S},
+    {"soak.throttle_events", I}, {"soak.throttle_reasons", S}, {"soak.throttle_since_start", S},
+    {"soak.vram_growth_bytes", I},
+    {"soak.outliers", I}, {"soak.outliers_unexplained", I}, {"soak.outlier_causes", L},
+    {"soak.energy_per_call_j", F}, {"soak.avg_power_w", F}, {"soak.energy_source", S},
     END};
 
 /* the runner's own facts; a per-GPU probe's outcome also per slot (probe_each_gpu.c) */
@@ -473,11 +491,16 @@ int fact_catalog_find(const char *name, const struct fact_decl **out, const char
         }
     }
     const struct fact_decl *d = find_in(facts_probe_runner, 0, name);
+    const char *who = "(probe runner)";
+    if (!d) {
+        d = find_in(facts_soak, 0, name);
+        who = "soak";
+    }
     if (!d)
         return -1;
     *out = d;
     if (probe)
-        *probe = "(probe runner)";
+        *probe = who;
     return 0;
 }
 
@@ -566,4 +589,6 @@ void fact_catalog_print(FILE *out)
                                 i < probe_count ? probe_table[i].name : "(every probe)");
                 }
             }
+    for (const struct fact_decl *d = facts_soak; d->name; d++)
+        fprintf(out, "%-*s  %-6s  %s\n", (int)w, d->name, fact_type_name(d->type), "soak");
 }

@@ -5,6 +5,7 @@
  * (an NVIDIA card, a BMC's VGA) are listed in gpu.other so that "no AMD GPU"
  * can say what is there instead. */
 #include "gpu_pci.h"
+#include "../src/telemetry/telemetry.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -199,6 +200,38 @@ static void describe(struct strbuf *sb, const char *who, unsigned vendor, unsign
     strbuf_addf(sb, "%s [%04x:%04x] at %s", who, vendor, device, bdf);
 }
 
+/* who has each GPU open (gpu.idle names them): DRM fdinfo and KFD, one
+ * scan of /proc for all GPUs */
+static void users_facts(struct factset *fs, const struct gpu_dev *gpus, size_t ngpu)
+{
+    struct strlist bdfs = STRLIST_INIT;
+    for (size_t i = 0; i < ngpu; i++)
+        strlist_add(&bdfs, gpus[i].bdf);
+    struct tel_sample s;
+    int rc = ngpu ? tel_list_procs(&bdfs, &s) : 0;
+    for (size_t i = 0; i < ngpu; i++) {
+        char fn[FACT_NAME_MAX];
+        if (rc) {
+            fact_set_errno(fs, fact_gpu_name(fn, (int)i, "users"), "/proc", rc);
+            fact_set_errno(fs, fact_gpu_name(fn, (int)i, "user_count"), "/proc", rc);
+            continue;
+        }
+        struct strbuf sb = STRBUF_INIT;
+        int64_t n = 0;
+        for (size_t k = 0; k < s.nproc; k++)
+            n += s.procs[k].gpu == (int)i;
+        tel_proc_describe(&s, (int)i, &sb);
+        fact_set_str(fs, fact_gpu_name(fn, (int)i, "users"), sb.buf ? sb.buf : "",
+                     "/proc/*/fdinfo, /sys/class/kfd/kfd/proc");
+        fact_set_int(fs, fact_gpu_name(fn, (int)i, "user_count"), n,
+                     "/proc/*/fdinfo, /sys/class/kfd/kfd/proc");
+        strbuf_release(&sb);
+    }
+    if (ngpu && !rc)
+        tel_sample_release(&s);
+    strlist_release(&bdfs);
+}
+
 int probe_gpu_run(struct probe_ctx *ctx)
 {
     struct factset *fs = ctx->facts;
@@ -291,6 +324,7 @@ int probe_gpu_run(struct probe_ctx *ctx)
     }
     fact_set_str(fs, "gpu.names", all.buf ? all.buf : "", GP_PCI_DEVICES);
     strbuf_release(&all);
+    users_facts(fs, gpus, ngpu);
 
     for (size_t i = 0; i < nnodes; i++)
         free(nodes[i].props);

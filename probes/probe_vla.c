@@ -80,11 +80,17 @@ static void latency_facts(struct factset *fs, const double *p50, int ns, double 
 
 static void unknown_gpu_facts(struct factset *fs, const char *why)
 {
-    static const char *const names[] = {
-        "vla.memory.used_bytes",          "vla.memory.total_bytes",
-        "vla.memory.deploy_bytes",        "vla.numerics.cosine",
-        "vla.numerics.max_error",         "vla.numerics.max_error_rel",
-        "vla.numerics.cosine_normalised", "vla.numerics.max_error_normalised"};
+    static const char *const names[] = {"vla.memory.used_bytes",
+                                        "vla.memory.total_bytes",
+                                        "vla.memory.deploy_bytes",
+                                        "vla.numerics.cosine",
+                                        "vla.numerics.max_error",
+                                        "vla.numerics.max_error_rel",
+                                        "vla.numerics.cosine_normalised",
+                                        "vla.numerics.max_error_normalised",
+                                        "vla.energy_per_call_j",
+                                        "vla.avg_power_w",
+                                        "vla.energy_source"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         fact_set_unknown(fs, names[i], SRC, "%s", why);
 }
@@ -211,6 +217,15 @@ static void gpu_facts(struct factset *fs, const struct vla_preset *p, const char
         fact_set_float(fs, "vla.numerics.max_error_rel", 0.0, SRC);
         fact_set_float(fs, "vla.numerics.cosine_normalised", 1.0, SRC);
         fact_set_float(fs, "vla.numerics.max_error_normalised", 0.0, SRC);
+    }
+    if (g->have_energy) {
+        fact_set_float(fs, "vla.energy_per_call_j", g->energy_j_per_call, SRC);
+        fact_set_float(fs, "vla.avg_power_w", g->avg_power_w, SRC);
+        fact_set_str(fs, "vla.energy_source", g->energy_source, SRC);
+    } else {
+        fact_set_unknown(fs, "vla.energy_per_call_j", SRC, "%s", g->energy_why);
+        fact_set_unknown(fs, "vla.avg_power_w", SRC, "%s", g->energy_why);
+        fact_set_unknown(fs, "vla.energy_source", SRC, "%s", g->energy_why);
     }
     layer_facts(fs, &g->st);
 }

@@ -26,6 +26,8 @@
 #include "snapshot/snapshot.h"
 #include "core/tmpdirs.h"
 #include "snapshot/snapshot_redact.h"
+#include "soak/soak.h"
+#include "telemetry/monitor.h"
 #include "tui/tui.h"
 #include "core/util.h"
 #include "core/version.h"
@@ -65,6 +67,10 @@ static void usage(FILE *out)
           "[--runs N] ...\n"
           "       rocm-vla-doctor dashboard [--interval MS] [--sysroot DIR|TARBALL] [--once]\n"
           "                                 [--workload PRESET [--workload-interval S]]\n"
+          "       rocm-vla-doctor monitor [--sysroot DIR|TARBALL] [--interval MS] [--count N]\n"
+          "                               [--json|--csv] [-o FILE]\n"
+          "       rocm-vla-doctor soak --duration T [--preset NAME] [--dtype bf16|fp16|fp32] "
+          "[--json FILE]\n"
           "       rocm-vla-doctor diff BASELINE.json CURRENT.json [--json FILE|-] [--tolerance "
           "N=PCT]\n"
           "       rocm-vla-doctor fleet REPORT.json...|DIR [--json FILE|-] [--tolerance NAME=PCT]\n"
@@ -139,6 +145,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case O_LEVEL:
             if (level_parse(optarg, &o->level))
                 return error("--level must be quick, standard or full, not '%s'", optarg);
+            if (o->level == LEVEL_SOAK)
+                return error("--level soak: the soak checks judge a sustained run; run "
+                             "'rocm-vla-doctor soak --duration 10m'");
             break;
         case O_SYSROOT:
             o->sysroot = optarg;
@@ -566,6 +575,8 @@ static const struct command {
     {"diff", NULL, diff_cmd},
     {"fleet", NULL, fleet_cmd},
     {"report", NULL, report_cmd},
+    {"monitor", NULL, monitor_cmd},
+    {"soak", NULL, soak_cmd},
     /* clang-format on */
 };
 

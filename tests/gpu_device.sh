@@ -194,6 +194,36 @@ else
     echo "SKIP gpu_device: python3 jsonschema missing, the GPU sweep's JSON not validated"
 fi
 python3 -c 'import json, sys; f = json.load(open(sys.argv[1])); sys.exit(0 if f["mode"] == "gpu" and len(f["configs"]) == 3 and all(c["ran"] and c["memory_used_bytes"] > 0 for c in f["configs"]) else 1)' "$OUT/sweep.json" && ok || bad "GPU sweep: want gpu mode, 3 configurations run, memory measured"
+# telemetry on real silicon (issue 12): monitor reads the GPU live (NVML on
+# NVIDIA, sysfs on AMD) with a source per value; the energy of a policy call
+# comes from a counter or integrated power, never a made-up 0; a short soak
+# of the tiny preset on the GPU path with its GEMM load judges its run
+"$RVD" monitor --count 3 --interval 200 >"$OUT/monitor.jsonl" 2>"$OUT/monitor.err"
+[ $? -eq 0 ] && ok || bad "monitor: $(tail -2 "$OUT/monitor.err")"
+python3 - "$OUT/monitor.jsonl" <<'PY' && ok || bad "monitor: no GPU with clocks, power and temperature from a named source"
+import json, sys
+L = [json.loads(x) for x in open(sys.argv[1])]
+assert len(L) == 3 and L[0]["gpus"], L[0]
+g = L[0]["gpus"][0]
+for k in ("sclk_mhz", "power_w", "temp_junction_c", "vram_used_bytes"):
+    assert g[k] is not None and g["src"][k], (k, g["unknown"].get(k))
+assert g["throttle"] is not None, g.get("throttle_why")
+PY
+"$RVD" bench --preset tiny --dtype bf16 --runs 5 --json "$OUT/bench-energy.json" >"$OUT/bench-energy.txt" 2>&1
+python3 - "$OUT/bench-energy.json" <<'PY' && ok || bad "bench: no energy per call on the GPU: $(grep energy "$OUT/bench-energy.txt")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["energy_per_call_j"] is not None and d["energy_per_call_j"] > 0, d.get("energy_why")
+assert d["avg_power_w"] > 10 and d["energy_source"], d
+PY
+grep -E '^energy' "$OUT/bench-energy.txt"
+"$RVD" soak --duration 20s --preset tiny --dtype bf16 --json "$OUT/soak.json" >"$OUT/soak.txt" 2>&1
+rc=$?
+[ $rc -le 1 ] && ok || bad "soak: exit $rc: $(tail -3 "$OUT/soak.txt")"
+expect "soak: ran on the GPU" "$OUT/soak.json" 'f["soak.backend"] in ("cuda", "hip") and f["soak.calls"] > 100 and c["soak.run"]["status"] == "pass"'
+expect "soak: energy per call" "$OUT/soak.json" 'f["soak.energy_per_call_j"] is not None and f["soak.energy_per_call_j"] > 0'
+expect "soak: clock and temperature judged" "$OUT/soak.json" 'c["soak.clock"]["status"] != "skip" and c["soak.thermal"]["status"] != "skip"'
+sed -n '1,30p' "$OUT/soak.txt"
 
 # the fact catalogue covers what the GPU probes produce on real silicon
 # (tests/catalog.sh does the same for the CPU paths), the VLA pass included

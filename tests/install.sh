@@ -71,7 +71,7 @@ cmp -s checks.yaml "$SHARE/checks.yaml" && cmp -s completion/rocm-vla-doctor.bas
 E=$D/elsewhere
 mkdir -p "$E"
 # --version: every command form, exit 0, one line naming VERSION
-for c in "" check list explain collect bench dashboard diff; do
+for c in "" check list explain collect bench dashboard diff fleet report monitor soak; do
     # shellcheck disable=SC2086
     run "$E" "$IB" $c --version
     if [ "$rc" = 0 ] && [ "$(wc -l <"$D/run.out")" = 1 ] &&
@@ -177,7 +177,9 @@ comp "" >"$D/cmds.got"
 python3 - >"$D/optsrc" <<'EOF'
 import re
 for f, cmds in (("src/main.c", "check list explain collect"), ("src/vla/bench.c", "bench"),
-                ("src/tui/tui_cmd.c", "dashboard"), ("src/diff/diff_out.c", "diff")):
+                ("src/tui/tui_cmd.c", "dashboard"), ("src/diff/diff_out.c", "diff"),
+                ("src/fleet/fleet_out.c", "fleet"), ("src/report/report_cmd.c", "report"),
+                ("src/telemetry/monitor_cmd.c", "monitor"), ("src/soak/soak_cmd.c", "soak")):
     names = re.findall(r'\{"([a-z][a-z-]*)",\s*(?:no|required|optional)_argument', open(f).read())
     print(f, cmds, " ".join("--" + n for n in names), sep="|")
 EOF

@@ -657,6 +657,17 @@ def machine_mi250x(out):
         kfd_gpu_node(r, 1 + i, props_text(90010, 416, 0x740c, location_id(bdf), 128 + i,
                                           simd_per_cu=4, capability=0x0a3a2280, engine_clk=1700),
                      64 * gib, 51000 + i, width=4096, mem_clk=1600)
+    # what keeps GCD 0 busy: the python3 of the kernel log's page fault, seen
+    # by KFD (ROCm compute, 48 GiB) and by DRM fdinfo (its render node, the
+    # same client behind two fds: counted once); gpu.idle names it
+    r.file("/proc/41211/comm", "python3\n")
+    fdinfo = ("pos:\t0\nflags:\t02100002\nmnt_id:\t26\ndrm-driver:\tamdgpu\n"
+              "drm-client-id:\t12\ndrm-pdev:\t0000:c1:00.0\npasid:\t32770\n"
+              "drm-memory-vram:\t65536 KiB\ndrm-engine-gfx:\t0 ns\n"
+              "drm-engine-compute:\t8812113201000 ns\n")
+    r.file("/proc/41211/fdinfo/7", fdinfo)
+    r.file("/proc/41211/fdinfo/9", fdinfo)
+    r.file("/sys/class/kfd/kfd/proc/41211/vram_51000", "%d\n" % (48 * gib))
     r.file("/dev/kfd", "")
     tuning(r, numa_balancing=1, thp="always")
     site = "/home/eve/venv/lib/python3.9/site-packages"

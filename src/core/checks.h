@@ -14,7 +14,8 @@
 enum status { ST_PASS, ST_WARN, ST_FAIL, ST_SKIP, ST_ERROR, ST_TIMEOUT, ST__COUNT };
 const char *status_name(enum status st);
 
-enum level { LEVEL_QUICK, LEVEL_STANDARD, LEVEL_FULL };
+/* LEVEL_SOAK: checks on a sustained run's facts, run by `soak` only */
+enum level { LEVEL_QUICK, LEVEL_STANDARD, LEVEL_FULL, LEVEL_SOAK };
 const char *level_name(enum level l);
 int level_parse(const char *s, enum level *out);
 

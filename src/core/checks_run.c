@@ -15,7 +15,7 @@ const char *status_name(enum status st)
     return (unsigned)st < ST__COUNT ? status_names[st] : "?";
 }
 
-static const char *const level_names[] = {"quick", "standard", "full"};
+static const char *const level_names[] = {"quick", "standard", "full", "soak"};
 
 const char *level_name(enum level l)
 {

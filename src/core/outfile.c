@@ -63,6 +63,23 @@ int outfile_open(struct outfile *o, const char *path, int allow_stdout)
     return 0;
 }
 
+int outfile_open_stream(struct outfile *o, const char *path, int allow_stdout)
+{
+    memset(o, 0, sizeof(*o));
+    if (allow_stdout && strcmp(path, "-") == 0)
+        return outfile_open(o, path, allow_stdout);
+    if (!*path)
+        return error("cannot write to an empty file name");
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return error("cannot write '%s': it is a directory", path);
+    o->f = fopen(path, "w");
+    if (!o->f)
+        return error("cannot write '%s': %s", path, strerror(errno));
+    o->path = xstrdup(path);
+    return 0;
+}
+
 int outfile_close(struct outfile *o, int failed)
 {
     int caller_errno = errno; /* the reason, when the caller's own flush failed */

@@ -23,6 +23,11 @@ struct outfile {
 /* 0, or -1 after printing why (missing directory, a directory, no
  * permission) */
 int outfile_open(struct outfile *o, const char *path, int allow_stdout);
+/* a stream (a recording that is read while it grows, `monitor -o`): the
+ * same checks as outfile_open, but written in place, so `tail -f` sees each
+ * record as the caller flushes it; what was flushed before a crash stays.
+ * outfile_close never removes it. */
+int outfile_open_stream(struct outfile *o, const char *path, int allow_stdout);
 /* flush and close; unless `failed`, rename into place. 0, or -1 after
  * printing why (a write, flush or close error: disk full, file-size limit).
  * With `failed`, or on any error, the temporary file is removed and the

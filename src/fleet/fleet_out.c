@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../core/opts.h"
+#include "../core/version.h"
 #include "../core/outfile.h"
 #include "../core/util.h"
 #include "../report/report.h"
@@ -282,12 +283,13 @@ static void fleet_usage(FILE *out)
 
 int fleet_cmd(int argc, char **argv)
 {
-    enum { O_JSON = 256, O_TOL, O_NOCOLOR, O_HELP };
+    enum { O_JSON = 256, O_TOL, O_NOCOLOR, O_HELP, O_VERSION };
     static const struct option lo[] = {
         {"json", required_argument, NULL, O_JSON},
         {"tolerance", required_argument, NULL, O_TOL},
         {"no-color", no_argument, NULL, O_NOCOLOR},
         {"help", no_argument, NULL, O_HELP},
+        {"version", no_argument, NULL, O_VERSION},
         {NULL, 0, NULL, 0},
     };
     struct fleet_opts o = {0};
@@ -309,6 +311,10 @@ int fleet_cmd(int argc, char **argv)
         case 'h':
         case O_HELP:
             fleet_usage(stdout);
+            rc = FLEET_EXIT_OK;
+            goto out;
+        case O_VERSION:
+            version_print(stdout);
             rc = FLEET_EXIT_OK;
             goto out;
         default: /* OPT_ERROR: opt_next said why */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../core/opts.h"
+#include "../core/version.h"
 #include "../core/outfile.h"
 #include "../core/util.h"
 
@@ -56,11 +57,12 @@ static void report_usage(FILE *out)
 
 int report_cmd(int argc, char **argv)
 {
-    enum { O_HTML = 256, O_MD, O_NOREDACT, O_CHECKS, O_HELP };
+    enum { O_HTML = 256, O_MD, O_NOREDACT, O_CHECKS, O_HELP, O_VERSION };
     static const struct option lo[] = {
         {"html", required_argument, NULL, O_HTML},    {"markdown", required_argument, NULL, O_MD},
         {"no-redact", no_argument, NULL, O_NOREDACT}, {"checks", required_argument, NULL, O_CHECKS},
-        {"help", no_argument, NULL, O_HELP},          {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, O_HELP},          {"version", no_argument, NULL, O_VERSION},
+        {NULL, 0, NULL, 0},
     };
     const char *html = NULL, *md = NULL, *checks = NULL;
     int redact = 1, c;
@@ -82,6 +84,9 @@ int report_cmd(int argc, char **argv)
         case 'h':
         case O_HELP:
             report_usage(stdout);
+            return REPORT_EXIT_OK;
+        case O_VERSION:
+            version_print(stdout);
             return REPORT_EXIT_OK;
         default: /* OPT_ERROR: opt_next said why */
             report_usage(stderr);

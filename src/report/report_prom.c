@@ -52,8 +52,9 @@ const struct prom_map prom_map[] = {
     {"vla.latency.total_p99_ms", P "vla_latency_seconds", "stage=\"total\",stat=\"p99\"", 1e-3, "Reference VLA policy call latency by stage.", 0},
     {"vla.cold_s", P "vla_cold_start_seconds", NULL, 1, "Reference VLA first call (weights, compilation, first pass).", 0},
     {"vla.tflops", P "vla_flops_per_second", NULL, 1e12, "Reference VLA achieved rate in floating-point operations per second.", 0},
-    /* energy per policy call: no probe measures it yet (issue 12) */
-    {"vla.energy_per_call_j", P "vla_energy_per_call_joules", NULL, 1, "Reference VLA energy per policy call.", 1},
+    /* energy per policy call and the power over those calls (src/telemetry/tel_energy.c) */
+    {"vla.energy_per_call_j", P "vla_energy_per_call_joules", NULL, 1, "Reference VLA energy per policy call.", 0},
+    {"vla.avg_power_w", P "vla_average_power_watts", NULL, 1, "Average GPU power while the reference VLA policy ran.", 0},
     {"kernels.compile_s", P "kernel_compile_seconds", NULL, 1, "Time to compile (or load from the cache) the built-in kernels.", 0},
     /* per GPU (probe_gpu, probe_pcie) */
     {"gpu.<i>.power_w", P "gpu_power_watts", NULL, 1, "GPU power draw read from sysfs at probe time.", 0},

@@ -12,6 +12,7 @@
 #include "../core/opts.h"
 #include "../core/outfile.h"
 #include "../report/report.h"
+#include "../core/rootfs.h"
 #include "../core/util.h"
 #include "bench_gpu.h"
 #include "bench_sweep.h"
@@ -37,6 +38,10 @@ struct bench_opts {
     uint64_t seed;
     struct outfile *out; /* --json, opened before the pass runs */
 };
+
+/* the cpu reference backend measures no energy: a CPU package counter
+ * (RAPL) would include everything else the host runs */
+#define CPU_ENERGY_WHY "the cpu reference backend has no GPU energy counter"
 
 static void bench_usage(FILE *f)
 {
@@ -337,6 +342,10 @@ static void write_json(FILE *f, const struct bench_result *r)
     const struct stage_row *tot = &r->rows[r->nrows - 1];
     fputs("\n  ],\n  \"control_rate_hz\": ", f);
     json_num(f, 1.0 / tot->p50);
+    fputs(",\n  \"energy_per_call_j\": null,\n  \"avg_power_w\": null,\n"
+          "  \"energy_source\": \"\",\n  \"energy_why\": ",
+          f);
+    json_string(f, CPU_ENERGY_WHY);
     json_layers_actions(f, r->st, r->actions, p);
 }
 
@@ -366,6 +375,7 @@ static void print_report(const struct bench_result *r)
     }
     printf("\ncontrol rate  %.2f Hz at p50 (%.0f actions/s with chunks of %d)\n", 1.0 / tot->p50,
            p->chunk / tot->p50, p->chunk);
+    printf("energy        unknown: %s\n", CPU_ENERGY_WHY);
     if (r->st->first_bad >= 0) {
         const struct vla_layer_stat *s = &r->st->v[r->st->first_bad];
         if (s->first_step >= 0)
@@ -474,6 +484,12 @@ static void print_gpu(const struct bench_opts *o, const struct vla_preset *p,
         printf("\n");
     }
     printf("\ncontrol rate  %.2f Hz at p50\n", 1.0 / g->stage[ns].p50);
+    if (g->have_energy)
+        printf("energy        %.4f J per call, %.1f W average (%d calls in %.2f s; %s)\n",
+               g->energy_j_per_call, g->avg_power_w, g->energy_calls, g->energy_s,
+               g->energy_source);
+    else
+        printf("energy        unknown: %s\n", g->energy_why);
     printf("memory        %.3f GiB in use on the device (%.3f GiB allocated by the pass) of "
            "%.1f GiB\n",
            (double)g->mem_used / (1 << 30), (double)g->alloc_peak / (1 << 30),
@@ -579,6 +595,22 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
     }
     fputs("\n  ],\n  \"control_rate_hz\": ", f);
     json_num(f, 1.0 / g->stage[ns].p50);
+    fputs(",\n  \"energy_per_call_j\": ", f);
+    if (g->have_energy)
+        json_num(f, g->energy_j_per_call);
+    else
+        fputs("null", f);
+    fputs(",\n  \"avg_power_w\": ", f);
+    if (g->have_energy)
+        json_num(f, g->avg_power_w);
+    else
+        fputs("null", f);
+    fputs(",\n  \"energy_source\": ", f);
+    json_string(f, g->have_energy ? g->energy_source : "");
+    if (!g->have_energy) {
+        fputs(",\n  \"energy_why\": ", f);
+        json_string(f, g->energy_why);
+    }
     fprintf(f,
             ",\n  \"memory_used_bytes\": %zu,\n  \"memory_allocated_bytes\": %zu,\n"
             "  \"memory_total_bytes\": %zu,\n  \"numerics\": ",
@@ -794,6 +826,8 @@ int vla_cmd_bench(int argc, char **argv)
     o.backend = "auto";
     o.runs = 5;
     o.rows = 3;
+    /* the energy counters (hwmon, gpu_metrics) are read through rootfs */
+    rootfs_init(NULL);
     int prc = bench_parse(argc, argv, &o);
     if (prc > 0) {
         strlist_release(&o.grid);

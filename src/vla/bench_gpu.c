@@ -1,6 +1,8 @@
 /* bench_gpu.c - the VLA pass measured on a GPU (bench_gpu.h). */
 #include "bench_gpu.h"
 
+#include "../telemetry/tel_energy.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,12 +80,43 @@ void vla_actions_compare(const float *a, const float *b, size_t n, double *cosv,
     *maxerr = m;
 }
 
-static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_weights *w,
-               struct vla_model *m, struct vla_inputs *in)
+/* energy per call: the pass repeated (the graph when there is one) for at
+ * least VLA_ENERGY_MIN_S, so that a counter updated every few ms still
+ * resolves it; never a figure without a counter or power readings */
+static void measure_energy(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_model *m,
+                           struct vla_inputs *in, float *scratch)
+{
+    const struct vla_gpu_info *gi = vla_gpu_info();
+    struct tel_energy *e = tel_energy_start(gi->backend, gi->pci);
+    double t0 = util_mono_s();
+    int calls = 0, rc = 0;
+    while (!rc && (calls < r->runs || util_mono_s() - t0 < VLA_ENERGY_MIN_S)) {
+        rc = o->graph ? vla_gpu_graph_run(NULL, 0)
+                      : (vla_forward(m, in, scratch, NULL, NULL) || *vla_gpu_error());
+        calls++;
+    }
+    double j, secs;
+    if (tel_energy_stop(e, &j, &secs, o->energy_source, sizeof(o->energy_source), o->energy_why,
+                        sizeof(o->energy_why)) == 0 &&
+        !rc && secs > 0) {
+        o->have_energy = 1;
+        o->energy_calls = calls;
+        o->energy_s = secs;
+        o->energy_j_per_call = j / calls;
+        o->avg_power_w = j / secs;
+    } else if (rc) {
+        snprintf(o->energy_why, sizeof(o->energy_why), "the energy run failed: %s",
+                 vla_gpu_error());
+    }
+}
+
+/* the runtime, the weights on the device, the model and the first pass
+ * (with layer statistics): what bench and soak share. 0, 1 no GPU, -1 */
+static int prepare(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_weights *w,
+                   struct vla_model *m, struct vla_inputs *in)
 {
     const struct vla_preset *p = r->p;
     size_t na = (size_t)p->chunk * p->action_dim;
-    int ns = VLA_STAGES(p);
     double t0 = util_mono_s();
     char *why = NULL;
     if (vla_gpu_open(r->backend, &why)) {
@@ -132,6 +165,18 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
     o->cold_s = util_mono_s() - t0;
     o->flops = vla_flops(p, r->image);
     stage_work(p, w, r->image, strcmp(r->dtype, "fp32") == 0 ? 4 : 2, o);
+    return 0;
+}
+
+static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_weights *w,
+               struct vla_model *m, struct vla_inputs *in)
+{
+    const struct vla_preset *p = r->p;
+    size_t na = (size_t)p->chunk * p->action_dim;
+    int ns = VLA_STAGES(p);
+    int prc = prepare(r, o, w, m, in);
+    if (prc)
+        return prc;
 
     /* numerics: the fp32 pass on the same device weights is the reference */
     float *norm = xcalloc(na, sizeof(float));
@@ -226,6 +271,7 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
             col[k] = times[(size_t)k * (ns + 1) + s];
         o->stage[s] = vla_pcts(col, r->runs);
     }
+    measure_energy(r, o, m, in, scratch);
     o->mem_used = vla_gpu_used_bytes();
     o->alloc_peak = vla_gpu_alloc_peak();
     vla_gpu_ceilings(&o->gemm_peak, &o->bw_peak);
@@ -261,4 +307,52 @@ void vla_gpu_out_release(struct vla_gpu_out *o)
     free(o->actions);
     free(o->stage);
     memset(o, 0, sizeof(*o));
+}
+
+struct vla_gpu_session {
+    struct vla_weights w;
+    struct vla_model m;
+    struct vla_inputs in;
+    float *scratch;
+};
+
+int vla_gpu_session_open(const struct vla_gpu_req *r, struct vla_gpu_out *o,
+                         struct vla_gpu_session **out)
+{
+    memset(o, 0, sizeof(*o));
+    o->st.first_bad = -1;
+    struct vla_gpu_session *s = xcalloc(1, sizeof(*s));
+    *out = s;
+    int rc = prepare(r, o, &s->w, &s->m, &s->in);
+    if (rc)
+        return rc;
+    s->scratch = xcalloc((size_t)r->p->chunk * r->p->action_dim, sizeof(float));
+    char *why = NULL;
+    if (vla_gpu_graph_capture(&s->m, &s->in, s->scratch, &why) == 0 &&
+        vla_gpu_graph_run(NULL, 0) == 0)
+        o->graph = 1;
+    else
+        snprintf(o->graph_why, sizeof(o->graph_why), "%s", why ? why : "graph replay failed");
+    free(why);
+    return 0;
+}
+
+int vla_gpu_session_call(struct vla_gpu_session *s, int graph)
+{
+    if (graph)
+        return vla_gpu_graph_run(NULL, 0);
+    return vla_forward(&s->m, &s->in, s->scratch, NULL, NULL) || *vla_gpu_error() ? -1 : 0;
+}
+
+void vla_gpu_session_close(struct vla_gpu_session *s)
+{
+    if (!s)
+        return;
+    if (s->m.ops)
+        vla_model_release(&s->m);
+    vla_inputs_release(&s->in);
+    vla_weights_release(&s->w);
+    free(s->scratch);
+    vla_gpu_close();
+    free(s);
 }

@@ -54,7 +54,14 @@ struct vla_gpu_out {
     struct vla_gpu_prof prof[48]; /* --profile: per kernel, one pass */
     int nprof;                    /* rows; 0 without --profile */
     double prof_total_ms;
+    /* energy per call: graph replays (else stream passes) for at least
+     * VLA_ENERGY_MIN_S and `runs` calls, the GPU's energy over them
+     * (src/telemetry/tel_energy.h); have_energy 0: energy_why says why */
+    int have_energy, energy_calls;
+    double energy_j_per_call, avg_power_w, energy_s;
+    char energy_source[96], energy_why[300];
 };
+#define VLA_ENERGY_MIN_S 1.0
 
 /* 0 ran (out filled), 1 no GPU (out->error says why), -1 failed (out->error) */
 int vla_gpu_run(const struct vla_gpu_req *r, struct vla_gpu_out *out);
@@ -64,5 +71,14 @@ void vla_gpu_out_release(struct vla_gpu_out *out);
 struct vla_pct vla_pcts(double *v, int n);
 /* cosine and max |a - b| of two vectors (cosine 1 for two zero vectors) */
 void vla_actions_compare(const float *a, const float *b, size_t n, double *cosv, double *maxerr);
+/* soak: the pass prepared as bench prepares it (out: backend, device,
+ * graph, first pass), then one call at a time (the graph's replay when one
+ * was captured, out->graph). open: 0, 1 no GPU, -1 failed (out->error);
+ * close the session in every case. */
+struct vla_gpu_session;
+int vla_gpu_session_open(const struct vla_gpu_req *r, struct vla_gpu_out *out,
+                         struct vla_gpu_session **s);
+int vla_gpu_session_call(struct vla_gpu_session *s, int graph);
+void vla_gpu_session_close(struct vla_gpu_session *s);
 
 #endif

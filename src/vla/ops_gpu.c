@@ -109,6 +109,13 @@ static struct {
     int nsg;
 } G;
 
+/* the soak's GEMM load buffers (vla_gpu_load_gemm) */
+static struct {
+    void *A, *B;
+    float *C;
+    int n;
+} L;
+
 static void fail(const char *what)
 {
     if (G.err)
@@ -826,6 +833,7 @@ int vla_gpu_open(const char *kind, char **why)
     }
     snprintf(G.info.backend, sizeof(G.info.backend), "%s", b->name);
     snprintf(G.info.device, sizeof(G.info.device), "%s", p.name);
+    snprintf(G.info.pci, sizeof(G.info.pci), "%s", p.pci);
     snprintf(G.info.target, sizeof(G.info.target), "%s", target);
     snprintf(G.info.blas, sizeof(G.info.blas), "%s", b->blas_gemm_ex ? b->blas_lib : "");
     G.info.total_mem = p.total_mem;
@@ -1134,6 +1142,12 @@ void vla_gpu_close(void)
         return;
     struct gpu_backend *b = G.b;
     b->stream_sync(b, G.s);
+    if (L.A) {
+        b->free(b, L.A);
+        b->free(b, L.B);
+        b->free(b, L.C);
+        memset(&L, 0, sizeof(L));
+    }
     if (G.graph)
         b->graph_destroy(b, G.graph);
     for (int i = 0; i < G.nsg; i++)
@@ -1214,6 +1228,31 @@ int vla_gpu_ceilings(double *gemm_flops, double *copy_bytes_s)
     b->event_destroy(b, e1);
     G.err = err0; /* a failed ceiling is no failure of the pass */
     return 0;
+}
+
+/* the soak's load: reps GEMMs of n x n x n in the current dtype, through
+ * the same GEMM path as the pass (the backend's BLAS, else the project's
+ * kernel), on buffers kept until vla_gpu_close; 0 or -1 */
+int vla_gpu_load_gemm(int n, int reps)
+{
+    struct gpu_backend *b = G.b;
+    size_t es = G.dt == GPU_F32 ? 4 : 2;
+    if (L.n != n) {
+        if (L.A)
+            b->free(b, L.A), b->free(b, L.B), b->free(b, L.C);
+        L.A = dev_alloc((size_t)n * n * es);
+        L.B = dev_alloc((size_t)n * n * es);
+        L.C = dev_alloc((size_t)n * n * 4);
+        if (!L.A || !L.B || !L.C)
+            return -1;
+        b->memset(b, L.A, 0, (size_t)n * n * es);
+        b->memset(b, L.B, 0, (size_t)n * n * es);
+        L.n = n;
+    }
+    for (int i = 0; i < reps; i++)
+        gemm(G.dt, 0, 1, n, n, n, 1.0f, L.A, n, 0, L.B, n, 0, 0.0f, L.C, n, 0, 1);
+    b->stream_sync(b, G.s);
+    return G.err ? -1 : 0;
 }
 
 /* the normalised actions (x after the last step) of the last pass */

@@ -21,6 +21,7 @@ struct vla_gpu_info {
     char device[256];
     char target[64];
     char blas[512]; /* BLAS library, "" = own GEMM kernel */
+    char pci[32];   /* the device's PCI address, "" when the runtime does not say */
     double open_s;  /* runtime load + context + kernel compile (or cache load) */
     int cache_hits, compiles;
     size_t total_mem;
@@ -77,6 +78,8 @@ size_t vla_gpu_alloc_peak(void);
 /* ceilings measured now: FLOP/s of an 8192^3 GEMM in the current dtype
  * (0 without a BLAS) and bytes/s (read + write) of a device copy */
 int vla_gpu_ceilings(double *gemm_flops, double *copy_bytes_s);
+/* the soak's GEMM load: reps n^3 GEMMs in the current dtype, synchronised; 0 or -1 */
+int vla_gpu_load_gemm(int n, int reps);
 /* x_t after the last pass (normalised actions), [chunk * A] */
 int vla_gpu_download_state(const struct vla_model *m, float *host);
 /* the last error of the backend ("" if none) */

@@ -338,6 +338,29 @@ for h in ("gpu_sysfs", "kfd_topology", "host_text", "kernel_log", "groupdb", "dp
         data = read(p)[:32768] if os.path.isfile(p) else b""
         out(h, "%02d-%s" % (i, os.path.basename(t)), bytes([i]) + data)
 
+# ---- gpu_metrics: the real v1_3 capture, each revision's size with zeros and
+# all-ones, unknown and truncated ones; pp_dpm_* and fdinfo text -----------
+reset("gpu_metrics")
+real = read("tests/data/fixtures-real/amdgpu-sysfs-rs/rx6900xt/gpu_metrics")
+out("gpu_metrics", "real-v1_3-page", real)
+out("gpu_metrics", "real-v1_3", real[:120])
+out("gpu_metrics", "real-v1_3-truncated", real[:100])
+sizes = {(1, 0): 80, (1, 1): 96, (1, 2): 104, (1, 3): 120, (1, 4): 288, (1, 5): 360, (1, 6): 384,
+         (2, 0): 120, (2, 1): 120, (2, 2): 128, (2, 3): 152, (2, 4): 168, (3, 0): 264}
+for (f, c), n in sorted(sizes.items()):
+    out("gpu_metrics", "v%d_%d-zero" % (f, c), struct.pack("<HBB", n, f, c) + bytes(n - 4))
+    out("gpu_metrics", "v%d_%d-ones" % (f, c), struct.pack("<HBB", n, f, c) + b"\xff" * (n - 4))
+out("gpu_metrics", "unknown-1_9", struct.pack("<HBB", 120, 1, 9) + bytes(116))
+out("gpu_metrics", "size-mismatch", struct.pack("<HBB", 112, 1, 3) + bytes(116))
+for card in ("rx580", "rx7800xt", "rx9070xt"):
+    for f in ("pp_dpm_sclk", "pp_dpm_pcie"):
+        out("gpu_metrics", "%s-%s" % (card, f),
+            read("tests/data/fixtures-real/amdgpu-sysfs-rs/%s/%s" % (card, f)))
+out("gpu_metrics", "fdinfo-amdgpu",
+    "pos:\t0\nflags:\t02100002\ndrm-driver:\tamdgpu\ndrm-client-id:\t42\n"
+    "drm-pdev:\t0000:86:00.0\ndrm-memory-vram:\t1048576 KiB\namd-memory-vram:\t4 KiB\n"
+    "drm-engine-gfx:\t2000000000 ns\ndrm-engine-capacity-gfx:\t2\n")
+
 # ---- diff: two reports NUL-separated ----------------------------------------
 if len(sys.argv) > 1:
     reset("diff")

@@ -96,7 +96,8 @@ static const struct vcase cases[] = {
      AMD "gpu.0.is_apu=false; gpu.0.vis_vram_bytes=268435456; gpu.0.vram_bytes=17179869184",
      ST_WARN, NULL, NULL, NULL},
     {"gpu.perf_level", AMD "gpu.0.perf_level=low", ST_WARN, NULL, NULL, NULL},
-    {"gpu.idle", AMD "gpu.0.busy_percent=90", ST_WARN, NULL, NULL, NULL},
+    {"gpu.idle", AMD "gpu.0.busy_percent=90; gpu.0.users=used by python3 (pid 7, fdinfo)", ST_WARN,
+     "used by python3 (pid 7", NULL, NULL},
     {"gpu.thermal", AMD "gpu.0.temp_junction_c=108; gpu.0.temp_junction_limit_c=110", ST_FAIL, NULL,
      NULL, NULL},
     {"gpu.ras", AMD "gpu.0.ras_present=true; gpu.0.ras_ue=3; gpu.0.ras_ce=0", ST_FAIL, NULL, NULL,
@@ -445,6 +446,41 @@ static const struct vcase cases[] = {
     {"vla.selftest", VLA_GPU "vla.latency.total_ms=50", ST_SKIP, NULL, NULL, NULL},
     /* "no NaN/Inf in the VLA pass" is not said of a pi0 pass that did not run */
     {"vla.nonfinite", VLA_CPU, ST_SKIP, "pi0 did not run", NULL, NULL},
+    /* ---- soak (level soak: the soak command's run) ---- */
+    {"soak.run", "soak.error=hipErrorLaunchFailure; soak.calls=12; soak.duration_s=3.5", ST_FAIL,
+     "the pass stopped after 12 calls: hipErrorLaunchFailure", NULL, NULL},
+    {"soak.run", "soak.error=; soak.calls=5; soak.duration_s=600", ST_FAIL, "only 5 policy calls",
+     NULL, NULL},
+    {"soak.run", "soak.error=; soak.calls=900; soak.duration_s=30; soak.interrupted=true", ST_WARN,
+     "stopped early", NULL, NULL},
+    {"soak.latency_drift",
+     "soak.error=; soak.p99_first_ms=31; soak.p99_last_ms=45; soak.p99_growth_pct=45.2; "
+     "soak.window_s=60",
+     ST_FAIL, "p99 grew 45.2% from 31 ms", NULL, NULL},
+    {"soak.latency_drift",
+     "soak.error=; soak.p99_first_ms=31; soak.p99_last_ms=35; soak.p99_growth_pct=12.9; "
+     "soak.window_s=60",
+     ST_WARN, "p99 grew 12.9%", NULL, NULL},
+    {"soak.clock", "soak.sclk_first_mhz=1980; soak.sclk_last_mhz=1400; soak.sclk_drop_pct=29.3",
+     ST_FAIL, "fell 29.3% from 1980 to 1400 MHz", NULL, NULL},
+    {"soak.thermal",
+     "soak.temp_at_limit=true; soak.temp_margin_c=0; soak.temp_hottest=GPU 0 junction 110 C of its "
+     "110 C limit",
+     ST_FAIL, "junction 110 C of its 110 C limit: at its limit", NULL, NULL},
+    {"soak.thermal",
+     "soak.temp_at_limit=false; soak.temp_margin_c=3; soak.temp_hottest=GPU 0 mem 92 C of its 95 C "
+     "limit",
+     ST_WARN, "3 C from its limit", NULL, NULL},
+    {"soak.throttle",
+     "soak.throttle_events=2; soak.throttle_reasons=SwPowerCap; soak.throttle_since_start=",
+     ST_WARN, "2 throttle event(s): SwPowerCap", NULL, NULL},
+    {"soak.vram", "soak.vram_growth_bytes=1073741824", ST_WARN, "grew by 1.0 GiB", NULL, NULL},
+    {"soak.outliers",
+     "soak.outliers=3; soak.outliers_unexplained=2; soak.outlier_causes=[t=1.0s 90 ms: "
+     "unexplained]",
+     ST_WARN, "2 of 3 calls above the p99", NULL, NULL},
+    {"soak.throttle", "soak.throttle_events=?no throttle status readable", ST_SKIP, NULL, NULL,
+     NULL},
 };
 
 /* the self-test passes where it ran (the one CPU status that is a pass) */
@@ -477,6 +513,27 @@ static const struct vcase passes[] = {
      "(1 library scanned", NULL, NULL},
     {"gpu.target_binaries", "gpu.count=0; binaries.scanned=2; binaries.with_code=1", ST_SKIP,
      "(2 libraries scanned", NULL, NULL},
+    /* the soak checks of a steady run */
+    {"soak.run",
+     "soak.error=; soak.calls=19000; soak.duration_s=600; soak.interrupted=false; "
+     "soak.preset=pi0; soak.device=H200",
+     ST_PASS, "19000 calls of pi0 on H200", NULL, NULL},
+    {"soak.latency_drift",
+     "soak.error=; soak.p99_first_ms=31; soak.p99_last_ms=32; soak.p99_growth_pct=3.2; "
+     "soak.window_s=60",
+     ST_PASS, NULL, NULL, NULL},
+    {"soak.clock", "soak.sclk_first_mhz=1980; soak.sclk_last_mhz=1960; soak.sclk_drop_pct=1",
+     ST_PASS, NULL, NULL, NULL},
+    {"soak.thermal",
+     "soak.temp_at_limit=false; soak.temp_margin_c=20; soak.temp_hottest=GPU 0 junction 70 C of "
+     "its 90 C limit",
+     ST_PASS, NULL, NULL, NULL},
+    {"soak.throttle",
+     "soak.throttle_events=0; soak.throttle_reasons=; soak.throttle_since_start=PPT0", ST_PASS,
+     "set from the start: 'PPT0'", NULL, NULL},
+    {"soak.vram", "soak.vram_growth_bytes=1048576", ST_PASS, NULL, NULL, NULL},
+    {"soak.outliers", "soak.outliers=2; soak.outliers_unexplained=0; soak.outlier_causes=[]",
+     ST_PASS, NULL, NULL, NULL},
 };
 
 static void run_case(const struct checkset *cs, const struct vcase *c)
@@ -485,7 +542,7 @@ static void run_case(const struct checkset *cs, const struct vcase *c)
     facts_from(&fs, c->facts);
     struct strlist only = STRLIST_INIT;
     strlist_add(&only, c->id);
-    struct run_filter flt = {LEVEL_FULL, &only};
+    struct run_filter flt = {LEVEL_SOAK, &only}; /* every level */
     struct results r;
     CHECK(checks_run(cs, &fs, &flt, &r) == 0);
     const struct result *v = r.n == 1 ? &r.v[0] : NULL;

@@ -1,0 +1,614 @@
+/* soak_cmd.c - `rocm-vla-doctor soak`: the reference VLA pass (and, unless
+ * --load none, a GEMM load after every call) for --duration in the isolated
+ * GPU child (watchdog: the duration plus a margin for the cold start), the
+ * telemetry sampled throughout in the parent, then the drift verdicts.
+ *
+ *   parent                              isolated child (src/gpu/isolate.c)
+ *   sampler thread: tel_sample every    pass, GEMM load, pass, ...
+ *   --interval ms; reads the child's    one "t latency" line per call on
+ *   call records from a pipe            the records pipe; stops at the end of
+ *   main thread: isolate_run            the duration or when the stop pipe
+ *   SIGINT/SIGTERM: one byte on the     becomes readable
+ *   stop pipe
+ *
+ * Ctrl-C therefore ends the child's loop, the child sends its facts, and the
+ * report is written with what was measured. The checks are the level "soak"
+ * ones of checks.yaml (run by this command only; `check` refuses --level
+ * soak). Test hook: ROCM_VLA_DOCTOR_SOAK_HOOK=FILE; when FILE exists at a
+ * call, "once MS" adds MS to that call (then FILE is removed) and "always
+ * MS" to every later call, so a test can place outliers and drift. */
+#include "soak.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../probes/probe.h"
+#include "../core/checks.h"
+#include "../core/opts.h"
+#include "../core/version.h"
+#include "../core/outfile.h"
+#include "../core/rootfs.h"
+#include "../gpu/isolate.h"
+#include "../report/report.h"
+#include "../snapshot/snapshot.h"
+#include "../telemetry/monitor.h"
+#include "../vla/bench_gpu.h"
+#include "../vla/model.h"
+#include "../vla/ops.h"
+#include "../vla/ops_gpu.h"
+#include "../vla/preset.h"
+#include "../vla/weights.h"
+#include "soak_analyze.h"
+
+#define SOAK_MIN_S 1.0
+#define SOAK_MAX_S (7 * 24 * 3600.0)
+/* the child's watchdog: the duration, plus the cold start (runtime, kernel
+ * compilation, weights: minutes for a large preset the first time) */
+#define SOAK_COLD_MARGIN_S 300.0
+#define GEMM_LOAD_N 8192
+#define GEMM_LOAD_REPS 4
+#define SRC "soak"
+
+struct soak_opts {
+    double duration_s;
+    const char *preset, *dtype, *backend, *json, *sysroot, *load;
+    long interval_ms;
+};
+
+/* shared with the child through fork */
+static struct {
+    const struct soak_opts *o;
+    int rec_w, stop_r;
+} C;
+
+static int stop_w = -1;
+static volatile sig_atomic_t stopped;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stopped = 1;
+    if (stop_w >= 0) {
+        char b = 1;
+        ssize_t r = write(stop_w, &b, 1);
+        (void)r;
+    }
+}
+
+static void usage(FILE *out)
+{
+    fputs("usage: rocm-vla-doctor soak --duration T [--preset NAME] [--dtype bf16|fp16|fp32]\n"
+          "                            [--backend auto|hip|cuda|cpu] [--load gemm|none]\n"
+          "                            [--interval MS] [--json FILE|-] [--sysroot DIR|TARBALL]\n"
+          "T: seconds, or with a unit: 90s, 10m, 2h. The pass (and a GEMM load) run for T in\n"
+          "an isolated child while telemetry is sampled; then the drift verdicts (soak.*).\n",
+          out);
+}
+
+/* "10m", "5s", "2h", "90" */
+static int parse_duration(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno || !isfinite(v))
+        return -1;
+    if (!strcmp(end, "h"))
+        v *= 3600;
+    else if (!strcmp(end, "m"))
+        v *= 60;
+    else if (*end && strcmp(end, "s"))
+        return -1;
+    if (v < SOAK_MIN_S || v > SOAK_MAX_S)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse(int argc, char **argv, struct soak_opts *o)
+{
+    enum {
+        O_DUR = 256,
+        O_PRESET,
+        O_DTYPE,
+        O_BACKEND,
+        O_JSON,
+        O_SYSROOT,
+        O_LOAD,
+        O_INTERVAL,
+        O_HELP,
+        O_VERSION
+    };
+    static const struct option lo[] = {
+        {"duration", required_argument, NULL, O_DUR},
+        {"preset", required_argument, NULL, O_PRESET},
+        {"dtype", required_argument, NULL, O_DTYPE},
+        {"backend", required_argument, NULL, O_BACKEND},
+        {"json", required_argument, NULL, O_JSON},
+        {"sysroot", required_argument, NULL, O_SYSROOT},
+        {"load", required_argument, NULL, O_LOAD},
+        {"interval", required_argument, NULL, O_INTERVAL},
+        {"help", no_argument, NULL, O_HELP},
+        {"version", no_argument, NULL, O_VERSION},
+        {NULL, 0, NULL, 0},
+    };
+    int c, have_dur = 0;
+    optind = 1;
+    while ((c = opt_next(argc, argv, "h", lo, "soak")) != -1) {
+        int64_t v;
+        switch (c) {
+        case O_DUR:
+            if (parse_duration(optarg, &o->duration_s))
+                return error("soak: --duration must be 1 s to 7 days (90, 90s, 10m, 2h), not '%s'",
+                             optarg);
+            have_dur = 1;
+            break;
+        case O_PRESET:
+            o->preset = optarg;
+            break;
+        case O_DTYPE:
+            if (strcmp(optarg, "bf16") && strcmp(optarg, "fp16") && strcmp(optarg, "fp32"))
+                return error("soak: --dtype must be bf16, fp16 or fp32, not '%s'", optarg);
+            o->dtype = optarg;
+            break;
+        case O_BACKEND:
+            if (strcmp(optarg, "auto") && strcmp(optarg, "hip") && strcmp(optarg, "cuda") &&
+                strcmp(optarg, "cpu"))
+                return error("soak: --backend must be auto, hip, cuda or cpu, not '%s'", optarg);
+            o->backend = optarg;
+            break;
+        case O_JSON:
+            o->json = optarg;
+            break;
+        case O_SYSROOT:
+            o->sysroot = optarg;
+            break;
+        case O_LOAD:
+            if (strcmp(optarg, "gemm") && strcmp(optarg, "none"))
+                return error("soak: --load must be gemm or none, not '%s'", optarg);
+            o->load = optarg;
+            break;
+        case O_INTERVAL:
+            if (str_parse_i64(optarg, &v) || v < 10 || v > 60000)
+                return error("soak: --interval must be 10 to 60000 milliseconds, not '%s'", optarg);
+            o->interval_ms = (long)v;
+            break;
+        case 'h':
+        case O_HELP:
+            usage(stdout);
+            return 1;
+        case O_VERSION:
+            version_print(stdout);
+            return 1;
+        default:
+            return -1;
+        }
+    }
+    if (optind < argc)
+        return error("soak takes no arguments, not '%s'", argv[optind]);
+    if (!have_dur)
+        return error("soak: --duration is required (e.g. --duration 10m)");
+    return 0;
+}
+
+/* ---- the isolated child ----------------------------------------------- */
+
+static int stop_requested(void)
+{
+    struct pollfd pf = {C.stop_r, POLLIN, 0};
+    return poll(&pf, 1, 0) > 0;
+}
+
+/* the test hook's extra milliseconds for this call */
+static double hook_ms(double *always)
+{
+    const char *f = getenv("ROCM_VLA_DOCTOR_SOAK_HOOK");
+    if (!f || !*f)
+        return *always;
+    FILE *h = fopen(f, "r");
+    if (!h)
+        return *always;
+    char kind[16] = "";
+    double ms = 0;
+    int n = fscanf(h, "%15s %lf", kind, &ms);
+    fclose(h);
+    if (n == 2 && !strcmp(kind, "always")) {
+        *always = ms;
+        unlink(f);
+    } else if (n == 2 && !strcmp(kind, "once")) {
+        unlink(f);
+        return *always + ms;
+    }
+    return *always;
+}
+
+static void record(double t, double lat)
+{
+    char line[64];
+    int n = snprintf(line, sizeof(line), "%.6f %.9f\n", t, lat);
+    ssize_t w = write(C.rec_w, line, (size_t)n);
+    (void)w;
+}
+
+static void sleep_ms(double ms)
+{
+    struct timespec ts = {(time_t)(ms / 1000), (long)(fmod(ms, 1000) * 1e6)};
+    nanosleep(&ts, NULL);
+}
+
+static int child_cpu(struct factset *fs, const struct vla_preset *p, double end)
+{
+    struct vla_weights w;
+    if (vla_weights_layout(&w, p, 1)) {
+        vla_weights_release(&w);
+        fact_set_str(fs, "soak.error", "cannot allocate the preset's fp32 weights", SRC);
+        return 0;
+    }
+    vla_weights_synthetic(&w, p, 0);
+    struct vla_model m;
+    struct vla_inputs in;
+    if (vla_model_init(&m, p, &w, &vla_ops_cpu, p->vision.image)) {
+        vla_weights_release(&w);
+        fact_set_str(fs, "soak.error", "model init failed", SRC);
+        return 0;
+    }
+    vla_inputs_synthetic(&in, p, p->vision.image, 0);
+    float *act = xcalloc((size_t)p->chunk * p->action_dim, sizeof(float));
+    fact_set_str(fs, "soak.backend", "cpu", SRC);
+    fact_set_str(fs, "soak.device", "host CPU (reference backend)", SRC);
+    fact_set_str(fs, "soak.dtype", "fp32", SRC);
+    fact_set_str(fs, "soak.load_path", "none (no GEMM load on the cpu backend)", SRC);
+    isolate_flush(fs);
+    double always = 0;
+    while (util_mono_s() < end && !stop_requested()) {
+        double extra = hook_ms(&always), t = util_mono_s();
+        int rc = vla_forward(&m, &in, act, NULL, NULL);
+        if (extra > 0)
+            sleep_ms(extra);
+        if (rc) {
+            fact_set_str(fs, "soak.error", "the pass failed", SRC);
+            break;
+        }
+        record(t, util_mono_s() - t);
+    }
+    free(act);
+    vla_inputs_release(&in);
+    vla_model_release(&m);
+    vla_weights_release(&w);
+    return 0;
+}
+
+static int child_run(struct probe_ctx *ctx)
+{
+    struct factset *fs = ctx->facts;
+    const struct soak_opts *o = C.o;
+    struct vla_preset p;
+    fact_set_str(fs, "soak.error", "", SRC);
+    if (vla_preset_find(&p, o->preset, NULL)) {
+        fact_set_str(fs, "soak.error", "unknown preset", SRC);
+        return 0;
+    }
+    fact_set_str(fs, "soak.preset", p.name, SRC);
+    double end = util_mono_s() + o->duration_s;
+    if (!strcmp(o->backend, "cpu")) {
+        child_cpu(fs, &p, end);
+        vla_preset_release(&p);
+        return 0;
+    }
+    struct vla_gpu_req r = {&p, o->backend, o->dtype, NULL, NULL, 1, p.vision.image, 0, 0, 0};
+    struct vla_gpu_out g;
+    struct vla_gpu_session *s = NULL;
+    int rc = vla_gpu_session_open(&r, &g, &s);
+    if (rc) {
+        fact_set_str(fs, "soak.error", g.error, SRC);
+        vla_gpu_session_close(s);
+        vla_gpu_out_release(&g);
+        vla_preset_release(&p);
+        return 0;
+    }
+    fact_set_str(fs, "soak.backend", g.backend, SRC);
+    fact_set_str(fs, "soak.device", g.device, SRC);
+    fact_set_str(fs, "soak.dtype", o->dtype, SRC);
+    int load = !strcmp(o->load, "gemm");
+    fact_set_str(
+        fs, "soak.load_path",
+        load ? (g.blas[0] ? g.blas : "the project's own GEMM kernel") : "none (--load none)", SRC);
+    /* the cold start is over: the duration counts from here */
+    end = util_mono_s() + o->duration_s;
+    isolate_flush(fs);
+    double always = 0;
+    while (util_mono_s() < end && !stop_requested()) {
+        double extra = hook_ms(&always), t = util_mono_s();
+        rc = vla_gpu_session_call(s, g.graph);
+        if (extra > 0)
+            sleep_ms(extra);
+        if (rc) {
+            fact_set_str(fs, "soak.error", vla_gpu_error(), SRC);
+            break;
+        }
+        record(t, util_mono_s() - t);
+        if (load && vla_gpu_load_gemm(GEMM_LOAD_N, GEMM_LOAD_REPS)) {
+            fact_set_str(fs, "soak.error", vla_gpu_error(), SRC);
+            break;
+        }
+    }
+    vla_gpu_session_close(s);
+    vla_gpu_out_release(&g);
+    vla_preset_release(&p);
+    return 0;
+}
+
+/* ---- the parent: sampler thread ---------------------------------------- */
+
+struct sampler {
+    struct tel *tel;
+    long interval_ms;
+    int rec_r;
+    pthread_mutex_t mu;
+    int stop;
+    struct tel_sample *samples;
+    size_t n, cap;
+    struct soak_call *calls;
+    size_t ncalls, ccap;
+    struct strbuf partial;
+};
+
+static void take_records(struct sampler *sp)
+{
+    char buf[4096];
+    for (;;) {
+        ssize_t r = read(sp->rec_r, buf, sizeof(buf));
+        if (r <= 0)
+            break;
+        strbuf_add(&sp->partial, buf, (size_t)r);
+    }
+    char *start = sp->partial.buf;
+    if (!start)
+        return;
+    char *nl;
+    while ((nl = strchr(start, '\n'))) {
+        *nl = '\0';
+        double t, lat;
+        if (sscanf(start, "%lf %lf", &t, &lat) == 2) {
+            if (sp->ncalls == sp->ccap) {
+                sp->ccap = sp->ccap ? sp->ccap * 2 : 1024;
+                sp->calls = xrealloc(sp->calls, sp->ccap * sizeof(*sp->calls));
+            }
+            sp->calls[sp->ncalls++] = (struct soak_call){t, lat};
+        }
+        start = nl + 1;
+    }
+    char *rest = xstrdup(start);
+    strbuf_release(&sp->partial);
+    strbuf_adds(&sp->partial, rest);
+    free(rest);
+}
+
+static void *sampler_main(void *arg)
+{
+    struct sampler *sp = arg;
+    double next = util_mono_s();
+    for (;;) {
+        pthread_mutex_lock(&sp->mu);
+        int stop = sp->stop;
+        pthread_mutex_unlock(&sp->mu);
+        double now = util_mono_s();
+        if (now >= next || stop) {
+            struct tel_sample s;
+            tel_sample(sp->tel, &s);
+            s.t_s = util_mono_s(); /* the calls' clock */
+            if (sp->n == sp->cap) {
+                sp->cap = sp->cap ? sp->cap * 2 : 256;
+                sp->samples = xrealloc(sp->samples, sp->cap * sizeof(*sp->samples));
+            }
+            sp->samples[sp->n++] = s;
+            next += sp->interval_ms / 1e3;
+            if (next < now)
+                next = now;
+        }
+        take_records(sp);
+        if (stop)
+            return NULL;
+        struct pollfd pf = {sp->rec_r, POLLIN, 0};
+        int wait = (int)((next - util_mono_s()) * 1e3);
+        poll(&pf, 1, wait > 0 ? (wait < 50 ? wait : 50) : 0);
+    }
+}
+
+static const struct probe soak_probe = {"soak", LEVEL_SOAK, 1, child_run,
+                                        "the soak's VLA pass and GEMM load"};
+
+static void print_summary(const struct factset *fs)
+{
+    const char *const names[] = {"soak.backend",
+                                 "soak.device",
+                                 "soak.preset",
+                                 "soak.dtype",
+                                 "soak.load_path",
+                                 "soak.calls",
+                                 "soak.duration_s",
+                                 "soak.p50_ms",
+                                 "soak.p99_ms",
+                                 "soak.p99_first_ms",
+                                 "soak.p99_last_ms",
+                                 "soak.p99_growth_pct",
+                                 "soak.sclk_first_mhz",
+                                 "soak.sclk_last_mhz",
+                                 "soak.temp_hottest",
+                                 "soak.throttle_events",
+                                 "soak.throttle_reasons",
+                                 "soak.throttle_since_start",
+                                 "soak.vram_growth_bytes",
+                                 "soak.energy_per_call_j",
+                                 "soak.avg_power_w",
+                                 "soak.energy_source",
+                                 "soak.outliers",
+                                 "soak.outliers_unexplained"};
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+        const struct fact *f = fact_get(fs, names[i]);
+        char *t = f ? fact_to_text(f) : xstrdup("?");
+        char *safe = str_sanitize(t, 0);
+        printf("  %-26s %s\n", names[i] + 5, safe);
+        free(safe);
+        free(t);
+    }
+    const struct fact *oc = fact_get(fs, "soak.outlier_causes");
+    if (oc && oc->type == FACT_LIST)
+        for (size_t i = 0; i < oc->list.n && i < 20; i++) {
+            char *safe = str_sanitize(oc->list.v[i], 0);
+            printf("  outlier  %s\n", safe);
+            free(safe);
+        }
+    printf("\n");
+}
+
+int soak_cmd(int argc, char **argv)
+{
+    struct soak_opts o = {0, "pi0", "bf16", "auto", NULL, NULL, "gemm", 1000};
+    int prc = parse(argc, argv, &o);
+    if (prc)
+        return prc > 0 ? 0 : (usage(stderr), 2);
+    if (!strcmp(o.backend, "cpu") && strcmp(o.dtype, "fp32"))
+        o.dtype = "fp32"; /* the reference backend computes in fp32 only */
+    struct vla_preset chk;
+    if (vla_preset_find(&chk, o.preset, NULL))
+        return 2;
+    vla_preset_release(&chk);
+    struct outfile out = {0};
+    if (o.json && outfile_open(&out, o.json, 1))
+        return 2;
+    char *unpacked = NULL;
+    if (sysroot_open(o.sysroot, &unpacked)) {
+        if (o.json)
+            outfile_close(&out, 1);
+        return 2;
+    }
+    struct checkset cs;
+    if (checks_load_default(&cs, NULL)) {
+        sysroot_close(unpacked);
+        if (o.json)
+            outfile_close(&out, 1);
+        return 2;
+    }
+    struct strlist bdfs = STRLIST_INIT;
+    tel_list_amd(&bdfs);
+    struct sampler sp;
+    memset(&sp, 0, sizeof(sp));
+    sp.tel = tel_open(&bdfs, rootfs_is_live(), 1);
+    sp.interval_ms = o.interval_ms;
+    int rec[2], stp[2];
+    if (pipe(rec) || pipe(stp)) {
+        error("soak: pipe: %s", strerror(errno));
+        return 3;
+    }
+    fcntl(rec[0], F_SETFL, O_NONBLOCK);
+    fcntl(rec[0], F_SETFD, FD_CLOEXEC);
+    fcntl(stp[1], F_SETFD, FD_CLOEXEC);
+    sp.rec_r = rec[0];
+    C.o = &o;
+    C.rec_w = rec[1];
+    C.stop_r = stp[0];
+    stop_w = stp[1];
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_stop;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    pthread_mutex_init(&sp.mu, NULL);
+    pthread_t th;
+    pthread_create(&th, NULL, sampler_main, &sp);
+
+    char started[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    double t0 = util_mono_s();
+    fprintf(stderr, "rocm-vla-doctor soak: %s %s for %.0f s (load: %s); Ctrl-C stops early\n",
+            o.preset, o.dtype, o.duration_s, strcmp(o.backend, "cpu") ? o.load : "none on the cpu");
+    struct factset fs = FACTSET_INIT;
+    static const struct probe_opts none = {0};
+    struct probe_ctx ctx = {&fs, LEVEL_SOAK, &none, 0};
+    isolate_run(&soak_probe, &ctx, o.duration_s + SOAK_COLD_MARGIN_S + o.duration_s / 10);
+    close(rec[1]);
+
+    pthread_mutex_lock(&sp.mu);
+    sp.stop = 1;
+    pthread_mutex_unlock(&sp.mu);
+    pthread_join(th, NULL);
+    take_records(&sp);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    stop_w = -1;
+    fact_set_bool(&fs, "soak.interrupted", stopped != 0, SRC);
+    fact_set_int(&fs, "soak.samples", (int64_t)sp.n, SRC);
+    /* the calls from the run's start (after the cold start): samples before
+     * the first call only set the baseline */
+    soak_analyze(sp.calls, sp.ncalls, sp.samples, sp.n, &fs);
+    const struct fact *be = fact_get(&fs, "soak.backend");
+    if (be && be->type == FACT_STR && !strcmp(be->s, "cpu")) {
+        /* the GPU's energy is not the cost of a call computed on the CPU */
+        const char *why = "the cpu backend's calls do not run on the GPU";
+        fact_set_unknown(&fs, "soak.energy_per_call_j", SRC, "%s", why);
+        fact_set_unknown(&fs, "soak.avg_power_w", SRC, "%s", why);
+        fact_set_unknown(&fs, "soak.energy_source", SRC, "%s", why);
+    }
+
+    struct strlist only = STRLIST_INIT;
+    strlist_add(&only, "soak.");
+    struct run_filter flt = {LEVEL_SOAK, &only};
+    struct results res;
+    int rc = 3;
+    if (checks_run(&cs, &fs, &flt, &res) == 0) {
+        struct report_meta meta = {RVD_VERSION, "soak", o.sysroot, "(built in)",       NULL,
+                                   NULL,        NULL,   started,   util_mono_s() - t0, 0};
+        int json_stdout = o.json && !strcmp(o.json, "-");
+        if (!json_stdout) {
+            printf("rocm-vla-doctor soak%s\n", stopped ? " (stopped early: Ctrl-C)" : "");
+            print_summary(&fs);
+            struct text_opts to = {isatty(STDOUT_FILENO), 0, 0, 0};
+            report_text_write(stdout, &meta, &res, &to);
+        }
+        rc = results_exit_code(&res, 0);
+        if (o.json) {
+            int bad = report_json_write(out.f, &meta, &fs, &res) != 0;
+            if (outfile_close(&out, bad) || bad)
+                rc = 3;
+        }
+        results_release(&res);
+    } else if (o.json) {
+        outfile_close(&out, 1);
+    }
+    const struct fact *err = fact_get(&fs, "soak.error");
+    if (err && err->type == FACT_STR && err->s && *err->s) {
+        char *safe = str_sanitize(err->s, 0);
+        fprintf(stderr, "rocm-vla-doctor soak: the pass stopped: %s\n", safe);
+        free(safe);
+    }
+    strlist_release(&only);
+    for (size_t i = 0; i < sp.n; i++)
+        tel_sample_release(&sp.samples[i]);
+    free(sp.samples);
+    free(sp.calls);
+    strbuf_release(&sp.partial);
+    pthread_mutex_destroy(&sp.mu);
+    close(rec[0]);
+    close(stp[0]);
+    close(stp[1]);
+    tel_close(sp.tel);
+    strlist_release(&bdfs);
+    factset_release(&fs);
+    checks_release(&cs);
+    sysroot_close(unpacked);
+    return rc;
+}

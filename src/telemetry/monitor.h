@@ -1,0 +1,14 @@
+/* monitor.h - `rocm-vla-doctor monitor` (headless telemetry recording) and
+ * the AMD GPU list the telemetry users share. */
+#ifndef RVD_MONITOR_H
+#define RVD_MONITOR_H
+
+#include "../core/util.h"
+
+/* the AMD GPUs' PCI addresses as the gpu probe lists them (the numbering of
+ * gpu.<i> in the checks), through rootfs */
+void tel_list_amd(struct strlist *bdfs);
+
+int monitor_cmd(int argc, char **argv);
+
+#endif

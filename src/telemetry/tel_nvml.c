@@ -1,0 +1,263 @@
+/* tel_nvml.c - NVIDIA GPUs through NVML (tel_nvml.h). Every function is
+ * resolved with __typeof__ from nvml_api.h, so a wrong signature fails the
+ * build; a function the driver lacks leaves its values unknown with the
+ * reason. NVML reads the live GPU only: under --sysroot it is never opened. */
+#include "tel_nvml.h"
+
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../gpu/backend.h"
+#include "../gpu/nvml_api.h"
+
+#define TEL_NVML_MAX 64
+
+#define FNS(X)                                                                                     \
+    X(nvmlInit_v2)                                                                                 \
+    X(nvmlShutdown)                                                                                \
+    X(nvmlErrorString)                                                                             \
+    X(nvmlDeviceGetCount_v2)                                                                       \
+    X(nvmlDeviceGetHandleByIndex_v2)                                                               \
+    X(nvmlDeviceGetHandleByPciBusId_v2)                                                            \
+    X(nvmlDeviceGetMemoryInfo) X(nvmlDeviceGetClockInfo) X(nvmlDeviceGetMaxClockInfo)              \
+        X(nvmlDeviceGetPowerUsage) X(nvmlDeviceGetEnforcedPowerLimit)                              \
+            X(nvmlDeviceGetTotalEnergyConsumption) X(nvmlDeviceGetTemperature)                     \
+                X(nvmlDeviceGetTemperatureThreshold) X(nvmlDeviceGetFanSpeed)                      \
+                    X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetCurrentClocksEventReasons)     \
+                        X(nvmlDeviceGetCurrentClocksThrottleReasons)                               \
+                            X(nvmlDeviceGetCurrPcieLinkGeneration)                                 \
+                                X(nvmlDeviceGetCurrPcieLinkWidth)                                  \
+                                    X(nvmlDeviceGetMaxPcieLinkGeneration)                          \
+                                        X(nvmlDeviceGetMaxPcieLinkWidth)                           \
+                                            X(nvmlDeviceGetPcieReplayCounter)
+
+#define DECL(fn) __typeof__(&fn) fn;
+struct tel_nvml {
+    void *h;
+    FNS(DECL)
+    unsigned n;
+    nvmlDevice_t dev[TEL_NVML_MAX];
+};
+
+static char status_buf[600];
+
+struct tel_nvml *tel_nvml_open(const char **status)
+{
+    static const char *const names[] = {"libnvidia-ml.so.1", "libnvidia-ml.so"};
+    char lib[256] = "";
+    struct strbuf why = STRBUF_INIT;
+    const char *forced = getenv("ROCM_VLA_DOCTOR_NVML_LIB");
+    void *h = forced && *forced ? gpu_dlopen_first(&forced, 1, lib, sizeof(lib), &why)
+                                : gpu_dlopen_first(names, 2, lib, sizeof(lib), &why);
+    *status = status_buf;
+    if (!h) {
+        snprintf(status_buf, sizeof(status_buf), "not loaded: %.500s",
+                 why.buf ? why.buf : "not found");
+        strbuf_release(&why);
+        return NULL;
+    }
+    strbuf_release(&why);
+    struct tel_nvml *n = xcalloc(1, sizeof(*n));
+    n->h = h;
+#define LOADFN(fn) n->fn = (__typeof__(&fn))dlsym(h, #fn);
+    FNS(LOADFN)
+    unsigned count = 0;
+    int e = -1;
+    if (!n->nvmlInit_v2 || !n->nvmlErrorString || !n->nvmlDeviceGetCount_v2 ||
+        !n->nvmlDeviceGetHandleByIndex_v2) {
+        snprintf(status_buf, sizeof(status_buf), "%.200s lacks nvmlInit_v2/nvmlDeviceGetCount_v2",
+                 lib);
+    } else if ((e = n->nvmlInit_v2()) != NVML_SUCCESS) {
+        snprintf(status_buf, sizeof(status_buf), "nvmlInit_v2: %.200s", n->nvmlErrorString(e));
+    } else if ((e = n->nvmlDeviceGetCount_v2(&count)) != NVML_SUCCESS || count == 0) {
+        snprintf(status_buf, sizeof(status_buf), "%.200s: no device (%.200s)", lib,
+                 e == NVML_SUCCESS ? "count 0" : n->nvmlErrorString(e));
+        if (n->nvmlShutdown)
+            n->nvmlShutdown();
+    } else {
+        for (unsigned i = 0; i < count && n->n < TEL_NVML_MAX; i++)
+            if (n->nvmlDeviceGetHandleByIndex_v2(i, &n->dev[n->n]) == NVML_SUCCESS)
+                n->n++;
+        snprintf(status_buf, sizeof(status_buf), "loaded %.200s, %u device(s)", lib, n->n);
+        return n;
+    }
+    dlclose(h);
+    free(n);
+    return NULL;
+}
+
+size_t tel_nvml_count(const struct tel_nvml *n)
+{
+    return n ? n->n : 0;
+}
+
+void tel_nvml_close(struct tel_nvml *n)
+{
+    if (!n)
+        return;
+    if (n->nvmlShutdown)
+        n->nvmlShutdown();
+    dlclose(n->h);
+    free(n);
+}
+
+/* one unsigned value: set k to v * mul, or unknown with NVML's reason */
+static void uval(struct tel_nvml *n, struct tel_gpu *g, enum tel_key k, const char *fname, int e,
+                 unsigned long long v, double mul)
+{
+    if (e == NVML_SUCCESS)
+        tel_gpu_set(g, k, (double)v * mul, "NVML");
+    else
+        tel_gpu_unknown(g, k, "%s: %s", fname,
+                        e == -1 ? "not in this driver" : n->nvmlErrorString(e));
+}
+
+#define CALL(fn, ...) (n->fn ? n->fn(__VA_ARGS__) : -1)
+
+static const char *const reasons[] = {
+    "GpuIdle",
+    "ApplicationsClocksSetting",
+    "SwPowerCap",
+    "HwSlowdown",
+    "SyncBoost",
+    "SwThermalSlowdown",
+    "HwThermalSlowdown",
+    "HwPowerBrakeSlowdown",
+    "DisplayClockSetting",
+};
+
+static double gen_gts(unsigned gen)
+{
+    static const double g[] = {0, 2.5, 5, 8, 16, 32, 64};
+    return gen < sizeof(g) / sizeof(g[0]) ? g[gen] : -1;
+}
+
+/* a PCIe generation as GT/s */
+static void gen_val(struct tel_nvml *n, struct tel_gpu *g, enum tel_key k, const char *fname, int e,
+                    unsigned v)
+{
+    if (e == NVML_SUCCESS && gen_gts(v) > 0)
+        tel_gpu_set(g, k, gen_gts(v), "NVML");
+    else if (e == NVML_SUCCESS)
+        tel_gpu_unknown(g, k, "%s: generation %u not known", fname, v);
+    else
+        uval(n, g, k, fname, e, 0, 1);
+}
+
+void tel_nvml_sample(struct tel_nvml *n, size_t i, struct tel_gpu *g)
+{
+    nvmlDevice_t d = n->dev[i];
+    unsigned v = 0;
+    unsigned long long ull = 0;
+    int e;
+    snprintf(g->pci, sizeof(g->pci), "nvml:%zu", i);
+    snprintf(g->vendor, sizeof(g->vendor), "nvidia");
+    e = CALL(nvmlDeviceGetClockInfo, d, NVML_CLOCK_SM, &v);
+    uval(n, g, TEL_SCLK_MHZ, "nvmlDeviceGetClockInfo(SM)", e, v, 1);
+    e = CALL(nvmlDeviceGetMaxClockInfo, d, NVML_CLOCK_SM, &v);
+    uval(n, g, TEL_SCLK_MAX_MHZ, "nvmlDeviceGetMaxClockInfo(SM)", e, v, 1);
+    tel_gpu_unknown(g, TEL_SCLK_MIN_MHZ, "NVML has no minimum clock");
+    e = CALL(nvmlDeviceGetClockInfo, d, NVML_CLOCK_MEM, &v);
+    uval(n, g, TEL_MCLK_MHZ, "nvmlDeviceGetClockInfo(MEM)", e, v, 1);
+    e = CALL(nvmlDeviceGetMaxClockInfo, d, NVML_CLOCK_MEM, &v);
+    uval(n, g, TEL_MCLK_MAX_MHZ, "nvmlDeviceGetMaxClockInfo(MEM)", e, v, 1);
+    tel_gpu_unknown(g, TEL_MCLK_MIN_MHZ, "NVML has no minimum clock");
+    e = CALL(nvmlDeviceGetPowerUsage, d, &v);
+    uval(n, g, TEL_POWER_W, "nvmlDeviceGetPowerUsage", e, v, 1e-3);
+    e = CALL(nvmlDeviceGetEnforcedPowerLimit, d, &v);
+    uval(n, g, TEL_POWER_CAP_W, "nvmlDeviceGetEnforcedPowerLimit", e, v, 1e-3);
+    e = CALL(nvmlDeviceGetTotalEnergyConsumption, d, &ull);
+    uval(n, g, TEL_ENERGY_J, "nvmlDeviceGetTotalEnergyConsumption", e, ull, 1e-3);
+    tel_gpu_unknown(g, TEL_TEMP_EDGE_C, "NVML reports one GPU temperature (temp_junction_c)");
+    tel_gpu_unknown(g, TEL_TEMP_EDGE_LIMIT_C, "NVML reports one GPU temperature");
+    e = CALL(nvmlDeviceGetTemperature, d, NVML_TEMPERATURE_GPU, &v);
+    uval(n, g, TEL_TEMP_JUNCTION_C, "nvmlDeviceGetTemperature", e, v, 1);
+    /* slowdown is where the clocks drop: the limit that matters here */
+    e = CALL(nvmlDeviceGetTemperatureThreshold, d, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN, &v);
+    uval(n, g, TEL_TEMP_JUNCTION_LIMIT_C, "nvmlDeviceGetTemperatureThreshold(SLOWDOWN)", e, v, 1);
+    tel_gpu_unknown(g, TEL_TEMP_MEM_C, "not read through NVML");
+    e = CALL(nvmlDeviceGetTemperatureThreshold, d, NVML_TEMPERATURE_THRESHOLD_MEM_MAX, &v);
+    uval(n, g, TEL_TEMP_MEM_LIMIT_C, "nvmlDeviceGetTemperatureThreshold(MEM_MAX)", e, v, 1);
+    tel_gpu_unknown(g, TEL_FAN_RPM, "NVML reports fan speed in percent");
+    e = CALL(nvmlDeviceGetFanSpeed, d, &v);
+    uval(n, g, TEL_FAN_PCT, "nvmlDeviceGetFanSpeed", e, v, 1);
+    nvmlUtilization_t u = {0, 0};
+    e = CALL(nvmlDeviceGetUtilizationRates, d, &u);
+    uval(n, g, TEL_BUSY_PCT, "nvmlDeviceGetUtilizationRates", e, u.gpu, 1);
+    uval(n, g, TEL_MEM_BUSY_PCT, "nvmlDeviceGetUtilizationRates", e, u.memory, 1);
+    nvmlMemory_t m = {0, 0, 0};
+    e = CALL(nvmlDeviceGetMemoryInfo, d, &m);
+    uval(n, g, TEL_VRAM_USED_B, "nvmlDeviceGetMemoryInfo", e, m.used, 1);
+    uval(n, g, TEL_VRAM_TOTAL_B, "nvmlDeviceGetMemoryInfo", e, m.total, 1);
+    tel_gpu_unknown(g, TEL_GTT_USED_B, "no GTT on NVIDIA");
+    tel_gpu_unknown(g, TEL_GTT_TOTAL_B, "no GTT on NVIDIA");
+    e = CALL(nvmlDeviceGetCurrPcieLinkGeneration, d, &v);
+    gen_val(n, g, TEL_PCIE_GTS, "nvmlDeviceGetCurrPcieLinkGeneration", e, v);
+    e = CALL(nvmlDeviceGetCurrPcieLinkWidth, d, &v);
+    uval(n, g, TEL_PCIE_WIDTH, "nvmlDeviceGetCurrPcieLinkWidth", e, v, 1);
+    e = CALL(nvmlDeviceGetMaxPcieLinkGeneration, d, &v);
+    gen_val(n, g, TEL_PCIE_MAX_GTS, "nvmlDeviceGetMaxPcieLinkGeneration", e, v);
+    e = CALL(nvmlDeviceGetMaxPcieLinkWidth, d, &v);
+    uval(n, g, TEL_PCIE_MAX_WIDTH, "nvmlDeviceGetMaxPcieLinkWidth", e, v, 1);
+    e = CALL(nvmlDeviceGetPcieReplayCounter, d, &v);
+    uval(n, g, TEL_PCIE_REPLAYS, "nvmlDeviceGetPcieReplayCounter", e, v, 1);
+
+    e = n->nvmlDeviceGetCurrentClocksEventReasons
+            ? n->nvmlDeviceGetCurrentClocksEventReasons(d, &ull)
+            : CALL(nvmlDeviceGetCurrentClocksThrottleReasons, d, &ull);
+    if (e == NVML_SUCCESS) {
+        size_t used = 0;
+        g->throttle_known = 1;
+        g->throttle_bits = ull;
+        snprintf(g->throttle_src, sizeof(g->throttle_src), "NVML");
+        for (unsigned b = 0; b < 64; b++) {
+            if (!(ull >> b & 1))
+                continue;
+            int w = b < sizeof(reasons) / sizeof(reasons[0])
+                        ? snprintf(g->throttle + used, sizeof(g->throttle) - used, "%s%s",
+                                   used ? "," : "", reasons[b])
+                        : snprintf(g->throttle + used, sizeof(g->throttle) - used, "%sBIT%u",
+                                   used ? "," : "", b);
+            if (w < 0 || (size_t)w >= sizeof(g->throttle) - used)
+                break;
+            used += (size_t)w;
+        }
+    } else {
+        snprintf(g->throttle_why, sizeof(g->throttle_why),
+                 "nvmlDeviceGetCurrentClocksEventReasons: %s",
+                 e == -1 ? "not in this driver" : n->nvmlErrorString(e));
+    }
+}
+
+int tel_nvml_find(struct tel_nvml *n, const char *pci)
+{
+    nvmlDevice_t d;
+    if (!n || !n->n)
+        return -1;
+    if (!pci || !*pci || !n->nvmlDeviceGetHandleByPciBusId_v2)
+        return 0;
+    if (n->nvmlDeviceGetHandleByPciBusId_v2(pci, &d) != NVML_SUCCESS)
+        return -1;
+    for (unsigned i = 0; i < n->n; i++)
+        if (n->dev[i] == d)
+            return (int)i;
+    return -1;
+}
+
+int tel_nvml_energy_mj(struct tel_nvml *n, size_t i, unsigned long long *mj)
+{
+    return CALL(nvmlDeviceGetTotalEnergyConsumption, n->dev[i], mj);
+}
+
+int tel_nvml_power_mw(struct tel_nvml *n, size_t i, unsigned *mw)
+{
+    return CALL(nvmlDeviceGetPowerUsage, n->dev[i], mw);
+}
+
+const char *tel_nvml_error(struct tel_nvml *n, int e)
+{
+    return e == -1 ? "not in this driver" : n->nvmlErrorString(e);
+}

@@ -1,0 +1,28 @@
+/* tel_nvml.h - the sampler's NVIDIA half (NVML, dlopen'd through
+ * src/gpu/nvml_api.h) and the setters the sampler's parts share. */
+#ifndef RVD_TEL_NVML_H
+#define RVD_TEL_NVML_H
+
+#include <stddef.h>
+
+#include "telemetry.h"
+
+struct tel_nvml;
+
+/* NULL when NVML does not load or finds no device; *status says how it went */
+struct tel_nvml *tel_nvml_open(const char **status);
+size_t tel_nvml_count(const struct tel_nvml *n);
+void tel_nvml_sample(struct tel_nvml *n, size_t i, struct tel_gpu *g);
+void tel_nvml_close(struct tel_nvml *n);
+/* the device at PCI address pci ("" = index 0); -1 when none */
+int tel_nvml_find(struct tel_nvml *n, const char *pci);
+/* NVML_SUCCESS (0) and the value, or NVML's error code (-1: not in this driver) */
+int tel_nvml_energy_mj(struct tel_nvml *n, size_t i, unsigned long long *mj);
+int tel_nvml_power_mw(struct tel_nvml *n, size_t i, unsigned *mw);
+const char *tel_nvml_error(struct tel_nvml *n, int e);
+
+void tel_gpu_set(struct tel_gpu *g, enum tel_key k, double v, const char *src);
+void tel_gpu_unknown(struct tel_gpu *g, enum tel_key k, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

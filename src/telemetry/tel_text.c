@@ -1,0 +1,165 @@
+/* tel_text.c - the telemetry's text parsers (telemetry.h): DPM tables and
+ * DRM fdinfo. Pure functions over strings, so the unit tests and the fuzz
+ * harness feed them the real captures directly. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "telemetry.h"
+
+/* the next line of *p (without '\n') into line; 0 at the end */
+static int next_line(const char **p, char *line, size_t n)
+{
+    if (!*p || !**p)
+        return 0;
+    const char *nl = strchr(*p, '\n');
+    size_t len = nl ? (size_t)(nl - *p) : strlen(*p);
+    snprintf(line, n, "%.*s", (int)(len < n ? len : n - 1), *p);
+    *p = nl ? nl + 1 : *p + len;
+    return 1;
+}
+
+/* a trailing '*' (after spaces) marks the current level; strip it */
+static int strip_star(char *line)
+{
+    size_t len = strlen(line);
+    while (len && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r'))
+        line[--len] = '\0';
+    if (len && line[len - 1] == '*') {
+        line[--len] = '\0';
+        return 1;
+    }
+    return 0;
+}
+
+int tel_dpm_parse(const char *text, struct tel_dpm *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->cur = -1;
+    out->min = -1;
+    out->max = -1;
+    unsigned first = 0, last = 0;
+    char line[128];
+    for (const char *p = text; next_line(&p, line, sizeof(line));) {
+        int star = strip_star(line);
+        unsigned lvl, mhz;
+        char unit[4];
+        /* amdgpu_pm.c prints "%d: %uMhz" (older kernels "%uMHz") */
+        if (sscanf(line, "%u: %u%3[MmHhZz]", &lvl, &mhz, unit) != 3 || strcasecmp(unit, "mhz"))
+            continue;
+        if (out->n++ == 0)
+            first = mhz;
+        last = mhz;
+        if (star && out->nstar++ == 0)
+            out->cur = mhz;
+    }
+    if (!out->n)
+        return -EINVAL;
+    out->min = first < last ? first : last;
+    out->max = first < last ? last : first;
+    return 0;
+}
+
+int tel_dpm_pcie_parse(const char *text, struct tel_dpm_pcie *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->cur_gts = out->max_gts = -1;
+    out->cur_width = out->max_width = -1;
+    char line[128];
+    for (const char *p = text; next_line(&p, line, sizeof(line));) {
+        int star = strip_star(line);
+        unsigned lvl, width;
+        double gts;
+        if (sscanf(line, "%u: %lfGT/s, x%u", &lvl, &gts, &width) != 3)
+            continue;
+        out->n++;
+        if (star && out->nstar++ == 0) {
+            out->cur_gts = gts;
+            out->cur_width = (int)width;
+        }
+        if (gts > out->max_gts || (gts == out->max_gts && (int)width > out->max_width)) {
+            out->max_gts = gts;
+            out->max_width = (int)width;
+        }
+    }
+    return out->n ? 0 : -EINVAL;
+}
+
+/* "123 KiB" / "4 MiB" / "77" (bytes) */
+static int64_t size_value(const char *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (end == v || errno)
+        return -1;
+    while (*end == ' ' || *end == '\t')
+        end++;
+    uint64_t mul = 1;
+    if (!strncmp(end, "KiB", 3))
+        mul = 1024;
+    else if (!strncmp(end, "MiB", 3))
+        mul = 1024 * 1024;
+    else if (!strncmp(end, "GiB", 3))
+        mul = 1024ull * 1024 * 1024;
+    else if (*end)
+        return -1;
+    if (n > (uint64_t)INT64_MAX / mul)
+        return -1;
+    return (int64_t)(n * mul);
+}
+
+int tel_fdinfo_parse(const char *text, struct tel_fdinfo *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->vram_bytes = -1;
+    out->engine_ns = -1;
+    int64_t amd_vram = -1, total_vram = -1;
+    char line[256];
+    for (const char *p = text; next_line(&p, line, sizeof(line));) {
+        char *colon = strchr(line, ':');
+        if (!colon)
+            continue;
+        *colon = '\0';
+        char *v = colon + 1;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        if (!strcmp(line, "drm-driver")) {
+            snprintf(out->driver, sizeof(out->driver), "%s", v);
+        } else if (!strcmp(line, "drm-pdev")) {
+            snprintf(out->pdev, sizeof(out->pdev), "%s", v);
+        } else if (!strcmp(line, "drm-client-id")) {
+            char *end;
+            errno = 0;
+            unsigned long long id = strtoull(v, &end, 10);
+            if (end != v && !*end && !errno) {
+                out->client_id = id;
+                out->has_client_id = 1;
+            }
+        } else if (!strncmp(line, "drm-engine-", 11) && strncmp(line, "drm-engine-capacity-", 20)) {
+            /* "drm-engine-gfx:\t123 ns" */
+            char *end;
+            errno = 0;
+            unsigned long long ns = strtoull(v, &end, 10);
+            if (end != v && !errno && !strcmp(end, " ns") && ns <= (uint64_t)INT64_MAX) {
+                if (out->engine_ns < 0)
+                    out->engine_ns = 0;
+                if ((uint64_t)out->engine_ns + ns <= (uint64_t)INT64_MAX)
+                    out->engine_ns += (int64_t)ns;
+            }
+        } else if (!strcmp(line, "drm-memory-vram")) {
+            out->vram_bytes = size_value(v);
+        } else if (!strcmp(line, "drm-total-vram")) {
+            total_vram = size_value(v);
+        } else if (!strcmp(line, "amd-memory-vram")) {
+            amd_vram = size_value(v); /* kernels before 6.5 */
+        }
+    }
+    if (!out->driver[0])
+        return -ENOENT;
+    if (out->vram_bytes < 0)
+        out->vram_bytes = total_vram >= 0 ? total_vram : amd_vram;
+    return 0;
+}

@@ -1,0 +1,146 @@
+/* telemetry.h - one sampler of GPU telemetry for every consumer (`monitor`,
+ * `soak`, the energy figure of `bench`, and the dashboard).
+ *
+ * A sample holds, per GPU, a fixed set of values (enum tel_key), each with
+ * the source it came from ("pp_dpm_sclk", "hwmon", "gpu_metrics", "NVML",
+ * "sysfs") or unknown (src NULL, a reason in why[]) - never a 0 standing in
+ * for "not read". AMD GPUs are read from sysfs through rootfs.h (so
+ * --sysroot fixtures and snapshots replay); NVIDIA GPUs through NVML
+ * (dlopen'd, nvml_api.h) when tel_open is asked to. The process list comes
+ * from DRM fdinfo (/proc/PID/fdinfo) and KFD (/sys/class/kfd/kfd/proc).
+ *
+ * Throttle: gpu_metrics' ASIC-independent throttle bits (AMD) or NVML's
+ * clock-event reasons (NVIDIA) as names. RDNA firmware reports some bits
+ * permanently, so consumers judge changes (a bit that turns on), and the
+ * sample says which bits were already set in the first sample. */
+#ifndef RVD_TELEMETRY_H
+#define RVD_TELEMETRY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/util.h"
+
+enum tel_key {
+    TEL_SCLK_MHZ,
+    TEL_SCLK_MIN_MHZ,
+    TEL_SCLK_MAX_MHZ,
+    TEL_MCLK_MHZ,
+    TEL_MCLK_MIN_MHZ,
+    TEL_MCLK_MAX_MHZ,
+    TEL_POWER_W,
+    TEL_POWER_CAP_W,
+    TEL_ENERGY_J,
+    TEL_TEMP_EDGE_C,
+    TEL_TEMP_EDGE_LIMIT_C,
+    TEL_TEMP_JUNCTION_C,
+    TEL_TEMP_JUNCTION_LIMIT_C,
+    TEL_TEMP_MEM_C,
+    TEL_TEMP_MEM_LIMIT_C,
+    TEL_FAN_RPM,
+    TEL_FAN_PCT,
+    TEL_BUSY_PCT,
+    TEL_MEM_BUSY_PCT,
+    TEL_VRAM_USED_B,
+    TEL_VRAM_TOTAL_B,
+    TEL_GTT_USED_B,
+    TEL_GTT_TOTAL_B,
+    TEL_PCIE_GTS,
+    TEL_PCIE_WIDTH,
+    TEL_PCIE_MAX_GTS,
+    TEL_PCIE_MAX_WIDTH,
+    TEL_PCIE_REPLAYS,
+    TEL_NKEYS
+};
+
+/* "sclk_mhz", ... (the JSON and CSV names) */
+const char *tel_key_name(enum tel_key k);
+
+#define TEL_WHY_MAX 96
+
+struct tel_gpu {
+    char pci[16];   /* "0000:03:00.0", or NVML's index as "nvml:0" */
+    char vendor[8]; /* "amd", "nvidia" */
+    double v[TEL_NKEYS];
+    const char *src[TEL_NKEYS]; /* static strings; NULL: unknown */
+    char why[TEL_NKEYS][TEL_WHY_MAX];
+    int throttle_known;
+    char throttle[256];     /* names of the active reasons, "" for none */
+    char throttle_src[32];  /* "gpu_metrics 1.3", "NVML" */
+    char throttle_why[128]; /* when unknown: "gpu_metrics format 1.9 unknown" */
+    uint64_t throttle_bits; /* indep_throttle_status / clock-event reasons */
+};
+
+struct tel_proc {
+    int pid;
+    char comm[32];
+    int gpu;            /* index into the sample's gpus, -1 when not matched */
+    int64_t vram_bytes; /* -1 unknown */
+    int64_t engine_ns;  /* drm-engine-* summed; -1 unknown (KFD) */
+    double busy_pct;    /* engine time over wall time since the last sample; <0 unknown */
+    const char *src;    /* "fdinfo", "kfd" */
+};
+
+struct tel_sample {
+    double t_s;    /* seconds since tel_open */
+    double wall_s; /* CLOCK_REALTIME */
+    size_t ngpu;
+    struct tel_gpu *gpus;
+    size_t nproc;
+    struct tel_proc *procs;
+    int procs_unreadable; /* processes whose fdinfo could not be read (other users') */
+};
+
+struct tel;
+
+/* amd_bdfs: the AMD GPUs' PCI addresses (as the gpu probe lists them, in
+ * its order); nvml: also read NVIDIA GPUs through NVML when it loads (live
+ * host only). procs: also list the processes using them. Returns NULL never. */
+struct tel *tel_open(const struct strlist *amd_bdfs, int nvml, int procs);
+/* one sample; release with tel_sample_release */
+void tel_sample(struct tel *t, struct tel_sample *s);
+void tel_sample_release(struct tel_sample *s);
+/* how NVML came out ("not asked", "loaded libnvidia-ml.so.1, 1 device", "not loaded: ...") */
+const char *tel_nvml_status(const struct tel *t);
+void tel_close(struct tel *t);
+
+/* the processes using the GPUs bdfs (DRM fdinfo, KFD) without sampling
+ * the GPUs: s->gpus holds only their PCI addresses. 0, or -errno when /proc
+ * cannot be listed. Release with tel_sample_release. */
+int tel_list_procs(const struct strlist *bdfs, struct tel_sample *s);
+/* "used by python3 (pid 41211, 2.0 GiB VRAM, kfd), ..." or "no process
+ * found that has it open[ (N processes not readable ...)]" */
+void tel_proc_describe(const struct tel_sample *s, int gpu, struct strbuf *out);
+
+/* ---- text parsers (tel_text.c), unit-tested on the real captures ---- */
+
+/* pp_dpm_sclk / pp_dpm_mclk: "N: <MHz>Mhz[ *]" lines. The range is the
+ * first and the last level (RDNA3 prints the current clock as a middle
+ * level "1: 31Mhz *" between the minimum and the maximum), cur = the first
+ * level marked '*' (-1 when none is), n = levels. 0, or -EINVAL when no
+ * line parses */
+struct tel_dpm {
+    int n, nstar;
+    double min, max, cur;
+};
+int tel_dpm_parse(const char *text, struct tel_dpm *out);
+/* pp_dpm_pcie: "N: 16.0GT/s, x16 [619Mhz][ *]": the marked level's speed
+ * and width (-1 when none is marked), and the top level's */
+struct tel_dpm_pcie {
+    int n, nstar;
+    double cur_gts, max_gts;
+    int cur_width, max_width;
+};
+int tel_dpm_pcie_parse(const char *text, struct tel_dpm_pcie *out);
+
+/* DRM fdinfo ("key:\tvalue" lines). 0 and the fields, or -ENOENT when the
+ * file is not a DRM client's (no drm-driver). Sizes in bytes, -1 unknown. */
+struct tel_fdinfo {
+    char driver[16], pdev[16];
+    uint64_t client_id;
+    int has_client_id;
+    int64_t vram_bytes, engine_ns;
+};
+int tel_fdinfo_parse(const char *text, struct tel_fdinfo *out);
+
+#endif

@@ -1,0 +1,40 @@
+/* fuzz_gpu_metrics.c - the telemetry's parsers of machine data: the binary
+ * gpu_metrics file (every revision's layout, sizes, all-ones values) and,
+ * on the same bytes as text, the pp_dpm_* tables and DRM fdinfo. What a
+ * successful parse returns must agree with the layout table (the struct's
+ * size fits the input) and stay in range. */
+#include <math.h>
+
+#include "../../src/telemetry/gpu_metrics.h"
+#include "../../src/telemetry/telemetry.h"
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct gpu_metrics m;
+    char why[160], names[64];
+    if (gpu_metrics_parse(data, size, &m, why, sizeof(why)) == 0) {
+        if (m.size != gpu_metrics_struct_size(m.format, m.content) || m.size > size)
+            abort();
+        for (int k = 0; k < GM_NFIELDS; k++)
+            if (m.known[k] && (!isfinite(m.v[k]) || m.v[k] < 0))
+                abort();
+        gpu_metrics_throttle_names(m.indep_throttle, names, sizeof(names));
+        if (strlen(names) >= sizeof(names))
+            abort();
+    } else if (!why[0] || strlen(why) >= sizeof(why)) {
+        abort(); /* every refusal says why */
+    }
+    char *s = fuzz_cstr(data, size);
+    struct tel_dpm d;
+    if (tel_dpm_parse(s, &d) == 0 && (d.n < 1 || d.nstar > d.n || d.min > d.max))
+        abort();
+    struct tel_dpm_pcie p;
+    if (tel_dpm_pcie_parse(s, &p) == 0 && (p.n < 1 || p.nstar > p.n))
+        abort();
+    struct tel_fdinfo f;
+    if (tel_fdinfo_parse(s, &f) == 0 && (!f.driver[0] || f.vram_bytes < -1 || f.engine_ns < -1))
+        abort();
+    free(s);
+    return 0;
+}

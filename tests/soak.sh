@@ -1,0 +1,154 @@
+#!/bin/sh
+# soak.sh - `soak` on the CPU backend (a cut-down tiny preset, 5 s) against a fixture
+# sysroot whose telemetry files this script rewrites mid-run: a steady run
+# (verdicts pass; any outlier unexplained), a drifting run (latency growth
+# through the test hook, clock drop, junction at its limit, a throttle bit,
+# VRAM creep: each verdict fails or warns), an outlier run (one slow call while
+# the clock steps and a process appears: the outlier names both), Ctrl-C
+# (report written, soak.interrupted), usage errors (exit 2). Reports are
+# validated against reports/schema.json.
+# Environment: RVD (the binary), OUT (a scratch directory).
+set -u
+RVD=${RVD:-build/rocm-vla-doctor}
+OUT=${OUT:-build/out}
+D="$OUT/soak"
+rm -rf "$D" && mkdir -p "$D"
+NAME=soak
+. tests/lib.sh
+PY=python3
+FIX=tests/fixtures/rx7900xtx-desktop/root
+GPU=sys/devices/pci0000:80/0000:80:01.1/0000:84:00.0/0000:85:00.0/0000:86:00.0
+HW=$GPU/hwmon/hwmon8
+HOOK="$D/hook"
+# tiny cut to ~1 ms a call: hundreds of calls in 5 s, also under ASan
+MICRO=tests/data/soak-micro.yaml
+export ROCM_VLA_DOCTOR_SOAK_HOOK="$HOOK"
+
+# fresh ROOT: the fixture at 2400 MHz with the real v1_3 gpu_metrics (no throttle bit)
+mkroot() {
+    rm -rf "$1"
+    cp -a "$FIX" "$1"
+    cp tests/data/fixtures-real/amdgpu-sysfs-rs/rx6900xt/gpu_metrics "$1/$GPU/gpu_metrics"
+    chmod u+w "$1/$GPU/gpu_metrics"
+    printf '0: 500Mhz\n1: 2400Mhz *\n2: 2500Mhz\n' >"$1/$GPU/pp_dpm_sclk"
+}
+soak() { # NAME ROOT [ARGS...]: 5 s on the CPU, telemetry every 100 ms
+    n=$1 r=$2
+    shift 2
+    "$RVD" soak --duration 5s --preset "$MICRO" --backend cpu --interval 100 --sysroot "$r" \
+        --json "$D/$n.json" "$@" >"$D/$n.out" 2>"$D/$n.err"
+}
+schema() {
+    if $PY tests/validate_json.py reports/schema.json "$1" >"$D/schema.out" 2>&1; then ok; else
+        bad "$1 not valid: $(head -3 "$D/schema.out")"
+    fi
+}
+st() { expect "$1: $2 is $3" "$D/$1.json" "c['$2']['status'] == '$3'"; }
+
+# --- steady ---
+mkroot "$D/r1"
+rm -f "$HOOK"
+soak steady "$D/r1"
+rc=$?
+[ $rc -le 1 ] && ok || bad "steady: exit $rc: $(tail -3 "$D/steady.err")"
+schema "$D/steady.json"
+expect "steady: level soak" "$D/steady.json" 'd["host"]["level"] == "soak" and all(x["level"] == "soak" for x in d["checks"])'
+expect "steady: only soak checks" "$D/steady.json" 'len(d["checks"]) == 7'
+st steady soak.run pass
+st steady soak.clock pass
+st steady soak.thermal pass
+st steady soak.throttle pass
+st steady soak.vram pass
+expect "steady: latency judged" "$D/steady.json" 'c["soak.latency_drift"]["status"] in ("pass", "warn", "fail")'
+expect "steady: calls recorded" "$D/steady.json" 'f["soak.calls"] >= 100 and f["soak.backend"] == "cpu"'
+expect "steady: any outlier is unexplained" "$D/steady.json" 'all("unexplained" in x for x in f["soak.outlier_causes"])'
+expect "steady: no GPU energy for CPU calls" "$D/steady.json" 'f["soak.energy_per_call_j"] is None'
+grep -q "soak.latency_drift" "$D/steady.out" && ok || bad "steady: no text report"
+
+# --- drifting: at 2.5 s everything changes ---
+mkroot "$D/r2"
+rm -f "$HOOK"
+soak drift "$D/r2" &
+pid=$!
+sleep 2.5
+echo "always 400" >"$HOOK"
+printf '0: 500Mhz\n1: 1500Mhz *\n2: 2500Mhz\n' >"$D/r2/$GPU/pp_dpm_sclk"
+echo 110000 >"$D/r2/$HW/temp2_input"
+echo 1715470336 >"$D/r2/$GPU/mem_info_vram_used"
+$PY -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[112] = 1; open(sys.argv[1], "wb").write(b)' "$D/r2/$GPU/gpu_metrics"
+wait $pid
+rc=$?
+[ $rc -eq 1 ] && ok || bad "drift: exit $rc, want 1: $(tail -3 "$D/drift.err")"
+schema "$D/drift.json"
+st drift soak.latency_drift fail
+st drift soak.clock fail
+st drift soak.thermal fail
+st drift soak.throttle warn
+st drift soak.vram warn
+expect "drift: clock figures" "$D/drift.json" 'f["soak.sclk_first_mhz"] == 2400 and f["soak.sclk_last_mhz"] == 1500'
+expect "drift: junction named" "$D/drift.json" '"junction 110 C of its 110 C limit" in f["soak.temp_hottest"]'
+expect "drift: PPT0 turned on" "$D/drift.json" 'f["soak.throttle_reasons"] == "PPT0" and f["soak.throttle_events"] == 1'
+expect "drift: VRAM grew 1 GiB" "$D/drift.json" 'f["soak.vram_growth_bytes"] == 1073741824'
+
+# --- one outlier while the clock steps and a process appears ---
+mkroot "$D/r3"
+rm -f "$HOOK"
+soak outlier "$D/r3" &
+pid=$!
+sleep 2
+echo "once 1500" >"$HOOK"
+# the child removes the hook when the slow call starts: change the telemetry during that call
+i=0
+while [ -e "$HOOK" ] && [ $i -lt 100 ]; do sleep 0.02; i=$((i + 1)); done
+printf '0: 500Mhz\n1: 1500Mhz *\n2: 2500Mhz\n' >"$D/r3/$GPU/pp_dpm_sclk"
+mkdir -p "$D/r3/proc/999/fdinfo"
+echo stress >"$D/r3/proc/999/comm"
+printf 'drm-driver:\tamdgpu\ndrm-client-id:\t5\ndrm-pdev:\t0000:86:00.0\n' >"$D/r3/proc/999/fdinfo/4"
+wait $pid
+rc=$?
+[ $rc -le 1 ] && ok || bad "outlier: exit $rc: $(tail -3 "$D/outlier.err")"
+expect "outlier: attributed to the clock step and the process" "$D/outlier.json" 'any("GPU 0 shader clock 2400 -> 1500 MHz" in x and "another process: stress (pid 999) on GPU 0" in x for x in f["soak.outlier_causes"])'
+expect "outlier: not unexplained" "$D/outlier.json" 'f["soak.outliers"] >= 1 and f["soak.outliers_unexplained"] == f["soak.outliers"] - sum(1 for x in f["soak.outlier_causes"] if "unexplained" not in x)'
+
+# --- Ctrl-C: the report is written with what was measured ---
+mkroot "$D/r4"
+rm -f "$HOOK"
+t0=$(date +%s)
+"$RVD" soak --duration 60s --preset "$MICRO" --backend cpu --interval 100 --sysroot "$D/r4" \
+    --json "$D/int.json" >"$D/int.out" 2>"$D/int.err" &
+pid=$!
+sleep 3
+kill -INT $pid
+wait $pid
+rc=$?
+t1=$(date +%s)
+[ $rc -le 1 ] && ok || bad "SIGINT: exit $rc: $(tail -3 "$D/int.err")"
+[ $((t1 - t0)) -lt 20 ] && ok || bad "SIGINT: took $((t1 - t0)) s"
+schema "$D/int.json"
+expect "SIGINT: interrupted, calls kept" "$D/int.json" 'f["soak.interrupted"] is True and f["soak.calls"] >= 1 and f["soak.duration_s"] < 30'
+expect "SIGINT: soak.run warns" "$D/int.json" 'c["soak.run"]["status"] in ("warn", "fail") and ("stopped early" in c["soak.run"]["summary"] or "only" in c["soak.run"]["summary"])'
+grep -q "stopped early" "$D/int.out" && ok || bad "SIGINT: text does not say so"
+
+# --- usage errors: exit 2 ---
+usage() { # LABEL PATTERN ARGS...
+    label=$1 pat=$2
+    shift 2
+    "$RVD" soak "$@" >"$D/u.out" 2>"$D/u.err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q -- "$pat" "$D/u.err"; then ok; else bad "$label: exit $rc, $(head -2 "$D/u.err")"; fi
+}
+usage "no duration" "--duration is required"
+usage "zero duration" "--duration must be" --duration 0
+usage "bad unit" "--duration must be" --duration 5x
+usage "bad dtype" "--dtype must be" --duration 5s --dtype int8
+usage "bad backend" "--backend must be" --duration 5s --backend tpu
+usage "bad load" "--load must be" --duration 5s --load disk
+usage "bad interval" "--interval must be" --duration 5s --interval 5
+usage "argument" "takes no arguments" --duration 5s extra
+usage "unknown preset" "" --duration 5s --preset no-such-preset
+usage "json to a directory" "is a directory" --duration 5s --json "$D"
+"$RVD" --level soak >"$D/lvl.out" 2>&1
+[ $? -eq 2 ] && grep -q "rocm-vla-doctor soak --duration" "$D/lvl.out" && ok || bad "check --level soak not refused"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,264 @@
+/* test_gpu_metrics.c - the gpu_metrics parser on the real v1_3 capture of
+ * an RX 6900 XT and on test data written at the offsets of the kernel's
+ * structs (kgd_pp_interface.h; the sizes and offsets below were taken from
+ * those struct definitions compiled with the kernel's natural alignment,
+ * independently of the parser's layout tables), plus truncated, oversized,
+ * padded and unknown revisions. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "../../src/core/util.h"
+#include "../../src/telemetry/gpu_metrics.h"
+#include "test.h"
+
+#define REAL "tests/data/fixtures-real/amdgpu-sysfs-rs/rx6900xt/gpu_metrics"
+
+static unsigned char buf[8192];
+
+static void hdr(size_t size, unsigned f, unsigned c)
+{
+    memset(buf, 0, sizeof(buf));
+    buf[0] = (unsigned char)(size & 0xff);
+    buf[1] = (unsigned char)(size >> 8);
+    buf[2] = (unsigned char)f;
+    buf[3] = (unsigned char)c;
+}
+
+static void put(size_t off, unsigned bytes, uint64_t v)
+{
+    for (unsigned i = 0; i < bytes; i++)
+        buf[off + i] = (unsigned char)(v >> (8 * i));
+}
+
+static int near(double a, double b)
+{
+    return fabs(a - b) < 1e-6 * (fabs(b) + 1);
+}
+
+static void test_sizes(void)
+{
+    /* sizeof(struct gpu_metrics_vX_Y) with the kernel's layout */
+    CHECK(gpu_metrics_struct_size(1, 0) == 80);
+    CHECK(gpu_metrics_struct_size(1, 1) == 96);
+    CHECK(gpu_metrics_struct_size(1, 2) == 104);
+    CHECK(gpu_metrics_struct_size(1, 3) == 120);
+    CHECK(gpu_metrics_struct_size(1, 4) == 288);
+    CHECK(gpu_metrics_struct_size(1, 5) == 360);
+    CHECK(gpu_metrics_struct_size(1, 6) == 384);
+    CHECK(gpu_metrics_struct_size(2, 0) == 120);
+    CHECK(gpu_metrics_struct_size(2, 1) == 120);
+    CHECK(gpu_metrics_struct_size(2, 2) == 128);
+    CHECK(gpu_metrics_struct_size(2, 3) == 152);
+    CHECK(gpu_metrics_struct_size(2, 4) == 168);
+    CHECK(gpu_metrics_struct_size(3, 0) == 264);
+    CHECK(gpu_metrics_struct_size(1, 9) == 0);
+    CHECK(gpu_metrics_struct_size(4, 0) == 0);
+}
+
+static void test_real_capture(void)
+{
+    char *data;
+    size_t len;
+    char why[160] = "";
+    struct gpu_metrics m;
+    if (read_user_file(REAL, 1 << 20, &data, &len)) {
+        /* the capture is part of the shared test data: its absence is a
+         * failure, not a skip */
+        CHECK(!"real gpu_metrics capture readable");
+        return;
+    }
+    CHECK(len == 4096); /* a page: the struct plus zero padding */
+    CHECK(gpu_metrics_parse(data, len, &m, why, sizeof(why)) == 0);
+    CHECK(m.format == 1 && m.content == 3 && m.size == 120);
+    CHECK(m.known[GM_TEMP_EDGE_C] && near(m.v[GM_TEMP_EDGE_C], 56));
+    CHECK(m.known[GM_TEMP_HOTSPOT_C] && near(m.v[GM_TEMP_HOTSPOT_C], 59));
+    CHECK(m.known[GM_TEMP_MEM_C] && near(m.v[GM_TEMP_MEM_C], 54));
+    CHECK(near(m.v[GM_POWER_W], 36));     /* hwmon power1_average: 36000000 uW */
+    CHECK(near(m.v[GM_GFXCLK_MHZ], 500)); /* pp_dpm_sclk: "0: 500Mhz *" */
+    CHECK(near(m.v[GM_UCLK_MHZ], 1000));  /* pp_dpm_mclk: "3: 1000Mhz *" */
+    CHECK(near(m.v[GM_PCIE_WIDTH], 16) && near(m.v[GM_PCIE_GTS], 16.0));
+    CHECK(near(m.v[GM_GFX_BUSY_PCT], 3));
+    CHECK(near(m.v[GM_ENERGY_J], 0x010df422 / 65536.0));
+    CHECK(m.has_throttle && m.throttle == 0);
+    CHECK(m.has_indep && m.indep_throttle == 0);
+    /* the same bytes cut to the struct: still fine */
+    CHECK(gpu_metrics_parse(data, 120, &m, why, sizeof(why)) == 0);
+    /* truncated */
+    CHECK(gpu_metrics_parse(data, 100, &m, why, sizeof(why)) == -1);
+    CHECK_STR(why, "gpu_metrics 1.3: 100 bytes read, 120 expected");
+    /* data after the struct is not padding */
+    data[200] = 1;
+    CHECK(gpu_metrics_parse(data, len, &m, why, sizeof(why)) == -1);
+    CHECK(strstr(why, "data after the struct") != NULL);
+    free(data);
+}
+
+static void test_v1_0(void)
+{
+    struct gpu_metrics m;
+    char why[160];
+    hdr(80, 1, 0);
+    put(8, 8, 123456789);     /* system_clock_counter */
+    put(18, 2, 71);           /* temperature_hotspot */
+    put(34, 2, 250);          /* average_socket_power, W */
+    put(36, 4, 65536 * 1000); /* energy_accumulator (u32) */
+    put(54, 2, 1800);         /* current_gfxclk */
+    put(68, 4, 0x5);          /* throttle_status */
+    put(72, 2, 2100);         /* current_fan_speed */
+    put(74, 1, 16);
+    put(75, 1, 80);
+    CHECK(gpu_metrics_parse(buf, 80, &m, why, sizeof(why)) == 0);
+    CHECK(near(m.v[GM_TEMP_HOTSPOT_C], 71) && near(m.v[GM_POWER_W], 250));
+    CHECK(near(m.v[GM_ENERGY_J], 1000) && near(m.v[GM_GFXCLK_MHZ], 1800));
+    CHECK(near(m.v[GM_FAN_RPM], 2100) && near(m.v[GM_PCIE_GTS], 8.0));
+    CHECK(near(m.v[GM_TIMESTAMP_NS], 123456789));
+    CHECK(m.has_throttle && m.throttle == 5 && !m.has_indep);
+}
+
+static void test_v1_3_throttle(void)
+{
+    struct gpu_metrics m;
+    char why[160], names[256];
+    hdr(120, 1, 3);
+    put(4, 2, 0xffff); /* temperature_edge not provided */
+    put(112, 8, (UINT64_C(1) << 36) | 1 | (UINT64_C(1) << 60));
+    CHECK(gpu_metrics_parse(buf, 120, &m, why, sizeof(why)) == 0);
+    CHECK(!m.known[GM_TEMP_EDGE_C]); /* unknown, never 0xffff or 0 */
+    CHECK(m.known[GM_TEMP_MEM_C] && m.v[GM_TEMP_MEM_C] == 0);
+    CHECK(m.has_indep);
+    gpu_metrics_throttle_names(m.indep_throttle, names, sizeof(names));
+    CHECK_STR(names, "PPT0,TEMP_HOTSPOT,BIT60");
+    gpu_metrics_throttle_names(0, names, sizeof(names));
+    CHECK_STR(names, "");
+    gpu_metrics_throttle_names(UINT64_MAX, names, 12); /* truncated at a name boundary */
+    CHECK_STR(names, "PPT0,PPT1");
+    /* a wrong structure_size for a known revision */
+    hdr(112, 1, 3);
+    CHECK(gpu_metrics_parse(buf, 120, &m, why, sizeof(why)) == -1);
+    CHECK_STR(why, "gpu_metrics 1.3: structure_size 112, the kernel's v1_3 is 120 bytes");
+}
+
+static void test_v1_4_v1_5(void)
+{
+    struct gpu_metrics m;
+    char why[160];
+    hdr(288, 1, 4);
+    put(4, 2, 85);   /* temperature_hotspot */
+    put(10, 2, 550); /* curr_socket_power, W */
+    put(24, 8, UINT64_C(65536) * 5000);
+    put(40, 4, 0x10);  /* throttle_status */
+    put(240, 2, 2100); /* current_gfxclk[0] */
+    put(280, 2, 1300); /* current_uclk */
+    CHECK(gpu_metrics_parse(buf, 288, &m, why, sizeof(why)) == 0);
+    CHECK(near(m.v[GM_TEMP_HOTSPOT_C], 85) && near(m.v[GM_POWER_W], 550));
+    CHECK(near(m.v[GM_ENERGY_J], 5000) && m.throttle == 0x10);
+    CHECK(near(m.v[GM_GFXCLK_MHZ], 2100) && near(m.v[GM_UCLK_MHZ], 1300));
+    CHECK(!m.known[GM_TEMP_EDGE_C] && !m.has_indep); /* v1_4 has neither */
+    hdr(360, 1, 5);
+    put(88, 8, UINT64_C(65536) * 7);
+    put(104, 4, 0x3);
+    put(312, 2, 1900);
+    put(352, 2, 1200);
+    CHECK(gpu_metrics_parse(buf, 360, &m, why, sizeof(why)) == 0);
+    CHECK(near(m.v[GM_ENERGY_J], 7) && m.throttle == 3);
+    CHECK(near(m.v[GM_GFXCLK_MHZ], 1900) && near(m.v[GM_UCLK_MHZ], 1200));
+    hdr(384, 1, 6);
+    put(128, 4, 0x9);
+    put(336, 2, 1700);
+    CHECK(gpu_metrics_parse(buf, 384, &m, why, sizeof(why)) == 0);
+    CHECK(m.throttle == 9 && near(m.v[GM_GFXCLK_MHZ], 1700));
+}
+
+static void test_v2(void)
+{
+    struct gpu_metrics m;
+    char why[160];
+    hdr(120, 2, 0);
+    put(16, 2, 4550);  /* temperature_gfx, centi-C */
+    put(40, 2, 9000);  /* average_gfx_activity, centi-% */
+    put(44, 2, 15000); /* average_socket_power, mW */
+    put(80, 2, 2200);  /* current_gfxclk */
+    put(112, 4, 0x2);
+    CHECK(gpu_metrics_parse(buf, 120, &m, why, sizeof(why)) == 0);
+    CHECK(near(m.v[GM_TEMP_GFX_C], 45.5) && near(m.v[GM_GFX_BUSY_PCT], 90));
+    CHECK(near(m.v[GM_POWER_W], 15) && near(m.v[GM_GFXCLK_MHZ], 2200) && m.throttle == 2);
+    CHECK(!m.known[GM_ENERGY_J]); /* APUs have no accumulator */
+    hdr(120, 2, 1);
+    put(40, 2, 12000);
+    put(76, 2, 1600);
+    put(108, 4, 0x4);
+    CHECK(gpu_metrics_parse(buf, 120, &m, why, sizeof(why)) == 0);
+    CHECK(near(m.v[GM_POWER_W], 12) && near(m.v[GM_GFXCLK_MHZ], 1600) && m.throttle == 4);
+    hdr(128, 2, 2);
+    put(120, 8, UINT64_C(1) << 4);
+    CHECK(gpu_metrics_parse(buf, 128, &m, why, sizeof(why)) == 0);
+    CHECK(m.has_indep && m.indep_throttle == 16);
+    hdr(152, 2, 3);
+    put(120, 8, UINT64_C(1) << 5);
+    CHECK(gpu_metrics_parse(buf, 152, &m, why, sizeof(why)) == 0);
+    CHECK(m.indep_throttle == 32);
+    hdr(168, 2, 4);
+    put(4, 2, 6000);
+    put(28, 2, 5000);
+    put(40, 2, 8000);
+    put(76, 2, 2900);
+    put(120, 8, UINT64_C(1) << 33);
+    CHECK(gpu_metrics_parse(buf, 168, &m, why, sizeof(why)) == 0);
+    CHECK(near(m.v[GM_TEMP_GFX_C], 60) && near(m.v[GM_GFX_BUSY_PCT], 50));
+    CHECK(near(m.v[GM_POWER_W], 8) && near(m.v[GM_GFXCLK_MHZ], 2900));
+    CHECK(m.indep_throttle == (UINT64_C(1) << 33));
+}
+
+static void test_v3_0(void)
+{
+    struct gpu_metrics m;
+    char why[160];
+    hdr(264, 3, 0);
+    put(4, 2, 5100);    /* temperature_gfx */
+    put(42, 2, 37);     /* average_gfx_activity, % */
+    put(104, 8, 42);    /* system_clock_counter */
+    put(112, 4, 21000); /* average_socket_power, mW */
+    put(174, 2, 2700);  /* average_gfxclk_frequency */
+    put(186, 2, 2800);  /* average_uclk_frequency */
+    CHECK(gpu_metrics_parse(buf, 264, &m, why, sizeof(why)) == 0);
+    CHECK(near(m.v[GM_TEMP_GFX_C], 51) && near(m.v[GM_GFX_BUSY_PCT], 37));
+    CHECK(near(m.v[GM_POWER_W], 21) && near(m.v[GM_GFXCLK_MHZ], 2700));
+    CHECK(near(m.v[GM_UCLK_MHZ], 2800) && near(m.v[GM_TIMESTAMP_NS], 42));
+    CHECK(!m.has_throttle && !m.has_indep);
+}
+
+static void test_bad(void)
+{
+    struct gpu_metrics m;
+    char why[160];
+    CHECK(gpu_metrics_parse(buf, 0, &m, why, sizeof(why)) == -1);
+    CHECK(gpu_metrics_parse(buf, 3, &m, why, sizeof(why)) == -1);
+    CHECK(strstr(why, "4-byte header") != NULL);
+    hdr(120, 1, 9);
+    CHECK(gpu_metrics_parse(buf, 120, &m, why, sizeof(why)) == -1);
+    CHECK_STR(why, "gpu_metrics format 1.9 unknown (120 bytes)");
+    hdr(64, 4, 0);
+    CHECK(gpu_metrics_parse(buf, 64, &m, why, sizeof(why)) == -1);
+    CHECK_STR(why, "gpu_metrics format 4.0 unknown (64 bytes)");
+    hdr(0xffff, 1, 3);
+    CHECK(gpu_metrics_parse(buf, sizeof(buf), &m, why, sizeof(why)) == -1);
+    CHECK(strstr(why, "structure_size 65535") != NULL);
+    /* a v2_4 header on v1_3-sized data (oversized claim) */
+    hdr(168, 2, 4);
+    CHECK(gpu_metrics_parse(buf, 120, &m, why, sizeof(why)) == -1);
+    CHECK_STR(why, "gpu_metrics 2.4: 120 bytes read, 168 expected");
+}
+
+int main(void)
+{
+    test_sizes();
+    test_real_capture();
+    test_v1_0();
+    test_v1_3_throttle();
+    test_v1_4_v1_5();
+    test_v2();
+    test_v3_0();
+    test_bad();
+    return test_report();
+}

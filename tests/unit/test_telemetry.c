@@ -1,0 +1,324 @@
+/* test_telemetry.c - the telemetry's text parsers on the real captures
+ * (tests/data/fixtures-real: pp_dpm_* of six cards, NUL padding kept) and
+ * the sampler on a sysroot: the rx7900xtx-desktop fixture copied to a temp
+ * dir, plus DRM fdinfo, KFD process files and the real gpu_metrics. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../src/core/rootfs.h"
+#include "../../src/core/util.h"
+#include "../../src/telemetry/tel_energy.h"
+#include "../../src/telemetry/telemetry.h"
+#include "test.h"
+
+#define REAL "tests/data/fixtures-real/amdgpu-sysfs-rs/"
+
+static char *real(const char *card, const char *file)
+{
+    char path[256], *buf;
+    size_t len;
+    snprintf(path, sizeof(path), REAL "%s/%s", card, file);
+    if (read_user_file(path, 1 << 20, &buf, &len)) {
+        fprintf(stderr, "cannot read %s\n", path);
+        return xstrdup("");
+    }
+    return buf; /* NUL padding ends the string where sysfs' text ends */
+}
+
+static void test_dpm_real(void)
+{
+    struct tel_dpm d;
+    char *t = real("rx580", "pp_dpm_sclk");
+    CHECK(tel_dpm_parse(t, &d) == 0);
+    CHECK(d.n == 8 && d.nstar == 1 && d.cur == 900 && d.min == 300 && d.max == 1366);
+    free(t);
+    t = real("rx6900xt", "pp_dpm_sclk"); /* NUL padded */
+    CHECK(tel_dpm_parse(t, &d) == 0);
+    CHECK(d.n == 2 && d.cur == 500 && d.min == 500 && d.max == 2660);
+    free(t);
+    t = real("rx7800xt", "pp_dpm_sclk"); /* "1: 0Mhz *": GFXOFF, the range is 500..2124 */
+    CHECK(tel_dpm_parse(t, &d) == 0);
+    CHECK(d.n == 3 && d.cur == 0 && d.min == 500 && d.max == 2124);
+    free(t);
+    t = real("rx7900xt", "pp_dpm_sclk");
+    CHECK(tel_dpm_parse(t, &d) == 0 && d.cur == 31 && d.min == 500 && d.max == 2219);
+    free(t);
+    t = real("vega56", "pp_dpm_mclk");
+    CHECK(tel_dpm_parse(t, &d) == 0 && d.cur == 167 && d.min == 167 && d.max == 920);
+    free(t);
+    t = real("rx9070xt", "pp_dpm_mclk");
+    CHECK(tel_dpm_parse(t, &d) == 0 && d.n == 6 && d.cur == 96 && d.max == 1258);
+    free(t);
+    CHECK(tel_dpm_parse("", &d) == -EINVAL);
+    CHECK(tel_dpm_parse("garbage\n0: 12GHz *\n", &d) == -EINVAL);
+    CHECK(tel_dpm_parse("0: 300Mhz\n1: 600Mhz\n", &d) == 0 && d.cur == -1 && d.nstar == 0);
+}
+
+static void test_dpm_pcie_real(void)
+{
+    struct tel_dpm_pcie p;
+    char *t = real("rx580", "pp_dpm_pcie");
+    CHECK(tel_dpm_pcie_parse(t, &p) == 0);
+    CHECK(p.n == 2 && p.nstar == 1 && p.cur_gts == 8.0 && p.cur_width == 16);
+    CHECK(p.max_gts == 8.0 && p.max_width == 16);
+    free(t);
+    t = real("rx6900xt", "pp_dpm_pcie");
+    CHECK(tel_dpm_pcie_parse(t, &p) == 0 && p.cur_gts == 16.0 && p.cur_width == 16);
+    free(t);
+    t = real("rx7800xt", "pp_dpm_pcie");
+    CHECK(tel_dpm_pcie_parse(t, &p) == 0 && p.n == 3 && p.cur_gts == 16.0 && p.max_width == 16);
+    free(t);
+    t = real("rx7900xt", "pp_dpm_pcie"); /* every level marked */
+    CHECK(tel_dpm_pcie_parse(t, &p) == 0 && p.nstar == 3);
+    free(t);
+    t = real("rx9070xt", "pp_dpm_pcie"); /* none marked */
+    CHECK(tel_dpm_pcie_parse(t, &p) == 0 && p.nstar == 0 && p.cur_gts == -1);
+    CHECK(p.max_gts == 8.0 && p.max_width == 16);
+    free(t);
+    t = real("vega56", "pp_dpm_pcie");
+    CHECK(tel_dpm_pcie_parse(t, &p) == 0 && p.cur_gts == 8.0);
+    free(t);
+    CHECK(tel_dpm_pcie_parse("0: fast\n", &p) == -EINVAL);
+}
+
+static void test_fdinfo(void)
+{
+    struct tel_fdinfo f;
+    /* the keys amdgpu prints (Documentation/gpu/drm-usage-stats.rst) */
+    const char *amd = "pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t1073\n"
+                      "drm-driver:\tamdgpu\ndrm-client-id:\t42\ndrm-pdev:\t0000:86:00.0\n"
+                      "pasid:\t32770\ndrm-memory-vram:\t1048576 KiB\ndrm-memory-gtt:\t2048 KiB\n"
+                      "drm-engine-gfx:\t2000000000 ns\ndrm-engine-compute:\t500000000 ns\n"
+                      "drm-engine-capacity-gfx:\t2\n";
+    CHECK(tel_fdinfo_parse(amd, &f) == 0);
+    CHECK_STR(f.driver, "amdgpu");
+    CHECK_STR(f.pdev, "0000:86:00.0");
+    CHECK(f.has_client_id && f.client_id == 42);
+    CHECK(f.vram_bytes == 1073741824LL);
+    CHECK(f.engine_ns == 2500000000LL); /* capacity is not time */
+    /* kernels before drm-memory-*: amd-memory-vram */
+    CHECK(tel_fdinfo_parse("drm-driver:\tamdgpu\namd-memory-vram:\t4096 KiB\n", &f) == 0);
+    CHECK(f.vram_bytes == 4194304 && f.engine_ns == -1 && !f.has_client_id);
+    /* not a DRM file */
+    CHECK(tel_fdinfo_parse("pos:\t0\nflags:\t0100002\n", &f) == -ENOENT);
+    CHECK(tel_fdinfo_parse("drm-driver:\ti915\ndrm-memory-vram:\tlots\n", &f) == 0);
+    CHECK(f.vram_bytes == -1);
+}
+
+#define GPU_BDF "0000:86:00.0"
+#define GPU_DIR "/sys/devices/pci0000:80/0000:80:01.1/0000:84:00.0/0000:85:00.0/0000:86:00.0"
+
+static void put_file(const char *root, const char *rel, const char *text)
+{
+    char *path = xasprintf("%s%s", root, rel);
+    char *cmd = xasprintf("mkdir -p \"$(dirname '%s')\"", path);
+    if (system(cmd) != 0)
+        fprintf(stderr, "mkdir failed\n");
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    free(cmd);
+    free(path);
+}
+
+static void test_sampler(void)
+{
+    char root[] = "/tmp/rvd-tel-XXXXXX";
+    if (!mkdtemp(root)) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    char *cmd = xasprintf("cp -a tests/fixtures/rx7900xtx-desktop/root/. %s/ && cp " REAL
+                          "rx6900xt/gpu_metrics %s" GPU_DIR "/gpu_metrics",
+                          root, root);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+    /* a compute process (KFD) and a graphics client (fdinfo) */
+    put_file(root, "/proc/4242/comm", "python3\n");
+    put_file(root, "/proc/4242/fdinfo/5",
+             "drm-driver:\tamdgpu\ndrm-client-id:\t7\n"
+             "drm-pdev:\t" GPU_BDF "\ndrm-memory-vram:\t2048 KiB\n"
+             "drm-engine-gfx:\t1000 ns\n");
+    put_file(root, "/proc/4242/fdinfo/6",
+             "drm-driver:\tamdgpu\ndrm-client-id:\t7\n"
+             "drm-pdev:\t" GPU_BDF "\ndrm-memory-vram:\t2048 KiB\n");
+    put_file(root, "/proc/4242/fdinfo/1", "pos:\t0\n");
+    put_file(root, "/proc/77/comm", "Xorg\n");
+    put_file(root, "/proc/77/fdinfo/3",
+             "drm-driver:\tamdgpu\ndrm-client-id:\t1\n"
+             "drm-pdev:\t0000:99:00.0\n"); /* another GPU */
+    CHECK(rootfs_init(root) == 0);
+    struct strlist bdfs = STRLIST_INIT;
+    strlist_add(&bdfs, GPU_BDF);
+    struct tel *t = tel_open(&bdfs, 0, 1);
+    struct tel_sample s;
+    tel_sample(t, &s);
+    CHECK(s.ngpu == 1);
+    const struct tel_gpu *g = &s.gpus[0];
+    CHECK_STR(g->pci, GPU_BDF);
+    CHECK(g->src[TEL_SCLK_MHZ] && g->v[TEL_SCLK_MHZ] == 31);
+    CHECK(g->v[TEL_SCLK_MIN_MHZ] == 500 && g->v[TEL_SCLK_MAX_MHZ] == 2219);
+    CHECK_STR(g->src[TEL_SCLK_MHZ], "pp_dpm_sclk");
+    CHECK(g->src[TEL_POWER_W] && fabs(g->v[TEL_POWER_W] - 68) < 1e-9);
+    CHECK(fabs(g->v[TEL_POWER_CAP_W] - 290) < 1e-9);
+    CHECK(fabs(g->v[TEL_TEMP_EDGE_C] - 53) < 1e-9 &&
+          fabs(g->v[TEL_TEMP_EDGE_LIMIT_C] - 100) < 1e-9);
+    CHECK(fabs(g->v[TEL_TEMP_JUNCTION_C] - 61) < 1e-9);
+    CHECK(fabs(g->v[TEL_TEMP_JUNCTION_LIMIT_C] - 110) < 1e-9);
+    CHECK(fabs(g->v[TEL_TEMP_MEM_C] - 68) < 1e-9 && fabs(g->v[TEL_TEMP_MEM_LIMIT_C] - 108) < 1e-9);
+    CHECK(g->src[TEL_BUSY_PCT] && g->v[TEL_BUSY_PCT] == 3);
+    CHECK(g->v[TEL_VRAM_USED_B] == 641728512.0);
+    /* every level of this pp_dpm_pcie is marked: the link files instead */
+    CHECK_STR(g->src[TEL_PCIE_GTS], "current_link_speed");
+    CHECK(g->v[TEL_PCIE_GTS] == 16.0 && g->v[TEL_PCIE_WIDTH] == 16);
+    /* not in this fixture: unknown with the reason, never 0 */
+    CHECK(!g->src[TEL_GTT_USED_B] && strstr(g->why[TEL_GTT_USED_B], "mem_info_gtt_used"));
+    CHECK(!g->src[TEL_PCIE_REPLAYS]);
+    /* hwmon has no energy1_input: the gpu_metrics accumulator */
+    CHECK_STR(g->src[TEL_ENERGY_J], "gpu_metrics energy_accumulator");
+    CHECK(g->throttle_known && g->throttle_bits == 0);
+    CHECK_STR(g->throttle_src, "gpu_metrics 1.3");
+    /* one process on this GPU; the duplicated client counted once */
+    CHECK(s.nproc == 1);
+    if (s.nproc == 1) {
+        CHECK(s.procs[0].pid == 4242 && s.procs[0].gpu == 0);
+        CHECK_STR(s.procs[0].comm, "python3");
+        CHECK(s.procs[0].vram_bytes == 2097152);
+        CHECK(s.procs[0].busy_pct < 0); /* first sample: no interval yet */
+    }
+    tel_sample_release(&s);
+
+    /* second sample: engine time grew; a KFD compute process appears;
+     * gpu_metrics turns into an unknown revision */
+    put_file(root, "/proc/4242/fdinfo/5",
+             "drm-driver:\tamdgpu\ndrm-client-id:\t7\n"
+             "drm-pdev:\t" GPU_BDF "\ndrm-engine-gfx:\t900001000 ns\n");
+    put_file(root, "/sys/class/kfd/kfd/proc/5151/vram_52138", "3221225472\n");
+    put_file(root, "/proc/5151/comm", "rocm-bench\n");
+    /* (52138: the gpu_id of the fixture's KFD node at 0000:86:00.0) */
+    char *gm = xasprintf("%s" GPU_DIR "/gpu_metrics", root);
+    FILE *f = fopen(gm, "r+b");
+    if (f) {
+        fseek(f, 3, SEEK_SET);
+        fputc(9, f); /* content revision 9 */
+        fclose(f);
+    }
+    usleep(20000);
+    tel_sample(t, &s);
+    CHECK(s.nproc == 2);
+    for (size_t i = 0; i < s.nproc; i++) {
+        if (s.procs[i].pid == 4242)
+            CHECK(s.procs[i].busy_pct > 0 && s.procs[i].busy_pct <= 100);
+        if (s.procs[i].pid == 5151) {
+            CHECK_STR(s.procs[i].src, "kfd");
+            CHECK(s.procs[i].vram_bytes == 3221225472LL);
+            CHECK_STR(s.procs[i].comm, "rocm-bench");
+        }
+    }
+    CHECK(!s.gpus[0].throttle_known);
+    CHECK_STR(s.gpus[0].throttle_why, "gpu_metrics format 1.9 unknown (120 bytes)");
+    CHECK(!s.gpus[0].src[TEL_ENERGY_J]);
+    tel_sample_release(&s);
+    tel_close(t);
+    strlist_release(&bdfs);
+    rootfs_release();
+    free(gm);
+    cmd = xasprintf("rm -rf %s", root);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+}
+
+static void write_at(const char *root, const char *rel, const char *text)
+{
+    char *path = xasprintf("%s%s", root, rel);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    free(path);
+}
+
+/* energy over an interval: hwmon energy1_input, else the gpu_metrics
+ * accumulator, else integrated power samples; unknown without any */
+static void test_energy(void)
+{
+    char root[] = "/tmp/rvd-energy-XXXXXX";
+    if (!mkdtemp(root)) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    char *cmd = xasprintf("cp -a tests/fixtures/rx7900xtx-desktop/root/. %s/", root);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+    CHECK(rootfs_init(root) == 0);
+    const char *hw = GPU_DIR "/hwmon/hwmon8";
+    char src[128], why[300];
+    double j = -1, secs = -1;
+
+    write_at(root, GPU_DIR "/hwmon/hwmon8/energy1_input", "1000000\n");
+    struct tel_energy *e = tel_energy_start("hip", GPU_BDF);
+    write_at(root, GPU_DIR "/hwmon/hwmon8/energy1_input", "3500000\n"); /* +2.5 J */
+    CHECK(tel_energy_stop(e, &j, &secs, src, sizeof(src), why, sizeof(why)) == 0);
+    CHECK(fabs(j - 2.5) < 1e-9 && secs >= 0);
+    CHECK_STR(src, "hwmon energy1_input");
+
+    /* no energy1_input: the gpu_metrics accumulator (the real v1_3 capture;
+     * the same value twice: 0 J, a measured zero, not an unknown) */
+    char *p = xasprintf("%s%s/energy1_input", root, hw);
+    unlink(p);
+    free(p);
+    cmd = xasprintf("cp " REAL "rx6900xt/gpu_metrics %s" GPU_DIR "/gpu_metrics", root);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+    e = tel_energy_start("hip", GPU_BDF);
+    CHECK(tel_energy_stop(e, &j, &secs, src, sizeof(src), why, sizeof(why)) == 0);
+    CHECK(j == 0);
+    CHECK_STR(src, "gpu_metrics energy accumulator");
+
+    /* neither: power1_average (68 W in this fixture) sampled and integrated */
+    p = xasprintf("%s" GPU_DIR "/gpu_metrics", root);
+    unlink(p);
+    free(p);
+    e = tel_energy_start("hip", GPU_BDF);
+    usleep(200000);
+    CHECK(tel_energy_stop(e, &j, &secs, src, sizeof(src), why, sizeof(why)) == 0);
+    CHECK(strstr(src, "integrated hwmon power samples") != NULL);
+    /* 68 W over the ~0.2 s the samples cover */
+    CHECK(j > 68 * 0.1 && fabs(j - 68 * secs) < 1e-6);
+    if (!(j > 68 * 0.1 && fabs(j - 68 * secs) < 1e-6))
+        fprintf(stderr, "integrated %g J over %g s (%s)\n", j, secs, src);
+
+    /* no hwmon at all: unknown, never 0 */
+    cmd = xasprintf("rm -rf %s" GPU_DIR "/hwmon", root);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+    e = tel_energy_start("hip", GPU_BDF);
+    j = -1;
+    CHECK(tel_energy_stop(e, &j, &secs, src, sizeof(src), why, sizeof(why)) == -1);
+    CHECK(j == -1 && strstr(why, "no energy1_input") != NULL);
+    /* the cpu backend: no GPU counter */
+    e = tel_energy_start("cpu", "");
+    CHECK(tel_energy_stop(e, &j, &secs, src, sizeof(src), why, sizeof(why)) == -1);
+    CHECK(strstr(why, "no GPU energy counter for the cpu backend") != NULL);
+    rootfs_release();
+    cmd = xasprintf("rm -rf %s", root);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+}
+
+int main(void)
+{
+    test_dpm_real();
+    test_dpm_pcie_real();
+    test_fdinfo();
+    test_sampler();
+    test_energy();
+    return test_report();
+}
