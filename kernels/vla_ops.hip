@@ -256,32 +256,47 @@ extern "C" __global__ void vla_rope(float *x, int T, int heads, int hd, int stri
 
 // ---- softmax over rows (attention probabilities, fp32) -----------------
 
-// S[r, :n] = softmax(S[r, :n] * scale); with p16, also its 16-bit copy
+// S[r, :n] = softmax(S[r, :n] * scale); with p16, also its 16-bit copy.
+// gs threads per row (a power of two dividing VLA_BLOCK), VLA_BLOCK / gs rows
+// per block: rows of a few hundred (vision's 256 keys) would leave most of a
+// whole block idle through each reduction. Every thread of the block walks
+// the same number of row groups, so the barriers stay uniform.
 extern "C" __global__ void vla_softmax(float *S, int rows, int n, float scale, rvd_u16 *p16,
-                                       int bf)
+                                       int bf, int gs)
 {
     __shared__ float sh[VLA_BLOCK];
-    for (int r = blockIdx.x; r < rows; r += gridDim.x) {
-        float *row = S + (rvd_u64)r * n;
+    int per = VLA_BLOCK / gs, lane = (int)threadIdx.x % gs, grp = (int)threadIdx.x / gs;
+    float *g = sh + grp * gs;
+    for (int r0 = (int)blockIdx.x * per; r0 < rows; r0 += (int)gridDim.x * per) {
+        int r = r0 + grp, live = r < rows;
+        float *row = S + (rvd_u64)(live ? r : 0) * n;
         float mx = -3.402823466e38f;
-        for (int j = threadIdx.x; j < n; j += VLA_BLOCK)
+        for (int j = lane; live && j < n; j += gs)
             mx = fmaxf(mx, row[j] * scale);
-        sh[threadIdx.x] = mx;
+        g[lane] = mx;
         __syncthreads();
-        for (int s = VLA_BLOCK / 2; s > 0; s >>= 1) {
-            if ((int)threadIdx.x < s)
-                sh[threadIdx.x] = fmaxf(sh[threadIdx.x], sh[threadIdx.x + s]);
+        for (int s = gs / 2; s > 0; s >>= 1) {
+            if (lane < s)
+                g[lane] = fmaxf(g[lane], g[lane + s]);
             __syncthreads();
         }
-        mx = sh[0];
+        mx = g[0];
         __syncthreads();
         float sum = 0;
-        for (int j = threadIdx.x; j < n; j += VLA_BLOCK)
+        for (int j = lane; live && j < n; j += gs)
             sum += expf(row[j] * scale - mx);
-        float inv = 1.0f / vla_block_sum(sum, sh);
+        g[lane] = sum;
+        __syncthreads();
+        for (int s = gs / 2; s > 0; s >>= 1) {
+            if (lane < s)
+                g[lane] += g[lane + s];
+            __syncthreads();
+        }
+        float inv = 1.0f / g[0];
+        __syncthreads();
         // the exponent again rather than a write and a read of S; with p16
         // only the 16-bit probabilities are written (all the next GEMM reads)
-        for (int j = threadIdx.x; j < n; j += VLA_BLOCK) {
+        for (int j = lane; live && j < n; j += gs) {
             float p = expf(row[j] * scale - mx) * inv;
             if (p16)
                 p16[(rvd_u64)r * n + j] = bf ? vla_f2bf(p) : vla_f2h(p);
@@ -375,12 +390,13 @@ extern "C" __global__ void vla_qkv_heads16(const float *qkv, const float *bias, 
                                            int H, int hd, rvd_u16 *q16, rvd_u16 *k16,
                                            rvd_u16 *v16, int bf)
 {
-    int W = H * hd;
-    rvd_u64 n = (rvd_u64)C * T * 3 * W;
-    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
-        int col = (int)(i % (3 * W));
-        rvd_u64 row = i / (3 * W); // c * T + t
-        int c = (int)(row / T), t = (int)(row % T);
+    // 32-bit index arithmetic (the host checks C * T * 3W < 2^31): a 64-bit
+    // division per element cost more than the element's memory traffic
+    int W = H * hd, W3 = 3 * W;
+    int n = C * T * W3;
+    for (int i = (int)RVD_TID; i < n; i += (int)RVD_NTHREADS) {
+        int col = i % W3, row = i / W3; // row = c * T + t
+        int c = row / T, t = row % T;
         int which = col / W, h = (col % W) / hd, d = col % hd;
         float v = qkv[i] + (bias ? bias[col] : 0.0f);
         rvd_u16 *dst = which == 0 ? q16 : which == 1 ? k16 : v16;
