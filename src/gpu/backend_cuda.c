@@ -483,6 +483,9 @@ struct gpu_backend *gpu_backend_cuda_open(char **why)
     b->runtime_version = b->driver_version;
     load_rtc(b, c);
     load_blas(b, c);
+    if (!c->lt && !b->blas_lt_err[0])
+        snprintf(b->blas_lt_err, sizeof(b->blas_lt_err), "not tried: no cuBLAS (%.400s)",
+                 b->blas_err);
     b->device_count = c_device_count;
     b->set_device = c_set_device;
     b->props = c_props;

@@ -94,9 +94,7 @@ static size_t esize(enum gpu_dtype t)
     return t == GPU_F32 ? 4 : 2;
 }
 
-/* the alignment an algorithm may assume for a matrix: its address and its
- * row pitch, capped at the 256 bytes the library asks at most */
-static uint32_t align_of(const void *p, long ld, size_t es)
+uint32_t gpu_lt_align(const void *p, long ld, size_t es)
 {
     uintptr_t a = (uintptr_t)p | (uintptr_t)(ld * (long)es) | 256u;
     return (uint32_t)(a & (~a + 1));
@@ -207,10 +205,10 @@ int gpu_lt_gemm(struct gpu_lt *lt, struct gpu_backend *b, int tune_ok, enum gpu_
                          ldb,
                          ldc,
                          !!bias,
-                         align_of(A, lda, esize(t)),
-                         align_of(B, ldb, esize(t)),
-                         align_of(C, ldc, esize(ct)),
-                         bias ? align_of(bias, 0, 4) : 0,
+                         gpu_lt_align(A, lda, esize(t)),
+                         gpu_lt_align(B, ldb, esize(t)),
+                         gpu_lt_align(C, ldc, esize(ct)),
+                         bias ? gpu_lt_align(bias, 0, 4) : 0,
                          (long long)lt->ws_len};
     struct lt_plan *p = NULL;
     for (int i = 0; i < lt->n && !p; i++)
