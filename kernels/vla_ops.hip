@@ -313,12 +313,17 @@ extern "C" __global__ void vla_softmax(float *S, int rows, int n, float scale, r
 extern "C" __global__ void vla_bias_act(float *y, const float *bias, int T, int N, int act,
                                         rvd_u16 *y16, int bf)
 {
-    rvd_u64 n = (rvd_u64)T * N;
-    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
-        float v = y[i] + bias[i % N];
+    // the column advances by the stride mod N per element: one 64-bit
+    // remainder per thread instead of one per element
+    rvd_u64 n = (rvd_u64)T * N, S = RVD_NTHREADS;
+    unsigned step = (unsigned)(S % (rvd_u64)N), col = (unsigned)(RVD_TID % (rvd_u64)N);
+    for (rvd_u64 i = RVD_TID; i < n; i += S) {
+        float v = y[i] + bias[col];
         v = act == 1 ? vla_gelu_tanh(v) : act == 2 ? vla_silu(v) : v;
         y[i] = v;
         vla_put16(y16, i, v, bf);
+        col += step;
+        col = col >= (unsigned)N ? col - (unsigned)N : col;
     }
 }
 
@@ -390,17 +395,18 @@ extern "C" __global__ void vla_qkv_heads16(const float *qkv, const float *bias, 
                                            int H, int hd, rvd_u16 *q16, rvd_u16 *k16,
                                            rvd_u16 *v16, int bf)
 {
-    // 32-bit index arithmetic (the host checks C * T * 3W < 2^31): a 64-bit
-    // division per element cost more than the element's memory traffic
-    int W = H * hd, W3 = 3 * W;
-    int n = C * T * W3;
-    for (int i = (int)RVD_TID; i < n; i += (int)RVD_NTHREADS) {
-        int col = i % W3, row = i / W3; // row = c * T + t
-        int c = row / T, t = row % T;
-        int which = col / W, h = (col % W) / hd, d = col % hd;
-        float v = qkv[i] + (bias ? bias[col] : 0.0f);
-        rvd_u16 *dst = which == 0 ? q16 : which == 1 ? k16 : v16;
-        dst[(((rvd_u64)c * H + h) * T + t) * hd + d] = bf ? vla_f2bf(v) : vla_f2h(v);
+    // a block per row (c, t), its threads along the 3W columns: two 32-bit
+    // divisions per element (the host checks C * T * 3W < 2^31)
+    int W = H * hd, W3 = 3 * W, rows = C * T;
+    for (int row = (int)blockIdx.x; row < rows; row += (int)gridDim.x) {
+        int c = row / T, t = row - c * T;
+        const float *src = qkv + (rvd_u64)row * W3;
+        for (int col = (int)threadIdx.x; col < W3; col += (int)blockDim.x) {
+            int which = col / W, rem = col - which * W, h = rem / hd, d = rem - h * hd;
+            float v = src[col] + (bias ? bias[col] : 0.0f);
+            rvd_u16 *dst = which == 0 ? q16 : which == 1 ? k16 : v16;
+            dst[(((rvd_u64)c * H + h) * T + t) * hd + d] = bf ? vla_f2bf(v) : vla_f2h(v);
+        }
     }
 }
 

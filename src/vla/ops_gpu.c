@@ -31,11 +31,11 @@
     X(vla_scale)                                                                                   \
     X(vla_act)                                                                                     \
     X(vla_glu)                                                                                     \
-    X(vla_layernorm) X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp)   \
-        X(vla_merge) X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp)        \
-            X(vla_max_abs) X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16)     \
-                X(vla_cvt16x3) X(vla_bias_act) X(vla_bias_layernorm) X(vla_rope_split)             \
-                    X(vla_qkv_heads16)
+    X(vla_layernorm)                                                                               \
+    X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge)       \
+        X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)      \
+            X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3)     \
+                X(vla_bias_act) X(vla_bias_layernorm) X(vla_rope_split) X(vla_qkv_heads16)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -638,8 +638,8 @@ static void g_attention_packed(const float *qkv, const float *bias, float *out, 
         fail("vision attention operands over 2^31 elements");
         return;
     }
-    LAUNCH(K_vla_qkv_heads16, grid_for((uint64_t)C * T * 3 * W), &qkv, &bias, &C, &T, &H, &hd, &q16,
-           &k16, &v16, &bf);
+    LAUNCH(K_vla_qkv_heads16, (unsigned)(C * T < G.gridmax ? C * T : G.gridmax), &qkv, &bias, &C,
+           &T, &H, &hd, &q16, &k16, &v16, &bf);
     long long sS = (long long)T * T, sH = (long long)T * hd;
     float *S = scratch(&G.S, (size_t)CH * sS * sizeof(float));
     void *P16 = scratch(&G.P16, (size_t)CH * sS * 2);
