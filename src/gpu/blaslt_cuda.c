@@ -16,10 +16,10 @@
 #define LT_FNS(X)                                                                                  \
     X(cublasLtCreate)                                                                              \
     X(cublasLtMatmulDescCreate)                                                                    \
-    X(cublasLtMatmulDescDestroy) X(cublasLtMatmulDescSetAttribute) X(cublasLtMatrixLayoutCreate)   \
-        X(cublasLtMatrixLayoutDestroy) X(cublasLtMatmulPreferenceCreate)                           \
-            X(cublasLtMatmulPreferenceSetAttribute) X(cublasLtMatmulAlgoGetHeuristic)              \
-                X(cublasLtMatmul)
+    X(cublasLtMatmulDescDestroy)                                                                   \
+    X(cublasLtMatmulDescSetAttribute) X(cublasLtMatrixLayoutCreate) X(cublasLtMatrixLayoutDestroy) \
+        X(cublasLtMatmulPreferenceCreate) X(cublasLtMatmulPreferenceSetAttribute)                  \
+            X(cublasLtMatmulAlgoGetHeuristic) X(cublasLtMatmul)
 
 #define LT_CAND 32        /* heuristic candidates timed per shape */
 #define LT_REPS 5         /* timed runs per candidate */
@@ -51,11 +51,16 @@ struct gpu_lt {
 
 struct gpu_lt *gpu_lt_open(char *lib, size_t lib_len, char *err, size_t err_len)
 {
-    static const char *const names[] = {"libcublasLt.so", "libcublasLt.so.13", "libcublasLt.so.12",
-                                        "/usr/local/cuda/lib64/libcublasLt.so"};
+    /* ROCM_VLA_DOCTOR_CUBLASLT_LIB: only that file (tests: an absent library) */
+    const char *forced = getenv("ROCM_VLA_DOCTOR_CUBLASLT_LIB");
+    const char *const names[] = {forced ? forced : "libcublasLt.so",
+                                 forced ? NULL : "libcublasLt.so.13",
+                                 forced ? NULL : "libcublasLt.so.12",
+                                 forced ? NULL : "/usr/local/cuda/lib64/libcublasLt.so"};
     struct strbuf why = STRBUF_INIT;
     void *h = gpu_dlopen_first(names, ARRAY_SIZE(names), lib, lib_len, &why);
     if (!h) {
+        lib[0] = '\0';
         snprintf(err, err_len, "%s", why.buf ? why.buf : "not found");
         strbuf_release(&why);
         return NULL;
