@@ -256,32 +256,47 @@ extern "C" __global__ void vla_rope(float *x, int T, int heads, int hd, int stri
 
 // ---- softmax over rows (attention probabilities, fp32) -----------------
 
-// S[r, :n] = softmax(S[r, :n] * scale); with p16, also its 16-bit copy
+// S[r, :n] = softmax(S[r, :n] * scale); with p16, also its 16-bit copy.
+// gs threads per row (a power of two dividing VLA_BLOCK), VLA_BLOCK / gs rows
+// per block: rows of a few hundred (vision's 256 keys) would leave most of a
+// whole block idle through each reduction. Every thread of the block walks
+// the same number of row groups, so the barriers stay uniform.
 extern "C" __global__ void vla_softmax(float *S, int rows, int n, float scale, rvd_u16 *p16,
-                                       int bf)
+                                       int bf, int gs)
 {
     __shared__ float sh[VLA_BLOCK];
-    for (int r = blockIdx.x; r < rows; r += gridDim.x) {
-        float *row = S + (rvd_u64)r * n;
+    int per = VLA_BLOCK / gs, lane = (int)threadIdx.x % gs, grp = (int)threadIdx.x / gs;
+    float *g = sh + grp * gs;
+    for (int r0 = (int)blockIdx.x * per; r0 < rows; r0 += (int)gridDim.x * per) {
+        int r = r0 + grp, live = r < rows;
+        float *row = S + (rvd_u64)(live ? r : 0) * n;
         float mx = -3.402823466e38f;
-        for (int j = threadIdx.x; j < n; j += VLA_BLOCK)
+        for (int j = lane; live && j < n; j += gs)
             mx = fmaxf(mx, row[j] * scale);
-        sh[threadIdx.x] = mx;
+        g[lane] = mx;
         __syncthreads();
-        for (int s = VLA_BLOCK / 2; s > 0; s >>= 1) {
-            if ((int)threadIdx.x < s)
-                sh[threadIdx.x] = fmaxf(sh[threadIdx.x], sh[threadIdx.x + s]);
+        for (int s = gs / 2; s > 0; s >>= 1) {
+            if (lane < s)
+                g[lane] = fmaxf(g[lane], g[lane + s]);
             __syncthreads();
         }
-        mx = sh[0];
+        mx = g[0];
         __syncthreads();
         float sum = 0;
-        for (int j = threadIdx.x; j < n; j += VLA_BLOCK)
+        for (int j = lane; live && j < n; j += gs)
             sum += expf(row[j] * scale - mx);
-        float inv = 1.0f / vla_block_sum(sum, sh);
+        g[lane] = sum;
+        __syncthreads();
+        for (int s = gs / 2; s > 0; s >>= 1) {
+            if (lane < s)
+                g[lane] += g[lane + s];
+            __syncthreads();
+        }
+        float inv = 1.0f / g[0];
+        __syncthreads();
         // the exponent again rather than a write and a read of S; with p16
         // only the 16-bit probabilities are written (all the next GEMM reads)
-        for (int j = threadIdx.x; j < n; j += VLA_BLOCK) {
+        for (int j = lane; live && j < n; j += gs) {
             float p = expf(row[j] * scale - mx) * inv;
             if (p16)
                 p16[(rvd_u64)r * n + j] = bf ? vla_f2bf(p) : vla_f2h(p);
@@ -298,12 +313,17 @@ extern "C" __global__ void vla_softmax(float *S, int rows, int n, float scale, r
 extern "C" __global__ void vla_bias_act(float *y, const float *bias, int T, int N, int act,
                                         rvd_u16 *y16, int bf)
 {
-    rvd_u64 n = (rvd_u64)T * N;
-    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
-        float v = y[i] + bias[i % N];
+    // the column advances by the stride mod N per element: one 64-bit
+    // remainder per thread instead of one per element
+    rvd_u64 n = (rvd_u64)T * N, S = RVD_NTHREADS;
+    unsigned step = (unsigned)(S % (rvd_u64)N), col = (unsigned)(RVD_TID % (rvd_u64)N);
+    for (rvd_u64 i = RVD_TID; i < n; i += S) {
+        float v = y[i] + bias[col];
         v = act == 1 ? vla_gelu_tanh(v) : act == 2 ? vla_silu(v) : v;
         y[i] = v;
         vla_put16(y16, i, v, bf);
+        col += step;
+        col = col >= (unsigned)N ? col - (unsigned)N : col;
     }
 }
 
@@ -375,16 +395,18 @@ extern "C" __global__ void vla_qkv_heads16(const float *qkv, const float *bias, 
                                            int H, int hd, rvd_u16 *q16, rvd_u16 *k16,
                                            rvd_u16 *v16, int bf)
 {
-    int W = H * hd;
-    rvd_u64 n = (rvd_u64)C * T * 3 * W;
-    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
-        int col = (int)(i % (3 * W));
-        rvd_u64 row = i / (3 * W); // c * T + t
-        int c = (int)(row / T), t = (int)(row % T);
-        int which = col / W, h = (col % W) / hd, d = col % hd;
-        float v = qkv[i] + (bias ? bias[col] : 0.0f);
-        rvd_u16 *dst = which == 0 ? q16 : which == 1 ? k16 : v16;
-        dst[(((rvd_u64)c * H + h) * T + t) * hd + d] = bf ? vla_f2bf(v) : vla_f2h(v);
+    // a block per row (c, t), its threads along the 3W columns: two 32-bit
+    // divisions per element (the host checks C * T * 3W < 2^31)
+    int W = H * hd, W3 = 3 * W, rows = C * T;
+    for (int row = (int)blockIdx.x; row < rows; row += (int)gridDim.x) {
+        int c = row / T, t = row - c * T;
+        const float *src = qkv + (rvd_u64)row * W3;
+        for (int col = (int)threadIdx.x; col < W3; col += (int)blockDim.x) {
+            int which = col / W, rem = col - which * W, h = rem / hd, d = rem - h * hd;
+            float v = src[col] + (bias ? bias[col] : 0.0f);
+            rvd_u16 *dst = which == 0 ? q16 : which == 1 ? k16 : v16;
+            dst[(((rvd_u64)c * H + h) * T + t) * hd + d] = bf ? vla_f2bf(v) : vla_f2h(v);
+        }
     }
 }
 

@@ -183,6 +183,24 @@ krc=$?
 [ "$krc" -eq 0 ] && ok || bad "bench --kernel-test exit $krc: $(grep -E '^FAIL|error' "$OUT/ktest.txt" | head -5)"
 [ "$(grep -c '^ok ' "$OUT/ktest.txt")" -ge 50 ] && ok || bad "kernel tests: $(grep -c '^ok ' "$OUT/ktest.txt") cases ok, want >= 50"
 grep -q '^ok   pass: GPU bf16 fused vs GPU bf16 unfused' "$OUT/ktest.txt" && ok || bad "kernel tests: fused vs unfused pass missing"
+# the GEMM paths on odd shapes and a 4-byte aligned operand, and (CUDA with
+# cuBLASLt) both batch-1 GEMM paths: the fused ops again through
+# cublasGemmEx, the odd preset's pass Lt vs cublasGemmEx
+grep -q '^ok   matmul 7 x 100 x 1153 +bias += (4-byte aligned)' "$OUT/ktest.txt" && ok || bad "kernel tests: the odd matmul case missing"
+if grep -q 'GEMMs through .*(tuned per shape)' "$OUT/ktest.txt"; then
+    grep -q '^ok   pass: GPU bf16 cuBLASLt vs cublasGemmEx' "$OUT/ktest.txt" && ok || bad "kernel tests: the cuBLASLt A/B pass missing"
+    grep -q '^-- fused ops, fp32, GEMMs through cublasGemmEx instead of cuBLASLt' "$OUT/ktest.txt" && ok || bad "kernel tests: the ops without cuBLASLt missing"
+    ROCM_VLA_DOCTOR_NO_BLASLT=1 "$RVD" bench --kernel-test >"$OUT/ktest-nolt.txt" 2>&1 && ok || bad "bench --kernel-test with ROCM_VLA_DOCTOR_NO_BLASLT=1 failed"
+    grep -q '^skip the cuBLASLt A/B: disabled by ROCM_VLA_DOCTOR_NO_BLASLT=1' "$OUT/ktest-nolt.txt" && ok || bad "NO_BLASLT: the kernel tests still used cuBLASLt"
+else
+    echo "SKIP gpu_device: no cuBLASLt on this backend: $(grep '^skip the cuBLASLt' "$OUT/ktest.txt")"
+    grep -q '^skip the cuBLASLt A/B: ' "$OUT/ktest.txt" && ok || bad "kernel tests: no cuBLASLt and no reason given"
+fi
+# --profile: rows by stage, the GEMMs named by the path that ran them
+"$RVD" bench --preset tiny --dtype bf16 --runs 2 --rows 0 --profile >"$OUT/profile.txt" 2>&1 && ok || bad "bench --profile failed"
+for st in vision prefix steps; do
+    grep -qE "^  $st +(GEMM|vla_)" "$OUT/profile.txt" && ok || bad "--profile: no $st rows"
+done
 # the unfused path on demand (A/B): the same bench, NO_FUSE, finite and close
 ROCM_VLA_DOCTOR_VLA_NO_FUSE=1 "$RVD" bench --preset tiny --dtype bf16 --runs 3 --rows 0 >"$OUT/nofuse.txt" 2>&1 && ok || bad "bench with ROCM_VLA_DOCTOR_VLA_NO_FUSE=1 failed"
 # bench --sweep on the GPU: a small grid, the JSON schema, GPU mode

@@ -43,6 +43,11 @@ static struct gpu_backend *no_blas_if_asked(struct gpu_backend *b)
     const char *e = getenv("ROCM_VLA_DOCTOR_NO_BLAS");
     if (!b || !e || !*e || strcmp(e, "0") == 0)
         return b;
+    if (b->blas_lt) {
+        b->blas_lt = NULL;
+        snprintf(b->blas_lt_err, sizeof(b->blas_lt_err), "disabled by ROCM_VLA_DOCTOR_NO_BLAS");
+        b->blas_lt_lib[0] = '\0';
+    }
     b->blas_gemm = NULL;
     b->blas_gemm_ex = NULL;
     b->blas_api = NULL;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "blaslt_cuda.h"
 #include "cuda_api.h"
 #include "pci_addr.h"
 
@@ -28,7 +29,7 @@
     X(cuCtxEnablePeerAccess) X(cuMemcpyPeerAsync) X(cuMemPrefetchAsync) X(cuMemRangeGetAttribute)  \
         X(cuEventElapsedTime_v2) X(cuEventElapsedTime) X(cuStreamBeginCapture_v2)                  \
             X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags) X(cuGraphLaunch)                  \
-                X(cuGraphExecDestroy) X(cuGraphDestroy)
+                X(cuGraphExecDestroy) X(cuGraphDestroy) X(cuStreamIsCapturing)
 #define RTC_FNS(X)                                                                                 \
     X(nvrtcGetErrorString)                                                                         \
     X(nvrtcVersion)                                                                                \
@@ -48,6 +49,7 @@ struct cu {
     CUcontext ctx;
     CUcontext dev_ctx[64]; /* each device's primary context, once retained (peer copies) */
     cublasHandle_t handle;
+    struct gpu_lt *lt;
     int dev;
 };
 
@@ -408,6 +410,21 @@ static int c_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtyp
     return e;
 }
 
+/* the plan cache times candidates only where that is allowed: not while the
+ * stream is captured into a graph (no allocation, no synchronisation there) */
+static int c_blas_lt(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
+                     int transb, int m, int n, int k, float alpha, const void *A, long lda,
+                     const void *B, long ldb, float beta, void *Cm, long ldc, const float *bias,
+                     gpu_stream s)
+{
+    struct cu *c = C(b);
+    int st = 1; /* unknown counts as capturing */
+    if (c->cuStreamIsCapturing && c->cuStreamIsCapturing(s, &st))
+        st = 1;
+    return gpu_lt_gemm(c->lt, b, st == 0, t, ct, transa, transb, m, n, k, alpha, A, lda, B, ldb,
+                       beta, Cm, ldc, bias, s);
+}
+
 static int c_graph_begin(struct gpu_backend *b, gpu_stream s)
 {
     if (!C(b)->cuStreamBeginCapture_v2)
@@ -483,6 +500,13 @@ static void load_blas(struct gpu_backend *b, struct cu *c)
     }
     c->blas = h;
     b->blas_api = "cuBLAS cublasGemmEx";
+    const char *off = getenv("ROCM_VLA_DOCTOR_NO_BLASLT");
+    if (off && *off && strcmp(off, "0") != 0)
+        snprintf(b->blas_lt_err, sizeof(b->blas_lt_err),
+                 "disabled by ROCM_VLA_DOCTOR_NO_BLASLT=%.32s", off);
+    else
+        c->lt = gpu_lt_open(b->blas_lt_lib, sizeof(b->blas_lt_lib), b->blas_lt_err,
+                            sizeof(b->blas_lt_err));
 }
 
 /* a program that is only asked to compile (CI, no driver) still gets NVRTC */
@@ -518,6 +542,9 @@ struct gpu_backend *gpu_backend_cuda_open(char **why)
     b->runtime_version = b->driver_version;
     load_rtc(b, c);
     load_blas(b, c);
+    if (!c->lt && !b->blas_lt_err[0])
+        snprintf(b->blas_lt_err, sizeof(b->blas_lt_err), "not tried: no cuBLAS (%.400s)",
+                 b->blas_err);
     b->device_count = c_device_count;
     b->set_device = c_set_device;
     b->props = c_props;
@@ -551,6 +578,7 @@ struct gpu_backend *gpu_backend_cuda_open(char **why)
     b->launch = c_launch;
     b->blas_gemm = c->blas ? c_blas_gemm : NULL;
     b->blas_gemm_ex = c->blas && c->cublasGemmStridedBatchedEx ? c_blas_gemm_ex : NULL;
+    b->blas_lt = c->lt ? c_blas_lt : NULL;
     b->graph_begin = c_graph_begin;
     b->graph_end = c_graph_end;
     b->graph_launch = c_graph_launch;

@@ -98,6 +98,8 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph,
 CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);
 CUresult cuGraphExecDestroy(CUgraphExec hGraphExec);
 CUresult cuGraphDestroy(CUgraph hGraph);
+/* CUstreamCaptureStatus: 0 none, 1 active, 2 invalidated */
+CUresult cuStreamIsCapturing(CUstream hStream, int *captureStatus);
 
 /* NVRTC */
 typedef int nvrtcResult;

@@ -495,13 +495,14 @@ static void print_gpu(const struct bench_opts *o, const struct vla_preset *p,
            (double)g->mem_used / (1 << 30), (double)g->alloc_peak / (1 << 30),
            (double)g->mem_total / (1 << 30));
     if (g->nprof) {
-        printf("profile       one stream-launched pass, %.3f ms of device time by kernel (an event "
+        printf("profile       one stream-launched pass, %.3f ms of device time by stage and kernel "
+               "(an event "
                "after every launch; the gap before a launch counts to it):\n",
                g->prof_total_ms);
         for (int i = 0; i < g->nprof; i++) /* largest first (bench_gpu.c sorted them) */
-            printf("  %-24s %6d calls %9.3f ms %5.1f %%  %7.2f us/call\n", g->prof[i].what,
-                   g->prof[i].calls, g->prof[i].ms, 100 * g->prof[i].ms / g->prof_total_ms,
-                   1e3 * g->prof[i].ms / g->prof[i].calls);
+            printf("  %-6s %-26s %6d calls %9.3f ms %5.1f %%  %7.2f us/call\n", g->prof[i].stage,
+                   g->prof[i].what, g->prof[i].calls, g->prof[i].ms,
+                   100 * g->prof[i].ms / g->prof_total_ms, 1e3 * g->prof[i].ms / g->prof[i].calls);
     }
     if (g->have_ref)
         printf("numerics      vs the fp32 pass on the same weights: cosine %.6f (normalised) "

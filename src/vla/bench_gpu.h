@@ -51,7 +51,7 @@ struct vla_gpu_out {
     double gemm_peak, bw_peak; /* measured here: FLOP/s of a large GEMM, bytes/s of a device copy */
     size_t mem_used, mem_total, alloc_peak;
     size_t weights_fp32_bytes;    /* the fp32 arena kept for the reference pass */
-    struct vla_gpu_prof prof[48]; /* --profile: per kernel, one pass */
+    struct vla_gpu_prof prof[96]; /* --profile: per kernel and stage, one pass */
     int nprof;                    /* rows; 0 without --profile */
     double prof_total_ms;
     /* energy per call: graph replays (else stream passes) for at least

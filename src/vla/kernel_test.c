@@ -69,6 +69,14 @@ int vla_kernel_test(const char *backend)
     printf("-- fused ops, bf16 (16-bit attention operands), GPU vs the CPU composition\n");
     fails += vla_ops_check(&vla_ops_cpu, &vla_ops_gpu, 3e-2, stdout);
     vla_gpu_set_dtype("fp32");
+    int lt = vla_gpu_set_blaslt(0) == 0;
+    if (lt) {
+        printf("-- fused ops, fp32, GEMMs through cublasGemmEx instead of cuBLASLt\n");
+        fails += vla_ops_check(&vla_ops_cpu, &vla_ops_gpu, 1e-4, stdout);
+    } else {
+        printf("skip the cuBLASLt A/B: %s\n", gi->lt_why);
+    }
+    vla_gpu_set_blaslt(1);
 
     printf("-- the odd preset's pass\n");
     struct vla_preset p;
@@ -79,6 +87,7 @@ int vla_kernel_test(const char *backend)
     size_t na = (size_t)p.chunk * p.action_dim;
     float *cpu = xcalloc(na, sizeof(float)), *g32 = xcalloc(na, sizeof(float));
     float *gbf = xcalloc(na, sizeof(float)), *gun = xcalloc(na, sizeof(float));
+    float *gex = xcalloc(na, sizeof(float));
     struct vla_weights hw, dw;
     int rc = vla_weights_layout(&hw, &p, 1);
     if (!rc) {
@@ -93,6 +102,11 @@ int vla_kernel_test(const char *backend)
         rc = pass(&p, &dw, &vla_ops_gpu, 1, gun);
         vla_gpu_set_fuse(1);
     }
+    if (!rc && lt) {
+        vla_gpu_set_blaslt(0);
+        rc = pass(&p, &dw, &vla_ops_gpu, 1, gex);
+        vla_gpu_set_blaslt(1);
+    }
     if (rc) {
         printf("FAIL the odd preset's pass did not run: %s\n", vla_gpu_error());
         fails++;
@@ -100,11 +114,13 @@ int vla_kernel_test(const char *backend)
         fails += judge("pass: GPU fp32 vs CPU fp32", g32, cpu, na, 0.999999, 1e-3);
         fails += judge("pass: GPU bf16 fused vs GPU bf16 unfused", gbf, gun, na, 0.99999, 2e-2);
         fails += judge("pass: GPU bf16 vs CPU fp32", gbf, cpu, na, 0.999, 5e-2);
+        if (lt)
+            fails += judge("pass: GPU bf16 cuBLASLt vs cublasGemmEx", gbf, gex, na, 0.99999, 2e-2);
     }
     vla_weights_release(&hw);
     vla_weights_release(&dw);
     vla_preset_release(&p);
-    free(cpu), free(g32), free(gbf), free(gun);
+    free(cpu), free(g32), free(gbf), free(gun), free(gex);
     vla_gpu_close();
     printf("%s: %d failure(s)\n", fails ? "kernel tests FAILED" : "kernel tests passed", fails);
     return fails ? 1 : 0;

@@ -184,6 +184,29 @@ static void check_attention_packed(struct ctx *c, int C, int T, int H, int hd, i
     free(qkv), free(b), free(tmp), free(want), free(got);
 }
 
+/* y = x w^T (+ bias) (+ y when accumulating); off: operands one float past
+ * an allocation's start (4-byte alignment, which a GEMM library must not
+ * assume away) */
+static void check_matmul(struct ctx *c, int M, int N, int K, int with_bias, int accumulate, int off)
+{
+    size_t nx = (size_t)M * K + 1, nw = (size_t)N * K + 1, ny = (size_t)M * N + 1;
+    float *x = host_rand(c, nx), *w = host_rand(c, nw), *b = host_rand(c, (size_t)N + 1);
+    float *y0 = host_rand(c, ny), *want = xmalloc(ny * sizeof(float));
+    memcpy(want, y0, ny * sizeof(float));
+    c->ref->matmul(x + off, w + off, with_bias ? b + off : NULL, want + off, M, N, K, accumulate);
+    float *dx = dev(c->test, x, nx), *dw = dev(c->test, w, nw),
+          *db = dev(c->test, b, (size_t)N + 1);
+    float *dy = dev(c->test, y0, ny);
+    c->test->matmul(dx + off, dw + off, with_bias ? db + off : NULL, dy + off, M, N, K, accumulate);
+    float *got = fetch(c->test, dy, ny);
+    char what[80];
+    snprintf(what, sizeof(what), "matmul %d x %d x %d%s%s%s", M, N, K, with_bias ? " +bias" : "",
+             accumulate ? " +=" : "", off ? " (4-byte aligned)" : "");
+    judge(c, what, got + off, want + off, (size_t)M * N);
+    c->test->release(dx), c->test->release(dw), c->test->release(db), c->test->release(dy);
+    free(x), free(w), free(b), free(y0), free(want), free(got);
+}
+
 int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double tol, FILE *log)
 {
     struct ctx c = {ref, test, tol, log, 0, 11};
@@ -193,6 +216,10 @@ int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double 
         check_bias_act(&c, rows[i], 216, VLA_BIAS_SILU);
     }
     check_bias_act(&c, 37, 72, VLA_BIAS_ONLY);
+    check_matmul(&c, 50, 217, 72, 1, 0, 0);
+    check_matmul(&c, 7, 100, 1153, 1, 1, 1);
+    check_matmul(&c, 1, 72, 216, 0, 1, 0);
+    check_matmul(&c, 37, 216, 100, 0, 0, 1);
     check_bias_layernorm(&c, 37, 216, 1);
     check_bias_layernorm(&c, 7, 1153, 1); /* wider than a block of threads */
     check_bias_layernorm(&c, 1, 72, 0);

@@ -30,11 +30,12 @@
     X(vla_axpy)                                                                                    \
     X(vla_scale)                                                                                   \
     X(vla_act)                                                                                     \
-    X(vla_glu) X(vla_layernorm) X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify)          \
-        X(vla_pos_interp) X(vla_merge) X(vla_embed) X(vla_concat_bcast) X(vla_time_embed)          \
-            X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) \
-                X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act) X(vla_bias_layernorm)               \
-                    X(vla_rope_split) X(vla_qkv_heads16)
+    X(vla_glu)                                                                                     \
+    X(vla_layernorm)                                                                               \
+    X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge)       \
+        X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)      \
+            X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3)     \
+                X(vla_bias_act) X(vla_bias_layernorm) X(vla_rope_split) X(vla_qkv_heads16)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -87,11 +88,15 @@ static struct {
     struct scratch sh_buf[SH_N], qkvbuf;
     struct shadow sh[SH_N];
     int no_shadow; /* ROCM_VLA_DOCTOR_VLA_NO_FUSE=1: the unfused path (kernel tests, A/B) */
+    int no_lt;     /* vla_gpu_set_blaslt(0): batch-1 GEMMs through blas_gemm_ex (kernel tests) */
+    long long lt_fallbacks; /* Lt calls that found no algorithm and ran blas_gemm_ex */
     long long sh_hits, cvt_launches;
     /* --profile: an event after every launch of one eager pass */
     int prof_on, prof_n, prof_created;
     gpu_event prof_ev[PROF_MAX];
     const char *prof_what[PROF_MAX];
+    unsigned char prof_stage[PROF_MAX]; /* 0 vision, 1 prefix, 2 the steps and after */
+    int prof_syncs;
     size_t cur, peak, free0;
     int err;
     char errmsg[600];
@@ -248,7 +253,8 @@ static void g_download(float *host, const float *src, size_t n)
 static void g_sync(void)
 {
     shadows_clear();
-    if (G.capturing == 2) { /* split capture: a stage boundary ends one graph */
+    G.prof_syncs += G.prof_on; /* vla_forward syncs after vision and after the prefix */
+    if (G.capturing == 2) {    /* split capture: a stage boundary ends one graph */
         gpu_graph g = NULL;
         if (G.b->graph_end(G.b, G.s, &g) || G.nsg == MAX_EVENTS) {
             fail("graph of a stage");
@@ -294,6 +300,7 @@ static void prof_mark(const char *what)
         G.prof_created++;
     }
     G.b->event_record(G.b, G.prof_ev[G.prof_n], G.s);
+    G.prof_stage[G.prof_n] = (unsigned char)(G.prof_syncs < 2 ? G.prof_syncs : 2);
     G.prof_what[G.prof_n++] = what;
 }
 
@@ -320,12 +327,35 @@ static void cvt16(const float *x, long ldx, void *dst, long ldy, int rows, int c
     LAUNCH(K_vla_cvt16, grid_for((uint64_t)rows * cols), &x, &ldx, &dst, &ldy, &rows, &cols, &bf);
 }
 
+/* batch 1 through cuBLASLt (tuned per shape, bias in the epilogue); 0 when
+ * it ran, 1 when the caller runs its own path (no Lt, switched off, or no
+ * algorithm for this shape) */
+static int gemm_lt(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float alpha,
+                   const void *A, long lda, const void *B, long ldb, float beta, float *C, long ldc,
+                   const float *bias)
+{
+    if (!G.b->blas_lt || G.no_lt)
+        return 1;
+    int e = G.b->blas_lt(G.b, t, GPU_F32, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                         bias, G.s);
+    if (e == GPU_LT_NO_ALGO) {
+        G.lt_fallbacks++;
+        return 1;
+    }
+    if (e)
+        fail("GEMM (cuBLASLt)");
+    prof_mark(m <= 64 ? "GEMM, M <= 64 (cuBLASLt)" : "GEMM, M > 64 (cuBLASLt)");
+    return 0;
+}
+
 /* C_i = alpha op(A_i) op(B_i) + beta C_i (row-major), C fp32; inputs of type t */
 static void gemm(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float alpha, const void *A,
                  long lda, long long sA, const void *B, long ldb, long long sB, float beta,
                  float *C, long ldc, long long sC, int batch)
 {
     if (G.err || m <= 0 || n <= 0 || batch <= 0)
+        return;
+    if (batch == 1 && !gemm_lt(t, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, NULL))
         return;
     if (G.b->blas_gemm_ex) {
         if (G.b->blas_gemm_ex(G.b, t, GPU_F32, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta,
@@ -399,7 +429,11 @@ static void g_matmul(const float *x, const float *w, const float *bias, float *y
     const void *B = weight_operand(w, &t);
     const void *A = act_operand(x, M, K, t, &G.a16);
     wrote(y, (size_t)M * N * sizeof(float));
-    gemm(t, 0, 1, M, N, K, 1.0f, A, K, 0, B, K, 0, accumulate ? 1.0f : 0.0f, y, N, 0, 1);
+    float beta = accumulate ? 1.0f : 0.0f;
+    if (bias && !G.err && M > 0 && N > 0 &&
+        !gemm_lt(t, 0, 1, M, N, K, 1.0f, A, K, B, K, beta, y, N, bias))
+        return;
+    gemm(t, 0, 1, M, N, K, 1.0f, A, K, 0, B, K, 0, beta, y, N, 0, 1);
     if (bias)
         LAUNCH(K_vla_bias, grid_for((uint64_t)M * N), &y, &bias, &M, &N);
 }
@@ -465,6 +499,19 @@ static void g_rope(float *x, int T, int heads, int hd, int stride, int pos0, dou
            &theta);
 }
 
+/* rows of n scores: the smallest group of threads per row (32 .. BLOCK)
+ * that leaves each thread at most 8 of a row and still gives a quarter of
+ * the grid cap in blocks; BLOCK / group rows a block */
+static void softmax(float *S, int rows, int n, float scale, void *P16, int bf)
+{
+    int gs = 32;
+    while (gs < BLOCK && (gs * 8 < n || (rows + BLOCK / gs - 1) / (BLOCK / gs) < G.gridmax / 4))
+        gs *= 2; /* also wider while there are too few blocks to fill the device */
+    int per = BLOCK / gs, blocks = (rows + per - 1) / per;
+    LAUNCH(K_vla_softmax, (unsigned)(blocks < G.gridmax ? blocks : G.gridmax), &S, &rows, &n,
+           &scale, &P16, &bf, &gs);
+}
+
 /* BLAS-based attention: S_h = Q_h K_g^T, P = softmax(S * scale) in fp32,
  * O_h = P_h V_g; head h reads kv head g = h / (H / KV). */
 static void g_attention(const float *q, int qs, const float *k, const float *v, int ks, float *out,
@@ -506,8 +553,7 @@ static void g_attention(const float *q, int qs, const float *k, const float *v, 
     }
     int rows = H * Tq, bf = t == GPU_BF16;
     void *P16 = t == GPU_F32 ? NULL : scratch(&G.P16, (size_t)H * sS * 2);
-    LAUNCH(K_vla_softmax, (unsigned)(rows < G.gridmax ? rows : G.gridmax), &S, &rows, &Tk, &scale,
-           &P16, &bf);
+    softmax(S, rows, Tk, scale, P16, bf);
     const void *P = t == GPU_F32 ? (const void *)S : P16;
     long ldo = (long)H * hd;
     if (G_ == 1) {
@@ -595,14 +641,17 @@ static void g_attention_packed(const float *qkv, const float *bias, float *out, 
     int bf = t == GPU_BF16, CH = C * H, rows = CH * T;
     size_t per = (size_t)CH * T * hd * 2;
     void *q16 = scratch(&G.q16, per), *k16 = scratch(&G.k16, per), *v16 = scratch(&G.v16, per);
-    LAUNCH(K_vla_qkv_heads16, grid_for((uint64_t)C * T * 3 * W), &qkv, &bias, &C, &T, &H, &hd, &q16,
-           &k16, &v16, &bf);
+    if ((uint64_t)C * T * 3 * W > 0x7fffffffu) { /* the kernel indexes in 32 bits */
+        fail("vision attention operands over 2^31 elements");
+        return;
+    }
+    LAUNCH(K_vla_qkv_heads16, (unsigned)(C * T < G.gridmax ? C * T : G.gridmax), &qkv, &bias, &C,
+           &T, &H, &hd, &q16, &k16, &v16, &bf);
     long long sS = (long long)T * T, sH = (long long)T * hd;
     float *S = scratch(&G.S, (size_t)CH * sS * sizeof(float));
     void *P16 = scratch(&G.P16, (size_t)CH * sS * 2);
     gemm(t, 0, 1, T, T, hd, 1.0f, q16, hd, sH, k16, hd, sH, 0.0f, S, T, sS, CH);
-    LAUNCH(K_vla_softmax, (unsigned)(rows < G.gridmax ? rows : G.gridmax), &S, &rows, &T, &scale,
-           &P16, &bf);
+    softmax(S, rows, T, scale, P16, bf);
     wrote(out, (size_t)C * T * W * sizeof(float));
     for (int c = 0; c < C; c++)
         gemm(t, 0, 0, T, hd, T, 1.0f, (const char *)P16 + (size_t)c * H * sS * 2, T, sS,
@@ -835,7 +884,15 @@ int vla_gpu_open(const char *kind, char **why)
     snprintf(G.info.device, sizeof(G.info.device), "%s", p.name);
     snprintf(G.info.pci, sizeof(G.info.pci), "%s", p.pci);
     snprintf(G.info.target, sizeof(G.info.target), "%s", target);
-    snprintf(G.info.blas, sizeof(G.info.blas), "%s", b->blas_gemm_ex ? b->blas_lib : "");
+    if (b->blas_gemm_ex && b->blas_lt)
+        snprintf(G.info.blas, sizeof(G.info.blas), "%.200s + %.200s (tuned per shape)", b->blas_lib,
+                 b->blas_lt_lib);
+    else
+        snprintf(G.info.blas, sizeof(G.info.blas), "%s", b->blas_gemm_ex ? b->blas_lib : "");
+    snprintf(G.info.lt_why, sizeof(G.info.lt_why), "%s",
+             b->blas_lt          ? ""
+             : b->blas_lt_err[0] ? b->blas_lt_err
+                                 : "this backend has no cuBLASLt binding (HIP: rocBLAS only)");
     G.info.total_mem = p.total_mem;
     size_t fr = 0, tot = 0;
     if (!b->mem_info(b, &fr, &tot))
@@ -864,6 +921,12 @@ fail:
     gpu_backend_close(b);
     memset(&G, 0, sizeof(G));
     return -1;
+}
+
+int vla_gpu_set_blaslt(int on)
+{
+    G.no_lt = !on;
+    return G.b && G.b->blas_lt ? 0 : -1;
 }
 
 void vla_gpu_set_fuse(int on)
@@ -974,6 +1037,7 @@ void vla_gpu_profile_begin(void)
     G.b->stream_sync(G.b, G.s);
     G.prof_on = 1;
     G.prof_n = 0;
+    G.prof_syncs = 0;
     prof_mark("start");
 }
 
@@ -986,13 +1050,15 @@ int vla_gpu_profile_end(struct vla_gpu_prof *out, int max)
         float ms = 0;
         if (G.b->event_elapsed_ms(G.b, &ms, G.prof_ev[i - 1], G.prof_ev[i]))
             return -1;
+        static const char *const stage[] = {"vision", "prefix", "steps"};
+        const char *st = stage[G.prof_stage[i]];
         int j = 0;
-        while (j < n && strcmp(out[j].what, G.prof_what[i]) != 0)
+        while (j < n && (strcmp(out[j].what, G.prof_what[i]) != 0 || out[j].stage != st))
             j++;
         if (j == n) {
             if (n == max)
                 continue;
-            out[n++] = (struct vla_gpu_prof){G.prof_what[i], 0, 0};
+            out[n++] = (struct vla_gpu_prof){G.prof_what[i], st, 0, 0};
         }
         out[j].calls++;
         out[j].ms += ms;

@@ -20,9 +20,10 @@ struct vla_gpu_info {
     char backend[16]; /* "cuda" / "hip" */
     char device[256];
     char target[64];
-    char blas[512]; /* BLAS library, "" = own GEMM kernel */
-    char pci[32];   /* the device's PCI address, "" when the runtime does not say */
-    double open_s;  /* runtime load + context + kernel compile (or cache load) */
+    char blas[512];   /* BLAS library, "" = own GEMM kernel */
+    char lt_why[512]; /* why batch-1 GEMMs do not use cuBLASLt, "" when they do */
+    char pci[32];     /* the device's PCI address, "" when the runtime does not say */
+    double open_s;    /* runtime load + context + kernel compile (or cache load) */
     int cache_hits, compiles;
     size_t total_mem;
 };
@@ -36,6 +37,10 @@ const struct vla_gpu_info *vla_gpu_info(void);
  * GEMM, batched vision attention; 0: the unfused path (the kernel tests'
  * A/B; ROCM_VLA_DOCTOR_VLA_NO_FUSE=1 at open) */
 void vla_gpu_set_fuse(int on);
+/* 1 (the default): batch-1 GEMMs through cuBLASLt where the backend has it
+ * (ROCM_VLA_DOCTOR_NO_BLASLT=1 at open: never); 0: through blas_gemm_ex (the
+ * kernel tests' A/B). -1 when the backend has no cuBLASLt */
+int vla_gpu_set_blaslt(int on);
 /* "fp32", "bf16" or "fp16": the precision of the GEMM inputs from now on */
 int vla_gpu_set_dtype(const char *dtype);
 
@@ -61,9 +66,10 @@ int vla_gpu_have_graph(void);
 
 /* per-kernel time of the stream-launched work between begin and end: an
  * event after every launch (the gap before a launch counts to it); out[]
- * gets up to max rows by kernel name; returns the rows or -1 */
+ * gets up to max rows by kernel name and stage; returns the rows or -1 */
 struct vla_gpu_prof {
     const char *what;
+    const char *stage; /* "vision", "prefix" or "steps" (the denoising steps and the tail) */
     int calls;
     double ms;
 };
