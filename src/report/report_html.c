@@ -322,13 +322,9 @@ static void plot_copies(FILE *f, const struct diff_doc *d, int slot, struct strb
      * payload rate the bandwidth probe computed from the runtime's link */
     char pname[FACT_NAME_MAX], lname[FACT_NAME_MAX];
     double link = slot_peak(d, slot, "link_gbs", pname);
-    const char *ref = pname;
-    if (!isfinite(link) && isfinite(slot_num(d, slot, "bw.link_payload_gbs", lname))) {
-        link = doc_num(d, lname);
-        ref = lname;
-    }
+    double ref = isfinite(link) ? link : slot_num(d, slot, "bw.link_payload_gbs", lname);
     chart_title(title, slot, "PCIe copies (GB/s)");
-    svg_bar_chart(f, title->buf, "GB/s", bars, n, link, ref);
+    svg_bar_chart(f, title->buf, "GB/s", bars, n, ref, isfinite(link) ? pname : lname);
     if (!isfinite(link))
         peak_unknown(f, d, "PCIe link", pname);
     char fname[FACT_NAME_MAX];
