@@ -74,50 +74,111 @@ code "--html into a missing directory" 2 $?
 "$RVD" --sysroot tests/fixtures/mi300x-node/root --markdown /dev/full >/dev/null 2>"$OUT/full.err"
 code "--markdown /dev/full" 2 $?
 
+# ---- per-GPU figures from real runs: two GPUs, one, none ----------------------
+# the CPU backend's test devices (src/gpu/backend.h) on fixture machines give
+# per-GPU slots (tests/gpus.sh): on the mi300x node paired by PCI address with
+# sysfs GPUs 0 and 2, whose peaks are derived; on the GPU-less server two
+# unpaired slots whose runtime devices have no peak. A test device measures
+# no figure: each GPU's section says why.
+MI=tests/fixtures/mi300x-node/root
+ROCM_VLA_DOCTOR_CPU_DEVICES=0000:05:00.0,0000:65:00.0 "$RVD" --sysroot "$MI" --level standard \
+    --gpu all --json "$OUT/two.json" --html "$OUT/two.html" >/dev/null 2>&1
+code "two test devices: check --html" 0 $?
+ROCM_VLA_DOCTOR_CPU_DEVICES=0000:65:00.0 "$RVD" --sysroot "$MI" --level standard \
+    --json "$OUT/one.json" --html "$OUT/one.html" >/dev/null 2>&1
+code "one test device: check --html" 0 $?
+ROCM_VLA_DOCTOR_CPU_DEVICES=2 "$RVD" --sysroot tests/fixtures/no-gpu-server/root \
+    --level standard --gpu all --json "$OUT/unpaired.json" --html "$OUT/unpaired.html" >/dev/null 2>&1
+code "two unpaired test devices: check --html" 1 $?
+"$RVD" --sysroot "$MI" --level standard --json "$OUT/none.json" --html "$OUT/none.html" \
+    >/dev/null 2>&1
+code "no GPU runtime: check --html" 0 $?
+for m in two one unpaired none; do
+    assert "$m: structure" $CHK structure "$OUT/$m.html" "$OUT/$m.json" 0
+done
+has "$OUT/two.html" '<h3>GPU 0: host CPU \(test device 0\), 0000:05:00\.0</h3>'
+has "$OUT/two.html" '<h3>GPU 2: host CPU \(test device 1\), 0000:65:00\.0</h3>'
+has "$OUT/two.html" "No copy bandwidth was measured on this GPU \(device 1 is the CPU backend&#39;s test device"
+has "$OUT/one.html" '<h3>GPU 2: host CPU \(test device 0\), 0000:65:00\.0</h3>'
+hasnt "$OUT/one.html" '<h3>GPU 0:'
+has "$OUT/unpaired.html" '<h3>GPU 1: host CPU \(test device 1\), 00ff:01:00\.0</h3>'
+# no device measured: one sentence per figure, with the probe's own why
+hasnt "$OUT/none.html" '<h3>GPU '
+has "$OUT/none.html" 'No copy bandwidth was measured in this report \([^)]'
+has "$OUT/none.html" 'No GEMM rate was measured in this report \([^)]'
+hasnt "$OUT/none.html" '<svg'
+
 # ---- report --html with measured figures, budgets and peaks ------------------
-# forged reports are named neg-*.json: tests/catalog.sh checks the facts of
-# the reports runs wrote, and gpu.<i>.peak.* is another helper's fact
-python3 - "$OUT/mi.json" "$OUT/neg-perf.json" "$OUT/perf-nopeak.json" "$OUT/neg-nolink.json" <<'PY'
+# a test device measures no bandwidth or GEMM rate: the figures are written
+# into the real reports above, under the names the per-GPU probes use
+# (probes/probe_each_gpu.c). Forged reports are named neg-*.json:
+# tests/catalog.sh checks the facts of the reports runs wrote.
+python3 - "$OUT" <<'PY'
 import json, sys
-d = json.load(open(sys.argv[1]))
-add = {"vla.available": True, "vla.error": "", "vla.preset": "pi0", "vla.requested_preset": "pi0",
+out = sys.argv[1]
+vla = {"vla.available": True, "vla.error": "", "vla.preset": "pi0", "vla.requested_preset": "pi0",
        "vla.backend": "hip", "vla.device": "MI300X", "vla.latency.vision_ms": 9.5,
        "vla.latency.prefix_ms": 7.25, "vla.latency.step_ms": 1.5, "vla.latency.post_ms": None,
-       "vla.latency.total_ms": 95.0, "vla.latency.total_p99_ms": 99.0, "vla.control_rate_hz": 10.5,
-       "bw.link_gbs": 31.5, "bw.h2d_pinned_gbs": 25.1, "bw.d2h_pinned_gbs": 26.3,
-       "bw.h2d_pageable_gbs": None, "bw.d2h_pageable_gbs": 0, "bw.triad_gbs": 3900.0,
-       "gpu.gemm_peak.fp16_tflops": 600.0, "gpu.gemm_peak.bf16_tflops": 580.5,
-       "gpu.gemm_peak.fp32_tflops": None}
-for k, v in add.items():
-    d["facts"][k] = v
-    d["facts_meta"][k] = {"source": "test", "reason": None if v is not None else "not measured"}
-json.dump(d, open(sys.argv[3], "w"))
-d["facts"]["gpu.0.peak.fp16_tflops"] = 1307.4
-d["facts"]["gpu.0.peak.bf16_tflops"] = 1307.4
-d["facts"]["gpu.0.peak.mem_gbs"] = 5300.0
-d["facts"]["gpu.0.peak.pcie_gbs"] = 63.0
-json.dump(d, open(sys.argv[2], "w"))
-d["facts"]["bw.link_gbs"] = None
-json.dump(d, open(sys.argv[4], "w"))
+       "vla.latency.total_ms": 95.0, "vla.latency.total_p99_ms": 99.0, "vla.control_rate_hz": 10.5}
+def figures(j, h2d):
+    p = "gpu.%s." % j
+    return {p + "bw.available": True, p + "bw.why": "", p + "bw.h2d_pinned_gbs": h2d,
+            p + "bw.d2h_pinned_gbs": 26.3, p + "bw.h2d_pageable_gbs": None,
+            p + "bw.d2h_pageable_gbs": 0, p + "bw.link_payload_gbs": 31.5,
+            p + "bw.h2d_payload_fraction": round(h2d / 57.614, 4),
+            p + "membw.available": True, p + "membw.why": "", p + "membw.copy_gbs": 4100.0,
+            p + "membw.mul_gbs": 4050.0, p + "membw.add_gbs": 4200.0, p + "membw.triad_gbs": 3900.0,
+            p + "membw.dot_gbs": None, p + "gemm_peak.available": True, p + "gemm_peak.why": "",
+            p + "gemm_peak.fp16_tflops": 600.0, p + "gemm_peak.bf16_tflops": 580.5,
+            p + "gemm_peak.fp32_tflops": None}
+def write(d, add, name, reasons={}):
+    for k, v in add.items():
+        d["facts"][k] = v
+        d["facts_meta"][k] = {"source": "test",
+                              "reason": None if v is not None else reasons.get(k, "not measured")}
+    json.dump(d, open("%s/%s" % (out, name), "w"))
+# two GPUs with derived peaks; gpu.2's link unknown to sysfs: the bandwidth
+# probe's own payload rate is the reference instead
+d = json.load(open(out + "/two.json"))
+add = dict(vla, **figures(0, 25.1), **figures(2, 24.0))
+add["gpu.2.peak.link_gbs"] = None
+write(d, add, "neg-perf.json",
+      {"gpu.2.peak.link_gbs": "not derived: the link's speed or width is not known"})
+# two unpaired devices, one with figures: its runtime device has no peak
+d = json.load(open(out + "/unpaired.json"))
+f = figures(0, 25.1)
+del f["gpu.0.bw.link_payload_gbs"]
+write(d, dict(vla, **f), "neg-nopeak.json")
 PY
 "$RVD" report --html "$OUT/perf.html" "$OUT/neg-perf.json" 2>"$OUT/perf.err"
 code "report --html" 0 $?
-"$RVD" report --html "$OUT/nopeak.html" "$OUT/perf-nopeak.json" 2>/dev/null
-code "report --html (no peak facts)" 0 $?
-# 2 budgets (vision 15 ms, total 80 ms for pi0, from checks.yaml) + 2 peaks
-assert "perf: structure, bars and ticks" $CHK structure "$OUT/perf.html" "$OUT/neg-perf.json" 4
-assert "no peak: structure, only the budget ticks" $CHK structure "$OUT/nopeak.html" "$OUT/perf-nopeak.json" 2
+"$RVD" report --html "$OUT/nopeak.html" "$OUT/neg-nopeak.json" 2>/dev/null
+code "report --html (peaks not derived)" 0 $?
+# 2 budgets (vision 15 ms, total 80 ms for pi0, from checks.yaml) + per GPU
+# 3 GEMM peaks (fp32's tick drawn by its unknown bar too)
+assert "perf: structure, bars and ticks" $CHK structure "$OUT/perf.html" "$OUT/neg-perf.json" 8
+assert "no peak: structure, only the budget ticks" $CHK structure "$OUT/nopeak.html" "$OUT/neg-nopeak.json" 2
 has "$OUT/perf.html" '<title>budget 15 ms</title>'
 has "$OUT/perf.html" '<title>budget 80 ms</title>'
+has "$OUT/perf.html" '<svg [^>]*aria-label="GPU 0: GEMM \(TFLOP/s\)"'
+has "$OUT/perf.html" '<svg [^>]*aria-label="GPU 2: GEMM \(TFLOP/s\)"'
 has "$OUT/perf.html" '<title>peak 1307 TFLOP/s</title>'
-has "$OUT/perf.html" 'link payload rate 31.5 GB/s'
-has "$OUT/perf.html" '<title>gpu.0.peak.mem_gbs 5300 GB/s</title>'
-has "$OUT/nopeak.html" 'Memory peak not derived'
-# the link's rate unknown: the derived PCIe peak is the reference instead
-"$RVD" report --html "$OUT/nolink.html" "$OUT/neg-nolink.json" 2>/dev/null
-has "$OUT/nolink.html" '<title>gpu.0.peak.pcie_gbs 63 GB/s</title>'
-has "$OUT/nopeak.html" '<p class="unknown">peak not derived</p>'
-hasnt "$OUT/perf.html" '<p class="unknown">peak not derived</p>'
+has "$OUT/perf.html" '<title>peak 163.4 TFLOP/s</title>'
+has "$OUT/perf.html" '<title>gpu\.0\.peak\.link_gbs 57\.61 GB/s</title>'
+has "$OUT/perf.html" '<title>gpu\.0\.peak\.mem_gbs 5325 GB/s</title>'
+has "$OUT/perf.html" '<title>gpu\.2\.peak\.mem_gbs 5325 GB/s</title>'
+# gpu.2's link peak unknown: the probe's payload rate, and the reason
+has "$OUT/perf.html" 'gpu\.2\.bw\.link_payload_gbs 31\.5 GB/s'
+has "$OUT/perf.html" '<p class="unknown">PCIe link peak not derived: the link&#39;s speed or width is not known</p>'
+has "$OUT/perf.html" 'Pinned host-to-device copies reach 0\.44 of the link'
+hasnt "$OUT/perf.html" 'Memory peak not derived|fp16 peak not derived'
+# unpaired devices: no sysfs GPU, the runtime device's peaks not derived
+has "$OUT/nopeak.html" '<p class="unknown">fp16 peak not derived: the architecture is not in checks.yaml&#39;s peaks table</p>'
+has "$OUT/nopeak.html" '<p class="unknown">fp32 peak not derived: the architecture is not in checks.yaml&#39;s peaks table</p>'
+has "$OUT/nopeak.html" '<p class="unknown">Memory peak not derived: the architecture is not in the peaks table</p>'
+has "$OUT/nopeak.html" '<p class="unknown">PCIe link peak not derived: no derived peak for this device in the report</p>'
+hasnt "$OUT/nopeak.html" '<title>peak '
+has "$OUT/nopeak.html" 'No copy bandwidth was measured on this GPU \(device 1 is the CPU'
 # unknown is the word, never a bar of 0; a measured 0 is a bar
 has "$OUT/perf.html" '<text class="unk" x="[0-9.]+" y="[0-9.]+">unknown</text>'
 has "$OUT/perf.html" '<rect class="bar" [^>]*><title>d2h_pageable_gbs: 0 GB/s</title>'
@@ -178,8 +239,8 @@ python3 - "$OUT/neg-perf.json" "$OUT/neg-perf2.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d["facts"]["vla.latency.total_ms"] = 140.0
-d["facts"]["bw.h2d_pinned_gbs"] = 12.0
-d["facts"]["gpu.gemm_peak.fp16_tflops"] = 700.0
+d["facts"]["gpu.0.bw.h2d_pinned_gbs"] = 12.0
+d["facts"]["gpu.2.gemm_peak.fp16_tflops"] = 700.0
 d["facts"]["rocm.version"] = "6.3.0 <script>"
 json.dump(d, open(sys.argv[2], "w"))
 PY
@@ -282,8 +343,9 @@ else
             chrome --dump-dom "file://$OUT/$m.html" >"$OUT/$m.dom" 2>/dev/null
             assert "$m: rendered DOM" $CHK dom "$OUT/$m.dom" "$OUT/$json.json" "$OUT/$m.html"
         done
+        # every bar of the page rendered: 5 VLA, per GPU 3 copies, 4 memory, 2 GEMM
         n=$(grep -o '<rect class="bar' "$OUT/perf.dom" | wc -l)
-        [ "$n" -eq 11 ] && ok || bad "perf: $n bars in the rendered DOM, want 11"
+        [ "$n" -eq 23 ] && ok || bad "perf: $n bars in the rendered DOM, want 23"
         chrome --dump-dom "file://$OUT/hostile.html" >"$OUT/hostile.dom" 2>/dev/null
         hasnt "$OUT/hostile.dom" '<(script|img|iframe|link)[ >]'
         has "$OUT/hostile.dom" '&lt;script&gt;alert'

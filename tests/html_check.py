@@ -3,7 +3,8 @@
 
   structure PAGE.html [REPORT.json] [MARKS]  well-formed nesting, no external
       reference, and with a report: one verdicts row per check id with its
-      status, one bar per known figure, MARKS budget/peak ticks if given
+      status, a heading per measured GPU (gpu.measured), one bar per known
+      figure in that GPU's charts, MARKS budget/peak ticks if given
   hostile PAGE.html TEXT...   no element a hostile string could have made, and
       each TEXT present as text
   png FILE.png                a real screenshot: PNG, > 10 kB, not one colour
@@ -128,24 +129,44 @@ def structure(page, report=None, marks=None):
         f = d["facts"]
         counts = svg_counts(p)
         vla = [k for k in f if k.startswith("vla.latency.") and k.endswith("_ms")]
-        copies = ["bw.h2d_pinned_gbs", "bw.d2h_pinned_gbs", "bw.h2d_pageable_gbs",
-                  "bw.d2h_pageable_gbs"]
-        gemm = ["gpu.gemm_peak.%s_tflops" % t for t in ("fp16", "bf16", "fp32")]
         expect = []
         if vla:
             expect.append(("VLA pass", known(f, vla)))
-        if any(k in f for k in copies):
-            expect.append(("PCIe copies", known(f, copies)))
-        if any(k in f for k in gemm):
-            expect.append(("GEMM", known(f, gemm)))
+        elif "VLA workload did not run" not in raw:
+            errs.append("no VLA facts and no sentence saying so")
+        # the per-GPU figures: one set of charts per slot of gpu.measured
+        # (probes/probe_each_gpu.c), each titled with its slot
+        slots = f.get("gpu.measured") or []
+        heads = re.findall(r"<h3>GPU ([0-9]+): ", raw)
+        if heads != list(slots):
+            errs.append("GPU headings %s, want gpu.measured %s" % (heads, slots))
+        for title, tails, absent in (
+                ("PCIe copies", ["bw.%s_gbs" % t for t in ("h2d_pinned", "d2h_pinned",
+                                                          "h2d_pageable", "d2h_pageable")],
+                 "No copy bandwidth was measured"),
+                ("device memory bandwidth", ["membw.%s_gbs" % t for t in
+                                             ("copy", "mul", "add", "triad", "dot")] +
+                 ["bw.triad_gbs"], "No device memory bandwidth was measured"),
+                ("GEMM", ["gemm_peak.%s_tflops" % t for t in ("fp16", "bf16", "fp32")],
+                 "No GEMM rate was measured")):
+            for j in slots:
+                names = ["gpu.%s.%s" % (j, t) for t in tails]
+                label = "GPU %s: %s" % (j, title)
+                if any(n in f for n in names):
+                    expect.append((label, known(f, names)))
+                elif label in counts:
+                    errs.append("%s drawn with no figure in the report" % label)
+            if not slots and absent + " in this report" not in raw:
+                errs.append("no GPU measured and no sentence %r" % absent)
+            elif raw.count(absent) != sum(1 for j in slots if not any(
+                    "gpu.%s.%s" % (j, t) in f for t in tails)):
+                if slots:
+                    errs.append("%r %d times, want once per GPU without the figures" %
+                                (absent, raw.count(absent)))
         for title, n in expect:
             got = [v for k, v in counts.items() if k.startswith(title)]
-            if not got or got[0][0] != n:
+            if len(got) != 1 or got[0][0] != n:
                 errs.append("%s: %s bars, want %d" % (title, got[0][0] if got else "no svg", n))
-        if not vla and "VLA workload did not run" not in raw:
-            errs.append("no VLA facts and no sentence saying so")
-        if not any(k in f for k in gemm) and "No GEMM rate was measured" not in raw:
-            errs.append("no GEMM facts and no sentence saying so")
         if marks is not None:
             got = sum(v[1] for v in counts.values())
             if got != int(marks):

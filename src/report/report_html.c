@@ -1,8 +1,9 @@
 /* report_html.c - one report as a self-contained HTML page: the header
  * (host, GPUs, stack, level, the verdict and what its exit code means),
  * the verdicts table, every finding with its fix and evidence, the plots
- * (VLA stage latencies against their budgets, PCIe copies against the
- * link, GEMM rates against the device's peak) and every fact, folded.
+ * (VLA stage latencies against their budgets; per measured GPU, PCIe copies
+ * against its link, memory bandwidth and GEMM rates against its derived
+ * peaks) and every fact, folded.
  * It draws a parsed JSON report (report_doc.h), so `check --html` and
  * `report --html` give the same page. */
 #include "report_doc.h"
@@ -206,95 +207,226 @@ static void plot_vla(FILE *f, const struct diff_doc *d, const struct vla_budget 
           f);
 }
 
-/* the first known gpu.0.peak.* fact whose name ends in suffix and holds
- * one of the words in any (NULL: every name); NaN when none. The derived
- * peaks are another probe's facts: matched by their names' shape, so a
- * report without them says "not derived" */
-static double peak_fact(const struct diff_doc *d, const char *suffix, const char *const *any,
-                        const char **name)
+/* ---- per-GPU figures ------------------------------------------------------
+ * The per-GPU probes report the measured devices' figures under their slot
+ * (gpu.<j>.bw.*, gpu.<j>.membw.*, gpu.<j>.gemm_peak.*; the slots in
+ * gpu.measured, probes/probe_each_gpu.c); each GPU's charts carry its own
+ * derived peaks (probes/probe_peaks.c) as reference lines, read by their
+ * exact names. */
+
+/* the number fact gpu.<slot>.<rest>; name receives its name */
+static double slot_num(const struct diff_doc *d, int slot, const char *rest,
+                       char name[FACT_NAME_MAX])
 {
-    const char *names[64];
-    size_t n = facts_like(d, "gpu.0.peak.", suffix, names, ARRAY_SIZE(names));
-    for (size_t i = 0; i < n; i++) {
-        double v = doc_num(d, names[i]);
-        int hit = !any;
-        for (size_t k = 0; any && any[k]; k++)
-            hit |= strstr(names[i] + strlen("gpu.0.peak."), any[k]) != NULL;
-        if (hit && isfinite(v)) {
-            *name = names[i];
-            return v;
-        }
+    return doc_num(d, fact_gpu_name(name, slot, rest));
+}
+
+/* the derived peak `what` (fp16_tflops, mem_gbs, link_gbs) of a slot: the
+ * sysfs GPU's gpu.<slot>.peak.<what>, else (a device with no sysfs GPU)
+ * its runtime device's runtime.dev.<i>.peak.<what>. name receives the fact
+ * read, "" when the report has neither; NaN when unknown or absent. */
+static double slot_peak(const struct diff_doc *d, int slot, const char *what,
+                        char name[FACT_NAME_MAX])
+{
+    char rest[64], dev[FACT_NAME_MAX];
+    snprintf(rest, sizeof(rest), "peak.%s", what);
+    double v = slot_num(d, slot, rest, name);
+    if (doc_fact(d, name))
+        return v;
+    double i = slot_num(d, slot, "runtime_device", dev);
+    if (isfinite(i) && i >= 0) {
+        snprintf(name, FACT_NAME_MAX, "runtime.dev.%d.peak.%s", (int)i, what);
+        if (doc_fact(d, name))
+            return doc_num(d, name);
     }
+    name[0] = '\0';
     return NAN;
 }
 
-static void plot_copies(FILE *f, const struct diff_doc *d)
+/* "<what> peak not derived: <why>", the why from the peak fact's reason */
+static void peak_unknown(FILE *f, const struct diff_doc *d, const char *what, const char *name)
 {
-    static const char *const copy[] = {"bw.h2d_pinned_gbs", "bw.d2h_pinned_gbs",
-                                       "bw.h2d_pageable_gbs", "bw.d2h_pageable_gbs"};
-    fputs("<h2>Host&ndash;device copies</h2>\n", f);
-    struct svg_bar bars[ARRAY_SIZE(copy)];
-    size_t n = 0;
-    for (size_t i = 0; i < ARRAY_SIZE(copy); i++)
-        if (doc_fact(d, copy[i]))
-            bars[n++] = (struct svg_bar){copy[i] + 3, doc_num(d, copy[i]), NAN, NULL, 0};
-    if (!n) {
-        fputs("<p class=\"unknown\">No copy bandwidth was measured in this report (the bw probe "
-              "runs at --level standard on a GPU).</p>\n",
-              f);
-        return;
-    }
-    static const char *const link_words[] = {"pcie", "link", NULL};
-    static const char *const mem_words[] = {"mem", "hbm", "vram", "dram", NULL};
-    const char *pname = NULL;
-    double link = doc_num(d, "bw.link_gbs");
-    if (!isfinite(link))
-        link = peak_fact(d, "_gbs", link_words, &pname);
-    svg_bar_chart(f, "PCIe copies (GB/s)", "GB/s", bars, n, link,
-                  pname ? pname : "link payload rate");
-    if (!isfinite(link))
-        fputs("<p class=\"unknown\">The link's payload rate is unknown.</p>\n", f);
-    pname = NULL;
-    double triad = doc_num(d, "bw.triad_gbs"), peak = peak_fact(d, "_gbs", mem_words, &pname);
-    if (doc_fact(d, "bw.triad_gbs")) {
-        struct svg_bar t = {"device memory (triad)", triad, NAN, NULL, 0};
-        svg_bar_chart(f, "Device memory bandwidth (GB/s)", "GB/s", &t, 1, peak,
-                      pname ? pname : "peak");
-        if (!pname)
-            fputs("<p class=\"unknown\">Memory peak not derived.</p>\n", f);
-    }
+    const char *why = *name ? diff_fact_reason(d, name) : NULL;
+    if (!*name)
+        why = "no derived peak for this device in the report";
+    else if (!why || !*why)
+        why = "no reason recorded";
+    if (str_starts(why, "not derived"))
+        why += strlen("not derived");
+    why += strspn(why, ": ");
+    fputs("<p class=\"unknown\">", f);
+    html_put(f, what);
+    fputs(" peak not derived: ", f);
+    html_put(f, *why ? why : "no reason recorded");
+    fputs("</p>\n", f);
 }
 
-static void plot_gemm(FILE *f, const struct diff_doc *d)
+/* why a probe measured nothing on a slot (slot < 0: on no GPU): its
+ * <probe>.why, else its error, else hint */
+static void not_measured(FILE *f, const struct diff_doc *d, int slot, const char *probe,
+                         const char *what, const char *hint)
 {
-    static const char *const dt[] = {"fp16", "bf16", "fp32"};
-    fputs("<h2>GEMM rate</h2>\n", f);
-    struct svg_bar bars[ARRAY_SIZE(dt)];
-    char labels[ARRAY_SIZE(dt)][16];
-    size_t n = 0, npeak = 0;
-    for (size_t i = 0; i < ARRAY_SIZE(dt); i++) {
-        char name[64], suffix[32];
-        snprintf(name, sizeof(name), "gpu.gemm_peak.%s_tflops", dt[i]);
-        if (!doc_fact(d, name))
-            continue;
-        snprintf(suffix, sizeof(suffix), "%s_tflops", dt[i]);
-        const char *pname = NULL;
-        double peak = peak_fact(d, suffix, NULL, &pname);
-        npeak += isfinite(peak);
-        snprintf(labels[n], sizeof(labels[n]), "%s", dt[i]);
-        bars[n] = (struct svg_bar){labels[n], doc_num(d, name), peak, "peak", 0};
-        n++;
+    char name[FACT_NAME_MAX], rest[64];
+    const char *why = NULL;
+    static const char *const keys[] = {"why", "error"};
+    for (size_t k = 0; k < ARRAY_SIZE(keys) && !(why && *why); k++) {
+        snprintf(rest, sizeof(rest), "%s.%s", probe, keys[k]);
+        if (slot >= 0)
+            fact_gpu_name(name, slot, rest);
+        else
+            snprintf(name, sizeof(name), "gpu.%s", rest);
+        why = doc_str(d, name);
     }
+    fputs("<p class=\"unknown\">", f);
+    html_put(f, what);
+    fputs(" (", f);
+    html_put(f, why && *why ? why : hint);
+    fputs(").</p>\n", f);
+}
+
+/* the figures named gpu.<slot>.<facts[i][0]> that the report holds, as
+ * bars labelled facts[i][1]; returns how many */
+static size_t slot_bars(const struct diff_doc *d, int slot, const char *const (*facts)[2],
+                        size_t nf, struct svg_bar *bars)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < nf; i++) {
+        char name[FACT_NAME_MAX];
+        double v = slot_num(d, slot, facts[i][0], name);
+        if (doc_fact(d, name))
+            bars[n++] = (struct svg_bar){facts[i][1], v, NAN, NULL, 0};
+    }
+    return n;
+}
+
+static void chart_title(struct strbuf *sb, int slot, const char *what)
+{
+    strbuf_release(sb);
+    strbuf_addf(sb, "GPU %d: %s", slot, what);
+}
+
+static void plot_copies(FILE *f, const struct diff_doc *d, int slot, struct strbuf *title)
+{
+    static const char *const copy[][2] = {{"bw.h2d_pinned_gbs", "h2d_pinned_gbs"},
+                                          {"bw.d2h_pinned_gbs", "d2h_pinned_gbs"},
+                                          {"bw.h2d_pageable_gbs", "h2d_pageable_gbs"},
+                                          {"bw.d2h_pageable_gbs", "d2h_pageable_gbs"}};
+    struct svg_bar bars[ARRAY_SIZE(copy)];
+    size_t n = slot_bars(d, slot, copy, ARRAY_SIZE(copy), bars);
     if (!n) {
-        fputs("<p class=\"unknown\">No GEMM rate was measured in this report (gpu.gemm_peak runs "
-              "at --level standard on a GPU).</p>\n",
-              f);
+        not_measured(f, d, slot, "bw", "No copy bandwidth was measured on this GPU",
+                     "the bw probe runs at --level standard on a GPU");
         return;
     }
-    svg_bar_chart(f, "GEMM (TFLOP/s)", "TFLOP/s", bars, n, NAN, NULL);
-    fputs(npeak ? "<p>Black ticks: the device's peak (gpu.0.peak.*).</p>\n"
-                : "<p class=\"unknown\">peak not derived</p>\n",
-          f);
+    /* the derived PCIe payload rate; for a device with no sysfs GPU, the
+     * payload rate the bandwidth probe computed from the runtime's link */
+    char pname[FACT_NAME_MAX], lname[FACT_NAME_MAX];
+    double link = slot_peak(d, slot, "link_gbs", pname);
+    double ref = isfinite(link) ? link : slot_num(d, slot, "bw.link_payload_gbs", lname);
+    chart_title(title, slot, "PCIe copies (GB/s)");
+    svg_bar_chart(f, title->buf, "GB/s", bars, n, ref, isfinite(link) ? pname : lname);
+    if (!isfinite(link))
+        peak_unknown(f, d, "PCIe link", pname);
+    char fname[FACT_NAME_MAX];
+    double frac = slot_num(d, slot, "bw.h2d_payload_fraction", fname);
+    if (isfinite(frac))
+        fprintf(f, "<p>Pinned host-to-device copies reach %.2f of the link's payload rate.</p>\n",
+                frac);
+}
+
+static void plot_membw(FILE *f, const struct diff_doc *d, int slot, struct strbuf *title)
+{
+    static const char *const mem[][2] = {
+        {"membw.copy_gbs", "copy"},   {"membw.mul_gbs", "mul"}, {"membw.add_gbs", "add"},
+        {"membw.triad_gbs", "triad"}, {"membw.dot_gbs", "dot"}, {"bw.triad_gbs", "triad (bw)"}};
+    struct svg_bar bars[ARRAY_SIZE(mem)];
+    size_t n = slot_bars(d, slot, mem, ARRAY_SIZE(mem), bars);
+    if (!n) {
+        not_measured(f, d, slot, "membw", "No device memory bandwidth was measured on this GPU",
+                     "the mem.bandwidth probe runs at --level standard on a GPU");
+        return;
+    }
+    char pname[FACT_NAME_MAX];
+    double peak = slot_peak(d, slot, "mem_gbs", pname);
+    chart_title(title, slot, "device memory bandwidth (GB/s)");
+    svg_bar_chart(f, title->buf, "GB/s", bars, n, peak, pname);
+    if (!isfinite(peak))
+        peak_unknown(f, d, "Memory", pname);
+}
+
+static void plot_gemm(FILE *f, const struct diff_doc *d, int slot, struct strbuf *title)
+{
+    static const char *const dt[] = {"fp16", "bf16", "fp32"};
+    struct svg_bar bars[ARRAY_SIZE(dt)];
+    char pnames[ARRAY_SIZE(dt)][FACT_NAME_MAX];
+    size_t n = 0, nmiss = 0;
+    for (size_t i = 0; i < ARRAY_SIZE(dt); i++) {
+        char name[FACT_NAME_MAX], rest[64];
+        snprintf(rest, sizeof(rest), "gemm_peak.%s_tflops", dt[i]);
+        double v = slot_num(d, slot, rest, name);
+        if (!doc_fact(d, name))
+            continue;
+        snprintf(rest, sizeof(rest), "%s_tflops", dt[i]);
+        double peak = slot_peak(d, slot, rest, pnames[n]);
+        nmiss += !isfinite(peak);
+        bars[n++] = (struct svg_bar){dt[i], v, peak, "peak", 0};
+    }
+    if (!n) {
+        not_measured(f, d, slot, "gemm_peak", "No GEMM rate was measured on this GPU",
+                     "gpu.gemm_peak runs at --level standard on a GPU");
+        return;
+    }
+    chart_title(title, slot, "GEMM (TFLOP/s)");
+    svg_bar_chart(f, title->buf, "TFLOP/s", bars, n, NAN, NULL);
+    if (nmiss < n)
+        fputs("<p>Black ticks: this GPU's derived peaks.</p>\n", f);
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(bars[i].mark))
+            peak_unknown(f, d, bars[i].label, pnames[i]);
+}
+
+/* "GPU 2: AMD Instinct MI300X, 0000:05:00.0" */
+static void gpu_heading(FILE *f, const struct diff_doc *d, int slot)
+{
+    char name[FACT_NAME_MAX], pci[FACT_NAME_MAX];
+    const char *label = doc_str(d, fact_gpu_name(name, slot, "runtime_name"));
+    const char *addr = doc_str(d, fact_gpu_name(pci, slot, "pci"));
+    if (!addr)
+        addr = doc_str(d, fact_gpu_name(pci, slot, "runtime_pci"));
+    fprintf(f, "<h3>GPU %d: ", slot);
+    html_put(f, label ? label : "unknown name");
+    fputs(", ", f);
+    html_put(f, addr ? addr : "unknown PCI address");
+    fputs("</h3>\n", f);
+}
+
+static void plot_gpus(FILE *f, const struct diff_doc *d)
+{
+    fputs("<h2>GPU figures</h2>\n", f);
+    const struct json *m = doc_fact(d, "gpu.measured");
+    size_t n = 0;
+    struct strbuf title = STRBUF_INIT;
+    for (size_t i = 0; m && m->type == JSON_ARR && i < m->n; i++) {
+        const struct json *s = m->items[i];
+        char *end;
+        long slot = s->type == JSON_STR ? strtol(s->str, &end, 10) : -1;
+        if (s->type != JSON_STR || *end || slot < 0 || slot > 4095)
+            continue;
+        n++;
+        gpu_heading(f, d, (int)slot);
+        plot_copies(f, d, (int)slot, &title);
+        plot_membw(f, d, (int)slot, &title);
+        plot_gemm(f, d, (int)slot, &title);
+    }
+    strbuf_release(&title);
+    if (n)
+        return;
+    not_measured(f, d, -1, "bw", "No copy bandwidth was measured in this report",
+                 "the bw probe runs at --level standard on a GPU");
+    not_measured(f, d, -1, "membw", "No device memory bandwidth was measured in this report",
+                 "the mem.bandwidth probe runs at --level standard on a GPU");
+    not_measured(f, d, -1, "gemm_peak", "No GEMM rate was measured in this report",
+                 "gpu.gemm_peak runs at --level standard on a GPU");
 }
 
 static void write_facts(FILE *f, const struct diff_doc *d)
@@ -321,8 +453,7 @@ int report_html_write(FILE *f, const struct diff_doc *d, const struct vla_budget
     write_table(f, d);
     write_findings(f, d);
     plot_vla(f, d, b, nb);
-    plot_copies(f, d);
-    plot_gemm(f, d);
+    plot_gpus(f, d);
     write_facts(f, d);
     html_page_end(f);
     if (fflush(f) || ferror(f))

@@ -10,14 +10,17 @@
 #include "html.h"
 #include "report_doc.h"
 
-const char *const html_fleet_figures[][2] = {
-    {"bw.h2d_pinned_gbs", "GB/s"},
-    {"bw.d2h_pinned_gbs", "GB/s"},
-    {"gpu.gemm_peak.fp16_tflops", "TFLOP/s"},
-    {"gpu.gemm_peak.bf16_tflops", "TFLOP/s"},
-    {"gpu.gemm_peak.fp32_tflops", "TFLOP/s"},
-    {"vla.latency.total_ms", "ms"},
-    {NULL, NULL},
+/* the figures drawn, in page order: a per-GPU figure (per_gpu) is read as
+ * gpu.<j>.<fact> for each slot j of the node's gpu.measured
+ * (probes/probe_each_gpu.c), one dot per measured GPU */
+static const struct {
+    const char *fact, *unit;
+    int per_gpu;
+} figures[] = {
+    {"bw.h2d_pinned_gbs", "GB/s", 1},        {"bw.d2h_pinned_gbs", "GB/s", 1},
+    {"membw.best_gbs", "GB/s", 1},           {"gemm_peak.fp16_tflops", "TFLOP/s", 1},
+    {"gemm_peak.bf16_tflops", "TFLOP/s", 1}, {"gemm_peak.fp32_tflops", "TFLOP/s", 1},
+    {"vla.latency.total_ms", "ms", 0},
 };
 
 static const char *node_name(const struct diff_doc *d)
@@ -67,32 +70,67 @@ static void nodes_table(FILE *f, const struct diff_doc *docs, size_t n)
     fputs("</tbody>\n</table>\n", f);
 }
 
+/* the slots of a node's gpu.measured; returns how many (at most max) */
+static size_t measured(const struct diff_doc *d, int *slots, size_t max)
+{
+    const struct json *m = doc_fact(d, "gpu.measured");
+    size_t n = 0;
+    for (size_t i = 0; m && m->type == JSON_ARR && i < m->n && n < max; i++) {
+        const struct json *s = m->items[i];
+        char *end;
+        long v = s->type == JSON_STR ? strtol(s->str, &end, 10) : -1;
+        if (s->type == JSON_STR && !*end && v >= 0 && v < 4096)
+            slots[n++] = (int)v;
+    }
+    return n;
+}
+
+#define FLEET_GPUS_MAX 64
+
+/* one figure's dot plot: a row per node, or per node and measured GPU */
+static void figure_plot(FILE *f, const struct diff_doc *docs, size_t n, size_t k)
+{
+    struct strlist labels = STRLIST_INIT;
+    double *v = NULL;
+    size_t rows = 0, known = 0;
+    for (size_t i = 0; i < n; i++) {
+        int slots[FLEET_GPUS_MAX];
+        size_t ns = figures[k].per_gpu ? measured(&docs[i], slots, FLEET_GPUS_MAX) : 0;
+        /* a node that measured no GPU still gets its row: "unknown" */
+        for (size_t s = 0; s < (ns ? ns : 1); s++) {
+            char name[FACT_NAME_MAX];
+            const char *fact = figures[k].fact;
+            if (ns)
+                fact = fact_gpu_name(name, slots[s], figures[k].fact);
+            v = xrealloc(v, (rows + 1) * sizeof(*v));
+            v[rows] = figures[k].per_gpu && !ns ? NAN : doc_num(&docs[i], fact);
+            known += isfinite(v[rows]);
+            strlist_add_owned(&labels, ns ? xasprintf("%s GPU %d", node_name(&docs[i]), slots[s])
+                                          : xstrdup(node_name(&docs[i])));
+            rows++;
+        }
+    }
+    char title[FACT_NAME_MAX];
+    snprintf(title, sizeof(title), "%s%s", figures[k].per_gpu ? "gpu.<j>." : "", figures[k].fact);
+    if (!known) {
+        fputs("<p class=\"unknown\"><code>", f);
+        html_put(f, title);
+        fputs("</code>: unknown on every node.</p>\n", f);
+    } else {
+        svg_strip_plot(f, title, figures[k].unit, (const char *const *)labels.v, v, rows);
+    }
+    free(v);
+    strlist_release(&labels);
+}
+
 int html_write_fleet(FILE *f, const struct diff_doc *docs, size_t n, const char *title)
 {
     html_page_begin(f, title ? title : "rocm-vla-doctor fleet");
     fprintf(f, "<p>%zu node%s.</p>\n", n, n == 1 ? "" : "s");
     nodes_table(f, docs, n);
     fputs("<h2>Spread across nodes</h2>\n", f);
-    const char **labels = xcalloc(n ? n : 1, sizeof(*labels));
-    double *v = xcalloc(n ? n : 1, sizeof(*v));
-    for (size_t k = 0; html_fleet_figures[k][0]; k++) {
-        const char *fact = html_fleet_figures[k][0];
-        size_t known = 0;
-        for (size_t i = 0; i < n; i++) {
-            labels[i] = node_name(&docs[i]);
-            v[i] = doc_num(&docs[i], fact);
-            known += isfinite(v[i]);
-        }
-        if (!known) {
-            fputs("<p class=\"unknown\"><code>", f);
-            html_put(f, fact);
-            fputs("</code>: unknown on every node.</p>\n", f);
-            continue;
-        }
-        svg_strip_plot(f, fact, html_fleet_figures[k][1], labels, v, n);
-    }
-    free(labels);
-    free(v);
+    for (size_t k = 0; k < ARRAY_SIZE(figures); k++)
+        figure_plot(f, docs, n, k);
     html_page_end(f);
     if (fflush(f) || ferror(f))
         return error("cannot write the fleet page");

@@ -5,9 +5,11 @@
  * The page holds: a row per node (its name, exit code, the checks it
  * failed, ROCm and driver), and for each figure that matters across nodes
  * a dot plot with the fleet's median:
- *   - PCIe copies: bw.h2d_pinned_gbs, bw.d2h_pinned_gbs (GB/s)
- *   - GEMM rate: gpu.gemm_peak.fp16_tflops, bf16, fp32 (TFLOP/s)
- *   - VLA p50: vla.latency.total_ms (ms)
+ *   - per measured GPU (a row per node and GPU slot of its gpu.measured):
+ *     PCIe copies gpu.<j>.bw.h2d_pinned_gbs, gpu.<j>.bw.d2h_pinned_gbs and
+ *     memory gpu.<j>.membw.best_gbs (GB/s), GEMM rate
+ *     gpu.<j>.gemm_peak.fp16_tflops, bf16, fp32 (TFLOP/s)
+ *   - VLA p50: vla.latency.total_ms (ms), a row per node
  * A node where a figure is unknown or absent is drawn as the word
  * "unknown" in its row, never as 0; a figure no node has is one line that
  * says so. Every string is escaped (src/report/html.h). */
@@ -18,10 +20,6 @@
 #include <stdio.h>
 
 #include "../diff/diff.h"
-
-/* the figures drawn, in page order (NULL-terminated pairs of fact name and
- * unit); exposed so that the fleet table can use the same list */
-extern const char *const html_fleet_figures[][2];
 
 /* docs[0..n): reports loaded with diff_doc_load() (src/diff/diff.h); a node
  * is named by its report's host.hostname, else its file name. title: the

@@ -157,19 +157,27 @@ static void test_fleet(void)
     struct diff_doc d[3];
     const char *fail = "{\"id\": \"kfd.access\", \"status\": \"fail\", \"summary\": \"s\", "
                        "\"evidence\": {}}";
-    CHECK(doc(&d[0], "a.json", "node-a", "\"bw.h2d_pinned_gbs\": 25, \"vla.latency.total_ms\": 30",
+    /* node-a measured two GPUs, node b one, c none (a quick run) */
+    CHECK(doc(&d[0], "a.json", "node-a",
+              "\"gpu.measured\": [\"0\", \"3\"], \"gpu.0.bw.h2d_pinned_gbs\": 25, "
+              "\"gpu.3.bw.h2d_pinned_gbs\": 23, \"vla.latency.total_ms\": 30",
               "") == 0);
-    CHECK(doc(&d[1], "b.json", "<img>", "\"bw.h2d_pinned_gbs\": 12, \"vla.latency.total_ms\": null",
+    CHECK(doc(&d[1], "b.json", "<img>",
+              "\"gpu.measured\": [\"0\"], \"gpu.0.bw.h2d_pinned_gbs\": 12, "
+              "\"vla.latency.total_ms\": null",
               fail) == 0);
-    CHECK(doc(&d[2], "c.json", "", "\"bw.h2d_pinned_gbs\": 24.5", "") == 0);
+    CHECK(doc(&d[2], "c.json", "", "\"gpu.bw.available\": false", "") == 0);
     char *out;
     int rc;
     CAPTURE(out, rc = html_write_fleet(f, d, 3, NULL));
     CHECK(rc == 0);
-    /* h2d: three dots; vla: one dot and two unknown rows; the others: a line */
+    /* h2d: a dot per measured GPU (3), c's row unknown; vla: one dot and
+     * two unknown rows; the others: a line */
     CHECK(count(out, "<circle class=\"dot\"") == 4);
-    CHECK(count(out, "class=\"median\"") == 2 && strstr(out, "median 24.5 GB/s"));
-    CHECK(strstr(out, "<code>gpu.gemm_peak.fp16_tflops</code>: unknown on every node"));
+    CHECK(count(out, "class=\"median\"") == 2 && strstr(out, "median 23 GB/s"));
+    CHECK(strstr(out, "node-a GPU 3") && strstr(out, "node-a GPU 0") &&
+          strstr(out, "&lt;img&gt; GPU 0"));
+    CHECK(strstr(out, "<code>gpu.&lt;j&gt;.gemm_peak.fp16_tflops</code>: unknown on every node"));
     CHECK(strstr(out, "&lt;img&gt;") && !strstr(out, "<img>"));
     CHECK(strstr(out, "c.json") != NULL); /* no host name: the file's */
     CHECK(strstr(out, "<code>kfd.access</code>") != NULL);
@@ -218,12 +226,12 @@ static void test_factset(void)
 {
     struct diff_doc d;
     CHECK(doc(&d, "f.json", "h",
-              "\"gpu.count\": 2, \"vla.latency.total_ms\": null, \"bw.link_gbs\": 32, "
+              "\"gpu.count\": 2, \"vla.latency.total_ms\": null, \"gpu.1.bw.link_gbs\": 32, "
               "\"user.groups\": [\"a\", \"b\"], \"driver.loaded\": true",
               "") == 0);
     struct factset fs = FACTSET_INIT;
     doc_factset(&d, &fs);
-    const struct fact *c = fact_get(&fs, "gpu.count"), *l = fact_get(&fs, "bw.link_gbs");
+    const struct fact *c = fact_get(&fs, "gpu.count"), *l = fact_get(&fs, "gpu.1.bw.link_gbs");
     const struct fact *u = fact_get(&fs, "vla.latency.total_ms");
     CHECK(c && c->type == FACT_INT && c->i == 2);
     CHECK(l && l->type == FACT_FLOAT && l->f == 32); /* declared float, written as 32 */
