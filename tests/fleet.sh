@@ -59,7 +59,8 @@ rc=$?
 "$RVD" --sysroot tests/fixtures/mi250x-degraded/root --json "$D/mi250x.json" >/dev/null 2>&1
 rc=$?
 [ "$rc" = 1 ] && ok || bad "the mi250x-degraded report: exit $rc, want 1"
-FIG='f["bw.h2d_pinned_gbs"]=55.3; f["bw.d2h_pinned_gbs"]=55.1; f["gpu.gemm_peak.bf16_tflops"]=766.0; f["gpu.gemm_peak.fp32_tflops"]=51.0; f["vla.latency.total_ms"]=30.3'
+# the figures as a GPU run names them: per GPU (gpu.<j>.*, gpu.measured)
+FIG='f["gpu.measured"]=["0"]; f["gpu.0.bw.h2d_pinned_gbs"]=55.3; f["gpu.0.bw.d2h_pinned_gbs"]=55.1; f["gpu.0.gemm_peak.bf16_tflops"]=766.0; f["gpu.0.gemm_peak.fp32_tflops"]=51.0; f["vla.latency.total_ms"]=30.3'
 mkdir -p "$D/same" "$D/fail" "$D/out" "$D/ver" "$D/split" "$D/empty" "$D/nojson"
 for n in a b c d; do
     edit "$D/mi300x.json" "$D/same/node-$n.json" "$FIG; f['host.hostname']='node-$n'"
@@ -95,8 +96,8 @@ has real-fail out '^hpc-gpu12 +FAIL [0-9]+ '
 
 # ---- figure outliers -----------------------------------------------------------
 cp "$D/same/node-a.json" "$D/same/node-b.json" "$D/out/"
-edit "$D/same/node-c.json" "$D/out/node-c.json" 'f["bw.h2d_pinned_gbs"]=30.0; f["vla.latency.total_ms"]=20.0'
-edit "$D/same/node-d.json" "$D/out/node-d.json" 'f["vla.latency.total_ms"]=45.0; f["gpu.gemm_peak.bf16_tflops"]=900.0'
+edit "$D/same/node-c.json" "$D/out/node-c.json" 'f["gpu.0.bw.h2d_pinned_gbs"]=30.0; f["vla.latency.total_ms"]=20.0'
+edit "$D/same/node-d.json" "$D/out/node-d.json" 'f["vla.latency.total_ms"]=45.0; f["gpu.0.gemm_peak.bf16_tflops"]=900.0'
 t outlier 1 "$D/out"
 has outlier out '4 nodes, 0 failing, 2 figure outliers, 0 version mismatches'
 # lower bandwidth is bad; a lower latency and a higher GEMM rate are not
@@ -112,7 +113,7 @@ t outlier-off 0 "$D/out" --tolerance 'bw.*=50' --tolerance 'vla.latency.total_ms
 t outlier-badtol 2 "$D/out" --tolerance 'bw.h2d_pinned_gbs=-3'
 has outlier-badtol err 'percentage must be a number'
 # an unknown figure is no outlier and no part of the median
-edit "$D/same/node-d.json" "$D/out/node-d.json" 'f["bw.h2d_pinned_gbs"]=None; f.pop("vla.latency.total_ms")'
+edit "$D/same/node-d.json" "$D/out/node-d.json" 'f["gpu.0.bw.h2d_pinned_gbs"]=None; f.pop("vla.latency.total_ms")'
 t outlier-unknown 1 "$D/out"
 has outlier-unknown out '1 figure outlier,'
 has outlier-unknown out '^node-d +ok +- +55\.1 +766 +51 +- '
@@ -120,12 +121,10 @@ has outlier-unknown out '^node-d +ok +- +55\.1 +766 +51 +- '
 # per-GPU figures (a probe run once per GPU): the node's worst GPU counts
 mkdir -p "$D/pergpu"
 cp "$D/same/node-a.json" "$D/same/node-b.json" "$D/same/node-c.json" "$D/pergpu/"
-edit "$D/same/node-d.json" "$D/pergpu/node-d.json" 'f.pop("bw.h2d_pinned_gbs"); f.pop("gpu.gemm_peak.bf16_tflops"); f["gpu.0.bw.h2d_pinned_gbs"]=55.0; f["gpu.1.bw.h2d_pinned_gbs"]=20.0; f["gpu.0.gemm_peak.bf16_tflops"]=770.0; f["gpu.1.gemm_peak.bf16_tflops"]=760.0'
+edit "$D/same/node-d.json" "$D/pergpu/node-d.json" 'f["gpu.measured"]=["0", "1"]; f["gpu.0.bw.h2d_pinned_gbs"]=55.0; f["gpu.1.bw.h2d_pinned_gbs"]=20.0; f["gpu.0.gemm_peak.bf16_tflops"]=770.0; f["gpu.1.gemm_peak.bf16_tflops"]=760.0'
 t per-gpu 1 "$D/pergpu"
 has per-gpu out '^node-d +ok +20 ! +55\.1 +760 +51 +30\.3 '
 has per-gpu out 'node-d: bw\.h2d_pinned_gbs 20 GB/s is 64% below the fleet median 55\.3'
-# (gpu.<j>.bw.* is not in this build's fact catalogue: tests/catalog.sh
-# would read the edited report as a doctor's)
 rm -rf "$D/pergpu"
 
 # ---- versions ------------------------------------------------------------------
