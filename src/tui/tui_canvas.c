@@ -74,18 +74,19 @@ void tui_canvas_box(struct tui_canvas *cv, const struct tui_rect *r, const char 
     if (r->h < 2 || r->w < 2)
         return;
     int bot = r->y + r->h - 1, right = r->x + r->w - 1;
+    const char *hz = cv->utf8 ? "\u2500" : "-", *vt = cv->utf8 ? "\u2502" : "|";
     for (int x = r->x + 1; x < right; x++) {
-        tui_canvas_put(cv, r->y, x, 1, TA_DIM, "-");
-        tui_canvas_put(cv, bot, x, 1, TA_DIM, "-");
+        tui_canvas_put(cv, r->y, x, 1, TA_DIM, hz);
+        tui_canvas_put(cv, bot, x, 1, TA_DIM, hz);
     }
     for (int y = r->y + 1; y < bot; y++) {
-        tui_canvas_put(cv, y, r->x, 1, TA_DIM, "|");
-        tui_canvas_put(cv, y, right, 1, TA_DIM, "|");
+        tui_canvas_put(cv, y, r->x, 1, TA_DIM, vt);
+        tui_canvas_put(cv, y, right, 1, TA_DIM, vt);
     }
-    tui_canvas_put(cv, r->y, r->x, 1, TA_DIM, "+");
-    tui_canvas_put(cv, r->y, right, 1, TA_DIM, "+");
-    tui_canvas_put(cv, bot, r->x, 1, TA_DIM, "+");
-    tui_canvas_put(cv, bot, right, 1, TA_DIM, "+");
+    tui_canvas_put(cv, r->y, r->x, 1, TA_DIM, cv->utf8 ? "\u250c" : "+");
+    tui_canvas_put(cv, r->y, right, 1, TA_DIM, cv->utf8 ? "\u2510" : "+");
+    tui_canvas_put(cv, bot, r->x, 1, TA_DIM, cv->utf8 ? "\u2514" : "+");
+    tui_canvas_put(cv, bot, right, 1, TA_DIM, cv->utf8 ? "\u2518" : "+");
     if (title && r->w >= 6) {
         int w = tui_canvas_put(cv, r->y, r->x + 2, 1, TA_DIM, " ");
         w += tui_canvas_put(cv, r->y, r->x + 3, r->w - 6, title_attr, title);
@@ -104,4 +105,26 @@ void tui_canvas_print(const struct tui_canvas *cv, FILE *out)
             fputs(row[x].u, out);
         fputc('\n', out);
     }
+}
+
+void tui_canvas_text(const struct tui_canvas *cv, struct strbuf *sb)
+{
+    for (int y = 0; y < cv->rows; y++) {
+        const struct tui_cell *row = &cv->cell[(size_t)y * (size_t)cv->cols];
+        int end = cv->cols;
+        while (end > 0 && strcmp(row[end - 1].u, " ") == 0)
+            end--;
+        for (int x = 0; x < end; x++)
+            strbuf_adds(sb, row[x].u);
+        if (y + 1 < cv->rows)
+            strbuf_adds(sb, "\r\n");
+    }
+}
+
+int tui_canvas_same(const struct tui_canvas *a, const struct tui_canvas *b)
+{
+    if (a->rows != b->rows || a->cols != b->cols || !a->cell || !b->cell)
+        return 0;
+    size_t n = (size_t)a->rows * (size_t)a->cols;
+    return memcmp(a->cell, b->cell, n * sizeof(*a->cell)) == 0;
 }
