@@ -118,11 +118,10 @@ static void gpu_lines(const struct tui_model *m, int g, char out[GPU_VALUE_LINES
         out[3], 512, "VRAM %s/%s GiB  GTT %s/%s GiB", tv(a, sizeof(a), t, TEL_VRAM_USED_B, 1, GIB),
         tv(b, sizeof(b), t, TEL_VRAM_TOTAL_B, 1, GIB), tv(c, sizeof(c), t, TEL_GTT_USED_B, 1, GIB),
         tv(d, sizeof(d), t, TEL_GTT_TOTAL_B, 1, GIB));
-    snprintf(out[4], 512, "PCIe %s/%s GT/s x%s/x%s (now/max) replays %s",
-             tv(a, sizeof(a), t, TEL_PCIE_GTS, 1, 1), tv(b, sizeof(b), t, TEL_PCIE_MAX_GTS, 1, 1),
-             tv(c, sizeof(c), t, TEL_PCIE_WIDTH, 0, 1),
-             tv(d, sizeof(d), t, TEL_PCIE_MAX_WIDTH, 0, 1),
-             tv(e, sizeof(e), t, TEL_PCIE_REPLAYS, 0, 1));
+    snprintf(
+        out[4], 512, "PCIe %s/%s GT/s x%s/x%s replays %s", tv(a, sizeof(a), t, TEL_PCIE_GTS, 1, 1),
+        tv(b, sizeof(b), t, TEL_PCIE_MAX_GTS, 1, 1), tv(c, sizeof(c), t, TEL_PCIE_WIDTH, 0, 1),
+        tv(d, sizeof(d), t, TEL_PCIE_MAX_WIDTH, 0, 1), tv(e, sizeof(e), t, TEL_PCIE_REPLAYS, 0, 1));
     throttle_text(m, g, t, out[5], 512);
     struct strbuf sb = STRBUF_INIT;
     users_text(m, g, t, &sb);
