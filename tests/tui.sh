@@ -69,7 +69,7 @@ has "$D/mi300x.out" '\| sclk \| +\| \? \(unknown\)' 8
 has "$D/mi300x.out" 'checks \(quick\): 25 pass, 0 warn, 0 fail, 1 skip'
 # the skip comes first (nothing fails), then the passes
 has "$D/mi300x.out" '^\| \[--\] python\.requirements '
-has "$D/mi300x.out" '^checks [0-9]{2}:[0-9]{2}:[0-9]{2} \([0-9.]+ s\)  telemetry [0-9:]{8} every 1000 ms'
+has "$D/mi300x.out" '^\[1-8 of 26 checks\]  checks [0-9]{2}:[0-9]{2}:[0-9]{2} \([0-9.]+ s\)  telemetry [0-9:]{8} every 1000 ms  plots span 138 s'
 if [ "$(wc -l <"$D/mi300x.out")" -eq 64 ]; then ok; else bad "mi300x: not 64 lines"; fi
 # without --size: tall enough for every panel and every check
 once mi300x-auto 0 --sysroot $FX/mi300x-node/root
@@ -278,7 +278,7 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/
     has "$D/live-sig.out" 'rc=0'
     # after the resize, 8 GPUs no longer fit as panels in 20x60: one line each
     has "$D/live-sig.out" 'GPU7 gfx942 '
-    has "$D/live-sig.out" "$(printf '\033')\\[20;1Hchecks "
+    has "$D/live-sig.out" "$(printf '\033')\\[20;1H\\[1-[0-9]+ of 26 checks\\]"
     has "$D/live-sig.out" "$(printf '\033')\\[\\?1049l"
     # the workload panel live: runs every second while the UI stays responsive
     # ('q' after 2.5 s quits at once), then a SIGTERM while the first run may

@@ -501,17 +501,21 @@ static void draw_status(struct tui_canvas *cv, const struct tui_layout *l,
 {
     if (l->status.h <= 0)
         return;
+    /* what scrolls and what is going on first: on a narrow terminal the
+     * refresh times are what gets cut */
     struct strbuf sb = STRBUF_INIT;
-    strbuf_addf(&sb, "checks %s (%.2f s)  telemetry %s every %d ms  plots %.0f s",
-                m->checks_time[0] ? m->checks_time : "-", m->checks_s,
-                m->tele_time[0] ? m->tele_time : "-", v->interval_ms,
-                (double)v->plot_cols * v->per_col * v->interval_ms / 1000.0);
     int n = m->have_res ? (int)m->res.n : 0;
     if (n > l->checks_visible && l->checks_visible > 0)
-        strbuf_addf(&sb, "  checks %d-%d of %d", v->scroll + 1,
+        strbuf_addf(&sb, "[%d-%d of %d checks]  ", v->scroll + 1,
                     v->scroll + l->checks_visible < n ? v->scroll + l->checks_visible : n, n);
     if (v->note)
-        strbuf_addf(&sb, "  %s", v->note);
+        strbuf_addf(&sb, "%s  ", v->note);
+    strbuf_addf(&sb, "checks %s (%.2f s)  telemetry %s every %d ms",
+                m->checks_time[0] ? m->checks_time : "-", m->checks_s,
+                m->tele_time[0] ? m->tele_time : "-", v->interval_ms);
+    if (v->plot_cols > 0)
+        strbuf_addf(&sb, "  plots span %.0f s",
+                    (double)v->plot_cols * v->per_col * v->interval_ms / 1000.0);
     tui_canvas_put(cv, l->status.y, 0, l->status.w, TA_DIM, sb.buf);
     strbuf_release(&sb);
 }
