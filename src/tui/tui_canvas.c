@@ -94,20 +94,10 @@ void tui_canvas_box(struct tui_canvas *cv, const struct tui_rect *r, const char 
     }
 }
 
-void tui_canvas_print(const struct tui_canvas *cv, FILE *out)
-{
-    for (int y = 0; y < cv->rows; y++) {
-        const struct tui_cell *row = &cv->cell[(size_t)y * (size_t)cv->cols];
-        int end = cv->cols;
-        while (end > 0 && strcmp(row[end - 1].u, " ") == 0)
-            end--;
-        for (int x = 0; x < end; x++)
-            fputs(row[x].u, out);
-        fputc('\n', out);
-    }
-}
-
-void tui_canvas_text(const struct tui_canvas *cv, struct strbuf *sb)
+/* the rows, trailing spaces dropped, each but the last ended by eol (the
+ * last too with eol_last) */
+static void canvas_rows(const struct tui_canvas *cv, const char *eol, int eol_last,
+                        struct strbuf *sb)
 {
     for (int y = 0; y < cv->rows; y++) {
         const struct tui_cell *row = &cv->cell[(size_t)y * (size_t)cv->cols];
@@ -116,9 +106,23 @@ void tui_canvas_text(const struct tui_canvas *cv, struct strbuf *sb)
             end--;
         for (int x = 0; x < end; x++)
             strbuf_adds(sb, row[x].u);
-        if (y + 1 < cv->rows)
-            strbuf_adds(sb, "\r\n");
+        if (eol_last || y + 1 < cv->rows)
+            strbuf_adds(sb, eol);
     }
+}
+
+void tui_canvas_print(const struct tui_canvas *cv, FILE *out)
+{
+    struct strbuf sb = STRBUF_INIT;
+    canvas_rows(cv, "\n", 1, &sb);
+    if (sb.buf)
+        fputs(sb.buf, out);
+    strbuf_release(&sb);
+}
+
+void tui_canvas_text(const struct tui_canvas *cv, struct strbuf *sb)
+{
+    canvas_rows(cv, "\r\n", 0, sb);
 }
 
 int tui_canvas_same(const struct tui_canvas *a, const struct tui_canvas *b)
