@@ -85,6 +85,14 @@ assert len(rows) == 24, len(rows)
 assert any("[XX] kfd.access" in r for r in rows), rows
 assert any("GPU0 gfx1100 busy 3% 68W jct 61C sclk 31" in r for r in rows), rows
 PY
+# the workload keeps running between headless frames (what the H200 run
+# records): the p50/p99 plots fill, one column per sample
+LC_ALL=C "$RVD" dashboard --workload tiny --workload-interval 1 --frames 8 --interval 250 \
+    --history 2 --size 30x100 >"$D/wl-frames.out" 2>"$D/wl-frames.err"
+rc=$?
+if [ $rc -eq 0 ]; then ok; else bad "--workload --frames: exit $rc: $(head -2 "$D/wl-frames.err")"; fi
+has "$D/wl-frames.out" '^\| p50  \| +[_.,=+*#-]{8}\| [0-9.]+\.\.[0-9.]+ ms'
+has "$D/wl-frames.out" '^\| p99  \| +[_.,=+*#-]{8}\| [0-9.]+\.\.[0-9.]+ ms'
 "$RVD" dashboard --sysroot $DESK --once --record "$D/no-dir/x.cast" >/dev/null 2>"$D/rec-bad.err"
 rc=$?
 if [ $rc -eq 2 ]; then ok; else bad "--record into a missing directory: exit $rc, want 2"; fi

@@ -345,6 +345,12 @@ static int run_once(const struct tui_opts *o, struct tui_model *m, struct tui_wo
     for (int f = 0; f < frames && !quit_flag; f++) {
         if (f) {
             sleep_ms(o->interval_ms);
+            /* the workload keeps running between frames, as in the live
+             * view, so its load and latency show in the plots */
+            if (wl) {
+                tui_workload_poll(wl, util_mono_s());
+                tui_workload_tick(wl, util_mono_s());
+            }
             sample_all(m, wl);
         }
         tui_canvas_release(&cv);
