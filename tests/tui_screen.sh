@@ -14,6 +14,7 @@ NAME=tui_screen
 . tests/lib.sh
 D="$OUT/tui_screen"
 rm -rf "$D" && mkdir -p "$D"
+D_ABS=$(cd "$D" && pwd)
 FX=tests/fixtures
 DESK=$FX/rx7900xtx-desktop/root
 RVD_ABS=$(cd "$(dirname "$RVD")" && pwd)/$(basename "$RVD")
@@ -124,7 +125,7 @@ start() {
     s_env=$4
     shift 4
     T new-session -d -s "$s_name" -x "$s_cols" -y "$s_rows" \
-        "env $s_env $RVD_ABS dashboard $*; echo \$? >$PWD/$D/$s_name.rc; sleep 30"
+        "env $s_env $RVD_ABS dashboard $*; echo \$? >$D_ABS/$s_name.rc; sleep 30"
 }
 cap() { T capture-pane -p -t "$1" >"$D/$2"; }
 # wait_for NAME FILE REGEX: capture until REGEX shows (5 s at most)
@@ -211,7 +212,7 @@ lacks "$D/plain.txt" '[│┌─]'
 quit plain
 
 # --record from the live view: frames as they were drawn
-start rec 24 80 "$U8" "$ARGS --record $PWD/$D/live.cast"
+start rec 24 80 "$U8" "$ARGS --record $D_ABS/live.cast"
 wait_for rec rec.txt '^GPU0 gfx1100' >/dev/null
 T send-keys -t rec End
 wait_for rec rec-end.txt '^\[8-26 of 26 checks\]' >/dev/null
