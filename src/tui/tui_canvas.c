@@ -11,6 +11,7 @@ void tui_canvas_init(struct tui_canvas *cv, int rows, int cols)
 {
     cv->rows = rows > 0 ? rows : 0;
     cv->cols = cols > 0 ? cols : 0;
+    cv->utf8 = 0; /* ASCII unless the caller says the terminal is UTF-8 */
     size_t n = (size_t)cv->rows * (size_t)cv->cols;
     cv->cell = xcalloc(n ? n : 1, sizeof(*cv->cell));
     for (size_t i = 0; i < n; i++)
