@@ -86,6 +86,30 @@ assert len(rows) == 24, len(rows)
 assert any("[XX] kfd.access" in r for r in rows), rows
 assert any("GPU0 gfx1100 busy 3% 68W jct 61C sclk 31" in r for r in rows), rows
 PY
+# throttle reasons from the real RX 6900 XT gpu_metrics (v1_3): a bit set
+# from the first sample is named apart (RDNA reports some permanently), a
+# bit that turns on during the run is NEW
+GPU=sys/devices/pci0000:80/0000:80:01.1/0000:84:00.0/0000:85:00.0/0000:86:00.0
+setbits() { python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[112] = int(sys.argv[2]); open(sys.argv[1], "wb").write(b)' "$THR/$GPU/gpu_metrics" "$1"; }
+THR="$D/thr-root"
+cp -a $DESK "$THR"
+cp tests/data/fixtures-real/amdgpu-sysfs-rs/rx6900xt/gpu_metrics "$THR/$GPU/gpu_metrics"
+chmod u+w "$THR/$GPU/gpu_metrics"
+LC_ALL=C "$RVD" dashboard --sysroot "$THR" --size 40x120 --once >"$D/thr-none.out" 2>&1
+has "$D/thr-none.out" '^\| throttle none \(gpu_metrics 1\.3\)'
+setbits 1
+LC_ALL=C "$RVD" dashboard --sysroot "$THR" --size 40x120 --once >"$D/thr-start.out" 2>&1
+has "$D/thr-start.out" '^\| throttle PPT0 set from start \(RDNA reports some bits permanently\)'
+LC_ALL=C "$RVD" dashboard --sysroot "$THR" --size 40x120 --frames 15 --interval 100 \
+    --record "$D/thr.cast" >"$D/thr-new.out" 2>&1 &
+thr_pid=$!
+# the bit turns on after the first frame (the header and one frame recorded)
+i=0
+while [ "$(cat "$D/thr.cast" 2>/dev/null | wc -l)" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+setbits 3
+wait $thr_pid
+has "$D/thr-new.out" '^\| throttle NEW PPT1; set from start PPT0 \(RDNA: permanent bits\)'
+
 # the workload keeps running between headless frames (what the H200 run
 # records): the p50/p99 plots fill, one column per sample
 LC_ALL=C "$RVD" dashboard --workload tiny --workload-interval 1 --frames 8 --interval 250 \
