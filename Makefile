@@ -163,9 +163,12 @@ test-gpu: $(BUILD)/.deps $(BIN)
 # on the device machine (a developer through the device tool, never CI): the VLA
 # pass against PyTorch eager and one CUDA graph on the same weights, written into
 # docs/PERFORMANCE.md (tools/vla_bench.sh). RVD=path uses a prebuilt binary.
+# Then the dashboard's CPU share at a 100 ms refresh on the 8-GPU MI300X
+# fixture (tools/tui_cost.sh; tmux, no GPU needed; TUI_COST_ONLY=1 runs it alone).
 bench:
 	@test -n "$$RVD" || $(MAKE) BUILD=$(BUILD) $(BIN)
-	@RVD=$${RVD:-$(BIN)} sh tools/vla_bench.sh
+	@test -n "$$TUI_COST_ONLY" || RVD=$${RVD:-$(BIN)} sh tools/vla_bench.sh
+	@RVD=$${RVD:-$(BIN)} sh tools/tui_cost.sh
 
 # the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer
 # handle_segv=0: the isolation tests crash children on purpose and check that

@@ -8,6 +8,9 @@
 # child): its figures, '?' for what has no value, the one-line form, usage.
 # Environment: RVD (the binary), OUT (a scratch directory).
 set -u
+# ASCII frames (the UTF-8 box drawing has its own cases in tests/tui_screen.sh)
+LC_ALL=C
+export LC_ALL
 RVD=${RVD:-build/rocm-vla-doctor}
 OUT=${OUT:-build/out}
 D="$OUT/tui"
@@ -54,15 +57,19 @@ FX=tests/fixtures
 once mi300x 0 --sysroot $FX/mi300x-node/root --size 64x100
 has "$D/mi300x.out" '\+- GPU [0-7]  gfx942  0000:[0-9a-f]{2}:00\.0 -' 8
 lacks "$D/mi300x.out" 'GPU 8'
-has "$D/mi300x.out" 'VRAM 0\.3 / 192\.0 GiB' 8
-has "$D/mi300x.out" 'PCIe 32\.0/32\.0 GT/s  x16/x16' 8
-has "$D/mi300x.out" 'edge 38 jct 41 mem 36 C  power 147 W' 8
-has "$D/mi300x.out" 'pp_dpm_pcie 0: 32\.0GT/s, x16 619Mhz +\|' 8
-# the current DPM levels (pp_dpm_sclk/mclk, synthesized for the derived peaks)
-has "$D/mi300x.out" 'sclk 2100 MHz  mclk 1300 MHz  perf auto' 8
+has "$D/mi300x.out" 'VRAM 0\.3/192\.0 GiB  GTT \?/\? GiB' 8
+has "$D/mi300x.out" 'PCIe 32\.0/32\.0 GT/s x16/x16 replays' 8
+has "$D/mi300x.out" 'edge 38/100  jct 41/110  mem 36/95 C' 8
+has "$D/mi300x.out" 'power 147/\? W  busy 0 %  fan \? rpm' 8
+# the DPM levels (pp_dpm_sclk/mclk synthesized for the derived peaks): now [min-max]
+has "$D/mi300x.out" 'sclk 2100 MHz \[500-2100\]  mclk 1300 \[900-1300\]' 8
+# one sample: one column of each plot
+has "$D/mi300x.out" '\| power\| +-\| 147\.\.147 W' 8
+has "$D/mi300x.out" '\| sclk \| +-\| 2100\.\.2100 MHz' 8
 has "$D/mi300x.out" 'checks \(quick\): 36 pass, 0 warn, 0 fail, 2 skip'
-has "$D/mi300x.out" '^\| \[ok\] pcie\.link '
-has "$D/mi300x.out" '^checks [0-9]{2}:[0-9]{2}:[0-9]{2} \([0-9.]+ s\)  telemetry [0-9:]{8} every 1000 ms'
+# the skip comes first (nothing fails), then the passes
+has "$D/mi300x.out" '^\| \[--\] python\.requirements '
+has "$D/mi300x.out" '^\[1-8 of 38 checks\]  checks [0-9]{2}:[0-9]{2}:[0-9]{2} \([0-9.]+ s\)  telemetry [0-9:]{8} every 1000 ms  plots span 138 s'
 if [ "$(wc -l <"$D/mi300x.out")" -eq 64 ]; then ok; else bad "mi300x: not 64 lines"; fi
 # without --size: tall enough for every panel and every check
 once mi300x-auto 0 --sysroot $FX/mi300x-node/root
@@ -73,10 +80,14 @@ has "$D/mi300x-auto.out" '\+- GPU 7 ' 1
 once rx7900 0 --sysroot $FX/rx7900xtx-desktop/root --size 60x100 \
     --requirements $FX/rx7900xtx-desktop/requirements.txt
 has "$D/rx7900.out" '^\+- GPU 0  gfx1100  0000:86:00\.0 -' 1
-has "$D/rx7900.out" 'PCIe 16\.0/16\.0 GT/s  x8/x16'
-has "$D/rx7900.out" 'busy    3 %   VRAM 0\.6 / 24\.0 GiB'
-has "$D/rx7900.out" 'sclk 31 MHz  mclk 1249 MHz  perf auto'
-has "$D/rx7900.out" 'edge 53 jct 61 mem 68 C  power 68 W'
+# the GPU's own link (pp_dpm_pcie) runs x16; the slot's x8 upstream is
+# what pcie.link finds on the way to the root port
+has "$D/rx7900.out" 'PCIe 16\.0/16\.0 GT/s x16/x16 replays \?'
+has "$D/rx7900.out" 'power 68/290 W  busy 3 %  fan 0 rpm'
+has "$D/rx7900.out" 'VRAM 0\.6/24\.0 GiB'
+# RDNA3's pp_dpm_sclk: the current clock (31) between the DPM range's ends
+has "$D/rx7900.out" 'sclk 31 MHz \[500-2219\]  mclk 1249 \[96-1249\]'
+has "$D/rx7900.out" 'edge 53/100  jct 61/110  mem 68/108 C'
 has "$D/rx7900.out" '^\| \[XX\] pcie\.link +link trained at x8 where x16 is possible'
 has "$D/rx7900.out" '^\| \[XX\] pcie\.atomics '
 has "$D/rx7900.out" '^\| \[XX\] kfd\.access '
@@ -97,12 +108,13 @@ for dir in $FX/*/; do
             [ -n "$a" ] && set -- "$@" "$(printf '%s' "$a" | sed "s|@FIX@|$dir|g")"
         done <"$dir/args"
     fi
-    once "fx-$name" 0 --sysroot "$root" --size 80x160 "$@"
+    once "fx-$name" 0 --sysroot "$root" --size 120x160 "$@"
     # "[XX] id" -> "id fail", as in the expected file
+    # (the checklist lists what did not pass first: compared sorted)
     sed -n 's/^| \[\(..\)\] \([a-z0-9_.]*\) .*/\2 \1/p' "$D/fx-$name.out" |
-        sed 's/ ok$/ pass/; s/ !!$/ warn/; s/ XX$/ fail/; s/ --$/ skip/; s/ ER$/ error/; s/ TO$/ timeout/' \
-            >"$D/fx-$name.got"
-    grep -E '^[a-z0-9_.]+ (pass|warn|fail|skip|error|timeout)$' "$dir/expected" >"$D/fx-$name.want"
+        sed 's/ ok$/ pass/; s/ !!$/ warn/; s/ XX$/ fail/; s/ --$/ skip/; s/ ER$/ error/; s/ TO$/ timeout/' |
+        sort >"$D/fx-$name.got"
+    grep -E '^[a-z0-9_.]+ (pass|warn|fail|skip|error|timeout)$' "$dir/expected" | sort >"$D/fx-$name.want"
     if [ -s "$D/fx-$name.want" ] && diff -u "$D/fx-$name.want" "$D/fx-$name.got" >"$D/fx-$name.diff"; then
         ok
     else
@@ -114,13 +126,14 @@ for dir in $FX/*/; do
     n=$("$RVD" --sysroot "$root" --json - "$@" 2>/dev/null |
         /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["facts"].get("gpu.count") or 0)')
     has "$D/fx-$name.out" '\+- GPU [0-9]+  ' "$n"
-    has "$D/fx-$name.out" 'busy +([0-9]+|\?) %   VRAM ([0-9.]+|\?) / ([0-9.]+|\?) GiB' "$n"
-    has "$D/fx-$name.out" 'PCIe ([0-9.]+|\?)/([0-9.]+|\?) GT/s  x([0-9]+|\?)/x([0-9]+|\?)' "$n"
+    has "$D/fx-$name.out" 'busy ([0-9]+|\?) %  fan ([0-9]+|\?) rpm' "$n"
+    has "$D/fx-$name.out" 'VRAM ([0-9.]+|\?)/([0-9.]+|\?) GiB  GTT ([0-9.]+|\?)/([0-9.]+|\?) GiB' "$n"
+    has "$D/fx-$name.out" 'PCIe ([0-9.]+|\?)/([0-9.]+|\?) GT/s x([0-9]+|\?)/x([0-9]+|\?) replays ([0-9]+|\?)' "$n"
 done
-has "$D/fx-no-gpu-server.out" '^no AMD GPU \(gpu\.count = 0\)'
+has "$D/fx-no-gpu-server.out" '^no GPU \(gpu\.count = 0; NVML not asked\)'
 # the sensor that decided gpu.thermal is in the checklist and in the panel
 has "$D/fx-rx7800xt-hot-edge.out" '^\| \[XX\] gpu\.thermal +edge 96 °C is within 5 °C of its limit 100 °C'
-has "$D/fx-rx7800xt-hot-edge.out" 'edge 96 jct 104 mem 90 C'
+has "$D/fx-rx7800xt-hot-edge.out" 'edge 96/100  jct 104/110  mem 90/108 C'
 
 # a tarball sysroot (what collect writes) gives the same frame as its tree
 if [ -f $FX/this-machine/snapshot.tar.gz ]; then
@@ -137,10 +150,15 @@ printf 'garbage\n' >"$G/pp_dpm_mclk"
 printf '0: 96Mhz\n1: 456Mhz\n' >"$G/pp_dpm_pcie"
 rm -f "$G"/hwmon/hwmon*/power1_average "$G"/hwmon/hwmon*/temp1_input
 once unknown 0 --sysroot "$U" --size 40x100
-has "$D/unknown.out" 'busy    \? %   VRAM \? / 24\.0 GiB'
-has "$D/unknown.out" 'edge \? jct 61 mem 68 C  power \? W'
-has "$D/unknown.out" 'sclk \? MHz  mclk \? MHz'
-has "$D/unknown.out" 'pp_dpm_pcie \? +\|$'
+has "$D/unknown.out" 'power \?/290 W  busy \? %'
+has "$D/unknown.out" 'VRAM \?/24\.0 GiB'
+has "$D/unknown.out" 'edge \?/100  jct 61/110  mem 68/108 C'
+has "$D/unknown.out" 'sclk \? MHz \[\?-\?\]  mclk \? \[\?-\?\]'
+# pp_dpm_pcie without a marked level: the link files instead
+has "$D/unknown.out" 'PCIe 16\.0/16\.0 GT/s x16/x16'
+# unknown history is a gap with no scale, never a bar at 0
+has "$D/unknown.out" '^\| busy \| +\| \? \(unknown\)'
+has "$D/unknown.out" '^\| jct  \| +-\| 61\.0\.\.61\.0 C'
 
 # ---- small and odd sizes: never wider or taller than asked ----------------
 for size in 10x40 24x80 3x20 1x10 5x200; do
@@ -157,9 +175,9 @@ for size in 10x40 24x80 3x20 1x10 5x200; do
         bad "size $size: $lines lines, widest $wide"
     fi
 done
-has "$D/size-24x80.out" '^GPU[0-7] gfx942 busy 0% VRAM 0\.3/192G 38/41/36C 147W PCIe 32\.0GT/s x16/x16' 8
+has "$D/size-24x80.out" '^GPU[0-7] gfx942 busy 0% 147W jct 41C sclk 2100 VRAM 0\.3/192G PCIe 32\.0 x16' 8
 has "$D/size-10x40.out" '^GPU[0-2] gfx942 busy 0%' 3
-has "$D/size-10x40.out" '^\| \[ok\] ' 3
+has "$D/size-10x40.out" '^\| \[(ok|--)\] ' 3
 
 # ---- the workload panel: the tiny pass on the CPU backend -------------------
 # (this host: no --sysroot; the CPU backend runs when there is no GPU)
@@ -169,7 +187,9 @@ has "$W" '^\+- workload tiny  [a-z]+: .+  (fp32|bf16|fp16) -' 1
 has "$W" '^\| total p50 [0-9]+\.?[0-9]* ms  p99 [0-9]+\.?[0-9]* ms  budget ' 1
 has "$W" '^\| vision [0-9.]+ ms  prefix [0-9.]+ ms  denoising step [0-9.]+ ms' 1
 has "$W" '^\| control rate [0-9.]+ Hz  needs ' 1
-has "$W" '^\| p50 history \[[_.,=+*#-]+ *\] [0-9.]+ \.\. [0-9.]+ ms, last 1 runs' 1
+# the latency history on the telemetry's time axis: one sample so far
+has "$W" '^\| p50  \| +[_.,=+*#-]\| [0-9.]+\.\.[0-9.]+ ms' 1
+has "$W" '^\| p99  \| +[_.,=+*#-]\| [0-9.]+\.\.[0-9.]+ ms' 1
 has "$W" '^\| last run [0-9]{2}:[0-9]{2}:[0-9]{2} \([0-9.]+ s\), every 5 s' 1
 # measured figures are never a made-up 0
 lacks "$W" '(p50|p99|vision|prefix|step|rate) 0(\.0+)? '
@@ -248,7 +268,7 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/
         "stty rows 30 cols 100; $RVD dashboard --sysroot $FX/rx7900xtx-desktop/root --interval 200; echo rc=\$?" \
         /dev/null >"$D/live-q.out" 2>&1
     has "$D/live-q.out" 'rc=0'
-    has "$D/live-q.out" 'x8/x16'
+    has "$D/live-q.out" 'x16/x16 replays'
     has "$D/live-q.out" 'pcie\.link'
     has "$D/live-q.out" "$(printf '\033')\\[\\?1049l"
     TERM=xterm timeout 10 script -qec "sh -c 'stty rows 30 cols 100; \
@@ -258,7 +278,7 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/
     has "$D/live-sig.out" 'rc=0'
     # after the resize, 8 GPUs no longer fit as panels in 20x60: one line each
     has "$D/live-sig.out" 'GPU7 gfx942 '
-    has "$D/live-sig.out" "$(printf '\033')\\[20;1Hchecks "
+    has "$D/live-sig.out" "$(printf '\033')\\[20;1H\\[1-[0-9]+ of 38 checks\\]"
     has "$D/live-sig.out" "$(printf '\033')\\[\\?1049l"
     # the workload panel live: runs every second while the UI stays responsive
     # ('q' after 2.5 s quits at once), then a SIGTERM while the first run may

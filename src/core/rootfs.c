@@ -20,6 +20,7 @@ static struct {
 
 static int mkdirs(const char *dir);
 static void record_error(const char *path, int err);
+static void dircache_clear(void);
 
 /* a staging write failed (disk full, file-size limit): remember the first,
  * so that collect fails instead of packing a truncated file */
@@ -76,6 +77,7 @@ void rootfs_release(void)
     free(R.root);
     R.root = NULL;
     strlist_release(&R.err_paths);
+    dircache_clear();
 }
 
 int rootfs_is_live(void)
@@ -343,6 +345,70 @@ static int replayed_error(const char *path)
     return 0;
 }
 
+/* ---- resolved directories ---------------------------------------------- */
+
+/* A telemetry reader (the dashboard every 100 ms, monitor, soak) reads the
+ * same few files of the same directories again and again, and resolving
+ * /sys/bus/pci/devices/X/file component by component (an lstat each, a
+ * readlink per symlink: a dozen system calls) costs more than the read. So
+ * the parent directory's resolution is kept for DIRCACHE_TTL_S, and the
+ * last component is opened with O_NOFOLLOW: a symlink there fails with
+ * ELOOP and takes the full walk. Off while recording (collect must see
+ * every link it follows); emptied when the root changes. */
+#define DIRCACHE_N 64
+#define DIRCACHE_TTL_S 1.0
+static struct {
+    char *dir, *rel;
+    double at;
+} dircache[DIRCACHE_N];
+static int dircache_next;
+
+static void dircache_clear(void)
+{
+    for (int i = 0; i < DIRCACHE_N; i++) {
+        free(dircache[i].dir);
+        free(dircache[i].rel);
+        dircache[i].dir = dircache[i].rel = NULL;
+    }
+    dircache_next = 0;
+}
+
+/* path's resolution from its parent's cached one; 0, or -1 to take the
+ * full walk */
+static int dircache_rel(const char *path, char **out)
+{
+    const char *slash = strrchr(path, '/');
+    if (R.stage || !slash || slash == path || path[0] != '/')
+        return -1;
+    const char *base = slash + 1;
+    if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+        return -1;
+    size_t dlen = (size_t)(slash - path);
+    double now = util_mono_s();
+    int hit = -1;
+    for (int i = 0; i < DIRCACHE_N && hit < 0; i++)
+        if (dircache[i].dir && strlen(dircache[i].dir) == dlen &&
+            memcmp(dircache[i].dir, path, dlen) == 0 && now - dircache[i].at < DIRCACHE_TTL_S)
+            hit = i;
+    if (hit < 0) {
+        char *dir = xstrndup(path, dlen), *rel;
+        if (resolve(dir, 1, &rel)) {
+            free(dir);
+            return -1;
+        }
+        hit = dircache_next;
+        dircache_next = (dircache_next + 1) % DIRCACHE_N;
+        free(dircache[hit].dir);
+        free(dircache[hit].rel);
+        dircache[hit].dir = dir;
+        dircache[hit].rel = rel;
+        dircache[hit].at = now;
+    }
+    const char *r = dircache[hit].rel;
+    *out = xasprintf("%s/%s", strcmp(r, "/") == 0 ? "" : r, base);
+    return 0;
+}
+
 /* ---- reading ---------------------------------------------------------- */
 
 int rootfs_read(const char *path, char **bufp, size_t *lenp)
@@ -351,12 +417,21 @@ int rootfs_read(const char *path, char **bufp, size_t *lenp)
     int rc = replayed_error(path);
     if (rc)
         return rc;
-    rc = resolve(path, 1, &rel);
-    if (rc)
+    int cached = dircache_rel(path, &rel) == 0;
+    if (!cached && (rc = resolve(path, 1, &rel)))
         return rc;
     char *host = xasprintf("%s%s", R.root, rel);
-    int fd = open(host, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    int fd = open(host, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (cached ? O_NOFOLLOW : 0));
     free(host);
+    if (fd < 0 && cached && errno == ELOOP) {
+        /* the last component is a symlink: follow it inside the root */
+        free(rel);
+        if ((rc = resolve(path, 1, &rel)))
+            return rc;
+        host = xasprintf("%s%s", R.root, rel);
+        fd = open(host, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        free(host);
+    }
     if (fd < 0) {
         rc = -errno;
         record_error(path, errno);

@@ -67,6 +67,11 @@ struct prev_engine {
 struct tel {
     struct strlist bdfs;
     char **hwmon; /* per AMD GPU: "hwmonN" once found */
+    /* per AMD GPU: the hwmon temp<n> of edge, junction, mem (0: none), from
+     * the temp*_label files read once (labels do not change while the
+     * driver is loaded; the dashboard samples every 100 ms) */
+    int (*temp_n)[3];
+    int *temp_n_known;
     int procs;
     struct tel_nvml *nvml;
     const char *nvml_status;
@@ -89,6 +94,8 @@ struct tel *tel_open(const struct strlist *amd_bdfs, int nvml, int procs)
     for (size_t i = 0; amd_bdfs && i < amd_bdfs->n; i++)
         strlist_add(&t->bdfs, amd_bdfs->v[i]);
     t->hwmon = xcalloc(t->bdfs.n + 1, sizeof(char *));
+    t->temp_n = xcalloc(t->bdfs.n + 1, sizeof(*t->temp_n));
+    t->temp_n_known = xcalloc(t->bdfs.n + 1, sizeof(int));
     t->procs = procs;
     t->nvml_status = "not asked";
     if (nvml)
@@ -110,6 +117,8 @@ void tel_close(struct tel *t)
     for (size_t i = 0; i < t->bdfs.n; i++)
         free(t->hwmon[i]);
     free(t->hwmon);
+    free(t->temp_n);
+    free(t->temp_n_known);
     strlist_release(&t->bdfs);
     tel_nvml_close(t->nvml);
     free(t->prev);
@@ -266,16 +275,26 @@ static void hwmon(struct tel *t, size_t i, struct tel_gpu *g, const char *dir)
     read_num(g, TEL_ENERGY_J, h, "energy1_input", 1e-6, "hwmon energy1_input");
     for (enum tel_key k = TEL_TEMP_EDGE_C; k <= TEL_TEMP_MEM_LIMIT_C; k++)
         tel_gpu_unknown(g, k, "no hwmon temp*_label names it");
-    for (int n = 1; n <= 8; n++) {
-        char *label;
-        if (rootfs_readf_str(&label, "%s/temp%d_label", h, n))
-            continue;
-        enum tel_key k = !strcmp(label, "edge")       ? TEL_TEMP_EDGE_C
-                         : !strcmp(label, "junction") ? TEL_TEMP_JUNCTION_C
-                         : !strcmp(label, "mem")      ? TEL_TEMP_MEM_C
-                                                      : TEL_NKEYS;
-        free(label);
-        if (k == TEL_NKEYS)
+    if (!t->temp_n_known[i]) {
+        for (int n = 1; n <= 8; n++) {
+            char *label;
+            if (rootfs_readf_str(&label, "%s/temp%d_label", h, n))
+                continue;
+            int which = !strcmp(label, "edge")       ? 0
+                        : !strcmp(label, "junction") ? 1
+                        : !strcmp(label, "mem")      ? 2
+                                                     : -1;
+            free(label);
+            if (which >= 0) /* the last of a label, as before */
+                t->temp_n[i][which] = n;
+        }
+        t->temp_n_known[i] = 1;
+    }
+    static const enum tel_key temp_keys[3] = {TEL_TEMP_EDGE_C, TEL_TEMP_JUNCTION_C, TEL_TEMP_MEM_C};
+    for (int w = 0; w < 3; w++) {
+        int n = t->temp_n[i][w];
+        enum tel_key k = temp_keys[w];
+        if (!n)
             continue;
         char f[32];
         snprintf(f, sizeof(f), "temp%d_input", n);

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "../core/util.h"
 #include "tui_layout.h"
 
 enum tui_attr {
@@ -32,6 +33,7 @@ struct tui_cell {
 struct tui_canvas {
     int rows, cols;
     struct tui_cell *cell;
+    int utf8; /* box drawing and plot blocks as UTF-8; else ASCII */
 };
 
 void tui_canvas_init(struct tui_canvas *cv, int rows, int cols);
@@ -41,10 +43,15 @@ void tui_canvas_release(struct tui_canvas *cv);
 int tui_canvas_put(struct tui_canvas *cv, int y, int x, int maxw, enum tui_attr a, const char *s);
 int tui_canvas_printf(struct tui_canvas *cv, int y, int x, int maxw, enum tui_attr a,
                       const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-/* an ASCII frame around r, with title (may be NULL) on its top edge */
+/* a frame around r (UTF-8 box drawing with utf8, else ASCII +-|), with title (may be NULL) on its
+ * top edge */
 void tui_canvas_box(struct tui_canvas *cv, const struct tui_rect *r, const char *title,
                     enum tui_attr title_attr);
 /* the grid as text, trailing spaces of each row dropped */
 void tui_canvas_print(const struct tui_canvas *cv, FILE *out);
+/* the same text, rows ended by "\r\n" (a terminal's line ends), into sb */
+void tui_canvas_text(const struct tui_canvas *cv, struct strbuf *sb);
+/* 1 when both grids hold the same characters and attributes */
+int tui_canvas_same(const struct tui_canvas *a, const struct tui_canvas *b);
 
 #endif

@@ -11,18 +11,23 @@
 #include <curses.h>
 #include <errno.h>
 #include <getopt.h>
+#include <langinfo.h>
 #include <locale.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <term.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../../probes/probe.h"
 #include "../../probes/probe_python.h"
 #include "../core/opts.h"
+#include "../core/outfile.h"
+#include "../report/report.h"
 #include "../core/util.h"
 #include "../core/version.h"
 #include "tui_canvas.h"
@@ -37,6 +42,13 @@
 #define TUI_WL_INTERVAL_MAX 3600
 /* while a workload run is in flight the loop wakes this often to read it */
 #define TUI_WL_POLL_MS 200
+#define TUI_HISTORY_DEFAULT_S 120
+#define TUI_HISTORY_MAX_S 3600
+#define TUI_FRAMES_MAX 100000
+/* samples kept per series, whatever --history and --interval ask */
+#define TUI_HIST_CAP_MAX 36000
+/* the mouse wheel scrolls this many check lines */
+#define TUI_WHEEL_LINES 3
 
 struct tui_opts {
     int interval_ms;
@@ -46,6 +58,10 @@ struct tui_opts {
     int rows, cols;               /* --size for --once; 0 = automatic */
     const char *workload, *dtype; /* --workload PRESET, --dtype */
     int workload_s;               /* --workload-interval */
+    const char *record;           /* --record FILE */
+    int frames;                   /* --frames N (headless), 0 = --once's one */
+    int history_s;                /* --history S: seconds the plots span */
+    int utf8;                     /* the locale's codeset is UTF-8 */
 };
 
 static volatile sig_atomic_t quit_flag, resize_flag;
@@ -69,8 +85,10 @@ static void usage(FILE *out)
           "                                 [--requirements FILE] [--python PATH]\n"
           "                                 [--workload PRESET [--dtype bf16|fp16|fp32]\n"
           "                                  [--workload-interval S]]\n"
-          "                                 [--once [--size ROWSxCOLS]]\n"
-          "keys: q quit, r re-run the checks, arrows/PgUp/PgDn/Home/End scroll the checklist\n",
+          "                                 [--history S] [--record FILE]\n"
+          "                                 [--once|--frames N [--size ROWSxCOLS]]\n"
+          "keys: ? h F1 help, q quit, r re-run the checks, arrows/PgUp/PgDn/Home/End and\n"
+          "      the mouse wheel scroll the checklist\n",
           out);
 }
 
@@ -97,6 +115,9 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
         O_WORKLOAD,
         O_DTYPE,
         O_WL_INTERVAL,
+        O_RECORD,
+        O_FRAMES,
+        O_HISTORY,
         O_HELP,
         O_VERSION
     };
@@ -111,6 +132,9 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
         {"workload", required_argument, NULL, O_WORKLOAD},
         {"dtype", required_argument, NULL, O_DTYPE},
         {"workload-interval", required_argument, NULL, O_WL_INTERVAL},
+        {"record", required_argument, NULL, O_RECORD},
+        {"frames", required_argument, NULL, O_FRAMES},
+        {"history", required_argument, NULL, O_HISTORY},
         {"help", no_argument, NULL, O_HELP},
         {"version", no_argument, NULL, O_VERSION},
         {NULL, 0, NULL, 0},
@@ -166,6 +190,26 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
             o->workload_s = (int)v;
             break;
         }
+        case O_RECORD:
+            if (!*optarg)
+                return error("--record needs a file name");
+            o->record = optarg;
+            break;
+        case O_FRAMES: {
+            int64_t v;
+            if (str_parse_i64(optarg, &v) || v < 1 || v > TUI_FRAMES_MAX)
+                return error("--frames must be 1 to %d, not '%s'", TUI_FRAMES_MAX, optarg);
+            o->frames = (int)v;
+            break;
+        }
+        case O_HISTORY: {
+            int64_t v;
+            if (str_parse_i64(optarg, &v) || v < 1 || v > TUI_HISTORY_MAX_S)
+                return error("--history must be 1 to %d seconds, not '%s'", TUI_HISTORY_MAX_S,
+                             optarg);
+            o->history_s = (int)v;
+            break;
+        }
         case 'h':
         case O_HELP:
             usage(stdout);
@@ -179,8 +223,12 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
     }
     if (optind < argc)
         return error("dashboard takes no arguments, not '%s'", argv[optind]);
+    if (o->frames && o->once)
+        return error("--once is --frames 1; give one of them");
+    if (o->frames)
+        o->once = 1; /* headless: frames without a terminal */
     if (o->rows && !o->once)
-        return error("--size applies to --once only");
+        return error("--size applies to --once and --frames only");
     if ((o->dtype || o->workload_s) && !o->workload)
         return error("--dtype and --workload-interval apply to --workload only");
     /* the pass runs on this host: next to another machine's replayed files
@@ -190,14 +238,95 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
     return 0;
 }
 
-/* ---- --once ----------------------------------------------------------- */
+/* ---- --record: asciicast v2 -------------------------------------------- */
+
+/* Each frame that differs from the last one becomes one event: the time
+ * since the start and the whole screen as plain text after "clear screen,
+ * cursor home", so `asciinema play FILE` shows it and `grep` finds values.
+ * The file is a stream (outfile_open_stream), flushed per frame. */
+struct recorder {
+    struct outfile of;
+    int open;
+    double t0;
+    struct tui_canvas last;
+};
+
+static int rec_open(struct recorder *r, const char *path, int rows, int cols)
+{
+    memset(r, 0, sizeof(*r));
+    if (!path)
+        return 0;
+    if (outfile_open_stream(&r->of, path, 0))
+        return -1;
+    r->open = 1;
+    r->t0 = util_mono_s();
+    fprintf(r->of.f,
+            "{\"version\": 2, \"width\": %d, \"height\": %d, \"timestamp\": %lld, "
+            "\"title\": \"rocm-vla-doctor dashboard\"}\n",
+            cols, rows, (long long)time(NULL));
+    fflush(r->of.f);
+    return 0;
+}
+
+static void rec_frame(struct recorder *r, const struct tui_canvas *cv)
+{
+    if (!r->open || tui_canvas_same(&r->last, cv))
+        return;
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_adds(&sb, "\033[H\033[2J");
+    tui_canvas_text(cv, &sb);
+    fprintf(r->of.f, "[%.3f, \"o\", ", util_mono_s() - r->t0);
+    json_write_string(r->of.f, sb.buf ? sb.buf : "");
+    fputs("]\n", r->of.f);
+    fflush(r->of.f);
+    strbuf_release(&sb);
+    tui_canvas_release(&r->last);
+    tui_canvas_init(&r->last, cv->rows, cv->cols);
+    memcpy(r->last.cell, cv->cell, (size_t)cv->rows * (size_t)cv->cols * sizeof(*cv->cell));
+}
+
+/* 0, or -1 when the file could not be written */
+static int rec_close(struct recorder *r)
+{
+    tui_canvas_release(&r->last);
+    if (!r->open)
+        return 0;
+    r->open = 0;
+    return outfile_close(&r->of, 0);
+}
+
+/* samples per plot column: the --history window over the plot's width */
+static int per_col(const struct tui_opts *o, int plot_cols)
+{
+    double samples = (double)o->history_s * 1000.0 / o->interval_ms;
+    int k = plot_cols > 0 ? (int)ceil(samples / plot_cols) : 1;
+    return k < 1 ? 1 : k;
+}
+
+static void sample_all(struct tui_model *m, struct tui_workload *wl)
+{
+    tui_model_refresh_telemetry(m);
+    if (wl)
+        tui_workload_sample(wl);
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) && errno == EINTR && !quit_flag)
+        ;
+}
+
+/* ---- --once / --frames: headless frames --------------------------------- */
+
+static void install_handlers(void);
 
 static int run_once(const struct tui_opts *o, struct tui_model *m, struct tui_workload *wl)
 {
     tui_model_run_checks(m);
-    tui_model_refresh_telemetry(m);
     if (wl)
         tui_workload_run_blocking(wl);
+    sample_all(m, wl);
     int ngpu = tui_model_gpu_count(m);
     int nchecks = m->have_res ? (int)m->res.n : 0;
     int cols = o->cols, rows = o->rows;
@@ -210,13 +339,35 @@ static int run_once(const struct tui_opts *o, struct tui_model *m, struct tui_wo
         rows = tui_layout_rows_needed(cols, ngpu, nchecks, wl != NULL);
     struct tui_layout l;
     struct tui_canvas cv;
-    struct tui_view v = {0, o->interval_ms, NULL, wl};
-    tui_layout_compute(rows, cols, ngpu, nchecks, wl != NULL, &l);
+    tui_layout_compute(rows, cols, ngpu, nchecks, tui_model_bad_checks(m), wl != NULL, &l);
+    struct tui_view v = {0, o->interval_ms, NULL, wl, 0, 0, l.plot_cols, per_col(o, l.plot_cols)};
+    struct recorder rec;
+    if (rec_open(&rec, o->record, rows, cols))
+        return 2;
+    int frames = o->frames ? o->frames : 1;
+    if (frames > 1)
+        install_handlers(); /* Ctrl-C ends the run with the frames so far */
     tui_canvas_init(&cv, rows, cols);
-    tui_draw_frame(&cv, &l, m, &v);
+    for (int f = 0; f < frames && !quit_flag; f++) {
+        if (f) {
+            sleep_ms(o->interval_ms);
+            /* the workload keeps running between frames, as in the live
+             * view, so its load and latency show in the plots */
+            if (wl) {
+                tui_workload_poll(wl, util_mono_s());
+                tui_workload_tick(wl, util_mono_s());
+            }
+            sample_all(m, wl);
+        }
+        tui_canvas_release(&cv);
+        tui_canvas_init(&cv, rows, cols);
+        cv.utf8 = o->utf8;
+        tui_draw_frame(&cv, &l, m, &v);
+        rec_frame(&rec, &cv);
+    }
     tui_canvas_print(&cv, stdout);
     tui_canvas_release(&cv);
-    return 0;
+    return rec_close(&rec) ? 2 : 0;
 }
 
 /* ---- ncurses ---------------------------------------------------------- */
@@ -229,6 +380,8 @@ struct screen {
     int nchecks;  /* the layout's */
     int workload; /* the panel is shown */
     attr_t attr[TA__COUNT];
+    struct tui_canvas last; /* the frame on the terminal now */
+    int utf8;
 };
 
 static void screen_free_windows(struct screen *s)
@@ -255,17 +408,22 @@ static void screen_rebuild(struct screen *s, const struct tui_model *m)
 {
     screen_free_windows(s);
     int nchecks = m->have_res ? (int)m->res.n : 0;
-    tui_layout_compute(LINES, COLS, tui_model_gpu_count(m), nchecks, s->workload, &s->l);
+    tui_layout_compute(LINES, COLS, tui_model_gpu_count(m), nchecks, tui_model_bad_checks(m),
+                       s->workload, &s->l);
     s->nchecks = nchecks;
     screen_add(s, &s->l.header);
     screen_add(s, &s->l.gpu_area);
     screen_add(s, &s->l.workload);
     screen_add(s, &s->l.checks);
     screen_add(s, &s->l.status);
+    tui_canvas_release(&s->last); /* the next frame is drawn in full */
     clearok(curscr, TRUE);
 }
 
-static void screen_draw(struct screen *s, const struct tui_model *m, struct tui_view *v)
+/* draws the frame when it differs from the one on the terminal (the cost
+ * of a 100 ms refresh is mostly here otherwise); records it */
+static void screen_draw(struct screen *s, const struct tui_model *m, struct tui_view *v,
+                        struct recorder *rec)
 {
     /* the layout depends on the GPU and check counts, which a refresh can
      * change (a GPU falling off the bus) */
@@ -275,7 +433,14 @@ static void screen_draw(struct screen *s, const struct tui_model *m, struct tui_
         screen_rebuild(s, m);
     struct tui_canvas cv;
     tui_canvas_init(&cv, LINES, COLS);
+    cv.utf8 = s->utf8;
+    v->plot_cols = s->l.plot_cols;
     tui_draw_frame(&cv, &s->l, m, v);
+    rec_frame(rec, &cv);
+    if (tui_canvas_same(&cv, &s->last)) {
+        tui_canvas_release(&cv);
+        return;
+    }
     for (int i = 0; i < s->nwin; i++) {
         const struct tui_rect *r = &s->rect[i];
         werase(s->win[i]);
@@ -293,7 +458,8 @@ static void screen_draw(struct screen *s, const struct tui_model *m, struct tui_
         wnoutrefresh(s->win[i]);
     }
     doupdate();
-    tui_canvas_release(&cv);
+    tui_canvas_release(&s->last);
+    s->last = cv;
 }
 
 static void screen_colors(struct screen *s)
@@ -341,29 +507,83 @@ static void follow_resize(void)
         resize_term(ws.ws_row, ws.ws_col);
 }
 
+/* the terminal can draw a full screen: TERM names a terminfo entry with
+ * cursor addressing. Checked before newterm(): initscr() exits the process
+ * on an unknown TERM, and a "dumb" one would garble the screen. */
+static int term_usable(void)
+{
+    const char *term = getenv("TERM");
+    if (!term || !*term)
+        return error("TERM is not set: the dashboard needs a terminal type; use --once (a text "
+                     "frame) or monitor (telemetry lines)"),
+               0;
+    int err = 0;
+    if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
+        error("TERM=%s is %s: the dashboard cannot draw on it; use --once (a text frame) or "
+              "monitor (telemetry lines)",
+              term, err == 0 ? "not in the terminfo database" : "unusable (no terminfo database)");
+        return 0;
+    }
+    char cup[] = "cup";
+    const char *cap = tigetstr(cup);
+    int ok = cap && cap != (char *)-1;
+    del_curterm(cur_term);
+    if (!ok)
+        error("TERM=%s cannot move the cursor (a dumb terminal): the dashboard cannot draw on "
+              "it; use --once (a text frame) or monitor (telemetry lines)",
+              term);
+    return ok;
+}
+
+/* scroll so End stays at the end after a resize, and always in range */
+static void clamp_scroll(struct tui_view *v, const struct screen *s, const struct tui_model *m)
+{
+    int max = tui_draw_max_scroll(&s->l, m);
+    if (v->at_end || v->scroll > max)
+        v->scroll = max;
+    if (v->scroll < 0)
+        v->scroll = 0;
+}
+
 static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_workload *wl)
 {
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-        return error("dashboard needs a terminal; use --once for a text frame"), 2;
+        return error("dashboard needs a terminal; use --once for a text frame, or monitor for "
+                     "telemetry lines"),
+               2;
+    if (!term_usable())
+        return 2;
+    struct recorder rec;
+    if (rec_open(&rec, o->record, 0, 0))
+        return 2;
     install_handlers();
-    if (!initscr())
-        return error("cannot initialise the terminal (TERM=%s)", getenv("TERM")), 3;
+    SCREEN *scr = newterm(NULL, stdout, stdin);
+    if (!scr) {
+        rec_close(&rec);
+        return error("cannot initialise the terminal (TERM=%s)", getenv("TERM")), 2;
+    }
+    set_term(scr);
     cbreak();
     noecho();
     keypad(stdscr, TRUE);
     curs_set(0);
+    mousemask(BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    mouseinterval(0);
     struct screen s;
     memset(&s, 0, sizeof(s));
     s.workload = wl != NULL;
+    s.utf8 = o->utf8;
     screen_colors(&s);
     refresh();
 
     /* the first workload run goes while the checks run */
     if (wl)
         tui_workload_tick(wl, util_mono_s());
-    struct tui_view v = {0, o->interval_ms, "running checks ...", wl};
-    tui_model_refresh_telemetry(m);
-    screen_draw(&s, m, &v);
+    struct tui_view v = {0, o->interval_ms, "running checks ...", wl, 0, 0, 0, 1};
+    sample_all(m, wl);
+    screen_rebuild(&s, m);
+    v.per_col = per_col(o, s.l.plot_cols);
+    screen_draw(&s, m, &v, &rec);
     tui_model_run_checks(m);
     v.note = NULL;
     screen_rebuild(&s, m);
@@ -378,7 +598,7 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
         }
         double now = (util_mono_s() * 1e3);
         if (now >= next) {
-            tui_model_refresh_telemetry(m);
+            sample_all(m, wl);
             next = now + o->interval_ms;
             dirty = 1;
         }
@@ -389,7 +609,9 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
                 dirty = 1;
         }
         if (dirty) {
-            screen_draw(&s, m, &v);
+            clamp_scroll(&v, &s, m);
+            v.per_col = per_col(o, s.l.plot_cols);
+            screen_draw(&s, m, &v, &rec);
             dirty = 0;
         }
         double wait = next - (util_mono_s() * 1e3);
@@ -400,68 +622,80 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
         }
         timeout(wait < 0 ? 0 : (int)wait + 1);
         int ch = getch();
+        if (ch == ERR)
+            continue; /* the interval passed, or a signal */
         int page = s.l.checks_visible > 1 ? s.l.checks_visible - 1 : 1;
+        dirty = 1;
+        if (v.help && ch != KEY_RESIZE && ch != KEY_MOUSE) {
+            v.help = 0; /* any key closes the help */
+            continue;
+        }
         switch (ch) {
-        case ERR:
-            break; /* the interval passed, or a signal */
         case 'q':
         case 'Q':
             quit_flag = 1;
             break;
+        case '?':
+        case 'h':
+        case 'H':
+        case KEY_F(1):
+            v.help = 1;
+            break;
         case 'r':
         case 'R':
             v.note = "running checks ...";
-            screen_draw(&s, m, &v);
+            screen_draw(&s, m, &v, &rec);
             tui_model_run_checks(m);
             v.note = NULL;
             screen_rebuild(&s, m);
-            dirty = 1;
             break;
         case KEY_UP:
-            v.scroll--;
-            dirty = 1;
+            v.scroll--, v.at_end = 0;
             break;
         case KEY_DOWN:
             v.scroll++;
-            dirty = 1;
             break;
         case KEY_PPAGE:
-            v.scroll -= page;
-            dirty = 1;
+            v.scroll -= page, v.at_end = 0;
             break;
         case KEY_NPAGE:
             v.scroll += page;
-            dirty = 1;
             break;
         case KEY_HOME:
-            v.scroll = 0;
-            dirty = 1;
+            v.scroll = 0, v.at_end = 0;
             break;
         case KEY_END:
-            v.scroll = tui_draw_max_scroll(&s.l, m);
-            dirty = 1;
+            v.at_end = 1;
             break;
-        case KEY_RESIZE:
-            screen_rebuild(&s, m);
-            dirty = 1;
-            break;
-        default:
+        case KEY_MOUSE: {
+            MEVENT ev;
+            if (getmouse(&ev) != OK)
+                break;
+            if (ev.bstate & BUTTON4_PRESSED)
+                v.scroll -= TUI_WHEEL_LINES, v.at_end = 0;
+            else if (ev.bstate & BUTTON5_PRESSED)
+                v.scroll += TUI_WHEEL_LINES;
             break;
         }
-        /* clamp here too: the draw clamps only what it shows */
-        if (v.scroll < 0)
-            v.scroll = 0;
-        if (v.scroll > tui_draw_max_scroll(&s.l, m))
-            v.scroll = tui_draw_max_scroll(&s.l, m);
+        case KEY_RESIZE:
+            screen_rebuild(&s, m);
+            break;
+        default:
+            dirty = 0;
+            break;
+        }
+        clamp_scroll(&v, &s, m);
     }
     screen_free_windows(&s);
+    tui_canvas_release(&s.last);
     endwin();
-    return 0;
+    delscreen(scr);
+    return rec_close(&rec) ? 2 : 0;
 }
 
 int tui_cmd_dashboard(int argc, char **argv)
 {
-    struct tui_opts o = {1000, NULL, NULL, {0}, 0, 0, 0, NULL, NULL, 0};
+    struct tui_opts o = {1000, NULL, NULL, {0}, 0, 0, 0, NULL, NULL, 0, NULL, 0, 0, 0};
     int rc = parse_opts(argc, argv, &o);
     if (rc > 0)
         return 0;
@@ -472,14 +706,21 @@ int tui_cmd_dashboard(int argc, char **argv)
     /* LC_CTYPE only: ncursesw needs it for UTF-8; LC_NUMERIC must stay "C"
      * for the sysfs parsers ("16.0 GT/s") */
     setlocale(LC_CTYPE, "");
+    o.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    if (!o.history_s)
+        o.history_s = TUI_HISTORY_DEFAULT_S;
+    /* a sample per interval for the whole window, bounded */
+    int64_t cap = (int64_t)o.history_s * 1000 / o.interval_ms + 1;
+    int hist_cap = cap > TUI_HIST_CAP_MAX ? TUI_HIST_CAP_MAX : (int)cap;
     if (o.probe.requirements && requirements_check_file(o.probe.requirements))
         return 2;
     struct tui_model m;
-    if (tui_model_open(&m, o.sysroot, o.checks, &o.probe))
+    if (tui_model_open(&m, o.sysroot, o.checks, &o.probe, hist_cap))
         return 2;
     struct tui_workload wl;
     if (o.workload)
-        tui_workload_init(&wl, o.workload, o.dtype, o.workload_s ? o.workload_s : 5, &m.cs);
+        tui_workload_init(&wl, o.workload, o.dtype, o.workload_s ? o.workload_s : 5, &m.cs,
+                          hist_cap);
     rc = o.once ? run_once(&o, &m, o.workload ? &wl : NULL)
                 : run_live(&o, &m, o.workload ? &wl : NULL);
     if (o.workload)

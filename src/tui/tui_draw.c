@@ -3,8 +3,11 @@
  * that is unknown or absent is drawn as "?", never as 0. */
 #include "tui_draw.h"
 
+#include "../telemetry/gpu_metrics.h"
+
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct mark {
@@ -18,108 +21,206 @@ static const struct mark marks[ST__COUNT] = {
     [ST_ERROR] = {"[ER]", TA_ERROR}, [ST_TIMEOUT] = {"[TO]", TA_ERROR},
 };
 
-/* ---- fact values as text ---------------------------------------------- */
-
-static const struct fact *gfact(const struct factset *fs, int gpu, const char *rest)
-{
-    char fn[FACT_NAME_MAX];
-    return fact_get(fs, fact_gpu_name(fn, gpu, rest));
-}
-
-static int gnum(const struct factset *fs, int gpu, const char *rest, double *v)
-{
-    const struct fact *f = gfact(fs, gpu, rest);
-    if (f && f->type == FACT_INT)
-        *v = (double)f->i;
-    else if (f && f->type == FACT_FLOAT)
-        *v = f->f;
-    else
-        return 0;
-    return 1;
-}
-
-/* the number divided by scale with `decimals` digits, or "?" */
-static const char *num(char *buf, size_t n, const struct factset *fs, int gpu, const char *rest,
-                       int decimals, double scale)
-{
-    double v;
-    if (!gnum(fs, gpu, rest, &v))
-        return "?";
-    snprintf(buf, n, "%.*f", decimals, v / scale);
-    return buf;
-}
-
-static const char *str(const struct factset *fs, int gpu, const char *rest)
-{
-    const struct fact *f = gfact(fs, gpu, rest);
-    return f && f->type == FACT_STR && f->s[0] ? f->s : "?";
-}
+/* ---- telemetry values as text ------------------------------------------ */
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
-/* the five lines inside GPU g's panel */
-static void gpu_lines(const struct factset *fs, int g, char out[5][160])
+/* the value divided by scale with `decimals` digits, or "?" when the
+ * sampler could not read it */
+static const char *tv(char *buf, size_t n, const struct tel_gpu *g, enum tel_key k, int decimals,
+                      double scale)
 {
-    char a[32], b[32], c[32], d[32];
-    snprintf(out[0], 160, "busy %4s %%   VRAM %s / %s GiB",
-             num(a, sizeof(a), fs, g, "busy_percent", 0, 1),
-             num(b, sizeof(b), fs, g, "vram_used_bytes", 1, GIB),
-             num(c, sizeof(c), fs, g, "vram_bytes", 1, GIB));
-    /* all three sensors: gpu.thermal judges each against its own limit and
-     * names the one that decided, which may be mem */
-    snprintf(out[1], 160, "edge %s jct %s mem %s C  power %s W",
-             num(a, sizeof(a), fs, g, "temp_edge_c", 0, 1),
-             num(b, sizeof(b), fs, g, "temp_junction_c", 0, 1),
-             num(d, sizeof(d), fs, g, "temp_mem_c", 0, 1),
-             num(c, sizeof(c), fs, g, "power_w", 0, 1));
-    snprintf(out[2], 160, "sclk %s MHz  mclk %s MHz  perf %s",
-             num(a, sizeof(a), fs, g, "sclk_mhz", 0, 1), num(b, sizeof(b), fs, g, "mclk_mhz", 0, 1),
-             str(fs, g, "perf_level"));
-    snprintf(out[3], 160, "PCIe %s/%s GT/s  x%s/x%s  (now/max)",
-             num(a, sizeof(a), fs, g, "link.speed_gts", 1, 1),
-             num(b, sizeof(b), fs, g, "link.max_speed_gts", 1, 1),
-             num(c, sizeof(c), fs, g, "link.width", 0, 1),
-             num(d, sizeof(d), fs, g, "link.max_width", 0, 1));
-    snprintf(out[4], 160, "pp_dpm_pcie %s", str(fs, g, "pcie_dpm"));
+    if (!g || !g->src[k])
+        return "?";
+    snprintf(buf, n, "%.*f", decimals, g->v[k] / scale);
+    return buf;
 }
 
-static void gpu_title(const struct factset *fs, int g, char *buf, size_t n)
+static const struct tel_gpu *tgpu(const struct tui_model *m, int g)
 {
-    snprintf(buf, n, "GPU %d  %s  %s", g, str(fs, g, "gfx"), str(fs, g, "pci"));
+    return m->have_sample && (size_t)g < m->cur.ngpu ? &m->cur.gpus[g] : NULL;
+}
+
+static const char *cstr(const struct tui_model *m, int g, const char *rest)
+{
+    char fn[FACT_NAME_MAX];
+    const struct fact *f = fact_get(&m->check_facts, fact_gpu_name(fn, g, rest));
+    return f && f->type == FACT_STR && f->s[0] ? f->s : "?";
+}
+
+/* throttle reasons: those that turned on since the first sample apart from
+ * those set from the start (RDNA firmware reports some bits permanently, so
+ * only a change is news) */
+static void throttle_text(const struct tui_model *m, int g, const struct tel_gpu *tg, char *out,
+                          size_t n)
+{
+    if (!tg || !tg->throttle_known) {
+        snprintf(out, n, "throttle ? (%s)",
+                 tg && tg->throttle_why[0] ? tg->throttle_why : "unknown");
+        return;
+    }
+    uint64_t first = g < m->nhist && m->first_throttle_known[g] ? m->first_throttle[g] : 0;
+    uint64_t fresh = tg->throttle_bits & ~first, old = tg->throttle_bits & first;
+    if (!tg->throttle_bits) {
+        snprintf(out, n, "throttle none (%s)", tg->throttle_src);
+        return;
+    }
+    if (strncmp(tg->throttle, "asic:", 5) == 0) {
+        snprintf(out, n, "throttle %s (%s)", tg->throttle, tg->throttle_src);
+        return;
+    }
+    char a[128] = "", b[128] = "";
+    gpu_metrics_throttle_names(fresh, a, sizeof(a));
+    gpu_metrics_throttle_names(old, b, sizeof(b));
+    if (fresh && old)
+        snprintf(out, n, "throttle NEW %s; set from start %s (RDNA: permanent bits)", a, b);
+    else if (fresh)
+        snprintf(out, n, "throttle NEW %s", a);
+    else
+        snprintf(out, n, "throttle %s set from start (RDNA reports some bits permanently)", b);
+}
+
+static void users_text(const struct tui_model *m, int g, const struct tel_gpu *tg,
+                       struct strbuf *sb)
+{
+    if (tg && strcmp(tg->vendor, "nvidia") == 0)
+        strbuf_adds(sb, "users: not listed for NVIDIA GPUs");
+    else if (!m->have_procs)
+        strbuf_adds(sb, "users: ? (/proc not readable)");
+    else
+        tel_proc_describe(&m->procs, g, sb);
+}
+
+/* the seven value lines inside GPU g's panel */
+#define GPU_VALUE_LINES 7
+static void gpu_lines(const struct tui_model *m, int g, char out[GPU_VALUE_LINES][512])
+{
+    const struct tel_gpu *t = tgpu(m, g);
+    char a[32], b[32], c[32], d[32], e[32], f[32];
+    snprintf(out[0], 512, "sclk %s MHz [%s-%s]  mclk %s [%s-%s]",
+             tv(a, sizeof(a), t, TEL_SCLK_MHZ, 0, 1), tv(b, sizeof(b), t, TEL_SCLK_MIN_MHZ, 0, 1),
+             tv(c, sizeof(c), t, TEL_SCLK_MAX_MHZ, 0, 1), tv(d, sizeof(d), t, TEL_MCLK_MHZ, 0, 1),
+             tv(e, sizeof(e), t, TEL_MCLK_MIN_MHZ, 0, 1),
+             tv(f, sizeof(f), t, TEL_MCLK_MAX_MHZ, 0, 1));
+    snprintf(out[1], 512, "power %s/%s W  busy %s %%  fan %s rpm",
+             tv(a, sizeof(a), t, TEL_POWER_W, 0, 1), tv(b, sizeof(b), t, TEL_POWER_CAP_W, 0, 1),
+             tv(c, sizeof(c), t, TEL_BUSY_PCT, 0, 1), tv(d, sizeof(d), t, TEL_FAN_RPM, 0, 1));
+    /* every sensor with its own limit: gpu.thermal judges each, and the
+     * one that decides may be mem */
+    snprintf(out[2], 512, "edge %s/%s  jct %s/%s  mem %s/%s C",
+             tv(a, sizeof(a), t, TEL_TEMP_EDGE_C, 0, 1),
+             tv(b, sizeof(b), t, TEL_TEMP_EDGE_LIMIT_C, 0, 1),
+             tv(c, sizeof(c), t, TEL_TEMP_JUNCTION_C, 0, 1),
+             tv(d, sizeof(d), t, TEL_TEMP_JUNCTION_LIMIT_C, 0, 1),
+             tv(e, sizeof(e), t, TEL_TEMP_MEM_C, 0, 1),
+             tv(f, sizeof(f), t, TEL_TEMP_MEM_LIMIT_C, 0, 1));
+    snprintf(
+        out[3], 512, "VRAM %s/%s GiB  GTT %s/%s GiB", tv(a, sizeof(a), t, TEL_VRAM_USED_B, 1, GIB),
+        tv(b, sizeof(b), t, TEL_VRAM_TOTAL_B, 1, GIB), tv(c, sizeof(c), t, TEL_GTT_USED_B, 1, GIB),
+        tv(d, sizeof(d), t, TEL_GTT_TOTAL_B, 1, GIB));
+    snprintf(
+        out[4], 512, "PCIe %s/%s GT/s x%s/x%s replays %s", tv(a, sizeof(a), t, TEL_PCIE_GTS, 1, 1),
+        tv(b, sizeof(b), t, TEL_PCIE_MAX_GTS, 1, 1), tv(c, sizeof(c), t, TEL_PCIE_WIDTH, 0, 1),
+        tv(d, sizeof(d), t, TEL_PCIE_MAX_WIDTH, 0, 1), tv(e, sizeof(e), t, TEL_PCIE_REPLAYS, 0, 1));
+    throttle_text(m, g, t, out[5], 512);
+    struct strbuf sb = STRBUF_INIT;
+    users_text(m, g, t, &sb);
+    snprintf(out[6], 512, "%s", sb.buf ? sb.buf : "");
+    strbuf_release(&sb);
+}
+
+static void gpu_title(const struct tui_model *m, int g, char *buf, size_t n)
+{
+    const struct tel_gpu *t = tgpu(m, g);
+    if (t && strcmp(t->vendor, "nvidia") == 0)
+        snprintf(buf, n, "GPU %d  NVIDIA  %s", g, t->pci);
+    else
+        snprintf(buf, n, "GPU %d  %s  %s", g, cstr(m, g, "gfx"), t ? t->pci : "?");
+}
+
+/* a figure with as many decimals as make sense for its size */
+static const char *fig(char *buf, size_t n, double v)
+{
+    double a = fabs(v);
+    snprintf(buf, n, "%.*f", a < 10 ? 2 : a < 100 ? 1 : 0, v);
+    return buf;
+}
+
+/* "label [plot] lo..hi unit" in w columns; the plot is v->plot_cols wide
+ * (the same in every panel of the frame: one time axis) */
+static void plot_line(struct tui_canvas *cv, int y, int x, int w, const struct tui_view *v,
+                      const char *label, const struct tui_ring *r, enum tui_agg agg,
+                      const char *unit)
+{
+    char buf[512 * 3 + 1], a[32], b[32];
+    int k = tui_canvas_printf(cv, y, x, w, TA_DIM, "%-5s", label);
+    if (!r) {
+        tui_canvas_put(cv, y, x + k, w - k, TA_DIM, " no history");
+        return;
+    }
+    struct tui_plot p;
+    int cols = v->plot_cols < w - k - 2 ? v->plot_cols : w - k - 2;
+    tui_plot_render(r, cols, v->per_col, agg, cv->utf8, buf, sizeof(buf), &p);
+    k += tui_canvas_put(cv, y, x + k, 1, TA_DIM, cv->utf8 ? "\u2502" : "|");
+    /* put() stops at the width, blanks included: a plot of gaps still
+     * takes its columns */
+    for (int c = 0, off = 0; c < cols; c++) {
+        int n = (unsigned char)buf[off] >= 0x80 ? 3 : 1;
+        char one[4] = {0};
+        memcpy(one, buf + off, (size_t)n);
+        tui_canvas_put(cv, y, x + k + c, 1, TA_NORMAL, one);
+        off += n;
+    }
+    k += cols;
+    k += tui_canvas_put(cv, y, x + k, 1, TA_DIM, cv->utf8 ? "\u2502" : "|");
+    if (p.known)
+        tui_canvas_printf(cv, y, x + k, w - k, TA_DIM, " %s..%s %s", fig(a, sizeof(a), p.lo),
+                          fig(b, sizeof(b), p.hi), unit);
+    else
+        tui_canvas_put(cv, y, x + k, w - k, TA_DIM, " ? (unknown)");
 }
 
 static void draw_gpu_panel(struct tui_canvas *cv, const struct tui_rect *r,
-                           const struct factset *fs, int g)
+                           const struct tui_model *m, const struct tui_view *v, int g)
 {
-    char title[96], lines[5][160];
-    gpu_title(fs, g, title, sizeof(title));
-    gpu_lines(fs, g, lines);
+    char title[96], lines[GPU_VALUE_LINES][512];
+    gpu_title(m, g, title, sizeof(title));
+    gpu_lines(m, g, lines);
     tui_canvas_box(cv, r, title, TA_TITLE);
-    for (int i = 0; i < 5 && i < r->h - 2; i++)
-        tui_canvas_put(cv, r->y + 1 + i, r->x + 2, r->w - 4, TA_NORMAL, lines[i]);
+    int x = r->x + 2, w = r->w - 4, y = r->y + 1;
+    for (int i = 0; i < GPU_VALUE_LINES && i < r->h - 2; i++) {
+        enum tui_attr a = i == 5 && strstr(lines[i], "NEW") ? TA_WARN : TA_NORMAL;
+        tui_canvas_put(cv, y + i, x, w, a, lines[i]);
+    }
+    static const struct {
+        const char *label, *unit;
+        enum tui_series s;
+        enum tui_agg agg;
+    } plots[] = {{"busy", "%", TS_BUSY, TUI_AGG_MAX},
+                 {"power", "W", TS_POWER, TUI_AGG_MAX},
+                 {"jct", "C", TS_JUNCTION, TUI_AGG_MAX},
+                 {"sclk", "MHz", TS_SCLK, TUI_AGG_MIN}};
+    for (int i = 0; i < (int)ARRAY_SIZE(plots) && GPU_VALUE_LINES + i < r->h - 2; i++)
+        plot_line(cv, y + GPU_VALUE_LINES + i, x, w, v, plots[i].label,
+                  tui_model_hist(m, g, plots[i].s), plots[i].agg, plots[i].unit);
 }
 
-/* the panel's facts on one line, for terminals too small for panels */
-static void draw_gpu_line(struct tui_canvas *cv, const struct tui_rect *r, const struct factset *fs,
-                          int g)
+/* the panel's values on one line, for terminals too small for panels */
+static void draw_gpu_line(struct tui_canvas *cv, const struct tui_rect *r,
+                          const struct tui_model *m, int g)
 {
-    char a[32], b[32], c[32], d[32], e[32], m[32], f[32], h[32], i[32], j[32], k[32], l[32];
-    int w =
-        tui_canvas_printf(cv, r->y, r->x, r->w - 1, TA_TITLE, "GPU%d %s ", g, str(fs, g, "gfx"));
-    tui_canvas_printf(cv, r->y, r->x + w, r->w - 1 - w, TA_NORMAL,
-                      "busy %s%% VRAM %s/%sG %s/%s/%sC %sW PCIe %sGT/s x%s/x%s sclk %s mclk %s %s",
-                      num(a, sizeof(a), fs, g, "busy_percent", 0, 1),
-                      num(b, sizeof(b), fs, g, "vram_used_bytes", 1, GIB),
-                      num(c, sizeof(c), fs, g, "vram_bytes", 0, GIB),
-                      num(d, sizeof(d), fs, g, "temp_edge_c", 0, 1),
-                      num(e, sizeof(e), fs, g, "temp_junction_c", 0, 1),
-                      num(m, sizeof(m), fs, g, "temp_mem_c", 0, 1),
-                      num(f, sizeof(f), fs, g, "power_w", 0, 1),
-                      num(h, sizeof(h), fs, g, "link.speed_gts", 1, 1),
-                      num(i, sizeof(i), fs, g, "link.width", 0, 1),
-                      num(j, sizeof(j), fs, g, "link.max_width", 0, 1),
-                      num(k, sizeof(k), fs, g, "sclk_mhz", 0, 1),
-                      num(l, sizeof(l), fs, g, "mclk_mhz", 0, 1), str(fs, g, "perf_level"));
+    const struct tel_gpu *t = tgpu(m, g);
+    char a[32], b[32], c[32], d[32], e[32], f[32], h[32], i[32];
+    int w = tui_canvas_printf(cv, r->y, r->x, r->w - 1, TA_TITLE, "GPU%d %s ", g,
+                              t && !strcmp(t->vendor, "nvidia") ? "NVIDIA" : cstr(m, g, "gfx"));
+    tui_canvas_printf(
+        cv, r->y, r->x + w, r->w - 1 - w, TA_NORMAL,
+        "busy %s%% %sW jct %sC sclk %s VRAM %s/%sG PCIe %s x%s%s",
+        tv(a, sizeof(a), t, TEL_BUSY_PCT, 0, 1), tv(b, sizeof(b), t, TEL_POWER_W, 0, 1),
+        tv(c, sizeof(c), t, TEL_TEMP_JUNCTION_C, 0, 1), tv(d, sizeof(d), t, TEL_SCLK_MHZ, 0, 1),
+        tv(e, sizeof(e), t, TEL_VRAM_USED_B, 1, GIB), tv(f, sizeof(f), t, TEL_VRAM_TOTAL_B, 0, GIB),
+        tv(h, sizeof(h), t, TEL_PCIE_GTS, 1, 1), tv(i, sizeof(i), t, TEL_PCIE_WIDTH, 0, 1),
+        t && t->throttle_known && t->throttle_bits ? " thr" : "");
 }
 
 /* ---- the workload panel -------------------------------------------------- */
@@ -134,13 +235,6 @@ static int wnum(const struct factset *fs, const char *name, double *v)
     else
         return 0;
     return 1;
-}
-
-/* a figure with as many decimals as make sense for its size */
-static const char *fig(char *buf, size_t n, double v)
-{
-    snprintf(buf, n, "%.*f", v < 10 ? 2 : v < 100 ? 1 : 0, v);
-    return buf;
 }
 
 static const char *wfig(char *buf, size_t n, const struct factset *fs, const char *name)
@@ -233,10 +327,10 @@ static const char *wl_why(const struct tui_workload *wl)
 }
 
 static void draw_workload_box(struct tui_canvas *cv, const struct tui_rect *r,
-                              const struct tui_workload *wl)
+                              const struct tui_workload *wl, const struct tui_view *v)
 {
     const struct factset *fs = &wl->facts;
-    char title[256], a[32], b[32], c[32], spark[TUI_WL_HISTORY + 1];
+    char title[256], a[32], b[32], c[32];
     wl_title(wl, title, sizeof(title));
     tui_canvas_box(cv, r, title, TA_TITLE);
     int x = r->x + 2, w = r->w - 4, y = r->y + 1;
@@ -273,22 +367,11 @@ static void draw_workload_box(struct tui_canvas *cv, const struct tui_rect *r,
             k += tui_canvas_put(cv, y + 2, x + k, w - k, TA_DIM, "?  ");
         wl_verdict(cv, y + 2, x + k, w - k, wl, "vla.control_rate", isfinite(wl->budget_rate_hz));
     }
-    if (wl->nhist) {
-        double mn = wl->hist[0], mx = wl->hist[0];
-        for (int i = 1; i < wl->nhist; i++) {
-            mn = wl->hist[i] < mn ? wl->hist[i] : mn;
-            mx = wl->hist[i] > mx ? wl->hist[i] : mx;
-        }
-        tui_sparkline(wl->hist, wl->nhist, spark, sizeof(spark));
-        tui_canvas_printf(cv, y + 3, x, w, TA_NORMAL,
-                          "p50 history [%-*s] %s .. %s ms, last %d runs", TUI_WL_HISTORY, spark,
-                          fig(a, sizeof(a), mn), fig(b, sizeof(b), mx), wl->nhist);
-    } else {
-        tui_canvas_put(cv, y + 3, x, w, TA_DIM, "p50 history: no total latency yet");
-    }
+    plot_line(cv, y + 3, x, w, v, "p50", &wl->p50, TUI_AGG_MAX, "ms");
+    plot_line(cv, y + 4, x, w, v, "p99", &wl->p99, TUI_AGG_MAX, "ms");
     struct strbuf sb = STRBUF_INIT;
     wl_when(wl, &sb);
-    tui_canvas_put(cv, y + 4, x, w, TA_DIM, sb.buf);
+    tui_canvas_put(cv, y + 5, x, w, TA_DIM, sb.buf);
     strbuf_release(&sb);
 }
 
@@ -328,20 +411,21 @@ static void draw_header(struct tui_canvas *cv, const struct tui_layout *l,
         strbuf_addf(&sb, "  (%d of %d GPUs shown)", l->ngpu_shown, l->ngpu);
     int w = tui_canvas_put(cv, l->header.y, 0, l->header.w, TA_TITLE, sb.buf);
     strbuf_release(&sb);
-    const char *keys = "  q quit  r re-run checks  arrows/PgUp/PgDn scroll";
+    const char *keys = "  ? help  q quit  r re-run checks";
     tui_canvas_put(cv, l->header.y, w, l->header.w - w, TA_DIM, keys);
 }
 
 static void draw_no_gpu(struct tui_canvas *cv, const struct tui_layout *l,
                         const struct tui_model *m)
 {
-    const struct fact *f = fact_get(&m->tele, "gpu.count");
+    const struct fact *f = fact_get(&m->check_facts, "gpu.count");
     if (f && f->type == FACT_INT)
         tui_canvas_printf(cv, l->gpu_area.y, 0, l->gpu_area.w, TA_DIM,
-                          "no AMD GPU (gpu.count = %lld)", (long long)f->i);
+                          "no GPU (gpu.count = %lld; NVML %s)", (long long)f->i,
+                          m->tel ? tel_nvml_status(m->tel) : "?");
     else
-        tui_canvas_printf(cv, l->gpu_area.y, 0, l->gpu_area.w, TA_DIM, "AMD GPUs unknown: %s",
-                          f && f->reason ? f->reason : "not probed");
+        tui_canvas_printf(cv, l->gpu_area.y, 0, l->gpu_area.w, TA_DIM, "GPUs unknown: %s",
+                          f && f->reason ? f->reason : "checks not run yet");
 }
 
 int tui_draw_max_scroll(const struct tui_layout *l, const struct tui_model *m)
@@ -388,11 +472,19 @@ static void draw_checks(struct tui_canvas *cv, const struct tui_layout *l,
         size_t n = strlen(m->res.v[i].check->id);
         idw = n > idw ? n : idw;
     }
+    /* the checks that did not pass come first: on a small terminal they
+     * are what stays visible */
+    size_t *order = xcalloc(m->res.n, sizeof(size_t)), no = 0;
+    static const enum status rank[] = {ST_FAIL, ST_ERROR, ST_TIMEOUT, ST_WARN, ST_SKIP, ST_PASS};
+    for (size_t q = 0; q < ARRAY_SIZE(rank); q++)
+        for (size_t i = 0; i < m->res.n; i++)
+            if (m->res.v[i].st == rank[q])
+                order[no++] = i;
     for (int k = 0; k < l->checks_visible; k++) {
         size_t i = (size_t)(v->scroll + k);
-        if (i >= m->res.n)
+        if (i >= no)
             break;
-        const struct result *res = &m->res.v[i];
+        const struct result *res = &m->res.v[order[i]];
         const struct mark *mk = &marks[res->st];
         int c = tui_canvas_put(cv, y + k, x + 1, w - 1, mk->attr, mk->text);
         c += tui_canvas_printf(cv, y + k, x + 1 + c, w - 1 - c, TA_NORMAL, " %-*s  ", (int)idw,
@@ -401,6 +493,7 @@ static void draw_checks(struct tui_canvas *cv, const struct tui_layout *l,
                        res->st == ST_PASS || res->st == ST_SKIP ? TA_NORMAL : mk->attr,
                        res->summary ? res->summary : "");
     }
+    free(order);
 }
 
 static void draw_status(struct tui_canvas *cv, const struct tui_layout *l,
@@ -408,36 +501,76 @@ static void draw_status(struct tui_canvas *cv, const struct tui_layout *l,
 {
     if (l->status.h <= 0)
         return;
+    /* what scrolls and what is going on first: on a narrow terminal the
+     * refresh times are what gets cut */
     struct strbuf sb = STRBUF_INIT;
+    int n = m->have_res ? (int)m->res.n : 0;
+    if (n > l->checks_visible && l->checks_visible > 0)
+        strbuf_addf(&sb, "[%d-%d of %d checks]  ", v->scroll + 1,
+                    v->scroll + l->checks_visible < n ? v->scroll + l->checks_visible : n, n);
+    if (v->note)
+        strbuf_addf(&sb, "%s  ", v->note);
     strbuf_addf(&sb, "checks %s (%.2f s)  telemetry %s every %d ms",
                 m->checks_time[0] ? m->checks_time : "-", m->checks_s,
                 m->tele_time[0] ? m->tele_time : "-", v->interval_ms);
-    int n = m->have_res ? (int)m->res.n : 0;
-    if (n > l->checks_visible && l->checks_visible > 0)
-        strbuf_addf(&sb, "  checks %d-%d of %d", v->scroll + 1,
-                    v->scroll + l->checks_visible < n ? v->scroll + l->checks_visible : n, n);
-    if (v->note)
-        strbuf_addf(&sb, "  %s", v->note);
+    if (v->plot_cols > 0)
+        strbuf_addf(&sb, "  plots span %.0f s",
+                    (double)v->plot_cols * v->per_col * v->interval_ms / 1000.0);
     tui_canvas_put(cv, l->status.y, 0, l->status.w, TA_DIM, sb.buf);
     strbuf_release(&sb);
+}
+
+static const char *const help_lines[] = {
+    "keys",
+    "  ?  h  F1          this help (any key closes it)",
+    "  q  Q              quit (exit 0)",
+    "  r  R              re-run the quick checks now",
+    "  Up  Down          scroll the checklist one line",
+    "  PgUp  PgDn        scroll the checklist one page",
+    "  Home  End         first / last checks (End stays at the end",
+    "                    after a resize)",
+    "  mouse wheel       scroll the checklist three lines",
+    "",
+    "panels",
+    "  checks that fail, error or warn are listed first",
+    "  plots: newest sample right; each column is the max (min for",
+    "  sclk) of its samples; blank = unknown; every plot of the",
+    "  screen shares one time axis (see the status line)",
+    "  ? = a value that could not be read (never drawn as 0)",
+};
+
+void tui_draw_help(struct tui_canvas *cv)
+{
+    struct tui_rect r = {0, 0, cv->rows, cv->cols};
+    for (int y = 0; y < cv->rows; y++)
+        for (int x = 0; x < cv->cols; x++)
+            tui_canvas_put(cv, y, x, 1, TA_NORMAL, " ");
+    tui_canvas_box(cv, &r, "rocm-vla-doctor dashboard: help", TA_TITLE);
+    for (int i = 0; i < (int)ARRAY_SIZE(help_lines) && i < cv->rows - 2; i++)
+        tui_canvas_put(cv, 1 + i, 2, cv->cols - 4, i == 0 || i == 10 ? TA_TITLE : TA_NORMAL,
+                       help_lines[i]);
 }
 
 void tui_draw_frame(struct tui_canvas *cv, const struct tui_layout *l, const struct tui_model *m,
                     struct tui_view *v)
 {
+    if (v->help) {
+        tui_draw_help(cv);
+        return;
+    }
     if (l->header.h > 0)
         draw_header(cv, l, m);
     if (l->ngpu == 0 && l->gpu_area.h > 0)
         draw_no_gpu(cv, l, m);
     for (int g = 0; g < l->ngpu_shown; g++) {
         if (l->gpu_mode == TUI_GPU_FULL)
-            draw_gpu_panel(cv, &l->gpu[g], &m->tele, g);
+            draw_gpu_panel(cv, &l->gpu[g], m, v, g);
         else
-            draw_gpu_line(cv, &l->gpu[g], &m->tele, g);
+            draw_gpu_line(cv, &l->gpu[g], m, g);
     }
     if (v->wl && l->workload.h > 0) {
         if (l->workload_full)
-            draw_workload_box(cv, &l->workload, v->wl);
+            draw_workload_box(cv, &l->workload, v->wl, v);
         else
             draw_workload_line(cv, &l->workload, v->wl);
     }

@@ -14,10 +14,16 @@ struct tui_view {
     int interval_ms;               /* telemetry period, for the status line */
     const char *note;              /* shown in the status line when set ("running checks ...") */
     const struct tui_workload *wl; /* --workload, or NULL */
+    int help;                      /* the help screen instead of the panels */
+    int at_end;                    /* End was pressed: keep the end shown after a resize */
+    int plot_cols;                 /* columns of every history plot in the frame */
+    int per_col;                   /* samples per plot column */
 };
 
 void tui_draw_frame(struct tui_canvas *cv, const struct tui_layout *l, const struct tui_model *m,
                     struct tui_view *v);
+/* the help screen over the whole canvas */
+void tui_draw_help(struct tui_canvas *cv);
 /* the largest useful scroll offset for the checklist */
 int tui_draw_max_scroll(const struct tui_layout *l, const struct tui_model *m);
 

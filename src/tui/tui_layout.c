@@ -14,10 +14,13 @@ static int ceil_div(int a, int b)
     return (a + b - 1) / b;
 }
 
-/* check lines the checklist box wants before GPUs may take full panels */
-static int checks_want(int nchecks)
+/* check lines the checklist box wants before GPUs may take full panels:
+ * a few, and every check that did not pass (they are listed first) */
+static int checks_want(int nchecks, int nbad)
 {
     int lines = nchecks < TUI_CHECKS_MIN ? (nchecks > 0 ? nchecks : 1) : TUI_CHECKS_MIN;
+    if (nbad > lines)
+        lines = nbad;
     return lines + 2;
 }
 
@@ -40,7 +43,7 @@ static void place_grid(struct tui_layout *l, int top, int h, int ncol, int nshow
     l->ngpu_shown = nshow;
 }
 
-void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, int workload,
+void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, int nbad, int workload,
                         struct tui_layout *out)
 {
     memset(out, 0, sizeof(*out));
@@ -48,6 +51,7 @@ void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, int workload,
     cols = clampi(cols, 0, 100000);
     ngpu = clampi(ngpu, 0, TUI_MAX_GPUS);
     nchecks = clampi(nchecks, 0, 100000);
+    nbad = clampi(nbad, 0, nchecks);
     out->rows = rows;
     out->cols = cols;
     out->ngpu = ngpu;
@@ -68,11 +72,11 @@ void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, int workload,
      * the checklist a few lines (and the workload its line) unless there is
      * no room at all */
     int wl_line = workload ? 1 : 0;
-    int space = avail - checks_want(nchecks) - wl_line;
+    int space = avail - checks_want(nchecks, nbad) - wl_line;
     if (space < 1)
         space = avail < 1 ? avail : 1;
     /* full GPU panels only when the workload box fits under them too */
-    int full_space = avail - checks_want(nchecks) - (workload ? TUI_WL_FULL_H : 0);
+    int full_space = avail - checks_want(nchecks, nbad) - (workload ? TUI_WL_FULL_H : 0);
 
     int used;
     if (ngpu == 0) {
@@ -99,9 +103,9 @@ void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, int workload,
     int ctop = top + used;
     if (workload) {
         int rest = bottom - ctop;
-        int h = rest >= TUI_WL_FULL_H + checks_want(nchecks) && cols >= 4 ? TUI_WL_FULL_H
-                : rest >= 1                                               ? 1
-                                                                          : 0;
+        int h = rest >= TUI_WL_FULL_H + checks_want(nchecks, nbad) && cols >= 4 ? TUI_WL_FULL_H
+                : rest >= 1                                                     ? 1
+                                                                                : 0;
         out->workload = (struct tui_rect){ctop, 0, h, h ? cols : 0};
         out->workload_full = h == TUI_WL_FULL_H;
         ctop += h;
@@ -109,6 +113,15 @@ void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, int workload,
     out->checks = (struct tui_rect){ctop, 0, bottom - ctop, cols};
     out->checks_border = out->checks.h >= 3 && cols >= 4;
     out->checks_visible = out->checks_border ? out->checks.h - 2 : out->checks.h;
+
+    /* the narrowest box that holds plots sets every plot's width */
+    int inner = 0;
+    if (out->gpu_mode == TUI_GPU_FULL && out->ngpu_shown > 0)
+        for (int i = 0; i < out->ngpu_shown; i++)
+            inner = inner == 0 || out->gpu[i].w - 4 < inner ? out->gpu[i].w - 4 : inner;
+    if (out->workload_full && (inner == 0 || out->workload.w - 4 < inner))
+        inner = out->workload.w - 4;
+    out->plot_cols = inner - TUI_PLOT_EXTRA > 0 ? inner - TUI_PLOT_EXTRA : 0;
 }
 
 int tui_layout_rows_needed(int cols, int ngpu, int nchecks, int workload)

@@ -13,16 +13,17 @@
  * ngpu_shown says how many. The workload panel is a box of TUI_WL_FULL_H rows
  * across the screen when it fits above a checklist of TUI_CHECKS_MIN lines,
  * else one line; GPU panels take full size only when they leave room for
- * both. */
+ * both. The checklist's minimum grows with the checks that did not pass. */
 #ifndef RVD_TUI_LAYOUT_H
 #define RVD_TUI_LAYOUT_H
 
 #define TUI_MAX_GPUS 64
-#define TUI_GPU_FULL_H 7  /* border + 5 lines */
-#define TUI_GPU_MIN_W 40  /* narrowest full panel */
+#define TUI_GPU_FULL_H 13 /* border + 7 value lines + 4 plots */
+#define TUI_GPU_MIN_W 50  /* narrowest full panel */
 #define TUI_LINE_MIN_W 72 /* narrowest one-line GPU entry before a second column */
 #define TUI_CHECKS_MIN 3  /* check lines kept visible before GPUs get full panels */
-#define TUI_WL_FULL_H 7   /* workload box: border + 5 lines */
+#define TUI_PLOT_EXTRA 23 /* a plot line's label, bars and scale around the plot */
+#define TUI_WL_FULL_H 8   /* workload box: border + 6 lines (2 plots) */
 
 struct tui_rect {
     int y, x, h, w;
@@ -45,10 +46,15 @@ struct tui_layout {
     int checks_border;        /* 1 when checks has a frame (h >= 3, w >= 4) */
     int checks_visible;       /* check lines that fit inside it */
     struct tui_rect status;   /* last row, when rows >= 2 */
+    int plot_cols;            /* width of every history plot (GPU panels and the
+                               * workload box share it: one time axis); 0 none */
 };
 
-/* Negative or absurd inputs are clamped; never fails. */
-void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, int workload,
+/* nbad: checks that did not pass (fail, error, timeout, warn); the
+ * checklist keeps room for all of them before GPUs take full panels or
+ * more lines, so failing checks stay visible on small terminals (they are
+ * drawn first). Negative or absurd inputs are clamped; never fails. */
+void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, int nbad, int workload,
                         struct tui_layout *out);
 /* rows that show every GPU as a full panel (when cols allows), the workload
  * box (workload != 0) and every check */

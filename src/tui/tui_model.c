@@ -1,54 +1,18 @@
-/* tui_model.c - the dashboard's data: checks and telemetry as facts (see
- * tui_model.h). */
+/* tui_model.c - the dashboard's data: checks as facts, telemetry from the
+ * shared sampler (see tui_model.h). */
 #include "tui_model.h"
 
-#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
 #include <time.h>
 
-#include "../../probes/gpu_pci.h"
 #include "../../probes/probe.h"
 #include "../core/rootfs.h"
 #include "../snapshot/snapshot.h"
+#include "../telemetry/monitor.h"
 #include "tui_layout.h"
-
-/* checks.yaml as built into the binary (embed.S) */
-
-int tui_dpm_current(const char *text, char *buf, size_t n)
-{
-    for (const char *p = text; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        while (len && (p[len - 1] == ' ' || p[len - 1] == '\t' || p[len - 1] == '\r'))
-            len--;
-        if (len && p[len - 1] == '*') {
-            len--;
-            while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
-                len--;
-            while (len && (*p == ' ' || *p == '\t'))
-                p++, len--;
-            snprintf(buf, n, "%.*s", (int)len, p);
-            return 0;
-        }
-        p = nl ? nl + 1 : NULL;
-    }
-    return -ENOENT;
-}
-
-int tui_dpm_mhz(const char *level, unsigned *mhz)
-{
-    unsigned lvl, v;
-    char unit[4];
-    /* amdgpu_pm.c prints "%d: %uMhz" (older: "%uMHz") */
-    if (sscanf(level, "%u: %u%3[MmHhZz]", &lvl, &v, unit) != 3 || strcasecmp(unit, "mhz") != 0)
-        return -EINVAL;
-    *mhz = v;
-    return 0;
-}
 
 static void local_time(char *buf, size_t n)
 {
@@ -59,11 +23,12 @@ static void local_time(char *buf, size_t n)
 }
 
 int tui_model_open(struct tui_model *m, const char *sysroot, const char *checks,
-                   const struct probe_opts *popts)
+                   const struct probe_opts *popts, int hist_cap)
 {
     memset(m, 0, sizeof(*m));
     m->sysroot = sysroot;
     m->popts = popts;
+    m->hist_cap = hist_cap > 0 ? hist_cap : 1;
     if (sysroot_open(sysroot, &m->unpacked))
         return -1;
     int rc = checks_load_default(&m->cs, checks);
@@ -72,7 +37,26 @@ int tui_model_open(struct tui_model *m, const char *sysroot, const char *checks,
         return -1;
     }
     m->have_cs = 1;
+    /* the GPU list once (the gpu probe's numbering, as the checks use);
+     * NVML only on the live host: a sysroot is another machine */
+    struct strlist bdfs = STRLIST_INIT;
+    tel_list_amd(&bdfs);
+    m->tel = tel_open(&bdfs, rootfs_is_live(), 0);
+    strlist_release(&bdfs);
     return 0;
+}
+
+static void hist_free(struct tui_model *m)
+{
+    for (int i = 0; i < m->nhist * TS__COUNT; i++)
+        tui_ring_release(&m->hist[i]);
+    free(m->hist);
+    free(m->first_throttle);
+    free(m->first_throttle_known);
+    m->hist = NULL;
+    m->first_throttle = NULL;
+    m->first_throttle_known = NULL;
+    m->nhist = 0;
 }
 
 void tui_model_close(struct tui_model *m)
@@ -80,7 +64,12 @@ void tui_model_close(struct tui_model *m)
     if (m->have_res)
         results_release(&m->res);
     factset_release(&m->check_facts);
-    factset_release(&m->tele);
+    if (m->have_sample)
+        tel_sample_release(&m->cur);
+    if (m->have_procs)
+        tel_sample_release(&m->procs);
+    hist_free(m);
+    tel_close(m->tel);
     if (m->have_cs)
         checks_release(&m->cs);
     sysroot_close(m->unpacked);
@@ -105,81 +94,81 @@ void tui_model_run_checks(struct tui_model *m)
     local_time(m->checks_time, sizeof(m->checks_time));
 }
 
-static const struct probe *probe_named(const char *name)
+static double known(const struct tel_gpu *g, enum tel_key k)
 {
-    for (size_t i = 0; i < probe_count; i++)
-        if (strcmp(probe_table[i].name, name) == 0)
-            return &probe_table[i];
-    return NULL;
+    return g->src[k] ? g->v[k] : NAN;
 }
 
-/* a pp_dpm_* file's current level as MHz (clk) or text (pcie) */
-static void dpm_fact(struct factset *fs, int gpu, const char *bdf, const char *file,
-                     const char *fact, int as_mhz)
+/* history for the GPUs of the first sample; a GPU that appears later (or
+ * falls off) keeps no plot rather than a shifted one */
+static void push_history(struct tui_model *m)
 {
-    char fn[FACT_NAME_MAX], src[128], level[96], *text;
-    snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s/%s", bdf, file);
-    fact_gpu_name(fn, gpu, fact);
-    int rc = rootfs_read_str(src, &text);
-    if (rc) {
-        fact_set_errno(fs, fn, src, rc);
-        return;
+    if (!m->hist) {
+        m->nhist = (int)m->cur.ngpu;
+        m->hist = xcalloc((size_t)m->nhist * TS__COUNT + 1, sizeof(*m->hist));
+        m->first_throttle = xcalloc((size_t)m->nhist + 1, sizeof(uint64_t));
+        m->first_throttle_known = xcalloc((size_t)m->nhist + 1, sizeof(int));
+        for (int i = 0; i < m->nhist * TS__COUNT; i++)
+            tui_ring_init(&m->hist[i], m->hist_cap);
+        for (int g = 0; g < m->nhist; g++) {
+            m->first_throttle_known[g] = m->cur.gpus[g].throttle_known;
+            m->first_throttle[g] = m->cur.gpus[g].throttle_bits;
+        }
     }
-    unsigned mhz;
-    if (tui_dpm_current(text, level, sizeof(level)))
-        fact_set_unknown(fs, fn, src, "no level marked '*' (current) in %s", src);
-    else if (!as_mhz)
-        fact_set_str(fs, fn, level, src);
-    else if (tui_dpm_mhz(level, &mhz) == 0)
-        fact_set_int(fs, fn, mhz, src);
-    else
-        fact_set_unknown(fs, fn, src, "cannot parse '%s' in %s", level, src);
-    free(text);
-}
-
-static void live_facts(struct factset *fs, int gpu, const char *bdf)
-{
-    char fn[FACT_NAME_MAX], src[128];
-    uint64_t used;
-    snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s/mem_info_vram_used", bdf);
-    int rc = rootfs_readf_u64(&used, "%s", src);
-    if (rc == 0)
-        fact_set_int(fs, fact_gpu_name(fn, gpu, "vram_used_bytes"), (int64_t)used, src);
-    else
-        fact_set_errno(fs, fact_gpu_name(fn, gpu, "vram_used_bytes"), src, rc);
-    dpm_fact(fs, gpu, bdf, "pp_dpm_sclk", "sclk_mhz", 1);
-    dpm_fact(fs, gpu, bdf, "pp_dpm_mclk", "mclk_mhz", 1);
-    dpm_fact(fs, gpu, bdf, "pp_dpm_pcie", "pcie_dpm", 0);
+    for (int g = 0; g < m->nhist; g++) {
+        const struct tel_gpu *tg = (size_t)g < m->cur.ngpu ? &m->cur.gpus[g] : NULL;
+        struct tui_ring *r = &m->hist[g * TS__COUNT];
+        tui_ring_push(&r[TS_BUSY], tg ? known(tg, TEL_BUSY_PCT) : NAN);
+        tui_ring_push(&r[TS_POWER], tg ? known(tg, TEL_POWER_W) : NAN);
+        tui_ring_push(&r[TS_JUNCTION], tg ? known(tg, TEL_TEMP_JUNCTION_C) : NAN);
+        tui_ring_push(&r[TS_SCLK], tg ? known(tg, TEL_SCLK_MHZ) : NAN);
+        /* a GPU whose first sample had no throttle status learns it later */
+        if (tg && !m->first_throttle_known[g] && tg->throttle_known) {
+            m->first_throttle_known[g] = 1;
+            m->first_throttle[g] = tg->throttle_bits;
+        }
+    }
 }
 
 void tui_model_refresh_telemetry(struct tui_model *m)
 {
-    struct factset fs = FACTSET_INIT;
-    static const struct probe_opts none = {0};
-    struct probe_ctx pctx = {&fs, LEVEL_QUICK, &none, 0};
-    /* the same probes the checks read, so panel and verdict agree */
-    const char *const names[] = {"gpu", "pcie"};
-    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-        const struct probe *p = probe_named(names[i]);
-        if (p && !p->needs_gpu)
-            p->run(&pctx);
+    if (m->have_sample)
+        tel_sample_release(&m->cur);
+    tel_sample(m->tel, &m->cur);
+    m->have_sample = 1;
+    push_history(m);
+    double now = util_mono_s();
+    if (!m->have_procs || now - m->procs_at >= TUI_PROCS_EVERY_S) {
+        struct strlist bdfs = STRLIST_INIT;
+        for (size_t i = 0; i < m->cur.ngpu; i++)
+            strlist_add(&bdfs, m->cur.gpus[i].pci);
+        if (m->have_procs)
+            tel_sample_release(&m->procs);
+        m->have_procs = tel_list_procs(&bdfs, &m->procs) == 0;
+        strlist_release(&bdfs);
+        m->procs_at = now;
     }
-    const struct fact *count = fact_get(&fs, "gpu.count");
-    for (int g = 0; count && count->type == FACT_INT && g < (int)count->i; g++) {
-        char buf[FACT_NAME_MAX];
-        const char *bdf = probe_gpu_pci(&fs, g, buf);
-        if (bdf)
-            live_facts(&fs, g, bdf);
-    }
-    factset_release(&m->tele);
-    m->tele = fs;
     local_time(m->tele_time, sizeof(m->tele_time));
 }
 
 int tui_model_gpu_count(const struct tui_model *m)
 {
-    const struct fact *f = fact_get(&m->tele, "gpu.count");
-    if (!f || f->type != FACT_INT || f->i < 0)
+    if (!m->have_sample)
         return 0;
-    return f->i > TUI_MAX_GPUS ? TUI_MAX_GPUS : (int)f->i;
+    return m->cur.ngpu > TUI_MAX_GPUS ? TUI_MAX_GPUS : (int)m->cur.ngpu;
+}
+
+const struct tui_ring *tui_model_hist(const struct tui_model *m, int g, enum tui_series s)
+{
+    if (g < 0 || g >= m->nhist || (unsigned)s >= TS__COUNT)
+        return NULL;
+    return &m->hist[g * TS__COUNT + s];
+}
+
+int tui_model_bad_checks(const struct tui_model *m)
+{
+    if (!m->have_res)
+        return 0;
+    const size_t *c = m->res.counts;
+    return (int)(c[ST_FAIL] + c[ST_ERROR] + c[ST_TIMEOUT] + c[ST_WARN]);
 }

@@ -86,25 +86,6 @@ int tui_workload_budget(const struct checkset *cs, const struct factset *fs, con
     return rc;
 }
 
-void tui_sparkline(const double *v, int n, char *buf, size_t size)
-{
-    static const char ramp[] = "_.,-=+*#";
-    const int levels = (int)sizeof(ramp) - 1;
-    if (!size)
-        return;
-    double mn = INFINITY, mx = -INFINITY;
-    for (int i = 0; i < n; i++) {
-        mn = v[i] < mn ? v[i] : mn;
-        mx = v[i] > mx ? v[i] : mx;
-    }
-    size_t k = 0;
-    for (int i = 0; i < n && k + 1 < size; i++) {
-        int lvl = mx > mn ? (int)((v[i] - mn) / (mx - mn) * (levels - 1) + 0.5) : levels / 2;
-        buf[k++] = ramp[lvl < 0 ? 0 : lvl >= levels ? levels - 1 : lvl];
-    }
-    buf[k] = '\0';
-}
-
 /* ---- the helper process ------------------------------------------------- */
 
 static int helper_wfd = -1;
@@ -174,9 +155,11 @@ helper_main(const struct tui_workload *w, int wfd, pid_t parent)
 /* ---- the dashboard's side ----------------------------------------------- */
 
 void tui_workload_init(struct tui_workload *w, const char *preset, const char *dtype,
-                       double interval_s, const struct checkset *cs)
+                       double interval_s, const struct checkset *cs, int hist_cap)
 {
     memset(w, 0, sizeof(*w));
+    tui_ring_init(&w->p50, hist_cap);
+    tui_ring_init(&w->p99, hist_cap);
     w->popts.vla_preset = preset;
     w->popts.vla_dtype = dtype;
     w->cs = cs;
@@ -191,6 +174,22 @@ void tui_workload_init(struct tui_workload *w, const char *preset, const char *d
             w->budget_s = cs->v[i].timeout_s;
     if (w->budget_s <= 0)
         w->budget_s = ISOLATE_DEFAULT_BUDGET_S;
+}
+
+static double fact_num(const struct factset *fs, const char *name)
+{
+    const struct fact *f = fact_get(fs, name);
+    if (f && f->type == FACT_FLOAT && isfinite(f->f))
+        return f->f;
+    if (f && f->type == FACT_INT)
+        return (double)f->i;
+    return NAN;
+}
+
+void tui_workload_sample(struct tui_workload *w)
+{
+    tui_ring_push(&w->p50, w->have ? fact_num(&w->facts, "vla.latency.total_ms") : NAN);
+    tui_ring_push(&w->p99, w->have ? fact_num(&w->facts, "vla.latency.total_p99_ms") : NAN);
 }
 
 int tui_workload_running(const struct tui_workload *w)
@@ -285,14 +284,6 @@ static void finish(struct tui_workload *w, int wstatus, double now)
             w->have_res = checks_run(w->cs, &w->facts, &flt, &w->res) == 0;
             strlist_release(&only);
         }
-        const struct fact *t = fact_get(&w->facts, "vla.latency.total_ms");
-        if (t && (t->type == FACT_FLOAT || t->type == FACT_INT)) {
-            if (w->nhist == TUI_WL_HISTORY) {
-                memmove(w->hist, w->hist + 1, (TUI_WL_HISTORY - 1) * sizeof(double));
-                w->nhist--;
-            }
-            w->hist[w->nhist++] = t->type == FACT_FLOAT ? t->f : (double)t->i;
-        }
         if (tui_workload_budget(w->cs, &w->facts, "vla.latency.total", "vla.latency.total_ms", 0,
                                 &w->budget_total_ms))
             w->budget_total_ms = NAN;
@@ -373,6 +364,8 @@ void tui_workload_release(struct tui_workload *w)
     factset_release(&w->facts);
     if (w->have_res)
         results_release(&w->res);
+    tui_ring_release(&w->p50);
+    tui_ring_release(&w->p99);
     memset(w, 0, sizeof(*w));
     w->fd = -1;
 }

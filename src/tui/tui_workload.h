@@ -17,8 +17,7 @@
 #include "../../probes/probe.h"
 #include "../core/checks.h"
 #include "../core/fact.h"
-
-#define TUI_WL_HISTORY 20
+#include "tui_plot.h"
 
 struct tui_workload {
     struct probe_opts popts; /* vla_preset, vla_dtype */
@@ -41,16 +40,18 @@ struct tui_workload {
     double last_s;      /* helper wall time */
     int runs;
     char error[160]; /* why the last run gave no facts ("" when it did) */
-    /* vla.latency.total_ms of the last runs, oldest first */
-    double hist[TUI_WL_HISTORY];
-    int nhist;
+    /* the last run's total p50 and p99 at every telemetry sample (NaN
+     * before the first run), on the GPU plots' time axis */
+    struct tui_ring p50, p99;
     /* budgets from the loaded vla.* checks for the last run's facts; NaN
      * when no fail rule bounds the figure (a skip, or no such check) */
     double budget_total_ms, budget_rate_hz;
 };
 
 void tui_workload_init(struct tui_workload *w, const char *preset, const char *dtype,
-                       double interval_s, const struct checkset *cs);
+                       double interval_s, const struct checkset *cs, int hist_cap);
+/* push the last run's p50 and p99 onto the history (once per telemetry sample) */
+void tui_workload_sample(struct tui_workload *w);
 /* start a run when none is running and its time has come (now is
  * util_mono_s()); 1 when one was started */
 int tui_workload_tick(struct tui_workload *w, double now);
@@ -71,7 +72,5 @@ void tui_workload_release(struct tui_workload *w);
  * it (the check skips here, or there is no such check). */
 int tui_workload_budget(const struct checkset *cs, const struct factset *fs, const char *id,
                         const char *fact, int below, double *out);
-/* the history as n characters of a text sparkline (low '_' .. high '#') */
-void tui_sparkline(const double *v, int n, char *buf, size_t size);
 
 #endif

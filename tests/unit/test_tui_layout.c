@@ -4,6 +4,7 @@
  * 24x80, a wide terminal), the pp_dpm_* current-level parser and the canvas's
  * clipping and escaping. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "../../src/tui/tui_canvas.h"
 #include "../../src/tui/tui_layout.h"
 #include "../../src/tui/tui_model.h"
+#include "../../src/tui/tui_plot.h"
 #include "../../src/tui/tui_workload.h"
 #include "../../src/core/util.h"
 #include "test.h"
@@ -35,7 +37,7 @@ static int overlap(const struct tui_rect *a, const struct tui_rect *b)
 static int layout_ok(int rows, int cols, int ngpu, int nchecks, int wl)
 {
     struct tui_layout l;
-    tui_layout_compute(rows, cols, ngpu, nchecks, wl, &l);
+    tui_layout_compute(rows, cols, ngpu, nchecks, 0, wl, &l);
     int bad = 0;
     int R = rows > 0 ? rows : 0, C = cols > 0 ? cols : 0;
     const struct tui_rect *fixed[] = {&l.header, &l.gpu_area, &l.workload, &l.checks, &l.status};
@@ -91,28 +93,28 @@ static void test_tiny(void)
 {
     struct tui_layout l;
     /* 10x40 with one GPU: a GPU line, the checklist still has a box */
-    tui_layout_compute(10, 40, 1, 26, 0, &l);
+    tui_layout_compute(10, 40, 1, 26, 0, 0, &l);
     CHECK(l.header.h == 1 && l.status.y == 9);
     CHECK(l.gpu_mode == TUI_GPU_LINE);
     CHECK(l.ngpu_shown == 1 && l.gpu[0].h == 1 && l.gpu[0].w == 40);
     CHECK(l.checks_border && l.checks_visible == 5);
     /* 10x40 with 8 GPUs: as many lines as leave the checklist 3 lines */
-    tui_layout_compute(10, 40, 8, 26, 0, &l);
+    tui_layout_compute(10, 40, 8, 26, 0, 0, &l);
     CHECK(l.ngpu_shown == 3);
     CHECK(l.checks_visible == 3);
     /* 1 row: only the header; 0 columns: nothing at all */
-    tui_layout_compute(1, 40, 2, 26, 0, &l);
+    tui_layout_compute(1, 40, 2, 26, 0, 0, &l);
     CHECK(l.header.h == 1 && l.status.h == 0 && l.checks.h == 0 && l.ngpu_shown == 0);
-    tui_layout_compute(24, 0, 2, 26, 0, &l);
+    tui_layout_compute(24, 0, 2, 26, 0, 0, &l);
     CHECK(l.header.h == 0 && l.ngpu_shown == 0 && l.checks_visible == 0);
     /* 3 rows: header, one GPU line, status; the checklist gets nothing */
-    tui_layout_compute(3, 80, 4, 26, 0, &l);
+    tui_layout_compute(3, 80, 4, 26, 0, 0, &l);
     CHECK(l.ngpu_shown == 1 && l.checks.h == 0 && l.checks_visible == 0);
     /* 5 rows: a checklist too short for a frame is drawn without one */
-    tui_layout_compute(5, 80, 1, 26, 0, &l);
+    tui_layout_compute(5, 80, 1, 26, 0, 0, &l);
     CHECK(l.checks.h == 2 && !l.checks_border && l.checks_visible == 2);
     /* negative sizes are an empty screen, not negative rectangles */
-    tui_layout_compute(-5, -7, -1, -3, 0, &l);
+    tui_layout_compute(-5, -7, -1, -3, 0, 0, &l);
     CHECK(l.rows == 0 && l.cols == 0 && l.ngpu == 0 && l.checks.h == 0);
 }
 
@@ -120,38 +122,38 @@ static void test_many_gpus(void)
 {
     struct tui_layout l;
     /* 8 GPUs on 24x80: full panels would need 28 rows; one line each */
-    tui_layout_compute(24, 80, 8, 26, 0, &l);
+    tui_layout_compute(24, 80, 8, 26, 0, 0, &l);
     CHECK(l.gpu_mode == TUI_GPU_LINE);
     CHECK(l.ngpu_shown == 8);
     CHECK(l.gpu[7].y == 8 && l.gpu[7].w == 80);
     CHECK(l.checks.y == 9 && l.checks_visible == 12);
-    /* 8 GPUs on 50x100: two columns of four full panels */
-    tui_layout_compute(50, 100, 8, 26, 0, &l);
+    /* 8 GPUs on 60x100: two columns of four full panels */
+    tui_layout_compute(60, 100, 8, 26, 0, 0, &l);
     CHECK(l.gpu_mode == TUI_GPU_FULL);
     CHECK(l.ngpu_shown == 8);
     CHECK(l.gpu[1].x == 50 && l.gpu[1].y == 1 && l.gpu[1].w == 50 && l.gpu[1].h == TUI_GPU_FULL_H);
     CHECK(l.gpu[7].y == 1 + 3 * TUI_GPU_FULL_H);
     CHECK(l.checks.y == 1 + 4 * TUI_GPU_FULL_H);
     /* more GPUs than the table holds: clamped, not overrun */
-    tui_layout_compute(300, 400, TUI_MAX_GPUS + 10, 5, 0, &l);
+    tui_layout_compute(300, 400, TUI_MAX_GPUS + 10, 5, 0, 0, &l);
     CHECK(l.ngpu == TUI_MAX_GPUS && l.ngpu_shown == TUI_MAX_GPUS);
 }
 
 static void test_wide(void)
 {
     struct tui_layout l;
-    /* 8 GPUs on 40x250: six columns of 41 or 42, two rows of panels */
-    tui_layout_compute(40, 250, 8, 26, 0, &l);
+    /* 8 GPUs on 40x252: five columns of 51 or 50, two rows of panels */
+    tui_layout_compute(40, 252, 8, 26, 0, 0, &l);
     CHECK(l.gpu_mode == TUI_GPU_FULL);
-    CHECK(l.gpu[0].w == 42 && l.gpu[5].w == 41);
-    CHECK(l.gpu[5].x + l.gpu[5].w == 250);
-    CHECK(l.gpu[6].y == 1 + TUI_GPU_FULL_H && l.gpu[6].x == 0);
+    CHECK(l.gpu[0].w == 51 && l.gpu[4].w == 50);
+    CHECK(l.gpu[4].x + l.gpu[4].w == 252);
+    CHECK(l.gpu[5].y == 1 + TUI_GPU_FULL_H && l.gpu[5].x == 0);
     CHECK(l.gpu_area.h == 2 * TUI_GPU_FULL_H);
     /* one GPU on a wide terminal spans it */
-    tui_layout_compute(40, 250, 1, 26, 0, &l);
+    tui_layout_compute(40, 250, 1, 26, 0, 0, &l);
     CHECK(l.gpu[0].w == 250 && l.gpu[0].x == 0);
     /* 8 GPUs in line mode on a wide short terminal: three columns */
-    tui_layout_compute(12, 230, 8, 26, 0, &l);
+    tui_layout_compute(12, 230, 8, 26, 0, 0, &l);
     CHECK(l.gpu_mode == TUI_GPU_LINE);
     CHECK(l.ngpu_shown == 8 && l.gpu_area.h == 3 && l.gpu[2].x > 0);
 }
@@ -161,13 +163,13 @@ static void test_rows_needed(void)
     struct tui_layout l;
     int r = tui_layout_rows_needed(100, 8, 26, 0);
     CHECK(r == 1 + 4 * TUI_GPU_FULL_H + 26 + 2 + 1);
-    tui_layout_compute(r, 100, 8, 26, 0, &l);
+    tui_layout_compute(r, 100, 8, 26, 0, 0, &l);
     CHECK(l.gpu_mode == TUI_GPU_FULL && l.ngpu_shown == 8 && l.checks_visible == 26);
     r = tui_layout_rows_needed(30, 3, 4, 0);
-    tui_layout_compute(r, 30, 3, 4, 0, &l);
+    tui_layout_compute(r, 30, 3, 4, 0, 0, &l);
     CHECK(l.ngpu_shown == 3 && l.checks_visible == 4);
     r = tui_layout_rows_needed(100, 0, 0, 0);
-    tui_layout_compute(r, 100, 0, 0, 0, &l);
+    tui_layout_compute(r, 100, 0, 0, 0, 0, &l);
     CHECK(l.gpu_area.h == 1 && l.checks_visible == 1);
 }
 
@@ -176,46 +178,46 @@ static void test_workload(void)
     struct tui_layout l;
     /* tiny terminals: 10x40 with one GPU: GPU line, workload box does not
      * fit above 3 check lines, so one workload line */
-    tui_layout_compute(10, 40, 1, 26, 1, &l);
+    tui_layout_compute(10, 40, 1, 26, 0, 1, &l);
     CHECK(l.workload.h == 1 && !l.workload_full && l.workload.y == 2);
     CHECK(l.checks.y == 3 && l.checks_visible == 4);
     /* 3 rows: header, GPU line, status: no room for the workload */
-    tui_layout_compute(3, 80, 1, 26, 1, &l);
+    tui_layout_compute(3, 80, 1, 26, 0, 1, &l);
     CHECK(l.ngpu_shown == 1 && l.workload.h == 0);
     /* 4 rows: header, GPU line, workload line, status */
-    tui_layout_compute(4, 80, 1, 26, 1, &l);
+    tui_layout_compute(4, 80, 1, 26, 0, 1, &l);
     CHECK(l.workload.h == 1 && l.workload.y == 2 && l.checks.h == 0);
     /* no GPU at all: the message line, then the workload box */
-    tui_layout_compute(20, 80, 0, 5, 1, &l);
+    tui_layout_compute(20, 80, 0, 5, 0, 1, &l);
     CHECK(l.gpu_area.h == 1 && l.workload_full && l.workload.y == 2);
-    CHECK(l.checks.y == 2 + TUI_WL_FULL_H && l.checks_visible == 20 - 1 - 1 - 1 - 7 - 2);
+    CHECK(l.checks.y == 2 + TUI_WL_FULL_H && l.checks_visible == 20 - 1 - 1 - 1 - 8 - 2);
     /* 8 GPUs + workload on 40x100: full panels would leave no room for the
-     * workload box and 3 checks (1 + 28 + 7 + 5 > 39): GPU lines, workload box */
-    tui_layout_compute(40, 100, 8, 26, 1, &l);
+     * workload box and 3 checks (1 + 52 + 8 + 5 > 39): GPU lines, workload box */
+    tui_layout_compute(40, 100, 8, 26, 0, 1, &l);
     CHECK(l.gpu_mode == TUI_GPU_LINE && l.ngpu_shown == 8);
     CHECK(l.workload_full && l.workload.y == 1 + 8 && l.workload.w == 100);
     CHECK(l.checks.y == 1 + 8 + TUI_WL_FULL_H);
-    /* 8 GPUs + workload on 45x100: both full (1 + 28 + 7 + 5 + 1 = 42) */
-    tui_layout_compute(45, 100, 8, 26, 1, &l);
+    /* 8 GPUs + workload on 68x100: both full (1 + 52 + 8 + 5 + 1 = 67) */
+    tui_layout_compute(68, 100, 8, 26, 0, 1, &l);
     CHECK(l.gpu_mode == TUI_GPU_FULL && l.ngpu_shown == 8);
     CHECK(l.workload_full && l.workload.y == 1 + 4 * TUI_GPU_FULL_H);
-    CHECK(l.checks.y == 1 + 4 * TUI_GPU_FULL_H + TUI_WL_FULL_H && l.checks_visible == 6);
+    CHECK(l.checks.y == 1 + 4 * TUI_GPU_FULL_H + TUI_WL_FULL_H && l.checks_visible == 4);
     /* 8 GPUs + workload on 24x80: lines for the GPUs, the workload box */
-    tui_layout_compute(24, 80, 8, 26, 1, &l);
+    tui_layout_compute(24, 80, 8, 26, 0, 1, &l);
     CHECK(l.gpu_mode == TUI_GPU_LINE && l.ngpu_shown == 8);
-    CHECK(l.workload_full && l.checks_visible == 24 - 1 - 8 - 7 - 2 - 1);
-    /* wide: 8 GPUs in two rows of six columns, the workload spans the screen */
-    tui_layout_compute(40, 250, 8, 26, 1, &l);
+    CHECK(l.workload_full && l.checks_visible == 24 - 1 - 8 - 8 - 2 - 1);
+    /* wide: 8 GPUs in two rows of five columns, the workload spans the screen */
+    tui_layout_compute(41, 250, 8, 26, 0, 1, &l);
     CHECK(l.gpu_mode == TUI_GPU_FULL && l.gpu_area.h == 2 * TUI_GPU_FULL_H);
     CHECK(l.workload_full && l.workload.x == 0 && l.workload.w == 250);
     CHECK(l.workload.y == 1 + 2 * TUI_GPU_FULL_H);
     /* rows_needed counts the box: everything full and every check shown */
     int r = tui_layout_rows_needed(100, 8, 26, 1);
     CHECK(r == 1 + 4 * TUI_GPU_FULL_H + TUI_WL_FULL_H + 26 + 2 + 1);
-    tui_layout_compute(r, 100, 8, 26, 1, &l);
+    tui_layout_compute(r, 100, 8, 26, 0, 1, &l);
     CHECK(l.gpu_mode == TUI_GPU_FULL && l.workload_full && l.checks_visible == 26);
     r = tui_layout_rows_needed(100, 0, 0, 1);
-    tui_layout_compute(r, 100, 0, 0, 1, &l);
+    tui_layout_compute(r, 100, 0, 0, 0, 1, &l);
     CHECK(l.workload_full && l.checks_visible == 1);
 }
 
@@ -263,46 +265,84 @@ static void test_workload_budget(void)
     checks_release(&cs);
 }
 
-static void test_sparkline(void)
+/* the plot renderer: scale labels are the min and max of the columns,
+ * unknown samples are gaps (never a bar at 0), the newest sample is the
+ * rightmost column, columns aggregate per_col samples */
+static void test_plot(void)
 {
-    char buf[TUI_WL_HISTORY + 1];
-    const double v[] = {10, 20, 30, 40, 50, 60, 70, 80};
-    tui_sparkline(v, 8, buf, sizeof(buf));
-    CHECK_STR(buf, "_.,-=+*#");
-    const double flat[] = {5, 5, 5};
-    tui_sparkline(flat, 3, buf, sizeof(buf));
-    CHECK_STR(buf, "===");
-    tui_sparkline(v, 0, buf, sizeof(buf));
-    CHECK_STR(buf, "");
+    struct tui_ring r;
+    struct tui_plot p;
+    char buf[256];
+    tui_ring_init(&r, 8);
+    /* empty: all gaps, no scale */
+    CHECK(tui_plot_render(&r, 4, 1, TUI_AGG_MAX, 0, buf, sizeof(buf), &p) == 4);
+    CHECK_STR(buf, "    ");
+    CHECK(p.known == 0);
+    /* the real MI300X idle power (147 W) then a load step (the H200's
+     * 700 W cap as the top): low bar, gap for an unknown, high bar */
+    tui_ring_push(&r, 147);
+    tui_ring_push(&r, NAN);
+    tui_ring_push(&r, 700);
+    tui_plot_render(&r, 5, 1, TUI_AGG_MAX, 0, buf, sizeof(buf), &p);
+    CHECK_STR(buf, "  _ #");
+    CHECK(p.known == 2 && p.lo == 147 && p.hi == 700);
+    tui_plot_render(&r, 3, 1, TUI_AGG_MAX, 1, buf, sizeof(buf), &p);
+    CHECK_STR(buf, "\u2581 \u2588");
+    /* a value of 0 is a value (the lowest bar), unlike unknown */
+    tui_ring_push(&r, 0);
+    tui_plot_render(&r, 2, 1, TUI_AGG_MAX, 0, buf, sizeof(buf), &p);
+    CHECK_STR(buf, "#_");
+    CHECK(p.lo == 0 && p.hi == 700);
+    /* per_col 2: columns (147,NaN) and (700,0): max 147 | 700, min for clocks */
+    tui_plot_render(&r, 2, 2, TUI_AGG_MAX, 0, buf, sizeof(buf), &p);
+    CHECK_STR(buf, "_#");
+    tui_plot_render(&r, 2, 2, TUI_AGG_MIN, 0, buf, sizeof(buf), &p);
+    CHECK_STR(buf, "#_");
+    CHECK(p.lo == 0 && p.hi == 147);
+    /* a flat series (the rx7900xtx fixture's 68 W) draws the middle level */
+    struct tui_ring f;
+    tui_ring_init(&f, 3);
+    for (int i = 0; i < 5; i++) /* wraps: the ring keeps the last 3 */
+        tui_ring_push(&f, 68);
+    CHECK(f.n == 3 && tui_ring_back(&f, 0) == 68 && isnan(tui_ring_back(&f, 3)));
+    tui_plot_render(&f, 4, 1, TUI_AGG_MAX, 0, buf, sizeof(buf), &p);
+    CHECK_STR(buf, " ---");
+    CHECK(p.lo == 68 && p.hi == 68 && p.known == 3);
     /* a short buffer truncates, never overruns */
-    char small[4];
-    tui_sparkline(v, 8, small, sizeof(small));
-    CHECK_STR(small, "_.,");
+    char small[3];
+    tui_plot_render(&f, 4, 1, TUI_AGG_MAX, 1, small, sizeof(small), &p);
+    CHECK_STR(small, " "); /* the gap fits, the 3-byte block does not */
+    tui_ring_release(&f);
+    tui_ring_release(&r);
 }
 
-static void test_dpm(void)
+/* the failing checks keep their lines at the sizes people use: the
+ * rx7900xtx desktop fixture has 8 checks that fail or warn of 26 */
+static void test_bad_checks(void)
 {
-    char buf[64];
-    unsigned mhz = 0;
-    CHECK(tui_dpm_current("0: 500Mhz\n1: 31Mhz *\n2: 2219Mhz\n", buf, sizeof(buf)) == 0);
-    CHECK_STR(buf, "1: 31Mhz");
-    CHECK(tui_dpm_mhz(buf, &mhz) == 0 && mhz == 31);
-    /* trailing spaces after the level (real gfx1100 pp_dpm_mclk) */
-    CHECK(tui_dpm_current("0: 96Mhz \n3: 1249Mhz *\n", buf, sizeof(buf)) == 0);
-    CHECK(tui_dpm_mhz(buf, &mhz) == 0 && mhz == 1249);
-    CHECK(tui_dpm_current("0: 96Mhz \n1: 456Mhz \n", buf, sizeof(buf)) == -ENOENT);
-    CHECK(tui_dpm_current("", buf, sizeof(buf)) == -ENOENT);
-    /* several levels marked (SMU13 pp_dpm_pcie): the first */
-    CHECK(tui_dpm_current("0: 16.0GT/s, x16 78Mhz *\n1: 16.0GT/s, x16 156Mhz *", buf,
-                          sizeof(buf)) == 0);
-    CHECK_STR(buf, "0: 16.0GT/s, x16 78Mhz");
-    CHECK(tui_dpm_mhz("1: 1800MHz", &mhz) == 0 && mhz == 1800);
-    CHECK(tui_dpm_mhz("1: fast", &mhz) != 0);
-    CHECK(tui_dpm_mhz("0: 16.0GT/s, x16", &mhz) != 0);
-    /* a short buffer truncates, never overruns */
-    char small[4];
-    CHECK(tui_dpm_current("7: 2219Mhz *", small, sizeof(small)) == 0);
-    CHECK_STR(small, "7: ");
+    struct tui_layout l;
+    tui_layout_compute(24, 80, 1, 26, 8, 0, &l);
+    CHECK(l.checks_visible >= 8);
+    CHECK(l.gpu_mode == TUI_GPU_LINE); /* the panel gave way to them */
+    tui_layout_compute(24, 80, 1, 26, 0, 0, &l);
+    CHECK(l.gpu_mode == TUI_GPU_FULL); /* with nothing failing, telemetry first */
+    tui_layout_compute(10, 40, 8, 26, 3, 0, &l);
+    CHECK(l.checks_visible >= 3 && l.ngpu_shown >= 1);
+    tui_layout_compute(10, 40, 8, 26, 8, 0, &l);
+    CHECK(l.checks_visible == 5 && l.ngpu_shown == 1); /* as many as fit */
+    tui_layout_compute(40, 120, 1, 26, 8, 0, &l);
+    CHECK(l.gpu_mode == TUI_GPU_FULL && l.checks_visible >= 8);
+    CHECK(l.plot_cols == 120 - 4 - TUI_PLOT_EXTRA);
+    /* 8 panels of mi300x at 64x100: two columns, one plot width for all */
+    tui_layout_compute(64, 100, 8, 26, 0, 0, &l);
+    CHECK(l.gpu_mode == TUI_GPU_FULL && l.plot_cols == 50 - 4 - TUI_PLOT_EXTRA);
+    tui_layout_compute(68, 100, 8, 26, 0, 1, &l);
+    CHECK(l.plot_cols == 50 - 4 - TUI_PLOT_EXTRA); /* the workload box follows the panels */
+    tui_layout_compute(24, 80, 8, 26, 0, 0, &l);
+    CHECK(l.plot_cols == 0); /* one line per GPU: no plots */
+    /* nbad beyond nchecks is clamped */
+    tui_layout_compute(24, 80, 0, 2, 50, 0, &l);
+    CHECK(l.checks_visible >= 2);
 }
 
 static void test_canvas(void)
@@ -359,8 +399,8 @@ int main(void)
     test_rows_needed();
     test_workload();
     test_workload_budget();
-    test_sparkline();
-    test_dpm();
+    test_plot();
+    test_bad_checks();
     test_canvas();
     return test_report();
 }
