@@ -24,9 +24,10 @@ _rocm_vla_doctor_opts() {
                  --image-size --rows --backend --dry-run --force --sweep --grid --checks
                  --kernel-test --profile --verbose -v --help --version" ;;
     dashboard) echo "--interval --sysroot --checks --requirements --python --once --size
-                     --workload --dtype --workload-interval --help --version" ;;
+                     --workload --dtype --workload-interval --record --frames --history
+                     --help --version" ;;
     diff) echo "--json --html --tolerance --allow-skip --no-color --verbose -v --help --version" ;;
-    fleet) echo "--json --tolerance --no-color --help --version" ;;
+    fleet) echo "--json --html --tolerance --no-color --help --version" ;;
     report) echo "--html --markdown --no-redact --checks --help --version" ;;
     monitor) echo "--sysroot --interval --count --json --csv --output -o --help --version" ;;
     soak) echo "--duration --preset --dtype --backend --json --sysroot --load --interval --help
@@ -109,14 +110,15 @@ _rocm_vla_doctor() {
         mapfile -t COMPREPLY < <(compgen -c -- "$cur")
         return
         ;;
-    --json | --junit | --prom | --html | --markdown | --checks | --requirements | --output | -o | \
+    --json | --junit | --prom | --html | --markdown | --record | --checks | --requirements | \
+        --output | -o | \
         --weights | --save-weights)
         compopt -o filenames 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return
         ;;
     --interval | --runs | --seed | --image-size | --rows | --size | --workload-interval | --tolerance | \
-        --gpu | --memtest-fraction | --grid | --count | --duration)
+        --gpu | --memtest-fraction | --grid | --count | --duration | --frames | --history)
         return # a number or NAME=PCT: nothing to offer
         ;;
     esac

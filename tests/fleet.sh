@@ -208,6 +208,20 @@ t bad-noargs 2
 has bad-noargs err 'fleet takes one or more reports'
 t bad-option 2 "$D/same" --bogus
 has bad-option err "unknown option '--bogus'"
+# --html: the fleet's spread as one self-contained page, a dot per node and
+# the median (src/report/report_html_fleet.c), named as the table names them
+t html 1 "$D/out" --html "$D/fleet.html"
+if [ -s "$D/fleet.html" ] && [ "$(grep -c '<svg' "$D/fleet.html")" -ge 3 ] &&
+    grep -q 'node-c' "$D/fleet.html" && grep -q 'median' "$D/fleet.html" &&
+    ! grep -Eq '<script src|<link |https?://' "$D/fleet.html"; then ok; else
+    bad "fleet --html: no self-contained page with the nodes' spread"
+fi
+t html-same 2 "$D/same" --html "$D/x.html" --json "$D/x.html"
+has html-same err 'name the same file'
+t html-stdout-both 2 "$D/same" --html - --json -
+has html-stdout-both err 'cannot both write to stdout'
+t bad-html-out 2 "$D/same" --html "$D/no/such/dir/f.html"
+if [ -e "$D/no/such/dir/f.html" ]; then bad "an html page was written into a missing directory"; else ok; fi
 t bad-json-out 2 "$D/same" --json "$D/no/such/dir/f.json"
 if [ -e "$D/no/such/dir/f.json" ]; then bad "an output was written into a missing directory"; else ok; fi
 t help 0 --help

@@ -15,6 +15,7 @@
 #include "../core/outfile.h"
 #include "../core/util.h"
 #include "../report/report.h"
+#include "../report/report_html_fleet.h"
 
 enum { FLEET_EXIT_OK = 0, FLEET_EXIT_GATE = 1, FLEET_EXIT_USAGE = 2 };
 
@@ -272,20 +273,22 @@ int fleet_write_json(FILE *out, const struct fleet *f)
 
 static void fleet_usage(FILE *out)
 {
-    fputs("usage: rocm-vla-doctor fleet REPORT.json...|DIR... [--json FILE|-]\n"
+    fputs("usage: rocm-vla-doctor fleet REPORT.json...|DIR... [--json FILE|-] [--html FILE|-]\n"
           "                             [--tolerance FACT=PCT|off]... [--no-color]\n"
           "One table of many nodes' JSON reports (a directory: its *.json files).\n"
           "Exit 1 when a node fails a check, a figure is worse than the fleet median by\n"
           "more than its threshold, or a version differs from the majority; 2 on bad input.\n"
+          "--html writes one self-contained page with the fleet's spread per figure.\n"
           "See rocm-vla-doctor(1), FLEET.\n",
           out);
 }
 
 int fleet_cmd(int argc, char **argv)
 {
-    enum { O_JSON = 256, O_TOL, O_NOCOLOR, O_HELP, O_VERSION };
+    enum { O_JSON = 256, O_HTML, O_TOL, O_NOCOLOR, O_HELP, O_VERSION };
     static const struct option lo[] = {
         {"json", required_argument, NULL, O_JSON},
+        {"html", required_argument, NULL, O_HTML},
         {"tolerance", required_argument, NULL, O_TOL},
         {"no-color", no_argument, NULL, O_NOCOLOR},
         {"help", no_argument, NULL, O_HELP},
@@ -293,13 +296,16 @@ int fleet_cmd(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     struct fleet_opts o = {0};
-    const char *json_path = NULL;
+    const char *json_path = NULL, *html_path = NULL;
     int no_color = 0, c, rc = FLEET_EXIT_USAGE;
     optind = 1;
     while ((c = opt_next(argc, argv, "h", lo, "fleet")) != -1) {
         switch (c) {
         case O_JSON:
             json_path = optarg;
+            break;
+        case O_HTML:
+            html_path = optarg;
             break;
         case O_TOL:
             if (diff_tol_add(&o.tol, optarg))
@@ -327,22 +333,48 @@ int fleet_cmd(int argc, char **argv)
         fleet_usage(stderr);
         goto out;
     }
-    /* the output first: a bad path fails before any report is read */
-    struct outfile jf = {0};
+    if (json_path && html_path && strcmp(json_path, html_path) == 0) {
+        error(strcmp(json_path, "-") ? "--json and --html name the same file '%s'"
+                                     : "--json and --html cannot both write to stdout",
+              json_path);
+        goto out;
+    }
+    /* the outputs first: a bad path fails before any report is read */
+    struct outfile jf = {0}, hf = {0};
     if (json_path && outfile_open(&jf, json_path, 1))
         goto out;
+    if (html_path && outfile_open(&hf, html_path, 1)) {
+        if (jf.f)
+            outfile_close(&jf, 1);
+        goto out;
+    }
     struct fleet f;
     if (fleet_load(&f, argv + optind, argc - optind)) {
         fleet_release(&f);
         if (jf.f)
             outfile_close(&jf, 1);
+        if (hf.f)
+            outfile_close(&hf, 1);
         goto out;
     }
     rc = fleet_compare(&f, &o) ? FLEET_EXIT_GATE : FLEET_EXIT_OK;
-    FILE *tout = jf.is_stdout ? stderr : stdout;
+    FILE *tout = jf.is_stdout || hf.is_stdout ? stderr : stdout;
     if (jf.f) {
         int failed = fleet_write_json(jf.f, &f) != 0;
         if (outfile_close(&jf, failed))
+            rc = FLEET_EXIT_USAGE;
+    }
+    if (hf.f) {
+        /* the page draws the parsed reports (html_write_fleet takes them
+         * as one array; the nodes own them) */
+        struct diff_doc *docs = calloc(f.n ? f.n : 1, sizeof(*docs));
+        int failed = !docs;
+        for (size_t i = 0; docs && i < f.n; i++)
+            docs[i] = f.nodes[i].doc;
+        if (docs)
+            failed = html_write_fleet(hf.f, docs, f.n, NULL) != 0;
+        free(docs);
+        if (outfile_close(&hf, failed))
             rc = FLEET_EXIT_USAGE;
     }
     fleet_write_text(tout, &f, isatty(fileno(tout)) && !getenv("NO_COLOR") && !no_color);

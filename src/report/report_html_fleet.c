@@ -23,9 +23,13 @@ static const struct {
     {"vla.latency.total_ms", "ms", 0},
 };
 
+/* the name `fleet` gives a node: the host.hostname fact, else the report's
+ * host section, else the file's name */
 static const char *node_name(const struct diff_doc *d)
 {
-    const char *h = doc_host(d, "hostname");
+    const char *h = doc_str(d, "host.hostname");
+    if (!h || !*h)
+        h = doc_host(d, "hostname");
     return h && *h ? h : d->name ? d->name : "unknown";
 }
 
