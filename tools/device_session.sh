@@ -1,0 +1,55 @@
+#!/bin/sh
+# device_session.sh PHASE - the GPU figures of docs/PERFORMANCE.md in the
+# fewest device calls (the device tool's 2-GPU H200 machine; each call is at
+# most 10 minutes, so a 10-minute soak spans two calls):
+#   a: the soak (pi0 bf16, 10 min) started on GPU 1 in its own session,
+#      monitor of both GPUs for 60 s, and on GPU 0 meanwhile: make test-gpu,
+#      the dashboard recorded headless with the pi0 workload, make bench
+#      (doctor vs the fair PyTorch twin), bench --sweep, lingbot-v2
+#   b: waits for the soak and collects it, then with both GPUs free:
+#      --gpu all (with --prom/--html/--markdown) and tests/gpu_multi.sh
+# Environment: RVD (the binary), OUT (results), CARRY (dir of the carried
+# .so files, put on LD_LIBRARY_PATH).
+set -u
+PHASE=${1:?usage: device_session.sh a|b}
+RVD=${RVD:?} OUT=${OUT:?}
+S=/tmp/rvd-soak
+mkdir -p "$OUT"
+if [ "$PHASE" = a ]; then
+    t0=$(date +%s)
+    nvidia-smi -L >"$OUT/gpus.txt" 2>&1
+    # the soak on GPU 1 first, in a session of its own (it outlives this call)
+    rm -rf "$S" && mkdir -p "$S"
+    CUDA_VISIBLE_DEVICES=1 setsid sh -c "'$RVD' soak --duration 10m --preset pi0 --dtype bf16 \
+        --json $S/soak.json >$S/soak.txt 2>&1; echo \$? >$S/rc" </dev/null >/dev/null 2>&1 &
+    # NVML sees both GPUs whatever CUDA_VISIBLE_DEVICES says
+    "$RVD" monitor --interval 1000 --count 60 -o "$OUT/monitor.jsonl" >"$OUT/monitor.err" 2>&1 &
+    mon=$!
+    export CUDA_VISIBLE_DEVICES=0
+    timeout 240 env OUT="$OUT" RVD="$RVD" BUILD=/tmp/b sh tests/gpu_device.sh >"$OUT/test-gpu.txt" 2>&1
+    tail -1 "$OUT/test-gpu.txt"
+    wait $mon
+    echo "monitor: exit $?, $(wc -l <"$OUT/monitor.jsonl") samples"
+    LC_ALL=C.UTF-8 timeout 60 "$RVD" dashboard --workload pi0 --dtype bf16 --workload-interval 2 \
+        --interval 500 --history 60 --frames 50 --size 40x120 --record "$OUT/dashboard.cast" \
+        >"$OUT/dashboard-frame.txt" 2>"$OUT/dashboard.err"
+    echo "dashboard: exit $?"
+    RUNS=30 RVD="$RVD" WORK=/tmp/rvd-bench timeout 200 sh tools/vla_bench.sh >"$OUT/bench.txt" 2>&1
+    echo "make bench: exit $?"
+    cp docs/PERFORMANCE.md "$OUT/PERFORMANCE.md"
+    timeout 90 "$RVD" bench --sweep --preset pi0 --json "$OUT/sweep.json" >"$OUT/sweep.txt" 2>&1
+    echo "sweep: exit $?"
+    timeout 40 "$RVD" bench --preset lingbot-v2 --dtype bf16 --runs 10 --rows 0 >"$OUT/lingbot.txt" 2>&1
+    echo "lingbot-v2: exit $?"
+    echo "phase a: $(($(date +%s) - t0)) s"
+else
+    while [ ! -f "$S/rc" ]; do sleep 5; done
+    cp "$S"/* "$OUT/"
+    echo "soak: exit $(cat "$S/rc")"
+    # both GPUs free again: every GPU, peer to peer
+    "$RVD" --level standard --gpu all --json "$OUT/all.json" --prom "$OUT/all.prom" \
+        --html "$OUT/all.html" --markdown "$OUT/all.md" >"$OUT/all.txt" 2>&1
+    echo "gpu all: exit $?"
+    OUT="$OUT" RVD="$RVD" BUILD=/tmp/b timeout 200 sh tests/gpu_multi.sh >"$OUT/gpu-multi.txt" 2>&1
+    tail -1 "$OUT/gpu-multi.txt"
+fi
