@@ -323,7 +323,7 @@ static const struct fact_decl facts_vla[] = {
 /* the soak command's facts (src/soak: the child's and the analysis'); not a
  * probe of the table, judged by the level "soak" checks */
 static const struct fact_decl facts_soak[] = {
-    {"soak.error", S}, {"soak.preset", S}, {"soak.backend", S}, {"soak.device", S},
+    {"soak.error", S}, {"soak.preset", S}, {"soak.backend", S}, {"soak.device", S}, {"soak.pci", S}, {"soak.telemetry_gpu", S},
     {"soak.dtype", S}, {"soak.load_path", S}, {"soak.interrupted", B}, {"soak.samples", I},
     {"soak.calls", I}, {"soak.duration_s", F}, {"soak.window_s", F},
     {"soak.p50_ms", F}, {"soak.p99_ms", F}, {"soak.p99_first_ms", F}, {"soak.p99_last_ms", F},

@@ -410,6 +410,23 @@ static const char *const latency_facts[] = {
     "soak.avg_power_w",    "soak.energy_source",
 };
 
+void soak_only_gpu(struct tel_sample *s, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t keep = s[i].ngpu;
+        for (size_t g = 0; g < s[i].ngpu && keep == s[i].ngpu; g++)
+            if (!strcmp(s[i].gpus[g].pci, key))
+                keep = g;
+        if (keep < s[i].ngpu) {
+            if (keep)
+                s[i].gpus[0] = s[i].gpus[keep];
+            s[i].ngpu = 1;
+        } else {
+            s[i].ngpu = 0;
+        }
+    }
+}
+
 void soak_analyze(const struct soak_call *c, size_t n, const struct tel_sample *s, size_t ns,
                   struct factset *fs)
 {

@@ -40,6 +40,10 @@ struct soak_call {
 };
 
 /* samples' t_s are in the same clock as the calls' t (the caller converts) */
+/* keep, in every sample, only the GPU named key (tel_gpu_key): the soak
+ * judges the GPU it loaded, not its neighbours (another job's GPU going
+ * idle is no clock drop of this run) */
+void soak_only_gpu(struct tel_sample *samples, size_t n, const char *key);
 void soak_analyze(const struct soak_call *calls, size_t ncalls, const struct tel_sample *samples,
                   size_t nsamples, struct factset *fs);
 

@@ -318,6 +318,7 @@ static int child_run(struct probe_ctx *ctx)
     }
     fact_set_str(fs, "soak.backend", g.backend, SRC);
     fact_set_str(fs, "soak.device", g.device, SRC);
+    fact_set_str(fs, "soak.pci", g.pci, SRC);
     fact_set_str(fs, "soak.dtype", o->dtype, SRC);
     int load = !strcmp(o->load, "gemm");
     fact_set_str(
@@ -554,6 +555,20 @@ int soak_cmd(int argc, char **argv)
     fact_set_int(&fs, "soak.samples", (int64_t)sp.n, SRC);
     /* the calls from the run's start (after the cold start): samples before
      * the first call only set the baseline */
+    /* judge the GPU the child loaded (its PCI address), not every GPU the
+     * sampler sees: a neighbour going idle is no clock drop of this run */
+    const struct fact *pf = fact_get(&fs, "soak.pci");
+    char key[48];
+    const char *k =
+        pf && pf->type == FACT_STR ? tel_gpu_key(sp.tel, pf->s, key, sizeof(key)) : NULL;
+    if (k) {
+        soak_only_gpu(sp.samples, sp.n, k);
+        fact_set_str(&fs, "soak.telemetry_gpu", k, SRC);
+    } else {
+        fact_set_unknown(&fs, "soak.telemetry_gpu", SRC,
+                         "the loaded GPU's PCI address is not among the sampled GPUs: every "
+                         "sampled GPU is judged");
+    }
     soak_analyze(sp.calls, sp.ncalls, sp.samples, sp.n, &fs);
     const struct fact *be = fact_get(&fs, "soak.backend");
     if (be && be->type == FACT_STR && !strcmp(be->s, "cpu")) {

@@ -665,3 +665,19 @@ void tel_sample_release(struct tel_sample *s)
     free(s->procs);
     memset(s, 0, sizeof(*s));
 }
+
+const char *tel_gpu_key(struct tel *t, const char *pci, char *buf, size_t n)
+{
+    if (!t || !pci || !*pci)
+        return NULL;
+    for (size_t i = 0; i < t->bdfs.n; i++)
+        if (!strcasecmp(t->bdfs.v[i], pci)) {
+            snprintf(buf, n, "%s", t->bdfs.v[i]);
+            return buf;
+        }
+    int i = t->nvml ? tel_nvml_find(t->nvml, pci) : -1;
+    if (i < 0)
+        return NULL;
+    snprintf(buf, n, "nvml:%d", i);
+    return buf;
+}

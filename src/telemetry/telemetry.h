@@ -103,6 +103,10 @@ void tel_sample_release(struct tel_sample *s);
 /* how NVML came out ("not asked", "loaded libnvidia-ml.so.1, 1 device", "not loaded: ...") */
 const char *tel_nvml_status(const struct tel *t);
 void tel_close(struct tel *t);
+/* the name a sample gives the GPU at PCI address pci (struct tel_gpu.pci: the
+ * address itself for an AMD GPU, "nvml:<i>" for an NVIDIA one), in buf; NULL
+ * when this sampler does not see that GPU */
+const char *tel_gpu_key(struct tel *t, const char *pci, char *buf, size_t n);
 
 /* the processes using the GPUs bdfs (DRM fdinfo, KFD) without sampling
  * the GPUs: s->gpus holds only their PCI addresses. 0, or -errno when /proc

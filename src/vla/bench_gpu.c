@@ -127,6 +127,7 @@ static int prepare(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vl
     const struct vla_gpu_info *gi = vla_gpu_info();
     snprintf(o->backend, sizeof(o->backend), "%s", gi->backend);
     snprintf(o->device, sizeof(o->device), "%s", gi->device);
+    snprintf(o->pci, sizeof(o->pci), "%s", gi->pci);
     snprintf(o->target, sizeof(o->target), "%s", gi->target);
     snprintf(o->blas, sizeof(o->blas), "%s", gi->blas);
     o->open_s = gi->open_s;

@@ -28,6 +28,7 @@ struct vla_pct {
 
 struct vla_gpu_out {
     char backend[16], device[256], target[64], blas[512], origin[512];
+    char pci[32];        /* the device's PCI address, "" when the runtime does not say */
     char graph_why[512]; /* why no graph ("" with one) */
     char error[700];     /* why the run failed ("" if it ran) */
     int graph;           /* 1: timed runs are graph replays */

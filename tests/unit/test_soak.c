@@ -216,6 +216,47 @@ static void test_unknown(void)
     factset_release(&fs);
 }
 
+
+/* two GPUs: the one the soak loaded (nvml:1) steady, a neighbour (nvml:0)
+ * busy at first and idle at the end, as on the H200 pair where another job
+ * ran on GPU 0: judged on every GPU the neighbour's 1980 -> 345 MHz reads as
+ * a clock drop of this run; soak_only_gpu keeps the loaded GPU alone */
+static void test_only_gpu(void)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        struct factset fs = FACTSET_INIT;
+        mk_calls(30, 0);
+        mk_samples(0);
+        for (int i = 0; i < NSAMP; i++) {
+            struct tel_sample *s = &samples[i];
+            struct tel_gpu *two = calloc(2, sizeof(struct tel_gpu));
+            two[1] = s->gpus[0];
+            snprintf(two[1].pci, sizeof(two[1].pci), "nvml:1");
+            snprintf(two[0].pci, sizeof(two[0].pci), "nvml:0");
+            set(&two[0], TEL_SCLK_MHZ, i < 30 ? 1980 : 345);
+            free(s->gpus);
+            s->gpus = two;
+            s->ngpu = 2;
+        }
+        if (pass)
+            soak_only_gpu(samples, NSAMP, "nvml:1");
+        soak_analyze(calls, NCALL, samples, NSAMP, &fs);
+        if (pass)
+            CHECK(fnum(&fs, "soak.sclk_drop_pct") == 0 && fnum(&fs, "soak.sclk_last_mhz") == 2400);
+        else
+            CHECK(fnum(&fs, "soak.sclk_drop_pct") > 80); /* the neighbour decides */
+        factset_release(&fs);
+    }
+    /* a key no sample has: no GPU left, the GPU figures unknown, never 0 */
+    struct factset fs = FACTSET_INIT;
+    mk_calls(30, 0);
+    mk_samples(0);
+    soak_only_gpu(samples, NSAMP, "nvml:7");
+    soak_analyze(calls, NCALL, samples, NSAMP, &fs);
+    CHECK(unknown(&fs, "soak.sclk_drop_pct"));
+    factset_release(&fs);
+}
+
 int main(void)
 {
     test_steady();
@@ -223,6 +264,7 @@ int main(void)
     test_permanent_bit();
     test_outliers();
     test_unknown();
+    test_only_gpu();
     for (int i = 0; i < NSAMP; i++)
         tel_sample_release(&samples[i]);
     return test_report();
