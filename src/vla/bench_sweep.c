@@ -32,6 +32,8 @@ static const char *const ax_name[AX_N] = {"steps", "chunk", "image", "dtype", "b
 static const char *const dtypes[] = {"fp32", "bf16", "fp16"};
 static const char *const budget_ids[] = {"vla.latency.vision", "vla.latency.total"};
 #define NBUDGET 2
+/* the energy column where the GPU has no counter and no power readings, or
+ * on the CPU (the GPU's energy is not the cost of a CPU pass) */
 #define ENERGY_NOTE "n/a (no energy counter)"
 
 struct axis {
@@ -53,6 +55,9 @@ struct row {
     size_t mem_used, alloc_peak;
     int have_drift, drift_rows;
     double cos, maxerr;
+    int have_energy;
+    double energy_j;       /* per call (src/telemetry/tel_energy.c) */
+    char energy_note[320]; /* its source, or why there is none */
     enum status bst[NBUDGET];
     char *bsum[NBUDGET];
     float *actions;
@@ -330,6 +335,12 @@ static int run_gpu(struct sweep *s, struct row *r)
     r->mem_used = g.mem_used;
     r->alloc_peak = g.alloc_peak;
     r->nonfinite = g.st.first_bad >= 0;
+    r->have_energy = g.have_energy;
+    r->energy_j = g.energy_j_per_call;
+    snprintf(r->energy_note, sizeof(r->energy_note), "%s",
+             g.have_energy     ? g.energy_source
+             : g.energy_why[0] ? g.energy_why
+                               : ENERGY_NOTE);
     r->actions = g.actions;
     g.actions = NULL;
     if (!g.graph)
@@ -446,12 +457,16 @@ static void print_table(const struct sweep *s)
             snprintf(dr, sizeof(dr), "%.6f / %.3g", r->cos, r->maxerr);
         else
             snprintf(dr, sizeof(dr), "-");
+        char en[32];
+        if (r->have_energy)
+            snprintf(en, sizeof(en), "%.3f J", r->energy_j);
+        else
+            snprintf(en, sizeof(en), "%s", r->ran ? ENERGY_NOTE : "-");
         int meets;
         const char *mk = r->ran ? mark(r, &meets) : "-";
         printf("%5d %5d %5d %5s %5d %15s %15s %15s %15s %8s %9s %-23s %-21s %s%s%s%s\n", r->c.steps,
-               r->c.chunk, r->c.image, dtypes[r->c.dtype], r->c.batch, v, pf, st, tot, hz, mem,
-               r->ran ? ENERGY_NOTE : "-", dr, mk, r->nonfinite ? " NaN/Inf" : "",
-               r->note[0] ? "  " : "", r->note);
+               r->c.chunk, r->c.image, dtypes[r->c.dtype], r->c.batch, v, pf, st, tot, hz, mem, en,
+               dr, mk, r->nonfinite ? " NaN/Inf" : "", r->note[0] ? "  " : "", r->note);
     }
     printf("\ntimes in ms; memory: %s; budget: \"meets\" when both checks pass, \"not judged\" "
            "when they skip (a CPU self-test is not judged against a GPU budget)\n",
@@ -515,7 +530,14 @@ static void write_json(FILE *f, const struct sweep *s)
                     r->alloc_peak);
         else
             fputs(", \"memory_used_bytes\": null, \"memory_allocated_bytes\": null", f);
-        fputs(", \"energy_j\": null, \"energy_note\": \"" ENERGY_NOTE "\", \"drift\": ", f);
+        fputs(", \"energy_j\": ", f);
+        if (r->have_energy)
+            jnum(f, r->energy_j);
+        else
+            fputs("null", f);
+        fputs(", \"energy_note\": ", f);
+        json_write_string(f, r->ran && r->energy_note[0] ? r->energy_note : ENERGY_NOTE);
+        fputs(", \"drift\": ", f);
         if (r->have_drift) {
             fputs("{\"cosine\": ", f);
             jnum(f, r->cos);
