@@ -11,6 +11,11 @@ test_pkgs="python3 python3-jsonschema libxml2-utils mandoc"
 # and the NumPy cross-check: installed when
 # possible, otherwise those layers print SKIP lines naming the package
 test_optional="python3-numpy python3-yaml libamdhip64-5 libhsa-runtime64-1 librocm-smi64-1 librocsparse0 hipcc libvulkan1 mesa-vulkan-drivers libamdhip64-dev libhsa-runtime-dev librocm-smi-dev binutils"
+# the engines the exports and fleet tests run for real (promtool and
+# node_exporter, a single-node Slurm, headless Chromium), the .deb build and
+# its lintian, the installed man pages and completion, tmux for the live
+# dashboard: the same list as .ci/run
+test_optional="$test_optional prometheus prometheus-node-exporter curl munge slurmctld slurmd slurm-client chromium fonts-dejavu-core build-essential debhelper fakeroot lintian man-db bash-completion git tmux"
 # make fuzz: clang 14 and its runtime libraries (libFuzzer, ASan, UBSan);
 # Debian 12's libclang-rt-14-dev carries libFuzzer, no libfuzzer-14-dev needed
 fuzz_pkgs="clang libclang-rt-14-dev"
