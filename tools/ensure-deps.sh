@@ -11,11 +11,14 @@ test_pkgs="python3 python3-jsonschema libxml2-utils mandoc"
 # and the NumPy cross-check: installed when
 # possible, otherwise those layers print SKIP lines naming the package
 test_optional="python3-numpy python3-yaml libamdhip64-5 libhsa-runtime64-1 librocm-smi64-1 librocsparse0 hipcc libvulkan1 mesa-vulkan-drivers libamdhip64-dev libhsa-runtime-dev librocm-smi-dev binutils"
-# the engines the exports and fleet tests run for real (promtool and
-# node_exporter, a single-node Slurm, headless Chromium), the .deb build and
-# its lintian, the installed man pages and completion, tmux for the live
-# dashboard: the same list as .ci/run
-test_optional="$test_optional prometheus prometheus-node-exporter curl munge slurmctld slurmd slurm-client chromium fonts-dejavu-core build-essential debhelper fakeroot lintian man-db bash-completion git tmux"
+# headless Chromium, the .deb build and its lintian, the installed man pages
+# and completion, tmux for the live dashboard
+test_optional="$test_optional chromium fonts-dejavu-core build-essential debhelper fakeroot lintian man-db bash-completion git tmux curl"
+# packages that bring services (a Prometheus server, node_exporter, munge,
+# slurmctld, slurmd start at boot where systemd runs): never installed
+# behind the user's back; .ci/run installs them on CI's throw-away machine,
+# elsewhere tests/prom.sh and tests/slurm.sh SKIP naming them
+test_services="prometheus prometheus-node-exporter munge slurmctld slurmd slurm-client"
 # make fuzz: clang 14 and its runtime libraries (libFuzzer, ASan, UBSan);
 # Debian 12's libclang-rt-14-dev carries libFuzzer, no libfuzzer-14-dev needed
 fuzz_pkgs="clang libclang-rt-14-dev"
@@ -52,6 +55,12 @@ fi
 missing=$(missing_of $pkgs)
 # shellcheck disable=SC2086
 optional_missing=$(missing_of $optional)
+if [ "$what" = test ]; then
+    # shellcheck disable=SC2086
+    services_missing=$(missing_of $test_services)
+    [ -z "$(echo $services_missing)" ] ||
+        echo "ensure-deps: not installed (they run services; tests/prom.sh and tests/slurm.sh SKIP):$services_missing" >&2
+fi
 [ -z "$missing" ] && [ -z "$(echo $optional_missing)" ] && exit 0
 as_root=0
 [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && as_root=1
