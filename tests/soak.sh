@@ -32,10 +32,10 @@ mkroot() {
     chmod u+w "$1/$GPU/gpu_metrics"
     printf '0: 500Mhz\n1: 2400Mhz *\n2: 2500Mhz\n' >"$1/$GPU/pp_dpm_sclk"
 }
-soak() { # NAME ROOT [ARGS...]: 5 s on the CPU, telemetry every 100 ms
+soak() { # NAME ROOT [ARGS...]: ${DUR:-5} s on the CPU, telemetry every 100 ms
     n=$1 r=$2
     shift 2
-    "$RVD" soak --duration 5s --preset "$MICRO" --backend cpu --interval 100 --sysroot "$r" \
+    "$RVD" soak --duration "${DUR:-5}s" --preset "$MICRO" --backend cpu --interval 100 --sysroot "$r" \
         --json "$D/$n.json" "$@" >"$D/$n.out" 2>"$D/$n.err"
 }
 schema() {
@@ -65,12 +65,27 @@ expect "steady: any outlier is unexplained" "$D/steady.json" 'all("unexplained" 
 expect "steady: no GPU energy for CPU calls" "$D/steady.json" 'f["soak.energy_per_call_j"] is None'
 grep -q "soak.latency_drift" "$D/steady.out" && ok || bad "steady: no text report"
 
-# --- drifting: at 2.5 s everything changes ---
+# wait_first_call: "once 0" in the hook is consumed by the first call (it
+# adds nothing): the changes below are timed from the calls, not from the
+# launch, whose cold start varies (ASan, a loaded CI machine); prints the
+# seconds the cold start took
+wait_first_call() {
+    t0=$($PY -c 'import time; print(time.time())')
+    i=0
+    while [ -e "$HOOK" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+    $PY -c "import time; print(round(time.time() - $t0, 2))"
+}
+
+# --- drifting: halfway through the calls everything changes ---
 mkroot "$D/r2"
-rm -f "$HOOK"
-soak drift "$D/r2" &
+echo "once 0" >"$HOOK"
+DUR=8 soak drift "$D/r2" &
 pid=$!
-sleep 2.5
+cold=$(wait_first_call)
+# the run ends 8 s after the child started (about the launch): the middle of
+# the calls is (8 - cold) / 2 after the first one; windows are a quarter of
+# the calls' span, so the change lands between them with margin
+sleep "$($PY -c "print(max(0.5, (8 - $cold) / 2))")"
 echo "always 400" >"$HOOK"
 printf '0: 500Mhz\n1: 1500Mhz *\n2: 2500Mhz\n' >"$D/r2/$GPU/pp_dpm_sclk"
 echo 110000 >"$D/r2/$HW/temp2_input"
@@ -92,14 +107,15 @@ expect "drift: VRAM grew 1 GiB" "$D/drift.json" 'f["soak.vram_growth_bytes"] == 
 
 # --- one outlier while the clock steps and a process appears ---
 mkroot "$D/r3"
-rm -f "$HOOK"
-soak outlier "$D/r3" &
+echo "once 0" >"$HOOK"
+DUR=8 soak outlier "$D/r3" &
 pid=$!
-sleep 2
+cold=$(wait_first_call)
+sleep 1
 echo "once 1500" >"$HOOK"
 # the child removes the hook when the slow call starts: change the telemetry during that call
 i=0
-while [ -e "$HOOK" ] && [ $i -lt 100 ]; do sleep 0.02; i=$((i + 1)); done
+while [ -e "$HOOK" ] && [ $i -lt 600 ]; do sleep 0.02; i=$((i + 1)); done
 printf '0: 500Mhz\n1: 1500Mhz *\n2: 2500Mhz\n' >"$D/r3/$GPU/pp_dpm_sclk"
 mkdir -p "$D/r3/proc/999/fdinfo"
 echo stress >"$D/r3/proc/999/comm"

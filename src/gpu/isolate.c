@@ -22,6 +22,14 @@
 
 static int child_fd = -1; /* facts pipe, in the child only */
 static isolate_reap_fn reap = waitpid;
+static void (*after_fork_fn)(void *);
+static void *after_fork_arg;
+
+void isolate_after_fork(void (*fn)(void *arg), void *arg)
+{
+    after_fork_fn = fn;
+    after_fork_arg = arg;
+}
 
 void isolate_set_reap(isolate_reap_fn fn)
 {
@@ -184,6 +192,7 @@ void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s)
         snprintf(msg, sizeof(msg), "fork failed: %s", strerror(errno));
         set_status(ctx->facts, p->name, "error", msg);
         close(fp[0]), close(fp[1]), close(ep[0]), close(ep[1]);
+        after_fork_fn = NULL;
         return;
     }
     if (pid == 0) {
@@ -192,6 +201,11 @@ void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s)
         child_main(p, ctx, fp[1], ep[1]);
     }
     setpgid(pid, pid); /* also here: no race with the child's own call */
+    if (after_fork_fn) {
+        void (*fn)(void *) = after_fork_fn;
+        after_fork_fn = NULL;
+        fn(after_fork_arg);
+    }
     close(fp[1]);
     close(ep[1]);
     fcntl(fp[0], F_SETFL, O_NONBLOCK);

@@ -32,6 +32,13 @@ void isolate_flush(const struct factset *fs);
 /* 1 inside an isolated probe child */
 int isolate_in_child(void);
 
+/* fn(arg), once, in the parent right after the next isolate_run forked its
+ * child (not called when fork fails). For a caller that needs a thread
+ * beside the child (soak's sampler): a thread that exists at fork time can
+ * hold a lock (malloc's, ASan's allocator's) that the child then waits for
+ * forever, so such a thread must start after the fork. */
+void isolate_after_fork(void (*fn)(void *arg), void *arg);
+
 /* tests only: the function that reaps the child (waitpid; NULL restores it).
  * One that never reports the exit stands for a child that SIGKILL cannot end. */
 typedef pid_t (*isolate_reap_fn)(pid_t pid, int *wstatus, int options);

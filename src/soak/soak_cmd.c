@@ -362,6 +362,8 @@ struct sampler {
     struct soak_call *calls;
     size_t ncalls, ccap;
     struct strbuf partial;
+    pthread_t th;
+    int started; /* the thread runs (start_sampler) */
 };
 
 static void take_records(struct sampler *sp)
@@ -424,6 +426,13 @@ static void *sampler_main(void *arg)
         int wait = (int)((next - util_mono_s()) * 1e3);
         poll(&pf, 1, wait > 0 ? (wait < 50 ? wait : 50) : 0);
     }
+}
+
+/* isolate_after_fork: in the parent, once the child exists */
+static void start_sampler(void *arg)
+{
+    struct sampler *sp = arg;
+    sp->started = pthread_create(&sp->th, NULL, sampler_main, sp) == 0;
 }
 
 static const struct probe soak_probe = {"soak", LEVEL_SOAK, 1, child_run,
@@ -526,8 +535,10 @@ int soak_cmd(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     pthread_mutex_init(&sp.mu, NULL);
-    pthread_t th;
-    pthread_create(&th, NULL, sampler_main, &sp);
+    /* the sampler thread starts once the child is forked: a thread that
+     * exists at fork time can hold the allocator's lock the child then
+     * waits for forever (seen under ASan: the child hung in calloc) */
+    isolate_after_fork(start_sampler, &sp);
 
     char started[32];
     time_t now = time(NULL);
@@ -546,7 +557,8 @@ int soak_cmd(int argc, char **argv)
     pthread_mutex_lock(&sp.mu);
     sp.stop = 1;
     pthread_mutex_unlock(&sp.mu);
-    pthread_join(th, NULL);
+    if (sp.started)
+        pthread_join(sp.th, NULL);
     take_records(&sp);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);

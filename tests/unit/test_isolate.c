@@ -104,12 +104,43 @@ static double mono(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* isolate_after_fork: the hook runs once, in the parent, with the child
+ * already forked (its pid differs), and is cleared for the next run */
+static int hook_calls;
+static pid_t hook_pid;
+static void after_fork_hook(void *arg)
+{
+    hook_calls++;
+    hook_pid = getpid();
+    *(int *)arg = 1;
+}
+
+static int fake_quick(struct probe_ctx *c)
+{
+    fact_set_int(c->facts, "fake.child_pid", (int64_t)getpid(), NULL);
+    return 0;
+}
+
+static void test_after_fork(struct probe_ctx *ctx)
+{
+    int flag = 0;
+    struct probe quick = {"quick", LEVEL_STANDARD, 1, fake_quick, "returns"};
+    isolate_after_fork(after_fork_hook, &flag);
+    isolate_run(&quick, ctx, 5);
+    CHECK(hook_calls == 1 && flag == 1 && hook_pid == getpid());
+    const struct fact *cp = fact_get(ctx->facts, "fake.child_pid");
+    CHECK(cp && cp->type == FACT_INT && cp->i != (int64_t)getpid());
+    isolate_run(&quick, ctx, 5);
+    CHECK(hook_calls == 1); /* cleared after one use */
+}
+
 int main(void)
 {
     struct factset fs = FACTSET_INIT;
     struct probe_opts po = {0};
     struct probe_ctx ctx = {&fs, LEVEL_STANDARD, &po, 0};
     fact_set_str(&fs, "parent.fact", "x", NULL);
+    test_after_fork(&ctx);
 
     struct probe hang = {"hang", LEVEL_STANDARD, 1, fake_hang, "hangs"};
     double t = mono();
