@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../gpu/backend.h"
 #include "../gpu/pci_addr.h"
 #include "../gpu/rsmi_api.h"
 #include "tel_nvml.h"
@@ -44,19 +43,11 @@ struct tel_rsmi *tel_rsmi_open(const char **status)
                                         "librocm_smi64.so.6", "librocm_smi64.so.5",
                                         "librocm_smi64.so.1", "/opt/rocm/lib/librocm_smi64.so"};
     char lib[256] = "";
-    struct strbuf why = STRBUF_INIT;
-    const char *forced = getenv("ROCM_VLA_DOCTOR_RSMI_LIB");
-    void *h = forced && *forced
-                  ? gpu_dlopen_first(&forced, 1, lib, sizeof(lib), &why)
-                  : gpu_dlopen_first(names, ARRAY_SIZE(names), lib, sizeof(lib), &why);
     *status = status_buf;
-    if (!h) {
-        snprintf(status_buf, sizeof(status_buf), "not loaded: %.500s",
-                 why.buf ? why.buf : "not found");
-        strbuf_release(&why);
+    void *h = tel_dlopen("ROCM_VLA_DOCTOR_RSMI_LIB", names, ARRAY_SIZE(names), lib, sizeof(lib),
+                         status_buf, sizeof(status_buf));
+    if (!h)
         return NULL;
-    }
-    strbuf_release(&why);
     struct tel_rsmi *r = xcalloc(1, sizeof(*r));
     r->h = h;
 #define LOADFN(fn) r->fn = (__typeof__(&fn))dlsym(h, #fn);

@@ -93,19 +93,24 @@ int rsmi_dev_gpu_clk_freq_get(uint32_t i, int type, struct freqs *f)
     }
     return 0;
 }
+/* a sensor-indexed call: only sensor 0 exists */
+static int sensor_fails(uint32_t i, uint32_t s)
+{
+    return fails(i) ? fails(i) : s ? NOT_SUPPORTED : 0;
+}
 int rsmi_dev_power_ave_get(uint32_t i, uint32_t s, uint64_t *p);
 int rsmi_dev_power_ave_get(uint32_t i, uint32_t s, uint64_t *p)
 {
-    if (fails(i) || s)
-        return fails(i) ? fails(i) : NOT_SUPPORTED;
+    if (sensor_fails(i, s))
+        return sensor_fails(i, s);
     *p = 123500000;
     return 0;
 }
 int rsmi_dev_power_cap_get(uint32_t i, uint32_t s, uint64_t *p);
 int rsmi_dev_power_cap_get(uint32_t i, uint32_t s, uint64_t *p)
 {
-    if (fails(i) || s)
-        return fails(i) ? fails(i) : NOT_SUPPORTED;
+    if (sensor_fails(i, s))
+        return sensor_fails(i, s);
     *p = 250000000;
     return 0;
 }
@@ -129,8 +134,8 @@ int rsmi_dev_busy_percent_get(uint32_t i, uint32_t *b)
 int rsmi_dev_fan_rpms_get(uint32_t i, uint32_t s, int64_t *rpm);
 int rsmi_dev_fan_rpms_get(uint32_t i, uint32_t s, int64_t *rpm)
 {
-    if (fails(i) || s)
-        return fails(i) ? fails(i) : NOT_SUPPORTED;
+    if (sensor_fails(i, s))
+        return sensor_fails(i, s);
     *rpm = 1357;
     return 0;
 }
