@@ -12,8 +12,9 @@ Prints "constants N typedefs N functions N" for the names asserted."""
 import re
 import sys
 
-# the HSA handle structs are hsa.h's when it is included first (hip_api.h)
-SKIP_TYPEDEFS = {"hsa_agent_t", "hsa_isa_t"}
+# the HSA handle structs are hsa.h's when it is included first (hip_api.h),
+# rsmi_frequencies_t rocm_smi.h's (rsmi_api.h)
+SKIP_TYPEDEFS = {"hsa_agent_t", "hsa_isa_t", "rsmi_frequencies_t"}
 
 
 def declarations(path):

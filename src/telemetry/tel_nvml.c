@@ -22,17 +22,15 @@
     X(nvmlDeviceGetCount_v2)                                                                       \
     X(nvmlDeviceGetHandleByIndex_v2)                                                               \
     X(nvmlDeviceGetHandleByPciBusId_v2)                                                            \
-    X(nvmlDeviceGetMemoryInfo) X(nvmlDeviceGetClockInfo) X(nvmlDeviceGetMaxClockInfo)              \
-        X(nvmlDeviceGetPowerUsage) X(nvmlDeviceGetEnforcedPowerLimit)                              \
-            X(nvmlDeviceGetTotalEnergyConsumption) X(nvmlDeviceGetTemperature)                     \
-                X(nvmlDeviceGetTemperatureThreshold) X(nvmlDeviceGetFanSpeed)                      \
-                    X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetCurrentClocksEventReasons)     \
-                        X(nvmlDeviceGetCurrentClocksThrottleReasons)                               \
-                            X(nvmlDeviceGetCurrPcieLinkGeneration)                                 \
-                                X(nvmlDeviceGetCurrPcieLinkWidth)                                  \
-                                    X(nvmlDeviceGetMaxPcieLinkGeneration)                          \
-                                        X(nvmlDeviceGetMaxPcieLinkWidth)                           \
-                                            X(nvmlDeviceGetPcieReplayCounter)
+    X(nvmlDeviceGetMemoryInfo)                                                                     \
+    X(nvmlDeviceGetClockInfo) X(nvmlDeviceGetMaxClockInfo) X(nvmlDeviceGetPowerUsage) X(           \
+        nvmlDeviceGetEnforcedPowerLimit) X(nvmlDeviceGetTotalEnergyConsumption)                    \
+        X(nvmlDeviceGetTemperature) X(nvmlDeviceGetTemperatureThreshold) X(nvmlDeviceGetFanSpeed)  \
+            X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetCurrentClocksEventReasons)             \
+                X(nvmlDeviceGetCurrentClocksThrottleReasons)                                       \
+                    X(nvmlDeviceGetCurrPcieLinkGeneration) X(nvmlDeviceGetCurrPcieLinkWidth)       \
+                        X(nvmlDeviceGetMaxPcieLinkGeneration) X(nvmlDeviceGetMaxPcieLinkWidth)     \
+                            X(nvmlDeviceGetPcieReplayCounter)
 
 #define DECL(fn) __typeof__(&fn) fn;
 struct tel_nvml {
@@ -44,22 +42,28 @@ struct tel_nvml {
 
 static char status_buf[600];
 
+void *tel_dlopen(const char *env, const char *const *names, size_t n, char *lib, size_t lib_n,
+                 char *status, size_t status_n)
+{
+    struct strbuf why = STRBUF_INIT;
+    const char *forced = getenv(env);
+    void *h = forced && *forced ? gpu_dlopen_first(&forced, 1, lib, lib_n, &why)
+                                : gpu_dlopen_first(names, n, lib, lib_n, &why);
+    if (!h)
+        snprintf(status, status_n, "not loaded: %.500s", why.buf ? why.buf : "not found");
+    strbuf_release(&why);
+    return h;
+}
+
 struct tel_nvml *tel_nvml_open(const char **status)
 {
     static const char *const names[] = {"libnvidia-ml.so.1", "libnvidia-ml.so"};
     char lib[256] = "";
-    struct strbuf why = STRBUF_INIT;
-    const char *forced = getenv("ROCM_VLA_DOCTOR_NVML_LIB");
-    void *h = forced && *forced ? gpu_dlopen_first(&forced, 1, lib, sizeof(lib), &why)
-                                : gpu_dlopen_first(names, 2, lib, sizeof(lib), &why);
     *status = status_buf;
-    if (!h) {
-        snprintf(status_buf, sizeof(status_buf), "not loaded: %.500s",
-                 why.buf ? why.buf : "not found");
-        strbuf_release(&why);
+    void *h = tel_dlopen("ROCM_VLA_DOCTOR_NVML_LIB", names, 2, lib, sizeof(lib), status_buf,
+                         sizeof(status_buf));
+    if (!h)
         return NULL;
-    }
-    strbuf_release(&why);
     struct tel_nvml *n = xcalloc(1, sizeof(*n));
     n->h = h;
 #define LOADFN(fn) n->fn = (__typeof__(&fn))dlsym(h, #fn);

@@ -21,6 +21,11 @@ int tel_nvml_energy_mj(struct tel_nvml *n, size_t i, unsigned long long *mj);
 int tel_nvml_power_mw(struct tel_nvml *n, size_t i, unsigned *mw);
 const char *tel_nvml_error(struct tel_nvml *n, int e);
 
+/* a vendor library: the path in env when set, else the first of names that
+ * loads; its path in lib. NULL with "not loaded: <why>" in status. */
+void *tel_dlopen(const char *env, const char *const *names, size_t n, char *lib, size_t lib_n,
+                 char *status, size_t status_n);
+
 void tel_gpu_set(struct tel_gpu *g, enum tel_key k, double v, const char *src);
 void tel_gpu_unknown(struct tel_gpu *g, enum tel_key k, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -13,6 +13,7 @@
 #include "../core/rootfs.h"
 #include "gpu_metrics.h"
 #include "tel_nvml.h"
+#include "tel_rsmi.h"
 
 #define PCI_DEVICES "/sys/bus/pci/devices"
 #define KFD_PROC "/sys/class/kfd/kfd/proc"
@@ -75,6 +76,9 @@ struct tel {
     int procs;
     struct tel_nvml *nvml;
     const char *nvml_status;
+    struct tel_rsmi *rsmi;
+    const char *rsmi_status;
+    int *rsmi_dev; /* per AMD GPU: its rocm-smi device, -1 none */
     double t0;
     double last_t;
     struct prev_engine *prev;
@@ -88,7 +92,7 @@ static double now_real(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-struct tel *tel_open(const struct strlist *amd_bdfs, int nvml, int procs)
+struct tel *tel_open(const struct strlist *amd_bdfs, int vendor_libs, int procs)
 {
     struct tel *t = xcalloc(1, sizeof(*t));
     for (size_t i = 0; amd_bdfs && i < amd_bdfs->n; i++)
@@ -98,8 +102,17 @@ struct tel *tel_open(const struct strlist *amd_bdfs, int nvml, int procs)
     t->temp_n_known = xcalloc(t->bdfs.n + 1, sizeof(int));
     t->procs = procs;
     t->nvml_status = "not asked";
-    if (nvml)
+    t->rsmi_status = "not asked";
+    t->rsmi_dev = xcalloc(t->bdfs.n + 1, sizeof(int));
+    for (size_t i = 0; i < t->bdfs.n; i++)
+        t->rsmi_dev[i] = -1;
+    if (vendor_libs) {
         t->nvml = tel_nvml_open(&t->nvml_status);
+        if (t->bdfs.n)
+            t->rsmi = tel_rsmi_open(&t->rsmi_status);
+        for (size_t i = 0; t->rsmi && i < t->bdfs.n; i++)
+            t->rsmi_dev[i] = tel_rsmi_find(t->rsmi, t->bdfs.v[i]);
+    }
     t->t0 = util_mono_s();
     t->last_t = -1;
     return t;
@@ -108,6 +121,11 @@ struct tel *tel_open(const struct strlist *amd_bdfs, int nvml, int procs)
 const char *tel_nvml_status(const struct tel *t)
 {
     return t->nvml_status;
+}
+
+const char *tel_rsmi_status(const struct tel *t)
+{
+    return t->rsmi_status;
 }
 
 void tel_close(struct tel *t)
@@ -121,6 +139,8 @@ void tel_close(struct tel *t)
     free(t->temp_n_known);
     strlist_release(&t->bdfs);
     tel_nvml_close(t->nvml);
+    tel_rsmi_close(t->rsmi);
+    free(t->rsmi_dev);
     free(t->prev);
     free(t);
 }
@@ -374,6 +394,8 @@ static void sample_amd(struct tel *t, size_t i, struct tel_gpu *g)
     read_num(g, TEL_GTT_TOTAL_B, dir, "mem_info_gtt_total", 1, "mem_info_gtt_total");
     pcie(g, dir);
     metrics(g, dir);
+    /* last: what rocm-smi gives wins, the rest stays sysfs' */
+    tel_rsmi_sample(t->rsmi, t->rsmi_dev[i], g);
 }
 
 /* ---- processes ------------------------------------------------------- */

@@ -5,8 +5,10 @@
  * the source it came from ("pp_dpm_sclk", "hwmon", "gpu_metrics", "NVML",
  * "sysfs") or unknown (src NULL, a reason in why[]) - never a 0 standing in
  * for "not read". AMD GPUs are read from sysfs through rootfs.h (so
- * --sysroot fixtures and snapshots replay); NVIDIA GPUs through NVML
- * (dlopen'd, nvml_api.h) when tel_open is asked to. The process list comes
+ * --sysroot fixtures and snapshots replay), and on a live host through
+ * rocm-smi-lib when tel_open is asked to (tel_rsmi.c: src "rocm-smi" wins
+ * over sysfs for the same value; what it cannot give stays sysfs'); NVIDIA
+ * GPUs through NVML (dlopen'd, nvml_api.h) when tel_open is asked to. The process list comes
  * from DRM fdinfo (/proc/PID/fdinfo) and KFD (/sys/class/kfd/kfd/proc).
  *
  * Throttle: gpu_metrics' ASIC-independent throttle bits (AMD) or NVML's
@@ -94,14 +96,19 @@ struct tel_sample {
 struct tel;
 
 /* amd_bdfs: the AMD GPUs' PCI addresses (as the gpu probe lists them, in
- * its order); nvml: also read NVIDIA GPUs through NVML when it loads (live
- * host only). procs: also list the processes using them. Returns NULL never. */
-struct tel *tel_open(const struct strlist *amd_bdfs, int nvml, int procs);
+ * its order); vendor_libs: also read NVIDIA GPUs through NVML and AMD GPUs
+ * through rocm-smi-lib when they load (live host only, never --sysroot: both
+ * read the live machine). procs: also list the processes using them.
+ * Returns NULL never. */
+struct tel *tel_open(const struct strlist *amd_bdfs, int vendor_libs, int procs);
 /* one sample; release with tel_sample_release */
 void tel_sample(struct tel *t, struct tel_sample *s);
 void tel_sample_release(struct tel_sample *s);
 /* how NVML came out ("not asked", "loaded libnvidia-ml.so.1, 1 device", "not loaded: ...") */
 const char *tel_nvml_status(const struct tel *t);
+/* how rocm-smi-lib came out: the source set of the AMD GPUs ("not asked":
+ * sysfs only; "loaded librocm_smi64.so.7, 1 device(s)": rocm-smi, then sysfs) */
+const char *tel_rsmi_status(const struct tel *t);
 void tel_close(struct tel *t);
 /* the name a sample gives the GPU at PCI address pci (struct tel_gpu.pci: the
  * address itself for an AMD GPU, "nvml:<i>" for an NVIDIA one), in buf; NULL
