@@ -276,7 +276,7 @@ static void set_facts(struct factset *fs, char *text, const char *src)
     }
     int objects = 0, torch_seen = 0;
     for (size_t i = 0; i < lines.n; i++) {
-        char *f[7];
+        char *f[7] = {0};
         size_t n = split_tabs(lines.v[i], f, 7);
         if (strcmp(f[0], "dep") == 0 && n == 7) {
             objects++;

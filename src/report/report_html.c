@@ -228,7 +228,7 @@ static double slot_num(const struct diff_doc *d, int slot, const char *rest,
 static double slot_peak(const struct diff_doc *d, int slot, const char *what,
                         char name[FACT_NAME_MAX])
 {
-    char rest[64], dev[FACT_NAME_MAX];
+    char rest[FACT_NAME_MAX], dev[FACT_NAME_MAX];
     snprintf(rest, sizeof(rest), "peak.%s", what);
     double v = slot_num(d, slot, rest, name);
     if (doc_fact(d, name))
