@@ -478,7 +478,7 @@ static const struct vcase cases[] = {
     {"soak.outliers",
      "soak.outliers=3; soak.outliers_unexplained=2; soak.outlier_causes=[t=1.0s 90 ms: "
      "unexplained]",
-     ST_WARN, "2 of 3 calls above the p99", NULL, NULL},
+     ST_WARN, "2 of 3 outliers (above the p99 and 1.5x the median)", NULL, NULL},
     {"soak.throttle", "soak.throttle_events=?no throttle status readable", ST_SKIP, NULL, NULL,
      NULL},
 };
