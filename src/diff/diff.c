@@ -15,7 +15,6 @@
 #include "../core/util.h"
 
 /* a report is a few hundred KiB; this only stops a runaway input */
-#define DIFF_MAX_REPORT (64u << 20)
 
 static const char *const statuses[] = {"pass", "warn", "fail", "skip", "error", "timeout"};
 
@@ -113,17 +112,24 @@ fail:
     return -1;
 }
 
+int diff_doc_read(const char *path, char **text, size_t *len)
+{
+    int rc = read_user_file(path, DIFF_MAX_REPORT, text, len);
+    if (rc == -EFBIG)
+        return error("%s: larger than %u MiB, not a report", path, DIFF_MAX_REPORT >> 20);
+    if (rc)
+        return error("cannot read report '%s': %s", path, user_file_strerror(rc));
+    return 0;
+}
+
 int diff_doc_load(struct diff_doc *d, const char *path)
 {
     memset(d, 0, sizeof(*d));
     char *text;
     size_t len;
-    int rc = read_user_file(path, DIFF_MAX_REPORT, &text, &len);
-    if (rc == -EFBIG)
-        return error("%s: larger than %u MiB, not a report", path, DIFF_MAX_REPORT >> 20);
-    if (rc)
-        return error("cannot read report '%s': %s", path, user_file_strerror(rc));
-    rc = diff_doc_parse(d, path, text, len);
+    if (diff_doc_read(path, &text, &len))
+        return -1;
+    int rc = diff_doc_parse(d, path, text, len);
     free(text);
     return rc;
 }

@@ -41,7 +41,13 @@ struct diff_doc {
  * naming the file (and the JSON error position as line, column and byte) and
  * returns -1; d is then empty. */
 int diff_doc_parse(struct diff_doc *d, const char *name, const char *text, size_t len);
+/* a report larger than this is refused (not a report; also the limit of
+ * `report`'s reader) */
+#define DIFF_MAX_REPORT (64u << 20)
 int diff_doc_load(struct diff_doc *d, const char *path);
+/* the file's bytes (at most DIFF_MAX_REPORT, the caller frees *text); 0, or
+ * -1 after saying why */
+int diff_doc_read(const char *path, char **text, size_t *len);
 void diff_doc_release(struct diff_doc *d);
 
 /* tolerances: "--tolerance PATTERN=PCT"; PATTERN is an fnmatch(3) glob on

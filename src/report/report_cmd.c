@@ -4,6 +4,7 @@
  * path from facts to page, so a page made later from the file is the page
  * the run would have made. */
 #include "report_doc.h"
+#include "report_sweep.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -44,14 +45,49 @@ int report_render_json(FILE *html, FILE *md, const char *json, size_t len,
     return rc;
 }
 
+/* a check report (rocm-vla-doctor/1) or a sweep report
+ * (rocm-vla-doctor-sweep/1, src/report/report_sweep.h), told apart by the
+ * document's "schema" */
+static int render_file(FILE *html, FILE *md, const char *path, const char *checks, int redact)
+{
+    char *text, err[160];
+    size_t len;
+    if (diff_doc_read(path, &text, &len))
+        return -1;
+    int rc;
+    struct json *root = json_parse(text, len, err, sizeof(err));
+    if (root && report_sweep_is(root)) {
+        rc = report_sweep_validate(root, path);
+        if (!rc && html)
+            rc = report_sweep_html(html, root);
+        if (!rc && md)
+            rc = report_sweep_markdown(md, root);
+    } else { /* a check report, or diff's reader says why it is none */
+        struct checkset cs;
+        struct diff_doc d;
+        rc = -1;
+        if (checks_load_default(&cs, checks) == 0) {
+            if (diff_doc_parse(&d, path, text, len) == 0) {
+                rc = render(html, md, &d, &cs, redact);
+                diff_doc_release(&d);
+            }
+            checks_release(&cs);
+        }
+    }
+    json_free(root);
+    free(text);
+    return rc;
+}
+
 static void report_usage(FILE *out)
 {
     fputs("usage: rocm-vla-doctor report [--html FILE|-] [--markdown FILE|-] [--no-redact]\n"
           "                              [--checks FILE] REPORT.json\n"
-          "Renders a JSON report (check --json) as one self-contained HTML page and/or a\n"
-          "markdown summary for an issue tracker (host name, user name and home\n"
-          "directories redacted unless --no-redact). Exit 0 when written, 2 on a usage\n"
-          "error, an unreadable or invalid report or an unwritable output.\n",
+          "Renders a JSON report (check --json, or bench --sweep --json) as one\n"
+          "self-contained HTML page and/or a markdown summary for an issue tracker\n"
+          "(host name, user name and home directories redacted unless --no-redact).\n"
+          "Exit 0 when written, 2 on a usage error, an unreadable or invalid report or\n"
+          "an unwritable output.\n",
           out);
 }
 
@@ -59,9 +95,12 @@ int report_cmd(int argc, char **argv)
 {
     enum { O_HTML = 256, O_MD, O_NOREDACT, O_CHECKS, O_HELP, O_VERSION };
     static const struct option lo[] = {
-        {"html", required_argument, NULL, O_HTML},    {"markdown", required_argument, NULL, O_MD},
-        {"no-redact", no_argument, NULL, O_NOREDACT}, {"checks", required_argument, NULL, O_CHECKS},
-        {"help", no_argument, NULL, O_HELP},          {"version", no_argument, NULL, O_VERSION},
+        {"html", required_argument, NULL, O_HTML},
+        {"markdown", required_argument, NULL, O_MD},
+        {"no-redact", no_argument, NULL, O_NOREDACT},
+        {"checks", required_argument, NULL, O_CHECKS},
+        {"help", no_argument, NULL, O_HELP},
+        {"version", no_argument, NULL, O_VERSION},
         {NULL, 0, NULL, 0},
     };
     const char *html = NULL, *md = NULL, *checks = NULL;
@@ -114,16 +153,7 @@ int report_cmd(int argc, char **argv)
             outfile_close(&hf, 1);
         return REPORT_EXIT_USAGE;
     }
-    int failed = 1;
-    struct checkset cs;
-    int have_cs = checks_load_default(&cs, checks) == 0;
-    struct diff_doc d;
-    if (have_cs && diff_doc_load(&d, argv[optind]) == 0) {
-        failed = render(hf.f, mf.f, &d, &cs, redact) != 0;
-        diff_doc_release(&d);
-    }
-    if (have_cs)
-        checks_release(&cs);
+    int failed = render_file(hf.f, mf.f, argv[optind], checks, redact) != 0;
     int rc = failed ? REPORT_EXIT_USAGE : REPORT_EXIT_OK;
     if (hf.f && outfile_close(&hf, failed))
         rc = REPORT_EXIT_USAGE;

@@ -63,6 +63,9 @@ int report_html_write(FILE *f, const struct diff_doc *d, const struct vla_budget
 /* a short markdown summary for a GitHub issue (report_markdown.c); with
  * redact, the host's name, user names and home directories are replaced */
 int report_markdown_write(FILE *f, const struct diff_doc *d, int redact);
+/* s as markdown text on one line, nothing redacted: controls visible, every
+ * character markdown or GitHub would act on escaped (a table's '|' too) */
+void markdown_text(FILE *f, const char *s);
 
 /* check --html/--markdown: the JSON report text just rendered in memory,
  * parsed again and drawn, with the budgets of the loaded checks; 0, or -1

@@ -37,24 +37,36 @@ static char *md_line(const struct md *m, const char *s)
     return safe;
 }
 
+/* line (one line, controls already visible) as markdown text */
+static void md_escape(FILE *f, const char *line)
+{
+    for (const char *p = line; *p; p++) {
+        if (*p == '<')
+            fputs("&lt;", f);
+        else if (*p == '>')
+            fputs("&gt;", f);
+        else if (*p == '&')
+            fputs("&amp;", f);
+        else if (strchr("\\`*_[]|~@#!", *p))
+            fprintf(f, "\\%c", *p);
+        else
+            fputc(*p, f);
+    }
+}
+
 /* markdown text: every character markdown or GitHub would act on escaped
  * (emphasis, code, links, tables, HTML, @mentions, #references) */
 static void md_put(const struct md *m, const char *s)
 {
     char *t = md_line(m, s);
-    for (const char *p = t; *p; p++) {
-        if (*p == '<')
-            fputs("&lt;", m->f);
-        else if (*p == '>')
-            fputs("&gt;", m->f);
-        else if (*p == '&')
-            fputs("&amp;", m->f);
-        else if (strchr("\\`*_[]|~@#!", *p))
-            fprintf(m->f, "\\%c", *p);
-        else
-            fputc(*p, m->f);
-    }
+    md_escape(m->f, t);
     free(t);
+}
+
+void markdown_text(FILE *f, const char *s)
+{
+    const struct md m = {.f = f};
+    md_put(&m, s);
 }
 
 /* an identifier as inline code, where markdown interprets nothing but
