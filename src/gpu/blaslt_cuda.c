@@ -17,9 +17,10 @@
     X(cublasLtCreate)                                                                              \
     X(cublasLtMatmulDescCreate)                                                                    \
     X(cublasLtMatmulDescDestroy)                                                                   \
-    X(cublasLtMatmulDescSetAttribute) X(cublasLtMatrixLayoutCreate) X(cublasLtMatrixLayoutDestroy) \
-        X(cublasLtMatmulPreferenceCreate) X(cublasLtMatmulPreferenceSetAttribute)                  \
-            X(cublasLtMatmulAlgoGetHeuristic) X(cublasLtMatmul)
+    X(cublasLtMatmulDescSetAttribute)                                                              \
+    X(cublasLtMatrixLayoutCreate) X(cublasLtMatrixLayoutDestroy) X(cublasLtMatmulPreferenceCreate) \
+        X(cublasLtMatmulPreferenceSetAttribute) X(cublasLtMatmulAlgoGetHeuristic)                  \
+            X(cublasLtMatmul)
 
 #define LT_CAND 32        /* heuristic candidates timed per shape */
 #define LT_REPS 5         /* timed runs per candidate */
@@ -121,10 +122,16 @@ static void plan_release(struct gpu_lt *lt, struct lt_plan *p)
 /* row-major C[m x n] = op(A) op(B) is column-major C^T = op(B)^T op(A)^T:
  * the library's A is our B and its B our A */
 static int plan_build(struct gpu_lt *lt, struct lt_plan *p, enum gpu_dtype t, enum gpu_dtype ct,
-                      int ta, int tb, int m, int n, int k, long lda, long ldb, long ldc, int bias)
+                      int ta, int tb, int m, int n, int k, long lda, long ldb, long ldc, int bias,
+                      int gelu)
 {
     int32_t opa = tb ? CUBLAS_OP_T : CUBLAS_OP_N, opb = ta ? CUBLAS_OP_T : CUBLAS_OP_N;
-    uint32_t epi = bias ? CUBLASLT_EPILOGUE_BIAS : CUBLASLT_EPILOGUE_DEFAULT;
+    uint32_t epi = gelu   ? CUBLASLT_EPILOGUE_GELU_BIAS
+                   : bias ? CUBLASLT_EPILOGUE_BIAS
+                          : CUBLASLT_EPILOGUE_DEFAULT;
+    /* the bias stays fp32 with a 16-bit output (the library's default is
+     * the output's type); a library that refuses that has no candidate */
+    int32_t bias_type = CUDA_R_32F;
     int e = lt->cublasLtMatmulDescCreate(&p->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F);
     e = e ? e
           : lt->cublasLtMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_TRANSA, &opa,
@@ -135,6 +142,10 @@ static int plan_build(struct gpu_lt *lt, struct lt_plan *p, enum gpu_dtype t, en
     e = e ? e
           : lt->cublasLtMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi,
                                                sizeof(epi));
+    if (bias)
+        e = e ? e
+              : lt->cublasLtMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE,
+                                                   &bias_type, sizeof(bias_type));
     e = e ? e
           : lt->cublasLtMatrixLayoutCreate(&p->la, lt_type(t), (uint64_t)(tb ? k : n),
                                            (uint64_t)(tb ? n : k), ldb);
@@ -190,8 +201,11 @@ static void tune(struct gpu_lt *lt, struct gpu_backend *b, struct lt_plan *p,
 int gpu_lt_gemm(struct gpu_lt *lt, struct gpu_backend *b, int tune_ok, enum gpu_dtype t,
                 enum gpu_dtype ct, int ta, int tb, int m, int n, int k, float alpha, const void *A,
                 long lda, const void *B, long ldb, float beta, void *C, long ldc, const float *bias,
-                gpu_stream s)
+                int epi, gpu_stream s)
 {
+    int gelu = epi == GPU_LT_GELU;
+    if (gelu && !bias)
+        return GPU_LT_NO_ALGO; /* only GELU after a bias is planned */
     if (tune_ok && !lt->ws_tried) {
         lt->ws_tried = 1;
         if (b->malloc(b, &lt->ws, LT_WS) == 0)
@@ -209,7 +223,7 @@ int gpu_lt_gemm(struct gpu_lt *lt, struct gpu_backend *b, int tune_ok, enum gpu_
                          lda,
                          ldb,
                          ldc,
-                         !!bias,
+                         !!bias + 2 * gelu,
                          gpu_lt_align(A, lda, esize(t)),
                          gpu_lt_align(B, ldb, esize(t)),
                          gpu_lt_align(C, ldc, esize(ct)),
@@ -224,7 +238,7 @@ int gpu_lt_gemm(struct gpu_lt *lt, struct gpu_backend *b, int tune_ok, enum gpu_
             return GPU_LT_NO_ALGO;
         p = &lt->plan[lt->n];
         memcpy(p->key, key, sizeof(key));
-        if (plan_build(lt, p, t, ct, ta, tb, m, n, k, lda, ldb, ldc, !!bias)) {
+        if (plan_build(lt, p, t, ct, ta, tb, m, n, k, lda, ldb, ldc, !!bias, gelu)) {
             plan_release(lt, p);
             return GPU_LT_NO_ALGO;
         }
