@@ -14,8 +14,7 @@
 #define CU_FNS(X)                                                                                  \
     X(cuInit)                                                                                      \
     X(cuDriverGetVersion)                                                                          \
-    X(cuGetErrorName)                                                                              \
-    X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)                      \
+    X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)    \
         X(cuDeviceGetPCIBusId) X(cuDeviceTotalMem_v2) X(cuDeviceGetAttribute)                      \
             X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuMemGetInfo_v2)  \
                 X(cuMemAlloc_v2) X(cuMemAllocManaged) X(cuMemHostAlloc) X(cuMemFree_v2)            \
@@ -27,17 +26,15 @@
 #define CU_OPT_FNS(X)                                                                              \
     X(cuMemPrefetchAsync_v2)                                                                       \
     X(cuDeviceCanAccessPeer)                                                                       \
-    X(cuCtxEnablePeerAccess)                                                                       \
-    X(cuMemcpyPeerAsync) X(cuMemPrefetchAsync) X(cuMemRangeGetAttribute) X(cuEventElapsedTime_v2)  \
-        X(cuEventElapsedTime) X(cuStreamBeginCapture_v2) X(cuStreamEndCapture)                     \
-            X(cuGraphInstantiateWithFlags) X(cuGraphLaunch) X(cuGraphExecDestroy)                  \
-                X(cuGraphDestroy) X(cuStreamIsCapturing)
+    X(cuCtxEnablePeerAccess) X(cuMemcpyPeerAsync) X(cuMemPrefetchAsync) X(cuMemRangeGetAttribute)  \
+        X(cuEventElapsedTime_v2) X(cuEventElapsedTime) X(cuStreamBeginCapture_v2)                  \
+            X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags) X(cuGraphLaunch)                  \
+                X(cuGraphExecDestroy) X(cuGraphDestroy) X(cuStreamIsCapturing)
 #define RTC_FNS(X)                                                                                 \
     X(nvrtcGetErrorString)                                                                         \
     X(nvrtcVersion)                                                                                \
-    X(nvrtcCreateProgram)                                                                          \
-    X(nvrtcDestroyProgram) X(nvrtcCompileProgram) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)            \
-        X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog)
+    X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram) X(nvrtcGetCUBINSize)       \
+        X(nvrtcGetCUBIN) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog)
 #define BLAS_FNS(X) X(cublasCreate_v2) X(cublasSetStream_v2) X(cublasGemmEx)
 #define BLAS_OPT_FNS(X) X(cublasGemmStridedBatchedEx)
 
@@ -417,15 +414,15 @@ static int c_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtyp
  * stream is captured into a graph (no allocation, no synchronisation there) */
 static int c_blas_lt(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
                      int transb, int m, int n, int k, float alpha, const void *A, long lda,
-                     const void *B, long ldb, float beta, void *Cm, long ldc, const float *bias,
-                     int epi, gpu_stream s)
+                     const void *B, long ldb, float beta, void *Cm, long ldc, const void *bias,
+                     enum gpu_dtype bias_t, int epi, gpu_stream s)
 {
     struct cu *c = C(b);
     int st = 1; /* unknown counts as capturing */
     if (c->cuStreamIsCapturing && c->cuStreamIsCapturing(s, &st))
         st = 1;
     return gpu_lt_gemm(c->lt, b, st == 0, t, ct, transa, transb, m, n, k, alpha, A, lda, B, ldb,
-                       beta, Cm, ldc, bias, epi, s);
+                       beta, Cm, ldc, bias, bias_t, epi, s);
 }
 
 static int c_graph_begin(struct gpu_backend *b, gpu_stream s)

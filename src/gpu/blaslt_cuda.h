@@ -21,7 +21,7 @@ struct gpu_lt *gpu_lt_open(char *lib, size_t lib_len, char *err, size_t err_len)
 int gpu_lt_gemm(struct gpu_lt *lt, struct gpu_backend *b, int tune, enum gpu_dtype t,
                 enum gpu_dtype ct, int transa, int transb, int m, int n, int k, float alpha,
                 const void *A, long lda, const void *B, long ldb, float beta, void *C, long ldc,
-                const float *bias, int epi, gpu_stream s);
+                const void *bias, enum gpu_dtype bias_t, int epi, gpu_stream s);
 
 /* the alignment in bytes an algorithm may assume for a matrix at p with
  * rows ld elements of es bytes apart: the largest power of two dividing

@@ -32,11 +32,10 @@
     X(vla_act)                                                                                     \
     X(vla_glu)                                                                                     \
     X(vla_layernorm)                                                                               \
-    X(vla_rmsnorm)                                                                                 \
-    X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed)         \
-        X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route)  \
-            X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act)      \
-                X(vla_bias_layernorm) X(vla_rope_split) X(vla_bias_cvt16)
+    X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge)       \
+        X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)      \
+            X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3)     \
+                X(vla_bias_act) X(vla_bias_layernorm) X(vla_rope_split) X(vla_bias_cvt16)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -329,6 +328,11 @@ static void cvt16(const float *x, long ldx, void *dst, long ldy, int rows, int c
     LAUNCH(K_vla_cvt16, grid_for((uint64_t)rows * cols), &x, &ldx, &dst, &ldy, &rows, &cols, &bf);
 }
 
+static int in_arena(const float *w)
+{
+    return G.arena && w >= G.arena && w < G.arena + G.arena_n;
+}
+
 /* batch 1 through cuBLASLt (tuned per shape, bias and GELU in the
  * epilogue), output of type ct; 0 when it ran, 1 when the caller runs its
  * own path (no Lt, switched off, or no algorithm for this shape, types or
@@ -340,7 +344,11 @@ static int lt_ex(enum gpu_dtype t, enum gpu_dtype ct, int ta, int tb, int m, int
     if (!G.b->blas_lt || G.no_lt || G.err)
         return 1;
     int e = G.b->blas_lt(G.b, t, ct, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, bias,
-                         epi, G.s);
+                         GPU_F32, epi, G.s);
+    if (e == GPU_LT_NO_ALGO && bias && ct != GPU_F32 && G.arena16 && G.arena16_dt == ct &&
+        in_arena(bias)) /* the bias in the output's type (the arena's 16-bit copy) */
+        e = G.b->blas_lt(G.b, t, ct, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                         G.arena16 + (bias - G.arena), ct, epi, G.s);
     if (e == GPU_LT_NO_ALGO) {
         G.lt_fallbacks++;
         return 1;
@@ -383,11 +391,6 @@ static void gemm(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float al
     int bf = t == GPU_BF16;
     LAUNCH(t == GPU_F32 ? K_vla_gemm_f32 : K_vla_gemm_w16, grid, &ta, &tb, &m, &n, &k, &alpha, &A,
            &lda, &sA, &B, &ldb, &sB, &beta, &C, &ldc, &sC, &bf);
-}
-
-static int in_arena(const float *w)
-{
-    return G.arena && w >= G.arena && w < G.arena + G.arena_n;
 }
 
 /* the operand for a weight: fp32 itself, or its 16-bit copy */

@@ -3,7 +3,8 @@
  * epilogue and the bias data type it was given (attribute numbers as
  * cublasLt.h: 7 epilogue, 26 bias data type, 8 bias pointer); the heuristic
  * offers one algorithm, none for the GELU epilogue (36) while
- * FAKE_LT_REFUSE_GELU=1 (a library that refuses it); cublasLtMatmul runs
+ * FAKE_LT_REFUSE_GELU=1 and none for an fp32 bias (type 0) while
+ * FAKE_LT_REFUSE_F32_BIAS=1 (a library that refuses them); cublasLtMatmul runs
  * nothing and records what the descriptor asked in fake_lt_last, which the
  * test reads through dlsym. */
 #include <stddef.h>
@@ -17,9 +18,10 @@ struct fake_desc {
 };
 
 /* what the last cublasLtMatmul was asked: epilogue, bias type (-1 = never
- * set), whether a bias pointer was set; calls counts them */
+ * set), whether a bias pointer was set; calls counts them, heuristics the
+ * heuristic's answers */
 struct fake_lt_last {
-    int epi, bias_type, has_bias, calls;
+    int epi, bias_type, has_bias, calls, heuristics;
 };
 struct fake_lt_last fake_lt_last;
 
@@ -105,9 +107,12 @@ int cublasLtMatmulAlgoGetHeuristic(void *h, struct fake_desc *d, void *a, void *
                                    void *dd, void *pref, int want, heur_t *out, int *got)
 {
     (void)h, (void)a, (void)b, (void)c, (void)dd, (void)pref;
-    const char *refuse = getenv("FAKE_LT_REFUSE_GELU");
+    const char *gelu = getenv("FAKE_LT_REFUSE_GELU"), *f32 = getenv("FAKE_LT_REFUSE_F32_BIAS");
     *got = 0;
-    if (want < 1 || (d->epi == 36 && refuse && strcmp(refuse, "1") == 0))
+    fake_lt_last.heuristics++;
+    if (want < 1 || (d->epi == 36 && gelu && strcmp(gelu, "1") == 0))
+        return 0;
+    if (d->bias_type == 0 && f32 && strcmp(f32, "1") == 0)
         return 0;
     memset(out, 0, sizeof(*out));
     *got = 1;

@@ -41,7 +41,7 @@ static void test_open_absent(void)
 }
 
 struct fake_lt_last {
-    int epi, bias_type, has_bias, calls;
+    int epi, bias_type, has_bias, calls, heuristics;
 };
 
 static void test_epilogue(const char *path)
@@ -63,31 +63,45 @@ static void test_epilogue(const char *path)
     unsetenv("FAKE_LT_REFUSE_GELU");
     /* 16-bit output, bias then GELU: epilogue 36, bias fp32 (CUDA_R_32F 0) */
     CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_BF16, 0, 1, 4, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
-                      bias, GPU_LT_GELU, NULL) == 0);
+                      bias, GPU_F32, GPU_LT_GELU, NULL) == 0);
     CHECK(last->calls == 1 && last->epi == 36 && last->bias_type == 0 && last->has_bias);
     /* the same shape with a plain bias is another plan: epilogue 4 */
     CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_F32, 0, 1, 4, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
-                      bias, GPU_LT_PLAIN, NULL) == 0);
+                      bias, GPU_F32, GPU_LT_PLAIN, NULL) == 0);
     CHECK(last->calls == 2 && last->epi == 4 && last->bias_type == 0);
     /* no bias: the default epilogue, no bias type set */
     CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_BF16, 0, 1, 4, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
-                      NULL, GPU_LT_PLAIN, NULL) == 0);
+                      NULL, GPU_F32, GPU_LT_PLAIN, NULL) == 0);
     CHECK(last->calls == 3 && last->epi == 1 && last->bias_type == -1 && !last->has_bias);
     /* GELU without a bias is not planned */
     CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_BF16, 0, 1, 4, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
-                      NULL, GPU_LT_GELU, NULL) == GPU_LT_NO_ALGO);
+                      NULL, GPU_F32, GPU_LT_GELU, NULL) == GPU_LT_NO_ALGO);
     CHECK(last->calls == 3);
     /* a library without a GELU algorithm: GPU_LT_NO_ALGO and nothing ran
      * (another shape: a new plan asks the heuristic) */
     setenv("FAKE_LT_REFUSE_GELU", "1", 1);
     CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_BF16, 0, 1, 5, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
-                      bias, GPU_LT_GELU, NULL) == GPU_LT_NO_ALGO);
+                      bias, GPU_F32, GPU_LT_GELU, NULL) == GPU_LT_NO_ALGO);
     CHECK(last->calls == 3);
     /* while the plain bias epilogue still runs */
     CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_F32, 0, 1, 5, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
-                      bias, GPU_LT_PLAIN, NULL) == 0);
+                      bias, GPU_F32, GPU_LT_PLAIN, NULL) == 0);
     CHECK(last->calls == 4 && last->epi == 4);
+    /* a refused plan is not asked again */
+    int heur = last->heuristics;
+    CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_BF16, 0, 1, 5, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
+                      bias, GPU_F32, GPU_LT_GELU, NULL) == GPU_LT_NO_ALGO);
+    CHECK(last->heuristics == heur && last->calls == 4);
     unsetenv("FAKE_LT_REFUSE_GELU");
+    /* no fp32 bias under a 16-bit output: the caller's retry with the bias
+     * in the output's type (CUDA_R_16BF 14) is another plan, and runs */
+    setenv("FAKE_LT_REFUSE_F32_BIAS", "1", 1);
+    CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_BF16, 0, 1, 6, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
+                      bias, GPU_F32, GPU_LT_GELU, NULL) == GPU_LT_NO_ALGO);
+    CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_BF16, 0, 1, 6, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
+                      bias, GPU_BF16, GPU_LT_GELU, NULL) == 0);
+    CHECK(last->calls == 5 && last->epi == 36 && last->bias_type == 14);
+    unsetenv("FAKE_LT_REFUSE_F32_BIAS");
     dlclose(h);
 }
 
