@@ -290,6 +290,15 @@ int gpu_lt_gemm(struct gpu_lt *lt, struct gpu_backend *b, int tune_ok, enum gpu_
     return e;
 }
 
+void gpu_lt_close(struct gpu_lt *lt)
+{
+    if (!lt)
+        return;
+    for (int i = 0; i < lt->n; i++)
+        plan_release(lt, &lt->plan[i]);
+    free(lt);
+}
+
 void gpu_lt_stats(const struct gpu_lt *lt, int *plans, int *timed)
 {
     *plans = lt->n;

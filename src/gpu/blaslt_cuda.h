@@ -30,6 +30,10 @@ int gpu_lt_gemm(struct gpu_lt *lt, struct gpu_backend *b, int tune, enum gpu_dty
  * operand than the one it was chosen for */
 uint32_t gpu_lt_align(const void *p, long ld, size_t es);
 
+/* the plans and the cache (not the library's handle, the workspace or the
+ * events: the backend keeps those until its process exits) */
+void gpu_lt_close(struct gpu_lt *lt);
+
 /* shapes planned so far and how many of them were chosen by timing */
 void gpu_lt_stats(const struct gpu_lt *lt, int *plans, int *timed);
 

@@ -54,8 +54,10 @@ static void test_epilogue(const char *path)
     void *h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
     struct fake_lt_last *last = h ? dlsym(h, "fake_lt_last") : NULL;
     CHECK(last != NULL);
-    if (!lt || !last)
+    if (!lt || !last) {
+        gpu_lt_close(lt);
         return;
+    }
     struct gpu_backend b;
     memset(&b, 0, sizeof(b));
     /* operands are never read (the fake runs nothing): distinct addresses */
@@ -102,6 +104,7 @@ static void test_epilogue(const char *path)
                       bias, GPU_BF16, GPU_LT_GELU, NULL) == 0);
     CHECK(last->calls == 5 && last->epi == 36 && last->bias_type == 14);
     unsetenv("FAKE_LT_REFUSE_F32_BIAS");
+    gpu_lt_close(lt);
     dlclose(h);
 }
 
