@@ -388,25 +388,20 @@ extern "C" __global__ void vla_rope_split(const float *qkv, int T, int H, int KV
     }
 }
 
-// vision attention operands: qkv [C*T, 3W] (+ bias [3W], may be NULL) ->
-// q16/k16/v16 [C*H, T, hd] (sequence-and-head major: one strided batch of
-// C*H GEMMs covers every camera)
-extern "C" __global__ void vla_qkv_heads16(const float *qkv, const float *bias, int C, int T,
-                                           int H, int hd, rvd_u16 *q16, rvd_u16 *k16,
-                                           rvd_u16 *v16, int bf)
+// y16[t, n] = 16-bit(x[t, n] + bias[n]) (bias may be NULL), x read only:
+// the vision QKV projection's output as the attention GEMMs' operand
+// [T, 3, heads, hd] when the GEMM could not add the bias and round itself
+extern "C" __global__ void vla_bias_cvt16(const float *x, const float *bias, int T, int N,
+                                          rvd_u16 *y16, int bf)
 {
-    // a block per row (c, t), its threads along the 3W columns: two 32-bit
-    // divisions per element (the host checks C * T * 3W < 2^31)
-    int W = H * hd, W3 = 3 * W, rows = C * T;
-    for (int row = (int)blockIdx.x; row < rows; row += (int)gridDim.x) {
-        int c = row / T, t = row - c * T;
-        const float *src = qkv + (rvd_u64)row * W3;
-        for (int col = (int)threadIdx.x; col < W3; col += (int)blockDim.x) {
-            int which = col / W, rem = col - which * W, h = rem / hd, d = rem - h * hd;
-            float v = src[col] + (bias ? bias[col] : 0.0f);
-            rvd_u16 *dst = which == 0 ? q16 : which == 1 ? k16 : v16;
-            dst[(((rvd_u64)c * H + h) * T + t) * hd + d] = bf ? vla_f2bf(v) : vla_f2h(v);
-        }
+    // the column advances by the stride mod N, as in vla_bias_act
+    rvd_u64 n = (rvd_u64)T * N, S = RVD_NTHREADS;
+    unsigned step = (unsigned)(S % (rvd_u64)N), col = (unsigned)(RVD_TID % (rvd_u64)N);
+    for (rvd_u64 i = RVD_TID; i < n; i += S) {
+        float v = x[i] + (bias ? bias[col] : 0.0f);
+        y16[i] = bf ? vla_f2bf(v) : vla_f2h(v);
+        col += step;
+        col = col >= (unsigned)N ? col - (unsigned)N : col;
     }
 }
 

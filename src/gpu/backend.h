@@ -28,6 +28,8 @@ enum gpu_backend_kind { GPU_BACKEND_AUTO, GPU_BACKEND_HIP, GPU_BACKEND_CUDA, GPU
 enum gpu_copy { GPU_H2D = 1, GPU_D2H = 2, GPU_D2D = 3, GPU_DEFAULT = 4 };
 enum gpu_dtype { GPU_F32, GPU_F16, GPU_BF16 };
 #define GPU_LT_NO_ALGO (-2) /* blas_lt: no algorithm, nothing ran */
+/* blas_lt's epilogue after the bias */
+enum gpu_lt_epi { GPU_LT_PLAIN, GPU_LT_GELU };
 
 struct gpu_props {
     char name[256];
@@ -133,15 +135,18 @@ struct gpu_backend {
                              size_t n, gpu_stream s);
     /* cuBLASLt (CUDA; NULL elsewhere, when libcublasLt is absent or with
      * ROCM_VLA_DOCTOR_NO_BLASLT=1 or ROCM_VLA_DOCTOR_NO_BLAS=1): row-major
-     * C[m x n] (type ct) = alpha op(A) op(B) + beta C + bias, batch 1, bias
-     * (fp32, n entries, NULL = none; ct must be GPU_F32 with a bias) added in
-     * the GEMM's epilogue. The algorithm is chosen per shape by timing the
-     * library's candidates once outside stream capture. GPU_LT_NO_ALGO: no
-     * algorithm for this call, nothing ran; the caller uses blas_gemm_ex. */
+     * C[m x n] (type ct: GPU_F32 or t) = epi(alpha op(A) op(B) + beta C +
+     * bias), batch 1, bias of type bias_t (GPU_F32, also with a 16-bit ct,
+     * or ct; n entries, NULL = none) added in the GEMM's epilogue; epi
+     * GPU_LT_GELU applies GELU (the tanh form) after the bias (needs one).
+     * The algorithm is chosen per shape by timing the library's candidates
+     * once outside stream capture. GPU_LT_NO_ALGO: no algorithm for this
+     * call (or the library refuses the epilogue or the types; asked once
+     * per plan), nothing ran; the caller runs its own path. */
     int (*blas_lt)(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
                    int transb, int m, int n, int k, float alpha, const void *A, long lda,
-                   const void *B, long ldb, float beta, void *C, long ldc, const float *bias,
-                   gpu_stream s);
+                   const void *B, long ldb, float beta, void *C, long ldc, const void *bias,
+                   enum gpu_dtype bias_t, int epi, gpu_stream s);
     char blas_lt_lib[512]; /* the cuBLASLt loaded, "" = none */
     char blas_lt_err[512]; /* why none ("" when bound) */
 

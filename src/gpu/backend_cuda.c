@@ -414,15 +414,15 @@ static int c_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtyp
  * stream is captured into a graph (no allocation, no synchronisation there) */
 static int c_blas_lt(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
                      int transb, int m, int n, int k, float alpha, const void *A, long lda,
-                     const void *B, long ldb, float beta, void *Cm, long ldc, const float *bias,
-                     gpu_stream s)
+                     const void *B, long ldb, float beta, void *Cm, long ldc, const void *bias,
+                     enum gpu_dtype bias_t, int epi, gpu_stream s)
 {
     struct cu *c = C(b);
     int st = 1; /* unknown counts as capturing */
     if (c->cuStreamIsCapturing && c->cuStreamIsCapturing(s, &st))
         st = 1;
     return gpu_lt_gemm(c->lt, b, st == 0, t, ct, transa, transb, m, n, k, alpha, A, lda, B, ldb,
-                       beta, Cm, ldc, bias, s);
+                       beta, Cm, ldc, bias, bias_t, epi, s);
 }
 
 static int c_graph_begin(struct gpu_backend *b, gpu_stream s)

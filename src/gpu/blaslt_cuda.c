@@ -33,6 +33,7 @@ struct lt_plan {
     cublasLtMatmulAlgo_t algo;
     size_t ws;
     int timed;   /* the candidates were looked at outside capture */
+    int refused; /* the heuristic had no algorithm (types, epilogue): asked once */
     int by_time; /* and timing chose among two or more */
 };
 
@@ -121,10 +122,16 @@ static void plan_release(struct gpu_lt *lt, struct lt_plan *p)
 /* row-major C[m x n] = op(A) op(B) is column-major C^T = op(B)^T op(A)^T:
  * the library's A is our B and its B our A */
 static int plan_build(struct gpu_lt *lt, struct lt_plan *p, enum gpu_dtype t, enum gpu_dtype ct,
-                      int ta, int tb, int m, int n, int k, long lda, long ldb, long ldc, int bias)
+                      int ta, int tb, int m, int n, int k, long lda, long ldb, long ldc, int bias,
+                      enum gpu_dtype bias_t, int gelu)
 {
     int32_t opa = tb ? CUBLAS_OP_T : CUBLAS_OP_N, opb = ta ? CUBLAS_OP_T : CUBLAS_OP_N;
-    uint32_t epi = bias ? CUBLASLT_EPILOGUE_BIAS : CUBLASLT_EPILOGUE_DEFAULT;
+    uint32_t epi = gelu   ? CUBLASLT_EPILOGUE_GELU_BIAS
+                   : bias ? CUBLASLT_EPILOGUE_BIAS
+                          : CUBLASLT_EPILOGUE_DEFAULT;
+    /* named always: the library's default is the output's type, and an fp32
+     * bias under a 16-bit output is what the caller tries first */
+    int32_t bias_type = lt_type(bias_t);
     int e = lt->cublasLtMatmulDescCreate(&p->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F);
     e = e ? e
           : lt->cublasLtMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_TRANSA, &opa,
@@ -135,6 +142,10 @@ static int plan_build(struct gpu_lt *lt, struct lt_plan *p, enum gpu_dtype t, en
     e = e ? e
           : lt->cublasLtMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi,
                                                sizeof(epi));
+    if (bias)
+        e = e ? e
+              : lt->cublasLtMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE,
+                                                   &bias_type, sizeof(bias_type));
     e = e ? e
           : lt->cublasLtMatrixLayoutCreate(&p->la, lt_type(t), (uint64_t)(tb ? k : n),
                                            (uint64_t)(tb ? n : k), ldb);
@@ -189,9 +200,12 @@ static void tune(struct gpu_lt *lt, struct gpu_backend *b, struct lt_plan *p,
 
 int gpu_lt_gemm(struct gpu_lt *lt, struct gpu_backend *b, int tune_ok, enum gpu_dtype t,
                 enum gpu_dtype ct, int ta, int tb, int m, int n, int k, float alpha, const void *A,
-                long lda, const void *B, long ldb, float beta, void *C, long ldc, const float *bias,
-                gpu_stream s)
+                long lda, const void *B, long ldb, float beta, void *C, long ldc, const void *bias,
+                enum gpu_dtype bias_t, int epi, gpu_stream s)
 {
+    int gelu = epi == GPU_LT_GELU;
+    if (gelu && !bias)
+        return GPU_LT_NO_ALGO; /* only GELU after a bias is planned */
     if (tune_ok && !lt->ws_tried) {
         lt->ws_tried = 1;
         if (b->malloc(b, &lt->ws, LT_WS) == 0)
@@ -209,11 +223,11 @@ int gpu_lt_gemm(struct gpu_lt *lt, struct gpu_backend *b, int tune_ok, enum gpu_
                          lda,
                          ldb,
                          ldc,
-                         !!bias,
+                         !!bias + 2 * gelu + 4 * (bias ? (int)bias_t : 0),
                          gpu_lt_align(A, lda, esize(t)),
                          gpu_lt_align(B, ldb, esize(t)),
                          gpu_lt_align(C, ldc, esize(ct)),
-                         bias ? gpu_lt_align(bias, 0, 4) : 0,
+                         bias ? gpu_lt_align(bias, 0, esize(bias_t)) : 0,
                          (long long)lt->ws_len};
     struct lt_plan *p = NULL;
     for (int i = 0; i < lt->n && !p; i++)
@@ -224,13 +238,15 @@ int gpu_lt_gemm(struct gpu_lt *lt, struct gpu_backend *b, int tune_ok, enum gpu_
             return GPU_LT_NO_ALGO;
         p = &lt->plan[lt->n];
         memcpy(p->key, key, sizeof(key));
-        if (plan_build(lt, p, t, ct, ta, tb, m, n, k, lda, ldb, ldc, !!bias)) {
+        if (plan_build(lt, p, t, ct, ta, tb, m, n, k, lda, ldb, ldc, !!bias, bias_t, gelu)) {
             plan_release(lt, p);
             return GPU_LT_NO_ALGO;
         }
         lt->n++;
         p->ws = (size_t)-1; /* no algorithm chosen yet */
     }
+    if (p->refused)
+        return GPU_LT_NO_ALGO;
     if (bias && lt->cublasLtMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER,
                                                    &bias, sizeof(bias)))
         return GPU_LT_NO_ALGO;
@@ -252,9 +268,12 @@ int gpu_lt_gemm(struct gpu_lt *lt, struct gpu_backend *b, int tune_ok, enum gpu_
         for (int i = 0; i < nc; i++) /* keep the ones that ran the check */
             if (cand[i].state == 0 && cand[i].workspaceSize <= lt->ws_len)
                 cand[ok++] = cand[i];
+        if ((e || ok == 0) && p->ws == (size_t)-1) {
+            p->refused = 1;
+            return GPU_LT_NO_ALGO;
+        }
         if (e || ok == 0)
-            return p->ws == (size_t)-1 ? GPU_LT_NO_ALGO
-                                       : run(lt, p, &p->algo, alpha, A, B, beta, C, s);
+            return run(lt, p, &p->algo, alpha, A, B, beta, C, s);
         if (p->ws == (size_t)-1) {
             p->algo = cand[0].algo;
             p->ws = cand[0].workspaceSize;
@@ -269,6 +288,15 @@ int gpu_lt_gemm(struct gpu_lt *lt, struct gpu_backend *b, int tune_ok, enum gpu_
     if (e)
         gpu_set_err(b, "cublasLtMatmul: status %d", e);
     return e;
+}
+
+void gpu_lt_close(struct gpu_lt *lt)
+{
+    if (!lt)
+        return;
+    for (int i = 0; i < lt->n; i++)
+        plan_release(lt, &lt->plan[i]);
+    free(lt);
 }
 
 void gpu_lt_stats(const struct gpu_lt *lt, int *plans, int *timed)

@@ -1,7 +1,8 @@
 /* blaslt_cuda.h - GEMMs through cuBLASLt for the CUDA backend (backend.h's
  * blas_lt): the library's heuristic candidates for each shape, timed once
  * outside stream capture and the fastest kept (a per-shape plan cache), with
- * the bias added in the GEMM's epilogue. Only backend_cuda.c uses this. */
+ * the bias (and GELU, backend.h's GPU_LT_GELU) added in the GEMM's epilogue. Only backend_cuda.c
+ * uses this. */
 #ifndef RVD_GPU_BLASLT_CUDA_H
 #define RVD_GPU_BLASLT_CUDA_H
 
@@ -20,7 +21,7 @@ struct gpu_lt *gpu_lt_open(char *lib, size_t lib_len, char *err, size_t err_len)
 int gpu_lt_gemm(struct gpu_lt *lt, struct gpu_backend *b, int tune, enum gpu_dtype t,
                 enum gpu_dtype ct, int transa, int transb, int m, int n, int k, float alpha,
                 const void *A, long lda, const void *B, long ldb, float beta, void *C, long ldc,
-                const float *bias, gpu_stream s);
+                const void *bias, enum gpu_dtype bias_t, int epi, gpu_stream s);
 
 /* the alignment in bytes an algorithm may assume for a matrix at p with
  * rows ld elements of es bytes apart: the largest power of two dividing
@@ -28,6 +29,10 @@ int gpu_lt_gemm(struct gpu_lt *lt, struct gpu_backend *b, int tune, enum gpu_dty
  * at most); part of a plan's key, so a plan never meets a less aligned
  * operand than the one it was chosen for */
 uint32_t gpu_lt_align(const void *p, long ld, size_t es);
+
+/* the plans and the cache (not the library's handle, the workspace or the
+ * events: the backend keeps those until its process exits) */
+void gpu_lt_close(struct gpu_lt *lt);
 
 /* shapes planned so far and how many of them were chosen by timing */
 void gpu_lt_stats(const struct gpu_lt *lt, int *plans, int *timed);

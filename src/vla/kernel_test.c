@@ -73,6 +73,12 @@ int vla_kernel_test(const char *backend)
     if (lt) {
         printf("-- fused ops, fp32, GEMMs through cublasGemmEx instead of cuBLASLt\n");
         fails += vla_ops_check(&vla_ops_cpu, &vla_ops_gpu, 1e-4, stdout);
+        /* the vision blocks' portable path: no bias or GELU epilogue, the
+         * bias (and GELU) by kernels after a BLAS GEMM */
+        vla_gpu_set_dtype("bf16");
+        printf("-- fused ops, bf16, no cuBLASLt (the blocks' bias and GELU by kernels)\n");
+        fails += vla_ops_check(&vla_ops_cpu, &vla_ops_gpu, 3e-2, stdout);
+        vla_gpu_set_dtype("fp32");
     } else {
         printf("skip the cuBLASLt A/B: %s\n", gi->lt_why);
     }

@@ -340,19 +340,16 @@ static void vision(struct vla_model *m, const struct vla_inputs *in, struct vla_
     for (int i = 0; i < v->depth; i++) {
         const struct vla_vblock *b = &w->vb[i];
         o->bias_layernorm(m->vx, pending, b->norm1_w, b->norm1_b, m->vh, Tv, W, VISION_LN_EPS);
-        o->matmul(m->vh, b->qkv_w, NULL, m->qkv, Tv, 3 * W, W, 0);
-        o->attention_packed(m->qkv, b->qkv_b, m->vatt, v->cameras, gg, v->heads, hd,
-                            1.0f / sqrtf((float)hd));
-        o->matmul(m->vatt, b->o_w, NULL, m->vx, Tv, W, W, 1);
+        o->attention_block(m->vh, b->qkv_w, b->qkv_b, b->o_w, m->qkv, m->vatt, m->vx, v->cameras,
+                           gg, v->heads, hd, 1.0f / sqrtf((float)hd));
         o->bias_layernorm(m->vx, b->o_b, b->norm2_w, b->norm2_b, m->vh, Tv, W, VISION_LN_EPS);
         if (v->mlp_act == VLA_ACT_SWIGLU) {
             o->matmul(m->vh, b->fc1_w, b->fc1_b, m->vmlp, Tv, 2 * M, W, 0);
             o->glu(m->vmlp, m->vmlp + M, m->vmlp2, Tv, M, 2 * M, VLA_ACT_SWIGLU);
             o->matmul(m->vmlp2, b->fc2_w, NULL, m->vx, Tv, W, M, 1);
         } else {
-            o->matmul(m->vh, b->fc1_w, NULL, m->vmlp, Tv, M, W, 0);
-            o->bias_act(m->vmlp, b->fc1_b, Tv, M, VLA_BIAS_GELU_TANH);
-            o->matmul(m->vmlp, b->fc2_w, NULL, m->vx, Tv, W, M, 1);
+            o->mlp_block(m->vh, b->fc1_w, b->fc1_b, b->fc2_w, m->vmlp, m->vx, Tv, W, M,
+                         VLA_BIAS_GELU_TANH);
         }
         pending = b->fc2_b;
         if (st) { /* the statistics read x with its bias */

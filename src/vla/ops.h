@@ -102,6 +102,19 @@ struct vla_ops {
      * sequence  (bias add, then one attention call per sequence) */
     void (*attention_packed)(const float *qkv, const float *bias, float *out, int C, int T, int H,
                              int hd, float scale);
+    /* a vision block's attention half: qkv = h qkv_w^T + qkv_b, att =
+     * attention_packed(qkv), x += att o_w^T (the o bias is the caller's);
+     * h, x [C*T, H*hd]. qkv [C*T, 3*H*hd] and att are the caller's scratch,
+     * left unspecified (a GPU may keep them 16-bit only)  (matmul,
+     * attention_packed, matmul accumulating) */
+    void (*attention_block)(const float *h, const float *qkv_w, const float *qkv_b,
+                            const float *o_w, float *qkv, float *att, float *x, int C, int T, int H,
+                            int hd, float scale);
+    /* x [T, D] += act(h w1^T + b1) w2^T (w2's bias is the caller's); hid
+     * [T, F] is scratch, left unspecified  (matmul, bias_act, matmul
+     * accumulating) */
+    void (*mlp_block)(const float *h, const float *w1, const float *b1, const float *w2, float *hid,
+                      float *x, int T, int D, int F, enum vla_bias_act act);
 
     /* x [T, A] (normalised) -> x * std + mean, clamped to [low, high] */
     void (*denorm_clamp)(float *x, int T, int A, const float *mean, const float *std,

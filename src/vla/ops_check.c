@@ -184,6 +184,75 @@ static void check_attention_packed(struct ctx *c, int C, int T, int H, int hd, i
     free(qkv), free(b), free(tmp), free(want), free(got);
 }
 
+/* normal(0, s) values: weights at 1/sqrt(fan in), as the model's, keep
+ * the attention scores of order one (a near one-hot softmax would turn a
+ * 16-bit rounding into a different key) */
+static float *host_rand_scaled(struct ctx *c, size_t n, double s)
+{
+    float *h = host_rand(c, n);
+    for (size_t i = 0; i < n; i++)
+        h[i] = (float)(h[i] * s);
+    return h;
+}
+
+/* x += attention_packed(h qkv_w^T, qkv_b) o_w^T */
+static void check_attention_block(struct ctx *c, int C, int T, int H, int hd, int with_bias)
+{
+    int W = H * hd, M = C * T;
+    size_t nx = (size_t)M * W, nq = (size_t)M * 3 * W;
+    double s = 1.0 / sqrt((double)W);
+    float *h = host_rand(c, nx), *x = host_rand(c, nx), *b = host_rand(c, (size_t)3 * W);
+    float *wq = host_rand_scaled(c, (size_t)3 * W * W, s),
+          *wo = host_rand_scaled(c, (size_t)W * W, s);
+    float *want = xmalloc(nx * sizeof(float)), *qkv = xmalloc(nq * sizeof(float));
+    float *att = xmalloc(nx * sizeof(float)), scale = 1.0f / sqrtf((float)hd);
+    memcpy(want, x, nx * sizeof(float));
+    c->ref->matmul(h, wq, NULL, qkv, M, 3 * W, W, 0);
+    c->ref->attention_packed(qkv, with_bias ? b : NULL, att, C, T, H, hd, scale);
+    c->ref->matmul(att, wo, NULL, want, M, W, W, 1);
+    const struct vla_ops *o = c->test;
+    float *dh = dev(o, h, nx), *dx = dev(o, x, nx), *db = dev(o, b, (size_t)3 * W);
+    float *dwq = dev(o, wq, (size_t)3 * W * W), *dwo = dev(o, wo, (size_t)W * W);
+    float *dqkv = o->alloc(nq), *datt = o->alloc(nx);
+    o->attention_block(dh, dwq, with_bias ? db : NULL, dwo, dqkv, datt, dx, C, T, H, hd, scale);
+    float *got = fetch(o, dx, nx);
+    char what[80];
+    snprintf(what, sizeof(what), "attention_block %d seq x %d, %d heads x %d%s", C, T, H, hd,
+             with_bias ? "" : " (no bias)");
+    judge(c, what, got, want, nx);
+    float *ds[] = {dh, dx, db, dwq, dwo, dqkv, datt};
+    for (size_t i = 0; i < ARRAY_SIZE(ds); i++)
+        o->release(ds[i]);
+    free(h), free(x), free(b), free(wq), free(wo), free(want), free(qkv), free(att), free(got);
+}
+
+/* x += act(h w1^T + b1) w2^T */
+static void check_mlp_block(struct ctx *c, int T, int D, int F, enum vla_bias_act a)
+{
+    size_t nx = (size_t)T * D, nh = (size_t)T * F;
+    float *h = host_rand(c, nx), *x = host_rand(c, nx), *b = host_rand(c, (size_t)F);
+    float *w1 = host_rand_scaled(c, (size_t)F * D, 1.0 / sqrt((double)D));
+    float *w2 = host_rand_scaled(c, (size_t)D * F, 1.0 / sqrt((double)F));
+    float *want = xmalloc(nx * sizeof(float)), *hid = xmalloc(nh * sizeof(float));
+    memcpy(want, x, nx * sizeof(float));
+    c->ref->matmul(h, w1, NULL, hid, T, F, D, 0);
+    c->ref->bias_act(hid, b, T, F, a);
+    c->ref->matmul(hid, w2, NULL, want, T, D, F, 1);
+    const struct vla_ops *o = c->test;
+    float *dh = dev(o, h, nx), *dx = dev(o, x, nx), *db = dev(o, b, (size_t)F);
+    float *dw1 = dev(o, w1, (size_t)F * D), *dw2 = dev(o, w2, (size_t)D * F), *dhid = o->alloc(nh);
+    o->mlp_block(dh, dw1, db, dw2, dhid, dx, T, D, F, a);
+    float *got = fetch(o, dx, nx);
+    char what[80];
+    static const char *const an[] = {"none", "gelu_tanh", "silu"};
+    snprintf(what, sizeof(what), "mlp_block %s %d x %d x %d", an[a], T, D, F);
+    judge(c, what, got, want, nx);
+    float *ds[] = {dh, dx, db, dw1, dw2, dhid};
+    for (size_t i = 0; i < ARRAY_SIZE(ds); i++)
+        o->release(ds[i]);
+    free(h), free(x), free(b), free(w1), free(w2), free(want), free(hid), free(got);
+}
+
 /* y = x w^T (+ bias) (+ y when accumulating); off: operands one float past
  * an allocation's start (4-byte alignment, which a GEMM library must not
  * assume away) */
@@ -230,5 +299,12 @@ int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double 
     check_attention_packed(&c, 2, 37, 3, 72, 1);
     check_attention_packed(&c, 1, 49, 3, 72, 0);
     check_attention_packed(&c, 3, 7, 2, 36, 1);
+    check_attention_block(&c, 2, 37, 3, 72, 1);
+    check_attention_block(&c, 3, 7, 2, 36, 1);
+    check_attention_block(&c, 1, 49, 3, 72, 0);
+    check_mlp_block(&c, 37, 216, 100, VLA_BIAS_GELU_TANH);
+    check_mlp_block(&c, 7, 72, 1153, VLA_BIAS_GELU_TANH);
+    check_mlp_block(&c, 1, 216, 37, VLA_BIAS_GELU_TANH);
+    check_mlp_block(&c, 37, 72, 100, VLA_BIAS_SILU); /* no epilogue for SiLU: the composition */
     return c.fails;
 }

@@ -275,6 +275,24 @@ static void cpu_attention_packed(const float *qkv, const float *bias, float *out
     free(tmp);
 }
 
+static void cpu_attention_block(const float *h, const float *qkv_w, const float *qkv_b,
+                                const float *o_w, float *qkv, float *att, float *x, int C, int T,
+                                int H, int hd, float scale)
+{
+    int W = H * hd, M = C * T;
+    cpu_matmul(h, qkv_w, NULL, qkv, M, 3 * W, W, 0);
+    cpu_attention_packed(qkv, qkv_b, att, C, T, H, hd, scale);
+    cpu_matmul(att, o_w, NULL, x, M, W, W, 1);
+}
+
+static void cpu_mlp_block(const float *h, const float *w1, const float *b1, const float *w2,
+                          float *hid, float *x, int T, int D, int F, enum vla_bias_act act)
+{
+    cpu_matmul(h, w1, NULL, hid, T, F, D, 0);
+    cpu_bias_act(hid, b1, T, F, act);
+    cpu_matmul(hid, w2, NULL, x, T, D, F, 1);
+}
+
 static void cpu_add(float *y, const float *x, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -490,6 +508,8 @@ const struct vla_ops vla_ops_cpu = {
     .bias_layernorm = cpu_bias_layernorm,
     .qkv_rope = cpu_qkv_rope,
     .attention_packed = cpu_attention_packed,
+    .attention_block = cpu_attention_block,
+    .mlp_block = cpu_mlp_block,
     .denorm_clamp = cpu_denorm_clamp,
     .max_abs = cpu_max_abs,
 };

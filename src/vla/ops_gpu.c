@@ -35,7 +35,7 @@
     X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge)       \
         X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)      \
             X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3)     \
-                X(vla_bias_act) X(vla_bias_layernorm) X(vla_rope_split) X(vla_qkv_heads16)
+                X(vla_bias_act) X(vla_bias_layernorm) X(vla_rope_split) X(vla_bias_cvt16)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -86,6 +86,7 @@ static struct {
     enum gpu_dtype arena16_dt;
     struct scratch a16, q16, k16, v16, S, P16, tok, red, moe_w, moe_gu, moe_act, moe_eo;
     struct scratch sh_buf[SH_N], qkvbuf;
+    struct scratch qkv16, att16, hid16, wa16, wb16; /* the vision blocks' 16-bit intermediates */
     struct shadow sh[SH_N];
     int no_shadow; /* ROCM_VLA_DOCTOR_VLA_NO_FUSE=1: the unfused path (kernel tests, A/B) */
     int no_lt;     /* vla_gpu_set_blaslt(0): batch-1 GEMMs through blas_gemm_ex (kernel tests) */
@@ -327,25 +328,45 @@ static void cvt16(const float *x, long ldx, void *dst, long ldy, int rows, int c
     LAUNCH(K_vla_cvt16, grid_for((uint64_t)rows * cols), &x, &ldx, &dst, &ldy, &rows, &cols, &bf);
 }
 
-/* batch 1 through cuBLASLt (tuned per shape, bias in the epilogue); 0 when
- * it ran, 1 when the caller runs its own path (no Lt, switched off, or no
- * algorithm for this shape) */
-static int gemm_lt(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float alpha,
-                   const void *A, long lda, const void *B, long ldb, float beta, float *C, long ldc,
-                   const float *bias)
+static int in_arena(const float *w)
 {
-    if (!G.b->blas_lt || G.no_lt)
+    return G.arena && w >= G.arena && w < G.arena + G.arena_n;
+}
+
+/* batch 1 through cuBLASLt (tuned per shape, bias and GELU in the
+ * epilogue), output of type ct; 0 when it ran, 1 when the caller runs its
+ * own path (no Lt, switched off, or no algorithm for this shape, types or
+ * epilogue) */
+static int lt_ex(enum gpu_dtype t, enum gpu_dtype ct, int ta, int tb, int m, int n, int k,
+                 float alpha, const void *A, long lda, const void *B, long ldb, float beta, void *C,
+                 long ldc, const float *bias, enum gpu_lt_epi epi)
+{
+    if (!G.b->blas_lt || G.no_lt || G.err)
         return 1;
-    int e = G.b->blas_lt(G.b, t, GPU_F32, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
-                         bias, G.s);
+    int e = G.b->blas_lt(G.b, t, ct, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, bias,
+                         GPU_F32, epi, G.s);
+    if (e == GPU_LT_NO_ALGO && bias && ct != GPU_F32 && G.arena16 && G.arena16_dt == ct &&
+        in_arena(bias)) /* the bias in the output's type (the arena's 16-bit copy) */
+        e = G.b->blas_lt(G.b, t, ct, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                         G.arena16 + (bias - G.arena), ct, epi, G.s);
     if (e == GPU_LT_NO_ALGO) {
         G.lt_fallbacks++;
         return 1;
     }
     if (e)
         fail("GEMM (cuBLASLt)");
-    prof_mark(m <= 64 ? "GEMM, M <= 64 (cuBLASLt)" : "GEMM, M > 64 (cuBLASLt)");
+    prof_mark(epi == GPU_LT_GELU ? "GEMM + bias + GELU (cuBLASLt)"
+              : m <= 64          ? "GEMM, M <= 64 (cuBLASLt)"
+                                 : "GEMM, M > 64 (cuBLASLt)");
     return 0;
+}
+
+static int gemm_lt(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float alpha,
+                   const void *A, long lda, const void *B, long ldb, float beta, float *C, long ldc,
+                   const float *bias)
+{
+    return lt_ex(t, GPU_F32, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, bias,
+                 GPU_LT_PLAIN);
 }
 
 /* C_i = alpha op(A_i) op(B_i) + beta C_i (row-major), C fp32; inputs of type t */
@@ -370,11 +391,6 @@ static void gemm(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float al
     int bf = t == GPU_BF16;
     LAUNCH(t == GPU_F32 ? K_vla_gemm_f32 : K_vla_gemm_w16, grid, &ta, &tb, &m, &n, &k, &alpha, &A,
            &lda, &sA, &B, &ldb, &sB, &beta, &C, &ldc, &sC, &bf);
-}
-
-static int in_arena(const float *w)
-{
-    return G.arena && w >= G.arena && w < G.arena + G.arena_n;
 }
 
 /* the operand for a weight: fp32 itself, or its 16-bit copy */
@@ -615,6 +631,87 @@ static void g_qkv_rope(const float *h, const float *q_w, const float *kv_w, floa
            &theta, &q, &kv);
 }
 
+/* the 16-bit copy of a weight [n, k]: the arena's, or (a weight outside
+ * the arena: the kernel tests' own) converted into sc */
+static const void *weight16(const float *w, int n, int k, struct scratch *sc)
+{
+    if (G.arena16 && G.arena16_dt == G.dt && in_arena(w))
+        return G.arena16 + (w - G.arena);
+    void *d = scratch(sc, (size_t)n * k * 2);
+    cvt16(w, k, d, k, n, k);
+    return d;
+}
+
+/* as gemm(), alpha 1 and beta 0, C of the inputs' 16-bit type t: the next
+ * GEMM's operand written by this one (cuBLASLt for batch 1, else the BLAS;
+ * the callers check that there is one) */
+static void gemm16(enum gpu_dtype t, int ta, int tb, int m, int n, int k, const void *A, long lda,
+                   long long sA, const void *B, long ldb, long long sB, void *C, long ldc,
+                   long long sC, int batch)
+{
+    if (G.err)
+        return;
+    if (batch == 1 &&
+        !lt_ex(t, t, ta, tb, m, n, k, 1.0f, A, lda, B, ldb, 0.0f, C, ldc, NULL, GPU_LT_PLAIN))
+        return;
+    if (G.b->blas_gemm_ex(G.b, t, t, ta, tb, m, n, k, 1.0f, A, lda, sA, B, ldb, sB, 0.0f, C, ldc,
+                          sC, batch, G.s))
+        fail("GEMM (16-bit output)");
+    prof_mark(batch > 1 ? "GEMM, batched, 16-bit out (BLAS)" : "GEMM, 16-bit out (BLAS)");
+}
+
+/* the 16-bit blocks (attention_block, mlp_block) keep their intermediates
+ * 16-bit: a BLAS writes 16-bit outputs (the project's kernel writes fp32) */
+static int blocks16(void)
+{
+    return G.dt != GPU_F32 && !G.no_shadow && G.b->blas_gemm_ex;
+}
+
+/* vision attention on the QKV projection's 16-bit rows qkv16 [C*T, 3W]
+ * ([tokens, 3, heads, hd]) read in place by leading dimension 3W and head
+ * stride hd: per sequence one strided batch over the heads for S = Q K^T
+ * (fp32), one softmax over every sequence and head writing 16-bit P, per
+ * sequence one batch for O = P V written straight into out [C*T, W] (type
+ * ot: fp32, or the 16-bit operand of the o-projection). A sequence's rows
+ * are T * 3W apart and its heads hd apart: no single stride spans both,
+ * hence C calls of H. */
+static void attend16(const void *qkv16, void *out, enum gpu_dtype ot, int C, int T, int H, int hd,
+                     float scale)
+{
+    enum gpu_dtype t = G.dt;
+    int W = H * hd, CH = C * H, bf = t == GPU_BF16;
+    long ld = 3L * W;
+    long long sS = (long long)T * T;
+    float *S = scratch(&G.S, (size_t)CH * sS * sizeof(float));
+    void *P16 = scratch(&G.P16, (size_t)CH * sS * 2);
+    const uint16_t *base = qkv16;
+    for (int c = 0; c < C; c++) {
+        const uint16_t *q = base + (size_t)c * T * ld;
+        gemm(t, 0, 1, T, T, hd, 1.0f, q, ld, hd, q + W, ld, hd, 0.0f, S + (size_t)c * H * sS, T, sS,
+             H);
+    }
+    softmax(S, CH * T, T, scale, P16, bf);
+    for (int c = 0; c < C; c++) {
+        const uint16_t *P = (const uint16_t *)P16 + (size_t)c * H * sS;
+        const uint16_t *V = base + (size_t)c * T * ld + 2 * (size_t)W;
+        if (ot == GPU_F32)
+            gemm(t, 0, 0, T, hd, T, 1.0f, P, T, sS, V, ld, hd, 0.0f,
+                 (float *)out + (size_t)c * T * W, W, hd, H);
+        else
+            gemm16(t, 0, 0, T, hd, T, P, T, sS, V, ld, hd, (uint16_t *)out + (size_t)c * T * W, W,
+                   hd, H);
+    }
+}
+
+/* qkv [M, N] fp32 + bias (NULL: none) as 16-bit into the qkv16 scratch */
+static void *qkv_to16(const float *qkv, const float *bias, int M, int N)
+{
+    void *q16 = scratch(&G.qkv16, (size_t)M * N * 2);
+    int bf = G.dt == GPU_BF16;
+    LAUNCH(K_vla_bias_cvt16, grid_for((uint64_t)M * N), &qkv, &bias, &M, &N, &q16, &bf);
+    return q16;
+}
+
 static void g_attention_packed(const float *qkv, const float *bias, float *out, int C, int T, int H,
                                int hd, float scale)
 {
@@ -634,29 +731,67 @@ static void g_attention_packed(const float *qkv, const float *bias, float *out, 
         }
         return;
     }
-    /* 16-bit: operands sequence-and-head major in one launch, S for every
-     * sequence and head in one strided batch, one softmax, P V per sequence
-     * (the output rows of a sequence are not one stride apart across heads) */
-    enum gpu_dtype t = G.dt;
-    int bf = t == GPU_BF16, CH = C * H, rows = CH * T;
-    size_t per = (size_t)CH * T * hd * 2;
-    void *q16 = scratch(&G.q16, per), *k16 = scratch(&G.k16, per), *v16 = scratch(&G.v16, per);
-    if ((uint64_t)C * T * 3 * W > 0x7fffffffu) { /* the kernel indexes in 32 bits */
-        fail("vision attention operands over 2^31 elements");
+    /* 16-bit: the operands rounded once (with the bias) in their own
+     * [tokens, 3, heads, hd] layout, read in place by the GEMMs */
+    wrote(out, (size_t)C * T * W * sizeof(float));
+    attend16(qkv_to16(qkv, bias, C * T, 3 * W), out, GPU_F32, C, T, H, hd, scale);
+}
+
+static void g_attention_block(const float *h, const float *qkv_w, const float *qkv_b,
+                              const float *o_w, float *qkv, float *att, float *x, int C, int T,
+                              int H, int hd, float scale)
+{
+    int W = H * hd, M = C * T;
+    if (!blocks16()) { /* the composition */
+        g_matmul(h, qkv_w, NULL, qkv, M, 3 * W, W, 0);
+        g_attention_packed(qkv, qkv_b, att, C, T, H, hd, scale);
+        g_matmul(att, o_w, NULL, x, M, W, W, 1);
         return;
     }
-    LAUNCH(K_vla_qkv_heads16, (unsigned)(C * T < G.gridmax ? C * T : G.gridmax), &qkv, &bias, &C,
-           &T, &H, &hd, &q16, &k16, &v16, &bf);
-    long long sS = (long long)T * T, sH = (long long)T * hd;
-    float *S = scratch(&G.S, (size_t)CH * sS * sizeof(float));
-    void *P16 = scratch(&G.P16, (size_t)CH * sS * 2);
-    gemm(t, 0, 1, T, T, hd, 1.0f, q16, hd, sH, k16, hd, sH, 0.0f, S, T, sS, CH);
-    softmax(S, rows, T, scale, P16, bf);
-    wrote(out, (size_t)C * T * W * sizeof(float));
-    for (int c = 0; c < C; c++)
-        gemm(t, 0, 0, T, hd, T, 1.0f, (const char *)P16 + (size_t)c * H * sS * 2, T, sS,
-             (const char *)v16 + (size_t)c * H * sH * 2, hd, sH, 0.0f, out + (size_t)c * T * W, W,
-             hd, H);
+    /* 16-bit: the QKV GEMM adds its bias and writes the attention GEMMs'
+     * operand; O is written 16-bit for the o-projection: no layout or
+     * conversion kernel between the GEMMs */
+    enum gpu_dtype t = G.dt;
+    wrote(qkv, (size_t)M * 3 * W * sizeof(float));
+    wrote(att, (size_t)M * W * sizeof(float));
+    const void *A = act_operand(h, M, W, t, &G.a16);
+    const void *Bq = weight16(qkv_w, 3 * W, W, &G.wa16);
+    void *q16 = scratch(&G.qkv16, (size_t)M * 3 * W * 2);
+    if (lt_ex(t, t, 0, 1, M, 3 * W, W, 1.0f, A, W, Bq, W, 0.0f, q16, 3 * W, qkv_b, GPU_LT_PLAIN)) {
+        /* no cuBLASLt (or it refused): fp32 GEMM, then bias and rounding */
+        gemm(t, 0, 1, M, 3 * W, W, 1.0f, A, W, 0, Bq, W, 0, 0.0f, qkv, 3 * W, 0, 1);
+        q16 = qkv_to16(qkv, qkv_b, M, 3 * W);
+    }
+    void *o16 = scratch(&G.att16, (size_t)M * W * 2);
+    attend16(q16, o16, t, C, T, H, hd, scale);
+    const void *Bo = weight16(o_w, W, W, &G.wb16);
+    wrote(x, (size_t)M * W * sizeof(float));
+    gemm(t, 0, 1, M, W, W, 1.0f, o16, W, 0, Bo, W, 0, 1.0f, x, W, 0, 1);
+}
+
+static void g_mlp_block(const float *h, const float *w1, const float *b1, const float *w2,
+                        float *hid, float *x, int T, int D, int F, enum vla_bias_act a)
+{
+    /* 16-bit: fc1's bias and GELU in its cuBLASLt epilogue, writing fc2's
+     * 16-bit operand. Not in fp32, the GPU's reference precision: the
+     * library's GELU is its own tanh, held only to the 16-bit bounds */
+    if (a == VLA_BIAS_GELU_TANH && b1 && blocks16()) {
+        enum gpu_dtype t = G.dt;
+        const void *A = act_operand(h, T, D, t, &G.a16);
+        const void *B1 = weight16(w1, F, D, &G.wa16);
+        void *y = scratch(&G.hid16, (size_t)T * F * 2);
+        wrote(hid, (size_t)T * F * sizeof(float));
+        if (!lt_ex(t, t, 0, 1, T, F, D, 1.0f, A, D, B1, D, 0.0f, y, F, b1, GPU_LT_GELU)) {
+            const void *B2 = weight16(w2, D, F, &G.wb16);
+            wrote(x, (size_t)T * D * sizeof(float));
+            gemm(t, 0, 1, T, D, F, 1.0f, y, F, 0, B2, F, 0, 1.0f, x, D, 0, 1);
+            return;
+        }
+    }
+    /* the composition (and the fallback where there is no epilogue) */
+    g_matmul(h, w1, NULL, hid, T, F, D, 0);
+    g_bias_act(hid, b1, T, F, a);
+    g_matmul(hid, w2, NULL, x, T, D, F, 1);
 }
 
 static void g_add(float *y, const float *x, size_t n)
@@ -828,6 +963,8 @@ const struct vla_ops vla_ops_gpu = {
     .bias_layernorm = g_bias_layernorm,
     .qkv_rope = g_qkv_rope,
     .attention_packed = g_attention_packed,
+    .attention_block = g_attention_block,
+    .mlp_block = g_mlp_block,
     .denorm_clamp = g_denorm_clamp,
     .max_abs = g_max_abs,
 };
@@ -1224,10 +1361,10 @@ void vla_gpu_close(void)
         b->event_destroy(b, G.prof_ev[i]);
     if (G.pool)
         b->free_host(b, G.pool);
-    struct scratch *sc[] = {&G.a16,       &G.q16,       &G.k16,       &G.v16,
-                            &G.S,         &G.P16,       &G.tok,       &G.red,
-                            &G.moe_w,     &G.moe_gu,    &G.moe_act,   &G.moe_eo,
-                            &G.sh_buf[0], &G.sh_buf[1], &G.sh_buf[2], &G.qkvbuf};
+    struct scratch *sc[] = {
+        &G.a16,       &G.q16,    &G.k16,    &G.v16,     &G.S,      &G.P16,       &G.tok,
+        &G.red,       &G.moe_w,  &G.moe_gu, &G.moe_act, &G.moe_eo, &G.sh_buf[0], &G.sh_buf[1],
+        &G.sh_buf[2], &G.qkvbuf, &G.qkv16,  &G.att16,   &G.hid16,  &G.wa16,      &G.wb16};
     for (size_t i = 0; i < ARRAY_SIZE(sc); i++)
         if (sc[i]->p)
             b->free(b, sc[i]->p);

@@ -2,10 +2,17 @@
  * (src/gpu/blaslt_cuda.h): the operand alignment that keys the per-shape
  * plan cache (a plan chosen for 256-byte aligned operands must never run on
  * a 4-byte aligned one), and the load failing with a reason and no library
- * named where libcublasLt is absent. */
+ * named where libcublasLt is absent; against a fake libcublasLt
+ * (tests/fake/fake_cublaslt.c) the epilogue each call asks for: bias,
+ * bias + GELU (the vision fc1), the bias kept fp32 with a 16-bit output, and
+ * a refused GELU epilogue answered GPU_LT_NO_ALGO with nothing run (the
+ * caller's fallback then runs: ops_gpu.c's bias_act kernel). */
+#include <dlfcn.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../src/gpu/blaslt_cuda.h"
 #include "test.h"
@@ -33,9 +40,88 @@ static void test_open_absent(void)
     CHECK(strstr(err, "/nonexistent/libcublasLt.so.99") != NULL);
 }
 
-int main(void)
+struct fake_lt_last {
+    int epi, bias_type, has_bias, calls, heuristics;
+};
+
+static void test_epilogue(const char *path)
 {
+    char lib[512] = "", err[512] = "";
+    setenv("ROCM_VLA_DOCTOR_CUBLASLT_LIB", path, 1);
+    struct gpu_lt *lt = gpu_lt_open(lib, sizeof(lib), err, sizeof(err));
+    unsetenv("ROCM_VLA_DOCTOR_CUBLASLT_LIB");
+    CHECK(lt != NULL);
+    void *h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+    struct fake_lt_last *last = h ? dlsym(h, "fake_lt_last") : NULL;
+    CHECK(last != NULL);
+    if (!lt || !last) {
+        gpu_lt_close(lt);
+        return;
+    }
+    struct gpu_backend b;
+    memset(&b, 0, sizeof(b));
+    /* operands are never read (the fake runs nothing): distinct addresses */
+    static float A[64], B[64], C[64], bias[8];
+    unsetenv("FAKE_LT_REFUSE_GELU");
+    /* 16-bit output, bias then GELU: epilogue 36, bias fp32 (CUDA_R_32F 0) */
+    CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_BF16, 0, 1, 4, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
+                      bias, GPU_F32, GPU_LT_GELU, NULL) == 0);
+    CHECK(last->calls == 1 && last->epi == 36 && last->bias_type == 0 && last->has_bias);
+    /* the same shape with a plain bias is another plan: epilogue 4 */
+    CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_F32, 0, 1, 4, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
+                      bias, GPU_F32, GPU_LT_PLAIN, NULL) == 0);
+    CHECK(last->calls == 2 && last->epi == 4 && last->bias_type == 0);
+    /* no bias: the default epilogue, no bias type set */
+    CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_BF16, 0, 1, 4, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
+                      NULL, GPU_F32, GPU_LT_PLAIN, NULL) == 0);
+    CHECK(last->calls == 3 && last->epi == 1 && last->bias_type == -1 && !last->has_bias);
+    /* GELU without a bias is not planned */
+    CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_BF16, 0, 1, 4, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
+                      NULL, GPU_F32, GPU_LT_GELU, NULL) == GPU_LT_NO_ALGO);
+    CHECK(last->calls == 3);
+    /* a library without a GELU algorithm: GPU_LT_NO_ALGO and nothing ran
+     * (another shape: a new plan asks the heuristic) */
+    setenv("FAKE_LT_REFUSE_GELU", "1", 1);
+    CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_BF16, 0, 1, 5, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
+                      bias, GPU_F32, GPU_LT_GELU, NULL) == GPU_LT_NO_ALGO);
+    CHECK(last->calls == 3);
+    /* while the plain bias epilogue still runs */
+    CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_F32, 0, 1, 5, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
+                      bias, GPU_F32, GPU_LT_PLAIN, NULL) == 0);
+    CHECK(last->calls == 4 && last->epi == 4);
+    /* a refused plan is not asked again */
+    int heur = last->heuristics;
+    CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_BF16, 0, 1, 5, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
+                      bias, GPU_F32, GPU_LT_GELU, NULL) == GPU_LT_NO_ALGO);
+    CHECK(last->heuristics == heur && last->calls == 4);
+    unsetenv("FAKE_LT_REFUSE_GELU");
+    /* no fp32 bias under a 16-bit output: the caller's retry with the bias
+     * in the output's type (CUDA_R_16BF 14) is another plan, and runs */
+    setenv("FAKE_LT_REFUSE_F32_BIAS", "1", 1);
+    CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_BF16, 0, 1, 6, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
+                      bias, GPU_F32, GPU_LT_GELU, NULL) == GPU_LT_NO_ALGO);
+    CHECK(gpu_lt_gemm(lt, &b, 0, GPU_BF16, GPU_BF16, 0, 1, 6, 8, 16, 1.0f, A, 16, B, 16, 0.0f, C, 8,
+                      bias, GPU_BF16, GPU_LT_GELU, NULL) == 0);
+    CHECK(last->calls == 5 && last->epi == 36 && last->bias_type == 14);
+    unsetenv("FAKE_LT_REFUSE_F32_BIAS");
+    gpu_lt_close(lt);
+    dlclose(h);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
     test_align();
     test_open_absent();
+    char *self = xstrdup(argv[0]);
+    char lib[512];
+    snprintf(lib, sizeof(lib), "%s/fake/libcublasLt.so", dirname(self));
+    free(self);
+    if (access(lib, R_OK) != 0) {
+        fprintf(stderr, "%s is missing: make builds it (FAKE_LIBS)\n", lib);
+        CHECK(0);
+    } else {
+        test_epilogue(lib);
+    }
     return test_report();
 }

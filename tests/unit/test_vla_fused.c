@@ -1,5 +1,5 @@
 /* test_vla_fused.c - the CPU reference's fused ops (ops.h: bias_act,
- * bias_layernorm, qkv_rope, attention_packed) against the unfused
+ * bias_layernorm, qkv_rope, attention_packed, the vision blocks) against the unfused
  * compositions they replace, on odd shapes (src/vla/ops_check.c, which
  * `bench --kernel-test` also runs GPU vs CPU), and the odd preset's pass. */
 #include <math.h>
@@ -19,6 +19,24 @@ static void bad_bias_act(float *y, const float *bias, int T, int N, enum vla_bia
     free(zero);
 }
 
+/* mlp_block without fc1's bias, attention_block without the QKV bias */
+static void bad_mlp_block(const float *h, const float *w1, const float *b1, const float *w2,
+                          float *hid, float *x, int T, int D, int F, enum vla_bias_act act)
+{
+    (void)b1;
+    float *zero = calloc((size_t)F, sizeof(float));
+    vla_ops_cpu.mlp_block(h, w1, zero, w2, hid, x, T, D, F, act);
+    free(zero);
+}
+
+static void bad_attention_block(const float *h, const float *qkv_w, const float *qkv_b,
+                                const float *o_w, float *qkv, float *att, float *x, int C, int T,
+                                int H, int hd, float scale)
+{
+    (void)qkv_b;
+    vla_ops_cpu.attention_block(h, qkv_w, NULL, o_w, qkv, att, x, C, T, H, hd, scale);
+}
+
 int main(void)
 {
     /* fused == composition on the CPU (same arithmetic order: exact or
@@ -28,6 +46,12 @@ int main(void)
     /* the check itself fails a wrong op */
     struct vla_ops bad = vla_ops_cpu;
     bad.bias_act = bad_bias_act;
+    CHECK(vla_ops_check(&vla_ops_cpu, &bad, 1e-6, NULL) > 0);
+    bad = vla_ops_cpu;
+    bad.mlp_block = bad_mlp_block;
+    CHECK(vla_ops_check(&vla_ops_cpu, &bad, 1e-6, NULL) > 0);
+    bad = vla_ops_cpu;
+    bad.attention_block = bad_attention_block;
     CHECK(vla_ops_check(&vla_ops_cpu, &bad, 1e-6, NULL) > 0);
 
     /* the odd preset loads and its pass is finite on the CPU */
