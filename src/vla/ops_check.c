@@ -157,6 +157,48 @@ static void check_qkv_rope(struct ctx *c, int T, int D, int H, int KV, int hd, i
     free(h), free(w), free(wq), free(wkv), free(gq), free(gkv);
 }
 
+/* a decoder's attention as model.c runs it: qkv_rope writes P prefix rows
+ * of a KV cache (pos 0), then T rows after them (pos P), and the T queries
+ * attend to all P + T rows (a GPU in 16 bits reads them from the cache's
+ * 16-bit mirror); overwrite: before attending, one prefix row of the cache
+ * gets new values through upload, which the result must see (a stale mirror
+ * would not) */
+static void check_decoder_attention(struct ctx *c, int P, int T, int D, int H, int KV, int hd,
+                                    int overwrite)
+{
+    int qd = H * hd, kvd = 2 * KV * hd, Tk = P + T;
+    size_t nw = (size_t)(qd + kvd) * D, nc = (size_t)Tk * kvd, no = (size_t)T * qd;
+    float *hp = host_rand(c, (size_t)P * D), *h = host_rand(c, (size_t)T * D);
+    float *w = host_rand(c, nw), *row = host_rand(c, (size_t)kvd);
+    float *q = xmalloc((size_t)Tk * qd * sizeof(float)), *cache = xmalloc(nc * sizeof(float));
+    float *want = xmalloc(no * sizeof(float)), scale = 1.0f / sqrtf((float)hd);
+    const struct vla_ops *r = c->ref, *o = c->test;
+    r->scale(w, nw, 1.0f / sqrtf((float)D)); /* q, k, v ~ N(0, 1), as the other cases' */
+    r->qkv_rope(hp, w, w + (size_t)qd * D, q, cache, P, D, H, KV, hd, 0, 10000.0);
+    r->qkv_rope(h, w, w + (size_t)qd * D, q, cache + (size_t)P * kvd, T, D, H, KV, hd, P, 10000.0);
+    if (overwrite)
+        memcpy(cache + (size_t)(P / 2) * kvd, row, (size_t)kvd * sizeof(float));
+    r->attention(q, qd, cache, cache + (size_t)KV * hd, kvd, want, T, Tk, H, KV, hd, scale);
+    float *dhp = dev(o, hp, (size_t)P * D), *dh = dev(o, h, (size_t)T * D), *dw = dev(o, w, nw);
+    float *dq = o->alloc((size_t)Tk * qd), *dc = o->alloc(nc), *dout = o->alloc(no);
+    const float *kvw = dw + (size_t)qd * D;
+    o->qkv_rope(dhp, dw, kvw, dq, dc, P, D, H, KV, hd, 0, 10000.0);
+    o->sync(); /* a stage boundary between the prefix and the step, as in a pass */
+    o->qkv_rope(dh, dw, kvw, dq, dc + (size_t)P * kvd, T, D, H, KV, hd, P, 10000.0);
+    if (overwrite)
+        o->upload(dc + (size_t)(P / 2) * kvd, row, (size_t)kvd);
+    o->attention(dq, qd, dc, dc + (size_t)KV * hd, kvd, dout, T, Tk, H, KV, hd, scale);
+    float *got = fetch(o, dout, no);
+    char what[96];
+    snprintf(what, sizeof(what), "decoder attention %d + %d keys, %d queries, %dx%d/%d%s", P, T, T,
+             H, hd, KV, overwrite ? " (row rewritten)" : "");
+    judge(c, what, got, want, no);
+    float *ds[] = {dhp, dh, dw, dq, dc, dout};
+    for (int i = 0; i < 6; i++)
+        o->release(ds[i]);
+    free(hp), free(h), free(w), free(row), free(q), free(cache), free(want), free(got);
+}
+
 static void check_attention_packed(struct ctx *c, int C, int T, int H, int hd, int with_bias)
 {
     int W = H * hd;
@@ -227,6 +269,9 @@ int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double 
     check_qkv_rope(&c, 7, 72, 3, 1, 72, 37, 1);
     check_qkv_rope(&c, 1, 50, 4, 2, 16, 5, 1);
     check_qkv_rope(&c, 7, 72, 3, 1, 72, 37, 0);
+    check_decoder_attention(&c, 37, 7, 72, 3, 1, 72, 0);
+    check_decoder_attention(&c, 49, 50, 72, 4, 1, 36, 1);
+    check_decoder_attention(&c, 7, 1, 50, 4, 2, 16, 0);
     check_attention_packed(&c, 2, 37, 3, 72, 1);
     check_attention_packed(&c, 1, 49, 3, 72, 0);
     check_attention_packed(&c, 3, 7, 2, 36, 1);

@@ -32,10 +32,11 @@
     X(vla_act)                                                                                     \
     X(vla_glu)                                                                                     \
     X(vla_layernorm)                                                                               \
-    X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge)       \
-        X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)      \
-            X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3)     \
-                X(vla_bias_act) X(vla_bias_layernorm) X(vla_rope_split) X(vla_qkv_heads16)
+    X(vla_rmsnorm)                                                                                 \
+    X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed)         \
+        X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route)  \
+            X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act)      \
+                X(vla_bias_layernorm) X(vla_rope_split) X(vla_qkv_heads16)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -65,11 +66,30 @@ struct scratch {
  * kind, each with its own buffer. A slot is dropped when anything writes
  * memory overlapping its fp32 source, at every stage boundary (g_sync) and
  * when the dtype changes: a hit is always the current value. */
-enum { SH_NORM, SH_ACT, SH_GLU, SH_N };
+enum { SH_NORM, SH_ACT, SH_GLU, SH_ROPE_Q, SH_N };
 struct shadow {
     const float *src;
     size_t n; /* fp32 elements, contiguous */
     void *p16;
+};
+
+/* A "mirror": the 16-bit copy of an fp32 allocation that, unlike a shadow,
+ * outlives stage boundaries. It serves the KV cache: qkv_rope writes a
+ * layer's K/V rows in fp32 and 16 bits in one kernel (the prefix's rows
+ * once a pass, a step's rows every step) and attention reads the 16-bit rows
+ * where it used to convert the layer's whole cache every step. `valid` holds
+ * the element ranges written in both forms; wrote() cuts every other write
+ * out of them (every device write in this file calls it), so rows found
+ * valid hold the current values. */
+struct span {
+    size_t lo, hi;
+};
+struct alloc_rec {
+    float *p;
+    size_t n;
+    uint16_t *m16; /* the mirror, NULL until qkv_rope first writes here */
+    struct span *valid;
+    int nvalid;
 };
 
 static struct {
@@ -87,6 +107,9 @@ static struct {
     struct scratch a16, q16, k16, v16, S, P16, tok, red, moe_w, moe_gu, moe_act, moe_eo;
     struct scratch sh_buf[SH_N], qkvbuf;
     struct shadow sh[SH_N];
+    struct alloc_rec *allocs; /* g_alloc's allocations, for their mirrors */
+    int nallocs, capallocs;
+    long long mirror_hits;
     int no_shadow; /* ROCM_VLA_DOCTOR_VLA_NO_FUSE=1: the unfused path (kernel tests, A/B) */
     int no_lt;     /* vla_gpu_set_blaslt(0): batch-1 GEMMs through blas_gemm_ex (kernel tests) */
     long long lt_fallbacks; /* Lt calls that found no algorithm and ran blas_gemm_ex */
@@ -153,6 +176,13 @@ static float *g_alloc(size_t n)
     float *p = dev_alloc(n * sizeof(float));
     if (p && G.b->memset(G.b, p, 0, n * sizeof(float)))
         fail("memset");
+    if (!p)
+        return p;
+    if (G.nallocs == G.capallocs) {
+        G.capallocs = G.capallocs ? 2 * G.capallocs : 64;
+        G.allocs = xrealloc(G.allocs, (size_t)G.capallocs * sizeof(*G.allocs));
+    }
+    G.allocs[G.nallocs++] = (struct alloc_rec){.p = p, .n = n};
     return p;
 }
 
@@ -161,7 +191,85 @@ static void shadows_clear(void)
     memset(G.sh, 0, sizeof(G.sh));
 }
 
-/* [p, p + bytes) was written: shadows of overlapping sources are stale */
+/* every mirror's rows invalid (the dtype or the fusion switch changed) */
+static void mirrors_clear(void)
+{
+    for (int i = 0; i < G.nallocs; i++)
+        G.allocs[i].nvalid = 0;
+}
+
+/* the allocation holding [p, p + bytes), or NULL */
+static struct alloc_rec *alloc_of(const void *p, size_t bytes)
+{
+    const char *a = p;
+    for (int i = 0; i < G.nallocs; i++) {
+        const char *s0 = (const char *)G.allocs[i].p;
+        if (a >= s0 && a + bytes <= s0 + G.allocs[i].n * sizeof(float))
+            return &G.allocs[i];
+    }
+    return NULL;
+}
+
+/* elements [lo, hi) of r's mirror are stale: cut them out of r->valid (a
+ * contiguous cut splits at most one span in two) */
+static void span_cut(struct alloc_rec *r, size_t lo, size_t hi)
+{
+    int hit = 0;
+    for (int i = 0; i < r->nvalid && !hit; i++)
+        hit = r->valid[i].lo < hi && lo < r->valid[i].hi;
+    if (!hit)
+        return;
+    struct span *nv = xmalloc((size_t)(r->nvalid + 1) * sizeof(*nv));
+    int n = 0;
+    for (int i = 0; i < r->nvalid; i++) {
+        struct span v = r->valid[i];
+        if (v.hi <= lo || hi <= v.lo) {
+            nv[n++] = v;
+            continue;
+        }
+        if (v.lo < lo)
+            nv[n++] = (struct span){v.lo, lo};
+        if (hi < v.hi)
+            nv[n++] = (struct span){hi, v.hi};
+    }
+    free(r->valid);
+    r->valid = nv;
+    r->nvalid = n;
+}
+
+/* elements [lo, hi) of r's mirror now hold the fp32 values: add them,
+ * merged with the spans they touch */
+static void span_add(struct alloc_rec *r, size_t lo, size_t hi)
+{
+    span_cut(r, lo, hi);
+    for (int i = 0; i < r->nvalid; i++)
+        if (r->valid[i].hi == lo || hi == r->valid[i].lo) {
+            lo = r->valid[i].lo < lo ? r->valid[i].lo : lo;
+            hi = r->valid[i].hi > hi ? r->valid[i].hi : hi;
+            r->valid[i--] = r->valid[--r->nvalid]; /* merged: look at the moved one */
+        }
+    r->valid = xrealloc(r->valid, (size_t)(r->nvalid + 1) * sizeof(*r->valid));
+    r->valid[r->nvalid++] = (struct span){lo, hi};
+}
+
+/* [p, p + n floats) of a mirrored allocation is current in its mirror:
+ * the 16-bit address of p, else NULL */
+static const uint16_t *mirror_of(const float *p, size_t n)
+{
+    if (G.dt == GPU_F32 || G.no_shadow)
+        return NULL;
+    struct alloc_rec *r = alloc_of(p, n * sizeof(float));
+    if (!r || !r->m16)
+        return NULL;
+    size_t lo = (size_t)(p - r->p), hi = lo + n;
+    for (int i = 0; i < r->nvalid; i++)
+        if (r->valid[i].lo <= lo && hi <= r->valid[i].hi)
+            return r->m16 + lo;
+    return NULL;
+}
+
+/* [p, p + bytes) was written: shadows of overlapping sources are stale, and
+ * so are the overlapped rows of mirrors */
 static void wrote(const void *p, size_t bytes)
 {
     const char *a = p, *e = a + bytes;
@@ -170,13 +278,33 @@ static void wrote(const void *p, size_t bytes)
         if (G.sh[i].src && a < s1 && s0 < e)
             G.sh[i].src = NULL;
     }
+    for (int i = 0; i < G.nallocs; i++) {
+        struct alloc_rec *r = &G.allocs[i];
+        const char *s0 = (const char *)r->p, *s1 = s0 + r->n * sizeof(float);
+        if (!r->nvalid || e <= s0 || s1 <= a)
+            continue;
+        size_t lo = a > s0 ? (size_t)(a - s0) / sizeof(float) : 0;
+        size_t hi = e < s1 ? (size_t)(e - s0 + sizeof(float) - 1) / sizeof(float) : r->n;
+        span_cut(r, lo, hi);
+    }
 }
 
 static void g_release(float *p)
 {
     shadows_clear();
-    if (p)
-        G.b->free(G.b, p);
+    if (!p)
+        return;
+    for (int i = 0; i < G.nallocs; i++)
+        if (G.allocs[i].p == p) {
+            if (G.allocs[i].m16) {
+                G.b->free(G.b, G.allocs[i].m16);
+                G.cur -= G.allocs[i].n * 2;
+            }
+            free(G.allocs[i].valid);
+            G.allocs[i] = G.allocs[--G.nallocs];
+            break;
+        }
+    G.b->free(G.b, p);
 }
 
 /* scratch of at least `bytes`; grows only outside a capture (the eager
@@ -388,17 +516,26 @@ static const void *weight_operand(const float *w, enum gpu_dtype *t)
     return w;
 }
 
+/* the current 16-bit copy of x [n floats] a producer wrote, or NULL */
+static const void *shadow_of(const float *x, size_t n)
+{
+    for (int i = 0; i < SH_N; i++)
+        if (G.sh[i].src == x && G.sh[i].n == n) {
+            G.sh_hits++;
+            return G.sh[i].p16;
+        }
+    return NULL;
+}
+
 /* an activation as a GEMM operand of type t (converted into sc when 16-bit) */
 static const void *act_operand(const float *x, int rows, int cols, enum gpu_dtype t,
                                struct scratch *sc)
 {
     if (t == GPU_F32)
         return x;
-    for (int i = 0; i < SH_N; i++)
-        if (G.sh[i].src == x && G.sh[i].n == (size_t)rows * cols) {
-            G.sh_hits++;
-            return G.sh[i].p16;
-        }
+    const void *s16 = shadow_of(x, (size_t)rows * cols);
+    if (s16)
+        return s16;
     void *d = scratch(sc, (size_t)rows * cols * 2);
     cvt16(x, cols, d, cols, rows, cols);
     return d;
@@ -521,7 +658,18 @@ static void g_attention(const float *q, int qs, const float *k, const float *v, 
     enum gpu_dtype t = G.dt;
     const void *Q = q, *K = k, *V = v;
     long ldq = qs, ldk = ks, ldv = ks;
-    if (t != GPU_F32) {
+    size_t kspan = (size_t)(Tk - 1) * ks + (size_t)KV * hd; /* floats of k's (v's) rows */
+    const void *sq = NULL, *sk = NULL, *sv = NULL;
+    if (t != GPU_F32 && !G.no_shadow && qs == H * hd) {
+        /* q's 16-bit copy from qkv_rope, K and V from the KV cache's mirror */
+        sq = shadow_of(q, (size_t)Tq * qs);
+        sk = mirror_of(k, kspan);
+        sv = mirror_of(v, kspan);
+    }
+    if (sq && sk && sv) {
+        G.mirror_hits++;
+        Q = sq, K = sk, V = sv;
+    } else if (t != GPU_F32) {
         void *q16 = scratch(&G.q16, (size_t)Tq * H * hd * 2);
         void *k16 = scratch(&G.k16, (size_t)Tk * KV * hd * 2);
         void *v16 = scratch(&G.v16, (size_t)Tk * KV * hd * 2);
@@ -611,8 +759,22 @@ static void g_qkv_rope(const float *h, const float *q_w, const float *kv_w, floa
     g_matmul(h, q_w, NULL, buf, T, qd + kvd, D, 0);
     wrote(q, (size_t)T * qd * sizeof(float));
     wrote(kv, (size_t)T * kvd * sizeof(float));
+    /* 16-bit: q's copy as a shadow, K/V rows into the mirror of kv's
+     * allocation (made on first use, outside a capture) */
+    void *q16 = shadow_target(SH_ROPE_Q, (size_t)T * qd), *kv16 = NULL;
+    struct alloc_rec *r = q16 ? alloc_of(kv, (size_t)T * kvd * sizeof(float)) : NULL;
+    if (r && !r->m16 && !G.capturing) {
+        r->m16 = dev_alloc(r->n * 2);
+        r->nvalid = 0;
+    }
+    if (r && r->m16)
+        kv16 = r->m16 + (kv - r->p);
+    int bf = G.dt == GPU_BF16;
     LAUNCH(K_vla_rope_split, grid_for((uint64_t)T * (hd / 2)), &buf, &T, &H, &KV, &hd, &pos0,
-           &theta, &q, &kv);
+           &theta, &q, &kv, &q16, &kv16, &bf);
+    shadow_set(SH_ROPE_Q, q, (size_t)T * qd, q16);
+    if (kv16 && !G.err)
+        span_add(r, (size_t)(kv - r->p), (size_t)(kv - r->p) + (size_t)T * kvd);
 }
 
 static void g_attention_packed(const float *qkv, const float *bias, float *out, int C, int T, int H,
@@ -933,6 +1095,7 @@ void vla_gpu_set_fuse(int on)
 {
     G.no_shadow = !on;
     shadows_clear();
+    mirrors_clear();
 }
 
 const struct vla_gpu_info *vla_gpu_info(void)
@@ -962,6 +1125,7 @@ static int make16(void)
 int vla_gpu_set_dtype(const char *dtype)
 {
     shadows_clear();
+    mirrors_clear();
     if (strcmp(dtype, "fp32") == 0)
         G.dt = GPU_F32;
     else if (strcmp(dtype, "bf16") == 0)
@@ -1224,13 +1388,20 @@ void vla_gpu_close(void)
         b->event_destroy(b, G.prof_ev[i]);
     if (G.pool)
         b->free_host(b, G.pool);
-    struct scratch *sc[] = {&G.a16,       &G.q16,       &G.k16,       &G.v16,
-                            &G.S,         &G.P16,       &G.tok,       &G.red,
-                            &G.moe_w,     &G.moe_gu,    &G.moe_act,   &G.moe_eo,
-                            &G.sh_buf[0], &G.sh_buf[1], &G.sh_buf[2], &G.qkvbuf};
+    struct scratch *sc[] = {&G.a16, &G.q16,   &G.k16,    &G.v16,     &G.S,      &G.P16,   &G.tok,
+                            &G.red, &G.moe_w, &G.moe_gu, &G.moe_act, &G.moe_eo, &G.qkvbuf};
     for (size_t i = 0; i < ARRAY_SIZE(sc); i++)
         if (sc[i]->p)
             b->free(b, sc[i]->p);
+    for (int i = 0; i < SH_N; i++)
+        if (G.sh_buf[i].p)
+            b->free(b, G.sh_buf[i].p);
+    for (int i = 0; i < G.nallocs; i++) { /* the caller's buffers stay its own */
+        if (G.allocs[i].m16)
+            b->free(b, G.allocs[i].m16);
+        free(G.allocs[i].valid);
+    }
+    free(G.allocs);
     if (G.arena16)
         b->free(b, G.arena16);
     if (G.arena)
