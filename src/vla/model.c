@@ -308,9 +308,8 @@ static void decoder_layer(struct vla_model *m, const struct vla_tower *t, const 
     float *kvrows = kvl + (size_t)pos0 * kvd;
     o->rmsnorm(x, L->attn_norm, m->h, T, D, eps);
     o->qkv_rope(m->h, L->q_w, L->kv_w, m->q, kvrows, T, D, H, KV, hd, pos0, m->p->rope_theta);
-    o->attention(m->q, qd, kvl, kvl + (size_t)KV * hd, kvd, m->att, T, pos0 + T, H, KV, hd,
-                 1.0f / sqrtf((float)hd));
-    o->matmul(m->att, L->o_w, NULL, x, T, D, qd, 1);
+    o->attention_o(m->q, qd, kvl, kvl + (size_t)KV * hd, kvd, L->o_w, m->att, x, T, pos0 + T, H, KV,
+                   hd, D, 1.0f / sqrtf((float)hd));
     o->rmsnorm(x, L->mlp_norm, m->h, T, D, eps);
     if (t->moe.experts)
         moe(m, L, m->h, x, T);

@@ -102,6 +102,13 @@ struct vla_ops {
      * sequence  (bias add, then one attention call per sequence) */
     void (*attention_packed)(const float *qkv, const float *bias, float *out, int C, int T, int H,
                              int hd, float scale);
+    /* x [Tq, D] += attention(q, k, v) o_w^T, o_w [D, H*hd]  (attention into
+     * att [Tq, H*hd], then matmul accumulating into x); att is the caller's
+     * scratch and holds nothing defined afterwards (a GPU in 16 bits keeps
+     * the attention output in 16 bits only, as the GEMM after it reads it) */
+    void (*attention_o)(const float *q, int qs, const float *k, const float *v, int ks,
+                        const float *o_w, float *att, float *x, int Tq, int Tk, int H, int KV,
+                        int hd, int D, float scale);
 
     /* x [T, A] (normalised) -> x * std + mean, clamped to [low, high] */
     void (*denorm_clamp)(float *x, int T, int A, const float *mean, const float *std,

@@ -193,10 +193,24 @@ static void check_decoder_attention(struct ctx *c, int P, int T, int D, int H, i
     snprintf(what, sizeof(what), "decoder attention %d + %d keys, %d queries, %dx%d/%d%s", P, T, T,
              H, hd, KV, overwrite ? " (row rewritten)" : "");
     judge(c, what, got, want, no);
-    float *ds[] = {dhp, dh, dw, dq, dc, dout};
-    for (int i = 0; i < 6; i++)
+    /* attention_o on the same operands: x += attention o_w^T */
+    size_t nx = (size_t)T * D, nwo = (size_t)D * qd;
+    float *x = host_rand(c, nx), *wo = host_rand(c, nwo), *wx = xmalloc(nx * sizeof(float));
+    r->scale(wo, nwo, 1.0f / sqrtf((float)qd));
+    memcpy(wx, x, nx * sizeof(float));
+    r->matmul(want, wo, NULL, wx, T, D, qd, 1);
+    float *dx = dev(o, x, nx), *dwo = dev(o, wo, nwo);
+    o->attention_o(dq, qd, dc, dc + (size_t)KV * hd, kvd, dwo, dout, dx, T, Tk, H, KV, hd, D,
+                   scale);
+    float *gx = fetch(o, dx, nx);
+    snprintf(what, sizeof(what), "attention_o %d keys, %d queries, %dx%d/%d -> %d%s", Tk, T, H, hd,
+             KV, D, overwrite ? " (row rewritten)" : "");
+    judge(c, what, gx, wx, nx);
+    float *ds[] = {dhp, dh, dw, dq, dc, dout, dx, dwo};
+    for (int i = 0; i < 8; i++)
         o->release(ds[i]);
     free(hp), free(h), free(w), free(row), free(q), free(cache), free(want), free(got);
+    free(x), free(wo), free(wx), free(gx);
 }
 
 static void check_attention_packed(struct ctx *c, int C, int T, int H, int hd, int with_bias)

@@ -259,6 +259,14 @@ static void cpu_qkv_rope(const float *h, const float *q_w, const float *kv_w, fl
     cpu_rope(kv, T, KV, hd, kvd, pos0, theta);
 }
 
+static void cpu_attention_o(const float *q, int qs, const float *k, const float *v, int ks,
+                            const float *o_w, float *att, float *x, int Tq, int Tk, int H, int KV,
+                            int hd, int D, float scale)
+{
+    cpu_attention(q, qs, k, v, ks, att, Tq, Tk, H, KV, hd, scale);
+    cpu_matmul(att, o_w, NULL, x, Tq, D, H * hd, 1);
+}
+
 static void cpu_attention_packed(const float *qkv, const float *bias, float *out, int C, int T,
                                  int H, int hd, float scale)
 {
@@ -490,6 +498,7 @@ const struct vla_ops vla_ops_cpu = {
     .bias_layernorm = cpu_bias_layernorm,
     .qkv_rope = cpu_qkv_rope,
     .attention_packed = cpu_attention_packed,
+    .attention_o = cpu_attention_o,
     .denorm_clamp = cpu_denorm_clamp,
     .max_abs = cpu_max_abs,
 };

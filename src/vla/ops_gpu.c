@@ -33,10 +33,11 @@
     X(vla_glu)                                                                                     \
     X(vla_layernorm)                                                                               \
     X(vla_rmsnorm)                                                                                 \
-    X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed)         \
-        X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route)  \
-            X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act)      \
-                X(vla_bias_layernorm) X(vla_rope_split) X(vla_qkv_heads16)
+    X(vla_rope)                                                                                    \
+    X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed) X(vla_concat_bcast) \
+        X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route) X(vla_moe_combine)   \
+            X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act) X(vla_bias_layernorm)   \
+                X(vla_rope_split) X(vla_qkv_heads16)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -105,7 +106,7 @@ static struct {
     uint16_t *arena16;
     enum gpu_dtype arena16_dt;
     struct scratch a16, q16, k16, v16, S, P16, tok, red, moe_w, moe_gu, moe_act, moe_eo;
-    struct scratch sh_buf[SH_N], qkvbuf;
+    struct scratch sh_buf[SH_N], qkvbuf, att16, w16;
     struct shadow sh[SH_N];
     struct alloc_rec *allocs; /* g_alloc's allocations, for their mirrors */
     int nallocs, capallocs;
@@ -476,18 +477,24 @@ static int gemm_lt(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float 
     return 0;
 }
 
-/* C_i = alpha op(A_i) op(B_i) + beta C_i (row-major), C fp32; inputs of type t */
-static void gemm(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float alpha, const void *A,
-                 long lda, long long sA, const void *B, long ldb, long long sB, float beta,
-                 float *C, long ldc, long long sC, int batch)
+/* C_i = alpha op(A_i) op(B_i) + beta C_i (row-major), C of type ct (fp32, or
+ * t through the BLAS only: the own kernel writes fp32); inputs of type t */
+static void gemm_ct(enum gpu_dtype t, enum gpu_dtype ct, int ta, int tb, int m, int n, int k,
+                    float alpha, const void *A, long lda, long long sA, const void *B, long ldb,
+                    long long sB, float beta, void *C, long ldc, long long sC, int batch)
 {
     if (G.err || m <= 0 || n <= 0 || batch <= 0)
         return;
-    if (batch == 1 && !gemm_lt(t, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, NULL))
+    if (ct != GPU_F32 && !G.b->blas_gemm_ex) {
+        fail("a 16-bit GEMM output without a BLAS");
+        return;
+    }
+    if (batch == 1 && ct == GPU_F32 &&
+        !gemm_lt(t, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, NULL))
         return;
     if (G.b->blas_gemm_ex) {
-        if (G.b->blas_gemm_ex(G.b, t, GPU_F32, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta,
-                              C, ldc, sC, batch, G.s))
+        if (G.b->blas_gemm_ex(G.b, t, ct, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C,
+                              ldc, sC, batch, G.s))
             fail("GEMM");
         prof_mark(batch > 1 ? "GEMM, batched (BLAS)"
                   : m <= 64 ? "GEMM, M <= 64 (BLAS)"
@@ -498,6 +505,14 @@ static void gemm(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float al
     int bf = t == GPU_BF16;
     LAUNCH(t == GPU_F32 ? K_vla_gemm_f32 : K_vla_gemm_w16, grid, &ta, &tb, &m, &n, &k, &alpha, &A,
            &lda, &sA, &B, &ldb, &sB, &beta, &C, &ldc, &sC, &bf);
+}
+
+/* gemm_ct with an fp32 C */
+static void gemm(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float alpha, const void *A,
+                 long lda, long long sA, const void *B, long ldb, long long sB, float beta,
+                 float *C, long ldc, long long sC, int batch)
+{
+    gemm_ct(t, GPU_F32, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc, sC, batch);
 }
 
 static int in_arena(const float *w)
@@ -650,9 +665,11 @@ static void softmax(float *S, int rows, int n, float scale, void *P16, int bf)
 }
 
 /* BLAS-based attention: S_h = Q_h K_g^T, P = softmax(S * scale) in fp32,
- * O_h = P_h V_g; head h reads kv head g = h / (H / KV). */
-static void g_attention(const float *q, int qs, const float *k, const float *v, int ks, float *out,
-                        int Tq, int Tk, int H, int KV, int hd, float scale)
+ * O_h = P_h V_g; head h reads kv head g = h / (H / KV). out [Tq, H*hd] of
+ * type ct: fp32, or (16-bit mode, with a BLAS) the 16-bit operand of the
+ * output projection, written by the P V GEMM itself */
+static void attend(const float *q, int qs, const float *k, const float *v, int ks, void *out,
+                   enum gpu_dtype ct, int Tq, int Tk, int H, int KV, int hd, float scale)
 {
     int G_ = H / KV;
     enum gpu_dtype t = G.dt;
@@ -687,9 +704,9 @@ static void g_attention(const float *q, int qs, const float *k, const float *v, 
         Q = q16, K = k16, V = v16;
         ldq = (long)H * hd, ldk = ldv = (long)KV * hd;
     }
-    size_t es = t == GPU_F32 ? 4 : 2;
+    size_t es = t == GPU_F32 ? 4 : 2, eo = ct == GPU_F32 ? 4 : 2;
     long long sS = (long long)Tq * Tk;
-    wrote(out, (size_t)Tq * H * hd * sizeof(float));
+    wrote(out, (size_t)Tq * H * hd * eo);
     float *S = scratch(&G.S, (size_t)H * sS * sizeof(float));
     if (G_ == 1) {
         gemm(t, 0, 1, Tq, Tk, hd, 1.0f, Q, ldq, hd, K, ldk, hd, 0.0f, S, Tk, sS, H);
@@ -705,13 +722,46 @@ static void g_attention(const float *q, int qs, const float *k, const float *v, 
     const void *P = t == GPU_F32 ? (const void *)S : P16;
     long ldo = (long)H * hd;
     if (G_ == 1) {
-        gemm(t, 0, 0, Tq, hd, Tk, 1.0f, P, Tk, sS, V, ldv, hd, 0.0f, out, ldo, hd, H);
+        gemm_ct(t, ct, 0, 0, Tq, hd, Tk, 1.0f, P, Tk, sS, V, ldv, hd, 0.0f, out, ldo, hd, H);
     } else {
         for (int g = 0; g < KV; g++)
-            gemm(t, 0, 0, Tq, hd, Tk, 1.0f, (const char *)P + (size_t)g * G_ * sS * es, Tk, sS,
-                 (const char *)V + (size_t)g * hd * es, ldv, 0, 0.0f, out + (size_t)g * G_ * hd,
-                 ldo, hd, G_);
+            gemm_ct(t, ct, 0, 0, Tq, hd, Tk, 1.0f, (const char *)P + (size_t)g * G_ * sS * es, Tk,
+                    sS, (const char *)V + (size_t)g * hd * es, ldv, 0, 0.0f,
+                    (char *)out + (size_t)g * G_ * hd * eo, ldo, hd, G_);
     }
+}
+
+static void g_attention(const float *q, int qs, const float *k, const float *v, int ks, float *out,
+                        int Tq, int Tk, int H, int KV, int hd, float scale)
+{
+    attend(q, qs, k, v, ks, out, GPU_F32, Tq, Tk, H, KV, hd, scale);
+}
+
+/* x += attention(...) o_w^T: in 16-bit mode with a BLAS the P V GEMM writes
+ * the output projection's 16-bit operand (no conversion kernel between the
+ * two GEMMs) and att is not written; else the composition */
+static void g_attention_o(const float *q, int qs, const float *k, const float *v, int ks,
+                          const float *o_w, float *att, float *x, int Tq, int Tk, int H, int KV,
+                          int hd, int D, float scale)
+{
+    int qd = H * hd;
+    if (G.dt == GPU_F32 || G.no_shadow || !G.b->blas_gemm_ex) {
+        g_attention(q, qs, k, v, ks, att, Tq, Tk, H, KV, hd, scale);
+        g_matmul(att, o_w, NULL, x, Tq, D, qd, 1);
+        return;
+    }
+    enum gpu_dtype t;
+    const void *W = weight_operand(o_w, &t);
+    if (t == GPU_F32) { /* not a weight of the arena (the kernel tests): its 16-bit copy */
+        void *w16 = scratch(&G.w16, (size_t)D * qd * 2);
+        cvt16(o_w, qd, w16, qd, D, qd);
+        W = w16, t = G.dt;
+    }
+    void *a16 = scratch(&G.att16, (size_t)Tq * qd * 2);
+    attend(q, qs, k, v, ks, a16, t, Tq, Tk, H, KV, hd, scale);
+    wrote(att, (size_t)Tq * qd * sizeof(float)); /* its old contents are not its value now */
+    wrote(x, (size_t)Tq * D * sizeof(float));
+    gemm(t, 0, 1, Tq, D, qd, 1.0f, a16, qd, 0, W, qd, 0, 1.0f, x, D, 0, 1);
 }
 
 /* ---- fused operations (ops.h) ------------------------------------------ */
@@ -990,6 +1040,7 @@ const struct vla_ops vla_ops_gpu = {
     .bias_layernorm = g_bias_layernorm,
     .qkv_rope = g_qkv_rope,
     .attention_packed = g_attention_packed,
+    .attention_o = g_attention_o,
     .denorm_clamp = g_denorm_clamp,
     .max_abs = g_max_abs,
 };
