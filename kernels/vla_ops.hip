@@ -121,11 +121,17 @@ extern "C" __global__ void vla_bias(float *y, const float *b, int M, int N)
         y[i] += b[i % N];
 }
 
-// y += a * x (a = 1: add)
-extern "C" __global__ void vla_axpy(float *y, const float *x, float a, rvd_u64 n)
+// y += a * x (a = 1: add); y16 (may be NULL): the result in 16 bits too (the
+// integrator state x_t, which the next step's first GEMM reads)
+extern "C" __global__ void vla_axpy(float *y, const float *x, float a, rvd_u64 n, rvd_u16 *y16,
+                                    int bf)
 {
-    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS)
-        y[i] += a * x[i];
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        float v = y[i] + a * x[i];
+        y[i] = v;
+        if (y16)
+            y16[i] = bf ? vla_f2bf(v) : vla_f2h(v);
+    }
 }
 
 extern "C" __global__ void vla_scale(float *x, float s, rvd_u64 n)
@@ -504,6 +510,35 @@ extern "C" __global__ void vla_time_embed(float *out, int D, float t, double min
         double a = (double)t * (6.283185307179586 / period);
         out[i] = (float)sin(a);
         out[half + i] = (float)cos(a);
+    }
+}
+
+// out[t] = [a[t], time embedding of t] for T rows (time_embed's values,
+// computed per row: one kernel instead of time_embed + concat_bcast); y16
+// (may be NULL): out in 16 bits too (the next GEMM's operand)
+extern "C" __global__ void vla_time_concat(const float *a, int Da, float *out, int T, int D,
+                                           float t, double min_p, double max_p, rvd_u16 *y16,
+                                           int bf)
+{
+    int W = Da + D, half = D / 2;
+    rvd_u64 n = (rvd_u64)T * W;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        int r = (int)(i / W), c = (int)(i % W);
+        float v;
+        if (c < Da) {
+            v = a[(rvd_u64)r * Da + c];
+        } else if (c - Da >= 2 * half) { // an odd D's last column: time_embed leaves it 0
+            v = 0.0f;
+        } else {
+            int j = c - Da, k = j < half ? j : j - half;
+            double frac = half > 1 ? (double)k / (half - 1) : 0.0;
+            double period = min_p * pow(max_p / min_p, frac);
+            double x = (double)t * (6.283185307179586 / period);
+            v = (float)(j < half ? sin(x) : cos(x));
+        }
+        out[i] = v;
+        if (y16)
+            y16[i] = bf ? vla_f2bf(v) : vla_f2h(v);
     }
 }
 

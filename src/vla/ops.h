@@ -109,6 +109,10 @@ struct vla_ops {
     void (*attention_o)(const float *q, int qs, const float *k, const float *v, int ks,
                         const float *o_w, float *att, float *x, int Tq, int Tk, int H, int KV,
                         int hd, int D, float scale);
+    /* out [T, Da + D] = [a[t], time_embed(t)] per row  (time_embed into a
+     * zeroed [D], then concat_bcast) */
+    void (*time_concat)(const float *a, int Da, float *out, int T, int D, float t,
+                        double min_period, double max_period);
 
     /* x [T, A] (normalised) -> x * std + mean, clamped to [low, high] */
     void (*denorm_clamp)(float *x, int T, int A, const float *mean, const float *std,

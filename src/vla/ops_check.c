@@ -213,6 +213,53 @@ static void check_decoder_attention(struct ctx *c, int P, int T, int D, int H, i
     free(x), free(wo), free(wx), free(gx);
 }
 
+static void check_time_concat(struct ctx *c, int T, int Da, int D, float t)
+{
+    size_t n = (size_t)T * (Da + D);
+    float *a = host_rand(c, (size_t)T * Da), *e = xcalloc((size_t)D, sizeof(float));
+    float *want = xmalloc(n * sizeof(float));
+    c->ref->time_embed(e, D, t, 4e-3, 4.0);
+    c->ref->concat_bcast(a, Da, e, D, want, T);
+    float *da = dev(c->test, a, (size_t)T * Da), *dout = c->test->alloc(n);
+    c->test->time_concat(da, Da, dout, T, D, t, 4e-3, 4.0);
+    float *got = fetch(c->test, dout, n);
+    char what[64];
+    snprintf(what, sizeof(what), "time_concat %d x (%d + %d) t %g", T, Da, D, t);
+    judge(c, what, got, want, n);
+    c->test->release(da), c->test->release(dout);
+    free(a), free(e), free(want), free(got);
+}
+
+/* the integrator's update and the next step's first GEMM, a stage boundary
+ * between them (a GPU in 16 bits reads y's mirror that axpy wrote); with
+ * rewrite, one row of y gets new values through upload before the GEMM */
+static void check_axpy_matmul(struct ctx *c, int T, int A, int N, int rewrite)
+{
+    size_t n = (size_t)T * A;
+    float *y = host_rand(c, n), *x = host_rand(c, n), *w = host_rand(c, (size_t)N * A);
+    float *row = host_rand(c, (size_t)A), *want = xmalloc((size_t)T * N * sizeof(float));
+    float *wy = xmalloc(n * sizeof(float));
+    memcpy(wy, y, n * sizeof(float));
+    c->ref->axpy(wy, x, -0.1f, n);
+    if (rewrite)
+        memcpy(wy + (size_t)(T / 2) * A, row, (size_t)A * sizeof(float));
+    c->ref->matmul(wy, w, NULL, want, T, N, A, 0);
+    float *dy = dev(c->test, y, n), *dx = dev(c->test, x, n), *dw = dev(c->test, w, (size_t)N * A);
+    float *dout = c->test->alloc((size_t)T * N);
+    c->test->axpy(dy, dx, -0.1f, n);
+    c->test->sync();
+    if (rewrite)
+        c->test->upload(dy + (size_t)(T / 2) * A, row, (size_t)A);
+    c->test->matmul(dy, dw, NULL, dout, T, N, A, 0);
+    float *got = fetch(c->test, dout, (size_t)T * N);
+    char what[64];
+    snprintf(what, sizeof(what), "axpy, then matmul %d x %d x %d%s", T, N, A,
+             rewrite ? " (row rewritten)" : "");
+    judge(c, what, got, want, (size_t)T * N);
+    c->test->release(dy), c->test->release(dx), c->test->release(dw), c->test->release(dout);
+    free(y), free(x), free(w), free(row), free(want), free(wy);
+}
+
 static void check_attention_packed(struct ctx *c, int C, int T, int H, int hd, int with_bias)
 {
     int W = H * hd;
@@ -286,6 +333,12 @@ int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double 
     check_decoder_attention(&c, 37, 7, 72, 3, 1, 72, 0);
     check_decoder_attention(&c, 49, 50, 72, 4, 1, 36, 1);
     check_decoder_attention(&c, 7, 1, 50, 4, 2, 16, 0);
+    check_time_concat(&c, 50, 72, 72, 0.7f);
+    check_time_concat(&c, 7, 37, 101, 1.0f); /* odd D: its last column 0 */
+    check_time_concat(&c, 1, 216, 50, 0.1f);
+    check_axpy_matmul(&c, 50, 7, 72, 0);
+    check_axpy_matmul(&c, 37, 32, 101, 1);
+    check_axpy_matmul(&c, 1, 5, 72, 0);
     check_attention_packed(&c, 2, 37, 3, 72, 1);
     check_attention_packed(&c, 1, 49, 3, 72, 0);
     check_attention_packed(&c, 3, 7, 2, 36, 1);

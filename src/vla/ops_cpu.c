@@ -386,6 +386,16 @@ static void cpu_time_embed(float *out, int D, float t, double min_period, double
     }
 }
 
+/* fused (ops.h): time_embed into a zeroed row, then concat_bcast */
+static void cpu_time_concat(const float *a, int Da, float *out, int T, int D, float t,
+                            double min_period, double max_period)
+{
+    float *e = xcalloc((size_t)D, sizeof(float));
+    cpu_time_embed(e, D, t, min_period, max_period);
+    cpu_concat_bcast(a, Da, e, D, out, T);
+    free(e);
+}
+
 static void cpu_moe_route(const float *logits, int T, int X, int k, enum vla_router r, int *idx,
                           float *wts)
 {
@@ -499,6 +509,7 @@ const struct vla_ops vla_ops_cpu = {
     .qkv_rope = cpu_qkv_rope,
     .attention_packed = cpu_attention_packed,
     .attention_o = cpu_attention_o,
+    .time_concat = cpu_time_concat,
     .denorm_clamp = cpu_denorm_clamp,
     .max_abs = cpu_max_abs,
 };

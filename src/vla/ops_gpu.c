@@ -34,10 +34,14 @@
     X(vla_layernorm)                                                                               \
     X(vla_rmsnorm)                                                                                 \
     X(vla_rope)                                                                                    \
-    X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed) X(vla_concat_bcast) \
-        X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route) X(vla_moe_combine)   \
-            X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act) X(vla_bias_layernorm)   \
-                X(vla_rope_split) X(vla_qkv_heads16)
+    X(vla_softmax)                                                                                 \
+    X(vla_patchify)                                                                                \
+    X(vla_pos_interp)                                                                              \
+    X(vla_merge)                                                                                   \
+    X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)          \
+        X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3)         \
+            X(vla_bias_act) X(vla_bias_layernorm) X(vla_rope_split) X(vla_qkv_heads16)             \
+                X(vla_time_concat)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -67,7 +71,7 @@ struct scratch {
  * kind, each with its own buffer. A slot is dropped when anything writes
  * memory overlapping its fp32 source, at every stage boundary (g_sync) and
  * when the dtype changes: a hit is always the current value. */
-enum { SH_NORM, SH_ACT, SH_GLU, SH_ROPE_Q, SH_N };
+enum { SH_NORM, SH_ACT, SH_GLU, SH_ROPE_Q, SH_CAT, SH_N };
 struct shadow {
     const float *src;
     size_t n; /* fp32 elements, contiguous */
@@ -78,7 +82,9 @@ struct shadow {
  * outlives stage boundaries. It serves the KV cache: qkv_rope writes a
  * layer's K/V rows in fp32 and 16 bits in one kernel (the prefix's rows
  * once a pass, a step's rows every step) and attention reads the 16-bit rows
- * where it used to convert the layer's whole cache every step. `valid` holds
+ * where it used to convert the layer's whole cache every step; and the
+ * integrator state x_t, which axpy writes at the end of a step and the next
+ * step's first GEMM reads (act_operand looks here after the shadows). `valid` holds
  * the element ranges written in both forms; wrote() cuts every other write
  * out of them (every device write in this file calls it), so rows found
  * valid hold the current values. */
@@ -88,7 +94,7 @@ struct span {
 struct alloc_rec {
     float *p;
     size_t n;
-    uint16_t *m16; /* the mirror, NULL until qkv_rope first writes here */
+    uint16_t *m16; /* the mirror, NULL until a producer first writes one here */
     struct span *valid;
     int nvalid;
 };
@@ -267,6 +273,21 @@ static const uint16_t *mirror_of(const float *p, size_t n)
         if (r->valid[i].lo <= lo && hi <= r->valid[i].hi)
             return r->m16 + lo;
     return NULL;
+}
+
+/* the allocation whose mirror a producer writing [p, p + n floats) in 16
+ * bits fills too (the mirror made on first use, outside a capture), or NULL
+ * (fp32, the unfused path, not an allocation of g_alloc) */
+static struct alloc_rec *mirror_target(const float *p, size_t n)
+{
+    if (G.dt == GPU_F32 || G.no_shadow)
+        return NULL;
+    struct alloc_rec *r = alloc_of(p, n * sizeof(float));
+    if (r && !r->m16 && !G.capturing) {
+        r->m16 = dev_alloc(r->n * 2);
+        r->nvalid = 0;
+    }
+    return r && r->m16 ? r : NULL;
 }
 
 /* [p, p + bytes) was written: shadows of overlapping sources are stale, and
@@ -531,6 +552,20 @@ static const void *weight_operand(const float *w, enum gpu_dtype *t)
     return w;
 }
 
+/* a weight [N, K] as a GEMM operand: weight_operand, and in 16-bit mode a
+ * matrix outside the arena (the kernel tests' operands) converted into
+ * scratch, so that the tests run the 16-bit path a pass runs */
+static const void *weight_operand16(const float *w, int N, int K, enum gpu_dtype *t)
+{
+    const void *B = weight_operand(w, t);
+    if (*t != GPU_F32 || G.dt == GPU_F32)
+        return B;
+    void *w16 = scratch(&G.w16, (size_t)N * K * 2);
+    cvt16(w, K, w16, K, N, K);
+    *t = G.dt;
+    return w16;
+}
+
 /* the current 16-bit copy of x [n floats] a producer wrote, or NULL */
 static const void *shadow_of(const float *x, size_t n)
 {
@@ -549,6 +584,8 @@ static const void *act_operand(const float *x, int rows, int cols, enum gpu_dtyp
     if (t == GPU_F32)
         return x;
     const void *s16 = shadow_of(x, (size_t)rows * cols);
+    if (!s16 && (s16 = mirror_of(x, (size_t)rows * cols)))
+        G.mirror_hits++;
     if (s16)
         return s16;
     void *d = scratch(sc, (size_t)rows * cols * 2);
@@ -578,7 +615,7 @@ static void g_matmul(const float *x, const float *w, const float *bias, float *y
                      int K, int accumulate)
 {
     enum gpu_dtype t;
-    const void *B = weight_operand(w, &t);
+    const void *B = weight_operand16(w, N, K, &t);
     const void *A = act_operand(x, M, K, t, &G.a16);
     wrote(y, (size_t)M * N * sizeof(float));
     float beta = accumulate ? 1.0f : 0.0f;
@@ -751,12 +788,7 @@ static void g_attention_o(const float *q, int qs, const float *k, const float *v
         return;
     }
     enum gpu_dtype t;
-    const void *W = weight_operand(o_w, &t);
-    if (t == GPU_F32) { /* not a weight of the arena (the kernel tests): its 16-bit copy */
-        void *w16 = scratch(&G.w16, (size_t)D * qd * 2);
-        cvt16(o_w, qd, w16, qd, D, qd);
-        W = w16, t = G.dt;
-    }
+    const void *W = weight_operand16(o_w, D, qd, &t);
     void *a16 = scratch(&G.att16, (size_t)Tq * qd * 2);
     attend(q, qs, k, v, ks, a16, t, Tq, Tk, H, KV, hd, scale);
     wrote(att, (size_t)Tq * qd * sizeof(float)); /* its old contents are not its value now */
@@ -812,12 +844,8 @@ static void g_qkv_rope(const float *h, const float *q_w, const float *kv_w, floa
     /* 16-bit: q's copy as a shadow, K/V rows into the mirror of kv's
      * allocation (made on first use, outside a capture) */
     void *q16 = shadow_target(SH_ROPE_Q, (size_t)T * qd), *kv16 = NULL;
-    struct alloc_rec *r = q16 ? alloc_of(kv, (size_t)T * kvd * sizeof(float)) : NULL;
-    if (r && !r->m16 && !G.capturing) {
-        r->m16 = dev_alloc(r->n * 2);
-        r->nvalid = 0;
-    }
-    if (r && r->m16)
+    struct alloc_rec *r = mirror_target(kv, (size_t)T * kvd);
+    if (r)
         kv16 = r->m16 + (kv - r->p);
     int bf = G.dt == GPU_BF16;
     LAUNCH(K_vla_rope_split, grid_for((uint64_t)T * (hd / 2)), &buf, &T, &H, &KV, &hd, &pos0,
@@ -876,7 +904,9 @@ static void g_add(float *y, const float *x, size_t n)
     wrote(y, n * sizeof(float));
     float a = 1.0f;
     uint64_t nn = n;
-    LAUNCH(K_vla_axpy, grid_for(nn), &y, &x, &a, &nn);
+    void *y16 = NULL;
+    int bf = 0;
+    LAUNCH(K_vla_axpy, grid_for(nn), &y, &x, &a, &nn, &y16, &bf);
 }
 
 static void g_scale(float *x, size_t n, float s)
@@ -886,11 +916,19 @@ static void g_scale(float *x, size_t n, float s)
     LAUNCH(K_vla_scale, grid_for(nn), &x, &s, &nn);
 }
 
+/* y += a x; in 16-bit mode y's 16 bits go into the mirror of y's
+ * allocation as well: the integrator state, which the next denoising step's
+ * first GEMM reads across the stage boundary (no conversion kernel there) */
 static void g_axpy(float *y, const float *x, float a, size_t n)
 {
     wrote(y, n * sizeof(float));
     uint64_t nn = n;
-    LAUNCH(K_vla_axpy, grid_for(nn), &y, &x, &a, &nn);
+    struct alloc_rec *r = mirror_target(y, n);
+    void *y16 = r ? r->m16 + (y - r->p) : NULL;
+    int bf = G.dt == GPU_BF16;
+    LAUNCH(K_vla_axpy, grid_for(nn), &y, &x, &a, &nn, &y16, &bf);
+    if (r && !G.err)
+        span_add(r, (size_t)(y - r->p), (size_t)(y - r->p) + n);
 }
 
 static void g_patchify(const float *img, float *out, int S, int p)
@@ -923,6 +961,17 @@ static void g_concat_bcast(const float *a, int Da, const float *b, int Db, float
 {
     wrote(out, (size_t)T * (Da + Db) * sizeof(float));
     LAUNCH(K_vla_concat_bcast, grid_for((uint64_t)T * (Da + Db)), &a, &Da, &b, &Db, &out, &T);
+}
+
+static void g_time_concat(const float *a, int Da, float *out, int T, int D, float t, double min_p,
+                          double max_p)
+{
+    size_t n = (size_t)T * (Da + D);
+    wrote(out, n * sizeof(float));
+    void *y16 = shadow_target(SH_CAT, n);
+    int bf = G.dt == GPU_BF16;
+    LAUNCH(K_vla_time_concat, grid_for(n), &a, &Da, &out, &T, &D, &t, &min_p, &max_p, &y16, &bf);
+    shadow_set(SH_CAT, out, n, y16);
 }
 
 static void g_time_embed(float *out, int D, float t, double min_p, double max_p)
@@ -1041,6 +1090,7 @@ const struct vla_ops vla_ops_gpu = {
     .qkv_rope = g_qkv_rope,
     .attention_packed = g_attention_packed,
     .attention_o = g_attention_o,
+    .time_concat = g_time_concat,
     .denorm_clamp = g_denorm_clamp,
     .max_abs = g_max_abs,
 };
