@@ -190,6 +190,7 @@ grep -q '^ok   matmul 7 x 100 x 1153 +bias += (4-byte aligned)' "$OUT/ktest.txt"
 # the decoder/step fusions (16-bit q and KV cache rows from rope_split, the P V
 # GEMM writing the output projection's operand, time_concat, x_t's mirror):
 # their cases ran in the fp32 and the bf16 sections and none failed
+grep -q '^ok   16-bit operands: ' "$OUT/ktest.txt" && ok || bad "kernel tests: the 16-bit operands did not come from shadows and mirrors: $(grep '16-bit operands' "$OUT/ktest.txt")"
 for case in 'decoder attention' 'attention_o' 'time_concat' 'axpy, then matmul'; do
     [ "$(grep -c "^ok   $case" "$OUT/ktest.txt")" -ge 6 ] && ! grep -q "^FAIL $case" "$OUT/ktest.txt" && ok || bad "kernel tests: '$case' cases missing or failed"
 done

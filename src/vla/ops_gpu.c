@@ -38,10 +38,10 @@
     X(vla_patchify)                                                                                \
     X(vla_pos_interp)                                                                              \
     X(vla_merge)                                                                                   \
-    X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)          \
-        X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3)         \
-            X(vla_bias_act) X(vla_bias_layernorm) X(vla_rope_split) X(vla_qkv_heads16)             \
-                X(vla_time_concat)
+    X(vla_embed)                                                                                   \
+    X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route)      \
+        X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act)          \
+            X(vla_bias_layernorm) X(vla_rope_split) X(vla_qkv_heads16) X(vla_time_concat)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -1197,6 +1197,13 @@ void vla_gpu_set_fuse(int on)
     G.no_shadow = !on;
     shadows_clear();
     mirrors_clear();
+}
+
+void vla_gpu_fuse_counts(long long *shadow_hits, long long *mirror_hits, long long *conversions)
+{
+    *shadow_hits = G.sh_hits;
+    *mirror_hits = G.mirror_hits;
+    *conversions = G.cvt_launches;
 }
 
 const struct vla_gpu_info *vla_gpu_info(void)
