@@ -257,7 +257,7 @@ static void check_axpy_matmul(struct ctx *c, int T, int A, int N, int rewrite)
              rewrite ? " (row rewritten)" : "");
     judge(c, what, got, want, (size_t)T * N);
     c->test->release(dy), c->test->release(dx), c->test->release(dw), c->test->release(dout);
-    free(y), free(x), free(w), free(row), free(want), free(wy);
+    free(y), free(x), free(w), free(row), free(want), free(wy), free(got);
 }
 
 static void check_attention_packed(struct ctx *c, int C, int T, int H, int hd, int with_bias)
