@@ -22,6 +22,7 @@
 #include "../gpu/kcache.h"
 #include "../core/util.h"
 #include "rng.h"
+#include "spans.h"
 
 #define KFNS(X)                                                                                    \
     X(vla_cvt16)                                                                                   \
@@ -39,9 +40,10 @@
     X(vla_pos_interp)                                                                              \
     X(vla_merge)                                                                                   \
     X(vla_embed)                                                                                   \
-    X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route)      \
-        X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act)          \
-            X(vla_bias_layernorm) X(vla_rope_split) X(vla_qkv_heads16) X(vla_time_concat)
+    X(vla_concat_bcast)                                                                            \
+    X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route) X(vla_moe_combine)       \
+        X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act) X(vla_bias_layernorm)       \
+            X(vla_rope_split) X(vla_qkv_heads16) X(vla_time_concat)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -88,15 +90,11 @@ struct shadow {
  * the element ranges written in both forms; wrote() cuts every other write
  * out of them (every device write in this file calls it), so rows found
  * valid hold the current values. */
-struct span {
-    size_t lo, hi;
-};
 struct alloc_rec {
     float *p;
     size_t n;
     uint16_t *m16; /* the mirror, NULL until a producer first writes one here */
-    struct span *valid;
-    int nvalid;
+    struct vla_spans valid;
 };
 
 static struct {
@@ -202,7 +200,7 @@ static void shadows_clear(void)
 static void mirrors_clear(void)
 {
     for (int i = 0; i < G.nallocs; i++)
-        G.allocs[i].nvalid = 0;
+        vla_spans_clear(&G.allocs[i].valid);
 }
 
 /* the allocation holding [p, p + bytes), or NULL */
@@ -217,48 +215,6 @@ static struct alloc_rec *alloc_of(const void *p, size_t bytes)
     return NULL;
 }
 
-/* elements [lo, hi) of r's mirror are stale: cut them out of r->valid (a
- * contiguous cut splits at most one span in two) */
-static void span_cut(struct alloc_rec *r, size_t lo, size_t hi)
-{
-    int hit = 0;
-    for (int i = 0; i < r->nvalid && !hit; i++)
-        hit = r->valid[i].lo < hi && lo < r->valid[i].hi;
-    if (!hit)
-        return;
-    struct span *nv = xmalloc((size_t)(r->nvalid + 1) * sizeof(*nv));
-    int n = 0;
-    for (int i = 0; i < r->nvalid; i++) {
-        struct span v = r->valid[i];
-        if (v.hi <= lo || hi <= v.lo) {
-            nv[n++] = v;
-            continue;
-        }
-        if (v.lo < lo)
-            nv[n++] = (struct span){v.lo, lo};
-        if (hi < v.hi)
-            nv[n++] = (struct span){hi, v.hi};
-    }
-    free(r->valid);
-    r->valid = nv;
-    r->nvalid = n;
-}
-
-/* elements [lo, hi) of r's mirror now hold the fp32 values: add them,
- * merged with the spans they touch */
-static void span_add(struct alloc_rec *r, size_t lo, size_t hi)
-{
-    span_cut(r, lo, hi);
-    for (int i = 0; i < r->nvalid; i++)
-        if (r->valid[i].hi == lo || hi == r->valid[i].lo) {
-            lo = r->valid[i].lo < lo ? r->valid[i].lo : lo;
-            hi = r->valid[i].hi > hi ? r->valid[i].hi : hi;
-            r->valid[i--] = r->valid[--r->nvalid]; /* merged: look at the moved one */
-        }
-    r->valid = xrealloc(r->valid, (size_t)(r->nvalid + 1) * sizeof(*r->valid));
-    r->valid[r->nvalid++] = (struct span){lo, hi};
-}
-
 /* [p, p + n floats) of a mirrored allocation is current in its mirror:
  * the 16-bit address of p, else NULL */
 static const uint16_t *mirror_of(const float *p, size_t n)
@@ -268,11 +224,8 @@ static const uint16_t *mirror_of(const float *p, size_t n)
     struct alloc_rec *r = alloc_of(p, n * sizeof(float));
     if (!r || !r->m16)
         return NULL;
-    size_t lo = (size_t)(p - r->p), hi = lo + n;
-    for (int i = 0; i < r->nvalid; i++)
-        if (r->valid[i].lo <= lo && hi <= r->valid[i].hi)
-            return r->m16 + lo;
-    return NULL;
+    size_t lo = (size_t)(p - r->p);
+    return vla_spans_cover(&r->valid, lo, lo + n) ? r->m16 + lo : NULL;
 }
 
 /* the allocation whose mirror a producer writing [p, p + n floats) in 16
@@ -285,7 +238,7 @@ static struct alloc_rec *mirror_target(const float *p, size_t n)
     struct alloc_rec *r = alloc_of(p, n * sizeof(float));
     if (r && !r->m16 && !G.capturing) {
         r->m16 = dev_alloc(r->n * 2);
-        r->nvalid = 0;
+        vla_spans_clear(&r->valid);
     }
     return r && r->m16 ? r : NULL;
 }
@@ -303,11 +256,11 @@ static void wrote(const void *p, size_t bytes)
     for (int i = 0; i < G.nallocs; i++) {
         struct alloc_rec *r = &G.allocs[i];
         const char *s0 = (const char *)r->p, *s1 = s0 + r->n * sizeof(float);
-        if (!r->nvalid || e <= s0 || s1 <= a)
+        if (!r->valid.n || e <= s0 || s1 <= a)
             continue;
         size_t lo = a > s0 ? (size_t)(a - s0) / sizeof(float) : 0;
         size_t hi = e < s1 ? (size_t)(e - s0 + sizeof(float) - 1) / sizeof(float) : r->n;
-        span_cut(r, lo, hi);
+        vla_spans_cut(&r->valid, lo, hi);
     }
 }
 
@@ -322,7 +275,7 @@ static void g_release(float *p)
                 G.b->free(G.b, G.allocs[i].m16);
                 G.cur -= G.allocs[i].n * 2;
             }
-            free(G.allocs[i].valid);
+            vla_spans_free(&G.allocs[i].valid);
             G.allocs[i] = G.allocs[--G.nallocs];
             break;
         }
@@ -852,7 +805,7 @@ static void g_qkv_rope(const float *h, const float *q_w, const float *kv_w, floa
            &theta, &q, &kv, &q16, &kv16, &bf);
     shadow_set(SH_ROPE_Q, q, (size_t)T * qd, q16);
     if (kv16 && !G.err)
-        span_add(r, (size_t)(kv - r->p), (size_t)(kv - r->p) + (size_t)T * kvd);
+        vla_spans_add(&r->valid, (size_t)(kv - r->p), (size_t)(kv - r->p) + (size_t)T * kvd);
 }
 
 static void g_attention_packed(const float *qkv, const float *bias, float *out, int C, int T, int H,
@@ -928,7 +881,7 @@ static void g_axpy(float *y, const float *x, float a, size_t n)
     int bf = G.dt == GPU_BF16;
     LAUNCH(K_vla_axpy, grid_for(nn), &y, &x, &a, &nn, &y16, &bf);
     if (r && !G.err)
-        span_add(r, (size_t)(y - r->p), (size_t)(y - r->p) + n);
+        vla_spans_add(&r->valid, (size_t)(y - r->p), (size_t)(y - r->p) + n);
 }
 
 static void g_patchify(const float *img, float *out, int S, int p)
@@ -1507,7 +1460,7 @@ void vla_gpu_close(void)
     for (int i = 0; i < G.nallocs; i++) { /* the caller's buffers stay its own */
         if (G.allocs[i].m16)
             b->free(b, G.allocs[i].m16);
-        free(G.allocs[i].valid);
+        vla_spans_free(&G.allocs[i].valid);
     }
     free(G.allocs);
     if (G.arena16)
