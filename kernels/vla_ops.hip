@@ -121,11 +121,17 @@ extern "C" __global__ void vla_bias(float *y, const float *b, int M, int N)
         y[i] += b[i % N];
 }
 
-// y += a * x (a = 1: add)
-extern "C" __global__ void vla_axpy(float *y, const float *x, float a, rvd_u64 n)
+// y += a * x (a = 1: add); y16 (may be NULL): the result in 16 bits too (the
+// integrator state x_t, which the next step's first GEMM reads)
+extern "C" __global__ void vla_axpy(float *y, const float *x, float a, rvd_u64 n, rvd_u16 *y16,
+                                    int bf)
 {
-    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS)
-        y[i] += a * x[i];
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        float v = y[i] + a * x[i];
+        y[i] = v;
+        if (y16)
+            y16[i] = bf ? vla_f2bf(v) : vla_f2h(v);
+    }
 }
 
 extern "C" __global__ void vla_scale(float *x, float s, rvd_u64 n)
@@ -360,9 +366,19 @@ extern "C" __global__ void vla_bias_layernorm(float *x, const float *bias, const
 
 // the fused QKV projection's rows [T, (H + 2 KV) hd] (q, k, v) -> q [T, H hd]
 // and kv [T, 2 KV hd] (k then v), RoPE (rotate-half, angle in double) on q
-// and k at positions pos0..
+// and k at positions pos0..; q16 / kv16 (each may be NULL): the same values
+// in 16 bits, in q's and kv's layout (the attention GEMMs' operands, so no
+// conversion kernel runs before them)
+__device__ inline void vla_put(float *o, rvd_u16 *o16, rvd_u64 i, float v, int bf)
+{
+    o[i] = v;
+    if (o16)
+        o16[i] = bf ? vla_f2bf(v) : vla_f2h(v);
+}
+
 extern "C" __global__ void vla_rope_split(const float *qkv, int T, int H, int KV, int hd,
-                                          int pos0, double theta, float *q, float *kv)
+                                          int pos0, double theta, float *q, float *kv,
+                                          rvd_u16 *q16, rvd_u16 *kv16, int bf)
 {
     int half = hd / 2, qd = H * hd, kvd = 2 * KV * hd, ld = qd + kvd;
     rvd_u64 n = (rvd_u64)T * half;
@@ -373,17 +389,19 @@ extern "C" __global__ void vla_rope_split(const float *qkv, int T, int H, int KV
         const float *src = qkv + (rvd_u64)t * ld;
         for (int h = 0; h < H + KV; h++) { // q heads, then k heads
             const float *r = src + (rvd_u64)h * hd;
-            float *o = h < H ? q + (rvd_u64)t * qd + (rvd_u64)h * hd
-                             : kv + (rvd_u64)t * kvd + (rvd_u64)(h - H) * hd;
+            rvd_u64 at = h < H ? (rvd_u64)t * qd + (rvd_u64)h * hd
+                               : (rvd_u64)t * kvd + (rvd_u64)(h - H) * hd;
+            float *o = h < H ? q : kv;
+            rvd_u16 *o16 = h < H ? q16 : kv16;
             float a = r[k], b = r[k + half];
-            o[k] = a * c - b * s;
-            o[k + half] = b * c + a * s;
+            vla_put(o, o16, at + k, a * c - b * s, bf);
+            vla_put(o, o16, at + k + half, b * c + a * s, bf);
         }
         for (int h = 0; h < KV; h++) { // v unrotated
             const float *r = src + qd + (rvd_u64)(KV + h) * hd;
-            float *o = kv + (rvd_u64)t * kvd + (rvd_u64)(KV + h) * hd;
-            o[k] = r[k];
-            o[k + half] = r[k + half];
+            rvd_u64 at = (rvd_u64)t * kvd + (rvd_u64)(KV + h) * hd;
+            vla_put(kv, kv16, at + k, r[k], bf);
+            vla_put(kv, kv16, at + k + half, r[k + half], bf);
         }
     }
 }
@@ -487,6 +505,35 @@ extern "C" __global__ void vla_time_embed(float *out, int D, float t, double min
         double a = (double)t * (6.283185307179586 / period);
         out[i] = (float)sin(a);
         out[half + i] = (float)cos(a);
+    }
+}
+
+// out[t] = [a[t], time embedding of t] for T rows (time_embed's values,
+// computed per row: one kernel instead of time_embed + concat_bcast); y16
+// (may be NULL): out in 16 bits too (the next GEMM's operand)
+extern "C" __global__ void vla_time_concat(const float *a, int Da, float *out, int T, int D,
+                                           float t, double min_p, double max_p, rvd_u16 *y16,
+                                           int bf)
+{
+    int W = Da + D, half = D / 2;
+    rvd_u64 n = (rvd_u64)T * W;
+    for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+        int r = (int)(i / W), c = (int)(i % W);
+        float v;
+        if (c < Da) {
+            v = a[(rvd_u64)r * Da + c];
+        } else if (c - Da >= 2 * half) { // an odd D's last column: time_embed leaves it 0
+            v = 0.0f;
+        } else {
+            int j = c - Da, k = j < half ? j : j - half;
+            double frac = half > 1 ? (double)k / (half - 1) : 0.0;
+            double period = min_p * pow(max_p / min_p, frac);
+            double x = (double)t * (6.283185307179586 / period);
+            v = (float)(j < half ? sin(x) : cos(x));
+        }
+        out[i] = v;
+        if (y16)
+            y16[i] = bf ? vla_f2bf(v) : vla_f2h(v);
     }
 }
 

@@ -187,6 +187,13 @@ grep -q '^ok   pass: GPU bf16 fused vs GPU bf16 unfused' "$OUT/ktest.txt" && ok 
 # cuBLASLt) both batch-1 GEMM paths: the fused ops again through
 # cublasGemmEx, the odd preset's pass Lt vs cublasGemmEx
 grep -q '^ok   matmul 7 x 100 x 1153 +bias += (4-byte aligned)' "$OUT/ktest.txt" && ok || bad "kernel tests: the odd matmul case missing"
+# the decoder/step fusions (16-bit q and KV cache rows from rope_split, the P V
+# GEMM writing the output projection's operand, time_concat, x_t's mirror):
+# their cases ran in the fp32 and the bf16 sections and none failed
+grep -q '^ok   16-bit operands: ' "$OUT/ktest.txt" && ok || bad "kernel tests: the 16-bit operands did not come from shadows and mirrors: $(grep '16-bit operands' "$OUT/ktest.txt")"
+for case in 'decoder attention' 'attention_o' 'time_concat' 'axpy, then matmul'; do
+    [ "$(grep -c "^ok   $case" "$OUT/ktest.txt")" -ge 6 ] && ! grep -q "^FAIL $case" "$OUT/ktest.txt" && ok || bad "kernel tests: '$case' cases missing or failed"
+done
 if grep -q 'GEMMs through .*(tuned per shape)' "$OUT/ktest.txt"; then
     grep -q '^ok   pass: GPU bf16 cuBLASLt vs cublasGemmEx' "$OUT/ktest.txt" && ok || bad "kernel tests: the cuBLASLt A/B pass missing"
     grep -q '^-- fused ops, fp32, GEMMs through cublasGemmEx instead of cuBLASLt' "$OUT/ktest.txt" && ok || bad "kernel tests: the ops without cuBLASLt missing"
@@ -201,6 +208,24 @@ fi
 for st in vision prefix steps; do
     grep -qE "^  $st +(GEMM|vla_)" "$OUT/profile.txt" && ok || bad "--profile: no $st rows"
 done
+# launches per stage: the sum of the rows' calls; in 16 bits the steps run no
+# conversion kernel before the attention GEMMs, no time_embed/concat pair,
+# and one vla_cvt16 at most (x_t after its upload, before step 0; with a BLAS)
+python3 - "$OUT/profile.txt" <<'PY' && ok || bad "--profile: launches per stage wrong, or conversions left in the steps: $(grep -E '^launches|steps +vla_(cvt|time_embed|concat)' "$OUT/profile.txt")"
+import re, sys
+txt = open(sys.argv[1]).read()
+calls = {}
+for st, what, n in re.findall(r"^  (vision|prefix|steps) +(.+?) +(\d+) calls", txt, re.M):
+    calls.setdefault(st, {})[what] = int(n)
+m = re.search(r"^launches +vision (\d+), prefix (\d+), denoising steps and tail (\d+)", txt, re.M)
+ok = m and [int(x) for x in m.groups()] == [sum(calls.get(s, {}).values()) for s in ("vision", "prefix", "steps")]
+steps = calls.get("steps", {})
+ok = ok and "vla_cvt16x3" not in steps and "vla_time_embed" not in steps and "vla_concat_bcast" not in steps
+# the own GEMM kernel (no BLAS) writes only fp32: there attention_o converts
+own_gemm = any(k.startswith("vla_gemm") for k in steps)
+ok = ok and (own_gemm or steps.get("vla_cvt16", 0) <= 1) and steps.get("vla_time_concat", 0) > 0
+sys.exit(0 if ok else 1)
+PY
 # the unfused path on demand (A/B): the same bench, NO_FUSE, finite and close
 ROCM_VLA_DOCTOR_VLA_NO_FUSE=1 "$RVD" bench --preset tiny --dtype bf16 --runs 3 --rows 0 >"$OUT/nofuse.txt" 2>&1 && ok || bad "bench with ROCM_VLA_DOCTOR_VLA_NO_FUSE=1 failed"
 # bench --sweep on the GPU: a small grid, the JSON schema, GPU mode

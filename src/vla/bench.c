@@ -503,6 +503,10 @@ static void print_gpu(const struct bench_opts *o, const struct vla_preset *p,
             printf("  %-6s %-26s %6d calls %9.3f ms %5.1f %%  %7.2f us/call\n", g->prof[i].stage,
                    g->prof[i].what, g->prof[i].calls, g->prof[i].ms,
                    100 * g->prof[i].ms / g->prof_total_ms, 1e3 * g->prof[i].ms / g->prof[i].calls);
+        /* what fusion cuts: kernels and library GEMMs launched per stage */
+        const int *n = g->prof_launches;
+        printf("launches      vision %d, prefix %d, denoising steps and tail %d (%.1f per step)\n",
+               n[0], n[1], n[2], (double)n[2] / p->steps);
     }
     if (g->have_ref)
         printf("numerics      vs the fp32 pass on the same weights: cosine %.6f (normalised) "

@@ -20,6 +20,16 @@ static int cmp_d(const void *a, const void *b)
 }
 
 /* largest time first */
+void vla_prof_launches(const struct vla_gpu_prof *rows, int n, int out[3])
+{
+    static const char *const names[3] = {"vision", "prefix", "steps"};
+    out[0] = out[1] = out[2] = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++)
+            if (strcmp(rows[i].stage, names[k]) == 0)
+                out[k] += rows[i].calls;
+}
+
 static int cmp_prof(const void *a, const void *b)
 {
     double x = ((const struct vla_gpu_prof *)a)->ms, y = ((const struct vla_gpu_prof *)b)->ms;
@@ -232,6 +242,7 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
         for (int i = 0; i < o->nprof; i++)
             o->prof_total_ms += o->prof[i].ms;
         qsort(o->prof, (size_t)o->nprof, sizeof(o->prof[0]), cmp_prof);
+        vla_prof_launches(o->prof, o->nprof, o->prof_launches);
         if (rc) {
             snprintf(o->error, sizeof(o->error), "profiled pass: %s", vla_gpu_error());
             goto out;

@@ -55,6 +55,7 @@ struct vla_gpu_out {
     struct vla_gpu_prof prof[96]; /* --profile: per kernel and stage, one pass */
     int nprof;                    /* rows; 0 without --profile */
     double prof_total_ms;
+    int prof_launches[3]; /* --profile: launches by stage: vision, prefix, the steps and the tail */
     /* energy per call: graph replays (else stream passes) for at least
      * VLA_ENERGY_MIN_S and `runs` calls, the GPU's energy over them
      * (src/telemetry/tel_energy.h); have_energy 0: energy_why says why */
@@ -68,6 +69,9 @@ struct vla_gpu_out {
 int vla_gpu_run(const struct vla_gpu_req *r, struct vla_gpu_out *out);
 void vla_gpu_out_release(struct vla_gpu_out *out);
 
+/* launches of a profile's rows by stage ("vision", "prefix", "steps"):
+ * out[0..2]; rows of another stage are not counted */
+void vla_prof_launches(const struct vla_gpu_prof *rows, int n, int out[3]);
 /* nearest-rank p50/p90/p99 of n values (sorts v) */
 struct vla_pct vla_pcts(double *v, int n);
 /* cosine and max |a - b| of two vectors (cosine 1 for two zero vectors) */

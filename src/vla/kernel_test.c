@@ -67,7 +67,16 @@ int vla_kernel_test(const char *backend)
     fails += vla_ops_check(&vla_ops_cpu, &vla_ops_gpu, 1e-4, stdout);
     vla_gpu_set_dtype("bf16");
     printf("-- fused ops, bf16 (16-bit attention operands), GPU vs the CPU composition\n");
+    long long sh0, mi0, cv0, sh1, mi1, cv1;
+    vla_gpu_fuse_counts(&sh0, &mi0, &cv0);
     fails += vla_ops_check(&vla_ops_cpu, &vla_ops_gpu, 3e-2, stdout);
+    vla_gpu_fuse_counts(&sh1, &mi1, &cv1);
+    /* the decoder attention and axpy cases read the KV cache's and x_t's
+     * mirrors, the GEMMs after norms and activations their shadows */
+    int fused_ran = mi1 > mi0 && sh1 > sh0;
+    printf("%s 16-bit operands: %lld from shadows, %lld from mirrors, %lld conversion launches\n",
+           fused_ran ? "ok  " : "FAIL", sh1 - sh0, mi1 - mi0, cv1 - cv0);
+    fails += !fused_ran;
     vla_gpu_set_dtype("fp32");
     int lt = vla_gpu_set_blaslt(0) == 0;
     if (lt) {

@@ -177,7 +177,6 @@ static int model_init(struct vla_model *m, const struct vla_preset *p, const str
     m->cat = ops->alloc(C * 2 * E);
     m->tmp = ops->alloc(C * E);
     m->ex = ops->alloc(C * E);
-    m->temb = ops->alloc(E);
     if (k) {
         m->logits = ops->alloc(C * (size_t)e->moe.experts);
         m->gbuf = ops->alloc(C * E);
@@ -195,10 +194,10 @@ void vla_model_release(struct vla_model *m)
     const struct vla_ops *o = m->ops;
     if (!o)
         return;
-    float *bufs[] = {m->img,   m->patches, m->vx,   m->vh,   m->qkv,    m->vatt, m->vmlp,
-                     m->vmlp2, m->merged,  m->posi, m->px,   m->h,      m->q,    m->att,
-                     m->gu,    m->act,     m->kv,   m->xt,   m->vel,    m->out,  m->ae,
-                     m->cat,   m->tmp,     m->ex,   m->temb, m->logits, m->gbuf, m->eo};
+    float *bufs[] = {m->img,   m->patches, m->vx,   m->vh,     m->qkv,  m->vatt, m->vmlp,
+                     m->vmlp2, m->merged,  m->posi, m->px,     m->h,    m->q,    m->att,
+                     m->gu,    m->act,     m->kv,   m->xt,     m->vel,  m->out,  m->ae,
+                     m->cat,   m->tmp,     m->ex,   m->logits, m->gbuf, m->eo};
     for (size_t i = 0; i < ARRAY_SIZE(bufs); i++)
         if (bufs[i])
             o->release(bufs[i]);
@@ -308,9 +307,8 @@ static void decoder_layer(struct vla_model *m, const struct vla_tower *t, const 
     float *kvrows = kvl + (size_t)pos0 * kvd;
     o->rmsnorm(x, L->attn_norm, m->h, T, D, eps);
     o->qkv_rope(m->h, L->q_w, L->kv_w, m->q, kvrows, T, D, H, KV, hd, pos0, m->p->rope_theta);
-    o->attention(m->q, qd, kvl, kvl + (size_t)KV * hd, kvd, m->att, T, pos0 + T, H, KV, hd,
-                 1.0f / sqrtf((float)hd));
-    o->matmul(m->att, L->o_w, NULL, x, T, D, qd, 1);
+    o->attention_o(m->q, qd, kvl, kvl + (size_t)KV * hd, kvd, L->o_w, m->att, x, T, pos0 + T, H, KV,
+                   hd, D, 1.0f / sqrtf((float)hd));
     o->rmsnorm(x, L->mlp_norm, m->h, T, D, eps);
     if (t->moe.experts)
         moe(m, L, m->h, x, T);
@@ -396,9 +394,8 @@ static void denoise_step(struct vla_model *m, int step, float t, float dt, struc
     const struct vla_weights *w = &m->w;
     int E = p->expert.width, C = m->C, A = m->A;
     size_t kvd = 2 * (size_t)p->backbone.kv_heads * p->backbone.head_dim;
-    o->time_embed(m->temb, E, t, TIME_MIN_PERIOD, TIME_MAX_PERIOD);
     o->matmul(m->xt, w->ain_w, w->ain_b, m->ae, C, E, A, 0);
-    o->concat_bcast(m->ae, E, m->temb, E, m->cat, C);
+    o->time_concat(m->ae, E, m->cat, C, E, t, TIME_MIN_PERIOD, TIME_MAX_PERIOD);
     o->matmul(m->cat, w->tin_w, NULL, m->tmp, C, E, 2 * E, 0);
     o->bias_act(m->tmp, w->tin_b, C, E, VLA_BIAS_SILU);
     o->matmul(m->tmp, w->tout_w, w->tout_b, m->ex, C, E, E, 0);

@@ -49,7 +49,7 @@ struct vla_model {
     int image, grid, tok_cam, Tv, P, C, A;
     float *img, *patches, *vx, *vh, *qkv, *vatt, *vmlp, *vmlp2, *merged, *posi;
     float *px, *h, *q, *att, *gu, *act, *kv;
-    float *xt, *vel, *out, *ae, *cat, *tmp, *ex, *temb;
+    float *xt, *vel, *out, *ae, *cat, *tmp, *ex;
     float *logits, *gbuf, *eo;
     int *moe_idx, *moe_rows;
     float *moe_w, *moe_rw;

@@ -115,6 +115,17 @@ struct vla_ops {
      * accumulating) */
     void (*mlp_block)(const float *h, const float *w1, const float *b1, const float *w2, float *hid,
                       float *x, int T, int D, int F, enum vla_bias_act act);
+    /* x [Tq, D] += attention(q, k, v) o_w^T, o_w [D, H*hd]  (attention into
+     * att [Tq, H*hd], then matmul accumulating into x); att is the caller's
+     * scratch and holds nothing defined afterwards (a GPU in 16 bits keeps
+     * the attention output in 16 bits only, as the GEMM after it reads it) */
+    void (*attention_o)(const float *q, int qs, const float *k, const float *v, int ks,
+                        const float *o_w, float *att, float *x, int Tq, int Tk, int H, int KV,
+                        int hd, int D, float scale);
+    /* out [T, Da + D] = [a[t], time_embed(t)] per row  (time_embed into a
+     * zeroed [D], then concat_bcast) */
+    void (*time_concat)(const float *a, int Da, float *out, int T, int D, float t,
+                        double min_period, double max_period);
 
     /* x [T, A] (normalised) -> x * std + mean, clamped to [low, high] */
     void (*denorm_clamp)(float *x, int T, int A, const float *mean, const float *std,

@@ -157,6 +157,109 @@ static void check_qkv_rope(struct ctx *c, int T, int D, int H, int KV, int hd, i
     free(h), free(w), free(wq), free(wkv), free(gq), free(gkv);
 }
 
+/* a decoder's attention as model.c runs it: qkv_rope writes P prefix rows
+ * of a KV cache (pos 0), then T rows after them (pos P), and the T queries
+ * attend to all P + T rows (a GPU in 16 bits reads them from the cache's
+ * 16-bit mirror); overwrite: before attending, one prefix row of the cache
+ * gets new values through upload, which the result must see (a stale mirror
+ * would not) */
+static void check_decoder_attention(struct ctx *c, int P, int T, int D, int H, int KV, int hd,
+                                    int overwrite)
+{
+    int qd = H * hd, kvd = 2 * KV * hd, Tk = P + T;
+    size_t nw = (size_t)(qd + kvd) * D, nc = (size_t)Tk * kvd, no = (size_t)T * qd;
+    float *hp = host_rand(c, (size_t)P * D), *h = host_rand(c, (size_t)T * D);
+    float *w = host_rand(c, nw), *row = host_rand(c, (size_t)kvd);
+    float *q = xmalloc((size_t)Tk * qd * sizeof(float)), *cache = xmalloc(nc * sizeof(float));
+    float *want = xmalloc(no * sizeof(float)), scale = 1.0f / sqrtf((float)hd);
+    const struct vla_ops *r = c->ref, *o = c->test;
+    r->scale(w, nw, 1.0f / sqrtf((float)D)); /* q, k, v ~ N(0, 1), as the other cases' */
+    r->qkv_rope(hp, w, w + (size_t)qd * D, q, cache, P, D, H, KV, hd, 0, 10000.0);
+    r->qkv_rope(h, w, w + (size_t)qd * D, q, cache + (size_t)P * kvd, T, D, H, KV, hd, P, 10000.0);
+    if (overwrite)
+        memcpy(cache + (size_t)(P / 2) * kvd, row, (size_t)kvd * sizeof(float));
+    r->attention(q, qd, cache, cache + (size_t)KV * hd, kvd, want, T, Tk, H, KV, hd, scale);
+    float *dhp = dev(o, hp, (size_t)P * D), *dh = dev(o, h, (size_t)T * D), *dw = dev(o, w, nw);
+    float *dq = o->alloc((size_t)Tk * qd), *dc = o->alloc(nc), *dout = o->alloc(no);
+    const float *kvw = dw + (size_t)qd * D;
+    o->qkv_rope(dhp, dw, kvw, dq, dc, P, D, H, KV, hd, 0, 10000.0);
+    o->sync(); /* a stage boundary between the prefix and the step, as in a pass */
+    o->qkv_rope(dh, dw, kvw, dq, dc + (size_t)P * kvd, T, D, H, KV, hd, P, 10000.0);
+    if (overwrite)
+        o->upload(dc + (size_t)(P / 2) * kvd, row, (size_t)kvd);
+    o->attention(dq, qd, dc, dc + (size_t)KV * hd, kvd, dout, T, Tk, H, KV, hd, scale);
+    float *got = fetch(o, dout, no);
+    char what[96];
+    snprintf(what, sizeof(what), "decoder attention %d + %d keys, %d queries, %dx%d/%d%s", P, T, T,
+             H, hd, KV, overwrite ? " (row rewritten)" : "");
+    judge(c, what, got, want, no);
+    /* attention_o on the same operands: x += attention o_w^T */
+    size_t nx = (size_t)T * D, nwo = (size_t)D * qd;
+    float *x = host_rand(c, nx), *wo = host_rand(c, nwo), *wx = xmalloc(nx * sizeof(float));
+    r->scale(wo, nwo, 1.0f / sqrtf((float)qd));
+    memcpy(wx, x, nx * sizeof(float));
+    r->matmul(want, wo, NULL, wx, T, D, qd, 1);
+    float *dx = dev(o, x, nx), *dwo = dev(o, wo, nwo);
+    o->attention_o(dq, qd, dc, dc + (size_t)KV * hd, kvd, dwo, dout, dx, T, Tk, H, KV, hd, D,
+                   scale);
+    float *gx = fetch(o, dx, nx);
+    snprintf(what, sizeof(what), "attention_o %d keys, %d queries, %dx%d/%d -> %d%s", Tk, T, H, hd,
+             KV, D, overwrite ? " (row rewritten)" : "");
+    judge(c, what, gx, wx, nx);
+    float *ds[] = {dhp, dh, dw, dq, dc, dout, dx, dwo};
+    for (int i = 0; i < 8; i++)
+        o->release(ds[i]);
+    free(hp), free(h), free(w), free(row), free(q), free(cache), free(want), free(got);
+    free(x), free(wo), free(wx), free(gx);
+}
+
+static void check_time_concat(struct ctx *c, int T, int Da, int D, float t)
+{
+    size_t n = (size_t)T * (Da + D);
+    float *a = host_rand(c, (size_t)T * Da), *e = xcalloc((size_t)D, sizeof(float));
+    float *want = xmalloc(n * sizeof(float));
+    c->ref->time_embed(e, D, t, 4e-3, 4.0);
+    c->ref->concat_bcast(a, Da, e, D, want, T);
+    float *da = dev(c->test, a, (size_t)T * Da), *dout = c->test->alloc(n);
+    c->test->time_concat(da, Da, dout, T, D, t, 4e-3, 4.0);
+    float *got = fetch(c->test, dout, n);
+    char what[64];
+    snprintf(what, sizeof(what), "time_concat %d x (%d + %d) t %g", T, Da, D, t);
+    judge(c, what, got, want, n);
+    c->test->release(da), c->test->release(dout);
+    free(a), free(e), free(want), free(got);
+}
+
+/* the integrator's update and the next step's first GEMM, a stage boundary
+ * between them (a GPU in 16 bits reads y's mirror that axpy wrote); with
+ * rewrite, one row of y gets new values through upload before the GEMM */
+static void check_axpy_matmul(struct ctx *c, int T, int A, int N, int rewrite)
+{
+    size_t n = (size_t)T * A;
+    float *y = host_rand(c, n), *x = host_rand(c, n), *w = host_rand(c, (size_t)N * A);
+    float *row = host_rand(c, (size_t)A), *want = xmalloc((size_t)T * N * sizeof(float));
+    float *wy = xmalloc(n * sizeof(float));
+    memcpy(wy, y, n * sizeof(float));
+    c->ref->axpy(wy, x, -0.1f, n);
+    if (rewrite)
+        memcpy(wy + (size_t)(T / 2) * A, row, (size_t)A * sizeof(float));
+    c->ref->matmul(wy, w, NULL, want, T, N, A, 0);
+    float *dy = dev(c->test, y, n), *dx = dev(c->test, x, n), *dw = dev(c->test, w, (size_t)N * A);
+    float *dout = c->test->alloc((size_t)T * N);
+    c->test->axpy(dy, dx, -0.1f, n);
+    c->test->sync();
+    if (rewrite)
+        c->test->upload(dy + (size_t)(T / 2) * A, row, (size_t)A);
+    c->test->matmul(dy, dw, NULL, dout, T, N, A, 0);
+    float *got = fetch(c->test, dout, (size_t)T * N);
+    char what[64];
+    snprintf(what, sizeof(what), "axpy, then matmul %d x %d x %d%s", T, N, A,
+             rewrite ? " (row rewritten)" : "");
+    judge(c, what, got, want, (size_t)T * N);
+    c->test->release(dy), c->test->release(dx), c->test->release(dw), c->test->release(dout);
+    free(y), free(x), free(w), free(row), free(want), free(wy), free(got);
+}
+
 static void check_attention_packed(struct ctx *c, int C, int T, int H, int hd, int with_bias)
 {
     int W = H * hd;
@@ -296,6 +399,15 @@ int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double 
     check_qkv_rope(&c, 7, 72, 3, 1, 72, 37, 1);
     check_qkv_rope(&c, 1, 50, 4, 2, 16, 5, 1);
     check_qkv_rope(&c, 7, 72, 3, 1, 72, 37, 0);
+    check_decoder_attention(&c, 37, 7, 72, 3, 1, 72, 0);
+    check_decoder_attention(&c, 49, 50, 72, 4, 1, 36, 1);
+    check_decoder_attention(&c, 7, 1, 50, 4, 2, 16, 0);
+    check_time_concat(&c, 50, 72, 72, 0.7f);
+    check_time_concat(&c, 7, 37, 101, 1.0f); /* odd D: its last column 0 */
+    check_time_concat(&c, 1, 216, 50, 0.1f);
+    check_axpy_matmul(&c, 50, 7, 72, 0);
+    check_axpy_matmul(&c, 37, 32, 101, 1);
+    check_axpy_matmul(&c, 1, 5, 72, 0);
     check_attention_packed(&c, 2, 37, 3, 72, 1);
     check_attention_packed(&c, 1, 49, 3, 72, 0);
     check_attention_packed(&c, 3, 7, 2, 36, 1);

@@ -259,6 +259,14 @@ static void cpu_qkv_rope(const float *h, const float *q_w, const float *kv_w, fl
     cpu_rope(kv, T, KV, hd, kvd, pos0, theta);
 }
 
+static void cpu_attention_o(const float *q, int qs, const float *k, const float *v, int ks,
+                            const float *o_w, float *att, float *x, int Tq, int Tk, int H, int KV,
+                            int hd, int D, float scale)
+{
+    cpu_attention(q, qs, k, v, ks, att, Tq, Tk, H, KV, hd, scale);
+    cpu_matmul(att, o_w, NULL, x, Tq, D, H * hd, 1);
+}
+
 static void cpu_attention_packed(const float *qkv, const float *bias, float *out, int C, int T,
                                  int H, int hd, float scale)
 {
@@ -396,6 +404,16 @@ static void cpu_time_embed(float *out, int D, float t, double min_period, double
     }
 }
 
+/* fused (ops.h): time_embed into a zeroed row, then concat_bcast */
+static void cpu_time_concat(const float *a, int Da, float *out, int T, int D, float t,
+                            double min_period, double max_period)
+{
+    float *e = xcalloc((size_t)D, sizeof(float));
+    cpu_time_embed(e, D, t, min_period, max_period);
+    cpu_concat_bcast(a, Da, e, D, out, T);
+    free(e);
+}
+
 static void cpu_moe_route(const float *logits, int T, int X, int k, enum vla_router r, int *idx,
                           float *wts)
 {
@@ -510,6 +528,8 @@ const struct vla_ops vla_ops_cpu = {
     .attention_packed = cpu_attention_packed,
     .attention_block = cpu_attention_block,
     .mlp_block = cpu_mlp_block,
+    .attention_o = cpu_attention_o,
+    .time_concat = cpu_time_concat,
     .denorm_clamp = cpu_denorm_clamp,
     .max_abs = cpu_max_abs,
 };

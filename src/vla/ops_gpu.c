@@ -22,6 +22,7 @@
 #include "../gpu/kcache.h"
 #include "../core/util.h"
 #include "rng.h"
+#include "spans.h"
 
 #define KFNS(X)                                                                                    \
     X(vla_cvt16)                                                                                   \
@@ -32,10 +33,11 @@
     X(vla_act)                                                                                     \
     X(vla_glu)                                                                                     \
     X(vla_layernorm)                                                                               \
-    X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge)       \
-        X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)      \
-            X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3)     \
-                X(vla_bias_act) X(vla_bias_layernorm) X(vla_rope_split) X(vla_bias_cvt16)
+    X(vla_rmsnorm)                                                                                 \
+    X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed)         \
+        X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route)  \
+            X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act)      \
+                X(vla_bias_layernorm) X(vla_rope_split) X(vla_bias_cvt16) X(vla_time_concat)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -65,11 +67,28 @@ struct scratch {
  * kind, each with its own buffer. A slot is dropped when anything writes
  * memory overlapping its fp32 source, at every stage boundary (g_sync) and
  * when the dtype changes: a hit is always the current value. */
-enum { SH_NORM, SH_ACT, SH_GLU, SH_N };
+enum { SH_NORM, SH_ACT, SH_GLU, SH_ROPE_Q, SH_CAT, SH_N };
 struct shadow {
     const float *src;
     size_t n; /* fp32 elements, contiguous */
     void *p16;
+};
+
+/* A "mirror": the 16-bit copy of an fp32 allocation that, unlike a shadow,
+ * outlives stage boundaries. It serves the KV cache: qkv_rope writes a
+ * layer's K/V rows in fp32 and 16 bits in one kernel (the prefix's rows
+ * once a pass, a step's rows every step) and attention reads the 16-bit rows
+ * where it used to convert the layer's whole cache every step; and the
+ * integrator state x_t, which axpy writes at the end of a step and the next
+ * step's first GEMM reads (act_operand looks here after the shadows). `valid` holds
+ * the element ranges written in both forms; wrote() cuts every other write
+ * out of them (every device write in this file calls it), so rows found
+ * valid hold the current values. */
+struct alloc_rec {
+    float *p;
+    size_t n;
+    uint16_t *m16; /* the mirror, NULL until a producer first writes one here */
+    struct vla_spans valid;
 };
 
 static struct {
@@ -85,9 +104,12 @@ static struct {
     uint16_t *arena16;
     enum gpu_dtype arena16_dt;
     struct scratch a16, q16, k16, v16, S, P16, tok, red, moe_w, moe_gu, moe_act, moe_eo;
-    struct scratch sh_buf[SH_N], qkvbuf;
+    struct scratch sh_buf[SH_N], qkvbuf, o16, w16;
     struct scratch qkv16, att16, hid16, wa16, wb16; /* the vision blocks' 16-bit intermediates */
     struct shadow sh[SH_N];
+    struct alloc_rec *allocs; /* g_alloc's allocations, for their mirrors */
+    int nallocs, capallocs;
+    long long mirror_hits;
     int no_shadow; /* ROCM_VLA_DOCTOR_VLA_NO_FUSE=1: the unfused path (kernel tests, A/B) */
     int no_lt;     /* vla_gpu_set_blaslt(0): batch-1 GEMMs through blas_gemm_ex (kernel tests) */
     long long lt_fallbacks; /* Lt calls that found no algorithm and ran blas_gemm_ex */
@@ -154,6 +176,13 @@ static float *g_alloc(size_t n)
     float *p = dev_alloc(n * sizeof(float));
     if (p && G.b->memset(G.b, p, 0, n * sizeof(float)))
         fail("memset");
+    if (!p)
+        return p;
+    if (G.nallocs == G.capallocs) {
+        G.capallocs = G.capallocs ? 2 * G.capallocs : 64;
+        G.allocs = xrealloc(G.allocs, (size_t)G.capallocs * sizeof(*G.allocs));
+    }
+    G.allocs[G.nallocs++] = (struct alloc_rec){.p = p, .n = n};
     return p;
 }
 
@@ -162,7 +191,55 @@ static void shadows_clear(void)
     memset(G.sh, 0, sizeof(G.sh));
 }
 
-/* [p, p + bytes) was written: shadows of overlapping sources are stale */
+/* every mirror's rows invalid (the dtype or the fusion switch changed) */
+static void mirrors_clear(void)
+{
+    for (int i = 0; i < G.nallocs; i++)
+        vla_spans_clear(&G.allocs[i].valid);
+}
+
+/* the allocation holding [p, p + bytes), or NULL */
+static struct alloc_rec *alloc_of(const void *p, size_t bytes)
+{
+    const char *a = p;
+    for (int i = 0; i < G.nallocs; i++) {
+        const char *s0 = (const char *)G.allocs[i].p;
+        if (a >= s0 && a + bytes <= s0 + G.allocs[i].n * sizeof(float))
+            return &G.allocs[i];
+    }
+    return NULL;
+}
+
+/* [p, p + n floats) of a mirrored allocation is current in its mirror:
+ * the 16-bit address of p, else NULL */
+static const uint16_t *mirror_of(const float *p, size_t n)
+{
+    if (G.dt == GPU_F32 || G.no_shadow)
+        return NULL;
+    struct alloc_rec *r = alloc_of(p, n * sizeof(float));
+    if (!r || !r->m16)
+        return NULL;
+    size_t lo = (size_t)(p - r->p);
+    return vla_spans_cover(&r->valid, lo, lo + n) ? r->m16 + lo : NULL;
+}
+
+/* the allocation whose mirror a producer writing [p, p + n floats) in 16
+ * bits fills too (the mirror made on first use, outside a capture), or NULL
+ * (fp32, the unfused path, not an allocation of g_alloc) */
+static struct alloc_rec *mirror_target(const float *p, size_t n)
+{
+    if (G.dt == GPU_F32 || G.no_shadow)
+        return NULL;
+    struct alloc_rec *r = alloc_of(p, n * sizeof(float));
+    if (r && !r->m16 && !G.capturing) {
+        r->m16 = dev_alloc(r->n * 2);
+        vla_spans_clear(&r->valid);
+    }
+    return r && r->m16 ? r : NULL;
+}
+
+/* [p, p + bytes) was written: shadows of overlapping sources are stale, and
+ * so are the overlapped rows of mirrors */
 static void wrote(const void *p, size_t bytes)
 {
     const char *a = p, *e = a + bytes;
@@ -171,13 +248,33 @@ static void wrote(const void *p, size_t bytes)
         if (G.sh[i].src && a < s1 && s0 < e)
             G.sh[i].src = NULL;
     }
+    for (int i = 0; i < G.nallocs; i++) {
+        struct alloc_rec *r = &G.allocs[i];
+        const char *s0 = (const char *)r->p, *s1 = s0 + r->n * sizeof(float);
+        if (!r->valid.n || e <= s0 || s1 <= a)
+            continue;
+        size_t lo = a > s0 ? (size_t)(a - s0) / sizeof(float) : 0;
+        size_t hi = e < s1 ? (size_t)(e - s0 + sizeof(float) - 1) / sizeof(float) : r->n;
+        vla_spans_cut(&r->valid, lo, hi);
+    }
 }
 
 static void g_release(float *p)
 {
     shadows_clear();
-    if (p)
-        G.b->free(G.b, p);
+    if (!p)
+        return;
+    for (int i = 0; i < G.nallocs; i++)
+        if (G.allocs[i].p == p) {
+            if (G.allocs[i].m16) {
+                G.b->free(G.b, G.allocs[i].m16);
+                G.cur -= G.allocs[i].n * 2;
+            }
+            vla_spans_free(&G.allocs[i].valid);
+            G.allocs[i] = G.allocs[--G.nallocs];
+            break;
+        }
+    G.b->free(G.b, p);
 }
 
 /* scratch of at least `bytes`; grows only outside a capture (the eager
@@ -369,18 +466,24 @@ static int gemm_lt(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float 
                  GPU_LT_PLAIN);
 }
 
-/* C_i = alpha op(A_i) op(B_i) + beta C_i (row-major), C fp32; inputs of type t */
-static void gemm(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float alpha, const void *A,
-                 long lda, long long sA, const void *B, long ldb, long long sB, float beta,
-                 float *C, long ldc, long long sC, int batch)
+/* C_i = alpha op(A_i) op(B_i) + beta C_i (row-major), C of type ct (fp32, or
+ * t through the BLAS only: the own kernel writes fp32); inputs of type t */
+static void gemm_ct(enum gpu_dtype t, enum gpu_dtype ct, int ta, int tb, int m, int n, int k,
+                    float alpha, const void *A, long lda, long long sA, const void *B, long ldb,
+                    long long sB, float beta, void *C, long ldc, long long sC, int batch)
 {
     if (G.err || m <= 0 || n <= 0 || batch <= 0)
         return;
-    if (batch == 1 && !gemm_lt(t, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, NULL))
+    if (ct != GPU_F32 && !G.b->blas_gemm_ex) {
+        fail("a 16-bit GEMM output without a BLAS");
+        return;
+    }
+    if (batch == 1 &&
+        !lt_ex(t, ct, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, NULL, GPU_LT_PLAIN))
         return;
     if (G.b->blas_gemm_ex) {
-        if (G.b->blas_gemm_ex(G.b, t, GPU_F32, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta,
-                              C, ldc, sC, batch, G.s))
+        if (G.b->blas_gemm_ex(G.b, t, ct, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C,
+                              ldc, sC, batch, G.s))
             fail("GEMM");
         prof_mark(batch > 1 ? "GEMM, batched (BLAS)"
                   : m <= 64 ? "GEMM, M <= 64 (BLAS)"
@@ -391,6 +494,14 @@ static void gemm(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float al
     int bf = t == GPU_BF16;
     LAUNCH(t == GPU_F32 ? K_vla_gemm_f32 : K_vla_gemm_w16, grid, &ta, &tb, &m, &n, &k, &alpha, &A,
            &lda, &sA, &B, &ldb, &sB, &beta, &C, &ldc, &sC, &bf);
+}
+
+/* gemm_ct with an fp32 C */
+static void gemm(enum gpu_dtype t, int ta, int tb, int m, int n, int k, float alpha, const void *A,
+                 long lda, long long sA, const void *B, long ldb, long long sB, float beta,
+                 float *C, long ldc, long long sC, int batch)
+{
+    gemm_ct(t, GPU_F32, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc, sC, batch);
 }
 
 /* the operand for a weight: fp32 itself, or its 16-bit copy */
@@ -404,17 +515,42 @@ static const void *weight_operand(const float *w, enum gpu_dtype *t)
     return w;
 }
 
+/* a weight [N, K] as a GEMM operand: weight_operand, and in 16-bit mode a
+ * matrix outside the arena (the kernel tests' operands) converted into
+ * scratch, so that the tests run the 16-bit path a pass runs */
+static const void *weight_operand16(const float *w, int N, int K, enum gpu_dtype *t)
+{
+    const void *B = weight_operand(w, t);
+    if (*t != GPU_F32 || G.dt == GPU_F32)
+        return B;
+    void *w16 = scratch(&G.w16, (size_t)N * K * 2);
+    cvt16(w, K, w16, K, N, K);
+    *t = G.dt;
+    return w16;
+}
+
+/* the current 16-bit copy of x [n floats] a producer wrote, or NULL */
+static const void *shadow_of(const float *x, size_t n)
+{
+    for (int i = 0; i < SH_N; i++)
+        if (G.sh[i].src == x && G.sh[i].n == n) {
+            G.sh_hits++;
+            return G.sh[i].p16;
+        }
+    return NULL;
+}
+
 /* an activation as a GEMM operand of type t (converted into sc when 16-bit) */
 static const void *act_operand(const float *x, int rows, int cols, enum gpu_dtype t,
                                struct scratch *sc)
 {
     if (t == GPU_F32)
         return x;
-    for (int i = 0; i < SH_N; i++)
-        if (G.sh[i].src == x && G.sh[i].n == (size_t)rows * cols) {
-            G.sh_hits++;
-            return G.sh[i].p16;
-        }
+    const void *s16 = shadow_of(x, (size_t)rows * cols);
+    if (!s16 && (s16 = mirror_of(x, (size_t)rows * cols)))
+        G.mirror_hits++;
+    if (s16)
+        return s16;
     void *d = scratch(sc, (size_t)rows * cols * 2);
     cvt16(x, cols, d, cols, rows, cols);
     return d;
@@ -442,7 +578,7 @@ static void g_matmul(const float *x, const float *w, const float *bias, float *y
                      int K, int accumulate)
 {
     enum gpu_dtype t;
-    const void *B = weight_operand(w, &t);
+    const void *B = weight_operand16(w, N, K, &t);
     const void *A = act_operand(x, M, K, t, &G.a16);
     wrote(y, (size_t)M * N * sizeof(float));
     float beta = accumulate ? 1.0f : 0.0f;
@@ -529,15 +665,28 @@ static void softmax(float *S, int rows, int n, float scale, void *P16, int bf)
 }
 
 /* BLAS-based attention: S_h = Q_h K_g^T, P = softmax(S * scale) in fp32,
- * O_h = P_h V_g; head h reads kv head g = h / (H / KV). */
-static void g_attention(const float *q, int qs, const float *k, const float *v, int ks, float *out,
-                        int Tq, int Tk, int H, int KV, int hd, float scale)
+ * O_h = P_h V_g; head h reads kv head g = h / (H / KV). out [Tq, H*hd] of
+ * type ct: fp32, or (16-bit mode, with a BLAS) the 16-bit operand of the
+ * output projection, written by the P V GEMM itself */
+static void attend(const float *q, int qs, const float *k, const float *v, int ks, void *out,
+                   enum gpu_dtype ct, int Tq, int Tk, int H, int KV, int hd, float scale)
 {
     int G_ = H / KV;
     enum gpu_dtype t = G.dt;
     const void *Q = q, *K = k, *V = v;
     long ldq = qs, ldk = ks, ldv = ks;
-    if (t != GPU_F32) {
+    size_t kspan = (size_t)(Tk - 1) * ks + (size_t)KV * hd; /* floats of k's (v's) rows */
+    const void *sq = NULL, *sk = NULL, *sv = NULL;
+    if (t != GPU_F32 && !G.no_shadow && qs == H * hd) {
+        /* q's 16-bit copy from qkv_rope, K and V from the KV cache's mirror */
+        sq = shadow_of(q, (size_t)Tq * qs);
+        sk = mirror_of(k, kspan);
+        sv = mirror_of(v, kspan);
+    }
+    if (sq && sk && sv) {
+        G.mirror_hits++;
+        Q = sq, K = sk, V = sv;
+    } else if (t != GPU_F32) {
         void *q16 = scratch(&G.q16, (size_t)Tq * H * hd * 2);
         void *k16 = scratch(&G.k16, (size_t)Tk * KV * hd * 2);
         void *v16 = scratch(&G.v16, (size_t)Tk * KV * hd * 2);
@@ -555,9 +704,9 @@ static void g_attention(const float *q, int qs, const float *k, const float *v, 
         Q = q16, K = k16, V = v16;
         ldq = (long)H * hd, ldk = ldv = (long)KV * hd;
     }
-    size_t es = t == GPU_F32 ? 4 : 2;
+    size_t es = t == GPU_F32 ? 4 : 2, eo = ct == GPU_F32 ? 4 : 2;
     long long sS = (long long)Tq * Tk;
-    wrote(out, (size_t)Tq * H * hd * sizeof(float));
+    wrote(out, (size_t)Tq * H * hd * eo);
     float *S = scratch(&G.S, (size_t)H * sS * sizeof(float));
     if (G_ == 1) {
         gemm(t, 0, 1, Tq, Tk, hd, 1.0f, Q, ldq, hd, K, ldk, hd, 0.0f, S, Tk, sS, H);
@@ -573,13 +722,41 @@ static void g_attention(const float *q, int qs, const float *k, const float *v, 
     const void *P = t == GPU_F32 ? (const void *)S : P16;
     long ldo = (long)H * hd;
     if (G_ == 1) {
-        gemm(t, 0, 0, Tq, hd, Tk, 1.0f, P, Tk, sS, V, ldv, hd, 0.0f, out, ldo, hd, H);
+        gemm_ct(t, ct, 0, 0, Tq, hd, Tk, 1.0f, P, Tk, sS, V, ldv, hd, 0.0f, out, ldo, hd, H);
     } else {
         for (int g = 0; g < KV; g++)
-            gemm(t, 0, 0, Tq, hd, Tk, 1.0f, (const char *)P + (size_t)g * G_ * sS * es, Tk, sS,
-                 (const char *)V + (size_t)g * hd * es, ldv, 0, 0.0f, out + (size_t)g * G_ * hd,
-                 ldo, hd, G_);
+            gemm_ct(t, ct, 0, 0, Tq, hd, Tk, 1.0f, (const char *)P + (size_t)g * G_ * sS * es, Tk,
+                    sS, (const char *)V + (size_t)g * hd * es, ldv, 0, 0.0f,
+                    (char *)out + (size_t)g * G_ * hd * eo, ldo, hd, G_);
     }
+}
+
+static void g_attention(const float *q, int qs, const float *k, const float *v, int ks, float *out,
+                        int Tq, int Tk, int H, int KV, int hd, float scale)
+{
+    attend(q, qs, k, v, ks, out, GPU_F32, Tq, Tk, H, KV, hd, scale);
+}
+
+/* x += attention(...) o_w^T: in 16-bit mode with a BLAS the P V GEMM writes
+ * the output projection's 16-bit operand (no conversion kernel between the
+ * two GEMMs) and att is not written; else the composition */
+static void g_attention_o(const float *q, int qs, const float *k, const float *v, int ks,
+                          const float *o_w, float *att, float *x, int Tq, int Tk, int H, int KV,
+                          int hd, int D, float scale)
+{
+    int qd = H * hd;
+    if (G.dt == GPU_F32 || G.no_shadow || !G.b->blas_gemm_ex) {
+        g_attention(q, qs, k, v, ks, att, Tq, Tk, H, KV, hd, scale);
+        g_matmul(att, o_w, NULL, x, Tq, D, qd, 1);
+        return;
+    }
+    enum gpu_dtype t;
+    const void *W = weight_operand16(o_w, D, qd, &t);
+    void *a16 = scratch(&G.o16, (size_t)Tq * qd * 2);
+    attend(q, qs, k, v, ks, a16, t, Tq, Tk, H, KV, hd, scale);
+    wrote(att, (size_t)Tq * qd * sizeof(float)); /* its old contents are not its value now */
+    wrote(x, (size_t)Tq * D * sizeof(float));
+    gemm(t, 0, 1, Tq, D, qd, 1.0f, a16, qd, 0, W, qd, 0, 1.0f, x, D, 0, 1);
 }
 
 /* ---- fused operations (ops.h) ------------------------------------------ */
@@ -627,8 +804,18 @@ static void g_qkv_rope(const float *h, const float *q_w, const float *kv_w, floa
     g_matmul(h, q_w, NULL, buf, T, qd + kvd, D, 0);
     wrote(q, (size_t)T * qd * sizeof(float));
     wrote(kv, (size_t)T * kvd * sizeof(float));
+    /* 16-bit: q's copy as a shadow, K/V rows into the mirror of kv's
+     * allocation (made on first use, outside a capture) */
+    void *q16 = shadow_target(SH_ROPE_Q, (size_t)T * qd), *kv16 = NULL;
+    struct alloc_rec *r = mirror_target(kv, (size_t)T * kvd);
+    if (r)
+        kv16 = r->m16 + (kv - r->p);
+    int bf = G.dt == GPU_BF16;
     LAUNCH(K_vla_rope_split, grid_for((uint64_t)T * (hd / 2)), &buf, &T, &H, &KV, &hd, &pos0,
-           &theta, &q, &kv);
+           &theta, &q, &kv, &q16, &kv16, &bf);
+    shadow_set(SH_ROPE_Q, q, (size_t)T * qd, q16);
+    if (kv16 && !G.err)
+        vla_spans_add(&r->valid, (size_t)(kv - r->p), (size_t)(kv - r->p) + (size_t)T * kvd);
 }
 
 /* the 16-bit copy of a weight [n, k]: the arena's, or (a weight outside
@@ -643,21 +830,13 @@ static const void *weight16(const float *w, int n, int k, struct scratch *sc)
 }
 
 /* as gemm(), alpha 1 and beta 0, C of the inputs' 16-bit type t: the next
- * GEMM's operand written by this one (cuBLASLt for batch 1, else the BLAS;
- * the callers check that there is one) */
+ * GEMM's operand written by this one (the callers check that there is a
+ * BLAS: the project's kernel writes fp32) */
 static void gemm16(enum gpu_dtype t, int ta, int tb, int m, int n, int k, const void *A, long lda,
                    long long sA, const void *B, long ldb, long long sB, void *C, long ldc,
                    long long sC, int batch)
 {
-    if (G.err)
-        return;
-    if (batch == 1 &&
-        !lt_ex(t, t, ta, tb, m, n, k, 1.0f, A, lda, B, ldb, 0.0f, C, ldc, NULL, GPU_LT_PLAIN))
-        return;
-    if (G.b->blas_gemm_ex(G.b, t, t, ta, tb, m, n, k, 1.0f, A, lda, sA, B, ldb, sB, 0.0f, C, ldc,
-                          sC, batch, G.s))
-        fail("GEMM (16-bit output)");
-    prof_mark(batch > 1 ? "GEMM, batched, 16-bit out (BLAS)" : "GEMM, 16-bit out (BLAS)");
+    gemm_ct(t, t, ta, tb, m, n, k, 1.0f, A, lda, sA, B, ldb, sB, 0.0f, C, ldc, sC, batch);
 }
 
 /* the 16-bit blocks (attention_block, mlp_block) keep their intermediates
@@ -799,7 +978,9 @@ static void g_add(float *y, const float *x, size_t n)
     wrote(y, n * sizeof(float));
     float a = 1.0f;
     uint64_t nn = n;
-    LAUNCH(K_vla_axpy, grid_for(nn), &y, &x, &a, &nn);
+    void *y16 = NULL;
+    int bf = 0;
+    LAUNCH(K_vla_axpy, grid_for(nn), &y, &x, &a, &nn, &y16, &bf);
 }
 
 static void g_scale(float *x, size_t n, float s)
@@ -809,11 +990,19 @@ static void g_scale(float *x, size_t n, float s)
     LAUNCH(K_vla_scale, grid_for(nn), &x, &s, &nn);
 }
 
+/* y += a x; in 16-bit mode y's 16 bits go into the mirror of y's
+ * allocation as well: the integrator state, which the next denoising step's
+ * first GEMM reads across the stage boundary (no conversion kernel there) */
 static void g_axpy(float *y, const float *x, float a, size_t n)
 {
     wrote(y, n * sizeof(float));
     uint64_t nn = n;
-    LAUNCH(K_vla_axpy, grid_for(nn), &y, &x, &a, &nn);
+    struct alloc_rec *r = mirror_target(y, n);
+    void *y16 = r ? r->m16 + (y - r->p) : NULL;
+    int bf = G.dt == GPU_BF16;
+    LAUNCH(K_vla_axpy, grid_for(nn), &y, &x, &a, &nn, &y16, &bf);
+    if (r && !G.err)
+        vla_spans_add(&r->valid, (size_t)(y - r->p), (size_t)(y - r->p) + n);
 }
 
 static void g_patchify(const float *img, float *out, int S, int p)
@@ -846,6 +1035,17 @@ static void g_concat_bcast(const float *a, int Da, const float *b, int Db, float
 {
     wrote(out, (size_t)T * (Da + Db) * sizeof(float));
     LAUNCH(K_vla_concat_bcast, grid_for((uint64_t)T * (Da + Db)), &a, &Da, &b, &Db, &out, &T);
+}
+
+static void g_time_concat(const float *a, int Da, float *out, int T, int D, float t, double min_p,
+                          double max_p)
+{
+    size_t n = (size_t)T * (Da + D);
+    wrote(out, n * sizeof(float));
+    void *y16 = shadow_target(SH_CAT, n);
+    int bf = G.dt == GPU_BF16;
+    LAUNCH(K_vla_time_concat, grid_for(n), &a, &Da, &out, &T, &D, &t, &min_p, &max_p, &y16, &bf);
+    shadow_set(SH_CAT, out, n, y16);
 }
 
 static void g_time_embed(float *out, int D, float t, double min_p, double max_p)
@@ -965,6 +1165,8 @@ const struct vla_ops vla_ops_gpu = {
     .attention_packed = g_attention_packed,
     .attention_block = g_attention_block,
     .mlp_block = g_mlp_block,
+    .attention_o = g_attention_o,
+    .time_concat = g_time_concat,
     .denorm_clamp = g_denorm_clamp,
     .max_abs = g_max_abs,
 };
@@ -1070,6 +1272,14 @@ void vla_gpu_set_fuse(int on)
 {
     G.no_shadow = !on;
     shadows_clear();
+    mirrors_clear();
+}
+
+void vla_gpu_fuse_counts(long long *shadow_hits, long long *mirror_hits, long long *conversions)
+{
+    *shadow_hits = G.sh_hits;
+    *mirror_hits = G.mirror_hits;
+    *conversions = G.cvt_launches;
 }
 
 const struct vla_gpu_info *vla_gpu_info(void)
@@ -1099,6 +1309,7 @@ static int make16(void)
 int vla_gpu_set_dtype(const char *dtype)
 {
     shadows_clear();
+    mirrors_clear();
     if (strcmp(dtype, "fp32") == 0)
         G.dt = GPU_F32;
     else if (strcmp(dtype, "bf16") == 0)
@@ -1361,13 +1572,21 @@ void vla_gpu_close(void)
         b->event_destroy(b, G.prof_ev[i]);
     if (G.pool)
         b->free_host(b, G.pool);
-    struct scratch *sc[] = {
-        &G.a16,       &G.q16,    &G.k16,    &G.v16,     &G.S,      &G.P16,       &G.tok,
-        &G.red,       &G.moe_w,  &G.moe_gu, &G.moe_act, &G.moe_eo, &G.sh_buf[0], &G.sh_buf[1],
-        &G.sh_buf[2], &G.qkvbuf, &G.qkv16,  &G.att16,   &G.hid16,  &G.wa16,      &G.wb16};
+    struct scratch *sc[] = {&G.a16, &G.q16,   &G.k16,    &G.v16,     &G.S,      &G.P16,    &G.tok,
+                            &G.red, &G.moe_w, &G.moe_gu, &G.moe_act, &G.moe_eo, &G.qkvbuf, &G.o16,
+                            &G.w16, &G.qkv16, &G.att16,  &G.hid16,   &G.wa16,   &G.wb16};
     for (size_t i = 0; i < ARRAY_SIZE(sc); i++)
         if (sc[i]->p)
             b->free(b, sc[i]->p);
+    for (int i = 0; i < SH_N; i++)
+        if (G.sh_buf[i].p)
+            b->free(b, G.sh_buf[i].p);
+    for (int i = 0; i < G.nallocs; i++) { /* the caller's buffers stay its own */
+        if (G.allocs[i].m16)
+            b->free(b, G.allocs[i].m16);
+        vla_spans_free(&G.allocs[i].valid);
+    }
+    free(G.allocs);
     if (G.arena16)
         b->free(b, G.arena16);
     if (G.arena)

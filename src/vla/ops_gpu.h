@@ -41,6 +41,10 @@ void vla_gpu_set_fuse(int on);
  * (ROCM_VLA_DOCTOR_NO_BLASLT=1 at open: never); 0: through blas_gemm_ex (the
  * kernel tests' A/B). -1 when the backend has no cuBLASLt */
 int vla_gpu_set_blaslt(int on);
+/* since open: 16-bit GEMM operands found as a producer's shadow, found in a
+ * mirror (the KV cache, x_t), and conversion kernels launched (the kernel
+ * tests check that the fused paths ran) */
+void vla_gpu_fuse_counts(long long *shadow_hits, long long *mirror_hits, long long *conversions);
 /* "fp32", "bf16" or "fp16": the precision of the GEMM inputs from now on */
 int vla_gpu_set_dtype(const char *dtype);
 
