@@ -32,10 +32,11 @@
     X(vla_act)                                                                                     \
     X(vla_glu)                                                                                     \
     X(vla_layernorm)                                                                               \
-    X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge)       \
-        X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)      \
-            X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3)     \
-                X(vla_bias_act) X(vla_bias_layernorm) X(vla_rope_split) X(vla_qkv_heads16)
+    X(vla_rmsnorm)                                                                                 \
+    X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed)         \
+        X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route)  \
+            X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act)      \
+                X(vla_bias_layernorm) X(vla_rope_split) X(vla_qkv_heads16)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -594,25 +595,34 @@ static void g_bias_layernorm(float *x, const float *bias, const float *w, const 
 }
 
 static void g_qkv_rope(const float *h, const float *q_w, const float *kv_w, float *q, float *kv,
-                       int T, int D, int H, int KV, int hd, int pos0, double theta)
+                       int nseq, size_t kvs, int T, int D, int H, int KV, int hd, int pos0,
+                       double theta)
 {
-    int qd = H * hd, kvd = 2 * KV * hd;
+    int qd = H * hd, kvd = 2 * KV * hd, NT = nseq * T;
     if (G.no_shadow || kv_w != q_w + (size_t)qd * D) {
         /* the weights are not one [q; kv] matrix: the composition */
-        g_matmul(h, q_w, NULL, q, T, qd, D, 0);
-        g_matmul(h, kv_w, NULL, kv, T, kvd, D, 0);
-        g_rope(q, T, H, hd, qd, pos0, theta);
-        g_rope(kv, T, KV, hd, kvd, pos0, theta);
+        g_matmul(h, q_w, NULL, q, NT, qd, D, 0);
+        for (int s = 0; s < nseq; s++) {
+            g_matmul(h + (size_t)s * T * D, kv_w, NULL, kv + s * kvs, T, kvd, D, 0);
+            g_rope(q + (size_t)s * T * qd, T, H, hd, qd, pos0, theta);
+            g_rope(kv + s * kvs, T, KV, hd, kvd, pos0, theta);
+        }
         return;
     }
     /* q_w and kv_w are adjacent rows of one [q; kv] matrix (weights.c lays
-     * them out so): one GEMM, then one kernel for RoPE and the split */
-    float *buf = scratch(&G.qkvbuf, (size_t)T * (qd + kvd) * sizeof(float));
-    g_matmul(h, q_w, NULL, buf, T, qd + kvd, D, 0);
-    wrote(q, (size_t)T * qd * sizeof(float));
-    wrote(kv, (size_t)T * kvd * sizeof(float));
-    LAUNCH(K_vla_rope_split, grid_for((uint64_t)T * (hd / 2)), &buf, &T, &H, &KV, &hd, &pos0,
-           &theta, &q, &kv);
+     * them out so): one GEMM over every sequence's rows, then one kernel per
+     * sequence for RoPE and the split (each sequence's K/V go to its own
+     * cache, positions restart per sequence) */
+    float *buf = scratch(&G.qkvbuf, (size_t)NT * (qd + kvd) * sizeof(float));
+    g_matmul(h, q_w, NULL, buf, NT, qd + kvd, D, 0);
+    wrote(q, (size_t)NT * qd * sizeof(float));
+    for (int s = 0; s < nseq; s++) {
+        float *bs = buf + (size_t)s * T * (qd + kvd), *qs = q + (size_t)s * T * qd,
+              *ks = kv + s * kvs;
+        wrote(ks, (size_t)T * kvd * sizeof(float));
+        LAUNCH(K_vla_rope_split, grid_for((uint64_t)T * (hd / 2)), &bs, &T, &H, &KV, &hd, &pos0,
+               &theta, &qs, &ks);
+    }
 }
 
 static void g_attention_packed(const float *qkv, const float *bias, float *out, int C, int T, int H,
@@ -681,10 +691,11 @@ static void g_axpy(float *y, const float *x, float a, size_t n)
     LAUNCH(K_vla_axpy, grid_for(nn), &y, &x, &a, &nn);
 }
 
-static void g_patchify(const float *img, float *out, int S, int p)
+static void g_patchify(const float *img, float *out, int S, int p, int g)
 {
-    wrote(out, (size_t)S * S * 3 * sizeof(float));
-    LAUNCH(K_vla_patchify, grid_for((uint64_t)S * S * 3), &img, &out, &S, &p);
+    uint64_t n = (uint64_t)g * g * 3 * p * p;
+    wrote(out, n * sizeof(float));
+    LAUNCH(K_vla_patchify, grid_for(n), &img, &out, &S, &p, &g);
 }
 
 static void g_pos_interp(const float *tab, int g0, float *out, int g1, int D)
@@ -1324,7 +1335,7 @@ int vla_gpu_load_gemm(int n, int reps)
 /* the normalised actions (x after the last step) of the last pass */
 int vla_gpu_download_state(const struct vla_model *m, float *host)
 {
-    d2h(host, m->xt, (size_t)m->C * m->A * sizeof(float));
+    d2h(host, m->xt, (size_t)m->B * m->C * m->A * sizeof(float));
     g_sync();
     return G.err ? -1 : 0;
 }
