@@ -32,11 +32,10 @@
     X(vla_act)                                                                                     \
     X(vla_glu)                                                                                     \
     X(vla_layernorm)                                                                               \
-    X(vla_rmsnorm)                                                                                 \
-    X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed)         \
-        X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route)  \
-            X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act)      \
-                X(vla_bias_layernorm) X(vla_rope_split) X(vla_qkv_heads16)
+    X(vla_rmsnorm) X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge)       \
+        X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs)      \
+            X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3)     \
+                X(vla_bias_act) X(vla_bias_layernorm) X(vla_rope_split) X(vla_qkv_heads16)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -44,7 +43,10 @@ static const char *const knames[] = {KFNS(KNAME)};
 
 #define BLOCK 256
 #define PROF_MAX 16384
-#define MAX_STAGED 16
+/* host copies a captured pass stages, both captures together: the images,
+ * the noise, the actions and one token upload per observation (model.c
+ * embeds each observation's tokens into its own prefix rows) */
+#define MAX_STAGED (2 * (3 + VLA_MAX_BATCH) + 4)
 #define MAX_EVENTS 128
 
 struct staged {
@@ -1134,10 +1136,11 @@ int vla_gpu_graph_capture(struct vla_model *m, const struct vla_inputs *in, floa
         *why = xasprintf("an earlier error: %s", G.errmsg);
         return -1;
     }
-    size_t need = ((size_t)in->cameras * 3 * in->image * in->image + (size_t)in->ntok +
-                   2 * (size_t)m->C * m->A) *
+    size_t need = (size_t)m->B *
+                      ((size_t)in->cameras * 3 * in->image * in->image + (size_t)in->ntok +
+                       2 * (size_t)m->C * m->A) *
                       4 +
-                  16 * 64;
+                  MAX_STAGED * 64;
     if (!G.pool) {
         if (b->malloc_host(b, (void **)&G.pool, 2 * need)) {
             *why = xasprintf("pinned staging: %s", b->err);
