@@ -94,6 +94,13 @@ grep -q '"batch": 3,' "$OUT/tiny-b3.json" && ok || bad "tiny-b3.json: batch 3"
 chunk() { sed -n '/"actions": \[/,$p' "$1"; } # the action chunk alone (not the layer of that name)
 [ -s "$OUT/tiny-b3.json" ] && [ "$(chunk "$OUT/tiny.json")" = "$(chunk "$OUT/tiny-b3.json")" ] &&
     ok || bad "--batch 3: observation 0 has the batch-1 actions bitwise"
+# batch 1 is the pass from before batching, bit for bit: the sha256 of tiny's
+# action chunk (seed 0) as commit 9dc8d7e (the last without a batch) wrote
+# it. A deliberate change to the CPU reference's arithmetic moves it: check
+# the NumPy agreement below, then record the new value and say why.
+TINY_ACTIONS_SHA=c1e36bff8f8c24d092a2f322b09df1b39430cb63440d1dc1356d9816466b76f2
+[ "$(chunk "$OUT/tiny.json" | sha256sum | cut -d' ' -f1)" = "$TINY_ACTIONS_SHA" ] && ok ||
+    bad "batch 1: tiny's actions are no longer those of the pass before batching (9dc8d7e)"
 expect 2 "--batch must be an integer in [1, 64]" "--batch 0" "$RVD" bench --preset tiny --batch 0
 expect 2 "--batch must be an integer in [1, 64]" "--batch 65" "$RVD" bench --preset tiny --batch 65
 expect 2 "--batch is for one pass" "--sweep with --batch" "$RVD" bench --sweep --preset tiny \
