@@ -19,6 +19,10 @@ expect 0 "4.086 B" "lingbot-v1 preset" "$RVD" bench --preset lingbot-v1 --dry-ru
 expect 0 "6.040 B" "lingbot-v2 preset (6.0 B parameters)" "$RVD" bench --preset lingbot-v2 --dry-run
 expect 0 "192 image + 72 text" "lingbot-v2 prefix" "$RVD" bench --preset lingbot-v2 --dry-run
 expect 0 "valid" "tiny preset" "$RVD" bench --preset tiny --dry-run
+# pi0's 14-px patch off its grid: 3 cameras x floor(S/14)^2 tokens
+expect 0 "972 image + 48 text" "pi0 at 256 px: 3 x 18^2 image tokens" "$RVD" bench --preset pi0 --dry-run --image-size 256
+expect 0 "1452 image + 48 text" "pi0 at 320 px: 3 x 22^2 image tokens" "$RVD" bench --preset pi0 --dry-run --image-size 320
+expect 0 "8 observations per call" "pi0 --batch 8 dry run: FLOPs per call" "$RVD" bench --preset pi0 --dry-run --batch 8
 expect 2 "no preset named 'nosuch'" "unknown preset" "$RVD" bench --preset nosuch
 expect 2 "needs a GPU backend" "bf16 on the cpu backend" "$RVD" bench --preset tiny --dtype bf16
 expect 2 "needs a GPU backend" "fp16 on the cpu backend" "$RVD" bench --preset tiny --dtype fp16

@@ -452,7 +452,7 @@ static void print_report(const struct bench_result *r)
     }
 }
 
-static void dry_run(const struct vla_preset *p, const struct vla_weights *w, int image)
+static void dry_run(const struct vla_preset *p, const struct vla_weights *w, int image, int batch)
 {
     uint64_t params = vla_weights_params(w);
     int img_tok = p->vision.cameras * vla_image_tokens(p, image);
@@ -465,6 +465,9 @@ static void dry_run(const struct vla_preset *p, const struct vla_weights *w, int
            img_tok + p->text_tokens, image);
     printf("  pass         %.1f GFLOP (vision + prefix + %d steps over a %d x %d chunk)\n",
            vla_flops(p, image) / 1e9, p->steps, p->chunk, p->action_dim);
+    if (batch > 1)
+        printf("  batch        %d observations per call: %.1f GFLOP per call\n", batch,
+               batch * vla_flops(p, image) / 1e9);
 }
 
 static void stage_name(char *buf, size_t n, int s, int ns)
@@ -725,7 +728,7 @@ static int run_bench(const struct bench_opts *o, const struct vla_preset *p)
     struct vla_weights w;
     if (o->dry_run) {
         vla_weights_layout(&w, p, 0);
-        dry_run(p, &w, o->image);
+        dry_run(p, &w, o->image, o->batch);
         vla_weights_release(&w);
         return B_OK;
     }
