@@ -186,6 +186,24 @@ static void check_patchify(struct ctx *c, int S, int p, int g)
     free(img), free(want), free(got);
 }
 
+/* the position table from the trained g0 x g0 grid to another g1 x g1 one
+ * (an image size off the trained one): the test backend against the
+ * reference's pos_interp */
+static void check_pos_interp(struct ctx *c, int g0, int g1, int D)
+{
+    size_t n0 = (size_t)g0 * g0 * D, n1 = (size_t)g1 * g1 * D;
+    float *tab = host_rand(c, n0), *want = xmalloc(n1 * sizeof(float));
+    c->ref->pos_interp(tab, g0, want, g1, D);
+    float *dt = dev(c->test, tab, n0), *dout = c->test->alloc(n1);
+    c->test->pos_interp(dt, g0, dout, g1, D);
+    float *got = fetch(c->test, dout, n1);
+    char what[80];
+    snprintf(what, sizeof(what), "pos_interp %d x %d -> %d x %d, D %d", g0, g0, g1, g1, D);
+    judge(c, what, got, want, n1);
+    c->test->release(dt), c->test->release(dout);
+    free(tab), free(want), free(got);
+}
+
 static void check_attention_packed(struct ctx *c, int C, int T, int H, int hd, int with_bias)
 {
     int W = H * hd;
@@ -261,9 +279,12 @@ int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double 
     check_qkv_rope(&c, 3, 5, 7, 72, 3, 1, 72, 0, 1);
     check_qkv_rope(&c, 3, 37, 7, 72, 3, 1, 72, 37, 1);
     check_qkv_rope(&c, 3, 2, 1, 50, 4, 2, 16, 5, 0);
-    check_patchify(&c, 70, 16, 4);   /* 70 = 4 x 16 + 6 dropped */
-    check_patchify(&c, 256, 14, 18); /* pi0's patch at 256 px: 4 px dropped */
-    check_patchify(&c, 53, 7, 6);    /* floored below S/p (a merge of 2 on 7 patches) */
+    check_patchify(&c, 70, 16, 4);    /* 70 = 4 x 16 + 6 dropped */
+    check_patchify(&c, 256, 14, 18);  /* pi0's patch at 256 px: 4 px dropped */
+    check_patchify(&c, 53, 7, 6);     /* floored below S/p (a merge of 2 on 7 patches) */
+    check_pos_interp(&c, 16, 18, 37); /* pi0's table to 256 px */
+    check_pos_interp(&c, 16, 22, 37); /* to 320 px */
+    check_pos_interp(&c, 7, 5, 3);    /* down */
     check_attention_packed(&c, 2, 37, 3, 72, 1);
     check_attention_packed(&c, 1, 49, 3, 72, 0);
     check_attention_packed(&c, 3, 7, 2, 36, 1);
