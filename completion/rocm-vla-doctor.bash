@@ -21,7 +21,7 @@ _rocm_vla_doctor_opts() {
     explain) echo "--checks --help --version" ;;
     collect) echo "--output -o --requirements --python --help --version" ;;
     bench) echo "--preset --models --dtype --weights --save-weights --runs --seed --json
-                 --image-size --rows --backend --dry-run --force --sweep --grid --checks
+                 --image-size --batch --rows --backend --dry-run --force --sweep --grid --checks
                  --kernel-test --profile --verbose -v --help --version" ;;
     dashboard) echo "--interval --sysroot --checks --requirements --python --once --size
                      --workload --dtype --workload-interval --record --frames --history
@@ -117,7 +117,7 @@ _rocm_vla_doctor() {
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return
         ;;
-    --interval | --runs | --seed | --image-size | --rows | --size | --workload-interval | --tolerance | \
+    --interval | --runs | --seed | --image-size | --batch | --rows | --size | --workload-interval | --tolerance | \
         --gpu | --memtest-fraction | --grid | --count | --duration | --frames | --history)
         return # a number or NAME=PCT: nothing to offer
         ;;

@@ -426,9 +426,10 @@ extern "C" __global__ void vla_bias_cvt16(const float *x, const float *bias, int
 // ---- vision helpers --------------------------------------------------
 
 // img [3, S, S] -> patches [(S/p)^2, 3 p p] (channel, row, column)
-extern "C" __global__ void vla_patchify(const float *img, float *out, int S, int p)
+// g <= S / p patches per side: the remainder pixels (right, bottom) are dropped
+extern "C" __global__ void vla_patchify(const float *img, float *out, int S, int p, int g)
 {
-    int g = S / p, pp = 3 * p * p;
+    int pp = 3 * p * p;
     rvd_u64 n = (rvd_u64)g * g * pp;
     for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
         int tok = (int)(i / pp), e = (int)(i % pp);

@@ -246,7 +246,8 @@ int probe_vla_run(struct probe_ctx *ctx)
         fact_set_str(fs, "vla.why", "the preset does not load (see the error above)", SRC);
         return 0;
     }
-    struct vla_gpu_req r = {&p, "auto", dtype, NULL, NULL, VLA_PROBE_RUNS, p.vision.image, 1, 0, 0};
+    struct vla_gpu_req r = {&p, "auto", dtype, NULL, NULL, VLA_PROBE_RUNS, p.vision.image,
+                            1,  0,      0,     1};
     struct vla_gpu_out g;
     int rc = vla_gpu_run(&r, &g);
     if (rc == 0) {

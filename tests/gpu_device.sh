@@ -183,6 +183,13 @@ krc=$?
 [ "$krc" -eq 0 ] && ok || bad "bench --kernel-test exit $krc: $(grep -E '^FAIL|error' "$OUT/ktest.txt" | head -5)"
 [ "$(grep -c '^ok ' "$OUT/ktest.txt")" -ge 50 ] && ok || bad "kernel tests: $(grep -c '^ok ' "$OUT/ktest.txt") cases ok, want >= 50"
 grep -q '^ok   pass: GPU bf16 fused vs GPU bf16 unfused' "$OUT/ktest.txt" && ok || bad "kernel tests: fused vs unfused pass missing"
+# a batch of 3 observations at 120 px (7 x 7 patches, 8 px dropped), each vs
+# the CPU; qkv_rope over 3 sequences with KV rows apart; patchify off the grid
+for b in 0 1 2; do
+    grep -q "^ok   pass: batch 3, 120 px, obs $b: GPU vs CPU fp32" "$OUT/ktest.txt" && ok || bad "kernel tests: batch observation $b (fp32) missing or failed"
+    grep -q "^ok   pass: batch 3, 120 px, obs $b: GPU bf16 vs CPU" "$OUT/ktest.txt" && ok || bad "kernel tests: batch observation $b (bf16) missing or failed"
+done
+grep -q '^ok   qkv_rope 3x7+37 D 72' "$OUT/ktest.txt" && grep -q '^ok   patchify 256 px, patch 14, 18 x 18' "$OUT/ktest.txt" && grep -q '^ok   pos_interp 16 x 16 -> 22 x 22' "$OUT/ktest.txt" && ok || bad "kernel tests: batched qkv_rope, patchify or pos_interp off the grid missing"
 # the GEMM paths on odd shapes and a 4-byte aligned operand, and (CUDA with
 # cuBLASLt) both batch-1 GEMM paths: the fused ops again through
 # cublasGemmEx, the odd preset's pass Lt vs cublasGemmEx
@@ -230,13 +237,33 @@ PY
 ROCM_VLA_DOCTOR_VLA_NO_FUSE=1 "$RVD" bench --preset tiny --dtype bf16 --runs 3 --rows 0 >"$OUT/nofuse.txt" 2>&1 && ok || bad "bench with ROCM_VLA_DOCTOR_VLA_NO_FUSE=1 failed"
 # bench --sweep on the GPU: a small grid, the JSON schema, GPU mode
 "$RVD" bench --sweep --preset tiny --runs 3 --grid steps=1,10 --grid chunk=50 --grid image=64 \
-    --grid dtype=bf16,fp32 --json "$OUT/sweep.json" >"$OUT/sweep.txt" 2>&1 && ok || bad "GPU sweep failed: $(tail -3 "$OUT/sweep.txt")"
+    --grid dtype=bf16,fp32 --grid batch=1 --json "$OUT/sweep.json" >"$OUT/sweep.txt" 2>&1 && ok || bad "GPU sweep failed: $(tail -3 "$OUT/sweep.txt")"
 if python3 -c 'import jsonschema' 2>/dev/null; then
     python3 tests/validate_json.py reports/sweep-schema.json "$OUT/sweep.json" >"$OUT/sweep.schema" 2>&1 && ok || bad "GPU sweep JSON: $(head -3 "$OUT/sweep.schema")"
 else
     echo "SKIP gpu_device: python3 jsonschema missing, the GPU sweep's JSON not validated"
 fi
 python3 -c 'import json, sys; f = json.load(open(sys.argv[1])); sys.exit(0 if f["mode"] == "gpu" and len(f["configs"]) == 3 and all(c["ran"] and c["memory_used_bytes"] > 0 for c in f["configs"]) else 1)' "$OUT/sweep.json" && ok || bad "GPU sweep: want gpu mode, 3 configurations run, memory measured"
+# the batch and image axes on the GPU: a batch of 3 in fp32 whose observation
+# 0 is the reference's pass (drift ~0), more memory than batch 1, a graph; an
+# image off the patch grid (70 px: 4 x 4 patches, 6 px dropped) runs
+"$RVD" bench --sweep --preset tiny --runs 3 --grid steps=10 --grid chunk=50 --grid image=64,70 \
+    --grid dtype=fp32 --grid batch=1,3 --json "$OUT/sweep-b.json" >"$OUT/sweep-b.txt" 2>&1 && ok || bad "GPU batch/image sweep failed: $(tail -3 "$OUT/sweep-b.txt")"
+python3 - "$OUT/sweep-b.json" <<'PY' && ok || bad "GPU batch/image sweep: $(cat "$OUT/sweep-b.txt" | tail -8)"
+import json, sys
+c = json.load(open(sys.argv[1]))["configs"]
+b1 = [x for x in c if x["batch"] == 1 and x["image"] == 64][0]
+b3 = [x for x in c if x["batch"] == 3][0]
+i70 = [x for x in c if x["image"] == 70][0]
+assert all(x["ran"] and not x["nonfinite"] for x in c), c
+assert b3["drift"]["cosine"] > 0.99999, b3["drift"]
+assert b3["memory_allocated_bytes"] > b1["memory_allocated_bytes"], (b3, b1)
+assert "no graph" not in b3["note"], b3["note"]
+assert i70["grid"] == 4 and i70["pixels_dropped"] == 6 and "6 px per side dropped" in i70["note"], i70
+PY
+# bench --batch on the GPU: one graph of the batch, per call figures
+"$RVD" bench --preset tiny --dtype bf16 --batch 4 --runs 3 --rows 0 --json "$OUT/batch4.json" >"$OUT/batch4.txt" 2>&1 && ok || bad "bench --batch 4 on the GPU failed: $(tail -3 "$OUT/batch4.txt")"
+grep -q "observations/s" "$OUT/batch4.txt" && grep -q '"batch": 4,' "$OUT/batch4.json" && grep -q '"graph": true' "$OUT/batch4.json" && ok || bad "bench --batch 4: per-observation rate, batch 4 and a graph in the report"
 # telemetry on real silicon (issue 12): monitor reads the GPU live (NVML on
 # NVIDIA, sysfs on AMD) with a source per value; the energy of a policy call
 # comes from a counter or integrated power, never a made-up 0; a short soak

@@ -3,7 +3,10 @@
 # tiny preset): table shape, the JSON report against reports/sweep-schema.json,
 # budget marks both ways from a checks file (the budgets are read, never
 # built in), drift against the reference configuration, bad grid values;
-# --kernel-test and --profile refuse the CPU backend.
+# --kernel-test and --profile refuse the CPU backend; the batch axis (batch 1, 4,
+# 8 by default; observation 0 of a batch is the reference's pass bitwise on
+# the CPU) and image sizes off the patch grid (tiny-p14's 14-px patch at 256
+# and 320 px: floor(S/14)^2 tokens per camera, the remainder dropped).
 # Ends with "N passed, M failed". Environment: RVD (the binary), OUT.
 set -u
 RVD=${RVD:-build/rocm-vla-doctor}
@@ -15,7 +18,8 @@ NAME=sweep
 expect() { expect_rc "$@"; }
 # the data rows of a sweep table: lines that start with a number
 rows() { grep -cE '^ +[0-9]+ +[0-9]+ +[0-9]+ +(fp32|bf16|fp16) ' "$1"; }
-SW="$RVD bench --sweep --preset tiny --backend cpu --runs 2"
+SWB="$RVD bench --sweep --preset tiny --backend cpu --runs 2"
+SW="$SWB --grid batch=1" # the cases below without the default batch axis (1, 4, 8)
 
 # ---- quick grid: one axis at a time around the preset (steps 10, chunk 50, image 64)
 expect 0 "self-test (CPU)" "quick sweep on the CPU" $SW --grid image=64 --grid steps=1,5,10 --grid chunk=16,50 --json "$OUT/quick.json"
@@ -88,14 +92,55 @@ grep -q '"meets": false' "$OUT/tight.json" && ! grep -q '"meets": true' "$OUT/ti
 grep -q '"summary": "[0-9.]* ms (budget 0.001 ms)"' "$OUT/tight.json" && ok || bad "tight.json: the check's own summary"
 grep -q '"meets": true' "$OUT/loose.json" && ok || bad "loose.json: meets true"
 
-# ---- a configuration that cannot run is named, not dropped
-expect 0 "not run: image 70 is not a multiple of 16" "image off the patch grid" $SW --grid image=64,70 --grid steps=10 --grid chunk=50
+# ---- the batch axis: default 1, 4, 8; per call times; observation 0 is the
+# reference's own pass (batch 1, same seed) bit for bit on the CPU
+expect 0 "batch: B observations per call" "default batch axis" $SWB --grid image=64 --grid steps=10 --grid chunk=50 --json "$OUT/batch.json"
+cp "$OUT/last.out" "$OUT/batch.txt"
+[ "$(rows "$OUT/batch.txt")" = 3 ] && ok || bad "batch axis: $(rows "$OUT/batch.txt") rows, want 3 (batch 1, 4, 8)"
+for b in 4 8; do
+    grep -qE "^ +10 +50 +64 +fp32 +$b .* 1\.000000 / 0 " "$OUT/batch.txt" && ok || bad "batch $b: observation 0 has the reference's actions (no drift)"
+done
+if [ -x "$PY" ] && $PY -c 'import jsonschema' 2>/dev/null; then
+    if $PY tests/validate_json.py reports/sweep-schema.json "$OUT/batch.json" >"$OUT/schema-b.out" 2>&1; then ok; else bad "batch.json schema: $(head -5 "$OUT/schema-b.out")"; fi
+fi
+$PY - "$OUT/batch.json" >"$OUT/batch.py" 2>&1 <<'PYEOF' && ok || bad "batch.json content: $(cat "$OUT/batch.py")"
+import json, sys
+c = {x["batch"]: x for x in json.load(open(sys.argv[1]))["configs"]}
+assert sorted(c) == [1, 4, 8], sorted(c)
+assert all(x["ran"] and x["drift"]["cosine"] == 1 and x["drift"]["max_error"] == 0 for x in c.values())
+# a call of 8 observations takes longer than a call of 1 (per call, not per observation)
+assert c[8]["stages"]["total"]["p50_ms"] > c[1]["stages"]["total"]["p50_ms"], c
+PYEOF
+
+# ---- image sizes off the patch grid: 256 and 320 px with a 14-px patch run
+# with floor(S/14) patches per side (the remainder pixels dropped); a size
+# below one patch is named, not dropped
+P14="$RVD bench --sweep --preset tests/vla/tiny-p14.yaml --backend cpu --runs 1 --grid batch=1"
+expect 0 "18 x 18 patches, last 4 px per side dropped" "image 256 with a 14-px patch" $P14 --grid image=56,256,320,13 --grid steps=1 --grid chunk=8 --json "$OUT/p14.json"
+cp "$OUT/last.out" "$OUT/p14.txt"
+grep -q "22 x 22 patches, last 12 px per side dropped" "$OUT/p14.txt" && ok || bad "image 320: 22 x 22 patches"
+grep -qE "^ +1 +8 +320 +fp32 +1 +[0-9]" "$OUT/p14.txt" && ok || bad "image 320 ran"
+grep -q "not run: image 13 is smaller than 14 px (patch x merge)" "$OUT/p14.txt" && ok || bad "image 13: not run, named"
+grep -q "the remainder pixels are dropped" "$OUT/p14.txt" && ok || bad "the legend says the remainder is dropped"
+$PY - "$OUT/p14.json" >"$OUT/p14.py" 2>&1 <<'PYEOF' && ok || bad "p14.json content: $(cat "$OUT/p14.py")"
+import json, sys
+c = {x["image"]: x for x in json.load(open(sys.argv[1]))["configs"]}
+for s, g in ((56, 4), (256, 18), (320, 22)):
+    x = c[s]
+    assert x["ran"] and x["grid"] == g and x["tokens_per_camera"] == g * g, (s, x)
+    assert x["pixels_dropped"] == s - 14 * g, (s, x)
+assert not c[13]["ran"] and c[13]["grid"] == 0, c[13]
+PYEOF
+if [ -x "$PY" ] && $PY -c 'import jsonschema' 2>/dev/null; then
+    if $PY tests/validate_json.py reports/sweep-schema.json "$OUT/p14.json" >"$OUT/schema-p.out" 2>&1; then ok; else bad "p14.json schema: $(head -5 "$OUT/schema-p.out")"; fi
+fi
 
 # ---- bad grid values and options: exit 2 before anything runs
 expect 2 "must be an integer in [1, 1000]" "steps 0" $SW --grid steps=0
 expect 2 "KEY one of steps" "unknown key" $SW --grid speed=1
 expect 2 "a dtype is fp32, bf16 or fp16" "bad dtype" $SW --grid dtype=int8
-expect 2 "only batch 1" "batch 4" $SW --grid batch=4
+expect 2 "must be an integer in [1, 64]" "batch 0" $SW --grid batch=0
+expect 2 "must be an integer in [1, 64]" "batch 65" $SW --grid batch=65
 expect 2 "no values" "empty list" $SW --grid steps=
 expect 2 "must be an integer" "not a number" $SW --grid chunk=abc
 expect 2 "needs a GPU backend" "bf16 on the cpu" $SW --grid dtype=bf16

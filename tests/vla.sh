@@ -19,11 +19,23 @@ expect 0 "4.086 B" "lingbot-v1 preset" "$RVD" bench --preset lingbot-v1 --dry-ru
 expect 0 "6.040 B" "lingbot-v2 preset (6.0 B parameters)" "$RVD" bench --preset lingbot-v2 --dry-run
 expect 0 "192 image + 72 text" "lingbot-v2 prefix" "$RVD" bench --preset lingbot-v2 --dry-run
 expect 0 "valid" "tiny preset" "$RVD" bench --preset tiny --dry-run
+# pi0's 14-px patch off its grid: 3 cameras x floor(S/14)^2 tokens
+expect 0 "972 image + 48 text" "pi0 at 256 px: 3 x 18^2 image tokens" "$RVD" bench --preset pi0 --dry-run --image-size 256
+expect 0 "1452 image + 48 text" "pi0 at 320 px: 3 x 22^2 image tokens" "$RVD" bench --preset pi0 --dry-run --image-size 320
+expect 0 "8 observations per call" "pi0 --batch 8 dry run: FLOPs per call" "$RVD" bench --preset pi0 --dry-run --batch 8
 expect 2 "no preset named 'nosuch'" "unknown preset" "$RVD" bench --preset nosuch
 expect 2 "needs a GPU backend" "bf16 on the cpu backend" "$RVD" bench --preset tiny --dtype bf16
 expect 2 "needs a GPU backend" "fp16 on the cpu backend" "$RVD" bench --preset tiny --dtype fp16
-expect 2 "must be a multiple" "image size not a multiple of the patch" \
-    "$RVD" bench --preset tiny --image-size 70
+# a side off the patch grid: floor(S/p) patches, the remainder pixels dropped
+expect 0 "4 x 4 patches of 16 px, the last 6 px of each side dropped" \
+    "image size not a multiple of the patch" "$RVD" bench --preset tiny --image-size 70 --runs 1
+expect 2 "is smaller than 16 px (patch 16 x merge 1)" "image smaller than a patch" \
+    "$RVD" bench --preset tiny --image-size 15
+# pi0's 14-px patch at 256 px: 18 x 18 patches per camera (4 px dropped)
+expect 0 "648 image + 16 text = 664 prefix tokens" "14-px patch at 256 px: floor(256/14)^2 tokens" \
+    "$RVD" bench --preset tests/vla/tiny-p14.yaml --image-size 256 --runs 1 --json "$OUT/p14-256.json"
+grep -q '"grid": 18,' "$OUT/p14-256.json" && grep -q '"pixels_dropped": 4,' "$OUT/p14-256.json" &&
+    grep -q '"prefix_tokens": 664,' "$OUT/p14-256.json" && ok || bad "p14-256.json: grid 18, 4 px dropped"
 expect 2 "too large for the cpu reference backend" "pi0 is refused on the cpu backend" \
     "$RVD" bench --preset pi0
 mkdir -p "$OUT/models"
@@ -77,6 +89,27 @@ actions() { sed -n '/"actions"/,$p' "$1"; }
 [ "$(actions "$OUT/tiny.json")" != "$(actions "$OUT/tiny-s3.json")" ] &&
     ok || bad "another seed gives other actions"
 
+# ---- a batch of observations per call: observation 0 is the batch-1 pass of
+# the seed, bit for bit (observation b has seed + b: tests/unit/test_vla_batch.c)
+expect 0 "3 observations per call" "tiny pass, --batch 3" "$RVD" bench --preset tiny --runs 1 \
+    --batch 3 --json "$OUT/tiny-b3.json"
+grep -q "observations/s" "$OUT/last.out" && ok || bad "--batch 3: the control rate names observations/s"
+grep -q '"batch": 3,' "$OUT/tiny-b3.json" && ok || bad "tiny-b3.json: batch 3"
+chunk() { sed -n '/"actions": \[/,$p' "$1"; } # the action chunk alone (not the layer of that name)
+[ -s "$OUT/tiny-b3.json" ] && [ "$(chunk "$OUT/tiny.json")" = "$(chunk "$OUT/tiny-b3.json")" ] &&
+    ok || bad "--batch 3: observation 0 has the batch-1 actions bitwise"
+# batch 1 is the pass from before batching, bit for bit: the sha256 of tiny's
+# action chunk (seed 0) as commit 9dc8d7e (the last without a batch) wrote
+# it. A deliberate change to the CPU reference's arithmetic moves it: check
+# the NumPy agreement below, then record the new value and say why.
+TINY_ACTIONS_SHA=c1e36bff8f8c24d092a2f322b09df1b39430cb63440d1dc1356d9816466b76f2
+[ "$(chunk "$OUT/tiny.json" | sha256sum | cut -d' ' -f1)" = "$TINY_ACTIONS_SHA" ] && ok ||
+    bad "batch 1: tiny's actions are no longer those of the pass before batching (9dc8d7e)"
+expect 2 "--batch must be an integer in [1, 64]" "--batch 0" "$RVD" bench --preset tiny --batch 0
+expect 2 "--batch must be an integer in [1, 64]" "--batch 65" "$RVD" bench --preset tiny --batch 65
+expect 2 "--batch is for one pass" "--sweep with --batch" "$RVD" bench --sweep --preset tiny \
+    --backend cpu --batch 4
+
 # ---- the independent NumPy implementation ----------------------------------
 if ! $PY -c 'import numpy, yaml' 2>/dev/null && [ "$(id -u)" = 0 ] &&
     command -v apt-get >/dev/null 2>&1; then
@@ -101,6 +134,14 @@ if $PY -c 'import numpy, yaml' 2>/dev/null; then
         --weights "$OUT/moe.safetensors" --preset tests/vla/tiny-moe.yaml --compare "$OUT/moe.json" \
         --seed 7 --tol $TOL
     grep agreement "$OUT/last.out" | sed 's/^/tiny-moe: /' >>"$OUT/numpy-agreement.txt"
+    # off the patch grid with a 2 x 2 merge: 76 px = 9 x 8 + 4 -> 8 x 8 patches
+    expect 0 "the last 12 px of each side dropped" "tiny-moe at 76 px" "$RVD" bench \
+        --preset tests/vla/tiny-moe.yaml --image-size 76 --runs 1 --seed 7 \
+        --save-weights "$OUT/moe76.safetensors" --json "$OUT/moe76.json"
+    expect 0 "agreement" "NumPy agrees on tiny-moe at 76 px (remainder dropped)" $PY \
+        tools/vla_numpy.py --weights "$OUT/moe76.safetensors" --preset tests/vla/tiny-moe.yaml \
+        --compare "$OUT/moe76.json" --image-size 76 --seed 7 --tol $TOL
+    grep agreement "$OUT/last.out" | sed 's/^/tiny-moe 76 px: /' >>"$OUT/numpy-agreement.txt"
     # BF16 and F16 weights load (converted here) and stay close to fp32
     for dt in BF16 F16; do
         $PY - "$OUT/tiny.safetensors" "$OUT/tiny-$dt.safetensors" $dt <<'EOPY'

@@ -164,6 +164,9 @@ class Pass:
         v, W = self.c["vision"], self.W
         p, S, width = v["patch"], self.image, v["width"]
         g, g0, m = S // p, v["image"] // p, v.get("merge", 1)
+        # a stride-p convolution without padding: floor(S/p) patches per side,
+        # floored to whole m x m merge blocks; the remainder pixels are dropped
+        g -= g % m
         heads = v["heads"]
         hd = width // heads
         R = interp_matrix(g0, g)
@@ -171,7 +174,7 @@ class Pass:
         pos = pos.reshape(g * g, width)
         out = []
         for img in images:
-            x = img.reshape(3, g, p, g, p).transpose(1, 3, 0, 2, 4).reshape(g * g, 3 * p * p)
+            x = img[:, :g * p, :g * p].reshape(3, g, p, g, p).transpose(1, 3, 0, 2, 4).reshape(g * g, 3 * p * p)
             x = x @ W["vision.patch_embed.weight"].T + W["vision.patch_embed.bias"] + pos
             for i in range(v["depth"]):
                 pre = "vision.blocks.%d." % i

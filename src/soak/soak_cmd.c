@@ -305,7 +305,7 @@ static int child_run(struct probe_ctx *ctx)
         vla_preset_release(&p);
         return 0;
     }
-    struct vla_gpu_req r = {&p, o->backend, o->dtype, NULL, NULL, 1, p.vision.image, 0, 0, 0};
+    struct vla_gpu_req r = {&p, o->backend, o->dtype, NULL, NULL, 1, p.vision.image, 0, 0, 0, 1};
     struct vla_gpu_out g;
     struct vla_gpu_session *s = NULL;
     int rc = vla_gpu_session_open(&r, &g, &s);

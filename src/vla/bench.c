@@ -32,6 +32,7 @@ enum { B_OK = 0, B_FINDING = 1, B_USAGE = 2, B_INTERNAL = 3 };
 struct bench_opts {
     const char *preset, *models, *dtype, *weights, *save, *json, *backend, *checks;
     int runs, image, verbose, rows, dry_run, force;
+    int batch; /* observations per call (--batch) */
     int sweep; /* 0 none, 1 quick, 2 full */
     int kernel_test, profile;
     struct strlist grid;
@@ -48,8 +49,9 @@ static void bench_usage(FILE *f)
     fputs("usage: rocm-vla-doctor bench --preset NAME|FILE.yaml [--models DIR]\n"
           "                             [--dtype fp32|bf16|fp16] [--backend auto|cpu|cuda|hip]\n"
           "                             [--weights FILE.safetensors] [--save-weights FILE]\n"
-          "                             [--runs N] [--seed S] [--image-size PX] [--rows N]\n"
-          "                             [--json FILE|-] [--dry-run] [--force] [--profile] [-v]\n"
+          "                             [--runs N] [--seed S] [--image-size PX] [--batch N]\n"
+          "                             [--rows N]"
+          " [--json FILE|-] [--dry-run] [--force] [--profile] [-v]\n"
           "       rocm-vla-doctor bench --sweep[=full] --preset NAME [--grid KEY=V1,V2...]...\n"
           "                             [--checks FILE] [--runs N] [--backend B] [--json FILE|-]\n"
           "       rocm-vla-doctor bench --kernel-test [--backend auto|cuda|hip]\n"
@@ -85,6 +87,7 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         O_SEED,
         O_JSON,
         O_IMAGE,
+        O_BATCH,
         O_ROWS,
         O_BACKEND,
         O_DRY,
@@ -107,6 +110,7 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         {"seed", required_argument, NULL, O_SEED},
         {"json", required_argument, NULL, O_JSON},
         {"image-size", required_argument, NULL, O_IMAGE},
+        {"batch", required_argument, NULL, O_BATCH},
         {"rows", required_argument, NULL, O_ROWS},
         {"backend", required_argument, NULL, O_BACKEND},
         {"dry-run", no_argument, NULL, O_DRY},
@@ -190,6 +194,11 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
                 return -1;
             o->image = (int)v;
             break;
+        case O_BATCH:
+            if (parse_int("--batch", optarg, 1, VLA_MAX_BATCH, &v))
+                return -1;
+            o->batch = (int)v;
+            break;
         case O_SEED: {
             uint64_t s;
             if (str_parse_u64(optarg, &s))
@@ -219,6 +228,9 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         return error("bench: --grid needs --sweep");
     if (o->checks && !o->sweep)
         return error("bench: --checks needs --sweep (the budgets of the marks)");
+    if (o->sweep && o->batch > 1)
+        return error("bench: --sweep takes its batch sizes from --grid batch=N,...; --batch is "
+                     "for one pass");
     if (o->sweep && (o->dry_run || o->weights || o->save))
         return error("bench: --sweep runs synthetic weights; --dry-run, --weights and "
                      "--save-weights do not apply");
@@ -296,6 +308,39 @@ static void json_layers_actions(FILE *f, const struct vla_stats *st, const float
     fputs("\n  ]\n}\n", f);
 }
 
+/* the lines both text reports print about the batch and the patch grid */
+static void print_batch_grid(const struct bench_opts *o, const struct vla_preset *p)
+{
+    int g = vla_grid(p, o->image), drop = o->image - g * p->vision.patch;
+    if (drop)
+        printf("  image    %d px: %d x %d patches of %d px, the last %d px of each side dropped (a "
+               "stride-%d convolution without padding%s)\n",
+               o->image, g, g, p->vision.patch, drop, p->vision.patch,
+               p->vision.merge > 1 ? "; the grid floored to a multiple of the merge" : "");
+    if (o->batch > 1)
+        printf("  batch    %d observations per call: times, control rate and energy are per call "
+               "of all %d; actions shown are observation 0's\n",
+               o->batch, o->batch);
+}
+
+/* "batch", the patch grid and the pixels dropped: keys of both JSON reports */
+static void json_batch_grid(FILE *f, const struct bench_opts *o, const struct vla_preset *p)
+{
+    int g = vla_grid(p, o->image);
+    fprintf(f, "  \"batch\": %d,\n  \"grid\": %d,\n  \"pixels_dropped\": %d,\n", o->batch, g,
+            o->image - g * p->vision.patch);
+}
+
+/* the control rate line: per call, and per observation for a batch */
+static void print_rate(const struct bench_opts *o, const struct vla_preset *p, double p50)
+{
+    printf("\ncontrol rate  %.2f Hz at p50 (%.0f actions/s with chunks of %d", 1.0 / p50,
+           o->batch * p->chunk / p50, p->chunk);
+    if (o->batch > 1)
+        printf("; %d observations per call: %.2f observations/s", o->batch, o->batch / p50);
+    printf(")\n");
+}
+
 struct bench_result {
     const struct bench_opts *o;
     const struct vla_preset *p;
@@ -325,6 +370,7 @@ static void write_json(FILE *f, const struct bench_result *r)
             p->vision.cameras, vla_prefix_len(p, r->o->image));
     fprintf(f, "  \"chunk\": %d,\n  \"action_dim\": %d,\n  \"steps\": %d,\n  \"runs\": %d,\n",
             p->chunk, p->action_dim, p->steps, r->o->runs);
+    json_batch_grid(f, r->o, p);
     fprintf(f, "  \"params\": %llu,\n  \"flops\": ", (unsigned long long)r->params);
     json_num(f, r->flops);
     fputs(",\n  \"cold_ms\": ", f);
@@ -362,6 +408,7 @@ static void print_report(const struct bench_result *r)
            p->vision.cameras, o->image,
            o->image != p->vision.image ? " (position table interpolated)" : "", img_tok,
            p->text_tokens, img_tok + p->text_tokens, p->chunk, p->action_dim, p->steps);
+    print_batch_grid(o, p);
     const struct stage_row *tot = &r->rows[r->nrows - 1];
     printf("  work     %.3f GFLOP per pass; %.2f GFLOP/s at p50\n", r->flops / 1e9,
            r->flops / tot->p50 / 1e9);
@@ -373,8 +420,7 @@ static void print_report(const struct bench_result *r)
         printf("%-10s %12.3f %12.3f %12.3f\n", r->rows[i].name, r->rows[i].p50 * 1e3,
                r->rows[i].p90 * 1e3, r->rows[i].p99 * 1e3);
     }
-    printf("\ncontrol rate  %.2f Hz at p50 (%.0f actions/s with chunks of %d)\n", 1.0 / tot->p50,
-           p->chunk / tot->p50, p->chunk);
+    print_rate(o, p, tot->p50);
     printf("energy        unknown: %s\n", CPU_ENERGY_WHY);
     if (r->st->first_bad >= 0) {
         const struct vla_layer_stat *s = &r->st->v[r->st->first_bad];
@@ -406,7 +452,7 @@ static void print_report(const struct bench_result *r)
     }
 }
 
-static void dry_run(const struct vla_preset *p, const struct vla_weights *w, int image)
+static void dry_run(const struct vla_preset *p, const struct vla_weights *w, int image, int batch)
 {
     uint64_t params = vla_weights_params(w);
     int img_tok = p->vision.cameras * vla_image_tokens(p, image);
@@ -419,6 +465,9 @@ static void dry_run(const struct vla_preset *p, const struct vla_weights *w, int
            img_tok + p->text_tokens, image);
     printf("  pass         %.1f GFLOP (vision + prefix + %d steps over a %d x %d chunk)\n",
            vla_flops(p, image) / 1e9, p->steps, p->chunk, p->action_dim);
+    if (batch > 1)
+        printf("  batch        %d observations per call: %.1f GFLOP per call\n", batch,
+               batch * vla_flops(p, image) / 1e9);
 }
 
 static void stage_name(char *buf, size_t n, int s, int ns)
@@ -456,6 +505,7 @@ static void print_gpu(const struct bench_opts *o, const struct vla_preset *p,
     printf("  cold     %.3f s (runtime + kernels %.3f s: %d compiled, %d from the cache; weights; "
            "first pass %.3f s incl. layer statistics)\n",
            g->cold_s, g->open_s, g->compiles, g->cache_hits, g->first_pass_s);
+    print_batch_grid(o, p);
     if (g->graph)
         printf("  timing   %d replays of one %s graph of the whole pass (the total; stages from "
                "the pass split into one graph per stage); stream launches: total p50 %.3f ms\n",
@@ -483,7 +533,7 @@ static void print_gpu(const struct bench_opts *o, const struct vla_preset *p,
                    g->bw_peak > 0 ? 100 * by / (g->bw_peak / 2) : NAN);
         printf("\n");
     }
-    printf("\ncontrol rate  %.2f Hz at p50\n", 1.0 / g->stage[ns].p50);
+    print_rate(o, p, g->stage[ns].p50);
     if (g->have_energy)
         printf("energy        %.4f J per call, %.1f W average (%d calls in %.2f s; %s)\n",
                g->energy_j_per_call, g->avg_power_w, g->energy_calls, g->energy_s,
@@ -563,6 +613,7 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
             "  \"params\": %llu,\n",
             o->image, p->vision.cameras, vla_prefix_len(p, o->image), p->chunk, p->action_dim,
             p->steps, o->runs, (unsigned long long)g->params);
+    json_batch_grid(f, o, p);
     fprintf(f, "  \"graph\": %s,\n  \"graph_note\": ", g->graph ? "true" : "false");
     json_string(f, g->graph_why);
     fputs(",\n  \"flops\": ", f);
@@ -646,8 +697,8 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
 /* 0/1 done (exit code), 2 usage, -1: no GPU here (the caller may fall back) */
 static int run_bench_gpu(const struct bench_opts *o, const struct vla_preset *p)
 {
-    struct vla_gpu_req r = {p,       o->backend, o->dtype, o->weights, o->save,
-                            o->runs, o->image,   1,        o->seed,    o->profile};
+    struct vla_gpu_req r = {p,        o->backend, o->dtype, o->weights, o->save, o->runs,
+                            o->image, 1,          o->seed,  o->profile, o->batch};
     struct vla_gpu_out g;
     int rc = vla_gpu_run(&r, &g);
     if (rc == 1 && strcmp(o->backend, "auto") == 0) {
@@ -681,7 +732,7 @@ static int run_bench(const struct bench_opts *o, const struct vla_preset *p)
     struct vla_weights w;
     if (o->dry_run) {
         vla_weights_layout(&w, p, 0);
-        dry_run(p, &w, o->image);
+        dry_run(p, &w, o->image, o->batch);
         vla_weights_release(&w);
         return B_OK;
     }
@@ -689,7 +740,7 @@ static int run_bench(const struct bench_opts *o, const struct vla_preset *p)
      * preset would take minutes per pass and gigabytes of fp32 weights, so
      * it is refused unless forced (and never beyond physical memory) */
     vla_weights_layout(&w, p, 0);
-    double need = (double)w.arena_len * 4, flops = vla_flops(p, o->image);
+    double need = (double)w.arena_len * 4, flops = o->batch * vla_flops(p, o->image);
     double ram = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     vla_weights_release(&w);
     if (ram > 0 && need > 0.6 * ram) {
@@ -722,14 +773,14 @@ static int run_bench(const struct bench_opts *o, const struct vla_preset *p)
         return B_USAGE;
     }
     struct vla_model m;
-    if (vla_model_init(&m, p, &w, &vla_ops_cpu, o->image)) {
+    if (vla_model_init_batch(&m, p, &w, &vla_ops_cpu, o->image, o->batch, 0)) {
         vla_weights_release(&w);
         return B_USAGE;
     }
     struct vla_inputs in;
-    vla_inputs_synthetic(&in, p, o->image, o->seed);
+    vla_inputs_synthetic_batch(&in, p, o->image, o->batch, o->seed);
     int ns = VLA_STAGES(p);
-    float *actions = xcalloc((size_t)p->chunk * p->action_dim, sizeof(float));
+    float *actions = xcalloc((size_t)o->batch * p->chunk * p->action_dim, sizeof(float));
     double *times = xcalloc((size_t)o->runs * (ns + 1), sizeof(double));
     struct vla_stats st = {0};
     /* the cold pass also collects the layer statistics; the timed runs do
@@ -770,8 +821,8 @@ static int run_bench(const struct bench_opts *o, const struct vla_preset *p)
             snprintf(rows[s].name, sizeof(rows[s].name), "total");
     }
     free(col);
-    struct bench_result res = {
-        o, p, &w, vla_weights_params(&w), vla_flops(p, o->image), cold, rows, ns + 1, &st, actions};
+    struct bench_result res = {o,      p,   &w,     vla_weights_params(&w), flops, cold, rows,
+                               ns + 1, &st, actions};
     int json_stdout = o->json && strcmp(o->json, "-") == 0;
     if (!json_stdout)
         print_report(&res);
@@ -796,8 +847,13 @@ out:
 /* a GPU backend when one loads (auto), else the cpu reference */
 static int bench_dispatch(const struct bench_opts *o, const struct vla_preset *p)
 {
-    if (strcmp(o->backend, "cpu") != 0 && !o->dry_run &&
-        o->image % (p->vision.patch * p->vision.merge) == 0) {
+    if (vla_grid(p, o->image) < 1) {
+        error("bench: --image-size %d is smaller than %d px (patch %d x merge %d) of preset '%s'",
+              o->image, p->vision.patch * p->vision.merge, p->vision.patch, p->vision.merge,
+              p->name);
+        return B_USAGE;
+    }
+    if (strcmp(o->backend, "cpu") != 0 && !o->dry_run) {
         int grc = run_bench_gpu(o, p);
         if (grc >= 0)
             return grc;
@@ -812,13 +868,6 @@ static int bench_dispatch(const struct bench_opts *o, const struct vla_preset *p
               o->dtype);
         return B_USAGE;
     }
-    if (o->image % (p->vision.patch * p->vision.merge)) {
-        error("bench: --image-size %d must be a multiple of %d (patch %d x merge %d) for preset "
-              "'%s'",
-              o->image, p->vision.patch * p->vision.merge, p->vision.patch, p->vision.merge,
-              p->name);
-        return B_USAGE;
-    }
     return run_bench(o, p);
 }
 
@@ -831,6 +880,7 @@ int vla_cmd_bench(int argc, char **argv)
     o.backend = "auto";
     o.runs = 5;
     o.rows = 3;
+    o.batch = 1;
     /* the energy counters (hwmon, gpu_metrics) are read through rootfs */
     rootfs_init(NULL);
     int prc = bench_parse(argc, argv, &o);

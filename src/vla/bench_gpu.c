@@ -52,7 +52,7 @@ struct vla_pct vla_pcts(double *v, int n)
 
 /* FLOPs of vision / prefix / one step from vla_flops on trimmed copies */
 static void stage_work(const struct vla_preset *p, const struct vla_weights *w, int image, int es,
-                       struct vla_gpu_out *o)
+                       int batch, struct vla_gpu_out *o)
 {
     struct vla_preset q = *p;
     q.steps = 0;
@@ -62,6 +62,8 @@ static void stage_work(const struct vla_preset *p, const struct vla_weights *w, 
     o->stage_flops[0] = vis;
     o->stage_flops[1] = no_steps - vis;
     o->stage_flops[2] = (vla_flops(p, image) - no_steps) / (p->steps ? p->steps : 1);
+    for (int k = 0; k < 3; k++)
+        o->stage_flops[k] *= batch;
     /* bytes: the weights each stage reads once (the embedding table only
      * for its rows, ignored), at the GEMM operand width */
     memset(o->stage_bytes, 0, sizeof(o->stage_bytes));
@@ -126,7 +128,8 @@ static int prepare(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vl
                    struct vla_model *m, struct vla_inputs *in)
 {
     const struct vla_preset *p = r->p;
-    size_t na = (size_t)p->chunk * p->action_dim;
+    int B = r->batch > 0 ? r->batch : 1;
+    size_t na = (size_t)B * p->chunk * p->action_dim;
     double t0 = util_mono_s();
     char *why = NULL;
     if (vla_gpu_open(r->backend, &why)) {
@@ -165,17 +168,17 @@ static int prepare(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vl
     }
     if (vla_gpu_set_dtype(r->dtype))
         return snprintf(o->error, sizeof(o->error), "dtype %s: %s", r->dtype, vla_gpu_error()), -1;
-    if (vla_model_init_resident(m, p, w, &vla_ops_gpu, r->image))
+    if (vla_model_init_batch(m, p, w, &vla_ops_gpu, r->image, B, 1))
         return snprintf(o->error, sizeof(o->error), "model init failed"), -1;
-    vla_inputs_synthetic(in, p, r->image, r->seed);
+    vla_inputs_synthetic_batch(in, p, r->image, B, r->seed);
     o->actions = xcalloc(na, sizeof(float));
     double t1 = util_mono_s();
     if (vla_forward(m, in, o->actions, NULL, &o->st) || *vla_gpu_error())
         return snprintf(o->error, sizeof(o->error), "first pass: %s", vla_gpu_error()), -1;
     o->first_pass_s = util_mono_s() - t1;
     o->cold_s = util_mono_s() - t0;
-    o->flops = vla_flops(p, r->image);
-    stage_work(p, w, r->image, strcmp(r->dtype, "fp32") == 0 ? 4 : 2, o);
+    o->flops = B * vla_flops(p, r->image);
+    stage_work(p, w, r->image, strcmp(r->dtype, "fp32") == 0 ? 4 : 2, B, o);
     return 0;
 }
 
@@ -183,7 +186,7 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
                struct vla_model *m, struct vla_inputs *in)
 {
     const struct vla_preset *p = r->p;
-    size_t na = (size_t)p->chunk * p->action_dim;
+    size_t na = (size_t)(r->batch > 0 ? r->batch : 1) * p->chunk * p->action_dim;
     int ns = VLA_STAGES(p);
     int prc = prepare(r, o, w, m, in);
     if (prc)
@@ -338,7 +341,7 @@ int vla_gpu_session_open(const struct vla_gpu_req *r, struct vla_gpu_out *o,
     int rc = prepare(r, o, &s->w, &s->m, &s->in);
     if (rc)
         return rc;
-    s->scratch = xcalloc((size_t)r->p->chunk * r->p->action_dim, sizeof(float));
+    s->scratch = xcalloc((size_t)s->m.B * r->p->chunk * r->p->action_dim, sizeof(float));
     char *why = NULL;
     if (vla_gpu_graph_capture(&s->m, &s->in, s->scratch, &why) == 0 &&
         vla_gpu_graph_run(NULL, 0) == 0)

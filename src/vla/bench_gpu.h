@@ -20,6 +20,7 @@ struct vla_gpu_req {
     int runs, image, want_ref;
     uint64_t seed;
     int profile; /* one extra stream-launched pass timed per kernel (prof) */
+    int batch;   /* observations per call (1 and up): times, energy per call of all */
 };
 
 struct vla_pct {
@@ -33,7 +34,7 @@ struct vla_gpu_out {
     char error[700];     /* why the run failed ("" if it ran) */
     int graph;           /* 1: timed runs are graph replays */
     uint64_t params;
-    double flops;        /* per pass */
+    double flops;        /* per pass (call): all the batch's observations */
     double open_s;       /* runtime + kernels (compile or cache) */
     double cold_s;       /* open + weights + first pass */
     double first_pass_s; /* the first pass alone */
@@ -42,12 +43,13 @@ struct vla_gpu_out {
     struct vla_pct *stage;      /* [nstages], seconds */
     struct vla_pct eager_total; /* stream launches, when a graph ran too */
     struct vla_stats st;        /* of the first pass */
-    float *actions;             /* [chunk * A], physical units */
+    float *actions;             /* [batch * chunk * A], physical units */
     /* numerics against the fp32 pass on the same device weights */
     int have_ref;
     double cos_norm, cos_phys, maxerr_norm, maxerr_phys, ref_maxabs_phys;
     char ref_first_bad[64];
-    /* work per stage: 0 vision, 1 prefix, 2 one denoising step */
+    /* work per stage and call (the whole batch): 0 vision, 1 prefix, 2 one
+     * denoising step; the weight bytes are read once per call */
     double stage_flops[3], stage_bytes[3];
     double gemm_peak, bw_peak; /* measured here: FLOP/s of a large GEMM, bytes/s of a device copy */
     size_t mem_used, mem_total, alloc_peak;

@@ -93,15 +93,11 @@ static int parse_value(int ax, const char *s, int *out)
                 return *out = i, 0;
         return error("--grid dtype=%s: a dtype is fp32, bf16 or fp16", s);
     }
-    static const long lo[] = {1, 1, 8, 0, 1}, hi[] = {1000, 4096, 8192, 0, 64};
+    static const long lo[] = {1, 1, 8, 0, 1}, hi[] = {1000, 4096, 8192, 0, VLA_MAX_BATCH};
     int64_t v;
     if (str_parse_i64(s, &v) || v < lo[ax] || v > hi[ax])
         return error("--grid %s=%s: must be an integer in [%ld, %ld]", ax_name[ax], s, lo[ax],
                      hi[ax]);
-    if (ax == AX_BATCH && v != 1)
-        return error("--grid batch=%s: the reference pass takes one observation per call; only "
-                     "batch 1 can be measured (docs/VLA.md)",
-                     s);
     *out = (int)v;
     return 0;
 }
@@ -167,6 +163,8 @@ static void defaults(struct axis *ax, int cpu, const struct vla_preset *p)
         axis_add(&ax[AX_DTYPE], 0);
     }
     axis_add(&ax[AX_BATCH], 1);
+    axis_add(&ax[AX_BATCH], 4);
+    axis_add(&ax[AX_BATCH], 8);
 }
 
 static int cfg_eq(const struct cfg *a, const struct cfg *b)
@@ -260,18 +258,19 @@ static int run_cpu(struct sweep *s, struct row *r, const struct vla_weights *w)
     struct vla_preset p = *s->p; /* shallow: only steps and chunk change */
     p.steps = r->c.steps;
     p.chunk = r->c.chunk;
-    if (vla_flops(&p, r->c.image) > SW_CPU_MAX_FLOPS) {
+    double flops = r->c.batch * vla_flops(&p, r->c.image);
+    if (flops > SW_CPU_MAX_FLOPS) {
         snprintf(r->note, sizeof(r->note), "not run: %.0f GFLOP per pass is too much for the CPU",
-                 vla_flops(&p, r->c.image) / 1e9);
+                 flops / 1e9);
         return 0;
     }
     struct vla_model m;
-    if (vla_model_init(&m, &p, w, &vla_ops_cpu, r->c.image))
+    if (vla_model_init_batch(&m, &p, w, &vla_ops_cpu, r->c.image, r->c.batch, 0))
         return SW_INTERNAL;
     struct vla_inputs in;
-    vla_inputs_synthetic(&in, &p, r->c.image, s->o->seed);
+    vla_inputs_synthetic_batch(&in, &p, r->c.image, r->c.batch, s->o->seed);
     int ns = VLA_STAGES(&p), runs = s->o->runs, rc = 0;
-    size_t na = (size_t)p.chunk * p.action_dim;
+    size_t na = (size_t)r->c.batch * p.chunk * p.action_dim;
     r->actions = xcalloc(na, sizeof(float));
     double *times = xcalloc((size_t)runs * (ns + 1), sizeof(double));
     struct vla_stats st = {0};
@@ -309,7 +308,7 @@ static int run_gpu(struct sweep *s, struct row *r)
     p.chunk = r->c.chunk;
     struct vla_gpu_req q = {
         &p, s->o->backend, dtypes[r->c.dtype], NULL, NULL, s->o->runs, r->c.image, 0, s->o->seed,
-        0};
+        0,  r->c.batch};
     struct vla_gpu_out g;
     int rc = vla_gpu_run(&q, &g);
     if (rc) {
@@ -403,7 +402,8 @@ static const char *mark(const struct row *r, int *meets)
 }
 
 /* drift: the first rows the configuration shares with the reference (the
- * noise of row t is the same for every chunk length: docs/VLA.md) */
+ * noise of row t is the same for every chunk length: docs/VLA.md); of a
+ * batch, observation 0, whose inputs are the reference's own */
 static void drift(const struct sweep *s, struct row *r)
 {
     if (!r->ran || !s->ref.ran)
@@ -471,6 +471,12 @@ static void print_table(const struct sweep *s)
     printf("\ntimes in ms; memory: %s; budget: \"meets\" when both checks pass, \"not judged\" "
            "when they skip (a CPU self-test is not judged against a GPU budget)\n",
            s->cpu ? "n/a on the CPU backend" : "device memory in use during the configuration");
+    printf("batch: B observations per call; times, Hz and energy are per call of the whole batch "
+           "(observations/s = Hz x batch); drift is observation 0's\n");
+    printf("image: floor(image / %d) patches per side%s, as the model's stride-%d patch "
+           "convolution without padding; the remainder pixels are dropped\n",
+           s->p->vision.patch, s->p->vision.merge > 1 ? ", floored to a multiple of the merge" : "",
+           s->p->vision.patch);
 }
 
 static void jnum(FILE *f, double x)
@@ -485,6 +491,14 @@ static void json_cfg(FILE *f, const struct cfg *c)
 {
     fprintf(f, "{\"steps\": %d, \"chunk\": %d, \"image\": %d, \"dtype\": \"%s\", \"batch\": %d",
             c->steps, c->chunk, c->image, dtypes[c->dtype], c->batch);
+}
+
+/* the patch grid an image size gives (vla_grid: remainder pixels dropped) */
+static void json_grid(FILE *f, const struct vla_preset *p, int image)
+{
+    int g = vla_grid(p, image);
+    fprintf(f, ", \"grid\": %d, \"pixels_dropped\": %d, \"tokens_per_camera\": %d", g,
+            image - g * p->vision.patch, vla_image_tokens(p, image));
 }
 
 static void write_json(FILE *f, const struct sweep *s)
@@ -508,6 +522,7 @@ static void write_json(FILE *f, const struct sweep *s)
         const struct row *r = &s->rows[i];
         fputs(i ? ",\n    " : "\n    ", f);
         json_cfg(f, &r->c);
+        json_grid(f, s->p, r->c.image);
         fprintf(f, ", \"ran\": %s, \"note\": ", r->ran ? "true" : "false");
         json_write_string(f, r->note);
         fputs(", \"stages\": ", f);
@@ -683,14 +698,13 @@ int vla_sweep(const struct vla_sweep_opts *o, const struct vla_preset *p0)
         }
     }
     build_configs(&s, ax);
-    int unit = s.p->vision.patch * s.p->vision.merge;
     for (int i = 0; i < s.n; i++) {
         struct row *r = &s.rows[i];
-        if (r->c.image % unit) {
+        int g = vla_grid(s.p, r->c.image), drop = r->c.image - g * s.p->vision.patch;
+        if (g < 1) {
             snprintf(r->note, sizeof(r->note),
-                     "not run: image %d is not a multiple of %d (patch "
-                     "x merge)",
-                     r->c.image, unit);
+                     "not run: image %d is smaller than %d px (patch x merge)", r->c.image,
+                     s.p->vision.patch * s.p->vision.merge);
             continue;
         }
         if (cfg_eq(&r->c, &s.ref.c) && s.ref.ran) { /* the reference ran already */
@@ -713,6 +727,9 @@ int vla_sweep(const struct vla_sweep_opts *o, const struct vla_preset *p0)
         }
         if (r->nonfinite)
             rc = SW_FINDING;
+        if (drop && !r->note[0]) /* the patch grid dropped pixels: say how many */
+            snprintf(r->note, sizeof(r->note), "%d x %d patches, last %d px per side dropped", g, g,
+                     drop);
     }
     if (!o->json_stdout)
         print_table(&s);

@@ -16,21 +16,26 @@
 #include "ops_gpu.h"
 #include "weights.h"
 
-/* the odd preset's actions on an ops table (weights generated or given) */
-static int pass(const struct vla_preset *p, const struct vla_weights *w, const struct vla_ops *o,
-                int resident, float *act)
+/* the odd preset's actions on an ops table (weights generated or given), of
+ * `batch` observations at `image` px */
+static int pass_at(const struct vla_preset *p, const struct vla_weights *w, const struct vla_ops *o,
+                   int resident, int image, int batch, float *act)
 {
     struct vla_model m;
-    int rc = resident ? vla_model_init_resident(&m, p, w, o, p->vision.image)
-                      : vla_model_init(&m, p, w, o, p->vision.image);
-    if (rc)
+    if (vla_model_init_batch(&m, p, w, o, image, batch, resident))
         return -1;
     struct vla_inputs in;
-    vla_inputs_synthetic(&in, p, p->vision.image, 0);
-    rc = vla_forward(&m, &in, act, NULL, NULL);
+    vla_inputs_synthetic_batch(&in, p, image, batch, 0);
+    int rc = vla_forward(&m, &in, act, NULL, NULL);
     vla_inputs_release(&in);
     vla_model_release(&m);
     return rc || *vla_gpu_error() ? -1 : 0;
+}
+
+static int pass(const struct vla_preset *p, const struct vla_weights *w, const struct vla_ops *o,
+                int resident, float *act)
+{
+    return pass_at(p, w, o, resident, p->vision.image, 1, act);
 }
 
 static int judge(const char *what, const float *got, const float *want, size_t n, double min_cos,
@@ -103,15 +108,22 @@ int vla_kernel_test(const char *backend)
     float *cpu = xcalloc(na, sizeof(float)), *g32 = xcalloc(na, sizeof(float));
     float *gbf = xcalloc(na, sizeof(float)), *gun = xcalloc(na, sizeof(float));
     float *gex = xcalloc(na, sizeof(float));
+    /* a batch of 3 at 120 px (7 x 7 patches of 16, 8 px per side dropped):
+     * the per-observation KV strides, positions and patch grid */
+    enum { KB = 3, KIMG = 120 };
+    float *cb = xcalloc(KB * na, sizeof(float)), *gb = xcalloc(KB * na, sizeof(float));
+    float *gbb = xcalloc(KB * na, sizeof(float));
     struct vla_weights hw, dw;
     int rc = vla_weights_layout(&hw, &p, 1);
     if (!rc) {
         vla_weights_synthetic(&hw, &p, 0);
-        rc = pass(&p, &hw, &vla_ops_cpu, 0, cpu);
+        rc = pass(&p, &hw, &vla_ops_cpu, 0, cpu) || pass_at(&p, &hw, &vla_ops_cpu, 0, KIMG, KB, cb);
     }
     rc = rc || vla_weights_layout(&dw, &p, 0) || vla_gpu_weights(&dw, &p, 0, 0);
     rc = rc || pass(&p, &dw, &vla_ops_gpu, 1, g32);
+    rc = rc || pass_at(&p, &dw, &vla_ops_gpu, 1, KIMG, KB, gb);
     rc = rc || vla_gpu_set_dtype("bf16") || pass(&p, &dw, &vla_ops_gpu, 1, gbf);
+    rc = rc || pass_at(&p, &dw, &vla_ops_gpu, 1, KIMG, KB, gbb);
     if (!rc) {
         vla_gpu_set_fuse(0);
         rc = pass(&p, &dw, &vla_ops_gpu, 1, gun);
@@ -127,6 +139,15 @@ int vla_kernel_test(const char *backend)
         fails++;
     } else {
         fails += judge("pass: GPU fp32 vs CPU fp32", g32, cpu, na, 0.999999, 1e-3);
+        for (int b = 0; b < KB; b++) {
+            char what[64];
+            snprintf(what, sizeof(what), "pass: batch %d, %d px, obs %d: GPU vs CPU fp32", KB, KIMG,
+                     b);
+            fails += judge(what, gb + b * na, cb + b * na, na, 0.999999, 1e-3);
+            snprintf(what, sizeof(what), "pass: batch %d, %d px, obs %d: GPU bf16 vs CPU", KB, KIMG,
+                     b);
+            fails += judge(what, gbb + b * na, cb + b * na, na, 0.999, 5e-2);
+        }
         fails += judge("pass: GPU bf16 fused vs GPU bf16 unfused", gbf, gun, na, 0.99999, 2e-2);
         fails += judge("pass: GPU bf16 vs CPU fp32", gbf, cpu, na, 0.999, 5e-2);
         if (lt)
@@ -135,7 +156,7 @@ int vla_kernel_test(const char *backend)
     vla_weights_release(&hw);
     vla_weights_release(&dw);
     vla_preset_release(&p);
-    free(cpu), free(g32), free(gbf), free(gun), free(gex);
+    free(cpu), free(g32), free(gbf), free(gun), free(gex), free(cb), free(gb), free(gbb);
     vla_gpu_close();
     printf("%s: %d failure(s)\n", fails ? "kernel tests FAILED" : "kernel tests passed", fails);
     return fails ? 1 : 0;

@@ -22,6 +22,7 @@ void vla_inputs_synthetic(struct vla_inputs *in, const struct vla_preset *p, int
                           uint64_t seed)
 {
     memset(in, 0, sizeof(*in));
+    in->batch = 1;
     in->image = image;
     in->cameras = p->vision.cameras;
     size_t ni = (size_t)in->cameras * 3 * image * image;
@@ -35,6 +36,27 @@ void vla_inputs_synthetic(struct vla_inputs *in, const struct vla_preset *p, int
     size_t nn = (size_t)p->chunk * p->action_dim;
     in->noise = xmalloc(nn * sizeof(float));
     vla_rng_fill_normal(in->noise, nn, seed, "input.noise", 0.0, 1.0);
+}
+
+void vla_inputs_synthetic_batch(struct vla_inputs *in, const struct vla_preset *p, int image,
+                                int batch, uint64_t seed)
+{
+    vla_inputs_synthetic(in, p, image, seed);
+    if (batch <= 1)
+        return;
+    size_t ni = (size_t)in->cameras * 3 * image * image, nn = (size_t)p->chunk * p->action_dim;
+    in->batch = batch;
+    in->images = xrealloc(in->images, (size_t)batch * ni * sizeof(float));
+    in->tokens = xrealloc(in->tokens, (size_t)batch * in->ntok * sizeof(int32_t));
+    in->noise = xrealloc(in->noise, (size_t)batch * nn * sizeof(float));
+    for (int b = 1; b < batch; b++) {
+        struct vla_inputs one;
+        vla_inputs_synthetic(&one, p, image, seed + (uint64_t)b);
+        memcpy(in->images + b * ni, one.images, ni * sizeof(float));
+        memcpy(in->tokens + (size_t)b * in->ntok, one.tokens, (size_t)in->ntok * sizeof(int32_t));
+        memcpy(in->noise + b * nn, one.noise, nn * sizeof(float));
+        vla_inputs_release(&one);
+    }
 }
 
 void vla_inputs_release(struct vla_inputs *in)
@@ -108,28 +130,31 @@ static size_t maxz(size_t a, size_t b)
     return a > b ? a : b;
 }
 
-static int model_init(struct vla_model *m, const struct vla_preset *p, const struct vla_weights *w,
-                      const struct vla_ops *ops, int image, int resident);
-
 int vla_model_init(struct vla_model *m, const struct vla_preset *p, const struct vla_weights *w,
                    const struct vla_ops *ops, int image)
 {
-    return model_init(m, p, w, ops, image, 0);
+    return vla_model_init_batch(m, p, w, ops, image, 1, 0);
 }
 
 int vla_model_init_resident(struct vla_model *m, const struct vla_preset *p,
                             const struct vla_weights *w, const struct vla_ops *ops, int image)
 {
-    return model_init(m, p, w, ops, image, 1);
+    return vla_model_init_batch(m, p, w, ops, image, 1, 1);
 }
 
-static int model_init(struct vla_model *m, const struct vla_preset *p, const struct vla_weights *w,
-                      const struct vla_ops *ops, int image, int resident)
+int vla_model_init_batch(struct vla_model *m, const struct vla_preset *p,
+                         const struct vla_weights *w, const struct vla_ops *ops, int image,
+                         int batch, int resident)
 {
     memset(m, 0, sizeof(*m));
-    if (image % (p->vision.patch * p->vision.merge))
-        return error("image size %d is not a multiple of patch x merge (%d) of preset '%s'", image,
+    /* a side that is no multiple of the patch drops its remainder pixels
+     * (vla_grid), as the model's own stride-p convolution does */
+    if (vla_grid(p, image) < 1)
+        return error("image size %d is smaller than patch x merge (%d) of preset '%s'", image,
                      p->vision.patch * p->vision.merge, p->name);
+    if (batch < 1)
+        return error("batch %d: a pass takes at least one observation", batch);
+    m->B = batch;
     m->p = p;
     m->ops = ops;
     if (resident)
@@ -145,12 +170,13 @@ static int model_init(struct vla_model *m, const struct vla_preset *p, const str
     m->P = vla_prefix_len(p, image);
     m->C = p->chunk;
     m->A = p->action_dim;
-    size_t Tv = (size_t)m->Tv, W = (size_t)v->width, P = (size_t)m->P, C = (size_t)m->C;
+    /* every activation buffer holds B observations; posi and temb are shared */
+    size_t Bz = (size_t)batch, Tv = Bz * m->Tv, W = (size_t)v->width, P = Bz * m->P, C = Bz * m->C;
     size_t E = (size_t)e->width, Dm = (size_t)b->width, A = (size_t)m->A;
     size_t qd = (size_t)b->heads * b->head_dim, kvd = 2 * (size_t)b->kv_heads * b->head_dim;
     size_t pp = 3 * (size_t)v->patch * v->patch;
     size_t k = e->moe.experts ? (size_t)e->moe.top_k : 0;
-    m->img = ops->alloc((size_t)v->cameras * 3 * image * image);
+    m->img = ops->alloc(Bz * v->cameras * 3 * image * image);
     m->patches = ops->alloc(Tv * pp);
     m->vx = ops->alloc(Tv * W);
     m->vh = ops->alloc(Tv * W);
@@ -295,25 +321,40 @@ shared:
 }
 
 /* one decoder layer (pre-norm, GQA + RoPE, gated MLP or MoE) over T tokens
- * at positions pos0..; its K/V go to cache rows pos0.. and the queries
- * attend to cache rows 0 .. pos0+T-1 */
+ * of each of the B observations at positions pos0..; its K/V go to cache
+ * rows pos0.. of the observation's cache (kvl + b * kvs) and the queries
+ * attend to that cache's rows 0 .. pos0+T-1. Norms, projections and the
+ * MLP run over all B*T rows at once (the weights are read once); attention
+ * is one call per observation: each reads only its own cache */
 static void decoder_layer(struct vla_model *m, const struct vla_tower *t, const struct vla_layer *L,
                           float *x, int T, int pos0, float *kvl)
 {
     const struct vla_ops *o = m->ops;
     int D = t->width, H = t->heads, KV = t->kv_heads, hd = t->head_dim;
-    int qd = H * hd, kvd = 2 * KV * hd;
+    int qd = H * hd, kvd = 2 * KV * hd, B = m->B, BT = B * T;
+    size_t kvs = (size_t)(m->P + m->C) * kvd;
     float eps = (float)m->p->norm_eps;
     float *kvrows = kvl + (size_t)pos0 * kvd;
-    o->rmsnorm(x, L->attn_norm, m->h, T, D, eps);
-    o->qkv_rope(m->h, L->q_w, L->kv_w, m->q, kvrows, T, D, H, KV, hd, pos0, m->p->rope_theta);
-    o->attention_o(m->q, qd, kvl, kvl + (size_t)KV * hd, kvd, L->o_w, m->att, x, T, pos0 + T, H, KV,
-                   hd, D, 1.0f / sqrtf((float)hd));
-    o->rmsnorm(x, L->mlp_norm, m->h, T, D, eps);
+    o->rmsnorm(x, L->attn_norm, m->h, BT, D, eps);
+    o->qkv_rope(m->h, L->q_w, L->kv_w, m->q, kvrows, B, kvs, T, D, H, KV, hd, pos0,
+                m->p->rope_theta);
+    float scale = 1.0f / sqrtf((float)hd);
+    if (B == 1) { /* attention and the output projection in one op (16-bit O on a GPU) */
+        o->attention_o(m->q, qd, kvl, kvl + (size_t)KV * hd, kvd, L->o_w, m->att, x, T, pos0 + T, H,
+                       KV, hd, D, scale);
+    } else { /* attention per observation, then one projection over every row */
+        for (int b = 0; b < B; b++) {
+            const float *kb = kvl + b * kvs;
+            o->attention(m->q + (size_t)b * T * qd, qd, kb, kb + (size_t)KV * hd, kvd,
+                         m->att + (size_t)b * T * qd, T, pos0 + T, H, KV, hd, scale);
+        }
+        o->matmul(m->att, L->o_w, NULL, x, BT, D, qd, 1);
+    }
+    o->rmsnorm(x, L->mlp_norm, m->h, BT, D, eps);
     if (t->moe.experts)
-        moe(m, L, m->h, x, T);
+        moe(m, L, m->h, x, BT);
     else
-        gated_mlp(m, m->h, x, L->gate_up_w, L->down_w, T, D, t->mlp, t->mlp_act);
+        gated_mlp(m, m->h, x, L->gate_up_w, L->down_w, BT, D, t->mlp, t->mlp_act);
 }
 
 static void vision(struct vla_model *m, const struct vla_inputs *in, struct vla_stats *st)
@@ -321,14 +362,18 @@ static void vision(struct vla_model *m, const struct vla_inputs *in, struct vla_
     const struct vla_ops *o = m->ops;
     const struct vla_vision *v = &m->p->vision;
     const struct vla_weights *w = &m->w;
-    int S = m->image, g = m->grid, gg = g * g, W = v->width, M = v->mlp, Tv = m->Tv;
+    /* the B observations' cameras are B*cameras independent sequences;
+     * Tv counts the tokens of all of them */
+    int S = m->image, g = m->grid, gg = g * g, W = v->width, M = v->mlp, Tv = m->B * m->Tv;
     int pp = 3 * v->patch * v->patch, hd = W / v->heads, mm = v->merge * v->merge;
-    o->upload(m->img, in->images, (size_t)v->cameras * 3 * S * S);
-    for (int c = 0; c < v->cameras; c++)
-        o->patchify(m->img + (size_t)c * 3 * S * S, m->patches + (size_t)c * gg * pp, S, v->patch);
+    int cams = m->B * v->cameras;
+    o->upload(m->img, in->images, (size_t)cams * 3 * S * S);
+    for (int c = 0; c < cams; c++)
+        o->patchify(m->img + (size_t)c * 3 * S * S, m->patches + (size_t)c * gg * pp, S, v->patch,
+                    g);
     o->matmul(m->patches, w->patch_w, w->patch_b, m->vx, Tv, W, pp, 0);
     o->pos_interp(w->pos, v->image / v->patch, m->posi, g, W);
-    for (int c = 0; c < v->cameras; c++)
+    for (int c = 0; c < cams; c++)
         o->add(m->vx + (size_t)c * gg * W, m->posi, (size_t)gg * W);
     stat(m, st, "vision.patch_embed", m->vx, (size_t)Tv * W, -1);
     char name[64];
@@ -338,8 +383,8 @@ static void vision(struct vla_model *m, const struct vla_inputs *in, struct vla_
     for (int i = 0; i < v->depth; i++) {
         const struct vla_vblock *b = &w->vb[i];
         o->bias_layernorm(m->vx, pending, b->norm1_w, b->norm1_b, m->vh, Tv, W, VISION_LN_EPS);
-        o->attention_block(m->vh, b->qkv_w, b->qkv_b, b->o_w, m->qkv, m->vatt, m->vx, v->cameras,
-                           gg, v->heads, hd, 1.0f / sqrtf((float)hd));
+        o->attention_block(m->vh, b->qkv_w, b->qkv_b, b->o_w, m->qkv, m->vatt, m->vx, cams, gg,
+                           v->heads, hd, 1.0f / sqrtf((float)hd));
         o->bias_layernorm(m->vx, b->o_b, b->norm2_w, b->norm2_b, m->vh, Tv, W, VISION_LN_EPS);
         if (v->mlp_act == VLA_ACT_SWIGLU) {
             o->matmul(m->vh, b->fc1_w, b->fc1_b, m->vmlp, Tv, 2 * M, W, 0);
@@ -360,13 +405,18 @@ static void vision(struct vla_model *m, const struct vla_inputs *in, struct vla_
     o->bias_layernorm(m->vx, pending, w->vnorm_w, w->vnorm_b, m->vh, Tv, W, VISION_LN_EPS);
     const float *src = m->vh;
     if (v->merge > 1) {
-        for (int c = 0; c < v->cameras; c++)
+        for (int c = 0; c < cams; c++)
             o->merge(m->vh + (size_t)c * gg * W, m->merged + (size_t)c * gg * W, g, v->merge, W);
         src = m->merged;
     }
-    int Ti = v->cameras * m->tok_cam;
-    o->matmul(src, w->proj_w, w->proj_b, m->px, Ti, m->p->backbone.width, mm * W, 0);
-    stat(m, st, "vision.proj", m->px, (size_t)Ti * m->p->backbone.width, -1);
+    /* into each observation's prefix rows (its text rows follow them): one
+     * projection per observation */
+    int Ti = v->cameras * m->tok_cam, Dm = m->p->backbone.width;
+    for (int b = 0; b < m->B; b++) {
+        float *px = m->px + (size_t)b * m->P * Dm;
+        o->matmul(src + (size_t)b * m->Tv * W, w->proj_w, w->proj_b, px, Ti, Dm, mm * W, 0);
+        stat(m, st, "vision.proj", px, (size_t)Ti * Dm, -1);
+    }
 }
 
 static void prefix(struct vla_model *m, const struct vla_inputs *in, struct vla_stats *st)
@@ -376,14 +426,17 @@ static void prefix(struct vla_model *m, const struct vla_inputs *in, struct vla_
     int D = p->backbone.width, Ti = p->vision.cameras * m->tok_cam;
     size_t kvd = 2 * (size_t)p->backbone.kv_heads * p->backbone.head_dim;
     /* Gemma scales token embeddings by sqrt(width) */
-    o->embed(m->w.embed, in->tokens, m->px + (size_t)Ti * D, in->ntok, D, sqrtf((float)D));
-    stat(m, st, "backbone.embed", m->px + (size_t)Ti * D, (size_t)in->ntok * D, -1);
+    for (int b = 0; b < m->B; b++) {
+        float *tx = m->px + ((size_t)b * m->P + Ti) * D;
+        o->embed(m->w.embed, in->tokens + (size_t)b * in->ntok, tx, in->ntok, D, sqrtf((float)D));
+        stat(m, st, "backbone.embed", tx, (size_t)in->ntok * D, -1);
+    }
     char name[64];
     for (int l = 0; l < p->backbone.layers; l++) {
         decoder_layer(m, &p->backbone, &m->w.bl[l], m->px, m->P, 0,
-                      m->kv + (size_t)l * (m->P + m->C) * kvd);
+                      m->kv + (size_t)l * m->B * (m->P + m->C) * kvd);
         snprintf(name, sizeof(name), "backbone.layers.%d", l);
-        stat(m, st, name, m->px, (size_t)m->P * D, -1);
+        stat(m, st, name, m->px, (size_t)m->B * m->P * D, -1);
     }
 }
 
@@ -392,7 +445,7 @@ static void denoise_step(struct vla_model *m, int step, float t, float dt, struc
     const struct vla_ops *o = m->ops;
     const struct vla_preset *p = m->p;
     const struct vla_weights *w = &m->w;
-    int E = p->expert.width, C = m->C, A = m->A;
+    int E = p->expert.width, C = m->B * m->C, A = m->A; /* C: rows of all B observations */
     size_t kvd = 2 * (size_t)p->backbone.kv_heads * p->backbone.head_dim;
     o->matmul(m->xt, w->ain_w, w->ain_b, m->ae, C, E, A, 0);
     o->time_concat(m->ae, E, m->cat, C, E, t, TIME_MIN_PERIOD, TIME_MAX_PERIOD);
@@ -402,8 +455,8 @@ static void denoise_step(struct vla_model *m, int step, float t, float dt, struc
     stat(m, st, "expert.input", m->ex, (size_t)C * E, step);
     char name[64];
     for (int l = 0; l < p->expert.layers; l++) {
-        decoder_layer(m, &p->expert, &w->el[l], m->ex, C, m->P,
-                      m->kv + (size_t)l * (m->P + C) * kvd);
+        decoder_layer(m, &p->expert, &w->el[l], m->ex, m->C, m->P,
+                      m->kv + (size_t)l * m->B * (m->P + m->C) * kvd);
         snprintf(name, sizeof(name), "expert.layers.%d", l);
         stat(m, st, name, m->ex, (size_t)C * E, step);
     }
@@ -419,10 +472,12 @@ int vla_forward(struct vla_model *m, const struct vla_inputs *in, float *actions
 {
     const struct vla_ops *o = m->ops;
     const struct vla_preset *p = m->p;
-    if (in->image != m->image || in->cameras != p->vision.cameras || in->ntok != p->text_tokens)
-        return error("inputs do not match the model (image %d, %d cameras, %d tokens)", in->image,
-                     in->cameras, in->ntok);
-    for (int i = 0; i < in->ntok; i++)
+    if (in->image != m->image || in->cameras != p->vision.cameras || in->ntok != p->text_tokens ||
+        in->batch != m->B)
+        return error("inputs do not match the model (batch %d, image %d, %d cameras, %d tokens)",
+                     in->batch, in->image, in->cameras, in->ntok);
+    size_t na = (size_t)m->B * m->C * m->A;
+    for (int i = 0; i < m->B * in->ntok; i++)
         if (in->tokens[i] < 0 || in->tokens[i] >= p->vocab)
             return error("text token %d (%d) is outside the vocabulary (%d)", i, in->tokens[i],
                          p->vocab);
@@ -444,7 +499,7 @@ int vla_forward(struct vla_model *m, const struct vla_inputs *in, float *actions
     if (stage_s)
         stage_s[1] = t1 - t0;
     t0 = t1;
-    o->upload(m->xt, in->noise, (size_t)m->C * m->A);
+    o->upload(m->xt, in->noise, na);
     /* openpi's integrator: time starts at 1 and accumulates dt in fp32 */
     const float dt = -1.0f / (float)p->steps;
     float t = 1.0f;
@@ -457,10 +512,10 @@ int vla_forward(struct vla_model *m, const struct vla_inputs *in, float *actions
             stage_s[2 + s] = t1 - t0;
         t0 = t1;
     }
-    o->copy(m->out, m->xt, (size_t)m->C * m->A);
-    o->denorm_clamp(m->out, m->C, m->A, m->w.mean, m->w.std, m->w.low, m->w.high);
-    stat(m, st, "actions", m->out, (size_t)m->C * m->A, -1);
-    o->download(actions, m->out, (size_t)m->C * m->A);
+    o->copy(m->out, m->xt, na);
+    o->denorm_clamp(m->out, m->B * m->C, m->A, m->w.mean, m->w.std, m->w.low, m->w.high);
+    stat(m, st, "actions", m->out, na, -1);
+    o->download(actions, m->out, na);
     o->sync();
     t1 = util_mono_s();
     if (stage_s)

@@ -12,17 +12,22 @@
 #include "weights.h"
 
 struct vla_inputs {
+    int batch;          /* B independent observations, one after the other below */
     int image, cameras; /* image side in px */
-    float *images;      /* [cameras, 3, image, image] in [-1, 1] */
-    int32_t *tokens;    /* [text_tokens] */
+    float *images;      /* [B, cameras, 3, image, image] in [-1, 1] */
+    int32_t *tokens;    /* [B, text_tokens] */
     int ntok;
-    float *noise; /* [chunk, action_dim] ~ N(0, 1): x at t = 1 */
+    float *noise; /* [B, chunk, action_dim] ~ N(0, 1): x at t = 1 */
 };
 
 /* inputs from the counter RNG (tensor names input.images, input.tokens,
- * input.noise; tokens are bits(i) mod vocab) */
+ * input.noise; tokens are bits(i) mod vocab); batch 1 */
 void vla_inputs_synthetic(struct vla_inputs *in, const struct vla_preset *p, int image,
                           uint64_t seed);
+/* B observations: observation b is vla_inputs_synthetic's with seed + b,
+ * so observation 0 is the batch-1 input of the same seed */
+void vla_inputs_synthetic_batch(struct vla_inputs *in, const struct vla_preset *p, int image,
+                                int batch, uint64_t seed);
 void vla_inputs_release(struct vla_inputs *in);
 
 struct vla_layer_stat {
@@ -46,6 +51,9 @@ struct vla_model {
     const struct vla_ops *ops;
     struct vla_weights w; /* pointers in backend memory */
     float *dev_arena;     /* NULL on host-memory backends */
+    int B;                /* observations per pass: weight GEMMs run over B x tokens rows */
+    /* per observation: grid = patches per side (floor(image / patch), floored
+     * to a multiple of merge), Tv = cameras x grid^2, P prefix, C chunk */
     int image, grid, tok_cam, Tv, P, C, A;
     float *img, *patches, *vx, *vh, *qkv, *vatt, *vmlp, *vmlp2, *merged, *posi;
     float *px, *h, *q, *att, *gu, *act, *kv;
@@ -58,6 +66,8 @@ struct vla_model {
 /* stage timing: [0] vision, [1] prefix, [2 .. 2+steps-1] denoising steps,
  * [2+steps] post-processing */
 #define VLA_STAGES(p) ((p)->steps + 3)
+/* the largest batch bench and its sweep take (observations per call) */
+#define VLA_MAX_BATCH 64
 
 int vla_model_init(struct vla_model *m, const struct vla_preset *p, const struct vla_weights *w,
                    const struct vla_ops *ops, int image);
@@ -65,8 +75,12 @@ int vla_model_init(struct vla_model *m, const struct vla_preset *p, const struct
  * that generated or uploaded them itself, ops_gpu.h); w stays the caller's */
 int vla_model_init_resident(struct vla_model *m, const struct vla_preset *p,
                             const struct vla_weights *w, const struct vla_ops *ops, int image);
+/* the same for B observations per pass (batch >= 1; resident as above) */
+int vla_model_init_batch(struct vla_model *m, const struct vla_preset *p,
+                         const struct vla_weights *w, const struct vla_ops *ops, int image,
+                         int batch, int resident);
 void vla_model_release(struct vla_model *m);
-/* one pass; actions [chunk, action_dim] in physical units (host memory).
+/* one pass; actions [B, chunk, action_dim] in physical units (host memory).
  * stage_s may be NULL; st (may be NULL) collects per-layer statistics. */
 int vla_forward(struct vla_model *m, const struct vla_inputs *in, float *actions, double *stage_s,
                 struct vla_stats *st);

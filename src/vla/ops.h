@@ -50,8 +50,10 @@ struct vla_ops {
     void (*axpy)(float *y, const float *x, float a, size_t n); /* y += a x */
     void (*copy)(float *dst, const float *src, size_t n);
 
-    /* images [C=3, S, S] -> patches [(S/p)^2, 3 p p] (channel, row, column) */
-    void (*patchify)(const float *img, float *out, int S, int p);
+    /* images [C=3, S, S] -> patches [g^2, 3 p p] (channel, row, column), g <=
+     * S/p: the top-left g p x g p pixels, as a stride-p convolution without
+     * padding (the remainder pixels on the right and bottom are dropped) */
+    void (*patchify)(const float *img, float *out, int S, int p, int g);
     /* learned position table [g0*g0, D] -> [g1*g1, D], bilinear, half-pixel
      * centres, edge-clamped (torch interpolate(align_corners=False)) */
     void (*pos_interp)(const float *tab, int g0, float *out, int g1, int D);
@@ -94,9 +96,12 @@ struct vla_ops {
     void (*bias_layernorm)(float *x, const float *bias, const float *w, const float *b, float *y,
                            int T, int D, float eps);
     /* q [T, H*hd] = h q_w^T, kv [T, 2*KV*hd] = h kv_w^T (k then v), RoPE on q
-     * and k at positions pos0..  (two matmuls, two ropes) */
+     * and k at positions pos0..  (two matmuls, two ropes); for nseq
+     * sequences of T rows each: h and q are [nseq*T] rows, sequence s's kv
+     * rows start at kv + s*kvs, positions restart at pos0 per sequence */
     void (*qkv_rope)(const float *h, const float *q_w, const float *kv_w, float *q, float *kv,
-                     int T, int D, int H, int KV, int hd, int pos0, double theta);
+                     int nseq, size_t kvs, int T, int D, int H, int KV, int hd, int pos0,
+                     double theta);
     /* C independent sequences of T tokens: qkv [C*T, 3*H*hd] rows (q, k, v) +
      * bias [3*H*hd] (NULL: none) -> out [C*T, H*hd], softmax attention per
      * sequence  (bias add, then one attention call per sequence) */

@@ -125,36 +125,83 @@ static void check_bias_layernorm(struct ctx *c, int T, int D, int with_bias)
     free(x), free(b), free(lw), free(lb), free(wx), free(wy), free(gx), free(gy);
 }
 
-/* adjacent: q_w and kv_w one [q; kv] allocation (the GPU's one-GEMM path) */
-static void check_qkv_rope(struct ctx *c, int T, int D, int H, int KV, int hd, int pos0,
-                           int adjacent)
+/* adjacent: q_w and kv_w one [q; kv] allocation (the GPU's one-GEMM path);
+ * nseq sequences of T rows, each sequence's K/V rows gap rows apart in the
+ * cache (which must keep its other rows: they start as noise) */
+static void check_qkv_rope(struct ctx *c, int nseq, int gap, int T, int D, int H, int KV, int hd,
+                           int pos0, int adjacent)
 {
-    int qd = H * hd, kvd = 2 * KV * hd;
-    size_t nw = (size_t)(qd + kvd) * D;
-    float *h = host_rand(c, (size_t)T * D), *w = host_rand(c, nw);
-    float *wq = xmalloc((size_t)T * qd * sizeof(float)), *wkv = xmalloc((size_t)T * kvd * 4);
-    c->ref->matmul(h, w, NULL, wq, T, qd, D, 0);
-    c->ref->matmul(h, w + (size_t)qd * D, NULL, wkv, T, kvd, D, 0);
-    c->ref->rope(wq, T, H, hd, qd, pos0, 10000.0);
-    c->ref->rope(wkv, T, KV, hd, kvd, pos0, 10000.0);
-    float *dh = dev(c->test, h, (size_t)T * D), *dw = dev(c->test, w, nw), *dkv_w = NULL;
+    int qd = H * hd, kvd = 2 * KV * hd, NT = nseq * T;
+    size_t nw = (size_t)(qd + kvd) * D, kvs = (size_t)(T + gap) * kvd, nkv = nseq * kvs;
+    float *h = host_rand(c, (size_t)NT * D), *w = host_rand(c, nw), *kv0 = host_rand(c, nkv);
+    float *wq = xmalloc((size_t)NT * qd * sizeof(float)), *wkv = xmalloc(nkv * sizeof(float));
+    memcpy(wkv, kv0, nkv * sizeof(float));
+    for (int s = 0; s < nseq; s++) { /* the composition, one sequence at a time */
+        float *q = wq + (size_t)s * T * qd, *kv = wkv + s * kvs;
+        c->ref->matmul(h + (size_t)s * T * D, w, NULL, q, T, qd, D, 0);
+        c->ref->matmul(h + (size_t)s * T * D, w + (size_t)qd * D, NULL, kv, T, kvd, D, 0);
+        c->ref->rope(q, T, H, hd, qd, pos0, 10000.0);
+        c->ref->rope(kv, T, KV, hd, kvd, pos0, 10000.0);
+    }
+    float *dh = dev(c->test, h, (size_t)NT * D), *dw = dev(c->test, w, nw), *dkv_w = NULL;
     const float *kvw = dw + (size_t)qd * D;
     if (!adjacent)
         kvw = dkv_w = dev(c->test, w + (size_t)qd * D, (size_t)kvd * D);
-    float *dq = c->test->alloc((size_t)T * qd), *dkv = c->test->alloc((size_t)T * kvd);
-    c->test->qkv_rope(dh, dw, kvw, dq, dkv, T, D, H, KV, hd, pos0, 10000.0);
-    float *gq = fetch(c->test, dq, (size_t)T * qd), *gkv = fetch(c->test, dkv, (size_t)T * kvd);
-    char what[80];
-    snprintf(what, sizeof(what), "qkv_rope T %d D %d %dx%d/%d pos %d%s: q", T, D, H, hd, KV, pos0,
-             adjacent ? "" : " (2 GEMMs)");
-    judge(c, what, gq, wq, (size_t)T * qd);
-    snprintf(what, sizeof(what), "qkv_rope T %d D %d %dx%d/%d pos %d%s: kv", T, D, H, hd, KV, pos0,
-             adjacent ? "" : " (2 GEMMs)");
-    judge(c, what, gkv, wkv, (size_t)T * kvd);
+    float *dq = c->test->alloc((size_t)NT * qd), *dkv = dev(c->test, kv0, nkv);
+    c->test->qkv_rope(dh, dw, kvw, dq, dkv, nseq, kvs, T, D, H, KV, hd, pos0, 10000.0);
+    float *gq = fetch(c->test, dq, (size_t)NT * qd), *gkv = fetch(c->test, dkv, nkv);
+    char what[96];
+    snprintf(what, sizeof(what), "qkv_rope %dx%d+%d D %d %dx%d/%d pos %d%s: q", nseq, T, gap, D, H,
+             hd, KV, pos0, adjacent ? "" : " (2 GEMMs)");
+    judge(c, what, gq, wq, (size_t)NT * qd);
+    snprintf(what, sizeof(what), "qkv_rope %dx%d+%d D %d %dx%d/%d pos %d%s: kv", nseq, T, gap, D, H,
+             hd, KV, pos0, adjacent ? "" : " (2 GEMMs)");
+    judge(c, what, gkv, wkv, nkv);
     c->test->release(dh), c->test->release(dw), c->test->release(dq), c->test->release(dkv);
     if (dkv_w)
         c->test->release(dkv_w);
-    free(h), free(w), free(wq), free(wkv), free(gq), free(gkv);
+    free(h), free(w), free(kv0), free(wq), free(wkv), free(gq), free(gkv);
+}
+
+/* g x g patches of p px from an S px image, g <= S/p (the remainder pixels
+ * dropped), against the element-by-element definition */
+static void check_patchify(struct ctx *c, int S, int p, int g)
+{
+    size_t ni = 3 * (size_t)S * S, no = (size_t)g * g * 3 * p * p;
+    float *img = host_rand(c, ni), *want = xmalloc(no * sizeof(float));
+    for (int gy = 0; gy < g; gy++)
+        for (int gx = 0; gx < g; gx++)
+            for (int ch = 0; ch < 3; ch++)
+                for (int y = 0; y < p; y++)
+                    for (int x = 0; x < p; x++)
+                        want[(((size_t)gy * g + gx) * 3 + ch) * p * p + (size_t)y * p + x] =
+                            img[((size_t)ch * S + gy * p + y) * S + gx * p + x];
+    float *di = dev(c->test, img, ni), *dout = c->test->alloc(no);
+    c->test->patchify(di, dout, S, p, g);
+    float *got = fetch(c->test, dout, no);
+    char what[80];
+    snprintf(what, sizeof(what), "patchify %d px, patch %d, %d x %d", S, p, g, g);
+    judge(c, what, got, want, no);
+    c->test->release(di), c->test->release(dout);
+    free(img), free(want), free(got);
+}
+
+/* the position table from the trained g0 x g0 grid to another g1 x g1 one
+ * (an image size off the trained one): the test backend against the
+ * reference's pos_interp */
+static void check_pos_interp(struct ctx *c, int g0, int g1, int D)
+{
+    size_t n0 = (size_t)g0 * g0 * D, n1 = (size_t)g1 * g1 * D;
+    float *tab = host_rand(c, n0), *want = xmalloc(n1 * sizeof(float));
+    c->ref->pos_interp(tab, g0, want, g1, D);
+    float *dt = dev(c->test, tab, n0), *dout = c->test->alloc(n1);
+    c->test->pos_interp(dt, g0, dout, g1, D);
+    float *got = fetch(c->test, dout, n1);
+    char what[80];
+    snprintf(what, sizeof(what), "pos_interp %d x %d -> %d x %d, D %d", g0, g0, g1, g1, D);
+    judge(c, what, got, want, n1);
+    c->test->release(dt), c->test->release(dout);
+    free(tab), free(want), free(got);
 }
 
 /* a decoder's attention as model.c runs it: qkv_rope writes P prefix rows
@@ -174,17 +221,18 @@ static void check_decoder_attention(struct ctx *c, int P, int T, int D, int H, i
     float *want = xmalloc(no * sizeof(float)), scale = 1.0f / sqrtf((float)hd);
     const struct vla_ops *r = c->ref, *o = c->test;
     r->scale(w, nw, 1.0f / sqrtf((float)D)); /* q, k, v ~ N(0, 1), as the other cases' */
-    r->qkv_rope(hp, w, w + (size_t)qd * D, q, cache, P, D, H, KV, hd, 0, 10000.0);
-    r->qkv_rope(h, w, w + (size_t)qd * D, q, cache + (size_t)P * kvd, T, D, H, KV, hd, P, 10000.0);
+    r->qkv_rope(hp, w, w + (size_t)qd * D, q, cache, 1, 0, P, D, H, KV, hd, 0, 10000.0);
+    r->qkv_rope(h, w, w + (size_t)qd * D, q, cache + (size_t)P * kvd, 1, 0, T, D, H, KV, hd, P,
+                10000.0);
     if (overwrite)
         memcpy(cache + (size_t)(P / 2) * kvd, row, (size_t)kvd * sizeof(float));
     r->attention(q, qd, cache, cache + (size_t)KV * hd, kvd, want, T, Tk, H, KV, hd, scale);
     float *dhp = dev(o, hp, (size_t)P * D), *dh = dev(o, h, (size_t)T * D), *dw = dev(o, w, nw);
     float *dq = o->alloc((size_t)Tk * qd), *dc = o->alloc(nc), *dout = o->alloc(no);
     const float *kvw = dw + (size_t)qd * D;
-    o->qkv_rope(dhp, dw, kvw, dq, dc, P, D, H, KV, hd, 0, 10000.0);
+    o->qkv_rope(dhp, dw, kvw, dq, dc, 1, 0, P, D, H, KV, hd, 0, 10000.0);
     o->sync(); /* a stage boundary between the prefix and the step, as in a pass */
-    o->qkv_rope(dh, dw, kvw, dq, dc + (size_t)P * kvd, T, D, H, KV, hd, P, 10000.0);
+    o->qkv_rope(dh, dw, kvw, dq, dc + (size_t)P * kvd, 1, 0, T, D, H, KV, hd, P, 10000.0);
     if (overwrite)
         o->upload(dc + (size_t)(P / 2) * kvd, row, (size_t)kvd);
     o->attention(dq, qd, dc, dc + (size_t)KV * hd, kvd, dout, T, Tk, H, KV, hd, scale);
@@ -395,10 +443,6 @@ int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double 
     check_bias_layernorm(&c, 37, 216, 1);
     check_bias_layernorm(&c, 7, 1153, 1); /* wider than a block of threads */
     check_bias_layernorm(&c, 1, 72, 0);
-    check_qkv_rope(&c, 37, 72, 3, 1, 72, 0, 1);
-    check_qkv_rope(&c, 7, 72, 3, 1, 72, 37, 1);
-    check_qkv_rope(&c, 1, 50, 4, 2, 16, 5, 1);
-    check_qkv_rope(&c, 7, 72, 3, 1, 72, 37, 0);
     check_decoder_attention(&c, 37, 7, 72, 3, 1, 72, 0);
     check_decoder_attention(&c, 49, 50, 72, 4, 1, 36, 1);
     check_decoder_attention(&c, 7, 1, 50, 4, 2, 16, 0);
@@ -408,6 +452,21 @@ int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double 
     check_axpy_matmul(&c, 50, 7, 72, 0);
     check_axpy_matmul(&c, 37, 32, 101, 1);
     check_axpy_matmul(&c, 1, 5, 72, 0);
+    check_qkv_rope(&c, 1, 0, 37, 72, 3, 1, 72, 0, 1);
+    check_qkv_rope(&c, 1, 0, 7, 72, 3, 1, 72, 37, 1);
+    check_qkv_rope(&c, 1, 0, 1, 50, 4, 2, 16, 5, 1);
+    check_qkv_rope(&c, 1, 0, 7, 72, 3, 1, 72, 37, 0);
+    /* a batch: 3 sequences, their K/V rows apart in the cache (the prefix's
+     * rows before the expert's, the expert's chunk after) */
+    check_qkv_rope(&c, 3, 5, 7, 72, 3, 1, 72, 0, 1);
+    check_qkv_rope(&c, 3, 37, 7, 72, 3, 1, 72, 37, 1);
+    check_qkv_rope(&c, 3, 2, 1, 50, 4, 2, 16, 5, 0);
+    check_patchify(&c, 70, 16, 4);    /* 70 = 4 x 16 + 6 dropped */
+    check_patchify(&c, 256, 14, 18);  /* pi0's patch at 256 px: 4 px dropped */
+    check_patchify(&c, 53, 7, 6);     /* floored below S/p (a merge of 2 on 7 patches) */
+    check_pos_interp(&c, 16, 18, 37); /* pi0's table to 256 px */
+    check_pos_interp(&c, 16, 22, 37); /* to 320 px */
+    check_pos_interp(&c, 7, 5, 3);    /* down */
     check_attention_packed(&c, 2, 37, 3, 72, 1);
     check_attention_packed(&c, 1, 49, 3, 72, 0);
     check_attention_packed(&c, 3, 7, 2, 36, 1);

@@ -250,13 +250,16 @@ static void cpu_bias_layernorm(float *x, const float *bias, const float *w, cons
 }
 
 static void cpu_qkv_rope(const float *h, const float *q_w, const float *kv_w, float *q, float *kv,
-                         int T, int D, int H, int KV, int hd, int pos0, double theta)
+                         int nseq, size_t kvs, int T, int D, int H, int KV, int hd, int pos0,
+                         double theta)
 {
     int qd = H * hd, kvd = 2 * KV * hd;
-    cpu_matmul(h, q_w, NULL, q, T, qd, D, 0);
-    cpu_matmul(h, kv_w, NULL, kv, T, kvd, D, 0);
-    cpu_rope(q, T, H, hd, qd, pos0, theta);
-    cpu_rope(kv, T, KV, hd, kvd, pos0, theta);
+    cpu_matmul(h, q_w, NULL, q, nseq * T, qd, D, 0);
+    for (int s = 0; s < nseq; s++) { /* each sequence's K/V go to its own cache */
+        cpu_matmul(h + (size_t)s * T * D, kv_w, NULL, kv + s * kvs, T, kvd, D, 0);
+        cpu_rope(q + (size_t)s * T * qd, T, H, hd, qd, pos0, theta);
+        cpu_rope(kv + s * kvs, T, KV, hd, kvd, pos0, theta);
+    }
 }
 
 static void cpu_attention_o(const float *q, int qs, const float *k, const float *v, int ks,
@@ -319,9 +322,8 @@ static void cpu_axpy(float *y, const float *x, float a, size_t n)
         y[i] += a * x[i];
 }
 
-static void cpu_patchify(const float *img, float *out, int S, int p)
+static void cpu_patchify(const float *img, float *out, int S, int p, int g)
 {
-    int g = S / p;
     for (int gy = 0; gy < g; gy++)
         for (int gx = 0; gx < g; gx++) {
             float *o = out + ((size_t)gy * g + gx) * 3 * p * p;

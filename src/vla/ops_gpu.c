@@ -34,10 +34,11 @@
     X(vla_glu)                                                                                     \
     X(vla_layernorm)                                                                               \
     X(vla_rmsnorm)                                                                                 \
-    X(vla_rope) X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed)         \
-        X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route)  \
-            X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act)      \
-                X(vla_bias_layernorm) X(vla_rope_split) X(vla_bias_cvt16) X(vla_time_concat)
+    X(vla_rope)                                                                                    \
+    X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed) X(vla_concat_bcast) \
+        X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route) X(vla_moe_combine)   \
+            X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act) X(vla_bias_layernorm)   \
+                X(vla_rope_split) X(vla_bias_cvt16) X(vla_time_concat)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -45,7 +46,10 @@ static const char *const knames[] = {KFNS(KNAME)};
 
 #define BLOCK 256
 #define PROF_MAX 16384
-#define MAX_STAGED 16
+/* host copies a captured pass stages, both captures together: the images,
+ * the noise, the actions and one token upload per observation (model.c
+ * embeds each observation's tokens into its own prefix rows) */
+#define MAX_STAGED (2 * (3 + VLA_MAX_BATCH) + 4)
 #define MAX_EVENTS 128
 
 struct staged {
@@ -787,35 +791,46 @@ static void g_bias_layernorm(float *x, const float *bias, const float *w, const 
 }
 
 static void g_qkv_rope(const float *h, const float *q_w, const float *kv_w, float *q, float *kv,
-                       int T, int D, int H, int KV, int hd, int pos0, double theta)
+                       int nseq, size_t kvs, int T, int D, int H, int KV, int hd, int pos0,
+                       double theta)
 {
-    int qd = H * hd, kvd = 2 * KV * hd;
+    int qd = H * hd, kvd = 2 * KV * hd, NT = nseq * T;
     if (G.no_shadow || kv_w != q_w + (size_t)qd * D) {
         /* the weights are not one [q; kv] matrix: the composition */
-        g_matmul(h, q_w, NULL, q, T, qd, D, 0);
-        g_matmul(h, kv_w, NULL, kv, T, kvd, D, 0);
-        g_rope(q, T, H, hd, qd, pos0, theta);
-        g_rope(kv, T, KV, hd, kvd, pos0, theta);
+        g_matmul(h, q_w, NULL, q, NT, qd, D, 0);
+        for (int s = 0; s < nseq; s++) {
+            g_matmul(h + (size_t)s * T * D, kv_w, NULL, kv + s * kvs, T, kvd, D, 0);
+            g_rope(q + (size_t)s * T * qd, T, H, hd, qd, pos0, theta);
+            g_rope(kv + s * kvs, T, KV, hd, kvd, pos0, theta);
+        }
         return;
     }
     /* q_w and kv_w are adjacent rows of one [q; kv] matrix (weights.c lays
-     * them out so): one GEMM, then one kernel for RoPE and the split */
-    float *buf = scratch(&G.qkvbuf, (size_t)T * (qd + kvd) * sizeof(float));
-    g_matmul(h, q_w, NULL, buf, T, qd + kvd, D, 0);
-    wrote(q, (size_t)T * qd * sizeof(float));
-    wrote(kv, (size_t)T * kvd * sizeof(float));
-    /* 16-bit: q's copy as a shadow, K/V rows into the mirror of kv's
-     * allocation (made on first use, outside a capture) */
-    void *q16 = shadow_target(SH_ROPE_Q, (size_t)T * qd), *kv16 = NULL;
-    struct alloc_rec *r = mirror_target(kv, (size_t)T * kvd);
-    if (r)
-        kv16 = r->m16 + (kv - r->p);
+     * them out so): one GEMM over every sequence's rows, then one kernel per
+     * sequence for RoPE and the split (each sequence's K/V go to its own
+     * cache, positions restart per sequence) */
+    float *buf = scratch(&G.qkvbuf, (size_t)NT * (qd + kvd) * sizeof(float));
+    g_matmul(h, q_w, NULL, buf, NT, qd + kvd, D, 0);
+    wrote(q, (size_t)NT * qd * sizeof(float));
+    /* 16-bit: q's copy as a shadow (every sequence's rows), each sequence's
+     * K/V rows into the mirror of kv's allocation (made on first use,
+     * outside a capture) */
+    uint16_t *q16 = shadow_target(SH_ROPE_Q, (size_t)NT * qd);
     int bf = G.dt == GPU_BF16;
-    LAUNCH(K_vla_rope_split, grid_for((uint64_t)T * (hd / 2)), &buf, &T, &H, &KV, &hd, &pos0,
-           &theta, &q, &kv, &q16, &kv16, &bf);
-    shadow_set(SH_ROPE_Q, q, (size_t)T * qd, q16);
-    if (kv16 && !G.err)
-        vla_spans_add(&r->valid, (size_t)(kv - r->p), (size_t)(kv - r->p) + (size_t)T * kvd);
+    for (int s = 0; s < nseq; s++) {
+        float *bs = buf + (size_t)s * T * (qd + kvd), *qs = q + (size_t)s * T * qd,
+              *ks = kv + s * kvs;
+        wrote(ks, (size_t)T * kvd * sizeof(float));
+        void *q16s = q16 ? q16 + (size_t)s * T * qd : NULL, *kv16 = NULL;
+        struct alloc_rec *r = mirror_target(ks, (size_t)T * kvd);
+        if (r)
+            kv16 = r->m16 + (ks - r->p);
+        LAUNCH(K_vla_rope_split, grid_for((uint64_t)T * (hd / 2)), &bs, &T, &H, &KV, &hd, &pos0,
+               &theta, &qs, &ks, &q16s, &kv16, &bf);
+        if (kv16 && !G.err)
+            vla_spans_add(&r->valid, (size_t)(ks - r->p), (size_t)(ks - r->p) + (size_t)T * kvd);
+    }
+    shadow_set(SH_ROPE_Q, q, (size_t)NT * qd, q16);
 }
 
 /* the 16-bit copy of a weight [n, k]: the arena's, or (a weight outside
@@ -1005,10 +1020,11 @@ static void g_axpy(float *y, const float *x, float a, size_t n)
         vla_spans_add(&r->valid, (size_t)(y - r->p), (size_t)(y - r->p) + n);
 }
 
-static void g_patchify(const float *img, float *out, int S, int p)
+static void g_patchify(const float *img, float *out, int S, int p, int g)
 {
-    wrote(out, (size_t)S * S * 3 * sizeof(float));
-    LAUNCH(K_vla_patchify, grid_for((uint64_t)S * S * 3), &img, &out, &S, &p);
+    uint64_t n = (uint64_t)g * g * 3 * p * p;
+    wrote(out, n * sizeof(float));
+    LAUNCH(K_vla_patchify, grid_for(n), &img, &out, &S, &p, &g);
 }
 
 static void g_pos_interp(const float *tab, int g0, float *out, int g1, int D)
@@ -1471,10 +1487,11 @@ int vla_gpu_graph_capture(struct vla_model *m, const struct vla_inputs *in, floa
         *why = xasprintf("an earlier error: %s", G.errmsg);
         return -1;
     }
-    size_t need = ((size_t)in->cameras * 3 * in->image * in->image + (size_t)in->ntok +
-                   2 * (size_t)m->C * m->A) *
+    size_t need = (size_t)m->B *
+                      ((size_t)in->cameras * 3 * in->image * in->image + (size_t)in->ntok +
+                       2 * (size_t)m->C * m->A) *
                       4 +
-                  16 * 64;
+                  MAX_STAGED * 64;
     if (!G.pool) {
         if (b->malloc_host(b, (void **)&G.pool, 2 * need)) {
             *why = xasprintf("pinned staging: %s", b->err);
@@ -1680,7 +1697,7 @@ int vla_gpu_load_gemm(int n, int reps)
 /* the normalised actions (x after the last step) of the last pass */
 int vla_gpu_download_state(const struct vla_model *m, float *host)
 {
-    d2h(host, m->xt, (size_t)m->C * m->A * sizeof(float));
+    d2h(host, m->xt, (size_t)m->B * m->C * m->A * sizeof(float));
     g_sync();
     return G.err ? -1 : 0;
 }

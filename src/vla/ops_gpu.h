@@ -90,7 +90,7 @@ size_t vla_gpu_alloc_peak(void);
 int vla_gpu_ceilings(double *gemm_flops, double *copy_bytes_s);
 /* the soak's GEMM load: reps n^3 GEMMs in the current dtype, synchronised; 0 or -1 */
 int vla_gpu_load_gemm(int n, int reps);
-/* x_t after the last pass (normalised actions), [chunk * A] */
+/* x_t after the last pass (normalised actions), [B * chunk * A] */
 int vla_gpu_download_state(const struct vla_model *m, float *host);
 /* the last error of the backend ("" if none) */
 const char *vla_gpu_error(void);

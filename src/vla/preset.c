@@ -513,9 +513,14 @@ void vla_preset_release(struct vla_preset *p)
     memset(p, 0, sizeof(*p));
 }
 
+/* what the model's stride-p, kernel-p patch convolution (no padding) gives:
+ * floor(image / patch) per side, the remainder pixels dropped; with a merge
+ * m > 1, floored again to a multiple of m (the merge takes whole m x m
+ * blocks), dropping those patches' pixels too */
 int vla_grid(const struct vla_preset *p, int image)
 {
-    return image / p->vision.patch;
+    int g = image / p->vision.patch;
+    return g - g % p->vision.merge;
 }
 
 int vla_image_tokens(const struct vla_preset *p, int image)

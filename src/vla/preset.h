@@ -62,7 +62,9 @@ void vla_preset_release(struct vla_preset *p);
 const char *const *vla_preset_builtin_names(void);
 
 /* derived shapes */
-int vla_grid(const struct vla_preset *p, int image);         /* patches per side at image px */
+/* patches per side at image px: floor(image / patch) floored to a multiple
+ * of merge; the pixels past grid x patch are dropped */
+int vla_grid(const struct vla_preset *p, int image);
 int vla_image_tokens(const struct vla_preset *p, int image); /* per camera, after merge */
 int vla_prefix_len(const struct vla_preset *p, int image);
 

@@ -87,10 +87,11 @@ static void c_glu(const float *g, const float *u, float *o, int T, int F, int ld
 }
 
 static void c_qkv_rope(const float *h, const float *qw, const float *kvw, float *q, float *kv,
-                       int T, int D, int H, int KV, int hd, int pos0, double theta)
+                       int nseq, size_t kvs, int T, int D, int H, int KV, int hd, int pos0,
+                       double theta)
 {
     count(C_QKV_ROPE);
-    vla_ops_cpu.qkv_rope(h, qw, kvw, q, kv, T, D, H, KV, hd, pos0, theta);
+    vla_ops_cpu.qkv_rope(h, qw, kvw, q, kv, nseq, kvs, T, D, H, KV, hd, pos0, theta);
 }
 
 static void c_attention(const float *q, int qs, const float *k, const float *v, int ks, float *out,
