@@ -8,14 +8,50 @@
 #      (doctor vs the fair PyTorch twin), bench --sweep, lingbot-v2
 #   b: waits for the soak and collects it, then with both GPUs free:
 #      --gpu all (with --prom/--html/--markdown) and tests/gpu_multi.sh
+#   c: one H200 (the `nvidia-h200` kind), no soak, in one call: make
+#      test-gpu (with bench --kernel-test), --profile of pi0 bf16, make bench
+#      (doctor vs the fair twin), bench --sweep (quick grid: steps, chunk,
+#      image 224/256/320, dtype, batch 1/4/8)
+#      (JSON, then its HTML page through `report`), lingbot-v2, a dashboard
+#      frame with the pi0 workload and monitor samples (processes on the GPU);
+#      everything lands in $OUT/results.tgz (the device tool returns few files)
 # Environment: RVD (the binary), OUT (results), CARRY (dir of the carried
 # .so files, put on LD_LIBRARY_PATH).
 set -u
-PHASE=${1:?usage: device_session.sh a|b}
+PHASE=${1:?usage: device_session.sh a|b|c}
 RVD=${RVD:?} OUT=${OUT:?}
 S=/tmp/rvd-soak
 mkdir -p "$OUT"
-if [ "$PHASE" = a ]; then
+if [ "$PHASE" = c ]; then
+    t0=$(date +%s)
+    R=/tmp/rvd-results && rm -rf "$R" && mkdir -p "$R"
+    nvidia-smi -L >"$R/gpus.txt" 2>&1
+    timeout 240 env OUT="$R" RVD="$RVD" BUILD=/tmp/b sh tests/gpu_device.sh >"$R/test-gpu.txt" 2>&1
+    echo "test-gpu: $(tail -1 "$R/test-gpu.txt")"
+    timeout 60 "$RVD" bench --preset pi0 --dtype bf16 --runs 20 --rows 0 --profile >"$R/profile.txt" 2>&1
+    echo "profile: exit $?"
+    RUNS=30 RVD="$RVD" WORK=/tmp/rvd-bench timeout 240 sh tools/vla_bench.sh >"$R/bench.txt" 2>&1
+    echo "make bench: exit $?"
+    cp docs/PERFORMANCE.md "$R/PERFORMANCE.md"
+    timeout 150 "$RVD" bench --sweep --preset pi0 \
+        --json "$R/sweep.json" >"$R/sweep.txt" 2>&1
+    echo "sweep: exit $?"
+    "$RVD" report --html "$R/sweep.html" --markdown "$R/sweep.md" "$R/sweep.json" >"$R/sweep-report.txt" 2>&1
+    echo "sweep report: exit $?"
+    timeout 40 "$RVD" bench --preset lingbot-v2 --dtype bf16 --runs 10 --rows 0 >"$R/lingbot.txt" 2>&1
+    echo "lingbot-v2: exit $?"
+    LC_ALL=C.UTF-8 timeout 40 "$RVD" dashboard --workload pi0 --dtype bf16 --workload-interval 2 \
+        --interval 500 --history 60 --frames 30 --size 40x120 --record "$R/dashboard.cast" \
+        >"$R/dashboard-frame.txt" 2>"$R/dashboard.err"
+    echo "dashboard: exit $?"
+    "$RVD" bench --preset pi0 --dtype bf16 --runs 400 --rows 0 >/dev/null 2>&1 &
+    sleep 8
+    "$RVD" monitor --interval 500 --count 6 -o "$R/monitor.jsonl" >"$R/monitor.err" 2>&1
+    echo "monitor: exit $?"
+    wait
+    tar -C "$R" -czf "$OUT/results.tgz" .
+    echo "phase c: $(($(date +%s) - t0)) s"
+elif [ "$PHASE" = a ]; then
     t0=$(date +%s)
     nvidia-smi -L >"$OUT/gpus.txt" 2>&1
     # the soak on GPU 1 first, in a session of its own (it outlives this call)
