@@ -14,7 +14,8 @@
 #      image 224/256/320, dtype, batch 1/4/8)
 #      (JSON, then its HTML page through `report`), lingbot-v2, a dashboard
 #      frame with the pi0 workload and monitor samples (processes on the GPU);
-#      everything lands in $OUT/results.tgz (the device tool returns few files)
+#      (not with SKIP_TUI=1); everything lands in $OUT/results.tgz (the
+#      device tool returns few files)
 # Environment: RVD (the binary), OUT (results), CARRY (dir of the carried
 # .so files, put on LD_LIBRARY_PATH).
 set -u
@@ -40,6 +41,7 @@ if [ "$PHASE" = c ]; then
     echo "sweep report: exit $?"
     timeout 40 "$RVD" bench --preset lingbot-v2 --dtype bf16 --runs 10 --rows 0 >"$R/lingbot.txt" 2>&1
     echo "lingbot-v2: exit $?"
+    [ -n "${SKIP_TUI:-}" ] || {
     LC_ALL=C.UTF-8 timeout 40 "$RVD" dashboard --workload pi0 --dtype bf16 --workload-interval 2 \
         --interval 500 --history 60 --frames 30 --size 40x120 --record "$R/dashboard.cast" \
         >"$R/dashboard-frame.txt" 2>"$R/dashboard.err"
@@ -49,6 +51,7 @@ if [ "$PHASE" = c ]; then
     "$RVD" monitor --interval 500 --count 6 -o "$R/monitor.jsonl" >"$R/monitor.err" 2>&1
     echo "monitor: exit $?"
     wait
+    }
     tar -C "$R" -czf "$OUT/results.tgz" .
     echo "phase c: $(($(date +%s) - t0)) s"
 elif [ "$PHASE" = a ]; then
