@@ -22,7 +22,7 @@ _rocm_vla_doctor_opts() {
     collect) echo "--output -o --requirements --python --help --version" ;;
     bench) echo "--preset --models --dtype --weights --save-weights --runs --seed --json
                  --image-size --batch --rows --backend --dry-run --force --sweep --grid --checks
-                 --kernel-test --profile --verbose -v --help --version" ;;
+                 --kernel-test --profile --html --verbose -v --help --version" ;;
     dashboard) echo "--interval --sysroot --checks --requirements --python --once --size
                      --workload --dtype --workload-interval --record --frames --history
                      --help --version" ;;

@@ -37,6 +37,19 @@ grep -qiE 'nan|<script|https?:' "$OUT/cpu.html" && bad "html: NaN, a script or a
 [ "$(grep -c '^| [0-9]' "$OUT/cpu.md")" = "$n" ] && ok || bad "markdown: want $n rows: $(cat "$OUT/cpu.md")"
 grep -qF '| not judged |' "$OUT/cpu.md" && ok || bad "markdown: the CPU rows are not 'not judged'"
 
+# ---- bench --sweep --html: the same page as `report --html` of its JSON
+expect 0 "" "bench --sweep --html" "$RVD" bench --sweep --preset tiny --backend cpu --runs 2 \
+    --grid image=64 --grid steps=1,5 --json "$OUT/b.json" --html "$OUT/b.html"
+expect 0 "" "report of bench's JSON" "$RVD" report --html "$OUT/b2.html" "$OUT/b.json"
+cmp -s "$OUT/b.html" "$OUT/b2.html" && ok || bad "bench --sweep --html differs from report --html of its JSON"
+expect 2 "--html needs --sweep" "bench --html without --sweep" "$RVD" bench --preset tiny --backend cpu --html "$OUT/x.html"
+expect 2 "name the same file" "--html and --json the same file" "$RVD" bench --sweep --preset tiny \
+    --backend cpu --json "$OUT/same" --html "$OUT/same"
+expect 2 "" "--html into a missing directory" "$RVD" bench --sweep --preset tiny --backend cpu \
+    --runs 2 --html "$OUT/none/x.html"
+grep -q "self-test" "$OUT/last.out" && bad "--html into a missing directory ran the sweep first" || ok
+expect 2 "not standard output" "--html to stdout" "$RVD" bench --sweep --preset tiny --backend cpu --html -
+
 # ---- forged GPU sweeps from the real one: over budget, not run, energy, hostile strings
 $PY - "$OUT/cpu.json" "$OUT" <<'PYEOF' || bad "forging the GPU sweeps failed"
 import copy, json, sys

@@ -31,6 +31,7 @@ enum { B_OK = 0, B_FINDING = 1, B_USAGE = 2, B_INTERNAL = 3 };
 
 struct bench_opts {
     const char *preset, *models, *dtype, *weights, *save, *json, *backend, *checks;
+    const char *html; /* --html FILE: the sweep's page (report_sweep.c) */
     int runs, image, verbose, rows, dry_run, force;
     int batch; /* observations per call (--batch) */
     int sweep; /* 0 none, 1 quick, 2 full */
@@ -54,10 +55,12 @@ static void bench_usage(FILE *f)
           " [--json FILE|-] [--dry-run] [--force] [--profile] [-v]\n"
           "       rocm-vla-doctor bench --sweep[=full] --preset NAME [--grid KEY=V1,V2...]...\n"
           "                             [--checks FILE] [--runs N] [--backend B] [--json FILE|-]\n"
+          "                             [--html FILE]\n"
           "       rocm-vla-doctor bench --kernel-test [--backend auto|cuda|hip]\n"
           "Runs the reference VLA pass (vision, prefix, denoising steps, post) and prints\n"
           "per-stage latency percentiles; --sweep runs a grid of configurations (KEY: steps,\n"
-          "chunk, image, dtype, batch) with budget marks from checks.yaml; --kernel-test holds\n"
+          "chunk, image, dtype, batch) with budget marks from checks.yaml (--html: the table\n"
+          "and plots as one page); --kernel-test holds\n"
           "the GPU kernels to the CPU reference on odd shapes. Built-in presets: ",
           f);
     const char *const *n = vla_preset_builtin_names();
@@ -97,6 +100,7 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         O_CHECKS,
         O_KTEST,
         O_PROFILE,
+        O_HTML,
         O_HELP,
         O_VERSION
     };
@@ -120,6 +124,7 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         {"checks", required_argument, NULL, O_CHECKS},
         {"kernel-test", no_argument, NULL, O_KTEST},
         {"profile", no_argument, NULL, O_PROFILE},
+        {"html", required_argument, NULL, O_HTML},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, O_HELP},
         {"version", no_argument, NULL, O_VERSION},
@@ -149,6 +154,9 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
             break;
         case O_JSON:
             o->json = optarg;
+            break;
+        case O_HTML:
+            o->html = optarg;
             break;
         case O_BACKEND:
             o->backend = optarg;
@@ -228,6 +236,12 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         return error("bench: --grid needs --sweep");
     if (o->checks && !o->sweep)
         return error("bench: --checks needs --sweep (the budgets of the marks)");
+    if (o->html && !o->sweep)
+        return error("bench: --html needs --sweep (a bench's JSON is drawn by `check --html`)");
+    if (o->html && strcmp(o->html, "-") == 0)
+        return error("bench: --html writes a file, not standard output (the table goes there)");
+    if (o->html && o->json && strcmp(o->html, o->json) == 0)
+        return error("bench: --html and --json name the same file '%s'", o->html);
     if (o->sweep && o->batch > 1)
         return error("bench: --sweep takes its batch sizes from --grid batch=N,...; --batch is "
                      "for one pass");
@@ -922,17 +936,27 @@ static int bench_main(struct bench_opts *op)
         vla_preset_release(&p);
         return B_USAGE;
     }
+    struct outfile hf = {0};
+    if (o.html && outfile_open(&hf, o.html, 0)) {
+        if (jf.f)
+            outfile_close(&jf, 1);
+        vla_preset_release(&p);
+        return B_USAGE;
+    }
     int rc;
     if (o.sweep) {
         struct vla_sweep_opts so = {o.backend, o.models,     o.checks,
                                     &o.grid,   o.sweep == 2, o.runs,
-                                    o.seed,    &jf,          o.json && strcmp(o.json, "-") == 0};
+                                    o.seed,    &jf,          o.json && strcmp(o.json, "-") == 0,
+                                    &hf};
         rc = vla_sweep(&so, &p);
     } else {
         rc = bench_dispatch(&o, &p);
     }
     if (jf.f)
         outfile_close(&jf, 1); /* never written: the target stays as it was */
+    if (hf.f)
+        outfile_close(&hf, 1);
     vla_preset_release(&p);
     return rc;
 }

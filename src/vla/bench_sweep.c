@@ -16,6 +16,7 @@
 #include "../core/checks.h"
 #include "../core/fact.h"
 #include "../report/report.h"
+#include "../report/report_sweep.h"
 #include "bench_gpu.h"
 #include "model.h"
 #include "weights.h"
@@ -586,6 +587,29 @@ static void write_json(FILE *f, const struct sweep *s)
 
 /* ---- the command -------------------------------------------------------- */
 
+/* the page from the JSON this sweep writes, parsed back: one renderer for
+ * `bench --sweep --html` and `report --html SWEEP.json` (report_sweep.h) */
+static int write_html(FILE *f, const struct sweep *s)
+{
+    char *buf = NULL, err[160];
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return error("bench --sweep --html: no memory for the page");
+    write_json(m, s);
+    int rc = fclose(m) ? error("bench --sweep --html: no memory for the page") : 0;
+    struct json *root = rc ? NULL : json_parse(buf, len, err, sizeof(err));
+    if (!rc && !root)
+        rc = error("bench --sweep --html: the sweep's own JSON does not parse: %s", err);
+    if (!rc && report_sweep_validate(root, "the sweep's own JSON"))
+        rc = -1;
+    if (!rc)
+        rc = report_sweep_html(f, root);
+    json_free(root);
+    free(buf);
+    return rc ? -1 : 0;
+}
+
 static void release(struct sweep *s)
 {
     for (int i = 0; i < s->n; i++) {
@@ -737,6 +761,11 @@ int vla_sweep(const struct vla_sweep_opts *o, const struct vla_preset *p0)
         write_json(o->out->f, &s);
         if (outfile_close(o->out, 0) && rc == SW_OK)
             rc = SW_USAGE;
+    }
+    if (o->html && o->html->f) {
+        int bad = write_html(o->html->f, &s);
+        if (outfile_close(o->html, bad) && rc == SW_OK)
+            rc = bad ? SW_INTERNAL : SW_USAGE;
     }
 out:
     vla_weights_release(&w);

@@ -22,6 +22,8 @@ struct vla_sweep_opts {
     uint64_t seed;
     struct outfile *out; /* --json, already open (f NULL: none); "-" is stdout */
     int json_stdout;
+    struct outfile *html; /* --html, already open (f NULL: none): the page of
+                           * src/report/report_sweep.c, drawn from the JSON */
 };
 
 /* exit code: 0 done, 1 a configuration had a NaN/Inf, 2 usage (bad grid
