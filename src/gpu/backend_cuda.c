@@ -14,7 +14,8 @@
 #define CU_FNS(X)                                                                                  \
     X(cuInit)                                                                                      \
     X(cuDriverGetVersion)                                                                          \
-    X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)    \
+    X(cuGetErrorName)                                                                              \
+    X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)                      \
         X(cuDeviceGetPCIBusId) X(cuDeviceTotalMem_v2) X(cuDeviceGetAttribute)                      \
             X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuMemGetInfo_v2)  \
                 X(cuMemAlloc_v2) X(cuMemAllocManaged) X(cuMemHostAlloc) X(cuMemFree_v2)            \
@@ -26,17 +27,19 @@
 #define CU_OPT_FNS(X)                                                                              \
     X(cuMemPrefetchAsync_v2)                                                                       \
     X(cuDeviceCanAccessPeer)                                                                       \
-    X(cuCtxEnablePeerAccess) X(cuMemcpyPeerAsync) X(cuMemPrefetchAsync) X(cuMemRangeGetAttribute)  \
-        X(cuEventElapsedTime_v2) X(cuEventElapsedTime) X(cuStreamBeginCapture_v2)                  \
-            X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags) X(cuGraphLaunch)                  \
-                X(cuGraphExecDestroy) X(cuGraphDestroy) X(cuStreamIsCapturing)
+    X(cuCtxEnablePeerAccess)                                                                       \
+    X(cuMemcpyPeerAsync) X(cuMemPrefetchAsync) X(cuMemRangeGetAttribute) X(cuEventElapsedTime_v2)  \
+        X(cuEventElapsedTime) X(cuStreamBeginCapture_v2) X(cuStreamEndCapture)                     \
+            X(cuGraphInstantiateWithFlags) X(cuGraphLaunch) X(cuGraphExecDestroy)                  \
+                X(cuGraphDestroy) X(cuStreamIsCapturing)
 #define RTC_FNS(X)                                                                                 \
     X(nvrtcGetErrorString)                                                                         \
     X(nvrtcVersion)                                                                                \
-    X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram) X(nvrtcGetCUBINSize)       \
-        X(nvrtcGetCUBIN) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog)
+    X(nvrtcCreateProgram)                                                                          \
+    X(nvrtcDestroyProgram) X(nvrtcCompileProgram) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)            \
+        X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog)
 #define BLAS_FNS(X) X(cublasCreate_v2) X(cublasSetStream_v2) X(cublasGemmEx)
-#define BLAS_OPT_FNS(X) X(cublasGemmStridedBatchedEx)
+#define BLAS_OPT_FNS(X) X(cublasGemmStridedBatchedEx) X(cublasGemmBatchedEx)
 
 #define DECL(fn) __typeof__(&fn) fn;
 struct cu {
@@ -410,6 +413,28 @@ static int c_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtyp
     return e;
 }
 
+/* backend.h blas_gemm_ptrs: the operands swapped as in c_blas_gemm_ex */
+static int c_blas_gemm_ptrs(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
+                            int transb, int m, int n, int k, float alpha, const void *const *A,
+                            long lda, const void *const *B, long ldb, float beta, void *const *Cm,
+                            long ldc, int batch, gpu_stream s)
+{
+    struct cu *c = C(b);
+    if (!c->handle) {
+        int e = c->cublasCreate_v2(&c->handle);
+        if (e)
+            return gpu_set_err(b, "cublasCreate: status %d", e), e;
+    }
+    c->cublasSetStream_v2(c->handle, s);
+    int e = c->cublasGemmBatchedEx(c->handle, transb ? 1 : CUBLAS_OP_N, transa ? 1 : CUBLAS_OP_N, n,
+                                   m, k, &alpha, B, cuda_type(t), (int)ldb, A, cuda_type(t),
+                                   (int)lda, &beta, Cm, cuda_type(ct), (int)ldc, batch,
+                                   CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    if (e)
+        gpu_set_err(b, "cublasGemmBatchedEx: status %d", e);
+    return e;
+}
+
 /* the plan cache times candidates only where that is allowed: not while the
  * stream is captured into a graph (no allocation, no synchronisation there) */
 static int c_blas_lt(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
@@ -578,6 +603,7 @@ struct gpu_backend *gpu_backend_cuda_open(char **why)
     b->launch = c_launch;
     b->blas_gemm = c->blas ? c_blas_gemm : NULL;
     b->blas_gemm_ex = c->blas && c->cublasGemmStridedBatchedEx ? c_blas_gemm_ex : NULL;
+    b->blas_gemm_ptrs = c->blas && c->cublasGemmBatchedEx ? c_blas_gemm_ptrs : NULL;
     b->blas_lt = c->lt ? c_blas_lt : NULL;
     b->graph_begin = c_graph_begin;
     b->graph_end = c_graph_end;

@@ -26,30 +26,34 @@
 #define HIP_FNS(X)                                                                                 \
     X(hipInit)                                                                                     \
     X(hipRuntimeGetVersion)                                                                        \
-    X(hipDriverGetVersion) X(hipGetErrorName) X(hipGetErrorString) X(hipGetDeviceCount)            \
-        X(hipSetDevice) X(hipDeviceGetName) X(hipDeviceGetPCIBusId) X(hipDeviceTotalMem)           \
-            X(hipDeviceGetAttribute) X(hipMemGetInfo) X(hipMalloc) X(hipMallocManaged)             \
-                X(hipHostMalloc) X(hipFree) X(hipHostFree) X(hipMemcpy) X(hipMemcpyAsync)          \
-                    X(hipMemset) X(hipStreamCreateWithFlags) X(hipStreamDestroy)                   \
-                        X(hipStreamSynchronize) X(hipDeviceSynchronize) X(hipEventCreate)          \
-                            X(hipEventDestroy) X(hipEventRecord) X(hipEventSynchronize)            \
-                                X(hipEventElapsedTime) X(hipModuleLoadData) X(hipModuleUnload)     \
-                                    X(hipModuleGetFunction) X(hipModuleLaunchKernel)
+    X(hipDriverGetVersion)                                                                         \
+    X(hipGetErrorName) X(hipGetErrorString) X(hipGetDeviceCount) X(hipSetDevice)                   \
+        X(hipDeviceGetName) X(hipDeviceGetPCIBusId) X(hipDeviceTotalMem) X(hipDeviceGetAttribute)  \
+            X(hipMemGetInfo) X(hipMalloc) X(hipMallocManaged) X(hipHostMalloc) X(hipFree)          \
+                X(hipHostFree) X(hipMemcpy) X(hipMemcpyAsync) X(hipMemset)                         \
+                    X(hipStreamCreateWithFlags) X(hipStreamDestroy) X(hipStreamSynchronize)        \
+                        X(hipDeviceSynchronize) X(hipEventCreate) X(hipEventDestroy)               \
+                            X(hipEventRecord) X(hipEventSynchronize) X(hipEventElapsedTime)        \
+                                X(hipModuleLoadData) X(hipModuleUnload) X(hipModuleGetFunction)    \
+                                    X(hipModuleLaunchKernel)
 /* optional: missing in old or stripped builds */
 #define HIP_OPT_FNS(X)                                                                             \
     X(hipMemPrefetchAsync)                                                                         \
     X(hipDeviceCanAccessPeer)                                                                      \
-    X(hipDeviceEnablePeerAccess) X(hipMemcpyPeerAsync) X(hipMemRangeGetAttribute)                  \
-        X(hipStreamBeginCapture) X(hipStreamEndCapture) X(hipGraphInstantiate) X(hipGraphLaunch)   \
-            X(hipGraphExecDestroy) X(hipGraphDestroy)
+    X(hipDeviceEnablePeerAccess)                                                                   \
+    X(hipMemcpyPeerAsync) X(hipMemRangeGetAttribute) X(hipStreamBeginCapture)                      \
+        X(hipStreamEndCapture) X(hipGraphInstantiate) X(hipGraphLaunch) X(hipGraphExecDestroy)     \
+            X(hipGraphDestroy)
 #define RTC_FNS(X)                                                                                 \
     X(hiprtcVersion)                                                                               \
     X(hiprtcGetErrorString)                                                                        \
-    X(hiprtcCreateProgram) X(hiprtcCompileProgram) X(hiprtcGetProgramLogSize)                      \
-        X(hiprtcGetProgramLog) X(hiprtcGetCodeSize) X(hiprtcGetCode) X(hiprtcDestroyProgram)
+    X(hiprtcCreateProgram)                                                                         \
+    X(hiprtcCompileProgram) X(hiprtcGetProgramLogSize) X(hiprtcGetProgramLog) X(hiprtcGetCodeSize) \
+        X(hiprtcGetCode) X(hiprtcDestroyProgram)
 #define BLAS_FNS(X)                                                                                \
     X(rocblas_create_handle) X(rocblas_destroy_handle) X(rocblas_set_stream) X(rocblas_gemm_ex)
-#define BLAS_OPT_FNS(X) X(rocblas_gemm_strided_batched_ex) X(rocblas_status_to_string)
+#define BLAS_OPT_FNS(X)                                                                            \
+    X(rocblas_gemm_strided_batched_ex) X(rocblas_gemm_batched_ex) X(rocblas_status_to_string)
 #define HSA_FNS(X)                                                                                 \
     X(hsa_init)                                                                                    \
     X(hsa_iterate_agents) X(hsa_agent_get_info) X(hsa_agent_iterate_isas) X(hsa_isa_get_info_alt)
@@ -449,6 +453,26 @@ static int h_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtyp
                         rocblas_datatype_f32_r, rocblas_gemm_algo_standard, 0, 0));
 }
 
+/* backend.h blas_gemm_ptrs: the operands swapped as in h_blas_gemm_ex; D is C */
+static int h_blas_gemm_ptrs(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
+                            int transb, int m, int n, int k, float alpha, const void *const *A,
+                            long lda, const void *const *B, long ldb, float beta, void *const *Cm,
+                            long ldc, int batch, gpu_stream s)
+{
+    struct hip *h = H(b);
+    int e = blas_handle(b, s);
+    if (e)
+        return e;
+    rocblas_operation oa = transa ? rocblas_operation_transpose : rocblas_operation_none;
+    rocblas_operation ob = transb ? rocblas_operation_transpose : rocblas_operation_none;
+    return blas_chk(b, "rocblas_gemm_batched_ex",
+                    h->rocblas_gemm_batched_ex(
+                        h->handle, ob, oa, n, m, k, &alpha, B, roc_type(t), (rocblas_int)ldb, A,
+                        roc_type(t), (rocblas_int)lda, &beta, Cm, roc_type(ct), (rocblas_int)ldc,
+                        (void *)Cm, roc_type(ct), (rocblas_int)ldc, batch, rocblas_datatype_f32_r,
+                        rocblas_gemm_algo_standard, 0, 0));
+}
+
 static char *hip_dir;
 
 void gpu_backend_hip_use_dir(const char *dir)
@@ -700,6 +724,7 @@ struct gpu_backend *gpu_backend_hip_open(char **why)
     b->launch = h_launch;
     b->blas_gemm = h->blas ? h_blas_gemm : NULL;
     b->blas_gemm_ex = h->blas && h->rocblas_gemm_strided_batched_ex ? h_blas_gemm_ex : NULL;
+    b->blas_gemm_ptrs = h->blas && h->rocblas_gemm_batched_ex ? h_blas_gemm_ptrs : NULL;
     b->graph_begin = h_graph_begin;
     b->graph_end = h_graph_end;
     b->graph_launch = h_graph_launch;
