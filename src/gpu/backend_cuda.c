@@ -14,8 +14,7 @@
 #define CU_FNS(X)                                                                                  \
     X(cuInit)                                                                                      \
     X(cuDriverGetVersion)                                                                          \
-    X(cuGetErrorName)                                                                              \
-    X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)                      \
+    X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)    \
         X(cuDeviceGetPCIBusId) X(cuDeviceTotalMem_v2) X(cuDeviceGetAttribute)                      \
             X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuMemGetInfo_v2)  \
                 X(cuMemAlloc_v2) X(cuMemAllocManaged) X(cuMemHostAlloc) X(cuMemFree_v2)            \
@@ -27,17 +26,15 @@
 #define CU_OPT_FNS(X)                                                                              \
     X(cuMemPrefetchAsync_v2)                                                                       \
     X(cuDeviceCanAccessPeer)                                                                       \
-    X(cuCtxEnablePeerAccess)                                                                       \
-    X(cuMemcpyPeerAsync) X(cuMemPrefetchAsync) X(cuMemRangeGetAttribute) X(cuEventElapsedTime_v2)  \
-        X(cuEventElapsedTime) X(cuStreamBeginCapture_v2) X(cuStreamEndCapture)                     \
-            X(cuGraphInstantiateWithFlags) X(cuGraphLaunch) X(cuGraphExecDestroy)                  \
-                X(cuGraphDestroy) X(cuStreamIsCapturing)
+    X(cuCtxEnablePeerAccess) X(cuMemcpyPeerAsync) X(cuMemPrefetchAsync) X(cuMemRangeGetAttribute)  \
+        X(cuEventElapsedTime_v2) X(cuEventElapsedTime) X(cuStreamBeginCapture_v2)                  \
+            X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags) X(cuGraphLaunch)                  \
+                X(cuGraphExecDestroy) X(cuGraphDestroy) X(cuStreamIsCapturing)
 #define RTC_FNS(X)                                                                                 \
     X(nvrtcGetErrorString)                                                                         \
     X(nvrtcVersion)                                                                                \
-    X(nvrtcCreateProgram)                                                                          \
-    X(nvrtcDestroyProgram) X(nvrtcCompileProgram) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)            \
-        X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog)
+    X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram) X(nvrtcGetCUBINSize)       \
+        X(nvrtcGetCUBIN) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog)
 #define BLAS_FNS(X) X(cublasCreate_v2) X(cublasSetStream_v2) X(cublasGemmEx)
 #define BLAS_OPT_FNS(X) X(cublasGemmStridedBatchedEx) X(cublasGemmBatchedEx)
 

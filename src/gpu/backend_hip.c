@@ -26,30 +26,27 @@
 #define HIP_FNS(X)                                                                                 \
     X(hipInit)                                                                                     \
     X(hipRuntimeGetVersion)                                                                        \
-    X(hipDriverGetVersion)                                                                         \
-    X(hipGetErrorName) X(hipGetErrorString) X(hipGetDeviceCount) X(hipSetDevice)                   \
-        X(hipDeviceGetName) X(hipDeviceGetPCIBusId) X(hipDeviceTotalMem) X(hipDeviceGetAttribute)  \
-            X(hipMemGetInfo) X(hipMalloc) X(hipMallocManaged) X(hipHostMalloc) X(hipFree)          \
-                X(hipHostFree) X(hipMemcpy) X(hipMemcpyAsync) X(hipMemset)                         \
-                    X(hipStreamCreateWithFlags) X(hipStreamDestroy) X(hipStreamSynchronize)        \
-                        X(hipDeviceSynchronize) X(hipEventCreate) X(hipEventDestroy)               \
-                            X(hipEventRecord) X(hipEventSynchronize) X(hipEventElapsedTime)        \
-                                X(hipModuleLoadData) X(hipModuleUnload) X(hipModuleGetFunction)    \
-                                    X(hipModuleLaunchKernel)
+    X(hipDriverGetVersion) X(hipGetErrorName) X(hipGetErrorString) X(hipGetDeviceCount)            \
+        X(hipSetDevice) X(hipDeviceGetName) X(hipDeviceGetPCIBusId) X(hipDeviceTotalMem)           \
+            X(hipDeviceGetAttribute) X(hipMemGetInfo) X(hipMalloc) X(hipMallocManaged)             \
+                X(hipHostMalloc) X(hipFree) X(hipHostFree) X(hipMemcpy) X(hipMemcpyAsync)          \
+                    X(hipMemset) X(hipStreamCreateWithFlags) X(hipStreamDestroy)                   \
+                        X(hipStreamSynchronize) X(hipDeviceSynchronize) X(hipEventCreate)          \
+                            X(hipEventDestroy) X(hipEventRecord) X(hipEventSynchronize)            \
+                                X(hipEventElapsedTime) X(hipModuleLoadData) X(hipModuleUnload)     \
+                                    X(hipModuleGetFunction) X(hipModuleLaunchKernel)
 /* optional: missing in old or stripped builds */
 #define HIP_OPT_FNS(X)                                                                             \
     X(hipMemPrefetchAsync)                                                                         \
     X(hipDeviceCanAccessPeer)                                                                      \
-    X(hipDeviceEnablePeerAccess)                                                                   \
-    X(hipMemcpyPeerAsync) X(hipMemRangeGetAttribute) X(hipStreamBeginCapture)                      \
-        X(hipStreamEndCapture) X(hipGraphInstantiate) X(hipGraphLaunch) X(hipGraphExecDestroy)     \
-            X(hipGraphDestroy)
+    X(hipDeviceEnablePeerAccess) X(hipMemcpyPeerAsync) X(hipMemRangeGetAttribute)                  \
+        X(hipStreamBeginCapture) X(hipStreamEndCapture) X(hipGraphInstantiate) X(hipGraphLaunch)   \
+            X(hipGraphExecDestroy) X(hipGraphDestroy)
 #define RTC_FNS(X)                                                                                 \
     X(hiprtcVersion)                                                                               \
     X(hiprtcGetErrorString)                                                                        \
-    X(hiprtcCreateProgram)                                                                         \
-    X(hiprtcCompileProgram) X(hiprtcGetProgramLogSize) X(hiprtcGetProgramLog) X(hiprtcGetCodeSize) \
-        X(hiprtcGetCode) X(hiprtcDestroyProgram)
+    X(hiprtcCreateProgram) X(hiprtcCompileProgram) X(hiprtcGetProgramLogSize)                      \
+        X(hiprtcGetProgramLog) X(hiprtcGetCodeSize) X(hiprtcGetCode) X(hiprtcDestroyProgram)
 #define BLAS_FNS(X)                                                                                \
     X(rocblas_create_handle) X(rocblas_destroy_handle) X(rocblas_set_stream) X(rocblas_gemm_ex)
 #define BLAS_OPT_FNS(X)                                                                            \

@@ -36,8 +36,7 @@
     X(vla_layernorm)                                                                               \
     X(vla_rmsnorm)                                                                                 \
     X(vla_rope)                                                                                    \
-    X(vla_softmax)                                                                                 \
-    X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed) X(vla_concat_bcast)                \
+    X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed) X(vla_concat_bcast) \
         X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route) X(vla_moe_combine)   \
             X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act) X(vla_bias_layernorm)   \
                 X(vla_rope_split) X(vla_bias_cvt16) X(vla_time_concat)
@@ -116,10 +115,11 @@ static struct {
     struct alloc_rec *allocs; /* g_alloc's allocations, for their mirrors */
     int nallocs, capallocs;
     long long mirror_hits;
-    int no_shadow;    /* ROCM_VLA_DOCTOR_VLA_NO_FUSE=1: the unfused path (kernel tests, A/B) */
-    int no_ptr_batch; /* ROCM_VLA_DOCTOR_NO_PTR_BATCH=1: attend16 per camera (kernel tests) */
+    int no_shadow; /* ROCM_VLA_DOCTOR_VLA_NO_FUSE=1: the unfused path (kernel tests, A/B) */
+    int no_lt;     /* vla_gpu_set_blaslt(0): batch-1 GEMMs through blas_gemm_ex (kernel tests) */
+    /* ROCM_VLA_DOCTOR_NO_PTR_BATCH=1: attend16 per camera (kernel tests) */
+    int no_ptr_batch;
     struct vla_attn_cache ap; /* attend16's pointer arrays */
-    int no_lt; /* vla_gpu_set_blaslt(0): batch-1 GEMMs through blas_gemm_ex (kernel tests) */
     long long lt_fallbacks; /* Lt calls that found no algorithm and ran blas_gemm_ex */
     long long sh_hits, cvt_launches;
     /* --profile: an event after every launch of one eager pass */
