@@ -7,10 +7,12 @@
  * nothing, also while capturing; a moved buffer is a new entry), and each
  * fallback to the strided path: no such BLAS call, a miss while capturing,
  * the call failing. */
+#include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/core/util.h"
 #include "../../src/vla/attn_ptrs.h"
 #include "test.h"
 
@@ -211,8 +213,90 @@ static void test_full(struct gpu_backend *b)
     vla_attn_cache_free(&cache, b);
 }
 
-int main(void)
+/* row-major C_z = op(A_z) op(B_z) through b->blas_gemm_ptrs, against loops */
+static void check_binding_gemm(struct gpu_backend *b, int tb, enum gpu_dtype ct)
 {
+    enum { M = 3, N = 5, K = 4, Z = 2, LD = 7 };
+    static uint16_t A[Z][M * LD], B[Z][N * LD];
+    static float C32[Z][M * LD];
+    static uint16_t C16[Z][M * LD];
+    for (int z = 0; z < Z; z++) {
+        for (int i = 0; i < M * LD; i++)
+            A[z][i] = gpu_float_to_bf16((float)((i * 3 + z) % 7 - 3));
+        for (int i = 0; i < N * LD; i++)
+            B[z][i] = gpu_float_to_bf16((float)((i * 5 + z) % 9 - 4));
+    }
+    const void *Ap[Z] = {A[0], A[1]}, *Bp[Z] = {B[0], B[1]};
+    void *Cp[Z] = {ct == GPU_F32 ? (void *)C32[0] : C16[0],
+                   ct == GPU_F32 ? (void *)C32[1] : C16[1]};
+    CHECK(b->blas_gemm_ptrs(b, GPU_BF16, ct, 0, tb, M, N, K, 1.0f, Ap, LD, Bp, LD, 0.0f, Cp, LD, Z,
+                            NULL) == 0);
+    int bad = 0;
+    for (int z = 0; z < Z; z++)
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                float s = 0;
+                for (int l = 0; l < K; l++)
+                    s += in16(A[z], i * LD + l) * in16(B[z], tb ? j * LD + l : l * LD + j);
+                float got = ct == GPU_F32 ? C32[z][i * LD + j] : in16(C16[z], i * LD + j);
+                bad += got != s;
+            }
+    CHECK(bad == 0);
+}
+
+static struct gpu_backend *open_hip(const char *dir, const char *blas)
+{
+    char lib[1024];
+    snprintf(lib, sizeof(lib), "%s/fake/%s", dir, blas);
+    setenv("ROCM_VLA_DOCTOR_ROCBLAS_LIB", lib, 1);
+    char *why = NULL;
+    struct gpu_backend *b = gpu_backend_open(GPU_BACKEND_HIP, &why);
+    if (!b)
+        fprintf(stderr, "HIP backend on the fakes: %s\n", why ? why : "?");
+    free(why);
+    return b;
+}
+
+static void test_hip_binding(const char *dir)
+{
+    char lib[1024];
+    snprintf(lib, sizeof(lib), "%s/fake/libamdhip64.so", dir);
+    setenv("ROCM_VLA_DOCTOR_HIP_LIB", lib, 1);
+    snprintf(lib, sizeof(lib), "%s/fake/libhsa-runtime64.so", dir);
+    setenv("ROCM_VLA_DOCTOR_HSA_LIB", lib, 1);
+    unsetenv("ROCM_VLA_DOCTOR_NO_BLAS");
+    unsetenv("FAKE_ROCBLAS_STATUS");
+    struct gpu_backend *b = open_hip(dir, "librocblas.so");
+    CHECK(b != NULL && b->blas_gemm_ptrs != NULL);
+    if (b && b->blas_gemm_ptrs) {
+        check_binding_gemm(b, 1, GPU_F32);  /* the scores: K read transposed */
+        check_binding_gemm(b, 0, GPU_BF16); /* P V into the 16-bit operand */
+        setenv("FAKE_ROCBLAS_STATUS", "3", 1);
+        const void *A[1] = {lib}, *B[1] = {lib};
+        void *C[1] = {lib};
+        CHECK(b->blas_gemm_ptrs(b, GPU_BF16, GPU_F32, 0, 1, 1, 1, 1, 1.0f, A, 1, B, 1, 0.0f, C, 1,
+                                1, NULL) == 3);
+        CHECK(strstr(b->err, "rocblas_gemm_batched_ex: status 3") != NULL);
+        unsetenv("FAKE_ROCBLAS_STATUS");
+    }
+    if (b)
+        gpu_backend_close(b);
+    b = open_hip(dir, "librocblas_nobatch.so");
+    CHECK(b != NULL && b->blas_gemm_ex != NULL && b->blas_gemm_ptrs == NULL);
+    if (b)
+        gpu_backend_close(b);
+    setenv("ROCM_VLA_DOCTOR_NO_BLAS", "1", 1);
+    b = open_hip(dir, "librocblas.so");
+    CHECK(b != NULL && b->blas_gemm_ex == NULL && b->blas_gemm_ptrs == NULL);
+    if (b)
+        gpu_backend_close(b);
+    unsetenv("ROCM_VLA_DOCTOR_NO_BLAS");
+    unsetenv("ROCM_VLA_DOCTOR_ROCBLAS_LIB");
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
     struct gpu_backend *b = gpu_backend_cpu_open();
     CHECK(b != NULL);
     if (!b)
@@ -222,5 +306,9 @@ int main(void)
     run_case(b, 3, 5, 1, 4, GPU_F32); /* one head: the arrays step by camera only */
     test_full(b);
     gpu_backend_close(b);
+    /* the fake libraries sit next to this binary: <build>/tests/fake/ */
+    char *self = xstrdup(argv[0]);
+    test_hip_binding(dirname(self));
+    free(self);
     return test_report();
 }
