@@ -363,9 +363,8 @@ static int c_launch(struct gpu_backend *b, gpu_function f, unsigned grid, unsign
     return CALL(b, cuLaunchKernel, f, grid, 1, 1, block, 1, 1, shmem, s, args, NULL);
 }
 
-/* row-major C = A*B is column-major C^T = B^T * A^T: swap the operands */
-static int c_blas_gemm(struct gpu_backend *b, enum gpu_dtype t, int m, int n, int k, const void *A,
-                       const void *B, float *Cm, gpu_stream s)
+/* the cuBLAS handle (made on the first GEMM: it needs a device) on stream s */
+static int c_handle(struct gpu_backend *b, gpu_stream s)
 {
     struct cu *c = C(b);
     if (!c->handle) {
@@ -374,10 +373,21 @@ static int c_blas_gemm(struct gpu_backend *b, enum gpu_dtype t, int m, int n, in
             return gpu_set_err(b, "cublasCreate: status %d", e), e;
     }
     c->cublasSetStream_v2(c->handle, s);
+    return 0;
+}
+
+/* row-major C = A*B is column-major C^T = B^T * A^T: swap the operands */
+static int c_blas_gemm(struct gpu_backend *b, enum gpu_dtype t, int m, int n, int k, const void *A,
+                       const void *B, float *Cm, gpu_stream s)
+{
+    struct cu *c = C(b);
+    int e = c_handle(b, s);
+    if (e)
+        return e;
     int ty = t == GPU_F16 ? CUDA_R_16F : t == GPU_BF16 ? CUDA_R_16BF : CUDA_R_32F;
     float alpha = 1.0f, beta = 0.0f;
-    int e = c->cublasGemmEx(c->handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, B, ty, n, A, ty,
-                            k, &beta, Cm, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    e = c->cublasGemmEx(c->handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, B, ty, n, A, ty, k,
+                        &beta, Cm, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
     if (e)
         gpu_set_err(b, "cublasGemmEx: status %d", e);
     return e;
@@ -395,16 +405,13 @@ static int c_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtyp
                           long ldc, long long sC, int batch, gpu_stream s)
 {
     struct cu *c = C(b);
-    if (!c->handle) {
-        int e = c->cublasCreate_v2(&c->handle);
-        if (e)
-            return gpu_set_err(b, "cublasCreate: status %d", e), e;
-    }
-    c->cublasSetStream_v2(c->handle, s);
-    int e = c->cublasGemmStridedBatchedEx(
-        c->handle, transb ? 1 : CUBLAS_OP_N, transa ? 1 : CUBLAS_OP_N, n, m, k, &alpha, B,
-        cuda_type(t), (int)ldb, sB, A, cuda_type(t), (int)lda, sA, &beta, Cm, cuda_type(ct),
-        (int)ldc, sC, batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    int e = c_handle(b, s);
+    if (e)
+        return e;
+    e = c->cublasGemmStridedBatchedEx(c->handle, transb ? 1 : CUBLAS_OP_N, transa ? 1 : CUBLAS_OP_N,
+                                      n, m, k, &alpha, B, cuda_type(t), (int)ldb, sB, A,
+                                      cuda_type(t), (int)lda, sA, &beta, Cm, cuda_type(ct),
+                                      (int)ldc, sC, batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
     if (e)
         gpu_set_err(b, "cublasGemmStridedBatchedEx: status %d", e);
     return e;
@@ -417,16 +424,13 @@ static int c_blas_gemm_ptrs(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dt
                             long ldc, int batch, gpu_stream s)
 {
     struct cu *c = C(b);
-    if (!c->handle) {
-        int e = c->cublasCreate_v2(&c->handle);
-        if (e)
-            return gpu_set_err(b, "cublasCreate: status %d", e), e;
-    }
-    c->cublasSetStream_v2(c->handle, s);
-    int e = c->cublasGemmBatchedEx(c->handle, transb ? 1 : CUBLAS_OP_N, transa ? 1 : CUBLAS_OP_N, n,
-                                   m, k, &alpha, B, cuda_type(t), (int)ldb, A, cuda_type(t),
-                                   (int)lda, &beta, Cm, cuda_type(ct), (int)ldc, batch,
-                                   CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    int e = c_handle(b, s);
+    if (e)
+        return e;
+    e = c->cublasGemmBatchedEx(c->handle, transb ? 1 : CUBLAS_OP_N, transa ? 1 : CUBLAS_OP_N, n, m,
+                               k, &alpha, B, cuda_type(t), (int)ldb, A, cuda_type(t), (int)lda,
+                               &beta, Cm, cuda_type(ct), (int)ldc, batch, CUBLAS_COMPUTE_32F,
+                               CUBLAS_GEMM_DEFAULT);
     if (e)
         gpu_set_err(b, "cublasGemmBatchedEx: status %d", e);
     return e;

@@ -430,6 +430,11 @@ static int h_blas_gemm(struct gpu_backend *b, enum gpu_dtype t, int m, int n, in
                                        rocblas_datatype_f32_r, rocblas_gemm_algo_standard, 0, 0));
 }
 
+static rocblas_operation roc_op(int trans)
+{
+    return trans ? rocblas_operation_transpose : rocblas_operation_none;
+}
+
 /* backend.h blas_gemm_ex: row-major op(A) op(B) is column-major op(B)^T op(A)^T */
 static int h_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
                           int transb, int m, int n, int k, float alpha, const void *A, long lda,
@@ -437,11 +442,10 @@ static int h_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtyp
                           long ldc, long long sC, int batch, gpu_stream s)
 {
     struct hip *h = H(b);
+    rocblas_operation oa = roc_op(transa), ob = roc_op(transb);
     int e = blas_handle(b, s);
     if (e)
         return e;
-    rocblas_operation oa = transa ? rocblas_operation_transpose : rocblas_operation_none;
-    rocblas_operation ob = transb ? rocblas_operation_transpose : rocblas_operation_none;
     return blas_chk(b, "rocblas_gemm_strided_batched_ex",
                     h->rocblas_gemm_strided_batched_ex(
                         h->handle, ob, oa, n, m, k, &alpha, B, roc_type(t), (rocblas_int)ldb, sB, A,
@@ -457,11 +461,10 @@ static int h_blas_gemm_ptrs(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dt
                             long ldc, int batch, gpu_stream s)
 {
     struct hip *h = H(b);
+    rocblas_operation oa = roc_op(transa), ob = roc_op(transb);
     int e = blas_handle(b, s);
     if (e)
         return e;
-    rocblas_operation oa = transa ? rocblas_operation_transpose : rocblas_operation_none;
-    rocblas_operation ob = transb ? rocblas_operation_transpose : rocblas_operation_none;
     return blas_chk(b, "rocblas_gemm_batched_ex",
                     h->rocblas_gemm_batched_ex(
                         h->handle, ob, oa, n, m, k, &alpha, B, roc_type(t), (rocblas_int)ldb, A,

@@ -119,7 +119,8 @@ static struct {
     int no_lt;     /* vla_gpu_set_blaslt(0): batch-1 GEMMs through blas_gemm_ex (kernel tests) */
     /* ROCM_VLA_DOCTOR_NO_PTR_BATCH=1: attend16 per camera (kernel tests) */
     int no_ptr_batch;
-    struct vla_attn_cache ap; /* attend16's pointer arrays */
+    /* attend16's pointer arrays */
+    struct vla_attn_cache ap;
     long long lt_fallbacks; /* Lt calls that found no algorithm and ran blas_gemm_ex */
     long long sh_hits, cvt_launches;
     /* --profile: an event after every launch of one eager pass */
