@@ -34,9 +34,11 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # fake vendor libraries (tests/fake/): a libamdhip64, a libhsa-runtime64 and a
 # librocm_smi64 whose devices come from the environment, loaded by test_gpu_pairing;
-# a libcublasLt that records the epilogue asked (test_blaslt)
+# a libcublasLt that records the epilogue asked (test_blaslt); a librocblas
+# whose batched GEMM runs on the host, and one without it (test_vla_attn_ptrs)
 FAKE_LIBS := $(BUILD)/tests/fake/libamdhip64.so $(BUILD)/tests/fake/libhsa-runtime64.so \
-             $(BUILD)/tests/fake/librocm_smi64.so $(BUILD)/tests/fake/libcublasLt.so
+             $(BUILD)/tests/fake/librocm_smi64.so $(BUILD)/tests/fake/libcublasLt.so \
+             $(BUILD)/tests/fake/librocblas.so $(BUILD)/tests/fake/librocblas_nobatch.so
 
 BIN     := $(BUILD)/rocm-vla-doctor
 
@@ -119,6 +121,12 @@ $(BUILD)/tests/fake/librocm_smi64.so: tests/fake/fake_rsmi.c
 $(BUILD)/tests/fake/libcublasLt.so: tests/fake/fake_cublaslt.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -shared -fPIC -o $@ $<
+$(BUILD)/tests/fake/librocblas.so: tests/fake/fake_rocblas.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -shared -fPIC -o $@ $<
+$(BUILD)/tests/fake/librocblas_nobatch.so: tests/fake/fake_rocblas.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -DNO_BATCHED -O2 -Wall -Werror -shared -fPIC -o $@ $<
 
 $(BUILD)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(FUZZ_HDRS) $(LIBOBJS)
 	@mkdir -p $(dir $@)

@@ -210,6 +210,21 @@ else
     echo "SKIP gpu_device: no cuBLASLt on this backend: $(grep '^skip the cuBLASLt' "$OUT/ktest.txt")"
     grep -q '^skip the cuBLASLt A/B: ' "$OUT/ktest.txt" && ok || bad "kernel tests: no cuBLASLt and no reason given"
 fi
+# the vision attention's GEMMs over sequences x heads by pointer arrays
+# (cublasGemmBatchedEx / rocblas_gemm_batched_ex), else and with
+# ROCM_VLA_DOCTOR_NO_PTR_BATCH=1 per sequence: both agree with the CPU
+PTR=0
+if grep -q '^ok   pointer-array attention GEMMs: ' "$OUT/ktest.txt"; then
+    PTR=1
+    ok
+elif grep -q '^skip pointer-array attention GEMMs' "$OUT/ktest.txt"; then
+    echo "SKIP gpu_device: $(grep '^skip pointer-array' "$OUT/ktest.txt")"
+    ok
+else
+    bad "kernel tests: pointer-array attention GEMMs: $(grep 'pointer-array' "$OUT/ktest.txt")"
+fi
+ROCM_VLA_DOCTOR_NO_PTR_BATCH=1 "$RVD" bench --kernel-test >"$OUT/ktest-noptr.txt" 2>&1 && ok || bad "bench --kernel-test with ROCM_VLA_DOCTOR_NO_PTR_BATCH=1 failed: $(grep -E '^FAIL|error' "$OUT/ktest-noptr.txt" | head -5)"
+grep -q '^skip pointer-array attention GEMMs (the strided path per sequence): disabled by ROCM_VLA_DOCTOR_NO_PTR_BATCH=1' "$OUT/ktest-noptr.txt" && ok || bad "NO_PTR_BATCH: the kernel tests still used pointer arrays: $(grep 'pointer-array' "$OUT/ktest-noptr.txt")"
 # --profile: rows by stage, the GEMMs named by the path that ran them
 "$RVD" bench --preset tiny --dtype bf16 --runs 2 --rows 0 --profile >"$OUT/profile.txt" 2>&1 && ok || bad "bench --profile failed"
 for st in vision prefix steps; do
@@ -218,8 +233,8 @@ done
 # launches per stage: the sum of the rows' calls; in 16 bits the steps run no
 # conversion kernel before the attention GEMMs, no time_embed/concat pair,
 # and one vla_cvt16 at most (x_t after its upload, before step 0; with a BLAS)
-python3 - "$OUT/profile.txt" <<'PY' && ok || bad "--profile: launches per stage wrong, or conversions left in the steps: $(grep -E '^launches|steps +vla_(cvt|time_embed|concat)' "$OUT/profile.txt")"
-import re, sys
+PTR=$PTR python3 - "$OUT/profile.txt" <<'PY' && ok || bad "--profile: launches per stage wrong, conversions left in the steps or no vision GEMM over cameras x heads: $(grep -E '^launches|steps +vla_(cvt|time_embed|concat)' "$OUT/profile.txt")"
+import os, re, sys
 txt = open(sys.argv[1]).read()
 calls = {}
 for st, what, n in re.findall(r"^  (vision|prefix|steps) +(.+?) +(\d+) calls", txt, re.M):
@@ -231,6 +246,9 @@ ok = ok and "vla_cvt16x3" not in steps and "vla_time_embed" not in steps and "vl
 # the own GEMM kernel (no BLAS) writes only fp32: there attention_o converts
 own_gemm = any(k.startswith("vla_gemm") for k in steps)
 ok = ok and (own_gemm or steps.get("vla_cvt16", 0) <= 1) and steps.get("vla_time_concat", 0) > 0
+# tiny's 2 cameras: the attention GEMMs over cameras x heads, one call each
+if os.environ.get("PTR") == "1":
+    ok = ok and calls.get("vision", {}).get("GEMM, batched over cameras x heads (BLAS)", 0) > 0
 sys.exit(0 if ok else 1)
 PY
 # the unfused path on demand (A/B): the same bench, NO_FUSE, finite and close

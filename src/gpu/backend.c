@@ -50,6 +50,7 @@ static struct gpu_backend *no_blas_if_asked(struct gpu_backend *b)
     }
     b->blas_gemm = NULL;
     b->blas_gemm_ex = NULL;
+    b->blas_gemm_ptrs = NULL;
     b->blas_api = NULL;
     snprintf(b->blas_err, sizeof(b->blas_err), "disabled by ROCM_VLA_DOCTOR_NO_BLAS=%.32s%s%.400s",
              e, b->blas_lib[0] ? ", not using " : "", b->blas_lib);

@@ -123,6 +123,16 @@ struct gpu_backend {
                         int transb, int m, int n, int k, float alpha, const void *A, long lda,
                         long long sA, const void *B, long ldb, long long sB, float beta, void *C,
                         long ldc, long long sC, int batch, gpu_stream s);
+    /* as blas_gemm_ex, but batched over pointer arrays: A, B and C are DEVICE
+     * arrays of batch device pointers (A_i = A[i]), so one call spans
+     * operands that no single stride reaches (ops_gpu.c's vision attention:
+     * cameras x heads). NULL when the BLAS lacks the call (cuBLAS
+     * cublasGemmBatchedEx, rocBLAS rocblas_gemm_batched_ex); callers keep a
+     * strided path. */
+    int (*blas_gemm_ptrs)(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
+                          int transb, int m, int n, int k, float alpha, const void *const *A,
+                          long lda, const void *const *B, long ldb, float beta, void *const *C,
+                          long ldc, int batch, gpu_stream s);
 
     /* peer-to-peer between devices of this runtime (NULL where there is none):
      * whether dev can access peer's memory; from the current device (set_device),

@@ -36,7 +36,7 @@
     X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram) X(nvrtcGetCUBINSize)       \
         X(nvrtcGetCUBIN) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog)
 #define BLAS_FNS(X) X(cublasCreate_v2) X(cublasSetStream_v2) X(cublasGemmEx)
-#define BLAS_OPT_FNS(X) X(cublasGemmStridedBatchedEx)
+#define BLAS_OPT_FNS(X) X(cublasGemmStridedBatchedEx) X(cublasGemmBatchedEx)
 
 #define DECL(fn) __typeof__(&fn) fn;
 struct cu {
@@ -363,9 +363,8 @@ static int c_launch(struct gpu_backend *b, gpu_function f, unsigned grid, unsign
     return CALL(b, cuLaunchKernel, f, grid, 1, 1, block, 1, 1, shmem, s, args, NULL);
 }
 
-/* row-major C = A*B is column-major C^T = B^T * A^T: swap the operands */
-static int c_blas_gemm(struct gpu_backend *b, enum gpu_dtype t, int m, int n, int k, const void *A,
-                       const void *B, float *Cm, gpu_stream s)
+/* the cuBLAS handle (made on the first GEMM: it needs a device) on stream s */
+static int c_handle(struct gpu_backend *b, gpu_stream s)
 {
     struct cu *c = C(b);
     if (!c->handle) {
@@ -374,10 +373,21 @@ static int c_blas_gemm(struct gpu_backend *b, enum gpu_dtype t, int m, int n, in
             return gpu_set_err(b, "cublasCreate: status %d", e), e;
     }
     c->cublasSetStream_v2(c->handle, s);
+    return 0;
+}
+
+/* row-major C = A*B is column-major C^T = B^T * A^T: swap the operands */
+static int c_blas_gemm(struct gpu_backend *b, enum gpu_dtype t, int m, int n, int k, const void *A,
+                       const void *B, float *Cm, gpu_stream s)
+{
+    struct cu *c = C(b);
+    int e = c_handle(b, s);
+    if (e)
+        return e;
     int ty = t == GPU_F16 ? CUDA_R_16F : t == GPU_BF16 ? CUDA_R_16BF : CUDA_R_32F;
     float alpha = 1.0f, beta = 0.0f;
-    int e = c->cublasGemmEx(c->handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, B, ty, n, A, ty,
-                            k, &beta, Cm, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    e = c->cublasGemmEx(c->handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, B, ty, n, A, ty, k,
+                        &beta, Cm, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
     if (e)
         gpu_set_err(b, "cublasGemmEx: status %d", e);
     return e;
@@ -395,18 +405,34 @@ static int c_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtyp
                           long ldc, long long sC, int batch, gpu_stream s)
 {
     struct cu *c = C(b);
-    if (!c->handle) {
-        int e = c->cublasCreate_v2(&c->handle);
-        if (e)
-            return gpu_set_err(b, "cublasCreate: status %d", e), e;
-    }
-    c->cublasSetStream_v2(c->handle, s);
-    int e = c->cublasGemmStridedBatchedEx(
-        c->handle, transb ? 1 : CUBLAS_OP_N, transa ? 1 : CUBLAS_OP_N, n, m, k, &alpha, B,
-        cuda_type(t), (int)ldb, sB, A, cuda_type(t), (int)lda, sA, &beta, Cm, cuda_type(ct),
-        (int)ldc, sC, batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    int e = c_handle(b, s);
+    if (e)
+        return e;
+    e = c->cublasGemmStridedBatchedEx(c->handle, transb ? 1 : CUBLAS_OP_N, transa ? 1 : CUBLAS_OP_N,
+                                      n, m, k, &alpha, B, cuda_type(t), (int)ldb, sB, A,
+                                      cuda_type(t), (int)lda, sA, &beta, Cm, cuda_type(ct),
+                                      (int)ldc, sC, batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
     if (e)
         gpu_set_err(b, "cublasGemmStridedBatchedEx: status %d", e);
+    return e;
+}
+
+/* backend.h blas_gemm_ptrs: the operands swapped as in c_blas_gemm_ex */
+static int c_blas_gemm_ptrs(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
+                            int transb, int m, int n, int k, float alpha, const void *const *A,
+                            long lda, const void *const *B, long ldb, float beta, void *const *Cm,
+                            long ldc, int batch, gpu_stream s)
+{
+    struct cu *c = C(b);
+    int e = c_handle(b, s);
+    if (e)
+        return e;
+    e = c->cublasGemmBatchedEx(c->handle, transb ? 1 : CUBLAS_OP_N, transa ? 1 : CUBLAS_OP_N, n, m,
+                               k, &alpha, B, cuda_type(t), (int)ldb, A, cuda_type(t), (int)lda,
+                               &beta, Cm, cuda_type(ct), (int)ldc, batch, CUBLAS_COMPUTE_32F,
+                               CUBLAS_GEMM_DEFAULT);
+    if (e)
+        gpu_set_err(b, "cublasGemmBatchedEx: status %d", e);
     return e;
 }
 
@@ -578,6 +604,7 @@ struct gpu_backend *gpu_backend_cuda_open(char **why)
     b->launch = c_launch;
     b->blas_gemm = c->blas ? c_blas_gemm : NULL;
     b->blas_gemm_ex = c->blas && c->cublasGemmStridedBatchedEx ? c_blas_gemm_ex : NULL;
+    b->blas_gemm_ptrs = c->blas && c->cublasGemmBatchedEx ? c_blas_gemm_ptrs : NULL;
     b->blas_lt = c->lt ? c_blas_lt : NULL;
     b->graph_begin = c_graph_begin;
     b->graph_end = c_graph_end;

@@ -49,7 +49,8 @@
         X(hiprtcGetProgramLog) X(hiprtcGetCodeSize) X(hiprtcGetCode) X(hiprtcDestroyProgram)
 #define BLAS_FNS(X)                                                                                \
     X(rocblas_create_handle) X(rocblas_destroy_handle) X(rocblas_set_stream) X(rocblas_gemm_ex)
-#define BLAS_OPT_FNS(X) X(rocblas_gemm_strided_batched_ex) X(rocblas_status_to_string)
+#define BLAS_OPT_FNS(X)                                                                            \
+    X(rocblas_gemm_strided_batched_ex) X(rocblas_gemm_batched_ex) X(rocblas_status_to_string)
 #define HSA_FNS(X)                                                                                 \
     X(hsa_init)                                                                                    \
     X(hsa_iterate_agents) X(hsa_agent_get_info) X(hsa_agent_iterate_isas) X(hsa_isa_get_info_alt)
@@ -429,6 +430,11 @@ static int h_blas_gemm(struct gpu_backend *b, enum gpu_dtype t, int m, int n, in
                                        rocblas_datatype_f32_r, rocblas_gemm_algo_standard, 0, 0));
 }
 
+static rocblas_operation roc_op(int trans)
+{
+    return trans ? rocblas_operation_transpose : rocblas_operation_none;
+}
+
 /* backend.h blas_gemm_ex: row-major op(A) op(B) is column-major op(B)^T op(A)^T */
 static int h_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
                           int transb, int m, int n, int k, float alpha, const void *A, long lda,
@@ -436,17 +442,35 @@ static int h_blas_gemm_ex(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtyp
                           long ldc, long long sC, int batch, gpu_stream s)
 {
     struct hip *h = H(b);
+    rocblas_operation oa = roc_op(transa), ob = roc_op(transb);
     int e = blas_handle(b, s);
     if (e)
         return e;
-    rocblas_operation oa = transa ? rocblas_operation_transpose : rocblas_operation_none;
-    rocblas_operation ob = transb ? rocblas_operation_transpose : rocblas_operation_none;
     return blas_chk(b, "rocblas_gemm_strided_batched_ex",
                     h->rocblas_gemm_strided_batched_ex(
                         h->handle, ob, oa, n, m, k, &alpha, B, roc_type(t), (rocblas_int)ldb, sB, A,
                         roc_type(t), (rocblas_int)lda, sA, &beta, Cm, roc_type(ct),
                         (rocblas_int)ldc, sC, Cm, roc_type(ct), (rocblas_int)ldc, sC, batch,
                         rocblas_datatype_f32_r, rocblas_gemm_algo_standard, 0, 0));
+}
+
+/* backend.h blas_gemm_ptrs: the operands swapped as in h_blas_gemm_ex; D is C */
+static int h_blas_gemm_ptrs(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
+                            int transb, int m, int n, int k, float alpha, const void *const *A,
+                            long lda, const void *const *B, long ldb, float beta, void *const *Cm,
+                            long ldc, int batch, gpu_stream s)
+{
+    struct hip *h = H(b);
+    rocblas_operation oa = roc_op(transa), ob = roc_op(transb);
+    int e = blas_handle(b, s);
+    if (e)
+        return e;
+    return blas_chk(b, "rocblas_gemm_batched_ex",
+                    h->rocblas_gemm_batched_ex(
+                        h->handle, ob, oa, n, m, k, &alpha, B, roc_type(t), (rocblas_int)ldb, A,
+                        roc_type(t), (rocblas_int)lda, &beta, Cm, roc_type(ct), (rocblas_int)ldc,
+                        (void *)Cm, roc_type(ct), (rocblas_int)ldc, batch, rocblas_datatype_f32_r,
+                        rocblas_gemm_algo_standard, 0, 0));
 }
 
 static char *hip_dir;
@@ -700,6 +724,7 @@ struct gpu_backend *gpu_backend_hip_open(char **why)
     b->launch = h_launch;
     b->blas_gemm = h->blas ? h_blas_gemm : NULL;
     b->blas_gemm_ex = h->blas && h->rocblas_gemm_strided_batched_ex ? h_blas_gemm_ex : NULL;
+    b->blas_gemm_ptrs = h->blas && h->rocblas_gemm_batched_ex ? h_blas_gemm_ptrs : NULL;
     b->graph_begin = h_graph_begin;
     b->graph_end = h_graph_end;
     b->graph_launch = h_graph_launch;

@@ -135,5 +135,11 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, int transa, int
                                           int ldb, long long strideB, const void *beta, void *C,
                                           int Ctype, int ldc, long long strideC, int batchCount,
                                           int computeType, int algo);
+/* optional (backend.h blas_gemm_ptrs): the arrays are device memory */
+cublasStatus_t cublasGemmBatchedEx(cublasHandle_t handle, int transa, int transb, int m, int n,
+                                   int k, const void *alpha, const void *const Aarray[], int Atype,
+                                   int lda, const void *const Barray[], int Btype, int ldb,
+                                   const void *beta, void *const Carray[], int Ctype, int ldc,
+                                   int batchCount, int computeType, int algo);
 
 #endif

@@ -48,6 +48,15 @@ rocblas_status rocblas_gemm_strided_batched_ex(
     rocblas_datatype c_type, rocblas_int ldc, rocblas_stride stride_c, void *d,
     rocblas_datatype d_type, rocblas_int ldd, rocblas_stride stride_d, rocblas_int batch_count,
     rocblas_datatype compute_type, rocblas_gemm_algo algo, int32_t solution_index, uint32_t flags);
+/* a, b, c, d: device arrays of batch_count device pointers */
+rocblas_status
+rocblas_gemm_batched_ex(rocblas_handle handle, rocblas_operation transA, rocblas_operation transB,
+                        rocblas_int m, rocblas_int n, rocblas_int k, const void *alpha,
+                        const void *a, rocblas_datatype a_type, rocblas_int lda, const void *b,
+                        rocblas_datatype b_type, rocblas_int ldb, const void *beta, const void *c,
+                        rocblas_datatype c_type, rocblas_int ldc, void *d, rocblas_datatype d_type,
+                        rocblas_int ldd, rocblas_int batch_count, rocblas_datatype compute_type,
+                        rocblas_gemm_algo algo, int32_t solution_index, uint32_t flags);
 const char *rocblas_status_to_string(rocblas_status status);
 
 #endif

@@ -82,6 +82,19 @@ int vla_kernel_test(const char *backend)
     printf("%s 16-bit operands: %lld from shadows, %lld from mirrors, %lld conversion launches\n",
            fused_ran ? "ok  " : "FAIL", sh1 - sh0, mi1 - mi0, cv1 - cv0);
     fails += !fused_ran;
+    /* the attention cases of 2 and 3 sequences: their GEMMs over sequences
+     * x heads by pointer arrays, or (why says) the strided path per sequence */
+    long long pc, pf;
+    const char *pwhy = vla_gpu_ptr_batch(&pc, &pf);
+    if (pwhy && pc == 0)
+        printf("skip pointer-array attention GEMMs (the strided path per sequence): %s\n", pwhy);
+    else {
+        int ptr_ok = pc > 0 && pf == 0;
+        printf("%s pointer-array attention GEMMs: %lld calls over sequences x heads, %lld strided "
+               "fallbacks%s%s\n",
+               ptr_ok ? "ok  " : "FAIL", pc, pf, pwhy ? ": " : "", pwhy ? pwhy : "");
+        fails += !ptr_ok;
+    }
     vla_gpu_set_dtype("fp32");
     int lt = vla_gpu_set_blaslt(0) == 0;
     if (lt) {

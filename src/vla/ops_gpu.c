@@ -21,6 +21,7 @@
 #include "../gpu/backend.h"
 #include "../gpu/kcache.h"
 #include "../core/util.h"
+#include "attn_ptrs.h"
 #include "rng.h"
 #include "spans.h"
 
@@ -116,6 +117,10 @@ static struct {
     long long mirror_hits;
     int no_shadow; /* ROCM_VLA_DOCTOR_VLA_NO_FUSE=1: the unfused path (kernel tests, A/B) */
     int no_lt;     /* vla_gpu_set_blaslt(0): batch-1 GEMMs through blas_gemm_ex (kernel tests) */
+    /* ROCM_VLA_DOCTOR_NO_PTR_BATCH=1: attend16 per camera (kernel tests) */
+    int no_ptr_batch;
+    /* attend16's pointer arrays */
+    struct vla_attn_cache ap;
     long long lt_fallbacks; /* Lt calls that found no algorithm and ran blas_gemm_ex */
     long long sh_hits, cvt_launches;
     /* --profile: an event after every launch of one eager pass */
@@ -863,12 +868,24 @@ static int blocks16(void)
 
 /* vision attention on the QKV projection's 16-bit rows qkv16 [C*T, 3W]
  * ([tokens, 3, heads, hd]) read in place by leading dimension 3W and head
- * stride hd: per sequence one strided batch over the heads for S = Q K^T
- * (fp32), one softmax over every sequence and head writing 16-bit P, per
- * sequence one batch for O = P V written straight into out [C*T, W] (type
- * ot: fp32, or the 16-bit operand of the o-projection). A sequence's rows
- * are T * 3W apart and its heads hd apart: no single stride spans both,
- * hence C calls of H. */
+ * stride hd: S = Q K^T (fp32), one softmax over every sequence and head
+ * writing 16-bit P, O = P V written straight into out [C*T, W] (type ot:
+ * fp32, or the 16-bit operand of the o-projection). A sequence's rows are
+ * T * 3W apart and its heads hd apart: no single stride spans both, so
+ * with C > 1 each GEMM is one pointer-array call over every sequence x
+ * head (attn_ptrs.h), else (no such call, ROCM_VLA_DOCTOR_NO_PTR_BATCH=1,
+ * arrays not built before a capture, the call failing) per sequence one
+ * strided batch over the heads. */
+static int attend_ptrs(enum vla_attn_phase ph, const struct vla_attn_geom *g)
+{
+    if (G.err || G.no_ptr_batch || g->C < 2)
+        return -1;
+    if (vla_attn_ptr_gemm(&G.ap, G.b, G.capturing, ph, g, G.s))
+        return -1;
+    prof_mark("GEMM, batched over cameras x heads (BLAS)");
+    return 0;
+}
+
 static void attend16(const void *qkv16, void *out, enum gpu_dtype ot, int C, int T, int H, int hd,
                      float scale)
 {
@@ -879,13 +896,16 @@ static void attend16(const void *qkv16, void *out, enum gpu_dtype ot, int C, int
     float *S = scratch(&G.S, (size_t)CH * sS * sizeof(float));
     void *P16 = scratch(&G.P16, (size_t)CH * sS * 2);
     const uint16_t *base = qkv16;
-    for (int c = 0; c < C; c++) {
+    struct vla_attn_geom g = {qkv16, S, P16, out, t, ot, C, T, H, hd};
+    int strided = attend_ptrs(VLA_AP_SCORES, &g);
+    for (int c = 0; strided && c < C; c++) {
         const uint16_t *q = base + (size_t)c * T * ld;
         gemm(t, 0, 1, T, T, hd, 1.0f, q, ld, hd, q + W, ld, hd, 0.0f, S + (size_t)c * H * sS, T, sS,
              H);
     }
     softmax(S, CH * T, T, scale, P16, bf);
-    for (int c = 0; c < C; c++) {
+    strided = attend_ptrs(VLA_AP_PV, &g);
+    for (int c = 0; strided && c < C; c++) {
         const uint16_t *P = (const uint16_t *)P16 + (size_t)c * H * sS;
         const uint16_t *V = base + (size_t)c * T * ld + 2 * (size_t)W;
         if (ot == GPU_F32)
@@ -1226,6 +1246,8 @@ int vla_gpu_open(const char *kind, char **why)
     G.dt = GPU_F32;
     const char *nf = getenv("ROCM_VLA_DOCTOR_VLA_NO_FUSE");
     G.no_shadow = nf && strcmp(nf, "1") == 0;
+    const char *np = getenv("ROCM_VLA_DOCTOR_NO_PTR_BATCH");
+    G.no_ptr_batch = np && strcmp(np, "1") == 0;
     G.gridmax = (p.cu_count > 0 ? p.cu_count : 64) * 16;
     const char *target = getenv("ROCM_VLA_DOCTOR_TARGET");
     target = target && *target ? target : p.target;
@@ -1296,6 +1318,17 @@ void vla_gpu_fuse_counts(long long *shadow_hits, long long *mirror_hits, long lo
     *shadow_hits = G.sh_hits;
     *mirror_hits = G.mirror_hits;
     *conversions = G.cvt_launches;
+}
+
+const char *vla_gpu_ptr_batch(long long *calls, long long *fallbacks)
+{
+    *calls = G.ap.calls;
+    *fallbacks = G.ap.fallbacks;
+    if (G.no_ptr_batch)
+        return "disabled by ROCM_VLA_DOCTOR_NO_PTR_BATCH=1";
+    if (!G.b->blas_gemm_ptrs)
+        return G.b->blas_gemm_ex ? "the BLAS has no pointer-array batched GEMM" : "no BLAS";
+    return G.ap.fallbacks ? G.ap.why : NULL;
 }
 
 const struct vla_gpu_info *vla_gpu_info(void)
@@ -1589,6 +1622,7 @@ void vla_gpu_close(void)
         b->event_destroy(b, G.prof_ev[i]);
     if (G.pool)
         b->free_host(b, G.pool);
+    vla_attn_cache_free(&G.ap, b);
     struct scratch *sc[] = {&G.a16, &G.q16,   &G.k16,    &G.v16,     &G.S,      &G.P16,    &G.tok,
                             &G.red, &G.moe_w, &G.moe_gu, &G.moe_act, &G.moe_eo, &G.qkvbuf, &G.o16,
                             &G.w16, &G.qkv16, &G.att16,  &G.hid16,   &G.wa16,   &G.wb16};

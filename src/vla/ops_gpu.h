@@ -45,6 +45,11 @@ int vla_gpu_set_blaslt(int on);
  * mirror (the KV cache, x_t), and conversion kernels launched (the kernel
  * tests check that the fused paths ran) */
 void vla_gpu_fuse_counts(long long *shadow_hits, long long *mirror_hits, long long *conversions);
+/* the vision attention's GEMMs over cameras x heads (attn_ptrs.h): pointer-
+ * array calls and strided fallbacks so far; NULL when the path is on and
+ * never fell back, else why not (disabled, no such BLAS call, the last
+ * fallback's reason) */
+const char *vla_gpu_ptr_batch(long long *calls, long long *fallbacks);
 /* "fp32", "bf16" or "fp16": the precision of the GEMM inputs from now on */
 int vla_gpu_set_dtype(const char *dtype);
 
