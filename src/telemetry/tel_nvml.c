@@ -23,14 +23,15 @@
     X(nvmlDeviceGetHandleByIndex_v2)                                                               \
     X(nvmlDeviceGetHandleByPciBusId_v2)                                                            \
     X(nvmlDeviceGetMemoryInfo)                                                                     \
-    X(nvmlDeviceGetClockInfo) X(nvmlDeviceGetMaxClockInfo) X(nvmlDeviceGetPowerUsage) X(           \
-        nvmlDeviceGetEnforcedPowerLimit) X(nvmlDeviceGetTotalEnergyConsumption)                    \
-        X(nvmlDeviceGetTemperature) X(nvmlDeviceGetTemperatureThreshold) X(nvmlDeviceGetFanSpeed)  \
-            X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetCurrentClocksEventReasons)             \
-                X(nvmlDeviceGetCurrentClocksThrottleReasons)                                       \
-                    X(nvmlDeviceGetCurrPcieLinkGeneration) X(nvmlDeviceGetCurrPcieLinkWidth)       \
-                        X(nvmlDeviceGetMaxPcieLinkGeneration) X(nvmlDeviceGetMaxPcieLinkWidth)     \
-                            X(nvmlDeviceGetPcieReplayCounter)
+    X(nvmlDeviceGetClockInfo)                                                                      \
+    X(nvmlDeviceGetMaxClockInfo) X(nvmlDeviceGetPowerUsage) X(nvmlDeviceGetEnforcedPowerLimit)     \
+        X(nvmlDeviceGetTotalEnergyConsumption) X(nvmlDeviceGetTemperature)                         \
+            X(nvmlDeviceGetTemperatureThreshold) X(nvmlDeviceGetFanSpeed)                          \
+                X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetCurrentClocksEventReasons)         \
+                    X(nvmlDeviceGetCurrentClocksThrottleReasons)                                   \
+                        X(nvmlDeviceGetCurrPcieLinkGeneration) X(nvmlDeviceGetCurrPcieLinkWidth)   \
+                            X(nvmlDeviceGetMaxPcieLinkGeneration) X(nvmlDeviceGetMaxPcieLinkWidth) \
+                                X(nvmlDeviceGetPcieReplayCounter)
 
 #define DECL(fn) __typeof__(&fn) fn;
 struct tel_nvml {
@@ -208,6 +209,8 @@ void tel_nvml_sample(struct tel_nvml *n, size_t i, struct tel_gpu *g)
     uval(n, g, TEL_PCIE_MAX_WIDTH, "nvmlDeviceGetMaxPcieLinkWidth", e, v, 1);
     e = CALL(nvmlDeviceGetPcieReplayCounter, d, &v);
     uval(n, g, TEL_PCIE_REPLAYS, "nvmlDeviceGetPcieReplayCounter", e, v, 1);
+    for (enum tel_key k = TEL_PCIE_PATH_WIDTH; k <= TEL_PCIE_PATH_LIMITED; k++)
+        tel_gpu_unknown(g, k, "the PCIe path is read from sysfs for AMD GPUs only");
 
     e = n->nvmlDeviceGetCurrentClocksEventReasons
             ? n->nvmlDeviceGetCurrentClocksEventReasons(d, &ull)

@@ -87,7 +87,8 @@ static void usage(FILE *out)
           "                                  [--workload-interval S]]\n"
           "                                 [--history S] [--record FILE]\n"
           "                                 [--once|--frames N [--size ROWSxCOLS]]\n"
-          "keys: ? h F1 help, q quit, r re-run the checks, arrows/PgUp/PgDn/Home/End and\n"
+          "keys: ? h F1 help, q quit, r re-run the checks, Left/Right/Tab/0-9 the GPU whose plots\n"
+          "show under the GPU lines, Up/Down/PgUp/PgDn/Home/End and\n"
           "      the mouse wheel scroll the checklist\n",
           out);
 }
@@ -340,7 +341,8 @@ static int run_once(const struct tui_opts *o, struct tui_model *m, struct tui_wo
     struct tui_layout l;
     struct tui_canvas cv;
     tui_layout_compute(rows, cols, ngpu, nchecks, tui_model_bad_checks(m), wl != NULL, &l);
-    struct tui_view v = {0, o->interval_ms, NULL, wl, 0, 0, l.plot_cols, per_col(o, l.plot_cols)};
+    struct tui_view v = {0,           o->interval_ms,          NULL, wl, 0, 0,
+                         l.plot_cols, per_col(o, l.plot_cols), 0};
     struct recorder rec;
     if (rec_open(&rec, o->record, rows, cols))
         return 2;
@@ -579,7 +581,7 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
     /* the first workload run goes while the checks run */
     if (wl)
         tui_workload_tick(wl, util_mono_s());
-    struct tui_view v = {0, o->interval_ms, "running checks ...", wl, 0, 0, 0, 1};
+    struct tui_view v = {0, o->interval_ms, "running checks ...", wl, 0, 0, 0, 1, 0};
     sample_all(m, wl);
     screen_rebuild(&s, m);
     v.per_col = per_col(o, s.l.plot_cols);
@@ -666,6 +668,27 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
             break;
         case KEY_END:
             v.at_end = 1;
+            break;
+        /* the GPU whose panel shows under the GPU lines (drawing clamps it) */
+        case KEY_RIGHT:
+        case '\t':
+            v.sel = v.sel + 1 < tui_model_gpu_count(m) ? v.sel + 1 : 0;
+            break;
+        case KEY_LEFT:
+        case KEY_BTAB:
+            v.sel = v.sel > 0 ? v.sel - 1 : tui_model_gpu_count(m) - 1;
+            break;
+        case '0':
+        case '1':
+        case '2':
+        case '3':
+        case '4':
+        case '5':
+        case '6':
+        case '7':
+        case '8':
+        case '9':
+            v.sel = ch - '0' < tui_model_gpu_count(m) ? ch - '0' : v.sel;
             break;
         case KEY_MOUSE: {
             MEVENT ev;
