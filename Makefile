@@ -33,9 +33,10 @@ LIBOBJS := $(filter-out $(BUILD)/src/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # fake vendor libraries (tests/fake/): a libamdhip64, a libhsa-runtime64 and a
-# librocm_smi64 whose devices come from the environment, loaded by test_gpu_pairing
+# librocm_smi64 whose devices come from the environment, loaded by test_gpu_pairing;
+# a libnvidia-ml whose processes come from the environment (test_tel_nvml)
 FAKE_LIBS := $(BUILD)/tests/fake/libamdhip64.so $(BUILD)/tests/fake/libhsa-runtime64.so \
-             $(BUILD)/tests/fake/librocm_smi64.so
+             $(BUILD)/tests/fake/librocm_smi64.so $(BUILD)/tests/fake/libnvidia-ml.so.1
 
 BIN     := $(BUILD)/rocm-vla-doctor
 
@@ -113,6 +114,9 @@ $(BUILD)/tests/fake/libhsa-runtime64.so: tests/fake/fake_hsa.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -shared -fPIC -o $@ $<
 $(BUILD)/tests/fake/librocm_smi64.so: tests/fake/fake_rsmi.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -shared -fPIC -o $@ $<
+$(BUILD)/tests/fake/libnvidia-ml.so.1: tests/fake/fake_nvml.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -shared -fPIC -o $@ $<
 

@@ -659,6 +659,33 @@ static void scan_kfd(struct tel_sample *s, size_t *cap)
     strlist_release(&pids);
 }
 
+/* NVIDIA GPUs' processes through NVML; a failing call leaves the GPU's
+ * list unknown (procs_why), not empty */
+static void scan_nvml(struct tel *t, struct tel_sample *s, size_t *cap)
+{
+    for (size_t i = 0; i < tel_nvml_count(t->nvml); i++) {
+        char key[24];
+        snprintf(key, sizeof(key), "nvml:%u", (unsigned)i);
+        int gi = gpu_index(s, key);
+        if (gi < 0)
+            continue;
+        struct tel_gpu *g = &s->gpus[gi];
+        struct tel_nvml_proc *np;
+        size_t n;
+        if (tel_nvml_procs(t->nvml, i, &np, &n, g->procs_why, sizeof(g->procs_why)))
+            continue;
+        for (size_t k = 0; k < n; k++) {
+            char comm[32];
+            comm_of((int)np[k].pid, comm, sizeof(comm));
+            struct tel_proc *p = proc_for(s, cap, (int)np[k].pid, gi, comm);
+            p->src = np[k].src;
+            p->vram_bytes = np[k].vram_bytes;
+            p->busy_pct = np[k].busy_pct;
+        }
+        free(np);
+    }
+}
+
 static void busy_from_prev(struct tel *t, struct tel_sample *s)
 {
     double dt = t->last_t >= 0 ? s->t_s - t->last_t : -1;
@@ -698,12 +725,44 @@ void tel_sample(struct tel *t, struct tel_sample *s)
         sample_amd(t, i, &s->gpus[i], s->t_s);
     for (size_t i = 0; i < nn; i++)
         tel_nvml_sample(t->nvml, i, &s->gpus[t->bdfs.n + i]);
-    if (t->procs && t->bdfs.n) {
+    if (t->procs && s->ngpu) {
         size_t cap = 0;
-        scan_fdinfo(s, &cap);
-        scan_kfd(s, &cap);
+        if (t->bdfs.n) {
+            scan_fdinfo(s, &cap);
+            scan_kfd(s, &cap);
+        }
+        scan_nvml(t, s, &cap);
         busy_from_prev(t, s);
     }
+}
+
+int tel_sample_procs(struct tel *t, struct tel_sample *s)
+{
+    memset(s, 0, sizeof(*s));
+    size_t nn = tel_nvml_count(t->nvml);
+    int rc = 0;
+    if (t->bdfs.n) {
+        struct strlist probe = STRLIST_INIT;
+        rc = rootfs_list("/proc", &probe);
+        strlist_release(&probe);
+        if (rc && !nn)
+            return rc;
+    }
+    s->ngpu = t->bdfs.n + nn;
+    s->gpus = xcalloc(s->ngpu + 1, sizeof(*s->gpus));
+    for (size_t i = 0; i < t->bdfs.n; i++)
+        snprintf(s->gpus[i].pci, sizeof(s->gpus[i].pci), "%s", t->bdfs.v[i]);
+    for (size_t i = 0; i < nn; i++) {
+        snprintf(s->gpus[t->bdfs.n + i].pci, sizeof(s->gpus[0].pci), "nvml:%u", (unsigned)i);
+        snprintf(s->gpus[t->bdfs.n + i].vendor, sizeof(s->gpus[0].vendor), "nvidia");
+    }
+    size_t cap = 0;
+    if (t->bdfs.n && !rc) {
+        scan_fdinfo(s, &cap);
+        scan_kfd(s, &cap);
+    }
+    scan_nvml(t, s, &cap);
+    return 0;
 }
 
 int tel_list_procs(const struct strlist *bdfs, struct tel_sample *s)
@@ -735,9 +794,13 @@ void tel_proc_describe(const struct tel_sample *s, int gpu, struct strbuf *out)
         strbuf_addf(out, "%s (pid %d", p->comm, p->pid);
         if (p->vram_bytes >= 0)
             strbuf_addf(out, ", %.1f GiB VRAM", (double)p->vram_bytes / (1024.0 * 1024 * 1024));
+        if (p->busy_pct >= 0)
+            strbuf_addf(out, ", %.0f%% busy", p->busy_pct);
         strbuf_addf(out, ", %s)", p->src ? p->src : "?");
     }
-    if (!n) {
+    if (!n && gpu >= 0 && (size_t)gpu < s->ngpu && s->gpus[gpu].procs_why[0]) {
+        strbuf_addf(out, "users: ? (%s)", s->gpus[gpu].procs_why);
+    } else if (!n) {
         strbuf_adds(out, "no process found that has it open");
         if (s->procs_unreadable)
             strbuf_addf(out, " (%d processes not readable: other users' need root)",

@@ -131,8 +131,16 @@ const char *tel_gpu_key(struct tel *t, const char *pci, char *buf, size_t n);
  * the GPUs: s->gpus holds only their PCI addresses. 0, or -errno when /proc
  * cannot be listed. Release with tel_sample_release. */
 int tel_list_procs(const struct strlist *bdfs, struct tel_sample *s);
-/* "used by python3 (pid 41211, 2.0 GiB VRAM, kfd), ..." or "no process
- * found that has it open[ (N processes not readable ...)]" */
+/* the processes using this sampler's GPUs without sampling their values:
+ * AMD through DRM fdinfo and KFD, NVIDIA through NVML (when tel_open loaded
+ * it); s->gpus holds the GPUs' keys (struct tel_gpu.pci) and, for an NVIDIA
+ * GPU whose list NVML could not give, procs_why. 0, or -errno when /proc
+ * cannot be listed and there is no NVIDIA GPU. Release with
+ * tel_sample_release. */
+int tel_sample_procs(struct tel *t, struct tel_sample *s);
+/* "used by python3 (pid 41211, 2.0 GiB VRAM[, 87% busy], kfd), ...",
+ * "users: ? (<the NVML call>: <reason>)" when the list is unknown, or "no
+ * process found that has it open[ (N processes not readable ...)]" */
 void tel_proc_describe(const struct tel_sample *s, int gpu, struct strbuf *out);
 
 /* ---- text parsers (tel_text.c), unit-tested on the real captures ---- */

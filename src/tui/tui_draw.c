@@ -86,12 +86,9 @@ static void throttle_text(const struct tui_model *m, int g, const struct tel_gpu
         snprintf(out, n, "throttle %s set from start (RDNA reports some bits permanently)", b);
 }
 
-static void users_text(const struct tui_model *m, int g, const struct tel_gpu *tg,
-                       struct strbuf *sb)
+static void users_text(const struct tui_model *m, int g, struct strbuf *sb)
 {
-    if (tg && strcmp(tg->vendor, "nvidia") == 0)
-        strbuf_adds(sb, "users: not listed for NVIDIA GPUs");
-    else if (!m->have_procs)
+    if (!m->have_procs)
         strbuf_adds(sb, "users: ? (/proc not readable)");
     else
         tel_proc_describe(&m->procs, g, sb);
@@ -135,7 +132,7 @@ static void gpu_lines(const struct tui_model *m, int g, char out[GPU_VALUE_LINES
              path_limited(t) ? t->path_hop : "", tv(h, sizeof(h), t, TEL_PCIE_REPLAYS, 0, 1));
     throttle_text(m, g, t, out[5], 512);
     struct strbuf sb = STRBUF_INIT;
-    users_text(m, g, t, &sb);
+    users_text(m, g, &sb);
     snprintf(out[6], 512, "%s", sb.buf ? sb.buf : "");
     strbuf_release(&sb);
 }
