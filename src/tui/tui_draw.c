@@ -123,13 +123,13 @@ static void gpu_lines(const struct tui_model *m, int g, char out[GPU_VALUE_LINES
         tv(d, sizeof(d), t, TEL_GTT_TOTAL_B, 1, GIB));
     /* the GPU function's own link, then the narrowest/slowest hop up to the
      * root port: the own link reads x16 behind an x8 slot */
-    snprintf(out[4], 512, "PCIe %s/%s GT/s x%s/x%s path x%s %s GT/s%s%s replays %s",
+    /* GT/s left out: the line must fit a 50-column panel with the mark */
+    snprintf(out[4], 512, "PCIe %s/%s x%s/x%s path x%s%s %s replays %s%s%s",
              tv(a, sizeof(a), t, TEL_PCIE_GTS, 1, 1), tv(b, sizeof(b), t, TEL_PCIE_MAX_GTS, 1, 1),
-             tv(c, sizeof(c), t, TEL_PCIE_WIDTH, 0, 1),
-             tv(d, sizeof(d), t, TEL_PCIE_MAX_WIDTH, 0, 1),
-             tv(e, sizeof(e), t, TEL_PCIE_PATH_WIDTH, 0, 1),
-             tv(f, sizeof(f), t, TEL_PCIE_PATH_GTS, 1, 1), path_limited(t) ? " LIMITED at " : "",
-             path_limited(t) ? t->path_hop : "", tv(h, sizeof(h), t, TEL_PCIE_REPLAYS, 0, 1));
+             tv(c, sizeof(c), t, TEL_PCIE_WIDTH, 0, 1), tv(d, sizeof(d), t, TEL_PCIE_MAX_WIDTH, 0, 1),
+             tv(e, sizeof(e), t, TEL_PCIE_PATH_WIDTH, 0, 1), path_limited(t) ? "!" : "",
+             tv(f, sizeof(f), t, TEL_PCIE_PATH_GTS, 1, 1), tv(h, sizeof(h), t, TEL_PCIE_REPLAYS, 0, 1),
+             path_limited(t) ? " LIMITED at " : "", path_limited(t) ? t->path_hop : "");
     throttle_text(m, g, t, out[5], 512);
     struct strbuf sb = STRBUF_INIT;
     users_text(m, g, &sb);
