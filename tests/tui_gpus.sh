@@ -24,17 +24,7 @@ DESK=tests/fixtures/rx7900xtx-desktop/root
 REQ=tests/fixtures/rx7900xtx-desktop/requirements.txt
 BDFS="05 15 65 75 85 95 e5 f5"
 
-has() {
-    if grep -Eq -- "$2" "$1"; then
-        ok
-    else
-        bad "$(basename "$1"): no line matches /$2/"
-        sed 's/^/    /' "$1" | head -14
-    fi
-}
-lacks() {
-    if grep -Eq -- "$2" "$1"; then bad "$(basename "$1"): unexpected /$2/"; else ok; fi
-}
+. tests/tui_lib.sh
 # every GPU's address on its own line, and the failing check
 all_gpus() {
     for b in $BDFS; do has "$1" "GPU[0-7] 0000:$b:00\\.0 "; done
@@ -110,32 +100,10 @@ if ! command -v tmux >/dev/null 2>&1; then
     [ "$fail" -eq 0 ]
     exit
 fi
-SOCK="rvd-gpus-$$"
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'T kill-server 2>/dev/null' EXIT
-start() {
-    T new-session -d -s "$1" -x "$3" -y "$2" \
-        "env LC_ALL=C.UTF-8 $RVD_ABS dashboard --sysroot $PWD/$MI --requirements $PWD/$REQ --interval 100 --history 2; echo \$? >$D_ABS/$1.rc; sleep 30"
-}
-cap() { T capture-pane -p -t "$1" >"$D/$2"; }
-wait_for() {
-    i=0
-    while [ $i -lt 50 ]; do
-        cap "$1" "$2"
-        grep -Eq -- "$3" "$D/$2" && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    return 1
-}
-quit() {
-    T send-keys -t "$1" q
-    i=0
-    while [ ! -s "$D/$1.rc" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-    if [ "$(cat "$D/$1.rc" 2>/dev/null)" = 0 ]; then ok; else bad "$1: q: exit '$(cat "$D/$1.rc" 2>/dev/null)'"; fi
-}
+tmux_begin
+A="--sysroot $PWD/$MI --requirements $PWD/$REQ --interval 100 --history 2"
 
-start big 40 120
+start big 40 120 LC_ALL=C.UTF-8 "$A"
 if wait_for big big.txt '\[XX\] python\.requirements'; then ok; else bad "120x40: checks never shown"; fi
 all_gpus "$D/big.txt"
 has "$D/big.txt" '^┌─ GPU 0  gfx942  0000:05:00\.0 '
@@ -161,7 +129,7 @@ has "$D/sel9.txt" '^┌─ GPU 0  gfx942 '
 all_gpus "$D/selt.txt"
 quit big
 
-start mid 24 80
+start mid 24 80 LC_ALL=C.UTF-8 "$A"
 if wait_for mid mid.txt '\[XX\] python\.requirements'; then ok; else bad "80x24: checks never shown"; fi
 all_gpus "$D/mid.txt"
 lacks "$D/mid.txt" '^┌─ GPU '
