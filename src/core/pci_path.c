@@ -90,6 +90,7 @@ int pci_path_read(const char *bdf, struct pci_hop **out, size_t *n)
             continue;
         (*n)++;
         snprintf(h->bdf, sizeof(h->bdf), "%s", comps.v[i]);
+        snprintf(h->dir, sizeof(h->dir), "%s", dir.buf);
         uint64_t v;
         if (rootfs_readf_u64(&v, "%s/vendor", dir.buf) == 0)
             h->vendor = (unsigned)v;
@@ -107,6 +108,15 @@ int pci_path_read(const char *bdf, struct pci_hop **out, size_t *n)
         return -ENOENT;
     }
     return 0;
+}
+
+void pci_path_relink(struct pci_hop *h, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        h[k].speed = h[k].max_speed = 0;
+        h[k].width = h[k].max_width = 0;
+        hop_read_link(&h[k], h[k].dir);
+    }
 }
 
 /* upstream-facing hops carry the judged end of a link (see pci_path.h) */

@@ -30,6 +30,7 @@ int pci_link_speed_parse(const char *s, double *gts);
 
 struct pci_hop {
     char bdf[16];
+    char dir[256]; /* its canonical sysfs directory */
     struct pci_bdf addr;
     unsigned vendor, device;
     int has_link;            /* current/max link files readable */
@@ -41,6 +42,9 @@ struct pci_hop {
  * path, root first, the device last (*out freed by the caller). 0, or
  * -errno (-ENOENT when the link does not lead to a PCI device directory) */
 int pci_path_read(const char *bdf, struct pci_hop **out, size_t *n);
+/* the link files of every hop again (links retrain; the path does not
+ * change while the device is bound): cheaper than a new pci_path_read */
+void pci_path_relink(struct pci_hop *h, size_t n);
 /* 1 when hop k of an n-hop path carries the judged end of its link */
 int pci_path_judged(size_t k, size_t n);
 /* the hop whose link is the slot's: the on-card switch's upstream port for

@@ -22,9 +22,10 @@
 /* bounds on the process scan: a host with more is shown in part */
 #define MAX_PIDS 4096
 #define MAX_FDS 512
-/* the PCIe path's hops are re-read this often, not every frame: the
- * dashboard samples every 100 ms and a path is 2-6 hops of 6 files each,
- * while an upstream link retrains rarely (a tuning change shows within 1 s) */
+/* the PCIe path's link files are re-read this often, not every frame: the
+ * dashboard samples every 100 ms and a path is 2-6 hops of 4 link files
+ * each, while an upstream link retrains rarely (a change shows within 1 s);
+ * the path itself (a symlink resolution and the hops' ids) is read once */
 #define PATH_EVERY_S 1.0
 
 static const char *const key_names[TEL_NKEYS] = {
@@ -76,7 +77,9 @@ struct prev_engine {
 /* one GPU's PCIe path as last read (PATH_EVERY_S) */
 struct tel_path {
     double at; /* t of the read; < 0 never read */
-    int rc;    /* pci_path_read / pci_path_pick: 0 or -errno */
+    struct pci_hop *hops;
+    size_t n;
+    int rc; /* pci_path_read / pci_path_pick: 0 or -errno */
     double gts;
     unsigned width;
     char hop[16];
@@ -162,6 +165,8 @@ void tel_close(struct tel *t)
     tel_nvml_close(t->nvml);
     tel_rsmi_close(t->rsmi);
     free(t->rsmi_dev);
+    for (size_t i = 0; i < t->bdfs.n; i++)
+        free(t->path[i].hops);
     free(t->path);
     free(t->prev);
     free(t);
@@ -282,19 +287,21 @@ static void pcie_path(struct tel *t, size_t i, struct tel_gpu *g, double now)
 {
     struct tel_path *p = &t->path[i];
     if (p->at < 0 || now - p->at >= PATH_EVERY_S) {
-        struct pci_hop *h;
-        size_t n;
         long narrow, slow;
+        int first = p->at < 0;
         p->at = now;
-        p->rc = pci_path_read(t->bdfs.v[i], &h, &n);
-        if (p->rc == 0) {
-            p->rc = pci_path_pick(h, n, &narrow, &slow);
+        if (first)
+            p->rc = pci_path_read(t->bdfs.v[i], &p->hops, &p->n);
+        else if (p->hops)
+            pci_path_relink(p->hops, p->n);
+        if (p->hops) {
+            const struct pci_hop *h = p->hops;
+            p->rc = pci_path_pick(h, p->n, &narrow, &slow);
             if (p->rc == 0) {
                 p->width = h[narrow].width;
                 p->gts = h[slow].speed;
                 snprintf(p->hop, sizeof(p->hop), "%s", h[narrow].bdf);
             }
-            free(h);
         }
     }
     if (p->rc) {
