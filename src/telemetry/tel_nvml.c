@@ -25,17 +25,17 @@
     X(nvmlDeviceGetMemoryInfo)                                                                     \
     X(nvmlDeviceGetClockInfo)                                                                      \
     X(nvmlDeviceGetMaxClockInfo)                                                                   \
-    X(nvmlDeviceGetPowerUsage) X(nvmlDeviceGetEnforcedPowerLimit)                                  \
-        X(nvmlDeviceGetTotalEnergyConsumption) X(nvmlDeviceGetTemperature)                         \
-            X(nvmlDeviceGetTemperatureThreshold) X(nvmlDeviceGetFanSpeed)                          \
-                X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetCurrentClocksEventReasons)         \
-                    X(nvmlDeviceGetCurrentClocksThrottleReasons)                                   \
-                        X(nvmlDeviceGetCurrPcieLinkGeneration) X(nvmlDeviceGetCurrPcieLinkWidth)   \
-                            X(nvmlDeviceGetMaxPcieLinkGeneration) X(nvmlDeviceGetMaxPcieLinkWidth) \
-                                X(nvmlDeviceGetPcieReplayCounter)                                  \
-                                    X(nvmlDeviceGetComputeRunningProcesses_v3)                     \
-                                        X(nvmlDeviceGetGraphicsRunningProcesses_v3)                \
-                                            X(nvmlDeviceGetProcessUtilization)
+    X(nvmlDeviceGetPowerUsage)                                                                     \
+    X(nvmlDeviceGetEnforcedPowerLimit) X(nvmlDeviceGetTotalEnergyConsumption)                      \
+        X(nvmlDeviceGetTemperature) X(nvmlDeviceGetTemperatureThreshold) X(nvmlDeviceGetFanSpeed)  \
+            X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetCurrentClocksEventReasons)             \
+                X(nvmlDeviceGetCurrentClocksThrottleReasons)                                       \
+                    X(nvmlDeviceGetCurrPcieLinkGeneration) X(nvmlDeviceGetCurrPcieLinkWidth)       \
+                        X(nvmlDeviceGetMaxPcieLinkGeneration) X(nvmlDeviceGetMaxPcieLinkWidth)     \
+                            X(nvmlDeviceGetPcieReplayCounter)                                      \
+                                X(nvmlDeviceGetComputeRunningProcesses_v3)                         \
+                                    X(nvmlDeviceGetGraphicsRunningProcesses_v3)                    \
+                                        X(nvmlDeviceGetProcessUtilization)
 
 #define DECL(fn) __typeof__(&fn) fn;
 struct tel_nvml {
@@ -330,15 +330,19 @@ static void proc_util(struct tel_nvml *n, size_t i, struct tel_nvml_proc *p, siz
     cnt = cap;
     e = n->nvmlDeviceGetProcessUtilization(d, u, &cnt, n->util_ts[i]);
     if (e == NVML_SUCCESS) {
-        unsigned long long newest = n->util_ts[i];
+        /* each process's newest sample (they need not come in order) */
+        unsigned long long newest = n->util_ts[i], *at = xcalloc(np, sizeof(*at));
         for (unsigned k = 0; k < cnt && k < cap; k++) {
             for (size_t j = 0; j < np; j++)
-                if (p[j].pid == u[k].pid && u[k].timeStamp >= newest)
+                if (p[j].pid == u[k].pid && (p[j].busy_pct < 0 || u[k].timeStamp >= at[j])) {
                     p[j].busy_pct = u[k].smUtil > 100 ? 100 : u[k].smUtil;
+                    at[j] = u[k].timeStamp;
+                }
             if (u[k].timeStamp > newest)
                 newest = u[k].timeStamp;
         }
         n->util_ts[i] = newest;
+        free(at);
     }
     free(u);
 }

@@ -156,8 +156,10 @@ void tel_close(struct tel *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->bdfs.n; i++)
+    for (size_t i = 0; i < t->bdfs.n; i++) {
         free(t->hwmon[i]);
+        free(t->path[i].hops);
+    }
     free(t->hwmon);
     free(t->temp_n);
     free(t->temp_n_known);
@@ -165,8 +167,6 @@ void tel_close(struct tel *t)
     tel_nvml_close(t->nvml);
     tel_rsmi_close(t->rsmi);
     free(t->rsmi_dev);
-    for (size_t i = 0; i < t->bdfs.n; i++)
-        free(t->path[i].hops);
     free(t->path);
     free(t->prev);
     free(t);
