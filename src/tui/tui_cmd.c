@@ -443,10 +443,18 @@ static void screen_draw(struct screen *s, const struct tui_model *m, struct tui_
         tui_canvas_release(&cv);
         return;
     }
+    /* only the rows that changed since the frame on the terminal: a plot
+     * that moves one column need not rewrite the checklist */
+    int whole = s->last.rows != cv.rows || s->last.cols != cv.cols || !s->last.cell;
     for (int i = 0; i < s->nwin; i++) {
         const struct tui_rect *r = &s->rect[i];
-        werase(s->win[i]);
+        int changed = 0;
         for (int y = 0; y < r->h; y++) {
+            size_t at = (size_t)(r->y + y) * (size_t)cv.cols + (size_t)r->x;
+            if (!whole &&
+                memcmp(&cv.cell[at], &s->last.cell[at], (size_t)r->w * sizeof(*cv.cell)) == 0)
+                continue;
+            changed = 1;
             wmove(s->win[i], y, 0);
             for (int x = 0; x < r->w; x++) {
                 const struct tui_cell *c =
@@ -457,7 +465,8 @@ static void screen_draw(struct screen *s, const struct tui_model *m, struct tui_
                 waddstr(s->win[i], c->u);
             }
         }
-        wnoutrefresh(s->win[i]);
+        if (changed)
+            wnoutrefresh(s->win[i]);
     }
     doupdate();
     tui_canvas_release(&s->last);
