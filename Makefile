@@ -35,10 +35,12 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # fake vendor libraries (tests/fake/): a libamdhip64, a libhsa-runtime64 and a
 # librocm_smi64 whose devices come from the environment, loaded by test_gpu_pairing;
 # a libcublasLt that records the epilogue asked (test_blaslt); a librocblas
-# whose batched GEMM runs on the host, and one without it (test_vla_attn_ptrs)
+# whose batched GEMM runs on the host, and one without it (test_vla_attn_ptrs);
+# a libnvidia-ml whose processes come from the environment (test_tel_nvml)
 FAKE_LIBS := $(BUILD)/tests/fake/libamdhip64.so $(BUILD)/tests/fake/libhsa-runtime64.so \
              $(BUILD)/tests/fake/librocm_smi64.so $(BUILD)/tests/fake/libcublasLt.so \
-             $(BUILD)/tests/fake/librocblas.so $(BUILD)/tests/fake/librocblas_nobatch.so
+             $(BUILD)/tests/fake/librocblas.so $(BUILD)/tests/fake/librocblas_nobatch.so \
+             $(BUILD)/tests/fake/libnvidia-ml.so.1
 
 BIN     := $(BUILD)/rocm-vla-doctor
 
@@ -127,6 +129,9 @@ $(BUILD)/tests/fake/librocblas.so: tests/fake/fake_rocblas.c
 $(BUILD)/tests/fake/librocblas_nobatch.so: tests/fake/fake_rocblas.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -DNO_BATCHED -O2 -Wall -Werror -shared -fPIC -o $@ $<
+$(BUILD)/tests/fake/libnvidia-ml.so.1: tests/fake/fake_nvml.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -shared -fPIC -o $@ $<
 
 $(BUILD)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(FUZZ_HDRS) $(LIBOBJS)
 	@mkdir -p $(dir $@)

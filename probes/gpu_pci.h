@@ -8,13 +8,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../src/core/pci_path.h"
 #include "probe.h"
 
 #define GP_PCI_DEVICES "/sys/bus/pci/devices"
 #define GP_KFD_NODES "/sys/class/kfd/kfd/topology/nodes"
-#define GP_VENDOR_AMD 0x1002u
-#define GP_AMD_SWITCH_UP 0x1478u   /* Navi on-card switch, upstream port */
-#define GP_AMD_SWITCH_DOWN 0x1479u /* Navi on-card switch, downstream port */
+#define GP_VENDOR_AMD PCI_VENDOR_AMD
 
 /* ---- sysfs text (probe_gpu_sysfs.c) ---------------------------------- */
 
@@ -26,13 +25,9 @@ int gp_kv_get(const char *text, const char *key, uint64_t *out);
 
 /* ---- PCI addresses ------------------------------------------------------ */
 
-struct gp_bdf {
-    unsigned domain, bus, dev, fn;
-};
-/* "0000:03:00.0" (exactly that shape, lowercase or uppercase hex) */
-int gp_bdf_parse(const char *s, struct gp_bdf *out);
+/* struct pci_bdf and pci_bdf_parse: src/core/pci_path.h */
 /* KFD location_id: bus << 8 | dev << 3 | fn */
-unsigned gp_bdf_location_id(const struct gp_bdf *b);
+unsigned gp_bdf_location_id(const struct pci_bdf *b);
 /* vendor name for display devices, NULL when not in the table */
 const char *gp_vendor_name(unsigned vendor);
 
@@ -79,25 +74,15 @@ void gp_fw_facts(struct factset *fs, int gpu, const char *bdf);
 
 /* ---- PCIe link text (probe_pcie.c) -------------------------------------- */
 
-/* "16.0 GT/s PCIe", "8 GT/s", "2.5 GT/s": 0 and GT/s, or -EINVAL */
-int gp_link_speed_parse(const char *s, double *gts);
 /* pp_dpm_pcie ("1: 16.0GT/s, x16 619Mhz *"): the fastest level */
 int gp_dpm_pcie_top(const char *text, double *gts, unsigned *width);
 
 /* ---- AtomicOp bits (probe_pcie_atomics.c) ------------------------------- */
 
-struct gp_hop {
-    char bdf[16];
-    struct gp_bdf addr;
-    unsigned vendor, device;
-    int has_link;            /* current/max link files readable */
-    double speed, max_speed; /* GT/s; 0 when unreadable */
-    unsigned width, max_width;
-};
-
+/* the path hops: struct pci_hop (src/core/pci_path.h) */
 /* Sets gpu.<gpu>.atomics.* for the path hops[0] (root port side) ..
  * hops[n-1] (the GPU). */
-void gp_atomics_facts(struct factset *fs, int gpu, const struct gp_hop *hops, size_t n);
+void gp_atomics_facts(struct factset *fs, int gpu, const struct pci_hop *hops, size_t n);
 
 /* ---- PCIe health (probe_pcie_health.c) --------------------------------- */
 
@@ -109,8 +94,8 @@ int gp_aer_parse(const char *text, const char *total_name, int64_t *total, struc
 void gp_aspm_policy_fact(struct factset *fs);
 /* gpu.<gpu>.{aer.*, aspm.*, pcie_replay_count} for the path hops[0..n-1]
  * (NULL when the path is unknown); slot: the hop whose link is the slot's */
-void gp_health_facts(struct factset *fs, int gpu, const char *bdf, const struct gp_hop *h, size_t n,
-                     size_t slot);
+void gp_health_facts(struct factset *fs, int gpu, const char *bdf, const struct pci_hop *h,
+                     size_t n, size_t slot);
 
 /* what one function's config space says about PCI Express */
 struct gp_config_caps {

@@ -16,7 +16,7 @@ int probe_gpu_run(struct probe_ctx *ctx);
 
 struct gpu_dev {
     char bdf[16];
-    struct gp_bdf addr;
+    struct pci_bdf addr;
     unsigned device;
 };
 
@@ -51,7 +51,7 @@ static int kfd_nodes_read(struct kfd_node **out, size_t *n)
 }
 
 static const struct kfd_node *kfd_node_for(const struct kfd_node *nodes, size_t n,
-                                           const struct gp_bdf *addr)
+                                           const struct pci_bdf *addr)
 {
     for (size_t i = 0; i < n; i++) {
         uint64_t simd = 0, loc, dom = 0;
@@ -247,9 +247,9 @@ int probe_gpu_run(struct probe_ctx *ctx)
     struct gpu_dev *gpus = xcalloc(names.n ? names.n : 1, sizeof(*gpus));
     size_t ngpu = 0;
     for (size_t i = 0; i < names.n; i++) {
-        struct gp_bdf addr;
+        struct pci_bdf addr;
         uint64_t cls, vendor, device;
-        if (gp_bdf_parse(names.v[i], &addr))
+        if (pci_bdf_parse(names.v[i], &addr))
             continue;
         if (rootfs_readf_u64(&cls, GP_PCI_DEVICES "/%s/class", names.v[i]))
             continue;

@@ -26,27 +26,7 @@ int gp_kv_get(const char *text, const char *key, uint64_t *out)
     return -ENOENT;
 }
 
-int gp_bdf_parse(const char *s, struct gp_bdf *out)
-{
-    /* dddd:bb:dd.f - fixed width, as sysfs names devices */
-    static const char shape[] = "xxxx:xx:xx.x";
-    if (strlen(s) != sizeof(shape) - 1)
-        return -EINVAL;
-    for (size_t i = 0; shape[i]; i++) {
-        if (shape[i] == 'x' ? !isxdigit((unsigned char)s[i]) : s[i] != shape[i])
-            return -EINVAL;
-    }
-    unsigned d, b, dv, f;
-    if (sscanf(s, "%4x:%2x:%2x.%1x", &d, &b, &dv, &f) != 4 || dv > 31 || f > 7)
-        return -EINVAL;
-    out->domain = d;
-    out->bus = b;
-    out->dev = dv;
-    out->fn = f;
-    return 0;
-}
-
-unsigned gp_bdf_location_id(const struct gp_bdf *b)
+unsigned gp_bdf_location_id(const struct pci_bdf *b)
 {
     return b->bus << 8 | b->dev << 3 | b->fn;
 }

@@ -11,7 +11,8 @@
  * own switch (1002:1478 / 1002:1479), so their slot link is the one at the
  * on-card upstream port. Idle links downclock: speed is judged against the
  * GPU's top pp_dpm_pcie level. AtomicOp bits: probe_pcie_atomics.c; AER
- * counters, replays and ASPM states: probe_pcie_health.c. */
+ * counters, replays and ASPM states: probe_pcie_health.c. The walker and
+ * the hop choice are src/core/pci_path.c (the telemetry sampler shares them). */
 #include "gpu_pci.h"
 
 #include <errno.h>
@@ -20,16 +21,6 @@
 #include <string.h>
 
 int probe_pcie_run(struct probe_ctx *ctx);
-
-int gp_link_speed_parse(const char *s, double *gts)
-{
-    double v;
-    char unit[8];
-    if (sscanf(s, "%lf %7s", &v, unit) != 2 || strncmp(unit, "GT/s", 4) != 0 || v <= 0)
-        return -EINVAL;
-    *gts = v;
-    return 0;
-}
 
 int gp_dpm_pcie_top(const char *text, double *gts, unsigned *width)
 {
@@ -49,95 +40,12 @@ int gp_dpm_pcie_top(const char *text, double *gts, unsigned *width)
     return found ? 0 : -EINVAL;
 }
 
-/* ---- the path ---------------------------------------------------------- */
-
-static void hop_read_link(struct gp_hop *h, const char *dir)
-{
-    char *s;
-    uint64_t w, mw;
-    int ok = 1;
-    if (rootfs_readf_str(&s, "%s/current_link_speed", dir) == 0) {
-        ok &= gp_link_speed_parse(s, &h->speed) == 0;
-        free(s);
-    } else {
-        ok = 0;
-    }
-    if (ok && rootfs_readf_str(&s, "%s/max_link_speed", dir) == 0) {
-        ok &= gp_link_speed_parse(s, &h->max_speed) == 0;
-        free(s);
-    } else {
-        ok = 0;
-    }
-    ok = ok && rootfs_readf_u64(&w, "%s/current_link_width", dir) == 0 &&
-         rootfs_readf_u64(&mw, "%s/max_link_width", dir) == 0 && w > 0 && mw > 0;
-    if (ok) {
-        h->width = (unsigned)w;
-        h->max_width = (unsigned)mw;
-    }
-    h->has_link = ok;
-}
-
-/* every PCI-address component of the device's canonical path, root first */
-static int path_hops(const char *bdf, struct gp_hop **out, size_t *n)
-{
-    char *real, link[96];
-    snprintf(link, sizeof(link), GP_PCI_DEVICES "/%s", bdf);
-    int rc = rootfs_realpath(link, &real);
-    if (rc)
-        return rc;
-    struct strlist comps = STRLIST_INIT;
-    strlist_split(&comps, real, "/");
-    *out = xcalloc(comps.n ? comps.n : 1, sizeof(**out));
-    *n = 0;
-    struct strbuf dir = STRBUF_INIT;
-    for (size_t i = 0; i < comps.n; i++) {
-        strbuf_addc(&dir, '/');
-        strbuf_adds(&dir, comps.v[i]);
-        struct gp_hop *h = &(*out)[*n];
-        if (gp_bdf_parse(comps.v[i], &h->addr))
-            continue;
-        (*n)++;
-        snprintf(h->bdf, sizeof(h->bdf), "%s", comps.v[i]);
-        uint64_t v;
-        if (rootfs_readf_u64(&v, "%s/vendor", dir.buf) == 0)
-            h->vendor = (unsigned)v;
-        if (rootfs_readf_u64(&v, "%s/device", dir.buf) == 0)
-            h->device = (unsigned)v;
-        hop_read_link(h, dir.buf);
-    }
-    strbuf_release(&dir);
-    strlist_release(&comps);
-    free(real);
-    if (*n == 0 || strcmp((*out)[*n - 1].bdf, bdf) != 0) {
-        free(*out);
-        *out = NULL;
-        return -ENOENT; /* the link did not lead to a PCI device directory */
-    }
-    return 0;
-}
-
-/* upstream-facing hops carry the judged end of a link (see the top) */
-static int judged(size_t k, size_t n)
-{
-    return n % 2 ? 1 : k % 2 == 1;
-}
-
-/* the hop whose link is the slot's: the on-card switch's upstream port for
- * Navi cards, otherwise the device itself */
-static size_t slot_hop(const struct gp_hop *h, size_t n)
-{
-    if (n >= 3 && h[n - 2].vendor == GP_VENDOR_AMD && h[n - 2].device == GP_AMD_SWITCH_DOWN &&
-        h[n - 3].vendor == GP_VENDOR_AMD && h[n - 3].device == GP_AMD_SWITCH_UP)
-        return n - 3;
-    return n - 1;
-}
-
-static void hop_id(struct strbuf *sb, const struct gp_hop *h)
+static void hop_id(struct strbuf *sb, const struct pci_hop *h)
 {
     strbuf_addf(sb, "%s [%04x:%04x]", h->bdf, h->vendor, h->device);
 }
 
-static void hop_link_text(struct strbuf *sb, const struct gp_hop *h)
+static void hop_link_text(struct strbuf *sb, const struct pci_hop *h)
 {
     strbuf_addf(sb, "%.1f GT/s x%u (max %.1f GT/s x%u)", h->speed, h->width, h->max_speed,
                 h->max_width);
@@ -156,13 +64,12 @@ static void link_unknown(struct factset *fs, int gpu, const char *src, const cha
         fact_set_unknown(fs, fact_gpu_name(fn, gpu, link_fact_names[i]), src, "%s", reason);
 }
 
-static void link_facts(struct factset *fs, int gpu, const char *bdf, const struct gp_hop *h,
+static void link_facts(struct factset *fs, int gpu, const char *bdf, const struct pci_hop *h,
                        size_t n)
 {
     char fn[FACT_NAME_MAX], src[96];
     struct strlist hops = STRLIST_INIT;
     snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s", bdf);
-    long narrow = -1, slow = -1;
     for (size_t k = 0; k < n; k++) {
         if (!h[k].has_link)
             continue; /* host bridges and some virtual ports have no link files */
@@ -171,16 +78,9 @@ static void link_facts(struct factset *fs, int gpu, const char *bdf, const struc
         strbuf_addc(&sb, ' ');
         hop_link_text(&sb, &h[k]);
         strlist_add_owned(&hops, strbuf_detach(&sb));
-        if (!judged(k, n))
-            continue;
-        /* largest shortfall wins; on a tie the hop nearest the root */
-        int short_w = (int)h[k].max_width - (int)h[k].width;
-        if (narrow < 0 || short_w > (int)h[narrow].max_width - (int)h[narrow].width)
-            narrow = (long)k;
-        double ratio = h[k].max_speed / h[k].speed;
-        if (slow < 0 || ratio > h[slow].max_speed / h[slow].speed + 1e-9)
-            slow = (long)k;
     }
+    long narrow, slow;
+    pci_path_pick(h, n, &narrow, &slow);
     if (narrow < 0) {
         link_unknown(fs, gpu, src, "no hop on the path has readable current/max link files");
         strlist_release(&hops);
@@ -190,7 +90,7 @@ static void link_facts(struct factset *fs, int gpu, const char *bdf, const struc
     fact_set_int(fs, fact_gpu_name(fn, gpu, "link.hop_count"), (int64_t)hops.n, src);
     strlist_release(&hops);
 
-    const struct gp_hop *nh = &h[narrow], *sh = &h[slow];
+    const struct pci_hop *nh = &h[narrow], *sh = &h[slow];
     struct strbuf sb = STRBUF_INIT;
     char wsrc[96], ssrc[96];
     snprintf(wsrc, sizeof(wsrc), GP_PCI_DEVICES "/%s/current_link_width", nh->bdf);
@@ -229,7 +129,7 @@ static void link_facts(struct factset *fs, int gpu, const char *bdf, const struc
                          "idle downclock from a slow slot",
                          sh->bdf);
 
-    size_t s = slot_hop(h, n);
+    size_t s = pci_path_slot(h, n);
     if (h[s].has_link) {
         hop_id(&sb, &h[s]);
         strbuf_addc(&sb, ' ');
@@ -251,13 +151,13 @@ static char *other_link(const char *entry)
     if (!at || !br)
         return NULL;
     const char *bdf = at + 4;
-    struct gp_hop *h;
+    struct pci_hop *h;
     size_t n;
     struct strbuf sb = STRBUF_INIT;
     strbuf_add(&sb, entry, (size_t)(br - entry));
     strbuf_addf(&sb, " %s: ", bdf);
-    if (path_hops(bdf, &h, &n) == 0) {
-        size_t s = slot_hop(h, n);
+    if (pci_path_read(bdf, &h, &n) == 0) {
+        size_t s = pci_path_slot(h, n);
         if (h[s].has_link)
             hop_link_text(&sb, &h[s]);
         else
@@ -295,9 +195,9 @@ int probe_pcie_run(struct probe_ctx *ctx)
         const char *bdf = probe_gpu_pci(fs, g, buf);
         if (!bdf)
             continue;
-        struct gp_hop *h;
+        struct pci_hop *h;
         size_t n;
-        int rc = path_hops(bdf, &h, &n);
+        int rc = pci_path_read(bdf, &h, &n);
         if (rc) {
             char src[96], reason[160];
             snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s", bdf);
@@ -310,7 +210,7 @@ int probe_pcie_run(struct probe_ctx *ctx)
         }
         link_facts(fs, g, bdf, h, n);
         gp_atomics_facts(fs, g, h, n);
-        gp_health_facts(fs, g, bdf, h, n, slot_hop(h, n));
+        gp_health_facts(fs, g, bdf, h, n, pci_path_slot(h, n));
         free(h);
     }
     return 0;

@@ -140,7 +140,7 @@ static void add_missing(struct strbuf *sb, const char *bdf, const char *what)
     strbuf_addf(sb, "%s%s (%s)", sb->len ? ", " : "", bdf, what);
 }
 
-void gp_atomics_facts(struct factset *fs, int gpu, const struct gp_hop *hops, size_t n)
+void gp_atomics_facts(struct factset *fs, int gpu, const struct pci_hop *hops, size_t n)
 {
     char fn[FACT_NAME_MAX], src[128];
     if (n == 0) {

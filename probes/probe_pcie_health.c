@@ -52,7 +52,7 @@ static const struct {
     {"aer_dev_fatal", "TOTAL_ERR_FATAL", "aer.fatal", "fatal"},
 };
 
-static void aer_facts(struct factset *fs, int gpu, const struct gp_hop *h, size_t n)
+static void aer_facts(struct factset *fs, int gpu, const struct pci_hop *h, size_t n)
 {
     char fn[FACT_NAME_MAX];
     int64_t sum[ARRAY_SIZE(aer_kinds)] = {0};
@@ -136,7 +136,7 @@ static int aspm_states(const char *bdf, struct strlist *on)
     return any ? 0 : -ENOENT;
 }
 
-static void aspm_facts(struct factset *fs, int gpu, const struct gp_hop *h, size_t n, size_t slot)
+static void aspm_facts(struct factset *fs, int gpu, const struct pci_hop *h, size_t n, size_t slot)
 {
     char fn[FACT_NAME_MAX];
     struct strlist links = STRLIST_INIT, gpu_on = STRLIST_INIT;
@@ -194,7 +194,7 @@ void gp_aspm_policy_fact(struct factset *fs)
     free(text);
 }
 
-void gp_health_facts(struct factset *fs, int gpu, const char *bdf, const struct gp_hop *h, size_t n,
+void gp_health_facts(struct factset *fs, int gpu, const char *bdf, const struct pci_hop *h, size_t n,
                      size_t slot)
 {
     char fn[FACT_NAME_MAX];

@@ -58,7 +58,7 @@ once mi300x 0 --sysroot $FX/mi300x-node/root --size 64x100
 has "$D/mi300x.out" '\+- GPU [0-7]  gfx942  0000:[0-9a-f]{2}:00\.0 -' 8
 lacks "$D/mi300x.out" 'GPU 8'
 has "$D/mi300x.out" 'VRAM 0\.3/192\.0 GiB  GTT \?/\? GiB' 8
-has "$D/mi300x.out" 'PCIe 32\.0/32\.0 GT/s x16/x16 replays' 8
+has "$D/mi300x.out" 'PCIe 32\.0/32\.0 x16/x16 path x16 32\.0 replays 0 ' 8
 has "$D/mi300x.out" 'edge 38/100  jct 41/110  mem 36/95 C' 8
 has "$D/mi300x.out" 'power 147/\? W  busy 0 %  fan \? rpm' 8
 # the DPM levels (pp_dpm_sclk/mclk synthesized for the derived peaks): now [min-max]
@@ -82,7 +82,7 @@ once rx7900 0 --sysroot $FX/rx7900xtx-desktop/root --size 60x100 \
 has "$D/rx7900.out" '^\+- GPU 0  gfx1100  0000:86:00\.0 -' 1
 # the GPU's own link (pp_dpm_pcie) runs x16; the slot's x8 upstream is
 # what pcie.link finds on the way to the root port
-has "$D/rx7900.out" 'PCIe 16\.0/16\.0 GT/s x16/x16 replays \?'
+has "$D/rx7900.out" 'PCIe 16\.0/16\.0 x16/x16 path x8! 16\.0 replays \? LIMITED at 0000:84:00\.0'
 has "$D/rx7900.out" 'power 68/290 W  busy 3 %  fan 0 rpm'
 has "$D/rx7900.out" 'VRAM 0\.6/24\.0 GiB'
 # RDNA3's pp_dpm_sclk: the current clock (31) between the DPM range's ends
@@ -128,7 +128,7 @@ for dir in $FX/*/; do
     has "$D/fx-$name.out" '\+- GPU [0-9]+  ' "$n"
     has "$D/fx-$name.out" 'busy ([0-9]+|\?) %  fan ([0-9]+|\?) rpm' "$n"
     has "$D/fx-$name.out" 'VRAM ([0-9.]+|\?)/([0-9.]+|\?) GiB  GTT ([0-9.]+|\?)/([0-9.]+|\?) GiB' "$n"
-    has "$D/fx-$name.out" 'PCIe ([0-9.]+|\?)/([0-9.]+|\?) GT/s x([0-9]+|\?)/x([0-9]+|\?) replays ([0-9]+|\?)' "$n"
+    has "$D/fx-$name.out" 'PCIe ([0-9.]+|\?)/([0-9.]+|\?) x([0-9]+|\?)/x([0-9]+|\?) path x([0-9]+|\?)!? ([0-9.]+|\?) replays ([0-9]+|\?)' "$n"
 done
 has "$D/fx-no-gpu-server.out" '^no GPU \(gpu\.count = 0; NVML not asked\)'
 # the sensor that decided gpu.thermal is in the checklist and in the panel
@@ -155,7 +155,7 @@ has "$D/unknown.out" 'VRAM \?/24\.0 GiB'
 has "$D/unknown.out" 'edge \?/100  jct 61/110  mem 68/108 C'
 has "$D/unknown.out" 'sclk \? MHz \[\?-\?\]  mclk \? \[\?-\?\]'
 # pp_dpm_pcie without a marked level: the link files instead
-has "$D/unknown.out" 'PCIe 16\.0/16\.0 GT/s x16/x16'
+has "$D/unknown.out" 'PCIe 16\.0/16\.0 x16/x16'
 # unknown history is a gap with no scale, never a bar at 0
 has "$D/unknown.out" '^\| busy \| +\| \? \(unknown\)'
 has "$D/unknown.out" '^\| jct  \| +-\| 61\.0\.\.61\.0 C'
@@ -175,8 +175,8 @@ for size in 10x40 24x80 3x20 1x10 5x200; do
         bad "size $size: $lines lines, widest $wide"
     fi
 done
-has "$D/size-24x80.out" '^GPU[0-7] gfx942 busy 0% 147W jct 41C sclk 2100 VRAM 0\.3/192G PCIe 32\.0 x16' 8
-has "$D/size-10x40.out" '^GPU[0-2] gfx942 busy 0%' 3
+has "$D/size-24x80.out" '^GPU[0-7] 0000:[0-9a-f]{2}:00\.0 0% 147W 41C 2100MHz VRAM 0\.3/192G PCIe 32\.0x16 path x16$' 8
+has "$D/size-10x40.out" '^GPU[0-2] 0000:[0-9a-f]{2}:00\.0 0% 147W' 3
 has "$D/size-10x40.out" '^\| \[(ok|--)\] ' 3
 
 # ---- the workload panel: the tiny pass on the CPU backend -------------------
@@ -268,7 +268,7 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/
         "stty rows 30 cols 100; $RVD dashboard --sysroot $FX/rx7900xtx-desktop/root --interval 200; echo rc=\$?" \
         /dev/null >"$D/live-q.out" 2>&1
     has "$D/live-q.out" 'rc=0'
-    has "$D/live-q.out" 'x16/x16 replays'
+    has "$D/live-q.out" 'x16/x16 path x8! 16\.0 replays'
     has "$D/live-q.out" 'pcie\.link'
     has "$D/live-q.out" "$(printf '\033')\\[\\?1049l"
     TERM=xterm timeout 10 script -qec "sh -c 'stty rows 30 cols 100; \
@@ -277,7 +277,7 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/
         wait \$p; echo rc=\$?'" /dev/null </dev/null >"$D/live-sig.out" 2>&1
     has "$D/live-sig.out" 'rc=0'
     # after the resize, 8 GPUs no longer fit as panels in 20x60: one line each
-    has "$D/live-sig.out" 'GPU7 gfx942 '
+    has "$D/live-sig.out" 'GPU7 0000:f5:00\.0 '
     has "$D/live-sig.out" "$(printf '\033')\\[20;1H\\[1-[0-9]+ of 38 checks\\]"
     has "$D/live-sig.out" "$(printf '\033')\\[\\?1049l"
     # the workload panel live: runs every second while the UI stays responsive

@@ -62,4 +62,32 @@ nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t device, unsigned in
 nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t device, unsigned int *maxLinkWidth);
 nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t device, unsigned int *value);
 
+/* processes (src/telemetry/tel_nvml.c). The _v3 calls take nvml.h's
+ * nvmlProcessInfo_t (the v2 layout: pid, usedGpuMemory, gpuInstanceId,
+ * computeInstanceId); usedGpuMemory is NVML_VALUE_NOT_AVAILABLE when the
+ * driver cannot tell (Windows WDDM, some MIG setups). A buffer too small is
+ * NVML_ERROR_INSUFFICIENT_SIZE with the needed count written back. */
+enum { NVML_ERROR_NOT_SUPPORTED = 3, NVML_ERROR_NOT_FOUND = 6, NVML_ERROR_INSUFFICIENT_SIZE = 7 };
+#define NVML_VALUE_NOT_AVAILABLE (~0ULL)
+typedef struct nvmlProcessInfo_st {
+    unsigned int pid;
+    unsigned long long usedGpuMemory; /* bytes */
+    unsigned int gpuInstanceId, computeInstanceId;
+} nvmlProcessInfo_t;
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsigned int *infoCount,
+                                                     nvmlProcessInfo_t *infos);
+nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t device, unsigned int *infoCount,
+                                                      nvmlProcessInfo_t *infos);
+/* per-process utilization samples newer than lastSeenTimeStamp (us since
+ * the epoch); NVML_ERROR_NOT_FOUND when there is none */
+typedef struct nvmlProcessUtilizationSample_st {
+    unsigned int pid;
+    unsigned long long timeStamp;                   /* us */
+    unsigned int smUtil, memUtil, encUtil, decUtil; /* percent */
+} nvmlProcessUtilizationSample_t;
+nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t device,
+                                             nvmlProcessUtilizationSample_t *utilization,
+                                             unsigned int *processSamplesCount,
+                                             unsigned long long lastSeenTimeStamp);
+
 #endif

@@ -23,14 +23,19 @@
     X(nvmlDeviceGetHandleByIndex_v2)                                                               \
     X(nvmlDeviceGetHandleByPciBusId_v2)                                                            \
     X(nvmlDeviceGetMemoryInfo)                                                                     \
-    X(nvmlDeviceGetClockInfo) X(nvmlDeviceGetMaxClockInfo) X(nvmlDeviceGetPowerUsage) X(           \
-        nvmlDeviceGetEnforcedPowerLimit) X(nvmlDeviceGetTotalEnergyConsumption)                    \
+    X(nvmlDeviceGetClockInfo)                                                                      \
+    X(nvmlDeviceGetMaxClockInfo)                                                                   \
+    X(nvmlDeviceGetPowerUsage)                                                                     \
+    X(nvmlDeviceGetEnforcedPowerLimit) X(nvmlDeviceGetTotalEnergyConsumption)                      \
         X(nvmlDeviceGetTemperature) X(nvmlDeviceGetTemperatureThreshold) X(nvmlDeviceGetFanSpeed)  \
             X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetCurrentClocksEventReasons)             \
                 X(nvmlDeviceGetCurrentClocksThrottleReasons)                                       \
                     X(nvmlDeviceGetCurrPcieLinkGeneration) X(nvmlDeviceGetCurrPcieLinkWidth)       \
                         X(nvmlDeviceGetMaxPcieLinkGeneration) X(nvmlDeviceGetMaxPcieLinkWidth)     \
-                            X(nvmlDeviceGetPcieReplayCounter)
+                            X(nvmlDeviceGetPcieReplayCounter)                                      \
+                                X(nvmlDeviceGetComputeRunningProcesses_v3)                         \
+                                    X(nvmlDeviceGetGraphicsRunningProcesses_v3)                    \
+                                        X(nvmlDeviceGetProcessUtilization)
 
 #define DECL(fn) __typeof__(&fn) fn;
 struct tel_nvml {
@@ -38,6 +43,9 @@ struct tel_nvml {
     FNS(DECL)
     unsigned n;
     nvmlDevice_t dev[TEL_NVML_MAX];
+    /* per device: the newest process utilization sample seen (us), so the
+     * next call returns only what came after it */
+    unsigned long long util_ts[TEL_NVML_MAX];
 };
 
 static char status_buf[600];
@@ -208,6 +216,8 @@ void tel_nvml_sample(struct tel_nvml *n, size_t i, struct tel_gpu *g)
     uval(n, g, TEL_PCIE_MAX_WIDTH, "nvmlDeviceGetMaxPcieLinkWidth", e, v, 1);
     e = CALL(nvmlDeviceGetPcieReplayCounter, d, &v);
     uval(n, g, TEL_PCIE_REPLAYS, "nvmlDeviceGetPcieReplayCounter", e, v, 1);
+    for (enum tel_key k = TEL_PCIE_PATH_WIDTH; k <= TEL_PCIE_PATH_LIMITED; k++)
+        tel_gpu_unknown(g, k, "the PCIe path is read from sysfs for AMD GPUs only");
 
     e = n->nvmlDeviceGetCurrentClocksEventReasons
             ? n->nvmlDeviceGetCurrentClocksEventReasons(d, &ull)
@@ -264,4 +274,113 @@ int tel_nvml_power_mw(struct tel_nvml *n, size_t i, unsigned *mw)
 const char *tel_nvml_error(struct tel_nvml *n, int e)
 {
     return e == -1 ? "not in this driver" : n->nvmlErrorString(e);
+}
+
+/* one _v3 process list into *v (grown as NVML asks); 0, or NVML's error */
+static int proc_list(struct tel_nvml *n, int compute, nvmlDevice_t d, nvmlProcessInfo_t **v,
+                     unsigned *cnt)
+{
+    __typeof__(n->nvmlDeviceGetComputeRunningProcesses_v3) fn =
+        compute ? n->nvmlDeviceGetComputeRunningProcesses_v3
+                : n->nvmlDeviceGetGraphicsRunningProcesses_v3;
+    if (!fn)
+        return -1;
+    unsigned cap = 32;
+    /* processes can start between the calls: ask again with what it said */
+    for (int tries = 0; tries < 3; tries++) {
+        *v = xrealloc(*v, (cap + 1) * sizeof(**v));
+        *cnt = cap;
+        int e = fn(d, cnt, *v);
+        if (e != NVML_ERROR_INSUFFICIENT_SIZE)
+            return e;
+        cap = *cnt + 8;
+    }
+    return NVML_ERROR_INSUFFICIENT_SIZE;
+}
+
+static struct tel_nvml_proc *proc_add(struct tel_nvml_proc **out, size_t *nout, unsigned pid)
+{
+    for (size_t k = 0; k < *nout; k++)
+        if ((*out)[k].pid == pid)
+            return &(*out)[k];
+    *out = xrealloc(*out, (*nout + 1) * sizeof(**out));
+    struct tel_nvml_proc *p = &(*out)[(*nout)++];
+    p->pid = pid;
+    p->vram_bytes = -1;
+    p->busy_pct = -1;
+    p->src = NULL;
+    return p;
+}
+
+/* SM utilization per process from the samples since the last call; a pid
+ * without a sample keeps -1 (unknown), never 0 */
+static void proc_util(struct tel_nvml *n, size_t i, struct tel_nvml_proc *p, size_t np)
+{
+    unsigned cnt = 0;
+    nvmlDevice_t d = n->dev[i];
+    if (!n->nvmlDeviceGetProcessUtilization || !np)
+        return;
+    int e = n->nvmlDeviceGetProcessUtilization(d, NULL, &cnt, n->util_ts[i]);
+    if (e != NVML_ERROR_INSUFFICIENT_SIZE && e != NVML_SUCCESS)
+        return; /* NOT_FOUND: no sample since the last; NOT_SUPPORTED: none */
+    if (!cnt)
+        return;
+    unsigned cap = cnt + 8;
+    nvmlProcessUtilizationSample_t *u = xcalloc(cap, sizeof(*u));
+    cnt = cap;
+    e = n->nvmlDeviceGetProcessUtilization(d, u, &cnt, n->util_ts[i]);
+    if (e == NVML_SUCCESS) {
+        /* each process's newest sample (they need not come in order) */
+        unsigned long long newest = n->util_ts[i], *at = xcalloc(np, sizeof(*at));
+        for (unsigned k = 0; k < cnt && k < cap; k++) {
+            for (size_t j = 0; j < np; j++)
+                if (p[j].pid == u[k].pid && (p[j].busy_pct < 0 || u[k].timeStamp >= at[j])) {
+                    p[j].busy_pct = u[k].smUtil > 100 ? 100 : u[k].smUtil;
+                    at[j] = u[k].timeStamp;
+                }
+            if (u[k].timeStamp > newest)
+                newest = u[k].timeStamp;
+        }
+        n->util_ts[i] = newest;
+        free(at);
+    }
+    free(u);
+}
+
+int tel_nvml_procs(struct tel_nvml *n, size_t i, struct tel_nvml_proc **out, size_t *nout,
+                   char *why, size_t why_n)
+{
+    *out = NULL;
+    *nout = 0;
+    nvmlProcessInfo_t *v = NULL;
+    for (int compute = 1; compute >= 0; compute--) {
+        unsigned cnt = 0;
+        int e = proc_list(n, compute, n->dev[i], &v, &cnt);
+        if (e != NVML_SUCCESS) {
+            snprintf(why, why_n, "%s: %s",
+                     compute ? "nvmlDeviceGetComputeRunningProcesses_v3"
+                             : "nvmlDeviceGetGraphicsRunningProcesses_v3",
+                     tel_nvml_error(n, e));
+            free(v);
+            free(*out);
+            *out = NULL;
+            *nout = 0;
+            return -1;
+        }
+        for (unsigned k = 0; k < cnt; k++) {
+            struct tel_nvml_proc *p = proc_add(out, nout, v[k].pid);
+            long long b =
+                v[k].usedGpuMemory == NVML_VALUE_NOT_AVAILABLE ? -1 : (long long)v[k].usedGpuMemory;
+            if (b > p->vram_bytes)
+                p->vram_bytes = b;
+            p->src = !p->src ? (compute ? "NVML compute" : "NVML graphics")
+                     : compute
+                         ? p->src
+                         : (strcmp(p->src, "NVML compute") == 0 ? "NVML compute+graphics" : p->src);
+        }
+    }
+    free(v);
+    proc_util(n, i, *out, *nout);
+    why[0] = '\0';
+    return 0;
 }

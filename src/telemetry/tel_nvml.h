@@ -21,6 +21,19 @@ int tel_nvml_energy_mj(struct tel_nvml *n, size_t i, unsigned long long *mj);
 int tel_nvml_power_mw(struct tel_nvml *n, size_t i, unsigned *mw);
 const char *tel_nvml_error(struct tel_nvml *n, int e);
 
+/* one process on an NVIDIA GPU */
+struct tel_nvml_proc {
+    unsigned pid;
+    long long vram_bytes; /* -1: NVML_VALUE_NOT_AVAILABLE */
+    double busy_pct;      /* SM utilization of its newest sample; -1 none or not supported */
+    const char *src;      /* "NVML compute", "NVML graphics", "NVML compute+graphics" */
+};
+/* the processes on device i (compute and graphics, one entry per pid):
+ * 0 and *out (free it; NULL when none), or -1 with the failing call and
+ * NVML's reason in why (the list is unknown then, not empty) */
+int tel_nvml_procs(struct tel_nvml *n, size_t i, struct tel_nvml_proc **out, size_t *nout,
+                   char *why, size_t why_n);
+
 /* a vendor library: the path in env when set, else the first of names that
  * loads; its path in lib. NULL with "not loaded: <why>" in status. */
 void *tel_dlopen(const char *env, const char *const *names, size_t n, char *lib, size_t lib_n,

@@ -57,6 +57,15 @@ void tel_write_json(FILE *out, const struct tel_sample *s, long index)
             fputs(",\"throttle_why\":", out);
             json_write_string(out, g->throttle_why);
         }
+        fputs(",\"pcie_path_hop\":", out);
+        if (g->path_hop[0])
+            json_write_string(out, g->path_hop);
+        else
+            fputs("null", out);
+        if (g->procs_why[0]) {
+            fputs(",\"procs_why\":", out);
+            json_write_string(out, g->procs_why);
+        }
         fputs(",\"src\":{", out);
         int first = 1;
         for (int k = 0; k < TEL_NKEYS; k++)
@@ -102,7 +111,7 @@ void tel_write_csv_header(FILE *out)
     fputs("sample,t_s,time,gpu,pci,vendor", out);
     for (int k = 0; k < TEL_NKEYS; k++)
         fprintf(out, ",%s", tel_key_name(k));
-    fputs(",throttle,throttle_src,procs\n", out);
+    fputs(",throttle,throttle_src,procs,pcie_path_hop\n", out);
 }
 
 /* RFC 4180: quoted when it holds a comma, quote or line break */
@@ -160,7 +169,10 @@ void tel_write_csv(FILE *out, const struct tel_sample *s, long index)
         }
         if (used >= sizeof(buf))
             buf[sizeof(buf) - 1] = '\0';
-        csv_str(out, buf);
+        /* unknown (NVML's call failed) is not "no process" */
+        csv_str(out, g->procs_why[0] ? "?" : buf);
+        fputc(',', out);
+        csv_str(out, g->path_hop);
         fputc('\n', out);
     }
 }

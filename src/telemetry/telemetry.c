@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../core/pci_path.h"
 #include "../core/rootfs.h"
 #include "gpu_metrics.h"
 #include "tel_nvml.h"
@@ -21,6 +22,11 @@
 /* bounds on the process scan: a host with more is shown in part */
 #define MAX_PIDS 4096
 #define MAX_FDS 512
+/* the PCIe path's link files are re-read this often, not every frame: the
+ * dashboard samples every 100 ms and a path is 2-6 hops of 4 link files
+ * each, while an upstream link retrains rarely (a change shows within 1 s);
+ * the path itself (a symlink resolution and the hops' ids) is read once */
+#define PATH_EVERY_S 1.0
 
 static const char *const key_names[TEL_NKEYS] = {
     "sclk_mhz",
@@ -51,6 +57,9 @@ static const char *const key_names[TEL_NKEYS] = {
     "pcie_max_gts",
     "pcie_max_width",
     "pcie_replays",
+    "pcie_path_width",
+    "pcie_path_gts",
+    "pcie_path_limited",
 };
 
 const char *tel_key_name(enum tel_key k)
@@ -63,6 +72,17 @@ struct prev_engine {
     int pid;
     char pdev[16];
     int64_t ns;
+};
+
+/* one GPU's PCIe path as last read (PATH_EVERY_S) */
+struct tel_path {
+    double at; /* t of the read; < 0 never read */
+    struct pci_hop *hops;
+    size_t n;
+    int rc; /* pci_path_read / pci_path_pick: 0 or -errno */
+    double gts;
+    unsigned width;
+    char hop[16];
 };
 
 struct tel {
@@ -78,7 +98,8 @@ struct tel {
     const char *nvml_status;
     struct tel_rsmi *rsmi;
     const char *rsmi_status;
-    int *rsmi_dev; /* per AMD GPU: its rocm-smi device, -1 none */
+    int *rsmi_dev;         /* per AMD GPU: its rocm-smi device, -1 none */
+    struct tel_path *path; /* per AMD GPU: the last read of its PCIe path */
     double t0;
     double last_t;
     struct prev_engine *prev;
@@ -104,8 +125,11 @@ struct tel *tel_open(const struct strlist *amd_bdfs, int vendor_libs, int procs)
     t->nvml_status = "not asked";
     t->rsmi_status = "not asked";
     t->rsmi_dev = xcalloc(t->bdfs.n + 1, sizeof(int));
-    for (size_t i = 0; i < t->bdfs.n; i++)
+    t->path = xcalloc(t->bdfs.n + 1, sizeof(*t->path));
+    for (size_t i = 0; i < t->bdfs.n; i++) {
         t->rsmi_dev[i] = -1;
+        t->path[i].at = -1;
+    }
     if (vendor_libs) {
         t->nvml = tel_nvml_open(&t->nvml_status);
         if (t->bdfs.n)
@@ -132,8 +156,10 @@ void tel_close(struct tel *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->bdfs.n; i++)
+    for (size_t i = 0; i < t->bdfs.n; i++) {
         free(t->hwmon[i]);
+        free(t->path[i].hops);
+    }
     free(t->hwmon);
     free(t->temp_n);
     free(t->temp_n_known);
@@ -141,6 +167,7 @@ void tel_close(struct tel *t)
     tel_nvml_close(t->nvml);
     tel_rsmi_close(t->rsmi);
     free(t->rsmi_dev);
+    free(t->path);
     free(t->prev);
     free(t);
 }
@@ -252,6 +279,48 @@ static void pcie(struct tel_gpu *g, const char *dir)
             tel_gpu_unknown(g, TEL_PCIE_MAX_WIDTH, "no max_link_width or pp_dpm_pcie");
     }
     read_num(g, TEL_PCIE_REPLAYS, dir, "pcie_replay_count", 1, "pcie_replay_count");
+}
+
+/* the narrowest and the slowest hop up to the root port (pci_path.h picks
+ * them as the pcie.link check does), and whether they hold the GPU back */
+static void pcie_path(struct tel *t, size_t i, struct tel_gpu *g, double now)
+{
+    struct tel_path *p = &t->path[i];
+    if (p->at < 0 || now - p->at >= PATH_EVERY_S) {
+        long narrow, slow;
+        int first = p->at < 0;
+        p->at = now;
+        if (first)
+            p->rc = pci_path_read(t->bdfs.v[i], &p->hops, &p->n);
+        else if (p->hops)
+            pci_path_relink(p->hops, p->n);
+        if (p->hops) {
+            const struct pci_hop *h = p->hops;
+            p->rc = pci_path_pick(h, p->n, &narrow, &slow);
+            if (p->rc == 0) {
+                p->width = h[narrow].width;
+                p->gts = h[slow].speed;
+                snprintf(p->hop, sizeof(p->hop), "%s", h[narrow].bdf);
+            }
+        }
+    }
+    if (p->rc) {
+        const char *why =
+            p->rc == -ENOENT ? "no hop on the path has readable link files" : strerror(-p->rc);
+        tel_gpu_unknown(g, TEL_PCIE_PATH_WIDTH, "PCIe path: %s", why);
+        tel_gpu_unknown(g, TEL_PCIE_PATH_GTS, "PCIe path: %s", why);
+        tel_gpu_unknown(g, TEL_PCIE_PATH_LIMITED, "PCIe path: %s", why);
+        return;
+    }
+    snprintf(g->path_hop, sizeof(g->path_hop), "%s", p->hop);
+    tel_gpu_set(g, TEL_PCIE_PATH_WIDTH, p->width, "PCIe path");
+    tel_gpu_set(g, TEL_PCIE_PATH_GTS, p->gts, "PCIe path");
+    if (!g->src[TEL_PCIE_MAX_WIDTH] || !g->src[TEL_PCIE_GTS]) {
+        tel_gpu_unknown(g, TEL_PCIE_PATH_LIMITED, "the GPU's own link is unknown");
+        return;
+    }
+    int limited = p->width < g->v[TEL_PCIE_MAX_WIDTH] || p->gts < g->v[TEL_PCIE_GTS] - 1e-9;
+    tel_gpu_set(g, TEL_PCIE_PATH_LIMITED, limited, "PCIe path");
 }
 
 static const char *find_hwmon(struct tel *t, size_t i, const char *dir)
@@ -376,7 +445,7 @@ static void metrics(struct tel_gpu *g, const char *dir)
         tel_gpu_set(g, TEL_TEMP_JUNCTION_C, m.v[GM_TEMP_HOTSPOT_C], "gpu_metrics");
 }
 
-static void sample_amd(struct tel *t, size_t i, struct tel_gpu *g)
+static void sample_amd(struct tel *t, size_t i, struct tel_gpu *g, double now)
 {
     const char *bdf = t->bdfs.v[i];
     char dir[96];
@@ -394,8 +463,10 @@ static void sample_amd(struct tel *t, size_t i, struct tel_gpu *g)
     read_num(g, TEL_GTT_TOTAL_B, dir, "mem_info_gtt_total", 1, "mem_info_gtt_total");
     pcie(g, dir);
     metrics(g, dir);
-    /* last: what rocm-smi gives wins, the rest stays sysfs' */
+    /* what rocm-smi gives wins, the rest stays sysfs' */
     tel_rsmi_sample(t->rsmi, t->rsmi_dev[i], g);
+    /* after the GPU's own link, from whichever source */
+    pcie_path(t, i, g, now);
 }
 
 /* ---- processes ------------------------------------------------------- */
@@ -595,6 +666,33 @@ static void scan_kfd(struct tel_sample *s, size_t *cap)
     strlist_release(&pids);
 }
 
+/* NVIDIA GPUs' processes through NVML; a failing call leaves the GPU's
+ * list unknown (procs_why), not empty */
+static void scan_nvml(struct tel *t, struct tel_sample *s, size_t *cap)
+{
+    for (size_t i = 0; i < tel_nvml_count(t->nvml); i++) {
+        char key[24];
+        snprintf(key, sizeof(key), "nvml:%u", (unsigned)i);
+        int gi = gpu_index(s, key);
+        if (gi < 0)
+            continue;
+        struct tel_gpu *g = &s->gpus[gi];
+        struct tel_nvml_proc *np;
+        size_t n;
+        if (tel_nvml_procs(t->nvml, i, &np, &n, g->procs_why, sizeof(g->procs_why)))
+            continue;
+        for (size_t k = 0; k < n; k++) {
+            char comm[32];
+            comm_of((int)np[k].pid, comm, sizeof(comm));
+            struct tel_proc *p = proc_for(s, cap, (int)np[k].pid, gi, comm);
+            p->src = np[k].src;
+            p->vram_bytes = np[k].vram_bytes;
+            p->busy_pct = np[k].busy_pct;
+        }
+        free(np);
+    }
+}
+
 static void busy_from_prev(struct tel *t, struct tel_sample *s)
 {
     double dt = t->last_t >= 0 ? s->t_s - t->last_t : -1;
@@ -631,15 +729,47 @@ void tel_sample(struct tel *t, struct tel_sample *s)
     s->ngpu = t->bdfs.n + nn;
     s->gpus = xcalloc(s->ngpu + 1, sizeof(*s->gpus));
     for (size_t i = 0; i < t->bdfs.n; i++)
-        sample_amd(t, i, &s->gpus[i]);
+        sample_amd(t, i, &s->gpus[i], s->t_s);
     for (size_t i = 0; i < nn; i++)
         tel_nvml_sample(t->nvml, i, &s->gpus[t->bdfs.n + i]);
-    if (t->procs && t->bdfs.n) {
+    if (t->procs && s->ngpu) {
         size_t cap = 0;
-        scan_fdinfo(s, &cap);
-        scan_kfd(s, &cap);
+        if (t->bdfs.n) {
+            scan_fdinfo(s, &cap);
+            scan_kfd(s, &cap);
+        }
+        scan_nvml(t, s, &cap);
         busy_from_prev(t, s);
     }
+}
+
+int tel_sample_procs(struct tel *t, struct tel_sample *s)
+{
+    memset(s, 0, sizeof(*s));
+    size_t nn = tel_nvml_count(t->nvml);
+    int rc = 0;
+    if (t->bdfs.n) {
+        struct strlist probe = STRLIST_INIT;
+        rc = rootfs_list("/proc", &probe);
+        strlist_release(&probe);
+        if (rc && !nn)
+            return rc;
+    }
+    s->ngpu = t->bdfs.n + nn;
+    s->gpus = xcalloc(s->ngpu + 1, sizeof(*s->gpus));
+    for (size_t i = 0; i < t->bdfs.n; i++)
+        snprintf(s->gpus[i].pci, sizeof(s->gpus[i].pci), "%s", t->bdfs.v[i]);
+    for (size_t i = 0; i < nn; i++) {
+        snprintf(s->gpus[t->bdfs.n + i].pci, sizeof(s->gpus[0].pci), "nvml:%u", (unsigned)i);
+        snprintf(s->gpus[t->bdfs.n + i].vendor, sizeof(s->gpus[0].vendor), "nvidia");
+    }
+    size_t cap = 0;
+    if (t->bdfs.n && !rc) {
+        scan_fdinfo(s, &cap);
+        scan_kfd(s, &cap);
+    }
+    scan_nvml(t, s, &cap);
+    return 0;
 }
 
 int tel_list_procs(const struct strlist *bdfs, struct tel_sample *s)
@@ -671,9 +801,13 @@ void tel_proc_describe(const struct tel_sample *s, int gpu, struct strbuf *out)
         strbuf_addf(out, "%s (pid %d", p->comm, p->pid);
         if (p->vram_bytes >= 0)
             strbuf_addf(out, ", %.1f GiB VRAM", (double)p->vram_bytes / (1024.0 * 1024 * 1024));
+        if (p->busy_pct >= 0)
+            strbuf_addf(out, ", %.0f%% busy", p->busy_pct);
         strbuf_addf(out, ", %s)", p->src ? p->src : "?");
     }
-    if (!n) {
+    if (!n && gpu >= 0 && (size_t)gpu < s->ngpu && s->gpus[gpu].procs_why[0]) {
+        strbuf_addf(out, "users: ? (%s)", s->gpus[gpu].procs_why);
+    } else if (!n) {
         strbuf_adds(out, "no process found that has it open");
         if (s->procs_unreadable)
             strbuf_addf(out, " (%d processes not readable: other users' need root)",

@@ -52,6 +52,16 @@ enum tel_key {
     TEL_PCIE_MAX_GTS,
     TEL_PCIE_MAX_WIDTH,
     TEL_PCIE_REPLAYS,
+    /* the path up to the root port (src/core/pci_path.h): the GPU function's
+     * own link reads x16 even behind an x8 or Gen3 hop. width: the hop with
+     * the largest width shortfall; gts: the hop furthest below its top speed
+     * (both among the hops that carry a link's judged end, the slot's
+     * included). limited: 1 when that width is below the GPU's max width or
+     * that speed below the GPU's current speed (not its max: idle links train
+     * down and the GPU's own link shows it), else 0. */
+    TEL_PCIE_PATH_WIDTH,
+    TEL_PCIE_PATH_GTS,
+    TEL_PCIE_PATH_LIMITED,
     TEL_NKEYS
 };
 
@@ -71,6 +81,8 @@ struct tel_gpu {
     char throttle_src[32];  /* "gpu_metrics 1.3", "NVML" */
     char throttle_why[128]; /* when unknown: "gpu_metrics format 1.9 unknown" */
     uint64_t throttle_bits; /* indep_throttle_status / clock-event reasons */
+    char path_hop[16];      /* the narrowest hop's PCI address, "" when unknown */
+    char procs_why[128];    /* NVIDIA: why the GPU's process list is unknown, "" when read */
 };
 
 struct tel_proc {
@@ -80,7 +92,7 @@ struct tel_proc {
     int64_t vram_bytes; /* -1 unknown */
     int64_t engine_ns;  /* drm-engine-* summed; -1 unknown (KFD) */
     double busy_pct;    /* engine time over wall time since the last sample; <0 unknown */
-    const char *src;    /* "fdinfo", "kfd" */
+    const char *src;    /* "fdinfo", "kfd", "NVML compute", "NVML graphics" */
 };
 
 struct tel_sample {
@@ -119,8 +131,16 @@ const char *tel_gpu_key(struct tel *t, const char *pci, char *buf, size_t n);
  * the GPUs: s->gpus holds only their PCI addresses. 0, or -errno when /proc
  * cannot be listed. Release with tel_sample_release. */
 int tel_list_procs(const struct strlist *bdfs, struct tel_sample *s);
-/* "used by python3 (pid 41211, 2.0 GiB VRAM, kfd), ..." or "no process
- * found that has it open[ (N processes not readable ...)]" */
+/* the processes using this sampler's GPUs without sampling their values:
+ * AMD through DRM fdinfo and KFD, NVIDIA through NVML (when tel_open loaded
+ * it); s->gpus holds the GPUs' keys (struct tel_gpu.pci) and, for an NVIDIA
+ * GPU whose list NVML could not give, procs_why. 0, or -errno when /proc
+ * cannot be listed and there is no NVIDIA GPU. Release with
+ * tel_sample_release. */
+int tel_sample_procs(struct tel *t, struct tel_sample *s);
+/* "used by python3 (pid 41211, 2.0 GiB VRAM[, 87% busy], kfd), ...",
+ * "users: ? (<the NVML call>: <reason>)" when the list is unknown, or "no
+ * process found that has it open[ (N processes not readable ...)]" */
 void tel_proc_describe(const struct tel_sample *s, int gpu, struct strbuf *out);
 
 /* ---- text parsers (tel_text.c), unit-tested on the real captures ---- */

@@ -87,7 +87,8 @@ static void usage(FILE *out)
           "                                  [--workload-interval S]]\n"
           "                                 [--history S] [--record FILE]\n"
           "                                 [--once|--frames N [--size ROWSxCOLS]]\n"
-          "keys: ? h F1 help, q quit, r re-run the checks, arrows/PgUp/PgDn/Home/End and\n"
+          "keys: ? h F1 help, q quit, r re-run the checks, Left/Right/Tab/0-9 the GPU whose plots\n"
+          "show under the GPU lines, Up/Down/PgUp/PgDn/Home/End and\n"
           "      the mouse wheel scroll the checklist\n",
           out);
 }
@@ -340,7 +341,8 @@ static int run_once(const struct tui_opts *o, struct tui_model *m, struct tui_wo
     struct tui_layout l;
     struct tui_canvas cv;
     tui_layout_compute(rows, cols, ngpu, nchecks, tui_model_bad_checks(m), wl != NULL, &l);
-    struct tui_view v = {0, o->interval_ms, NULL, wl, 0, 0, l.plot_cols, per_col(o, l.plot_cols)};
+    struct tui_view v = {0,           o->interval_ms,          NULL, wl, 0, 0,
+                         l.plot_cols, per_col(o, l.plot_cols), 0};
     struct recorder rec;
     if (rec_open(&rec, o->record, rows, cols))
         return 2;
@@ -441,10 +443,18 @@ static void screen_draw(struct screen *s, const struct tui_model *m, struct tui_
         tui_canvas_release(&cv);
         return;
     }
+    /* only the rows that changed since the frame on the terminal: a plot
+     * that moves one column need not rewrite the checklist */
+    int whole = s->last.rows != cv.rows || s->last.cols != cv.cols || !s->last.cell;
     for (int i = 0; i < s->nwin; i++) {
         const struct tui_rect *r = &s->rect[i];
-        werase(s->win[i]);
+        int changed = 0;
         for (int y = 0; y < r->h; y++) {
+            size_t at = (size_t)(r->y + y) * (size_t)cv.cols + (size_t)r->x;
+            if (!whole &&
+                memcmp(&cv.cell[at], &s->last.cell[at], (size_t)r->w * sizeof(*cv.cell)) == 0)
+                continue;
+            changed = 1;
             wmove(s->win[i], y, 0);
             for (int x = 0; x < r->w; x++) {
                 const struct tui_cell *c =
@@ -455,7 +465,8 @@ static void screen_draw(struct screen *s, const struct tui_model *m, struct tui_
                 waddstr(s->win[i], c->u);
             }
         }
-        wnoutrefresh(s->win[i]);
+        if (changed)
+            wnoutrefresh(s->win[i]);
     }
     doupdate();
     tui_canvas_release(&s->last);
@@ -579,7 +590,7 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
     /* the first workload run goes while the checks run */
     if (wl)
         tui_workload_tick(wl, util_mono_s());
-    struct tui_view v = {0, o->interval_ms, "running checks ...", wl, 0, 0, 0, 1};
+    struct tui_view v = {0, o->interval_ms, "running checks ...", wl, 0, 0, 0, 1, 0};
     sample_all(m, wl);
     screen_rebuild(&s, m);
     v.per_col = per_col(o, s.l.plot_cols);
@@ -666,6 +677,27 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
             break;
         case KEY_END:
             v.at_end = 1;
+            break;
+        /* the GPU whose panel shows under the GPU lines (drawing clamps it) */
+        case KEY_RIGHT:
+        case '\t':
+            v.sel = v.sel + 1 < tui_model_gpu_count(m) ? v.sel + 1 : 0;
+            break;
+        case KEY_LEFT:
+        case KEY_BTAB:
+            v.sel = v.sel > 0 ? v.sel - 1 : tui_model_gpu_count(m) - 1;
+            break;
+        case '0':
+        case '1':
+        case '2':
+        case '3':
+        case '4':
+        case '5':
+        case '6':
+        case '7':
+        case '8':
+        case '9':
+            v.sel = ch - '0' < tui_model_gpu_count(m) ? ch - '0' : v.sel;
             break;
         case KEY_MOUSE: {
             MEVENT ev;

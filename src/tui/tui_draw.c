@@ -41,6 +41,12 @@ static const struct tel_gpu *tgpu(const struct tui_model *m, int g)
     return m->have_sample && (size_t)g < m->cur.ngpu ? &m->cur.gpus[g] : NULL;
 }
 
+/* a hop on the PCIe path runs below what the GPU's own link can do */
+static int path_limited(const struct tel_gpu *t)
+{
+    return t && t->src[TEL_PCIE_PATH_LIMITED] && t->v[TEL_PCIE_PATH_LIMITED] > 0;
+}
+
 static const char *cstr(const struct tui_model *m, int g, const char *rest)
 {
     char fn[FACT_NAME_MAX];
@@ -80,12 +86,9 @@ static void throttle_text(const struct tui_model *m, int g, const struct tel_gpu
         snprintf(out, n, "throttle %s set from start (RDNA reports some bits permanently)", b);
 }
 
-static void users_text(const struct tui_model *m, int g, const struct tel_gpu *tg,
-                       struct strbuf *sb)
+static void users_text(const struct tui_model *m, int g, struct strbuf *sb)
 {
-    if (tg && strcmp(tg->vendor, "nvidia") == 0)
-        strbuf_adds(sb, "users: not listed for NVIDIA GPUs");
-    else if (!m->have_procs)
+    if (!m->have_procs)
         strbuf_adds(sb, "users: ? (/proc not readable)");
     else
         tel_proc_describe(&m->procs, g, sb);
@@ -96,7 +99,7 @@ static void users_text(const struct tui_model *m, int g, const struct tel_gpu *t
 static void gpu_lines(const struct tui_model *m, int g, char out[GPU_VALUE_LINES][512])
 {
     const struct tel_gpu *t = tgpu(m, g);
-    char a[32], b[32], c[32], d[32], e[32], f[32];
+    char a[32], b[32], c[32], d[32], e[32], f[32], h[32];
     snprintf(out[0], 512, "sclk %s MHz [%s-%s]  mclk %s [%s-%s]",
              tv(a, sizeof(a), t, TEL_SCLK_MHZ, 0, 1), tv(b, sizeof(b), t, TEL_SCLK_MIN_MHZ, 0, 1),
              tv(c, sizeof(c), t, TEL_SCLK_MAX_MHZ, 0, 1), tv(d, sizeof(d), t, TEL_MCLK_MHZ, 0, 1),
@@ -118,13 +121,18 @@ static void gpu_lines(const struct tui_model *m, int g, char out[GPU_VALUE_LINES
         out[3], 512, "VRAM %s/%s GiB  GTT %s/%s GiB", tv(a, sizeof(a), t, TEL_VRAM_USED_B, 1, GIB),
         tv(b, sizeof(b), t, TEL_VRAM_TOTAL_B, 1, GIB), tv(c, sizeof(c), t, TEL_GTT_USED_B, 1, GIB),
         tv(d, sizeof(d), t, TEL_GTT_TOTAL_B, 1, GIB));
-    snprintf(
-        out[4], 512, "PCIe %s/%s GT/s x%s/x%s replays %s", tv(a, sizeof(a), t, TEL_PCIE_GTS, 1, 1),
-        tv(b, sizeof(b), t, TEL_PCIE_MAX_GTS, 1, 1), tv(c, sizeof(c), t, TEL_PCIE_WIDTH, 0, 1),
-        tv(d, sizeof(d), t, TEL_PCIE_MAX_WIDTH, 0, 1), tv(e, sizeof(e), t, TEL_PCIE_REPLAYS, 0, 1));
+    /* the GPU function's own link, then the narrowest/slowest hop up to the
+     * root port: the own link reads x16 behind an x8 slot */
+    /* GT/s left out: the line must fit a 50-column panel with the mark */
+    snprintf(out[4], 512, "PCIe %s/%s x%s/x%s path x%s%s %s replays %s%s%s",
+             tv(a, sizeof(a), t, TEL_PCIE_GTS, 1, 1), tv(b, sizeof(b), t, TEL_PCIE_MAX_GTS, 1, 1),
+             tv(c, sizeof(c), t, TEL_PCIE_WIDTH, 0, 1), tv(d, sizeof(d), t, TEL_PCIE_MAX_WIDTH, 0, 1),
+             tv(e, sizeof(e), t, TEL_PCIE_PATH_WIDTH, 0, 1), path_limited(t) ? "!" : "",
+             tv(f, sizeof(f), t, TEL_PCIE_PATH_GTS, 1, 1), tv(h, sizeof(h), t, TEL_PCIE_REPLAYS, 0, 1),
+             path_limited(t) ? " LIMITED at " : "", path_limited(t) ? t->path_hop : "");
     throttle_text(m, g, t, out[5], 512);
     struct strbuf sb = STRBUF_INIT;
-    users_text(m, g, t, &sb);
+    users_text(m, g, &sb);
     snprintf(out[6], 512, "%s", sb.buf ? sb.buf : "");
     strbuf_release(&sb);
 }
@@ -146,6 +154,21 @@ static const char *fig(char *buf, size_t n, double v)
     return buf;
 }
 
+/* a rendered plot (tui_plot_render's cols characters) at y, x; returns cols */
+static int put_plot(struct tui_canvas *cv, int y, int x, const char *buf, int cols)
+{
+    /* put() stops at the width, blanks included: a plot of gaps still
+     * takes its columns */
+    for (int c = 0, off = 0; c < cols; c++) {
+        int n = (unsigned char)buf[off] >= 0x80 ? 3 : 1;
+        char one[4] = {0};
+        memcpy(one, buf + off, (size_t)n);
+        tui_canvas_put(cv, y, x + c, 1, TA_NORMAL, one);
+        off += n;
+    }
+    return cols;
+}
+
 /* "label [plot] lo..hi unit" in w columns; the plot is v->plot_cols wide
  * (the same in every panel of the frame: one time axis) */
 static void plot_line(struct tui_canvas *cv, int y, int x, int w, const struct tui_view *v,
@@ -162,16 +185,7 @@ static void plot_line(struct tui_canvas *cv, int y, int x, int w, const struct t
     int cols = v->plot_cols < w - k - 2 ? v->plot_cols : w - k - 2;
     tui_plot_render(r, cols, v->per_col, agg, cv->utf8, buf, sizeof(buf), &p);
     k += tui_canvas_put(cv, y, x + k, 1, TA_DIM, cv->utf8 ? "\u2502" : "|");
-    /* put() stops at the width, blanks included: a plot of gaps still
-     * takes its columns */
-    for (int c = 0, off = 0; c < cols; c++) {
-        int n = (unsigned char)buf[off] >= 0x80 ? 3 : 1;
-        char one[4] = {0};
-        memcpy(one, buf + off, (size_t)n);
-        tui_canvas_put(cv, y, x + k + c, 1, TA_NORMAL, one);
-        off += n;
-    }
-    k += cols;
+    k += put_plot(cv, y, x + k, buf, cols);
     k += tui_canvas_put(cv, y, x + k, 1, TA_DIM, cv->utf8 ? "\u2502" : "|");
     if (p.known)
         tui_canvas_printf(cv, y, x + k, w - k, TA_DIM, " %s..%s %s", fig(a, sizeof(a), p.lo),
@@ -183,13 +197,18 @@ static void plot_line(struct tui_canvas *cv, int y, int x, int w, const struct t
 static void draw_gpu_panel(struct tui_canvas *cv, const struct tui_rect *r,
                            const struct tui_model *m, const struct tui_view *v, int g)
 {
-    char title[96], lines[GPU_VALUE_LINES][512];
+    char title[128], lines[GPU_VALUE_LINES][512];
     gpu_title(m, g, title, sizeof(title));
+    if (r->w >= 120 && m->have_sample && m->cur.ngpu > 1 && r->x == 0 && r->w == cv->cols)
+        snprintf(title + strlen(title), sizeof(title) - strlen(title),
+                 "  (Left/Right select a GPU)");
     gpu_lines(m, g, lines);
     tui_canvas_box(cv, r, title, TA_TITLE);
     int x = r->x + 2, w = r->w - 4, y = r->y + 1;
     for (int i = 0; i < GPU_VALUE_LINES && i < r->h - 2; i++) {
-        enum tui_attr a = i == 5 && strstr(lines[i], "NEW") ? TA_WARN : TA_NORMAL;
+        enum tui_attr a =
+            (i == 5 && strstr(lines[i], "NEW")) || (i == 4 && path_limited(tgpu(m, g))) ? TA_WARN
+                                                                                        : TA_NORMAL;
         tui_canvas_put(cv, y + i, x, w, a, lines[i]);
     }
     static const struct {
@@ -205,22 +224,70 @@ static void draw_gpu_panel(struct tui_canvas *cv, const struct tui_rect *r,
                   tui_model_hist(m, g, plots[i].s), plots[i].agg, plots[i].unit);
 }
 
-/* the panel's values on one line, for terminals too small for panels */
+/* the panel's values on one line, for many GPUs or small terminals: the
+ * PCI address first (it names the GPU in every check), then busy, power,
+ * junction and shader clock each with a sparkline when the width allows
+ * (the newest samples at the plots' columns' scale), VRAM, the PCIe link
+ * and its path ("path x8!" when a hop holds the GPU back), throttling */
+#define SPARK_MAX 16
 static void draw_gpu_line(struct tui_canvas *cv, const struct tui_rect *r,
-                          const struct tui_model *m, int g)
+                          const struct tui_model *m, const struct tui_view *v, int g, int mark)
 {
     const struct tel_gpu *t = tgpu(m, g);
-    char a[32], b[32], c[32], d[32], e[32], f[32], h[32], i[32];
-    int w = tui_canvas_printf(cv, r->y, r->x, r->w - 1, TA_TITLE, "GPU%d %s ", g,
-                              t && !strcmp(t->vendor, "nvidia") ? "NVIDIA" : cstr(m, g, "gfx"));
-    tui_canvas_printf(
-        cv, r->y, r->x + w, r->w - 1 - w, TA_NORMAL,
-        "busy %s%% %sW jct %sC sclk %s VRAM %s/%sG PCIe %s x%s%s",
-        tv(a, sizeof(a), t, TEL_BUSY_PCT, 0, 1), tv(b, sizeof(b), t, TEL_POWER_W, 0, 1),
-        tv(c, sizeof(c), t, TEL_TEMP_JUNCTION_C, 0, 1), tv(d, sizeof(d), t, TEL_SCLK_MHZ, 0, 1),
-        tv(e, sizeof(e), t, TEL_VRAM_USED_B, 1, GIB), tv(f, sizeof(f), t, TEL_VRAM_TOTAL_B, 0, GIB),
-        tv(h, sizeof(h), t, TEL_PCIE_GTS, 1, 1), tv(i, sizeof(i), t, TEL_PCIE_WIDTH, 0, 1),
-        t && t->throttle_known && t->throttle_bits ? " thr" : "");
+    char vals[4][40], a[32], b[32], c[32], d[32], e[32], head[64], tail[256];
+    static const struct {
+        const char *label, *unit;
+        enum tel_key k;
+        enum tui_series s;
+        enum tui_agg agg;
+    } sp[4] = {{"busy", "%", TEL_BUSY_PCT, TS_BUSY, TUI_AGG_MAX},
+               {"pwr", "W", TEL_POWER_W, TS_POWER, TUI_AGG_MAX},
+               {"jct", "C", TEL_TEMP_JUNCTION_C, TS_JUNCTION, TUI_AGG_MAX},
+               {"sclk", "MHz", TEL_SCLK_MHZ, TS_SCLK, TUI_AGG_MIN}};
+    /* mark: -1 no panel under the lines, 0 not selected, 1 selected */
+    snprintf(head, sizeof(head), "%sGPU%d %s ",
+             mark < 0 ? ""
+             : mark   ? ">"
+                      : " ",
+             g, t ? t->pci : "?");
+    int fixed = (int)strlen(head), labels = 0;
+    for (int i = 0; i < 4; i++) {
+        snprintf(vals[i], sizeof(vals[i]), "%s%s", tv(a, sizeof(a), t, sp[i].k, 0, 1), sp[i].unit);
+        fixed += (int)strlen(vals[i]) + 1;
+        labels += (int)strlen(sp[i].label) + 1;
+    }
+    snprintf(tail, sizeof(tail), "VRAM %s/%sG PCIe %sx%s path x%s%s%s",
+             tv(a, sizeof(a), t, TEL_VRAM_USED_B, 1, GIB),
+             tv(b, sizeof(b), t, TEL_VRAM_TOTAL_B, 0, GIB), tv(c, sizeof(c), t, TEL_PCIE_GTS, 1, 1),
+             tv(d, sizeof(d), t, TEL_PCIE_WIDTH, 0, 1),
+             tv(e, sizeof(e), t, TEL_PCIE_PATH_WIDTH, 0, 1), path_limited(t) ? "!" : "",
+             t && t->throttle_known && t->throttle_bits ? " thr" : "");
+    fixed += (int)strlen(tail);
+    /* labels and sparklines only where they fit: the values (their units
+     * say what they are) and the PCI address come first at 80 columns */
+    int room = r->w - 1 - fixed, spark = 0;
+    if (room >= labels + 4 * 3) {
+        spark = (room - labels) / 4;
+        spark = spark > SPARK_MAX ? SPARK_MAX : spark;
+    }
+    int x = r->x, end = r->x + r->w - 1;
+    x += tui_canvas_put(cv, r->y, x, end - x, TA_TITLE, head);
+    for (int i = 0; i < 4 && x < end; i++) {
+        const struct tui_ring *ring = tui_model_hist(m, g, sp[i].s);
+        if (spark) {
+            x += tui_canvas_printf(cv, r->y, x, end - x, TA_DIM, "%s ", sp[i].label);
+            char buf[SPARK_MAX * 3 + 1];
+            struct tui_plot p;
+            if (ring)
+                tui_plot_render(ring, spark, v->per_col, sp[i].agg, cv->utf8, buf, sizeof(buf), &p);
+            else
+                snprintf(buf, sizeof(buf), "%*s", spark, "");
+            x += put_plot(cv, r->y, x, buf, spark);
+        }
+        x += tui_canvas_printf(cv, r->y, x, end - x, TA_NORMAL, "%s ", vals[i]);
+    }
+    if (x < end)
+        tui_canvas_put(cv, r->y, x, end - x, path_limited(t) ? TA_WARN : TA_NORMAL, tail);
 }
 
 /* ---- the workload panel -------------------------------------------------- */
@@ -530,6 +597,8 @@ static const char *const help_lines[] = {
     "  Home  End         first / last checks (End stays at the end",
     "                    after a resize)",
     "  mouse wheel       scroll the checklist three lines",
+    "  Left  Right  Tab  the GPU whose plots show under the GPU lines",
+    "  0-9               that GPU (when the GPUs are shown as lines)",
     "",
     "panels",
     "  checks that fail, error or warn are listed first",
@@ -547,7 +616,7 @@ void tui_draw_help(struct tui_canvas *cv)
             tui_canvas_put(cv, y, x, 1, TA_NORMAL, " ");
     tui_canvas_box(cv, &r, "rocm-vla-doctor dashboard: help", TA_TITLE);
     for (int i = 0; i < (int)ARRAY_SIZE(help_lines) && i < cv->rows - 2; i++)
-        tui_canvas_put(cv, 1 + i, 2, cv->cols - 4, i == 0 || i == 10 ? TA_TITLE : TA_NORMAL,
+        tui_canvas_put(cv, 1 + i, 2, cv->cols - 4, i == 0 || i == 12 ? TA_TITLE : TA_NORMAL,
                        help_lines[i]);
 }
 
@@ -562,12 +631,18 @@ void tui_draw_frame(struct tui_canvas *cv, const struct tui_layout *l, const str
         draw_header(cv, l, m);
     if (l->ngpu == 0 && l->gpu_area.h > 0)
         draw_no_gpu(cv, l, m);
+    if (v->sel >= l->ngpu)
+        v->sel = l->ngpu > 0 ? l->ngpu - 1 : 0;
+    if (v->sel < 0)
+        v->sel = 0;
     for (int g = 0; g < l->ngpu_shown; g++) {
         if (l->gpu_mode == TUI_GPU_FULL)
             draw_gpu_panel(cv, &l->gpu[g], m, v, g);
         else
-            draw_gpu_line(cv, &l->gpu[g], m, g);
+            draw_gpu_line(cv, &l->gpu[g], m, v, g, l->detail.h > 0 ? g == v->sel : -1);
     }
+    if (l->detail.h > 0 && l->ngpu > 0)
+        draw_gpu_panel(cv, &l->detail, m, v, v->sel);
     if (v->wl && l->workload.h > 0) {
         if (l->workload_full)
             draw_workload_box(cv, &l->workload, v->wl, v);

@@ -18,6 +18,8 @@ struct tui_view {
     int at_end;                    /* End was pressed: keep the end shown after a resize */
     int plot_cols;                 /* columns of every history plot in the frame */
     int per_col;                   /* samples per plot column */
+    int sel;                       /* the GPU whose panel shows under the GPU lines
+                                    * (Left/Right, Tab, digits); clamped when drawn */
 };
 
 void tui_draw_frame(struct tui_canvas *cv, const struct tui_layout *l, const struct tui_model *m,

@@ -96,6 +96,14 @@ void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, int nbad, int
             int nshow = lrows * lcol < ngpu ? lrows * lcol : ngpu;
             place_grid(out, top, 1, lcol, nshow);
             used = lrows;
+            /* the selected GPU's plots, when they leave the workload box
+             * and the checklist their room */
+            if (nshow == ngpu && cols >= TUI_GPU_MIN_W &&
+                avail - used - TUI_GPU_FULL_H >=
+                    checks_want(nchecks, nbad) + (workload ? TUI_WL_FULL_H : 0)) {
+                out->detail = (struct tui_rect){top + used, 0, TUI_GPU_FULL_H, cols};
+                used += TUI_GPU_FULL_H;
+            }
         }
     }
     out->gpu_area = (struct tui_rect){top, 0, used, cols};
@@ -119,6 +127,8 @@ void tui_layout_compute(int rows, int cols, int ngpu, int nchecks, int nbad, int
     if (out->gpu_mode == TUI_GPU_FULL && out->ngpu_shown > 0)
         for (int i = 0; i < out->ngpu_shown; i++)
             inner = inner == 0 || out->gpu[i].w - 4 < inner ? out->gpu[i].w - 4 : inner;
+    if (out->detail.h > 0)
+        inner = out->detail.w - 4;
     if (out->workload_full && (inner == 0 || out->workload.w - 4 < inner))
         inner = out->workload.w - 4;
     out->plot_cols = inner - TUI_PLOT_EXTRA > 0 ? inner - TUI_PLOT_EXTRA : 0;

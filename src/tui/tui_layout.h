@@ -9,11 +9,14 @@
  * (last refresh times). GPU panels are boxes
  * of TUI_GPU_FULL_H rows side by side when the terminal is wide; when they do
  * not fit next to a usable checklist, every GPU gets one line instead
- * (TUI_GPU_LINE), and when even those do not fit, the first GPUs are shown and
- * ngpu_shown says how many. The workload panel is a box of TUI_WL_FULL_H rows
- * across the screen when it fits above a checklist of TUI_CHECKS_MIN lines,
- * else one line; GPU panels take full size only when they leave room for
- * both. The checklist's minimum grows with the checks that did not pass. */
+ * (TUI_GPU_LINE: its PCI address, values and sparklines), and when even
+ * those do not fit, the first GPUs are shown and ngpu_shown says how many.
+ * Under the GPU lines, one full panel (TUI_GPU_FULL_H rows, `detail`) shows
+ * the selected GPU's plots when it fits above the workload box and the
+ * checklist's minimum: 8 GPUs at 120x40 are 8 lines and one panel. The workload panel is a box of
+ * TUI_WL_FULL_H rows across the screen when it fits above a checklist of TUI_CHECKS_MIN lines, else
+ * one line; GPU panels take full size only when they leave room for both. The checklist's minimum
+ * grows with the checks that did not pass. */
 #ifndef RVD_TUI_LAYOUT_H
 #define RVD_TUI_LAYOUT_H
 
@@ -39,6 +42,8 @@ struct tui_layout {
     int ngpu;       /* GPUs asked for (clamped to TUI_MAX_GPUS) */
     int ngpu_shown; /* gpu[0 .. ngpu_shown-1] are placed */
     struct tui_rect gpu[TUI_MAX_GPUS];
+    struct tui_rect detail;   /* TUI_GPU_LINE: the selected GPU's full panel
+                               * inside gpu_area under the lines; h 0 none */
     int workload_asked;       /* the panel was asked for */
     struct tui_rect workload; /* h 0 without --workload or without room */
     int workload_full;        /* 1: a box of TUI_WL_FULL_H rows; 0: one line */

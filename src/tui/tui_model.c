@@ -139,13 +139,9 @@ void tui_model_refresh_telemetry(struct tui_model *m)
     push_history(m);
     double now = util_mono_s();
     if (!m->have_procs || now - m->procs_at >= TUI_PROCS_EVERY_S) {
-        struct strlist bdfs = STRLIST_INIT;
-        for (size_t i = 0; i < m->cur.ngpu; i++)
-            strlist_add(&bdfs, m->cur.gpus[i].pci);
         if (m->have_procs)
             tel_sample_release(&m->procs);
-        m->have_procs = tel_list_procs(&bdfs, &m->procs) == 0;
-        strlist_release(&bdfs);
+        m->have_procs = tel_sample_procs(m->tel, &m->procs) == 0;
         m->procs_at = now;
     }
     local_time(m->tele_time, sizeof(m->tele_time));

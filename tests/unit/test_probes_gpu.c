@@ -326,21 +326,21 @@ static void test_decoders(void)
 
     double g;
     unsigned w;
-    CHECK(gp_link_speed_parse("16.0 GT/s PCIe", &g) == 0 && NEAR(g, 16.0));
-    CHECK(gp_link_speed_parse("8 GT/s", &g) == 0 && NEAR(g, 8.0));
-    CHECK(gp_link_speed_parse("2.5 GT/s PCIe", &g) == 0 && NEAR(g, 2.5));
-    CHECK(gp_link_speed_parse("Unknown", &g) == -EINVAL);
+    CHECK(pci_link_speed_parse("16.0 GT/s PCIe", &g) == 0 && NEAR(g, 16.0));
+    CHECK(pci_link_speed_parse("8 GT/s", &g) == 0 && NEAR(g, 8.0));
+    CHECK(pci_link_speed_parse("2.5 GT/s PCIe", &g) == 0 && NEAR(g, 2.5));
+    CHECK(pci_link_speed_parse("Unknown", &g) == -EINVAL);
     CHECK(gp_dpm_pcie_top("0: 2.5GT/s, x1 310Mhz \n1: 16.0GT/s, x16 619Mhz *\n", &g, &w) == 0 &&
           NEAR(g, 16.0) && w == 16);
     CHECK(gp_dpm_pcie_top("0: 2.5GT/s, x8 \n1: 8.0GT/s, x16 *\n", &g, &w) == 0 && NEAR(g, 8.0));
     CHECK(gp_dpm_pcie_top("garbage\n", &g, &w) == -EINVAL);
 
-    struct gp_bdf a;
-    CHECK(gp_bdf_parse("0000:86:00.0", &a) == 0 && a.bus == 0x86 &&
+    struct pci_bdf a;
+    CHECK(pci_bdf_parse("0000:86:00.0", &a) == 0 && a.bus == 0x86 &&
           gp_bdf_location_id(&a) == 34304);
-    CHECK(gp_bdf_parse("0000:0c:1f.7", &a) == 0 && a.dev == 31 && a.fn == 7);
-    CHECK(gp_bdf_parse("pci0000:80", &a) == -EINVAL);
-    CHECK(gp_bdf_parse("0000:86:00.0x", &a) == -EINVAL);
+    CHECK(pci_bdf_parse("0000:0c:1f.7", &a) == 0 && a.dev == 31 && a.fn == 7);
+    CHECK(pci_bdf_parse("pci0000:80", &a) == -EINVAL);
+    CHECK(pci_bdf_parse("0000:86:00.0x", &a) == -EINVAL);
 }
 
 /* ---- the RX 7900 machine ------------------------------------------------------ */

@@ -313,8 +313,53 @@ static void test_energy(void)
     free(cmd);
 }
 
+/* the PCIe path beside the GPU's own link: rx7900xtx-desktop's GPU reads
+ * x16 16 GT/s (pp_dpm_pcie) while the on-card switch's upstream port (the
+ * slot) and the root port run x8: limited, at 0000:84:00.0. mi300x-node's
+ * GPUs sit on x16 Gen5 hops: not limited. A GPU address with no PCI path is
+ * unknown with the reason, never 0. */
+static void path_of(const char *fixture, const char *bdf, struct tel_sample *s)
+{
+    struct strlist bdfs = STRLIST_INIT;
+    strlist_add(&bdfs, bdf);
+    CHECK(rootfs_init(fixture) == 0);
+    struct tel *t = tel_open(&bdfs, 0, 0);
+    tel_sample(t, s);
+    tel_close(t);
+    strlist_release(&bdfs);
+}
+
+static void test_pcie_path(void)
+{
+    struct tel_sample s;
+    path_of("tests/fixtures/rx7900xtx-desktop/root", "0000:86:00.0", &s);
+    const struct tel_gpu *g = &s.gpus[0];
+    CHECK(g->src[TEL_PCIE_WIDTH] && g->v[TEL_PCIE_WIDTH] == 16);
+    CHECK(g->src[TEL_PCIE_MAX_WIDTH] && g->v[TEL_PCIE_MAX_WIDTH] == 16);
+    CHECK(g->src[TEL_PCIE_PATH_WIDTH] && g->v[TEL_PCIE_PATH_WIDTH] == 8);
+    CHECK(g->src[TEL_PCIE_PATH_GTS] && g->v[TEL_PCIE_PATH_GTS] == 16);
+    CHECK(g->src[TEL_PCIE_PATH_LIMITED] && g->v[TEL_PCIE_PATH_LIMITED] == 1);
+    CHECK_STR(g->path_hop, "0000:84:00.0");
+    tel_sample_release(&s);
+
+    path_of("tests/fixtures/mi300x-node/root", "0000:05:00.0", &s);
+    g = &s.gpus[0];
+    CHECK(g->src[TEL_PCIE_PATH_WIDTH] && g->v[TEL_PCIE_PATH_WIDTH] == 16);
+    CHECK(g->src[TEL_PCIE_PATH_GTS] && g->v[TEL_PCIE_PATH_GTS] == 32);
+    CHECK(g->src[TEL_PCIE_PATH_LIMITED] && g->v[TEL_PCIE_PATH_LIMITED] == 0);
+    CHECK(g->path_hop[0] != '\0');
+    tel_sample_release(&s);
+
+    path_of("tests/fixtures/mi300x-node/root", "0000:ff:00.0", &s);
+    g = &s.gpus[0];
+    CHECK(!g->src[TEL_PCIE_PATH_WIDTH] && strstr(g->why[TEL_PCIE_PATH_WIDTH], "PCIe path"));
+    CHECK(!g->src[TEL_PCIE_PATH_LIMITED] && g->path_hop[0] == '\0');
+    tel_sample_release(&s);
+}
+
 int main(void)
 {
+    test_pcie_path();
     test_dpm_real();
     test_dpm_pcie_real();
     test_fdinfo();

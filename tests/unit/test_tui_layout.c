@@ -62,6 +62,14 @@ static int layout_ok(int rows, int cols, int ngpu, int nchecks, int wl)
         bad += r->y < l.gpu_area.y || r->y + r->h > l.gpu_area.y + l.gpu_area.h;
         for (int h = g + 1; h < l.ngpu_shown; h++)
             bad += overlap(r, &l.gpu[h]);
+        bad += l.detail.h > 0 && overlap(r, &l.detail);
+    }
+    /* the selected GPU's panel: only under GPU lines, full size, inside
+     * the GPU area */
+    if (l.detail.h > 0) {
+        bad +=
+            l.gpu_mode != TUI_GPU_LINE || l.detail.h != TUI_GPU_FULL_H || !inside(&l.detail, R, C);
+        bad += l.detail.y < l.gpu_area.y || l.detail.y + l.detail.h > l.gpu_area.y + l.gpu_area.h;
     }
     /* rows are not wasted: header, GPUs, checks and status tile the screen */
     if (R >= 2 && C > 0)
@@ -134,6 +142,16 @@ static void test_many_gpus(void)
     CHECK(l.gpu[1].x == 50 && l.gpu[1].y == 1 && l.gpu[1].w == 50 && l.gpu[1].h == TUI_GPU_FULL_H);
     CHECK(l.gpu[7].y == 1 + 3 * TUI_GPU_FULL_H);
     CHECK(l.checks.y == 1 + 4 * TUI_GPU_FULL_H);
+    /* 8 GPUs on 120x40 with 2 failing checks: a line each, the selected
+     * GPU's panel under them, and the checklist keeps its rows */
+    tui_layout_compute(40, 120, 8, 38, 2, 0, &l);
+    CHECK(l.gpu_mode == TUI_GPU_LINE && l.ngpu_shown == 8);
+    CHECK(l.detail.y == 9 && l.detail.h == TUI_GPU_FULL_H && l.detail.w == 120);
+    CHECK(l.checks.y == 9 + TUI_GPU_FULL_H && l.checks_visible >= 2);
+    CHECK(l.plot_cols == 120 - 4 - TUI_PLOT_EXTRA);
+    /* at 80x24 the panel does not fit above the checks: lines only */
+    tui_layout_compute(24, 80, 8, 38, 2, 0, &l);
+    CHECK(l.gpu_mode == TUI_GPU_LINE && l.ngpu_shown == 8 && l.detail.h == 0);
     /* more GPUs than the table holds: clamped, not overrun */
     tui_layout_compute(300, 400, TUI_MAX_GPUS + 10, 5, 0, 0, &l);
     CHECK(l.ngpu == TUI_MAX_GPUS && l.ngpu_shown == TUI_MAX_GPUS);
@@ -192,11 +210,13 @@ static void test_workload(void)
     CHECK(l.gpu_area.h == 1 && l.workload_full && l.workload.y == 2);
     CHECK(l.checks.y == 2 + TUI_WL_FULL_H && l.checks_visible == 20 - 1 - 1 - 1 - 8 - 2);
     /* 8 GPUs + workload on 40x100: full panels would leave no room for the
-     * workload box and 3 checks (1 + 52 + 8 + 5 > 39): GPU lines, workload box */
+     * workload box and 3 checks (1 + 52 + 8 + 5 > 39): GPU lines, the
+     * selected GPU's panel (1 + 8 + 13 + 8 + 5 <= 39), workload box */
     tui_layout_compute(40, 100, 8, 26, 0, 1, &l);
     CHECK(l.gpu_mode == TUI_GPU_LINE && l.ngpu_shown == 8);
-    CHECK(l.workload_full && l.workload.y == 1 + 8 && l.workload.w == 100);
-    CHECK(l.checks.y == 1 + 8 + TUI_WL_FULL_H);
+    CHECK(l.detail.y == 1 + 8 && l.detail.h == TUI_GPU_FULL_H && l.detail.w == 100);
+    CHECK(l.workload_full && l.workload.y == 1 + 8 + TUI_GPU_FULL_H && l.workload.w == 100);
+    CHECK(l.checks.y == 1 + 8 + TUI_GPU_FULL_H + TUI_WL_FULL_H);
     /* 8 GPUs + workload on 68x100: both full (1 + 52 + 8 + 5 + 1 = 67) */
     tui_layout_compute(68, 100, 8, 26, 0, 1, &l);
     CHECK(l.gpu_mode == TUI_GPU_FULL && l.ngpu_shown == 8);
