@@ -427,14 +427,17 @@ extern "C" __global__ void vla_bias_cvt16(const float *x, const float *bias, int
 
 // img [3, S, S] -> patches [(S/p)^2, 3 p p] (channel, row, column)
 // g <= S / p patches per side: the remainder pixels (right, bottom) are dropped
-extern "C" __global__ void vla_patchify(const float *img, float *out, int S, int p, int g)
+// nimg images [3, S, S] -> [nimg, g*g, 3*p*p]: every camera in one launch
+extern "C" __global__ void vla_patchify(const float *img, float *out, int nimg, int S, int p,
+                                        int g)
 {
     int pp = 3 * p * p;
-    rvd_u64 n = (rvd_u64)g * g * pp;
+    rvd_u64 per = (rvd_u64)g * g * pp, n = per * nimg;
     for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
-        int tok = (int)(i / pp), e = (int)(i % pp);
+        rvd_u64 im = i / per, r = i % per;
+        int tok = (int)(r / pp), e = (int)(r % pp);
         int gy = tok / g, gx = tok % g, c = e / (p * p), y = (e / p) % p, xx = e % p;
-        out[i] = img[((rvd_u64)c * S + gy * p + y) * S + gx * p + xx];
+        out[i] = img[im * 3 * S * S + ((rvd_u64)c * S + gy * p + y) * S + gx * p + xx];
     }
 }
 

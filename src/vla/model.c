@@ -368,13 +368,12 @@ static void vision(struct vla_model *m, const struct vla_inputs *in, struct vla_
     int pp = 3 * v->patch * v->patch, hd = W / v->heads, mm = v->merge * v->merge;
     int cams = m->B * v->cameras;
     o->upload(m->img, in->images, (size_t)cams * 3 * S * S);
-    for (int c = 0; c < cams; c++)
-        o->patchify(m->img + (size_t)c * 3 * S * S, m->patches + (size_t)c * gg * pp, S, v->patch,
-                    g);
+    o->patchify(m->img, m->patches, cams, S, v->patch, g);
     o->matmul(m->patches, w->patch_w, w->patch_b, m->vx, Tv, W, pp, 0);
     o->pos_interp(w->pos, v->image / v->patch, m->posi, g, W);
-    for (int c = 0; c < cams; c++)
-        o->add(m->vx + (size_t)c * gg * W, m->posi, (size_t)gg * W);
+    /* the position table added to every camera's tokens: one broadcast
+     * (a camera's gg x W block as one row of bias_act's) */
+    o->bias_act(m->vx, m->posi, cams, gg * W, VLA_BIAS_ONLY);
     stat(m, st, "vision.patch_embed", m->vx, (size_t)Tv * W, -1);
     char name[64];
     /* a residual bias not yet added (the fc2 bias of the block before): the

@@ -50,10 +50,11 @@ struct vla_ops {
     void (*axpy)(float *y, const float *x, float a, size_t n); /* y += a x */
     void (*copy)(float *dst, const float *src, size_t n);
 
-    /* images [C=3, S, S] -> patches [g^2, 3 p p] (channel, row, column), g <=
-     * S/p: the top-left g p x g p pixels, as a stride-p convolution without
-     * padding (the remainder pixels on the right and bottom are dropped) */
-    void (*patchify)(const float *img, float *out, int S, int p, int g);
+    /* n images [n, C=3, S, S] -> patches [n, g^2, 3 p p] (channel, row,
+     * column), g <= S/p: the top-left g p x g p pixels, as a stride-p
+     * convolution without padding (the remainder pixels on the right and
+     * bottom are dropped); every camera of every observation in one call */
+    void (*patchify)(const float *img, float *out, int n, int S, int p, int g);
     /* learned position table [g0*g0, D] -> [g1*g1, D], bilinear, half-pixel
      * centres, edge-clamped (torch interpolate(align_corners=False)) */
     void (*pos_interp)(const float *tab, int g0, float *out, int g1, int D);

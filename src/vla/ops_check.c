@@ -163,24 +163,26 @@ static void check_qkv_rope(struct ctx *c, int nseq, int gap, int T, int D, int H
     free(h), free(w), free(kv0), free(wq), free(wkv), free(gq), free(gkv);
 }
 
-/* g x g patches of p px from an S px image, g <= S/p (the remainder pixels
- * dropped), against the element-by-element definition */
-static void check_patchify(struct ctx *c, int S, int p, int g)
+/* g x g patches of p px from each of n S px images, g <= S/p (the
+ * remainder pixels dropped), against the element-by-element definition */
+static void check_patchify(struct ctx *c, int n, int S, int p, int g)
 {
-    size_t ni = 3 * (size_t)S * S, no = (size_t)g * g * 3 * p * p;
+    size_t is = 3 * (size_t)S * S, os = (size_t)g * g * 3 * p * p, ni = n * is, no = n * os;
     float *img = host_rand(c, ni), *want = xmalloc(no * sizeof(float));
-    for (int gy = 0; gy < g; gy++)
-        for (int gx = 0; gx < g; gx++)
-            for (int ch = 0; ch < 3; ch++)
-                for (int y = 0; y < p; y++)
-                    for (int x = 0; x < p; x++)
-                        want[(((size_t)gy * g + gx) * 3 + ch) * p * p + (size_t)y * p + x] =
-                            img[((size_t)ch * S + gy * p + y) * S + gx * p + x];
+    for (int im = 0; im < n; im++)
+        for (int gy = 0; gy < g; gy++)
+            for (int gx = 0; gx < g; gx++)
+                for (int ch = 0; ch < 3; ch++)
+                    for (int y = 0; y < p; y++)
+                        for (int x = 0; x < p; x++)
+                            want[im * os + (((size_t)gy * g + gx) * 3 + ch) * p * p +
+                                 (size_t)y * p + x] =
+                                img[im * is + ((size_t)ch * S + gy * p + y) * S + gx * p + x];
     float *di = dev(c->test, img, ni), *dout = c->test->alloc(no);
-    c->test->patchify(di, dout, S, p, g);
+    c->test->patchify(di, dout, n, S, p, g);
     float *got = fetch(c->test, dout, no);
     char what[80];
-    snprintf(what, sizeof(what), "patchify %d px, patch %d, %d x %d", S, p, g, g);
+    snprintf(what, sizeof(what), "patchify %d x %d px, patch %d, %d x %d", n, S, p, g, g);
     judge(c, what, got, want, no);
     c->test->release(di), c->test->release(dout);
     free(img), free(want), free(got);
@@ -461,12 +463,12 @@ int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double 
     check_qkv_rope(&c, 3, 5, 7, 72, 3, 1, 72, 0, 1);
     check_qkv_rope(&c, 3, 37, 7, 72, 3, 1, 72, 37, 1);
     check_qkv_rope(&c, 3, 2, 1, 50, 4, 2, 16, 5, 0);
-    check_patchify(&c, 70, 16, 4);    /* 70 = 4 x 16 + 6 dropped */
-    check_patchify(&c, 256, 14, 18);  /* pi0's patch at 256 px: 4 px dropped */
-    check_patchify(&c, 53, 7, 6);     /* floored below S/p (a merge of 2 on 7 patches) */
-    check_pos_interp(&c, 16, 18, 37); /* pi0's table to 256 px */
-    check_pos_interp(&c, 16, 22, 37); /* to 320 px */
-    check_pos_interp(&c, 7, 5, 3);    /* down */
+    check_patchify(&c, 1, 70, 16, 4);   /* 70 = 4 x 16 + 6 dropped */
+    check_patchify(&c, 3, 256, 14, 18); /* pi0's 3 cameras at 256 px: 4 px dropped */
+    check_patchify(&c, 5, 53, 7, 6);    /* floored below S/p (a merge of 2 on 7 patches) */
+    check_pos_interp(&c, 16, 18, 37);   /* pi0's table to 256 px */
+    check_pos_interp(&c, 16, 22, 37);   /* to 320 px */
+    check_pos_interp(&c, 7, 5, 3);      /* down */
     check_attention_packed(&c, 2, 37, 3, 72, 1);
     check_attention_packed(&c, 1, 49, 3, 72, 0);
     check_attention_packed(&c, 3, 7, 2, 36, 1);

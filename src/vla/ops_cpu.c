@@ -322,16 +322,18 @@ static void cpu_axpy(float *y, const float *x, float a, size_t n)
         y[i] += a * x[i];
 }
 
-static void cpu_patchify(const float *img, float *out, int S, int p, int g)
+static void cpu_patchify(const float *img, float *out, int n, int S, int p, int g)
 {
-    for (int gy = 0; gy < g; gy++)
-        for (int gx = 0; gx < g; gx++) {
-            float *o = out + ((size_t)gy * g + gx) * 3 * p * p;
-            for (int c = 0; c < 3; c++)
-                for (int y = 0; y < p; y++)
-                    for (int x = 0; x < p; x++)
-                        *o++ = img[((size_t)c * S + gy * p + y) * S + gx * p + x];
-        }
+    float *o = out;
+    for (int im = 0; im < n; im++) {
+        const float *src = img + (size_t)im * 3 * S * S;
+        for (int gy = 0; gy < g; gy++)
+            for (int gx = 0; gx < g; gx++)
+                for (int c = 0; c < 3; c++)
+                    for (int y = 0; y < p; y++)
+                        for (int x = 0; x < p; x++)
+                            *o++ = src[((size_t)c * S + gy * p + y) * S + gx * p + x];
+    }
 }
 
 static void cpu_pos_interp(const float *tab, int g0, float *out, int g1, int D)

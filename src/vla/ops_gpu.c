@@ -36,7 +36,8 @@
     X(vla_layernorm)                                                                               \
     X(vla_rmsnorm)                                                                                 \
     X(vla_rope)                                                                                    \
-    X(vla_softmax) X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed) X(vla_concat_bcast) \
+    X(vla_softmax)                                                                                 \
+    X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed) X(vla_concat_bcast)                \
         X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route) X(vla_moe_combine)   \
             X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act) X(vla_bias_layernorm)   \
                 X(vla_rope_split) X(vla_bias_cvt16) X(vla_time_concat)
@@ -1040,11 +1041,11 @@ static void g_axpy(float *y, const float *x, float a, size_t n)
         vla_spans_add(&r->valid, (size_t)(y - r->p), (size_t)(y - r->p) + n);
 }
 
-static void g_patchify(const float *img, float *out, int S, int p, int g)
+static void g_patchify(const float *img, float *out, int nimg, int S, int p, int g)
 {
-    uint64_t n = (uint64_t)g * g * 3 * p * p;
+    uint64_t n = (uint64_t)nimg * g * g * 3 * p * p;
     wrote(out, n * sizeof(float));
-    LAUNCH(K_vla_patchify, grid_for(n), &img, &out, &S, &p, &g);
+    LAUNCH(K_vla_patchify, grid_for(n), &img, &out, &nimg, &S, &p, &g);
 }
 
 static void g_pos_interp(const float *tab, int g0, float *out, int g1, int D)

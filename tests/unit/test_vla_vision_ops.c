@@ -2,7 +2,9 @@
  * GPU pass is exactly those calls): each vision block's attention half and
  * MLP go through attention_block and mlp_block, so the GPU keeps their
  * intermediates 16-bit and adds fc1's bias and GELU in the GEMM epilogue;
- * no separate attention_packed or GELU bias_act call is left. The counted
+ * no separate attention_packed or GELU bias_act call is left. Every camera
+ * is cut into patches by one patchify call and gets the position table by
+ * one broadcast bias_act, not a launch per camera. The counted
  * pass's actions equal the plain one's bit for bit. */
 #include <math.h>
 #include <stdlib.h>
@@ -13,7 +15,7 @@
 #include "test.h"
 
 static struct {
-    int attention_block, mlp_block, attention_packed, bias_gelu, layernorms;
+    int attention_block, mlp_block, attention_packed, bias_gelu, layernorms, patchify, adds;
 } n;
 
 static void count_attention_block(const float *h, const float *qkv_w, const float *qkv_b,
@@ -42,6 +44,18 @@ static void count_bias_act(float *y, const float *bias, int T, int N, enum vla_b
 {
     n.bias_gelu += act == VLA_BIAS_GELU_TANH;
     vla_ops_cpu.bias_act(y, bias, T, N, act);
+}
+
+static void count_patchify(const float *img, float *out, int ni, int S, int p, int g)
+{
+    n.patchify++;
+    vla_ops_cpu.patchify(img, out, ni, S, p, g);
+}
+
+static void count_add(float *y, const float *x, size_t len)
+{
+    n.adds++;
+    vla_ops_cpu.add(y, x, len);
 }
 
 static void count_bias_layernorm(float *x, const float *bias, const float *w, const float *b,
@@ -83,12 +97,16 @@ int main(void)
     count.attention_packed = count_attention_packed;
     count.bias_act = count_bias_act;
     count.bias_layernorm = count_bias_layernorm;
+    count.patchify = count_patchify;
+    count.add = count_add;
     CHECK(odd_pass(&p, &w, &count, counted) == 0);
     CHECK(p.vision.depth == 2 && p.vision.mlp_act == VLA_ACT_GELU_TANH);
     CHECK(n.attention_block == p.vision.depth);
     CHECK(n.mlp_block == p.vision.depth);
     CHECK(n.attention_packed == 0);
     CHECK(n.bias_gelu == 0);
+    CHECK(p.vision.cameras > 1 && n.patchify == 1); /* not one per camera */
+    CHECK(n.adds == 0);                             /* the position table: one broadcast bias_act */
     /* two per block and the final norm: the blocks sit between them */
     CHECK(n.layernorms == 2 * p.vision.depth + 1);
     int finite = 1;
