@@ -22,20 +22,21 @@
     X(nvmlDeviceGetCount_v2)                                                                       \
     X(nvmlDeviceGetHandleByIndex_v2)                                                               \
     X(nvmlDeviceGetHandleByPciBusId_v2)                                                            \
+    X(nvmlDeviceGetPciInfo_v3)                                                                     \
     X(nvmlDeviceGetMemoryInfo)                                                                     \
     X(nvmlDeviceGetClockInfo)                                                                      \
     X(nvmlDeviceGetMaxClockInfo)                                                                   \
     X(nvmlDeviceGetPowerUsage)                                                                     \
-    X(nvmlDeviceGetEnforcedPowerLimit) X(nvmlDeviceGetTotalEnergyConsumption)                      \
-        X(nvmlDeviceGetTemperature) X(nvmlDeviceGetTemperatureThreshold) X(nvmlDeviceGetFanSpeed)  \
-            X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetCurrentClocksEventReasons)             \
-                X(nvmlDeviceGetCurrentClocksThrottleReasons)                                       \
-                    X(nvmlDeviceGetCurrPcieLinkGeneration) X(nvmlDeviceGetCurrPcieLinkWidth)       \
-                        X(nvmlDeviceGetMaxPcieLinkGeneration) X(nvmlDeviceGetMaxPcieLinkWidth)     \
-                            X(nvmlDeviceGetPcieReplayCounter)                                      \
-                                X(nvmlDeviceGetComputeRunningProcesses_v3)                         \
-                                    X(nvmlDeviceGetGraphicsRunningProcesses_v3)                    \
-                                        X(nvmlDeviceGetProcessUtilization)
+    X(nvmlDeviceGetEnforcedPowerLimit)                                                             \
+    X(nvmlDeviceGetTotalEnergyConsumption)                                                         \
+    X(nvmlDeviceGetTemperature) X(nvmlDeviceGetTemperatureThreshold) X(nvmlDeviceGetFanSpeed)      \
+        X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetCurrentClocksEventReasons)                 \
+            X(nvmlDeviceGetCurrentClocksThrottleReasons) X(nvmlDeviceGetCurrPcieLinkGeneration)    \
+                X(nvmlDeviceGetCurrPcieLinkWidth) X(nvmlDeviceGetMaxPcieLinkGeneration)            \
+                    X(nvmlDeviceGetMaxPcieLinkWidth) X(nvmlDeviceGetPcieReplayCounter)             \
+                        X(nvmlDeviceGetComputeRunningProcesses_v3)                                 \
+                            X(nvmlDeviceGetGraphicsRunningProcesses_v3)                            \
+                                X(nvmlDeviceGetProcessUtilization)
 
 #define DECL(fn) __typeof__(&fn) fn;
 struct tel_nvml {
@@ -43,6 +44,11 @@ struct tel_nvml {
     FNS(DECL)
     unsigned n;
     nvmlDevice_t dev[TEL_NVML_MAX];
+    /* per device: its PCI address in sysfs' form, read once (it does not
+     * change while the driver is loaded); "" with pci_why when NVML cannot
+     * tell it */
+    char pci[TEL_NVML_MAX][16];
+    char pci_why[TEL_NVML_MAX][TEL_WHY_MAX - 32];
     /* per device: the newest process utilization sample seen (us), so the
      * next call returns only what came after it */
     unsigned long long util_ts[TEL_NVML_MAX];
@@ -61,6 +67,35 @@ void *tel_dlopen(const char *env, const char *const *names, size_t n, char *lib,
         snprintf(status, status_n, "not loaded: %.500s", why.buf ? why.buf : "not found");
     strbuf_release(&why);
     return h;
+}
+
+int tel_nvml_bus_id(const char *bus_id, char *out, size_t len)
+{
+    unsigned dom, bus, dev, fn;
+    int end = 0;
+    /* only hex digits and the separators: scanf would take signs, spaces, "0x" */
+    if (strspn(bus_id, "0123456789abcdefABCDEF:.") != strlen(bus_id) ||
+        sscanf(bus_id, "%8x:%2x:%2x.%1x%n", &dom, &bus, &dev, &fn, &end) != 4 || bus_id[end] ||
+        dev > 0x1f || fn > 7)
+        return -1;
+    /* sysfs' form: at least 4 lower-case domain digits */
+    snprintf(out, len, "%04x:%02x:%02x.%x", dom, bus, dev, fn);
+    return 0;
+}
+
+/* device i's address from nvmlDeviceGetPciInfo_v3, or why it is unknown */
+static void pci_addr(struct tel_nvml *n, unsigned i)
+{
+    nvmlPciInfo_t info;
+    memset(&info, 0, sizeof(info));
+    int e = n->nvmlDeviceGetPciInfo_v3 ? n->nvmlDeviceGetPciInfo_v3(n->dev[i], &info) : -1;
+    info.busId[sizeof(info.busId) - 1] = '\0';
+    if (e != NVML_SUCCESS)
+        snprintf(n->pci_why[i], sizeof(n->pci_why[i]), "nvmlDeviceGetPciInfo_v3: %.30s",
+                 e == -1 ? "not in this driver" : n->nvmlErrorString(e));
+    else if (tel_nvml_bus_id(info.busId, n->pci[i], sizeof(n->pci[i])))
+        snprintf(n->pci_why[i], sizeof(n->pci_why[i]), "NVML bus id \"%.20s\" not understood",
+                 info.busId);
 }
 
 struct tel_nvml *tel_nvml_open(const char **status)
@@ -92,7 +127,7 @@ struct tel_nvml *tel_nvml_open(const char **status)
     } else {
         for (unsigned i = 0; i < count && n->n < TEL_NVML_MAX; i++)
             if (n->nvmlDeviceGetHandleByIndex_v2(i, &n->dev[n->n]) == NVML_SUCCESS)
-                n->n++;
+                pci_addr(n, n->n++);
         snprintf(status_buf, sizeof(status_buf), "loaded %.200s, %u device(s)", lib, n->n);
         return n;
     }
@@ -165,7 +200,7 @@ void tel_nvml_sample(struct tel_nvml *n, size_t i, struct tel_gpu *g)
     unsigned v = 0;
     unsigned long long ull = 0;
     int e;
-    snprintf(g->pci, sizeof(g->pci), "nvml:%zu", i);
+    tel_nvml_key(n, i, g->pci, sizeof(g->pci));
     snprintf(g->vendor, sizeof(g->vendor), "nvidia");
     e = CALL(nvmlDeviceGetClockInfo, d, NVML_CLOCK_SM, &v);
     uval(n, g, TEL_SCLK_MHZ, "nvmlDeviceGetClockInfo(SM)", e, v, 1);
@@ -216,8 +251,9 @@ void tel_nvml_sample(struct tel_nvml *n, size_t i, struct tel_gpu *g)
     uval(n, g, TEL_PCIE_MAX_WIDTH, "nvmlDeviceGetMaxPcieLinkWidth", e, v, 1);
     e = CALL(nvmlDeviceGetPcieReplayCounter, d, &v);
     uval(n, g, TEL_PCIE_REPLAYS, "nvmlDeviceGetPcieReplayCounter", e, v, 1);
-    for (enum tel_key k = TEL_PCIE_PATH_WIDTH; k <= TEL_PCIE_PATH_LIMITED; k++)
-        tel_gpu_unknown(g, k, "the PCIe path is read from sysfs for AMD GPUs only");
+    /* with the address, the sampler walks the path through sysfs (telemetry.c) */
+    for (enum tel_key k = TEL_PCIE_PATH_WIDTH; !n->pci[i][0] && k <= TEL_PCIE_PATH_LIMITED; k++)
+        tel_gpu_unknown(g, k, "NVML cannot tell the PCI address: %s", n->pci_why[i]);
 
     e = n->nvmlDeviceGetCurrentClocksEventReasons
             ? n->nvmlDeviceGetCurrentClocksEventReasons(d, &ull)
@@ -246,11 +282,36 @@ void tel_nvml_sample(struct tel_nvml *n, size_t i, struct tel_gpu *g)
     }
 }
 
+const char *tel_nvml_pci(const struct tel_nvml *n, size_t i)
+{
+    return n->pci[i];
+}
+
+void tel_nvml_key(const struct tel_nvml *n, size_t i, char *buf, size_t len)
+{
+    if (n->pci[i][0])
+        snprintf(buf, len, "%s", n->pci[i]);
+    else
+        snprintf(buf, len, "nvml:%zu", i);
+}
+
 int tel_nvml_find(struct tel_nvml *n, const char *pci)
 {
     nvmlDevice_t d;
+    char want[16];
     if (!n || !n->n)
         return -1;
+    /* the addresses NVML gave first: no lookup, and any spelling of the domain */
+    if (pci && !tel_nvml_bus_id(pci, want, sizeof(want))) {
+        unsigned known = 0;
+        for (unsigned i = 0; i < n->n; i++) {
+            if (!strcmp(n->pci[i], want))
+                return (int)i;
+            known += n->pci[i][0] != '\0';
+        }
+        if (known == n->n)
+            return -1; /* NVML told every address: not one of its GPUs */
+    }
     if (!pci || !*pci || !n->nvmlDeviceGetHandleByPciBusId_v2)
         return 0;
     if (n->nvmlDeviceGetHandleByPciBusId_v2(pci, &d) != NVML_SUCCESS)

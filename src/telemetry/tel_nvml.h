@@ -16,6 +16,15 @@ void tel_nvml_sample(struct tel_nvml *n, size_t i, struct tel_gpu *g);
 void tel_nvml_close(struct tel_nvml *n);
 /* the device at PCI address pci ("" = index 0); -1 when none */
 int tel_nvml_find(struct tel_nvml *n, const char *pci);
+/* device i's PCI address in sysfs' form ("0000:06:00.0"); "" when NVML
+ * cannot tell it (the sample's pcie_path_* reasons say why) */
+const char *tel_nvml_pci(const struct tel_nvml *n, size_t i);
+/* the name a sample gives device i (struct tel_gpu.pci): its PCI address,
+ * else "nvml:<i>" */
+void tel_nvml_key(const struct tel_nvml *n, size_t i, char *buf, size_t len);
+/* an NVML bus id ("00000000:06:00.0", any domain width, any case) in sysfs'
+ * form ("0000:06:00.0") in out; -1 when it is not one */
+int tel_nvml_bus_id(const char *bus_id, char *out, size_t len);
 /* NVML_SUCCESS (0) and the value, or NVML's error code (-1: not in this driver) */
 int tel_nvml_energy_mj(struct tel_nvml *n, size_t i, unsigned long long *mj);
 int tel_nvml_power_mw(struct tel_nvml *n, size_t i, unsigned *mw);

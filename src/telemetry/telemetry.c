@@ -98,8 +98,13 @@ struct tel {
     const char *nvml_status;
     struct tel_rsmi *rsmi;
     const char *rsmi_status;
-    int *rsmi_dev;         /* per AMD GPU: its rocm-smi device, -1 none */
-    struct tel_path *path; /* per AMD GPU: the last read of its PCIe path */
+    int *rsmi_dev; /* per AMD GPU: its rocm-smi device, -1 none */
+    /* the NVML devices sampled: every one but a device whose address the
+     * AMD list already holds (never one GPU twice) */
+    size_t *nv;
+    size_t nn;
+    /* per AMD GPU, then per NVML device in nv: the last read of its PCIe path */
+    struct tel_path *path;
     double t0;
     double last_t;
     struct prev_engine *prev;
@@ -125,11 +130,8 @@ struct tel *tel_open(const struct strlist *amd_bdfs, int vendor_libs, int procs)
     t->nvml_status = "not asked";
     t->rsmi_status = "not asked";
     t->rsmi_dev = xcalloc(t->bdfs.n + 1, sizeof(int));
-    t->path = xcalloc(t->bdfs.n + 1, sizeof(*t->path));
-    for (size_t i = 0; i < t->bdfs.n; i++) {
+    for (size_t i = 0; i < t->bdfs.n; i++)
         t->rsmi_dev[i] = -1;
-        t->path[i].at = -1;
-    }
     if (vendor_libs) {
         t->nvml = tel_nvml_open(&t->nvml_status);
         if (t->bdfs.n)
@@ -137,6 +139,18 @@ struct tel *tel_open(const struct strlist *amd_bdfs, int vendor_libs, int procs)
         for (size_t i = 0; t->rsmi && i < t->bdfs.n; i++)
             t->rsmi_dev[i] = tel_rsmi_find(t->rsmi, t->bdfs.v[i]);
     }
+    t->nv = xcalloc(tel_nvml_count(t->nvml) + 1, sizeof(*t->nv));
+    for (size_t j = 0; j < tel_nvml_count(t->nvml); j++) {
+        const char *pci = tel_nvml_pci(t->nvml, j);
+        size_t k = 0;
+        while (*pci && k < t->bdfs.n && strcasecmp(t->bdfs.v[k], pci))
+            k++;
+        if (!*pci || k == t->bdfs.n)
+            t->nv[t->nn++] = j;
+    }
+    t->path = xcalloc(t->bdfs.n + t->nn + 1, sizeof(*t->path));
+    for (size_t i = 0; i < t->bdfs.n + t->nn; i++)
+        t->path[i].at = -1;
     t->t0 = util_mono_s();
     t->last_t = -1;
     return t;
@@ -156,10 +170,10 @@ void tel_close(struct tel *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->bdfs.n; i++) {
+    for (size_t i = 0; i < t->bdfs.n; i++)
         free(t->hwmon[i]);
+    for (size_t i = 0; i < t->bdfs.n + t->nn; i++)
         free(t->path[i].hops);
-    }
     free(t->hwmon);
     free(t->temp_n);
     free(t->temp_n_known);
@@ -168,6 +182,7 @@ void tel_close(struct tel *t)
     tel_rsmi_close(t->rsmi);
     free(t->rsmi_dev);
     free(t->path);
+    free(t->nv);
     free(t->prev);
     free(t);
 }
@@ -283,15 +298,14 @@ static void pcie(struct tel_gpu *g, const char *dir)
 
 /* the narrowest and the slowest hop up to the root port (pci_path.h picks
  * them as the pcie.link check does), and whether they hold the GPU back */
-static void pcie_path(struct tel *t, size_t i, struct tel_gpu *g, double now)
+static void pcie_path(struct tel_path *p, const char *bdf, struct tel_gpu *g, double now)
 {
-    struct tel_path *p = &t->path[i];
     if (p->at < 0 || now - p->at >= PATH_EVERY_S) {
         long narrow, slow;
         int first = p->at < 0;
         p->at = now;
         if (first)
-            p->rc = pci_path_read(t->bdfs.v[i], &p->hops, &p->n);
+            p->rc = pci_path_read(bdf, &p->hops, &p->n);
         else if (p->hops)
             pci_path_relink(p->hops, p->n);
         if (p->hops) {
@@ -466,7 +480,7 @@ static void sample_amd(struct tel *t, size_t i, struct tel_gpu *g, double now)
     /* what rocm-smi gives wins, the rest stays sysfs' */
     tel_rsmi_sample(t->rsmi, t->rsmi_dev[i], g);
     /* after the GPU's own link, from whichever source */
-    pcie_path(t, i, g, now);
+    pcie_path(&t->path[i], t->bdfs.v[i], g, now);
 }
 
 /* ---- processes ------------------------------------------------------- */
@@ -670,16 +684,16 @@ static void scan_kfd(struct tel_sample *s, size_t *cap)
  * list unknown (procs_why), not empty */
 static void scan_nvml(struct tel *t, struct tel_sample *s, size_t *cap)
 {
-    for (size_t i = 0; i < tel_nvml_count(t->nvml); i++) {
+    for (size_t i = 0; i < t->nn; i++) {
         char key[24];
-        snprintf(key, sizeof(key), "nvml:%u", (unsigned)i);
+        tel_nvml_key(t->nvml, t->nv[i], key, sizeof(key));
         int gi = gpu_index(s, key);
         if (gi < 0)
             continue;
         struct tel_gpu *g = &s->gpus[gi];
         struct tel_nvml_proc *np;
         size_t n;
-        if (tel_nvml_procs(t->nvml, i, &np, &n, g->procs_why, sizeof(g->procs_why)))
+        if (tel_nvml_procs(t->nvml, t->nv[i], &np, &n, g->procs_why, sizeof(g->procs_why)))
             continue;
         for (size_t k = 0; k < n; k++) {
             char comm[32];
@@ -725,13 +739,18 @@ void tel_sample(struct tel *t, struct tel_sample *s)
     memset(s, 0, sizeof(*s));
     s->t_s = util_mono_s() - t->t0;
     s->wall_s = now_real();
-    size_t nn = tel_nvml_count(t->nvml);
-    s->ngpu = t->bdfs.n + nn;
+    size_t nb = t->bdfs.n;
+    s->ngpu = nb + t->nn;
     s->gpus = xcalloc(s->ngpu + 1, sizeof(*s->gpus));
-    for (size_t i = 0; i < t->bdfs.n; i++)
+    for (size_t i = 0; i < nb; i++)
         sample_amd(t, i, &s->gpus[i], s->t_s);
-    for (size_t i = 0; i < nn; i++)
-        tel_nvml_sample(t->nvml, i, &s->gpus[t->bdfs.n + i]);
+    for (size_t i = 0; i < t->nn; i++) {
+        tel_nvml_sample(t->nvml, t->nv[i], &s->gpus[nb + i]);
+        /* the same walk as an AMD GPU's, after NVML gave the GPU's own link */
+        const char *pci = tel_nvml_pci(t->nvml, t->nv[i]);
+        if (*pci)
+            pcie_path(&t->path[nb + i], pci, &s->gpus[nb + i], s->t_s);
+    }
     if (t->procs && s->ngpu) {
         size_t cap = 0;
         if (t->bdfs.n) {
@@ -746,7 +765,7 @@ void tel_sample(struct tel *t, struct tel_sample *s)
 int tel_sample_procs(struct tel *t, struct tel_sample *s)
 {
     memset(s, 0, sizeof(*s));
-    size_t nn = tel_nvml_count(t->nvml);
+    size_t nn = t->nn;
     int rc = 0;
     if (t->bdfs.n) {
         struct strlist probe = STRLIST_INIT;
@@ -760,7 +779,7 @@ int tel_sample_procs(struct tel *t, struct tel_sample *s)
     for (size_t i = 0; i < t->bdfs.n; i++)
         snprintf(s->gpus[i].pci, sizeof(s->gpus[i].pci), "%s", t->bdfs.v[i]);
     for (size_t i = 0; i < nn; i++) {
-        snprintf(s->gpus[t->bdfs.n + i].pci, sizeof(s->gpus[0].pci), "nvml:%u", (unsigned)i);
+        tel_nvml_key(t->nvml, t->nv[i], s->gpus[t->bdfs.n + i].pci, sizeof(s->gpus[0].pci));
         snprintf(s->gpus[t->bdfs.n + i].vendor, sizeof(s->gpus[0].vendor), "nvidia");
     }
     size_t cap = 0;
@@ -834,6 +853,6 @@ const char *tel_gpu_key(struct tel *t, const char *pci, char *buf, size_t n)
     int i = t->nvml ? tel_nvml_find(t->nvml, pci) : -1;
     if (i < 0)
         return NULL;
-    snprintf(buf, n, "nvml:%d", i);
+    tel_nvml_key(t->nvml, (size_t)i, buf, n);
     return buf;
 }

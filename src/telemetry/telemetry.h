@@ -71,7 +71,8 @@ const char *tel_key_name(enum tel_key k);
 #define TEL_WHY_MAX 96
 
 struct tel_gpu {
-    char pci[16];   /* "0000:03:00.0", or NVML's index as "nvml:0" */
+    char pci[16];   /* "0000:03:00.0" (NVML's busId normalised); "nvml:0" (NVML's
+                     * index) only when NVML cannot tell the address */
     char vendor[8]; /* "amd", "nvidia" */
     double v[TEL_NKEYS];
     const char *src[TEL_NKEYS]; /* static strings; NULL: unknown */
@@ -123,7 +124,8 @@ const char *tel_nvml_status(const struct tel *t);
 const char *tel_rsmi_status(const struct tel *t);
 void tel_close(struct tel *t);
 /* the name a sample gives the GPU at PCI address pci (struct tel_gpu.pci: the
- * address itself for an AMD GPU, "nvml:<i>" for an NVIDIA one), in buf; NULL
+ * address itself, as sysfs writes it; "nvml:<i>" for an NVIDIA GPU whose
+ * address NVML cannot tell), in buf; NULL
  * when this sampler does not see that GPU */
 const char *tel_gpu_key(struct tel *t, const char *pci, char *buf, size_t n);
 

@@ -5,8 +5,11 @@
  * utilization sample each, newer on every call); FAKE_NVML_FAIL_PROCS=1 makes
  * the compute list fail (NVML_ERROR_UNKNOWN). The lists honour NVML's
  * buffer protocol: a count below what is there is INSUFFICIENT_SIZE with the
- * needed count written back. Every other NVML function is absent, so the
- * sampler's values read "not in this driver". */
+ * needed count written back. nvmlDeviceGetPciInfo_v3 reports the bus id
+ * FAKE_NVML_BUSID in NVML's form ("00000000:86:00.0" when unset; "fail"
+ * makes the call fail with NVML_ERROR_UNKNOWN); the PCIe link is Gen4 x16,
+ * current and max. Every other NVML function is absent, so the sampler's
+ * values read "not in this driver". */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +18,11 @@ typedef struct {
     unsigned long long usedGpuMemory;
     unsigned int gpuInstanceId, computeInstanceId;
 } info_t;
+typedef struct {
+    char busIdLegacy[16];
+    unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
+    char busId[32];
+} pci_t;
 typedef struct {
     unsigned int pid;
     unsigned long long timeStamp;
@@ -132,4 +140,47 @@ int nvmlDeviceGetProcessUtilization(void *d, util_t *u, unsigned *count, unsigne
     }
     *count = n;
     return 0;
+}
+
+int nvmlDeviceGetPciInfo_v3(void *d, pci_t *p);
+int nvmlDeviceGetPciInfo_v3(void *d, pci_t *p)
+{
+    (void)d;
+    const char *id = getenv("FAKE_NVML_BUSID");
+    if (id && !strcmp(id, "fail"))
+        return 999;
+    memset(p, 0, sizeof(*p));
+    strncpy(p->busId, id ? id : "00000000:86:00.0", sizeof(p->busId) - 1);
+    return 0;
+}
+
+/* the GPU's own link (Gen4 x16): what the PCIe path is compared with */
+static int link(unsigned *v, unsigned val)
+{
+    *v = val;
+    return 0;
+}
+int nvmlDeviceGetCurrPcieLinkGeneration(void *d, unsigned *v);
+int nvmlDeviceGetCurrPcieLinkGeneration(void *d, unsigned *v)
+{
+    (void)d;
+    return link(v, 4);
+}
+int nvmlDeviceGetMaxPcieLinkGeneration(void *d, unsigned *v);
+int nvmlDeviceGetMaxPcieLinkGeneration(void *d, unsigned *v)
+{
+    (void)d;
+    return link(v, 4);
+}
+int nvmlDeviceGetCurrPcieLinkWidth(void *d, unsigned *v);
+int nvmlDeviceGetCurrPcieLinkWidth(void *d, unsigned *v)
+{
+    (void)d;
+    return link(v, 16);
+}
+int nvmlDeviceGetMaxPcieLinkWidth(void *d, unsigned *v);
+int nvmlDeviceGetMaxPcieLinkWidth(void *d, unsigned *v)
+{
+    (void)d;
+    return link(v, 16);
 }

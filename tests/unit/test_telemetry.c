@@ -14,6 +14,7 @@
 #include "../../src/telemetry/tel_energy.h"
 #include "../../src/telemetry/telemetry.h"
 #include "test.h"
+#include "rx7900_path.h"
 
 #define REAL "tests/data/fixtures-real/amdgpu-sysfs-rs/"
 
@@ -332,14 +333,10 @@ static void path_of(const char *fixture, const char *bdf, struct tel_sample *s)
 static void test_pcie_path(void)
 {
     struct tel_sample s;
-    path_of("tests/fixtures/rx7900xtx-desktop/root", "0000:86:00.0", &s);
+    path_of(RX7900_ROOT, RX7900_GPU, &s);
     const struct tel_gpu *g = &s.gpus[0];
     CHECK(g->src[TEL_PCIE_WIDTH] && g->v[TEL_PCIE_WIDTH] == 16);
-    CHECK(g->src[TEL_PCIE_MAX_WIDTH] && g->v[TEL_PCIE_MAX_WIDTH] == 16);
-    CHECK(g->src[TEL_PCIE_PATH_WIDTH] && g->v[TEL_PCIE_PATH_WIDTH] == 8);
-    CHECK(g->src[TEL_PCIE_PATH_GTS] && g->v[TEL_PCIE_PATH_GTS] == 16);
-    CHECK(g->src[TEL_PCIE_PATH_LIMITED] && g->v[TEL_PCIE_PATH_LIMITED] == 1);
-    CHECK_STR(g->path_hop, "0000:84:00.0");
+    check_rx7900_path(g);
     tel_sample_release(&s);
 
     path_of("tests/fixtures/mi300x-node/root", "0000:05:00.0", &s);
