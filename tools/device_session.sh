@@ -17,14 +17,34 @@
 #      frame with the pi0 workload and monitor samples (processes on the GPU);
 #      (not with SKIP_TUI=1); everything lands in $OUT/results.tgz (the
 #      device tool returns few files)
+#   d: a short re-check (test-gpu, make bench, monitor and a dashboard frame
+#      beside a running bench), results in $OUT/results.tgz
 # Environment: RVD (the binary), OUT (results), CARRY (dir of the carried
 # .so files, put on LD_LIBRARY_PATH).
 set -u
-PHASE=${1:?usage: device_session.sh a|b|c}
+PHASE=${1:?usage: device_session.sh a|b|c|d}
 RVD=${RVD:?} OUT=${OUT:?}
 S=/tmp/rvd-soak
 mkdir -p "$OUT"
-if [ "$PHASE" = c ]; then
+if [ "$PHASE" = d ]; then
+    t0=$(date +%s)
+    R=/tmp/rvd-results && rm -rf "$R" && mkdir -p "$R"
+    timeout 240 env OUT="$R" RVD="$RVD" BUILD=/tmp/b sh tests/gpu_device.sh >"$R/test-gpu.txt" 2>&1
+    echo "test-gpu: $(tail -1 "$R/test-gpu.txt")"
+    RUNS=30 RVD="$RVD" WORK=/tmp/rvd-bench timeout 240 sh tools/vla_bench.sh >"$R/bench.txt" 2>&1
+    echo "make bench: exit $?"
+    cp docs/PERFORMANCE.md "$R/PERFORMANCE.md"
+    "$RVD" bench --preset pi0 --dtype bf16 --runs 400 --rows 0 >/dev/null 2>&1 &
+    sleep 8
+    "$RVD" monitor --interval 500 --count 3 -o "$R/monitor.jsonl" >"$R/monitor.err" 2>&1
+    echo "monitor: exit $?"
+    LC_ALL=C.UTF-8 timeout 20 "$RVD" dashboard --interval 500 --frames 8 --size 40x120 \
+        >"$R/dashboard-frame.txt" 2>"$R/dashboard.err"
+    echo "dashboard: exit $?"
+    wait
+    tar -C "$R" -czf "$OUT/results.tgz" .
+    echo "phase d: $(($(date +%s) - t0)) s"
+elif [ "$PHASE" = c ]; then
     t0=$(date +%s)
     R=/tmp/rvd-results && rm -rf "$R" && mkdir -p "$R"
     nvidia-smi -L >"$R/gpus.txt" 2>&1
