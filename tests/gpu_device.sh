@@ -189,7 +189,7 @@ for b in 0 1 2; do
     grep -q "^ok   pass: batch 3, 120 px, obs $b: GPU vs CPU fp32" "$OUT/ktest.txt" && ok || bad "kernel tests: batch observation $b (fp32) missing or failed"
     grep -q "^ok   pass: batch 3, 120 px, obs $b: GPU bf16 vs CPU" "$OUT/ktest.txt" && ok || bad "kernel tests: batch observation $b (bf16) missing or failed"
 done
-grep -q '^ok   qkv_rope 3x7+37 D 72' "$OUT/ktest.txt" && grep -q '^ok   patchify 256 px, patch 14, 18 x 18' "$OUT/ktest.txt" && grep -q '^ok   pos_interp 16 x 16 -> 22 x 22' "$OUT/ktest.txt" && ok || bad "kernel tests: batched qkv_rope, patchify or pos_interp off the grid missing"
+grep -q '^ok   qkv_rope 3x7+37 D 72' "$OUT/ktest.txt" && grep -q '^ok   patchify 3 x 256 px, patch 14, 18 x 18' "$OUT/ktest.txt" && grep -q '^ok   pos_interp 16 x 16 -> 22 x 22' "$OUT/ktest.txt" && ok || bad "kernel tests: batched qkv_rope, patchify or pos_interp off the grid missing"
 # the GEMM paths on odd shapes and a 4-byte aligned operand, and (CUDA with
 # cuBLASLt) both batch-1 GEMM paths: the fused ops again through
 # cublasGemmEx, the odd preset's pass Lt vs cublasGemmEx
