@@ -93,6 +93,14 @@ struct tel {
      * driver is loaded; the dashboard samples every 100 ms) */
     int (*temp_n)[3];
     int *temp_n_known;
+    /* per AMD GPU: the optional files (enum opt_file) that were absent at
+     * the last look, and when the set was last cleared. An absent file is
+     * not opened again until the next recheck: a card without a fan or GTT
+     * file would otherwise cost two failed syscalls per file every 100 ms
+     * frame (the dashboard's budget is 2 % of a core for 8 GPUs) */
+    unsigned *absent;
+    double *absent_t;
+    double recheck_s;
     int procs;
     struct tel_nvml *nvml;
     const char *nvml_status;
@@ -126,6 +134,9 @@ struct tel *tel_open(const struct strlist *amd_bdfs, int vendor_libs, int procs)
     t->hwmon = xcalloc(t->bdfs.n + 1, sizeof(char *));
     t->temp_n = xcalloc(t->bdfs.n + 1, sizeof(*t->temp_n));
     t->temp_n_known = xcalloc(t->bdfs.n + 1, sizeof(int));
+    t->absent = xcalloc(t->bdfs.n + 1, sizeof(unsigned));
+    t->absent_t = xcalloc(t->bdfs.n + 1, sizeof(double));
+    t->recheck_s = TEL_RECHECK_S;
     t->procs = procs;
     t->nvml_status = "not asked";
     t->rsmi_status = "not asked";
@@ -177,6 +188,8 @@ void tel_close(struct tel *t)
     free(t->hwmon);
     free(t->temp_n);
     free(t->temp_n_known);
+    free(t->absent);
+    free(t->absent_t);
     strlist_release(&t->bdfs);
     tel_nvml_close(t->nvml);
     tel_rsmi_close(t->rsmi);
@@ -215,6 +228,38 @@ static int read_num(struct tel_gpu *g, enum tel_key k, const char *dir, const ch
     }
     tel_gpu_set(g, k, (double)v * mul, src);
     return 0;
+}
+
+/* the optional files remembered as absent between rechecks */
+enum opt_file {
+    OPT_MEM_BUSY,
+    OPT_GTT_USED,
+    OPT_GTT_TOTAL,
+    OPT_POWER_CAP,
+    OPT_ENERGY,
+    OPT_FAN,
+    OPT_PWM,
+    OPT_METRICS
+};
+
+/* read_num of an optional file of AMD GPU i: while it is remembered absent,
+ * unknown with the same reason as a failed open, without opening it */
+static int read_opt(struct tel *t, size_t i, enum opt_file f, struct tel_gpu *g, enum tel_key k,
+                    const char *dir, const char *file, double mul, const char *src)
+{
+    if (t->absent[i] & (1u << f)) {
+        tel_gpu_unknown(g, k, "%s: %s", file, strerror(ENOENT));
+        return -ENOENT;
+    }
+    int rc = read_num(g, k, dir, file, mul, src);
+    if (rc == -ENOENT)
+        t->absent[i] |= 1u << f;
+    return rc;
+}
+
+void tel_set_recheck(struct tel *t, double seconds)
+{
+    t->recheck_s = seconds;
 }
 
 static void dpm(struct tel_gpu *g, const char *dir, const char *file, enum tel_key cur,
@@ -374,8 +419,8 @@ static void hwmon(struct tel *t, size_t i, struct tel_gpu *g, const char *dir)
     /* power1_average on most cards, power1_input on RDNA3 and newer */
     if (read_num(g, TEL_POWER_W, h, "power1_average", 1e-6, "hwmon"))
         read_num(g, TEL_POWER_W, h, "power1_input", 1e-6, "hwmon");
-    read_num(g, TEL_POWER_CAP_W, h, "power1_cap", 1e-6, "hwmon");
-    read_num(g, TEL_ENERGY_J, h, "energy1_input", 1e-6, "hwmon energy1_input");
+    read_opt(t, i, OPT_POWER_CAP, g, TEL_POWER_CAP_W, h, "power1_cap", 1e-6, "hwmon");
+    read_opt(t, i, OPT_ENERGY, g, TEL_ENERGY_J, h, "energy1_input", 1e-6, "hwmon energy1_input");
     for (enum tel_key k = TEL_TEMP_EDGE_C; k <= TEL_TEMP_MEM_LIMIT_C; k++)
         tel_gpu_unknown(g, k, "no hwmon temp*_label names it");
     if (!t->temp_n_known[i]) {
@@ -410,11 +455,12 @@ static void hwmon(struct tel *t, size_t i, struct tel_gpu *g, const char *dir)
             read_num(g, k + 1, h, f, 1e-3, "hwmon");
         }
     }
-    read_num(g, TEL_FAN_RPM, h, "fan1_input", 1, "hwmon");
-    read_num(g, TEL_FAN_PCT, h, "pwm1", 100.0 / 255.0, "hwmon");
+    read_opt(t, i, OPT_FAN, g, TEL_FAN_RPM, h, "fan1_input", 1, "hwmon");
+    read_opt(t, i, OPT_PWM, g, TEL_FAN_PCT, h, "pwm1", 100.0 / 255.0, "hwmon");
 }
 
-static void metrics(struct tel_gpu *g, const char *dir)
+/* 0, or the failed read's -errno */
+static int metrics(struct tel_gpu *g, const char *dir)
 {
     char *buf;
     size_t len;
@@ -423,14 +469,14 @@ static void metrics(struct tel_gpu *g, const char *dir)
     int rc = rootfs_read(path, &buf, &len);
     if (rc) {
         snprintf(g->throttle_why, sizeof(g->throttle_why), "gpu_metrics: %s", strerror(-rc));
-        return;
+        return rc;
     }
     struct gpu_metrics m;
     char why[128];
     if (gpu_metrics_parse(buf, len, &m, why, sizeof(why))) {
         snprintf(g->throttle_why, sizeof(g->throttle_why), "%s", why);
         free(buf);
-        return;
+        return 0;
     }
     free(buf);
     snprintf(g->throttle_src, sizeof(g->throttle_src), "gpu_metrics %u.%u", m.format, m.content);
@@ -457,10 +503,15 @@ static void metrics(struct tel_gpu *g, const char *dir)
         tel_gpu_set(g, TEL_SCLK_MHZ, m.v[GM_GFXCLK_MHZ], "gpu_metrics");
     if (!g->src[TEL_TEMP_JUNCTION_C] && m.known[GM_TEMP_HOTSPOT_C])
         tel_gpu_set(g, TEL_TEMP_JUNCTION_C, m.v[GM_TEMP_HOTSPOT_C], "gpu_metrics");
+    return 0;
 }
 
 static void sample_amd(struct tel *t, size_t i, struct tel_gpu *g, double now)
 {
+    if (now - t->absent_t[i] >= t->recheck_s) { /* look at the absent files again */
+        t->absent[i] = 0;
+        t->absent_t[i] = now;
+    }
     const char *bdf = t->bdfs.v[i];
     char dir[96];
     snprintf(dir, sizeof(dir), PCI_DEVICES "/%s", bdf);
@@ -470,13 +521,19 @@ static void sample_amd(struct tel *t, size_t i, struct tel_gpu *g, double now)
     dpm(g, dir, "pp_dpm_mclk", TEL_MCLK_MHZ, TEL_MCLK_MIN_MHZ, TEL_MCLK_MAX_MHZ);
     hwmon(t, i, g, dir);
     read_num(g, TEL_BUSY_PCT, dir, "gpu_busy_percent", 1, "gpu_busy_percent");
-    read_num(g, TEL_MEM_BUSY_PCT, dir, "mem_busy_percent", 1, "mem_busy_percent");
+    read_opt(t, i, OPT_MEM_BUSY, g, TEL_MEM_BUSY_PCT, dir, "mem_busy_percent", 1,
+             "mem_busy_percent");
     read_num(g, TEL_VRAM_USED_B, dir, "mem_info_vram_used", 1, "mem_info_vram_used");
     read_num(g, TEL_VRAM_TOTAL_B, dir, "mem_info_vram_total", 1, "mem_info_vram_total");
-    read_num(g, TEL_GTT_USED_B, dir, "mem_info_gtt_used", 1, "mem_info_gtt_used");
-    read_num(g, TEL_GTT_TOTAL_B, dir, "mem_info_gtt_total", 1, "mem_info_gtt_total");
+    read_opt(t, i, OPT_GTT_USED, g, TEL_GTT_USED_B, dir, "mem_info_gtt_used", 1,
+             "mem_info_gtt_used");
+    read_opt(t, i, OPT_GTT_TOTAL, g, TEL_GTT_TOTAL_B, dir, "mem_info_gtt_total", 1,
+             "mem_info_gtt_total");
     pcie(g, dir);
-    metrics(g, dir);
+    if (t->absent[i] & (1u << OPT_METRICS))
+        snprintf(g->throttle_why, sizeof(g->throttle_why), "gpu_metrics: %s", strerror(ENOENT));
+    else if (metrics(g, dir) == -ENOENT)
+        t->absent[i] |= 1u << OPT_METRICS;
     /* what rocm-smi gives wins, the rest stays sysfs' */
     tel_rsmi_sample(t->rsmi, t->rsmi_dev[i], g);
     /* after the GPU's own link, from whichever source */

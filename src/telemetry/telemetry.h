@@ -123,6 +123,11 @@ const char *tel_nvml_status(const struct tel *t);
  * sysfs only; "loaded librocm_smi64.so.7, 1 device(s)": rocm-smi, then sysfs) */
 const char *tel_rsmi_status(const struct tel *t);
 void tel_close(struct tel *t);
+/* an optional sysfs file of an AMD GPU (fan, GTT, power cap, energy,
+ * mem_busy_percent, gpu_metrics) found absent is not opened again for this
+ * many seconds; tests set 0 (look every sample) or a long interval */
+#define TEL_RECHECK_S 5.0
+void tel_set_recheck(struct tel *t, double seconds);
 /* the name a sample gives the GPU at PCI address pci (struct tel_gpu.pci: the
  * address itself, as sysfs writes it; "nvml:<i>" for an NVIDIA GPU whose
  * address NVML cannot tell), in buf; NULL

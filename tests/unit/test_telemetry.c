@@ -235,6 +235,57 @@ static void test_sampler(void)
     free(cmd);
 }
 
+/* an optional file found absent is not opened again until the recheck
+ * interval has passed (the dashboard samples every 100 ms): a file that
+ * appears is seen at the next recheck, and meanwhile the value stays
+ * unknown with the same reason, never 0 */
+static void test_absent_files(void)
+{
+    char root[] = "/tmp/rvd-tel-XXXXXX";
+    if (!mkdtemp(root)) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    char *cmd = xasprintf("cp -a tests/fixtures/rx7900xtx-desktop/root/. %s/", root);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+    CHECK(rootfs_init(root) == 0);
+    struct strlist bdfs = STRLIST_INIT;
+    strlist_add(&bdfs, GPU_BDF);
+    struct tel *t = tel_open(&bdfs, 0, 0);
+    tel_set_recheck(t, 1e6);
+    struct tel_sample s;
+    tel_sample(t, &s);
+    CHECK(!s.gpus[0].src[TEL_GTT_USED_B]);
+    CHECK(strstr(s.gpus[0].why[TEL_GTT_USED_B], "mem_info_gtt_used: No such file"));
+    CHECK(strstr(s.gpus[0].throttle_why, "gpu_metrics: No such file"));
+    tel_sample_release(&s);
+    /* both appear: remembered absent until the recheck */
+    put_file(root, GPU_DIR "/mem_info_gtt_used", "4096\n");
+    cmd = xasprintf("cp " REAL "rx6900xt/gpu_metrics %s" GPU_DIR "/gpu_metrics", root);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+    tel_sample(t, &s);
+    CHECK(!s.gpus[0].src[TEL_GTT_USED_B]);
+    CHECK(strstr(s.gpus[0].why[TEL_GTT_USED_B], "mem_info_gtt_used: No such file"));
+    CHECK(!s.gpus[0].throttle_known);
+    CHECK(s.gpus[0].src[TEL_SCLK_MHZ] != NULL); /* present files still read */
+    tel_sample_release(&s);
+    /* the recheck: both are read */
+    tel_set_recheck(t, 0);
+    tel_sample(t, &s);
+    CHECK(s.gpus[0].src[TEL_GTT_USED_B] && s.gpus[0].v[TEL_GTT_USED_B] == 4096);
+    CHECK(s.gpus[0].throttle_known);
+    CHECK_STR(s.gpus[0].throttle_src, "gpu_metrics 1.3");
+    tel_sample_release(&s);
+    tel_close(t);
+    strlist_release(&bdfs);
+    rootfs_release();
+    cmd = xasprintf("rm -rf %s", root);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+}
+
 static void write_at(const char *root, const char *rel, const char *text)
 {
     char *path = xasprintf("%s%s", root, rel);
@@ -361,6 +412,7 @@ int main(void)
     test_dpm_pcie_real();
     test_fdinfo();
     test_sampler();
+    test_absent_files();
     test_energy();
     return test_report();
 }
