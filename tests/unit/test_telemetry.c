@@ -235,6 +235,22 @@ static void test_sampler(void)
     free(cmd);
 }
 
+/* a private copy of the rx7900xtx-desktop fixture as the root of every
+ * read; root is a mkdtemp template. 0, or -1 (a failed CHECK) */
+static int rx7900_root(char *root)
+{
+    if (!mkdtemp(root)) {
+        CHECK(!"mkdtemp");
+        return -1;
+    }
+    char *cmd = xasprintf("cp -a tests/fixtures/rx7900xtx-desktop/root/. %s/", root);
+    int rc = system(cmd);
+    free(cmd);
+    CHECK(rc == 0);
+    CHECK(rootfs_init(root) == 0);
+    return 0;
+}
+
 /* an optional file found absent is not opened again until the recheck
  * interval has passed (the dashboard samples every 100 ms): a file that
  * appears is seen at the next recheck, and meanwhile the value stays
@@ -242,14 +258,9 @@ static void test_sampler(void)
 static void test_absent_files(void)
 {
     char root[] = "/tmp/rvd-tel-XXXXXX";
-    if (!mkdtemp(root)) {
-        CHECK(!"mkdtemp");
+    if (rx7900_root(root))
         return;
-    }
-    char *cmd = xasprintf("cp -a tests/fixtures/rx7900xtx-desktop/root/. %s/", root);
-    CHECK(system(cmd) == 0);
-    free(cmd);
-    CHECK(rootfs_init(root) == 0);
+    char *cmd;
     struct strlist bdfs = STRLIST_INIT;
     strlist_add(&bdfs, GPU_BDF);
     struct tel *t = tel_open(&bdfs, 0, 0);
@@ -302,14 +313,9 @@ static void write_at(const char *root, const char *rel, const char *text)
 static void test_energy(void)
 {
     char root[] = "/tmp/rvd-energy-XXXXXX";
-    if (!mkdtemp(root)) {
-        CHECK(!"mkdtemp");
+    if (rx7900_root(root))
         return;
-    }
-    char *cmd = xasprintf("cp -a tests/fixtures/rx7900xtx-desktop/root/. %s/", root);
-    CHECK(system(cmd) == 0);
-    free(cmd);
-    CHECK(rootfs_init(root) == 0);
+    char *cmd;
     const char *hw = GPU_DIR "/hwmon/hwmon8";
     char src[128], why[300];
     double j = -1, secs = -1;
