@@ -682,3 +682,257 @@ __device__ inline float vla_w16(rvd_u16 x, int bf)
 }
 VLA_GEMM(vla_gemm_f32, float, vla_id)
 VLA_GEMM(vla_gemm_w16, rvd_u16, vla_w16)
+
+// ---- fused attention (flash): QK^T, online softmax and PV in one kernel ----
+//
+// One block of four warps takes 64 query rows of one (sequence, head), each
+// warp 16 of them; it walks the keys in tiles of 64, staging K (key-major)
+// and V (transposed: dim-major, pairs of keys per word) in shared memory, so
+// S and P never reach global memory. Scores, running max and row sums stay
+// fp32 (the exponent base 2 with log2(e) folded into the scale); P is
+// rounded to the inputs' 16-bit type for the P V product, as the BLAS path
+// rounds its probabilities. Operands are 16-bit rows with leading dimension
+// ldq/ldk and head stride hd (q, k, v may be views into one [T, 3, H, hd]
+// QKV row); head h reads kv head h / (H / KV); sequences are sq/sk/so
+// elements apart. out [rows, ldo] gets O (16-bit or fp32) at column h * hd.
+//
+// The product runs on tensor cores through mma.sync m16n8k16 (sm_80 and
+// newer), a vendor-only feature: elsewhere the kernel body is empty and
+// ops_gpu.c never launches it (its attend16 runs the portable path: BLAS
+// GEMMs around vla_softmax). hd is even and at most VLA_FA_HDMAX.
+#define VLA_FA_BQ 64
+#define VLA_FA_BK 64
+#define VLA_FA_HDMAX 128
+#define VLA_FA_NINF __int_as_float(0xff800000) // no math.h under NVRTC
+
+// K tile: 64 keys x (128 + 8) dims as words; Vt: 128 dims x (64 + 8) keys
+// as words. The 8-word pad spreads a fragment load's rows over all banks.
+#define VLA_FA_KW ((VLA_FA_HDMAX + 8) / 2)
+#define VLA_FA_VW ((VLA_FA_BK + 8) / 2)
+
+#if defined(RVD_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+template <int BF> __device__ inline void vla_fa_mma(float *c, const unsigned *a, unsigned b0,
+                                                    unsigned b1)
+{
+    if (BF)
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, "
+                     "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    else
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
+                     "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// two floats as one word of 16-bit values, lo in the low half (round to
+// nearest even, as vla_f2bf / vla_f2h)
+template <int BF> __device__ inline unsigned vla_fa_pack(float lo, float hi)
+{
+    unsigned r;
+    if (BF)
+        asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+    else
+        asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+    return r;
+}
+
+__device__ inline unsigned vla_fa_ld(const rvd_u16 *p)
+{
+    return *(const unsigned *)p;
+}
+
+template <int BF>
+__device__ void vla_fa_body(const rvd_u16 *q, long ldq, const rvd_u16 *k, const rvd_u16 *v,
+                            long ldk, long sq, long sk, long so, int H, int KV, int Tq, int Tk,
+                            int hd, float scale2, void *out, long ldo, int out16,
+                            unsigned (*Ks)[VLA_FA_KW], unsigned (*Vt)[VLA_FA_VW])
+{
+    int nt = (Tq + VLA_FA_BQ - 1) / VLA_FA_BQ, b = (int)blockIdx.x;
+    int qt = b % nt, h = (b / nt) % H, s = b / (nt * H), g = h / (H / KV);
+    int tid = (int)threadIdx.x, warp = tid >> 5, lane = tid & 31, gid = lane >> 2, tig = lane & 3;
+    int nkc = (hd + 15) / 16, nnc = (hd + 7) / 8, hw = nkc * 8, vw = nnc * 4;
+    const rvd_u16 *qh = q + (long)s * sq + (long)h * hd;
+    const rvd_u16 *kh = k + (long)s * sk + (long)g * hd, *vh = v + (long)s * sk + (long)g * hd;
+    int r0 = qt * VLA_FA_BQ + warp * 16 + gid, r1 = r0 + 8;
+
+    unsigned qa[VLA_FA_HDMAX / 16][4];
+#pragma unroll
+    for (int kc = 0; kc < VLA_FA_HDMAX / 16; kc++) {
+        int d = kc * 16 + tig * 2;
+        qa[kc][0] = r0 < Tq && d < hd ? vla_fa_ld(qh + (long)r0 * ldq + d) : 0u;
+        qa[kc][1] = r1 < Tq && d < hd ? vla_fa_ld(qh + (long)r1 * ldq + d) : 0u;
+        qa[kc][2] = r0 < Tq && d + 8 < hd ? vla_fa_ld(qh + (long)r0 * ldq + d + 8) : 0u;
+        qa[kc][3] = r1 < Tq && d + 8 < hd ? vla_fa_ld(qh + (long)r1 * ldq + d + 8) : 0u;
+    }
+    float o[VLA_FA_HDMAX / 8][4];
+#pragma unroll
+    for (int n = 0; n < VLA_FA_HDMAX / 8; n++)
+        o[n][0] = o[n][1] = o[n][2] = o[n][3] = 0.0f;
+    float m0 = VLA_FA_NINF, m1 = VLA_FA_NINF, l0 = 0.0f, l1 = 0.0f;
+
+    for (int k0 = 0; k0 < Tk; k0 += VLA_FA_BK) {
+        __syncthreads(); // the previous tile's readers are done
+        // Every load of the tile is issued before the first store: a loop
+        // that stored each word as it arrived waited one memory latency per
+        // word. K: a warp reads 32 consecutive words of one key per
+        // instruction; V: 8 words of 4 key pairs, so that the transposed
+        // stores below hit distinct banks (2-way at most).
+        unsigned kr[2][VLA_FA_BK / 4], va[8][2], vc[8][2];
+#pragma unroll
+        for (int x = 0; x < 2; x++) {
+            int w = lane + 32 * x;
+#pragma unroll
+            for (int u = 0; u < VLA_FA_BK / 4; u++) {
+                int key = k0 + warp + 4 * u;
+                kr[x][u] = w < hw && key < Tk && 2 * w < hd ? vla_fa_ld(kh + (long)key * ldk + 2 * w)
+                                                            : 0u;
+            }
+        }
+        int wl = lane & 7, pl = lane >> 3;
+#pragma unroll
+        for (int x = 0; x < 8; x++) {
+#pragma unroll
+            for (int y = 0; y < 2; y++) {
+                int w = wl + 8 * x, key = k0 + 2 * (pl + 4 * warp + 16 * y);
+                int in = w < vw && 2 * w < hd;
+                va[x][y] = in && key < Tk ? vla_fa_ld(vh + (long)key * ldk + 2 * w) : 0u;
+                vc[x][y] = in && key + 1 < Tk ? vla_fa_ld(vh + (long)(key + 1) * ldk + 2 * w) : 0u;
+            }
+        }
+#pragma unroll
+        for (int x = 0; x < 2; x++) {
+            int w = lane + 32 * x;
+#pragma unroll
+            for (int u = 0; u < VLA_FA_BK / 4; u++)
+                if (w < hw)
+                    Ks[warp + 4 * u][w] = kr[x][u];
+        }
+        // V by 2 x 2 blocks: two keys' words of two dims -> two dims' words of
+        // two keys. Keys past Tk are zero: their P is zero, but 0 * NaN is not.
+#pragma unroll
+        for (int x = 0; x < 8; x++) {
+#pragma unroll
+            for (int y = 0; y < 2; y++) {
+                int w = wl + 8 * x, p = pl + 4 * warp + 16 * y;
+                if (w < vw) {
+                    Vt[2 * w][p] = (va[x][y] & 0xffffu) | (vc[x][y] << 16);
+                    Vt[2 * w + 1][p] = (va[x][y] >> 16) | (vc[x][y] & 0xffff0000u);
+                }
+            }
+        }
+        __syncthreads();
+
+        float sc[VLA_FA_BK / 8][4];
+#pragma unroll
+        for (int n = 0; n < VLA_FA_BK / 8; n++) {
+            sc[n][0] = sc[n][1] = sc[n][2] = sc[n][3] = 0.0f;
+#pragma unroll
+            for (int kc = 0; kc < VLA_FA_HDMAX / 16; kc++)
+                if (kc < nkc)
+                    vla_fa_mma<BF>(sc[n], qa[kc], Ks[n * 8 + gid][kc * 8 + tig],
+                                   Ks[n * 8 + gid][kc * 8 + 4 + tig]);
+        }
+        // online softmax over this tile; a row's four owners (one quad)
+        // agree on its max through two shuffles
+        float t0 = VLA_FA_NINF, t1 = VLA_FA_NINF;
+#pragma unroll
+        for (int n = 0; n < VLA_FA_BK / 8; n++) {
+            int col = k0 + n * 8 + tig * 2;
+#pragma unroll
+            for (int j = 0; j < 2; j++) {
+                float a0 = col + j < Tk ? sc[n][j] * scale2 : VLA_FA_NINF;
+                float a1 = col + j < Tk ? sc[n][2 + j] * scale2 : VLA_FA_NINF;
+                sc[n][j] = a0, sc[n][2 + j] = a1;
+                t0 = fmaxf(t0, a0), t1 = fmaxf(t1, a1);
+            }
+        }
+        t0 = fmaxf(t0, __shfl_xor_sync(0xffffffffu, t0, 1));
+        t0 = fmaxf(t0, __shfl_xor_sync(0xffffffffu, t0, 2));
+        t1 = fmaxf(t1, __shfl_xor_sync(0xffffffffu, t1, 1));
+        t1 = fmaxf(t1, __shfl_xor_sync(0xffffffffu, t1, 2));
+        float n0 = fmaxf(m0, t0), n1 = fmaxf(m1, t1); // finite: key k0 < Tk is in the tile
+        float c0 = exp2f(m0 - n0), c1 = exp2f(m1 - n1); // first tile: exp2(-inf) = 0
+        m0 = n0, m1 = n1;
+        float s0 = 0.0f, s1 = 0.0f;
+#pragma unroll
+        for (int n = 0; n < VLA_FA_BK / 8; n++) {
+#pragma unroll
+            for (int j = 0; j < 2; j++) {
+                sc[n][j] = exp2f(sc[n][j] - n0);
+                sc[n][2 + j] = exp2f(sc[n][2 + j] - n1);
+                s0 += sc[n][j], s1 += sc[n][2 + j];
+            }
+        }
+        l0 = l0 * c0 + s0, l1 = l1 * c1 + s1;
+#pragma unroll
+        for (int n = 0; n < VLA_FA_HDMAX / 8; n++) {
+            o[n][0] *= c0, o[n][1] *= c0, o[n][2] *= c1, o[n][3] *= c1;
+        }
+        // P V: the score accumulators of two 8-key column blocks are exactly
+        // the A fragment of one 16-key step
+#pragma unroll
+        for (int kc = 0; kc < VLA_FA_BK / 16; kc++) {
+            unsigned pa[4] = {vla_fa_pack<BF>(sc[2 * kc][0], sc[2 * kc][1]),
+                              vla_fa_pack<BF>(sc[2 * kc][2], sc[2 * kc][3]),
+                              vla_fa_pack<BF>(sc[2 * kc + 1][0], sc[2 * kc + 1][1]),
+                              vla_fa_pack<BF>(sc[2 * kc + 1][2], sc[2 * kc + 1][3])};
+#pragma unroll
+            for (int n = 0; n < VLA_FA_HDMAX / 8; n++)
+                if (n < nnc)
+                    vla_fa_mma<BF>(o[n], pa, Vt[n * 8 + gid][kc * 8 + tig],
+                                   Vt[n * 8 + gid][kc * 8 + 4 + tig]);
+        }
+    }
+    // each thread summed its own columns: the row's quad adds them up
+    l0 += __shfl_xor_sync(0xffffffffu, l0, 1);
+    l0 += __shfl_xor_sync(0xffffffffu, l0, 2);
+    l1 += __shfl_xor_sync(0xffffffffu, l1, 1);
+    l1 += __shfl_xor_sync(0xffffffffu, l1, 2);
+    float i0 = 1.0f / l0, i1 = 1.0f / l1;
+    long ob = (long)s * so + (long)h * hd;
+#pragma unroll
+    for (int n = 0; n < VLA_FA_HDMAX / 8; n++) {
+        int d = n * 8 + tig * 2;
+        if (n >= nnc || d >= hd)
+            continue;
+#pragma unroll
+        for (int half = 0; half < 2; half++) {
+            int r = half ? r1 : r0;
+            float inv = half ? i1 : i0, x0 = o[n][2 * half] * inv, x1 = o[n][2 * half + 1] * inv;
+            if (r >= Tq)
+                continue;
+            long at = ob + (long)r * ldo + d;
+            if (out16) {
+                *(unsigned *)((rvd_u16 *)out + at) = vla_fa_pack<BF>(x0, x1);
+            } else {
+                ((float *)out)[at] = x0;
+                ((float *)out)[at + 1] = x1;
+            }
+        }
+    }
+}
+#endif
+
+extern "C" __global__ void vla_flash_attn(const rvd_u16 *q, long ldq, const rvd_u16 *k,
+                                          const rvd_u16 *v, long ldk, long sq, long sk, long so,
+                                          int H, int KV, int Tq, int Tk, int hd, float scale2,
+                                          void *out, long ldo, int out16, int bf)
+{
+#if defined(RVD_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    // declared here, not in the template: one copy for both instantiations
+    __shared__ unsigned Ks[VLA_FA_BK][VLA_FA_KW];
+    __shared__ unsigned Vt[VLA_FA_HDMAX][VLA_FA_VW];
+    if (bf)
+        vla_fa_body<1>(q, ldq, k, v, ldk, sq, sk, so, H, KV, Tq, Tk, hd, scale2, out, ldo, out16,
+                       Ks, Vt);
+    else
+        vla_fa_body<0>(q, ldq, k, v, ldk, sq, sk, so, H, KV, Tq, Tk, hd, scale2, out, ldo, out16,
+                       Ks, Vt);
+#else
+    (void)q, (void)ldq, (void)k, (void)v, (void)ldk, (void)sq, (void)sk, (void)so, (void)H;
+    (void)KV, (void)Tq, (void)Tk, (void)hd, (void)scale2, (void)out, (void)ldo, (void)out16;
+    (void)bf;
+#endif
+}

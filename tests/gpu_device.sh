@@ -225,6 +225,21 @@ else
 fi
 ROCM_VLA_DOCTOR_NO_PTR_BATCH=1 "$RVD" bench --kernel-test >"$OUT/ktest-noptr.txt" 2>&1 && ok || bad "bench --kernel-test with ROCM_VLA_DOCTOR_NO_PTR_BATCH=1 failed: $(grep -E '^FAIL|error' "$OUT/ktest-noptr.txt" | head -5)"
 grep -q '^skip pointer-array attention GEMMs (the strided path per sequence): disabled by ROCM_VLA_DOCTOR_NO_PTR_BATCH=1' "$OUT/ktest-noptr.txt" && ok || bad "NO_PTR_BATCH: the kernel tests still used pointer arrays: $(grep 'pointer-array' "$OUT/ktest-noptr.txt")"
+# the fused vision attention (vla_flash_attn, mma.sync: CUDA sm_80+): its
+# launches in the bf16 cases and the same cases on the BLAS path (A/B), else
+# a reason; with ROCM_VLA_DOCTOR_NO_FLASH=1 the BLAS path only
+FLASH=0
+if grep -q '^ok   fused attention kernel: ' "$OUT/ktest.txt"; then
+    FLASH=1
+    grep -q '^-- fused ops, bf16, vision attention by BLAS GEMMs + softmax' "$OUT/ktest.txt" && ok || bad "kernel tests: the fused attention's BLAS A/B missing"
+    ROCM_VLA_DOCTOR_NO_FLASH=1 "$RVD" bench --kernel-test >"$OUT/ktest-noflash.txt" 2>&1 && ok || bad "bench --kernel-test with ROCM_VLA_DOCTOR_NO_FLASH=1 failed: $(grep -E '^FAIL|error' "$OUT/ktest-noflash.txt" | head -5)"
+    grep -q '^skip the fused attention kernel (the BLAS path ran): disabled' "$OUT/ktest-noflash.txt" && ok || bad "NO_FLASH: the kernel tests still used the fused kernel: $(grep 'fused attention' "$OUT/ktest-noflash.txt")"
+elif grep -q '^skip the fused attention kernel (the BLAS path ran): ' "$OUT/ktest.txt"; then
+    echo "SKIP gpu_device: $(grep '^skip the fused attention' "$OUT/ktest.txt")"
+    ok
+else
+    bad "kernel tests: fused attention kernel: $(grep 'fused attention' "$OUT/ktest.txt")"
+fi
 # --profile: rows by stage, the GEMMs named by the path that ran them
 "$RVD" bench --preset tiny --dtype bf16 --runs 2 --rows 0 --profile >"$OUT/profile.txt" 2>&1 && ok || bad "bench --profile failed"
 for st in vision prefix steps; do
@@ -233,7 +248,7 @@ done
 # launches per stage: the sum of the rows' calls; in 16 bits the steps run no
 # conversion kernel before the attention GEMMs, no time_embed/concat pair,
 # and one vla_cvt16 at most (x_t after its upload, before step 0; with a BLAS)
-PTR=$PTR python3 - "$OUT/profile.txt" <<'PY' && ok || bad "--profile: launches per stage wrong, conversions left in the steps or no vision GEMM over cameras x heads: $(grep -E '^launches|steps +vla_(cvt|time_embed|concat)' "$OUT/profile.txt")"
+PTR=$PTR FLASH=$FLASH python3 - "$OUT/profile.txt" <<'PY' && ok || bad "--profile: launches per stage wrong, conversions left in the steps or no vision GEMM over cameras x heads: $(grep -E '^launches|steps +vla_(cvt|time_embed|concat)' "$OUT/profile.txt")"
 import os, re, sys
 txt = open(sys.argv[1]).read()
 calls = {}
@@ -246,9 +261,15 @@ ok = ok and "vla_cvt16x3" not in steps and "vla_time_embed" not in steps and "vl
 # the own GEMM kernel (no BLAS) writes only fp32: there attention_o converts
 own_gemm = any(k.startswith("vla_gemm") for k in steps)
 ok = ok and (own_gemm or steps.get("vla_cvt16", 0) <= 1) and steps.get("vla_time_concat", 0) > 0
-# tiny's 2 cameras: the attention GEMMs over cameras x heads, one call each
-if os.environ.get("PTR") == "1":
-    ok = ok and calls.get("vision", {}).get("GEMM, batched over cameras x heads (BLAS)", 0) > 0
+# tiny's 2 cameras: one fused attention launch a layer (no attention GEMMs),
+# else the attention GEMMs over cameras x heads, one call each
+vis = calls.get("vision", {})
+if os.environ.get("FLASH") == "1":
+    ok = ok and vis.get("vla_flash_attn", 0) > 0 and "vla_softmax" not in vis
+    ok = ok and "GEMM, batched over cameras x heads (BLAS)" not in vis
+    ok = ok and "attention vision: fused kernel" in txt
+elif os.environ.get("PTR") == "1":
+    ok = ok and vis.get("GEMM, batched over cameras x heads (BLAS)", 0) > 0
 sys.exit(0 if ok else 1)
 PY
 # the unfused path on demand (A/B): the same bench, NO_FUSE, finite and close

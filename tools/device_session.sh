@@ -19,14 +19,38 @@
 #      device tool returns few files)
 #   d: a short re-check (test-gpu, make bench, monitor and a dashboard frame
 #      beside a running bench), results in $OUT/results.tgz
+#   e: one change's first look: bench --kernel-test, pi0 bf16 --profile with
+#      and without the fused attention, make bench, then test-gpu (not with
+#      SKIP_TESTS=1); results in $OUT/results.tgz
 # Environment: RVD (the binary), OUT (results), CARRY (dir of the carried
 # .so files, put on LD_LIBRARY_PATH).
 set -u
-PHASE=${1:?usage: device_session.sh a|b|c|d}
+PHASE=${1:?usage: device_session.sh a|b|c|d|e}
 RVD=${RVD:?} OUT=${OUT:?}
 S=/tmp/rvd-soak
 mkdir -p "$OUT"
-if [ "$PHASE" = d ]; then
+if [ "$PHASE" = e ]; then
+    # a quick look at one change: the kernel tests, pi0 bf16 profiled with and
+    # without the fused attention, make bench; test-gpu last
+    t0=$(date +%s)
+    R=/tmp/rvd-results && rm -rf "$R" && mkdir -p "$R"
+    timeout 120 "$RVD" bench --kernel-test >"$R/ktest.txt" 2>&1
+    echo "kernel-test: exit $? ($(tail -1 "$R/ktest.txt"))"
+    timeout 60 "$RVD" bench --preset pi0 --dtype bf16 --runs 20 --rows 0 --profile >"$R/profile.txt" 2>&1
+    echo "profile: exit $?"
+    ROCM_VLA_DOCTOR_NO_FLASH=1 timeout 60 "$RVD" bench --preset pi0 --dtype bf16 --runs 20 \
+        --rows 0 --profile >"$R/profile-noflash.txt" 2>&1
+    echo "profile without the fused attention: exit $?"
+    RUNS=30 RVD="$RVD" WORK=/tmp/rvd-bench timeout 240 sh tools/vla_bench.sh >"$R/bench.txt" 2>&1
+    echo "make bench: exit $?"
+    cp docs/PERFORMANCE.md "$R/PERFORMANCE.md"
+    [ -n "${SKIP_TESTS:-}" ] || {
+    timeout 240 env OUT="$R" RVD="$RVD" BUILD=/tmp/b sh tests/gpu_device.sh >"$R/test-gpu.txt" 2>&1
+    echo "test-gpu: $(tail -1 "$R/test-gpu.txt")"
+    }
+    tar -C "$R" -czf "$OUT/results.tgz" .
+    echo "phase e: $(($(date +%s) - t0)) s"
+elif [ "$PHASE" = d ]; then
     t0=$(date +%s)
     R=/tmp/rvd-results && rm -rf "$R" && mkdir -p "$R"
     timeout 240 env OUT="$R" RVD="$RVD" BUILD=/tmp/b sh tests/gpu_device.sh >"$R/test-gpu.txt" 2>&1

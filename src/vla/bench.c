@@ -514,6 +514,7 @@ static void print_gpu(const struct bench_opts *o, const struct vla_preset *p,
            p->source, g->backend, g->device, g->target, o->dtype);
     printf("  weights  %s: %.3f M parameters; GEMMs through %s\n", g->origin,
            (double)g->params / 1e6, g->blas[0] ? g->blas : "the project's own kernel");
+    printf("  attention vision: %s\n", g->attention);
     printf("  work     %.3f GFLOP per pass; %.1f TFLOP/s at p50\n", g->flops / 1e9,
            g->flops / g->stage[ns].p50 / 1e12);
     printf("  cold     %.3f s (runtime + kernels %.3f s: %d compiled, %d from the cache; weights; "
@@ -628,7 +629,9 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
             o->image, p->vision.cameras, vla_prefix_len(p, o->image), p->chunk, p->action_dim,
             p->steps, o->runs, (unsigned long long)g->params);
     json_batch_grid(f, o, p);
-    fprintf(f, "  \"graph\": %s,\n  \"graph_note\": ", g->graph ? "true" : "false");
+    fputs("  \"vision_attention\": ", f);
+    json_string(f, g->attention);
+    fprintf(f, ",\n  \"graph\": %s,\n  \"graph_note\": ", g->graph ? "true" : "false");
     json_string(f, g->graph_why);
     fputs(",\n  \"flops\": ", f);
     json_num(f, g->flops);

@@ -177,6 +177,18 @@ static int prepare(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vl
         return snprintf(o->error, sizeof(o->error), "first pass: %s", vla_gpu_error()), -1;
     o->first_pass_s = util_mono_s() - t1;
     o->cold_s = util_mono_s() - t0;
+    /* which vision attention the first pass ran: launches, not intent */
+    long long fl = 0;
+    const char *fwhy = vla_gpu_flash(&fl);
+    if (fl > 0)
+        snprintf(o->attention, sizeof(o->attention),
+                 "fused kernel (QK^T, online softmax, PV in one launch; mma.sync)");
+    else
+        snprintf(o->attention, sizeof(o->attention), "BLAS GEMMs around a softmax kernel: %s",
+                 fwhy                           ? fwhy
+                 : strcmp(r->dtype, "fp32") == 0 ? "fp32 (the fused kernel is 16-bit only)"
+                                                 : "the shapes are outside the fused kernel's");
+
     o->flops = B * vla_flops(p, r->image);
     stage_work(p, w, r->image, strcmp(r->dtype, "fp32") == 0 ? 4 : 2, B, o);
     return 0;

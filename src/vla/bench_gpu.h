@@ -31,6 +31,7 @@ struct vla_gpu_out {
     char backend[16], device[256], target[64], blas[512], origin[512];
     char pci[32];        /* the device's PCI address, "" when the runtime does not say */
     char graph_why[512]; /* why no graph ("" with one) */
+    char attention[512]; /* how the vision attention ran (fused kernel, or BLAS and why) */
     char error[700];     /* why the run failed ("" if it ran) */
     int graph;           /* 1: timed runs are graph replays */
     uint64_t params;

@@ -82,7 +82,25 @@ int vla_kernel_test(const char *backend)
     printf("%s 16-bit operands: %lld from shadows, %lld from mirrors, %lld conversion launches\n",
            fused_ran ? "ok  " : "FAIL", sh1 - sh0, mi1 - mi0, cv1 - cv0);
     fails += !fused_ran;
-    /* the attention cases of 2 and 3 sequences: their GEMMs over sequences
+    /* the vision attention cases through the fused kernel, and the same
+     * cases again through its portable fallback (BLAS GEMMs + softmax) */
+    long long fc0, fc1;
+    const char *fwhy = vla_gpu_flash(&fc0);
+    if (fwhy) {
+        printf("skip the fused attention kernel (the BLAS path ran): %s\n", fwhy);
+    } else {
+        vla_gpu_set_flash(0);
+        printf("-- fused ops, bf16, vision attention by BLAS GEMMs + softmax (no fused kernel)\n");
+        fails += vla_ops_check(&vla_ops_cpu, &vla_ops_gpu, 3e-2, stdout);
+        vla_gpu_set_flash(1);
+        vla_gpu_flash(&fc1);
+        int fl_ok = fc0 > 0 && fc1 == fc0;
+        printf("%s fused attention kernel: %lld launches in the bf16 cases, %lld with it off\n",
+               fl_ok ? "ok  " : "FAIL", fc0, fc1 - fc0);
+        fails += !fl_ok;
+    }
+    /* the attention cases of 2 and 3 sequences on the BLAS path (the fused
+     * kernel's fallback, or where there is no fused kernel): their GEMMs over sequences
      * x heads by pointer arrays, or (why says) the strided path per sequence */
     long long pc, pf;
     const char *pwhy = vla_gpu_ptr_batch(&pc, &pf);

@@ -475,6 +475,14 @@ int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double 
     check_attention_block(&c, 2, 37, 3, 72, 1);
     check_attention_block(&c, 3, 7, 2, 36, 1);
     check_attention_block(&c, 1, 49, 3, 72, 0);
+    /* the fused kernel's edges (vla_flash_attn: 64-key tiles, 64-query
+     * blocks, head sizes padded to 16): three key tiles with a last of 2 at
+     * its largest head size; a last tile of one key at its smallest; a head
+     * size past its limit (the BLAS path); fp32 output (attention_packed) */
+    check_attention_block(&c, 2, 130, 2, 128, 1);
+    check_attention_block(&c, 3, 65, 1, 16, 1);
+    check_attention_block(&c, 1, 9, 1, 130, 1);
+    check_attention_packed(&c, 2, 130, 2, 64, 1);
     check_mlp_block(&c, 37, 216, 100, VLA_BIAS_GELU_TANH);
     check_mlp_block(&c, 7, 72, 1153, VLA_BIAS_GELU_TANH);
     check_mlp_block(&c, 1, 216, 37, VLA_BIAS_GELU_TANH);

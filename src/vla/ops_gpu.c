@@ -40,7 +40,7 @@
     X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed) X(vla_concat_bcast)                \
         X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route) X(vla_moe_combine)   \
             X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act) X(vla_bias_layernorm)   \
-                X(vla_rope_split) X(vla_bias_cvt16) X(vla_time_concat)
+                X(vla_rope_split) X(vla_bias_cvt16) X(vla_time_concat) X(vla_flash_attn)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -122,6 +122,11 @@ static struct {
     int no_ptr_batch;
     /* attend16's pointer arrays */
     struct vla_attn_cache ap;
+    /* the fused attention kernel (vla_flash_attn): flash_hw when the module
+     * was built for a target with mma.sync (CUDA sm_80+), flash_off when
+     * ROCM_VLA_DOCTOR_NO_FLASH=1 or vla_gpu_set_flash(0) */
+    int flash_hw, flash_off;
+    long long flash_calls;
     long long lt_fallbacks; /* Lt calls that found no algorithm and ran blas_gemm_ex */
     long long sh_hits, cvt_launches;
     /* --profile: an event after every launch of one eager pass */
@@ -417,6 +422,16 @@ static void launch(int k, unsigned grid, void **args)
     if (G.err)
         return;
     if (G.b->launch(G.b, G.f[k], grid, BLOCK, 0, G.s, args))
+        fail(knames[k]);
+    prof_mark(knames[k]);
+}
+
+/* launch() with its own block size (a kernel whose work split needs it) */
+static void launch_b(int k, unsigned grid, unsigned block, void **args)
+{
+    if (G.err)
+        return;
+    if (G.b->launch(G.b, G.f[k], grid, block, 0, G.s, args))
         fail(knames[k]);
     prof_mark(knames[k]);
 }
@@ -887,9 +902,36 @@ static int attend_ptrs(enum vla_attn_phase ph, const struct vla_attn_geom *g)
     return 0;
 }
 
+/* the fused kernel's limits (kernels/vla_ops.hip "fused attention"): 16-bit
+ * operands, an even head size of at most 128 (32-bit fragment loads, the
+ * register tile), word-aligned rows */
+#define FA_HDMAX 128
+#define FA_BQ 64
+#define FA_THREADS 128
+
+static int flash16(const void *qkv16, void *out, enum gpu_dtype ot, int C, int T, int H, int hd,
+                   float scale)
+{
+    if (G.err || !G.flash_hw || G.flash_off || hd % 2 || hd > FA_HDMAX || (uintptr_t)qkv16 % 4 ||
+        (uintptr_t)out % 4)
+        return -1;
+    int W = H * hd, KV = H, nt = (T + FA_BQ - 1) / FA_BQ, o16 = ot != GPU_F32,
+        bf = G.dt == GPU_BF16;
+    long ld = 3L * W, seq = (long)T * ld, so = (long)T * W, ldo = W;
+    const uint16_t *q = qkv16, *k = q + W, *v = q + 2 * W;
+    float s2 = (float)(scale * 1.4426950408889634); /* exp(x) = exp2(x log2 e) */
+    void *args[] = {&q, &ld, &k, &v, &ld, &seq, &seq, &so, &H, &KV, &T, &T, &hd, &s2, &out, &ldo,
+                    &o16, &bf};
+    launch_b(K_vla_flash_attn, (unsigned)(C * H * nt), FA_THREADS, args);
+    G.flash_calls++;
+    return 0;
+}
+
 static void attend16(const void *qkv16, void *out, enum gpu_dtype ot, int C, int T, int H, int hd,
                      float scale)
 {
+    if (!flash16(qkv16, out, ot, C, T, H, hd, scale))
+        return;
     enum gpu_dtype t = G.dt;
     int W = H * hd, CH = C * H, bf = t == GPU_BF16;
     long ld = 3L * W;
@@ -1249,6 +1291,8 @@ int vla_gpu_open(const char *kind, char **why)
     G.no_shadow = nf && strcmp(nf, "1") == 0;
     const char *np = getenv("ROCM_VLA_DOCTOR_NO_PTR_BATCH");
     G.no_ptr_batch = np && strcmp(np, "1") == 0;
+    const char *nfl = getenv("ROCM_VLA_DOCTOR_NO_FLASH");
+    G.flash_off = nfl && strcmp(nfl, "1") == 0;
     G.gridmax = (p.cu_count > 0 ? p.cu_count : 64) * 16;
     const char *target = getenv("ROCM_VLA_DOCTOR_TARGET");
     target = target && *target ? target : p.target;
@@ -1272,6 +1316,10 @@ int vla_gpu_open(const char *kind, char **why)
              : b->blas_lt_err[0] ? b->blas_lt_err
                                  : "this backend has no cuBLASLt binding (HIP: rocBLAS only)");
     G.info.total_mem = p.total_mem;
+    /* the fused attention kernel has a body only where the module's target
+     * has mma.sync (CUDA sm_80 and newer) */
+    G.flash_hw = strcmp(b->name, "cuda") == 0 && strncmp(target, "sm_", 3) == 0 &&
+                 atoi(target + 3) >= 80;
     size_t fr = 0, tot = 0;
     if (!b->mem_info(b, &fr, &tot))
         G.free0 = fr;
@@ -1330,6 +1378,23 @@ const char *vla_gpu_ptr_batch(long long *calls, long long *fallbacks)
     if (!G.b->blas_gemm_ptrs)
         return G.b->blas_gemm_ex ? "the BLAS has no pointer-array batched GEMM" : "no BLAS";
     return G.ap.fallbacks ? G.ap.why : NULL;
+}
+
+int vla_gpu_set_flash(int on)
+{
+    G.flash_off = !on;
+    return G.flash_hw ? 0 : -1;
+}
+
+const char *vla_gpu_flash(long long *calls)
+{
+    *calls = G.flash_calls;
+    if (!G.flash_hw)
+        return "the fused attention kernel needs mma.sync (CUDA sm_80 or newer); this target runs "
+               "the BLAS path (GEMMs around a softmax kernel)";
+    if (G.flash_off)
+        return "disabled (ROCM_VLA_DOCTOR_NO_FLASH=1 or the kernel tests' A/B)";
+    return NULL;
 }
 
 const struct vla_gpu_info *vla_gpu_info(void)

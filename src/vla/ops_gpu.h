@@ -50,6 +50,14 @@ void vla_gpu_fuse_counts(long long *shadow_hits, long long *mirror_hits, long lo
  * never fell back, else why not (disabled, no such BLAS call, the last
  * fallback's reason) */
 const char *vla_gpu_ptr_batch(long long *calls, long long *fallbacks);
+/* 1 (the default): vision attention in 16 bits through the fused kernel
+ * (QK^T, online softmax, PV in one launch) where the target has it; 0: the
+ * BLAS path (the kernel tests' A/B; ROCM_VLA_DOCTOR_NO_FLASH=1 at open).
+ * -1 when this target has no fused kernel (then always the BLAS path) */
+int vla_gpu_set_flash(int on);
+/* fused attention launches so far; NULL when the kernel is in use, else why
+ * not */
+const char *vla_gpu_flash(long long *calls);
 /* "fp32", "bf16" or "fp16": the precision of the GEMM inputs from now on */
 int vla_gpu_set_dtype(const char *dtype);
 
