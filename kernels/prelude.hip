@@ -8,6 +8,16 @@
 #else
 #define RVD_CUDA 1
 #endif
+// a warp's lanes and the xor shuffle within it: CUDA's warp is 32 lanes
+// and its shuffle takes a mask; HIP's wavefront is 64 (CDNA) or 32 (RDNA
+// in wave32) lanes, the builtin warpSize
+#ifdef RVD_HIP
+#define RVD_WARP warpSize
+#define RVD_SHFL_XOR(v, m) __shfl_xor((v), (m))
+#else
+#define RVD_WARP 32
+#define RVD_SHFL_XOR(v, m) __shfl_xor_sync(0xffffffffu, (v), (m))
+#endif
 typedef unsigned short rvd_u16;
 typedef unsigned long long rvd_u64;
 #define RVD_TID ((rvd_u64)blockIdx.x * blockDim.x + threadIdx.x)

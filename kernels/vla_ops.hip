@@ -3,8 +3,9 @@
 // reduced-precision path converts GEMM inputs to 16-bit words (vla_cvt16)
 // and keeps norms, softmax, RoPE, the time embedding and the integrator in
 // fp32 (docs/VLA.md, VLA-PRESETS.md "Keep in fp32"). Every kernel takes a
-// 1-D grid; element-wise kernels use grid-stride loops. Reductions use
-// shared memory only (no warp shuffles: warp width differs, 32 vs 64).
+// 1-D grid; element-wise kernels use grid-stride loops. Block reductions
+// shuffle within a warp of RVD_WARP lanes (prelude.hip: 32 on NVIDIA, the
+// device's warpSize on AMD) and meet in shared memory.
 #define VLA_BLOCK 256
 
 // ---- conversions -----------------------------------------------------
@@ -188,14 +189,19 @@ extern "C" __global__ void vla_glu(const float *gate, const float *up, float *ou
 
 __device__ inline float vla_block_sum(float v, float *sh)
 {
-    sh[threadIdx.x] = v;
+    // within each warp by shuffles (a warp is 32 lanes on NVIDIA, 64 or 32
+    // on AMD: RVD_WARP), then the warps' partial sums through shared
+    // memory: one barrier pair where a tree over the block took nine (the
+    // norms of the denoising step, rows of a few thousand, were all
+    // barriers). Every lane ends with the same sum, in the same order.
+    for (int m = RVD_WARP / 2; m > 0; m >>= 1)
+        v += RVD_SHFL_XOR(v, m);
+    if ((int)threadIdx.x % RVD_WARP == 0)
+        sh[threadIdx.x / RVD_WARP] = v;
     __syncthreads();
-    for (int s = VLA_BLOCK / 2; s > 0; s >>= 1) {
-        if ((int)threadIdx.x < s)
-            sh[threadIdx.x] += sh[threadIdx.x + s];
-        __syncthreads();
-    }
-    float r = sh[0];
+    float r = 0;
+    for (int i = 0; i < (int)blockDim.x / RVD_WARP; i++)
+        r += sh[i];
     __syncthreads();
     return r;
 }
@@ -743,7 +749,74 @@ __device__ inline unsigned vla_fa_ld(const rvd_u16 *p)
     return *(const unsigned *)p;
 }
 
-template <int BF>
+// one tile's loads in registers (vla_fa_body): issued before the current
+// tile's products so that they fly meanwhile. K: a warp reads 32
+// consecutive words of one key per instruction; V: 8 words of 4 key pairs
+// (so that the transposed stores hit distinct banks, 2-way at most). KX
+// halves of 32 words cover a key's 8 * NKC words.
+template <int NKC> struct vla_fa_stage {
+    unsigned kr[(NKC * 8 + 31) / 32][VLA_FA_BK / 4], va[NKC][2], vc[NKC][2];
+};
+
+template <int NKC>
+__device__ inline void vla_fa_load(vla_fa_stage<NKC> &st, const rvd_u16 *kh, const rvd_u16 *vh,
+                                   long ldk, int k0, int Tk, int hd, int warp, int lane)
+{
+    const int KX = (NKC * 8 + 31) / 32;
+#pragma unroll
+    for (int x = 0; x < KX; x++) {
+        int w = lane + 32 * x;
+#pragma unroll
+        for (int u = 0; u < VLA_FA_BK / 4; u++) {
+            int key = k0 + warp + 4 * u;
+            st.kr[x][u] = w < NKC * 8 && key < Tk && 2 * w < hd
+                              ? vla_fa_ld(kh + (long)key * ldk + 2 * w)
+                              : 0u;
+        }
+    }
+    int wl = lane & 7, pl = lane >> 3;
+#pragma unroll
+    for (int x = 0; x < NKC; x++) {
+#pragma unroll
+        for (int y = 0; y < 2; y++) {
+            int w = wl + 8 * x, key = k0 + 2 * (pl + 4 * warp + 16 * y), in = 2 * w < hd;
+            st.va[x][y] = in && key < Tk ? vla_fa_ld(vh + (long)key * ldk + 2 * w) : 0u;
+            st.vc[x][y] = in && key + 1 < Tk ? vla_fa_ld(vh + (long)(key + 1) * ldk + 2 * w) : 0u;
+        }
+    }
+}
+
+template <int NKC>
+__device__ inline void vla_fa_store(const vla_fa_stage<NKC> &st, unsigned (*Ks)[VLA_FA_KW],
+                                    unsigned (*Vt)[VLA_FA_VW], int warp, int lane)
+{
+    const int KX = (NKC * 8 + 31) / 32;
+#pragma unroll
+    for (int x = 0; x < KX; x++) {
+        int w = lane + 32 * x;
+#pragma unroll
+        for (int u = 0; u < VLA_FA_BK / 4; u++)
+            if (w < NKC * 8)
+                Ks[warp + 4 * u][w] = st.kr[x][u];
+    }
+    // V by 2 x 2 blocks: two keys' words of two dims -> two dims' words of
+    // two keys. Keys past Tk are zero: their P is zero, but 0 * NaN is not.
+    int wl = lane & 7, pl = lane >> 3;
+#pragma unroll
+    for (int x = 0; x < NKC; x++) {
+#pragma unroll
+        for (int y = 0; y < 2; y++) {
+            int w = wl + 8 * x, p = pl + 4 * warp + 16 * y;
+            Vt[2 * w][p] = (st.va[x][y] & 0xffffu) | (st.vc[x][y] << 16);
+            Vt[2 * w + 1][p] = (st.va[x][y] >> 16) | (st.vc[x][y] & 0xffff0000u);
+        }
+    }
+}
+
+// NKC: the head size's 16-column steps as a compile-time bound (hd <=
+// 16 NKC), so that the Q fragments, the O accumulators and the staged loads
+// take the registers this head size needs and no more
+template <int BF, int NKC>
 __device__ void vla_fa_body(const rvd_u16 *q, long ldq, const rvd_u16 *k, const rvd_u16 *v,
                             long ldk, long sq, long sk, long so, int H, int KV, int Tq, int Tk,
                             int hd, float scale2, void *out, long ldo, int out16,
@@ -752,84 +825,41 @@ __device__ void vla_fa_body(const rvd_u16 *q, long ldq, const rvd_u16 *k, const 
     int nt = (Tq + VLA_FA_BQ - 1) / VLA_FA_BQ, b = (int)blockIdx.x;
     int qt = b % nt, h = (b / nt) % H, s = b / (nt * H), g = h / (H / KV);
     int tid = (int)threadIdx.x, warp = tid >> 5, lane = tid & 31, gid = lane >> 2, tig = lane & 3;
-    int nkc = (hd + 15) / 16, nnc = (hd + 7) / 8, hw = nkc * 8, vw = nnc * 4;
+    int nkc = (hd + 15) / 16, nnc = (hd + 7) / 8;
     const rvd_u16 *qh = q + (long)s * sq + (long)h * hd;
     const rvd_u16 *kh = k + (long)s * sk + (long)g * hd, *vh = v + (long)s * sk + (long)g * hd;
     int r0 = qt * VLA_FA_BQ + warp * 16 + gid, r1 = r0 + 8;
 
-    unsigned qa[VLA_FA_HDMAX / 16][4];
+    vla_fa_stage<NKC> st;
+    vla_fa_load<NKC>(st, kh, vh, ldk, 0, Tk, hd, warp, lane);
+    unsigned qa[NKC][4];
 #pragma unroll
-    for (int kc = 0; kc < VLA_FA_HDMAX / 16; kc++) {
+    for (int kc = 0; kc < NKC; kc++) {
         int d = kc * 16 + tig * 2;
         qa[kc][0] = r0 < Tq && d < hd ? vla_fa_ld(qh + (long)r0 * ldq + d) : 0u;
         qa[kc][1] = r1 < Tq && d < hd ? vla_fa_ld(qh + (long)r1 * ldq + d) : 0u;
         qa[kc][2] = r0 < Tq && d + 8 < hd ? vla_fa_ld(qh + (long)r0 * ldq + d + 8) : 0u;
         qa[kc][3] = r1 < Tq && d + 8 < hd ? vla_fa_ld(qh + (long)r1 * ldq + d + 8) : 0u;
     }
-    float o[VLA_FA_HDMAX / 8][4];
+    float o[2 * NKC][4];
 #pragma unroll
-    for (int n = 0; n < VLA_FA_HDMAX / 8; n++)
+    for (int n = 0; n < 2 * NKC; n++)
         o[n][0] = o[n][1] = o[n][2] = o[n][3] = 0.0f;
     float m0 = VLA_FA_NINF, m1 = VLA_FA_NINF, l0 = 0.0f, l1 = 0.0f;
 
     for (int k0 = 0; k0 < Tk; k0 += VLA_FA_BK) {
         __syncthreads(); // the previous tile's readers are done
-        // Every load of the tile is issued before the first store: a loop
-        // that stored each word as it arrived waited one memory latency per
-        // word. K: a warp reads 32 consecutive words of one key per
-        // instruction; V: 8 words of 4 key pairs, so that the transposed
-        // stores below hit distinct banks (2-way at most).
-        unsigned kr[2][VLA_FA_BK / 4], va[8][2], vc[8][2];
-#pragma unroll
-        for (int x = 0; x < 2; x++) {
-            int w = lane + 32 * x;
-#pragma unroll
-            for (int u = 0; u < VLA_FA_BK / 4; u++) {
-                int key = k0 + warp + 4 * u;
-                kr[x][u] = w < hw && key < Tk && 2 * w < hd ? vla_fa_ld(kh + (long)key * ldk + 2 * w)
-                                                            : 0u;
-            }
-        }
-        int wl = lane & 7, pl = lane >> 3;
-#pragma unroll
-        for (int x = 0; x < 8; x++) {
-#pragma unroll
-            for (int y = 0; y < 2; y++) {
-                int w = wl + 8 * x, key = k0 + 2 * (pl + 4 * warp + 16 * y);
-                int in = w < vw && 2 * w < hd;
-                va[x][y] = in && key < Tk ? vla_fa_ld(vh + (long)key * ldk + 2 * w) : 0u;
-                vc[x][y] = in && key + 1 < Tk ? vla_fa_ld(vh + (long)(key + 1) * ldk + 2 * w) : 0u;
-            }
-        }
-#pragma unroll
-        for (int x = 0; x < 2; x++) {
-            int w = lane + 32 * x;
-#pragma unroll
-            for (int u = 0; u < VLA_FA_BK / 4; u++)
-                if (w < hw)
-                    Ks[warp + 4 * u][w] = kr[x][u];
-        }
-        // V by 2 x 2 blocks: two keys' words of two dims -> two dims' words of
-        // two keys. Keys past Tk are zero: their P is zero, but 0 * NaN is not.
-#pragma unroll
-        for (int x = 0; x < 8; x++) {
-#pragma unroll
-            for (int y = 0; y < 2; y++) {
-                int w = wl + 8 * x, p = pl + 4 * warp + 16 * y;
-                if (w < vw) {
-                    Vt[2 * w][p] = (va[x][y] & 0xffffu) | (vc[x][y] << 16);
-                    Vt[2 * w + 1][p] = (va[x][y] >> 16) | (vc[x][y] & 0xffff0000u);
-                }
-            }
-        }
+        vla_fa_store<NKC>(st, Ks, Vt, warp, lane);
         __syncthreads();
+        if (k0 + VLA_FA_BK < Tk) // the next tile's loads, in flight during this one
+            vla_fa_load<NKC>(st, kh, vh, ldk, k0 + VLA_FA_BK, Tk, hd, warp, lane);
 
         float sc[VLA_FA_BK / 8][4];
 #pragma unroll
         for (int n = 0; n < VLA_FA_BK / 8; n++) {
             sc[n][0] = sc[n][1] = sc[n][2] = sc[n][3] = 0.0f;
 #pragma unroll
-            for (int kc = 0; kc < VLA_FA_HDMAX / 16; kc++)
+            for (int kc = 0; kc < NKC; kc++)
                 if (kc < nkc)
                     vla_fa_mma<BF>(sc[n], qa[kc], Ks[n * 8 + gid][kc * 8 + tig],
                                    Ks[n * 8 + gid][kc * 8 + 4 + tig]);
@@ -867,7 +897,7 @@ __device__ void vla_fa_body(const rvd_u16 *q, long ldq, const rvd_u16 *k, const 
         }
         l0 = l0 * c0 + s0, l1 = l1 * c1 + s1;
 #pragma unroll
-        for (int n = 0; n < VLA_FA_HDMAX / 8; n++) {
+        for (int n = 0; n < 2 * NKC; n++) {
             o[n][0] *= c0, o[n][1] *= c0, o[n][2] *= c1, o[n][3] *= c1;
         }
         // P V: the score accumulators of two 8-key column blocks are exactly
@@ -879,7 +909,7 @@ __device__ void vla_fa_body(const rvd_u16 *q, long ldq, const rvd_u16 *k, const 
                               vla_fa_pack<BF>(sc[2 * kc + 1][0], sc[2 * kc + 1][1]),
                               vla_fa_pack<BF>(sc[2 * kc + 1][2], sc[2 * kc + 1][3])};
 #pragma unroll
-            for (int n = 0; n < VLA_FA_HDMAX / 8; n++)
+            for (int n = 0; n < 2 * NKC; n++)
                 if (n < nnc)
                     vla_fa_mma<BF>(o[n], pa, Vt[n * 8 + gid][kc * 8 + tig],
                                    Vt[n * 8 + gid][kc * 8 + 4 + tig]);
@@ -893,7 +923,7 @@ __device__ void vla_fa_body(const rvd_u16 *q, long ldq, const rvd_u16 *k, const 
     float i0 = 1.0f / l0, i1 = 1.0f / l1;
     long ob = (long)s * so + (long)h * hd;
 #pragma unroll
-    for (int n = 0; n < VLA_FA_HDMAX / 8; n++) {
+    for (int n = 0; n < 2 * NKC; n++) {
         int d = n * 8 + tig * 2;
         if (n >= nnc || d >= hd)
             continue;
@@ -913,6 +943,24 @@ __device__ void vla_fa_body(const rvd_u16 *q, long ldq, const rvd_u16 *k, const 
         }
     }
 }
+
+// the head size's instantiation: 64 (4 steps), 72 and 80 (5), up to 128 (8)
+template <int BF>
+__device__ void vla_fa_dispatch(const rvd_u16 *q, long ldq, const rvd_u16 *k, const rvd_u16 *v,
+                                long ldk, long sq, long sk, long so, int H, int KV, int Tq, int Tk,
+                                int hd, float scale2, void *out, long ldo, int out16,
+                                unsigned (*Ks)[VLA_FA_KW], unsigned (*Vt)[VLA_FA_VW])
+{
+    if (hd <= 64)
+        vla_fa_body<BF, 4>(q, ldq, k, v, ldk, sq, sk, so, H, KV, Tq, Tk, hd, scale2, out, ldo,
+                           out16, Ks, Vt);
+    else if (hd <= 80)
+        vla_fa_body<BF, 5>(q, ldq, k, v, ldk, sq, sk, so, H, KV, Tq, Tk, hd, scale2, out, ldo,
+                           out16, Ks, Vt);
+    else
+        vla_fa_body<BF, 8>(q, ldq, k, v, ldk, sq, sk, so, H, KV, Tq, Tk, hd, scale2, out, ldo,
+                           out16, Ks, Vt);
+}
 #endif
 
 extern "C" __global__ void vla_flash_attn(const rvd_u16 *q, long ldq, const rvd_u16 *k,
@@ -925,11 +973,11 @@ extern "C" __global__ void vla_flash_attn(const rvd_u16 *q, long ldq, const rvd_
     __shared__ unsigned Ks[VLA_FA_BK][VLA_FA_KW];
     __shared__ unsigned Vt[VLA_FA_HDMAX][VLA_FA_VW];
     if (bf)
-        vla_fa_body<1>(q, ldq, k, v, ldk, sq, sk, so, H, KV, Tq, Tk, hd, scale2, out, ldo, out16,
-                       Ks, Vt);
+        vla_fa_dispatch<1>(q, ldq, k, v, ldk, sq, sk, so, H, KV, Tq, Tk, hd, scale2, out, ldo,
+                           out16, Ks, Vt);
     else
-        vla_fa_body<0>(q, ldq, k, v, ldk, sq, sk, so, H, KV, Tq, Tk, hd, scale2, out, ldo, out16,
-                       Ks, Vt);
+        vla_fa_dispatch<0>(q, ldq, k, v, ldk, sq, sk, so, H, KV, Tq, Tk, hd, scale2, out, ldo,
+                           out16, Ks, Vt);
 #else
     (void)q, (void)ldq, (void)k, (void)v, (void)ldk, (void)sq, (void)sk, (void)so, (void)H;
     (void)KV, (void)Tq, (void)Tk, (void)hd, (void)scale2, (void)out, (void)ldo, (void)out16;
