@@ -691,30 +691,34 @@ VLA_GEMM(vla_gemm_w16, rvd_u16, vla_w16)
 
 // ---- fused attention (flash): QK^T, online softmax and PV in one kernel ----
 //
-// One block of four warps takes 64 query rows of one (sequence, head), each
-// warp 16 of them; it walks the keys in tiles of 64, staging K (key-major)
-// and V (transposed: dim-major, pairs of keys per word) in shared memory, so
-// S and P never reach global memory. Scores, running max and row sums stay
-// fp32 (the exponent base 2 with log2(e) folded into the scale); P is
-// rounded to the inputs' 16-bit type for the P V product, as the BLAS path
-// rounds its probabilities. Operands are 16-bit rows with leading dimension
-// ldq/ldk and head stride hd (q, k, v may be views into one [T, 3, H, hd]
-// QKV row); head h reads kv head h / (H / KV); sequences are sq/sk/so
-// elements apart. out [rows, ldo] gets O (16-bit or fp32) at column h * hd.
+// A block takes 64 query rows of one (sequence, head): four warps of 16
+// rows each, times KG key groups. Group j walks the key tiles j, j + KG, ...
+// (64 keys each), staging K (key-major) and V (transposed: dim-major, pairs
+// of keys per word) in its own part of shared memory, so S and P never
+// reach global memory; at the end the groups' running (max, sum, O) merge
+// through shared memory. Two groups double the warps in flight: a vision
+// layer has few (sequence, head, 64-row) blocks, about 1.5 per SM on an
+// H200, and one group's tiles one after the other left the SM idle on
+// each tile's loads. Scores, running max and row sums stay fp32 (base-2
+// exponent, log2(e) folded into the scale); P is rounded to the inputs'
+// 16-bit type for the P V product, as the BLAS path rounds its
+// probabilities. Operands are 16-bit rows with leading dimension ldq/ldk
+// and head stride hd (q, k, v may be views into one [T, 3, H, hd] QKV
+// row); head h reads kv head h / (H / KV); sequences are sq/sk/so elements
+// apart. out [rows, ldo] gets O (16-bit or fp32) at column h * hd.
 //
-// The product runs on tensor cores through mma.sync m16n8k16 (sm_80 and
+// The products run on tensor cores through mma.sync m16n8k16 (sm_80 and
 // newer), a vendor-only feature: elsewhere the kernel body is empty and
-// ops_gpu.c never launches it (its attend16 runs the portable path: BLAS
-// GEMMs around vla_softmax). hd is even and at most VLA_FA_HDMAX.
+// ops_gpu.c never launches it (attend16 runs the portable path: BLAS GEMMs
+// around vla_softmax). hd is even and at most 128; the host (flash16)
+// picks the kernel below by dtype and head size, with its block size and
+// dynamic shared memory.
 #define VLA_FA_BQ 64
 #define VLA_FA_BK 64
-#define VLA_FA_HDMAX 128
 #define VLA_FA_NINF __int_as_float(0xff800000) // no math.h under NVRTC
-
-// K tile: 64 keys x (128 + 8) dims as words; Vt: 128 dims x (64 + 8) keys
-// as words. The 8-word pad spreads a fragment load's rows over all banks.
-#define VLA_FA_KW ((VLA_FA_HDMAX + 8) / 2)
-#define VLA_FA_VW ((VLA_FA_BK + 8) / 2)
+// a tile's words: K 64 keys x (8 NKC + 4) (the 4-word pad spreads a
+// fragment load's 8 rows over all banks), Vt 16 NKC dims x (32 + 4)
+#define VLA_FA_VW (VLA_FA_BK / 2 + 4)
 
 #if defined(RVD_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 template <int BF> __device__ inline void vla_fa_mma(float *c, const unsigned *a, unsigned b0,
@@ -749,89 +753,81 @@ __device__ inline unsigned vla_fa_ld(const rvd_u16 *p)
     return *(const unsigned *)p;
 }
 
-// one tile's loads in registers (vla_fa_body): issued before the current
-// tile's products so that they fly meanwhile. K: a warp reads 32
-// consecutive words of one key per instruction; V: 8 words of 4 key pairs
-// (so that the transposed stores hit distinct banks, 2-way at most). KX
-// halves of 32 words cover a key's 8 * NKC words.
-template <int NKC> struct vla_fa_stage {
-    unsigned kr[(NKC * 8 + 31) / 32][VLA_FA_BK / 4], va[NKC][2], vc[NKC][2];
-};
-
+// one key tile into a group's shared memory; every load is issued before
+// the first store (storing each word as it arrived waited one memory
+// latency per word). K: a warp reads 32 consecutive words of one key per
+// instruction; V: 8 words of 4 key pairs, so that the transposed stores hit
+// distinct banks (2-way at most). Keys past Tk are zero: their P is zero,
+// but 0 * NaN is not.
 template <int NKC>
-__device__ inline void vla_fa_load(vla_fa_stage<NKC> &st, const rvd_u16 *kh, const rvd_u16 *vh,
-                                   long ldk, int k0, int Tk, int hd, int warp, int lane)
+__device__ inline void vla_fa_tile(unsigned *Ks, unsigned *Vt, const rvd_u16 *kh,
+                                   const rvd_u16 *vh, long ldk, int k0, int Tk, int hd, int wr,
+                                   int lane)
 {
-    const int KX = (NKC * 8 + 31) / 32;
+    const int KX = (NKC * 8 + 31) / 32, KW = NKC * 8 + 4;
+    // K, then V: each phase's loads all in flight at once, and only one
+    // phase's words held in registers (the narrow kernel has 128 a thread)
+    unsigned kr[KX][VLA_FA_BK / 4];
 #pragma unroll
     for (int x = 0; x < KX; x++) {
         int w = lane + 32 * x;
 #pragma unroll
         for (int u = 0; u < VLA_FA_BK / 4; u++) {
-            int key = k0 + warp + 4 * u;
-            st.kr[x][u] = w < NKC * 8 && key < Tk && 2 * w < hd
-                              ? vla_fa_ld(kh + (long)key * ldk + 2 * w)
-                              : 0u;
+            int key = k0 + wr + 4 * u;
+            kr[x][u] = w < NKC * 8 && key < Tk && 2 * w < hd
+                           ? vla_fa_ld(kh + (long)key * ldk + 2 * w)
+                           : 0u;
         }
     }
-    int wl = lane & 7, pl = lane >> 3;
-#pragma unroll
-    for (int x = 0; x < NKC; x++) {
-#pragma unroll
-        for (int y = 0; y < 2; y++) {
-            int w = wl + 8 * x, key = k0 + 2 * (pl + 4 * warp + 16 * y), in = 2 * w < hd;
-            st.va[x][y] = in && key < Tk ? vla_fa_ld(vh + (long)key * ldk + 2 * w) : 0u;
-            st.vc[x][y] = in && key + 1 < Tk ? vla_fa_ld(vh + (long)(key + 1) * ldk + 2 * w) : 0u;
-        }
-    }
-}
-
-template <int NKC>
-__device__ inline void vla_fa_store(const vla_fa_stage<NKC> &st, unsigned (*Ks)[VLA_FA_KW],
-                                    unsigned (*Vt)[VLA_FA_VW], int warp, int lane)
-{
-    const int KX = (NKC * 8 + 31) / 32;
 #pragma unroll
     for (int x = 0; x < KX; x++) {
         int w = lane + 32 * x;
 #pragma unroll
         for (int u = 0; u < VLA_FA_BK / 4; u++)
             if (w < NKC * 8)
-                Ks[warp + 4 * u][w] = st.kr[x][u];
+                Ks[(wr + 4 * u) * KW + w] = kr[x][u];
     }
-    // V by 2 x 2 blocks: two keys' words of two dims -> two dims' words of
-    // two keys. Keys past Tk are zero: their P is zero, but 0 * NaN is not.
+    unsigned va[NKC][2], vc[NKC][2];
     int wl = lane & 7, pl = lane >> 3;
 #pragma unroll
     for (int x = 0; x < NKC; x++) {
 #pragma unroll
         for (int y = 0; y < 2; y++) {
-            int w = wl + 8 * x, p = pl + 4 * warp + 16 * y;
-            Vt[2 * w][p] = (st.va[x][y] & 0xffffu) | (st.vc[x][y] << 16);
-            Vt[2 * w + 1][p] = (st.va[x][y] >> 16) | (st.vc[x][y] & 0xffff0000u);
+            int w = wl + 8 * x, key = k0 + 2 * (pl + 4 * wr + 16 * y), in = 2 * w < hd;
+            va[x][y] = in && key < Tk ? vla_fa_ld(vh + (long)key * ldk + 2 * w) : 0u;
+            vc[x][y] = in && key + 1 < Tk ? vla_fa_ld(vh + (long)(key + 1) * ldk + 2 * w) : 0u;
+        }
+    }
+#pragma unroll
+    for (int x = 0; x < NKC; x++) {
+#pragma unroll
+        for (int y = 0; y < 2; y++) {
+            int w = wl + 8 * x, p = pl + 4 * wr + 16 * y;
+            Vt[(2 * w) * VLA_FA_VW + p] = (va[x][y] & 0xffffu) | (vc[x][y] << 16);
+            Vt[(2 * w + 1) * VLA_FA_VW + p] = (va[x][y] >> 16) | (vc[x][y] & 0xffff0000u);
         }
     }
 }
 
 // NKC: the head size's 16-column steps as a compile-time bound (hd <=
-// 16 NKC), so that the Q fragments, the O accumulators and the staged loads
-// take the registers this head size needs and no more
-template <int BF, int NKC>
+// 16 NKC), so that the Q fragments and O accumulators take the registers
+// this head size needs; KG key groups of four warps
+template <int BF, int NKC, int KG>
 __device__ void vla_fa_body(const rvd_u16 *q, long ldq, const rvd_u16 *k, const rvd_u16 *v,
                             long ldk, long sq, long sk, long so, int H, int KV, int Tq, int Tk,
-                            int hd, float scale2, void *out, long ldo, int out16,
-                            unsigned (*Ks)[VLA_FA_KW], unsigned (*Vt)[VLA_FA_VW])
+                            int hd, float scale2, void *out, long ldo, int out16, unsigned *smem)
 {
+    const int KW = NKC * 8 + 4, TILE = VLA_FA_BK * KW + NKC * 16 * VLA_FA_VW;
     int nt = (Tq + VLA_FA_BQ - 1) / VLA_FA_BQ, b = (int)blockIdx.x;
     int qt = b % nt, h = (b / nt) % H, s = b / (nt * H), g = h / (H / KV);
-    int tid = (int)threadIdx.x, warp = tid >> 5, lane = tid & 31, gid = lane >> 2, tig = lane & 3;
+    int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31, gid = lane >> 2, tig = lane & 3;
+    int wr = warp & 3, kg = warp >> 2; // row group, key group
     int nkc = (hd + 15) / 16, nnc = (hd + 7) / 8;
     const rvd_u16 *qh = q + (long)s * sq + (long)h * hd;
     const rvd_u16 *kh = k + (long)s * sk + (long)g * hd, *vh = v + (long)s * sk + (long)g * hd;
-    int r0 = qt * VLA_FA_BQ + warp * 16 + gid, r1 = r0 + 8;
+    int r0 = qt * VLA_FA_BQ + wr * 16 + gid, r1 = r0 + 8;
+    unsigned *Ks = smem + kg * TILE, *Vt = Ks + VLA_FA_BK * KW;
 
-    vla_fa_stage<NKC> st;
-    vla_fa_load<NKC>(st, kh, vh, ldk, 0, Tk, hd, warp, lane);
     unsigned qa[NKC][4];
 #pragma unroll
     for (int kc = 0; kc < NKC; kc++) {
@@ -847,26 +843,30 @@ __device__ void vla_fa_body(const rvd_u16 *q, long ldq, const rvd_u16 *k, const 
         o[n][0] = o[n][1] = o[n][2] = o[n][3] = 0.0f;
     float m0 = VLA_FA_NINF, m1 = VLA_FA_NINF, l0 = 0.0f, l1 = 0.0f;
 
-    for (int k0 = 0; k0 < Tk; k0 += VLA_FA_BK) {
+    // every group runs every round (the barriers are the block's); a group
+    // whose tile is past Tk sits the round out
+    for (int t0 = 0; t0 * VLA_FA_BK < Tk; t0 += KG) {
+        int k0 = (t0 + kg) * VLA_FA_BK, live = k0 < Tk;
         __syncthreads(); // the previous tile's readers are done
-        vla_fa_store<NKC>(st, Ks, Vt, warp, lane);
+        if (live)
+            vla_fa_tile<NKC>(Ks, Vt, kh, vh, ldk, k0, Tk, hd, wr, lane);
         __syncthreads();
-        if (k0 + VLA_FA_BK < Tk) // the next tile's loads, in flight during this one
-            vla_fa_load<NKC>(st, kh, vh, ldk, k0 + VLA_FA_BK, Tk, hd, warp, lane);
+        if (!live)
+            continue;
 
         float sc[VLA_FA_BK / 8][4];
 #pragma unroll
         for (int n = 0; n < VLA_FA_BK / 8; n++) {
             sc[n][0] = sc[n][1] = sc[n][2] = sc[n][3] = 0.0f;
+            const unsigned *kr = Ks + (n * 8 + gid) * KW + tig;
 #pragma unroll
             for (int kc = 0; kc < NKC; kc++)
                 if (kc < nkc)
-                    vla_fa_mma<BF>(sc[n], qa[kc], Ks[n * 8 + gid][kc * 8 + tig],
-                                   Ks[n * 8 + gid][kc * 8 + 4 + tig]);
+                    vla_fa_mma<BF>(sc[n], qa[kc], kr[kc * 8], kr[kc * 8 + 4]);
         }
         // online softmax over this tile; a row's four owners (one quad)
         // agree on its max through two shuffles
-        float t0 = VLA_FA_NINF, t1 = VLA_FA_NINF;
+        float t0m = VLA_FA_NINF, t1m = VLA_FA_NINF;
 #pragma unroll
         for (int n = 0; n < VLA_FA_BK / 8; n++) {
             int col = k0 + n * 8 + tig * 2;
@@ -875,14 +875,14 @@ __device__ void vla_fa_body(const rvd_u16 *q, long ldq, const rvd_u16 *k, const 
                 float a0 = col + j < Tk ? sc[n][j] * scale2 : VLA_FA_NINF;
                 float a1 = col + j < Tk ? sc[n][2 + j] * scale2 : VLA_FA_NINF;
                 sc[n][j] = a0, sc[n][2 + j] = a1;
-                t0 = fmaxf(t0, a0), t1 = fmaxf(t1, a1);
+                t0m = fmaxf(t0m, a0), t1m = fmaxf(t1m, a1);
             }
         }
-        t0 = fmaxf(t0, __shfl_xor_sync(0xffffffffu, t0, 1));
-        t0 = fmaxf(t0, __shfl_xor_sync(0xffffffffu, t0, 2));
-        t1 = fmaxf(t1, __shfl_xor_sync(0xffffffffu, t1, 1));
-        t1 = fmaxf(t1, __shfl_xor_sync(0xffffffffu, t1, 2));
-        float n0 = fmaxf(m0, t0), n1 = fmaxf(m1, t1); // finite: key k0 < Tk is in the tile
+        t0m = fmaxf(t0m, __shfl_xor_sync(0xffffffffu, t0m, 1));
+        t0m = fmaxf(t0m, __shfl_xor_sync(0xffffffffu, t0m, 2));
+        t1m = fmaxf(t1m, __shfl_xor_sync(0xffffffffu, t1m, 1));
+        t1m = fmaxf(t1m, __shfl_xor_sync(0xffffffffu, t1m, 2));
+        float n0 = fmaxf(m0, t0m), n1 = fmaxf(m1, t1m); // finite: key k0 < Tk is in the tile
         float c0 = exp2f(m0 - n0), c1 = exp2f(m1 - n1); // first tile: exp2(-inf) = 0
         m0 = n0, m1 = n1;
         float s0 = 0.0f, s1 = 0.0f;
@@ -909,10 +909,43 @@ __device__ void vla_fa_body(const rvd_u16 *q, long ldq, const rvd_u16 *k, const 
                               vla_fa_pack<BF>(sc[2 * kc + 1][0], sc[2 * kc + 1][1]),
                               vla_fa_pack<BF>(sc[2 * kc + 1][2], sc[2 * kc + 1][3])};
 #pragma unroll
-            for (int n = 0; n < 2 * NKC; n++)
+            for (int n = 0; n < 2 * NKC; n++) {
+                const unsigned *vr = Vt + (n * 8 + gid) * VLA_FA_VW + kc * 8 + tig;
                 if (n < nnc)
-                    vla_fa_mma<BF>(o[n], pa, Vt[n * 8 + gid][kc * 8 + tig],
-                                   Vt[n * 8 + gid][kc * 8 + 4 + tig]);
+                    vla_fa_mma<BF>(o[n], pa, vr[0], vr[4]);
+            }
+        }
+    }
+    if (KG > 1) {
+        // group 1 hands its (max, partial sums, O) to group 0 through the
+        // tile buffers, now free; a lane of group 0 holds the same rows and
+        // columns as its twin in group 1. A group that saw no tile (Tk <=
+        // 64) hands max -inf, sums 0: its weight exp2(-inf) is 0.
+        float *xo = (float *)smem, *xm = xo + 128 * 2 * NKC * 4;
+        int slot = wr * 32 + lane;
+        __syncthreads();
+        if (kg == 1) {
+#pragma unroll
+            for (int n = 0; n < 2 * NKC; n++)
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    xo[(slot * 2 * NKC + n) * 4 + j] = o[n][j];
+            xm[slot * 4] = m0, xm[slot * 4 + 1] = m1, xm[slot * 4 + 2] = l0;
+            xm[slot * 4 + 3] = l1;
+        }
+        __syncthreads();
+        if (kg == 1)
+            return;
+        float mb0 = xm[slot * 4], mb1 = xm[slot * 4 + 1];
+        float n0 = fmaxf(m0, mb0), n1 = fmaxf(m1, mb1); // m0, m1: group 0 had tile 0
+        float a0 = exp2f(m0 - n0), a1 = exp2f(m1 - n1), b0 = exp2f(mb0 - n0),
+              b1 = exp2f(mb1 - n1);
+        l0 = l0 * a0 + xm[slot * 4 + 2] * b0, l1 = l1 * a1 + xm[slot * 4 + 3] * b1;
+#pragma unroll
+        for (int n = 0; n < 2 * NKC; n++) {
+            const float *x = xo + (slot * 2 * NKC + n) * 4;
+            o[n][0] = o[n][0] * a0 + x[0] * b0, o[n][1] = o[n][1] * a0 + x[1] * b0;
+            o[n][2] = o[n][2] * a1 + x[2] * b1, o[n][3] = o[n][3] * a1 + x[3] * b1;
         }
     }
     // each thread summed its own columns: the row's quad adds them up
@@ -944,43 +977,36 @@ __device__ void vla_fa_body(const rvd_u16 *q, long ldq, const rvd_u16 *k, const 
     }
 }
 
-// the head size's instantiation: 64 (4 steps), 72 and 80 (5), up to 128 (8)
-template <int BF>
-__device__ void vla_fa_dispatch(const rvd_u16 *q, long ldq, const rvd_u16 *k, const rvd_u16 *v,
-                                long ldk, long sq, long sk, long so, int H, int KV, int Tq, int Tk,
-                                int hd, float scale2, void *out, long ldo, int out16,
-                                unsigned (*Ks)[VLA_FA_KW], unsigned (*Vt)[VLA_FA_VW])
-{
-    if (hd <= 64)
-        vla_fa_body<BF, 4>(q, ldq, k, v, ldk, sq, sk, so, H, KV, Tq, Tk, hd, scale2, out, ldo,
-                           out16, Ks, Vt);
-    else if (hd <= 80)
-        vla_fa_body<BF, 5>(q, ldq, k, v, ldk, sq, sk, so, H, KV, Tq, Tk, hd, scale2, out, ldo,
-                           out16, Ks, Vt);
-    else
-        vla_fa_body<BF, 8>(q, ldq, k, v, ldk, sq, sk, so, H, KV, Tq, Tk, hd, scale2, out, ldo,
-                           out16, Ks, Vt);
-}
 #endif
 
-extern "C" __global__ void vla_flash_attn(const rvd_u16 *q, long ldq, const rvd_u16 *k,
-                                          const rvd_u16 *v, long ldk, long sq, long sk, long so,
-                                          int H, int KV, int Tq, int Tk, int hd, float scale2,
-                                          void *out, long ldo, int out16, int bf)
-{
+// four kernels, so that each is one instantiation with the registers its
+// head sizes need (two in one kernel spilled under the narrow kernel's
+// bound): the narrow pair (hd <= 80, 2 key groups, 256 threads) fits two
+// blocks an SM; the wide pair (hd <= 128, 1 key group, 128 threads) needs
+// about twice the registers a thread. _bf / _h: bf16 or fp16 operands.
+#define VLA_FA_ARGS                                                                                \
+    const rvd_u16 *q, long ldq, const rvd_u16 *k, const rvd_u16 *v, long ldk, long sq, long sk,    \
+        long so, int H, int KV, int Tq, int Tk, int hd, float scale2, void *out, long ldo,         \
+        int out16
 #if defined(RVD_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    // declared here, not in the template: one copy for both instantiations
-    __shared__ unsigned Ks[VLA_FA_BK][VLA_FA_KW];
-    __shared__ unsigned Vt[VLA_FA_HDMAX][VLA_FA_VW];
-    if (bf)
-        vla_fa_dispatch<1>(q, ldq, k, v, ldk, sq, sk, so, H, KV, Tq, Tk, hd, scale2, out, ldo,
-                           out16, Ks, Vt);
-    else
-        vla_fa_dispatch<0>(q, ldq, k, v, ldk, sq, sk, so, H, KV, Tq, Tk, hd, scale2, out, ldo,
-                           out16, Ks, Vt);
+#define VLA_FA_CALL(BF, NKC, KG)                                                                   \
+    {                                                                                              \
+        extern __shared__ unsigned vla_fa_smem[]; /* sized by the host (flash16) */               \
+        vla_fa_body<BF, NKC, KG>(q, ldq, k, v, ldk, sq, sk, so, H, KV, Tq, Tk, hd, scale2, out,    \
+                                 ldo, out16, vla_fa_smem);                                         \
+    }
 #else
-    (void)q, (void)ldq, (void)k, (void)v, (void)ldk, (void)sq, (void)sk, (void)so, (void)H;
-    (void)KV, (void)Tq, (void)Tk, (void)hd, (void)scale2, (void)out, (void)ldo, (void)out16;
-    (void)bf;
+#define VLA_FA_CALL(BF, NKC, KG)                                                                   \
+    {                                                                                              \
+        (void)q, (void)ldq, (void)k, (void)v, (void)ldk, (void)sq, (void)sk, (void)so, (void)H;    \
+        (void)KV, (void)Tq, (void)Tk, (void)hd, (void)scale2, (void)out, (void)ldo, (void)out16;   \
+    }
 #endif
-}
+extern "C" __global__ void __launch_bounds__(256, 2) vla_flash_attn_bf(VLA_FA_ARGS)
+    VLA_FA_CALL(1, 5, 2)
+extern "C" __global__ void __launch_bounds__(256, 2) vla_flash_attn_h(VLA_FA_ARGS)
+    VLA_FA_CALL(0, 5, 2)
+extern "C" __global__ void __launch_bounds__(128) vla_flash_attn_w_bf(VLA_FA_ARGS)
+    VLA_FA_CALL(1, 8, 1)
+extern "C" __global__ void __launch_bounds__(128) vla_flash_attn_w_h(VLA_FA_ARGS)
+    VLA_FA_CALL(0, 8, 1)

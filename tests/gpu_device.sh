@@ -265,7 +265,8 @@ ok = ok and (own_gemm or steps.get("vla_cvt16", 0) <= 1) and steps.get("vla_time
 # else the attention GEMMs over cameras x heads, one call each
 vis = calls.get("vision", {})
 if os.environ.get("FLASH") == "1":
-    ok = ok and vis.get("vla_flash_attn", 0) > 0 and "vla_softmax" not in vis
+    ok = ok and sum(n for k, n in vis.items() if k.startswith("vla_flash_attn")) > 0
+    ok = ok and "vla_softmax" not in vis
     ok = ok and "GEMM, batched over cameras x heads (BLAS)" not in vis
     ok = ok and "attention vision: fused kernel" in txt
 elif os.environ.get("PTR") == "1":

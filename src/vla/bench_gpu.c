@@ -185,7 +185,7 @@ static int prepare(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vl
                  "fused kernel (QK^T, online softmax, PV in one launch; mma.sync)");
     else
         snprintf(o->attention, sizeof(o->attention), "BLAS GEMMs around a softmax kernel: %s",
-                 fwhy                           ? fwhy
+                 fwhy                            ? fwhy
                  : strcmp(r->dtype, "fp32") == 0 ? "fp32 (the fused kernel is 16-bit only)"
                                                  : "the shapes are outside the fused kernel's");
 

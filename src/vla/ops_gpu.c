@@ -37,10 +37,13 @@
     X(vla_rmsnorm)                                                                                 \
     X(vla_rope)                                                                                    \
     X(vla_softmax)                                                                                 \
-    X(vla_patchify) X(vla_pos_interp) X(vla_merge) X(vla_embed) X(vla_concat_bcast)                \
-        X(vla_time_embed) X(vla_denorm_clamp) X(vla_max_abs) X(vla_moe_route) X(vla_moe_combine)   \
-            X(vla_gemm_f32) X(vla_gemm_w16) X(vla_cvt16x3) X(vla_bias_act) X(vla_bias_layernorm)   \
-                X(vla_rope_split) X(vla_bias_cvt16) X(vla_time_concat) X(vla_flash_attn)
+    X(vla_patchify)                                                                                \
+    X(vla_pos_interp)                                                                              \
+    X(vla_merge) X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp)            \
+        X(vla_max_abs) X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16)         \
+            X(vla_cvt16x3) X(vla_bias_act) X(vla_bias_layernorm) X(vla_rope_split)                 \
+                X(vla_bias_cvt16) X(vla_time_concat) X(vla_flash_attn_bf) X(vla_flash_attn_h)      \
+                    X(vla_flash_attn_w_bf) X(vla_flash_attn_w_h)
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
@@ -426,12 +429,13 @@ static void launch(int k, unsigned grid, void **args)
     prof_mark(knames[k]);
 }
 
-/* launch() with its own block size (a kernel whose work split needs it) */
-static void launch_b(int k, unsigned grid, unsigned block, void **args)
+/* launch() with its own block size and dynamic shared memory (a kernel
+ * whose work split needs them) */
+static void launch_b(int k, unsigned grid, unsigned block, unsigned smem, void **args)
 {
     if (G.err)
         return;
-    if (G.b->launch(G.b, G.f[k], grid, block, 0, G.s, args))
+    if (G.b->launch(G.b, G.f[k], grid, block, smem, G.s, args))
         fail(knames[k]);
     prof_mark(knames[k]);
 }
@@ -904,10 +908,14 @@ static int attend_ptrs(enum vla_attn_phase ph, const struct vla_attn_geom *g)
 
 /* the fused kernel's limits (kernels/vla_ops.hip "fused attention"): 16-bit
  * operands, an even head size of at most 128 (32-bit fragment loads, the
- * register tile), word-aligned rows */
+ * register tile), word-aligned rows. Its four kernels: the narrow pair (hd
+ * <= 80: two key groups of four warps, 5 column steps of 16) and the wide
+ * pair (hd <= 128: one group, 8 steps), each in bf16 and fp16; the dynamic
+ * shared memory is the groups' K and transposed V tiles (64 keys; rows
+ * padded by 4 words) */
 #define FA_HDMAX 128
 #define FA_BQ 64
-#define FA_THREADS 128
+#define FA_VW (64 / 2 + 4)
 
 static int flash16(const void *qkv16, void *out, enum gpu_dtype ot, int C, int T, int H, int hd,
                    float scale)
@@ -915,14 +923,17 @@ static int flash16(const void *qkv16, void *out, enum gpu_dtype ot, int C, int T
     if (G.err || !G.flash_hw || G.flash_off || hd % 2 || hd > FA_HDMAX || (uintptr_t)qkv16 % 4 ||
         (uintptr_t)out % 4)
         return -1;
-    int W = H * hd, KV = H, nt = (T + FA_BQ - 1) / FA_BQ, o16 = ot != GPU_F32,
-        bf = G.dt == GPU_BF16;
+    int wide = hd > 80, nkc = wide ? 8 : 5, groups = wide ? 1 : 2, bf = G.dt == GPU_BF16;
+    int k = wide ? (bf ? K_vla_flash_attn_w_bf : K_vla_flash_attn_w_h)
+                 : (bf ? K_vla_flash_attn_bf : K_vla_flash_attn_h);
+    unsigned smem = (unsigned)(groups * (64 * (8 * nkc + 4) + 16 * nkc * FA_VW) * 4);
+    int W = H * hd, KV = H, nt = (T + FA_BQ - 1) / FA_BQ, o16 = ot != GPU_F32;
     long ld = 3L * W, seq = (long)T * ld, so = (long)T * W, ldo = W;
-    const uint16_t *q = qkv16, *k = q + W, *v = q + 2 * W;
+    const uint16_t *q = qkv16, *kp = q + W, *v = q + 2 * W;
     float s2 = (float)(scale * 1.4426950408889634); /* exp(x) = exp2(x log2 e) */
-    void *args[] = {&q, &ld, &k, &v, &ld, &seq, &seq, &so, &H, &KV, &T, &T, &hd, &s2, &out, &ldo,
-                    &o16, &bf};
-    launch_b(K_vla_flash_attn, (unsigned)(C * H * nt), FA_THREADS, args);
+    void *args[] = {&q,  &ld, &kp, &v,  &ld, &seq, &seq, &so, &H,
+                    &KV, &T,  &T,  &hd, &s2, &out, &ldo, &o16};
+    launch_b(k, (unsigned)(C * H * nt), (unsigned)(128 * groups), smem, args);
     G.flash_calls++;
     return 0;
 }
@@ -1318,8 +1329,8 @@ int vla_gpu_open(const char *kind, char **why)
     G.info.total_mem = p.total_mem;
     /* the fused attention kernel has a body only where the module's target
      * has mma.sync (CUDA sm_80 and newer) */
-    G.flash_hw = strcmp(b->name, "cuda") == 0 && strncmp(target, "sm_", 3) == 0 &&
-                 atoi(target + 3) >= 80;
+    G.flash_hw =
+        strcmp(b->name, "cuda") == 0 && strncmp(target, "sm_", 3) == 0 && atoi(target + 3) >= 80;
     size_t fr = 0, tot = 0;
     if (!b->mem_info(b, &fr, &tot))
         G.free0 = fr;
