@@ -341,6 +341,9 @@ extern "C" __global__ void vla_bias_act(float *y, const float *bias, int T, int 
 
 // x[t] += bias (bias may be NULL), y = layernorm(x); one block per row. A
 // thread reads back only the elements it wrote itself (same index walk).
+// Rows up to VLA_NORM_CACHE x VLA_BLOCK wide stay in registers; wider ones
+// (the odd-shape kernel tests have one) read x again per pass.
+#define VLA_NORM_CACHE 8
 extern "C" __global__ void vla_bias_layernorm(float *x, const float *bias, const float *w,
                                               const float *b, float *y, int T, int D, float eps,
                                               rvd_u16 *y16, int bf)
@@ -348,6 +351,39 @@ extern "C" __global__ void vla_bias_layernorm(float *x, const float *bias, const
     __shared__ float sh[VLA_BLOCK];
     for (int t = blockIdx.x; t < T; t += gridDim.x) {
         float *r = x + (rvd_u64)t * D;
+        if (D <= VLA_NORM_CACHE * VLA_BLOCK) {
+            // the row in registers: one read of x, the statistics and the
+            // output from there (a vision row is 1152 wide: 5 a thread)
+            float c[VLA_NORM_CACHE], s = 0;
+#pragma unroll
+            for (int k = 0; k < VLA_NORM_CACHE; k++) {
+                int i = (int)threadIdx.x + k * VLA_BLOCK;
+                c[k] = 0;
+                if (i < D) {
+                    c[k] = r[i] + (bias ? bias[i] : 0.0f);
+                    if (bias)
+                        r[i] = c[k];
+                    s += c[k];
+                }
+            }
+            float mean = vla_block_sum(s, sh) / (float)D;
+            s = 0;
+#pragma unroll
+            for (int k = 0; k < VLA_NORM_CACHE; k++)
+                if ((int)threadIdx.x + k * VLA_BLOCK < D)
+                    s += (c[k] - mean) * (c[k] - mean);
+            float inv = 1.0f / sqrtf(vla_block_sum(s, sh) / (float)D + eps);
+#pragma unroll
+            for (int k = 0; k < VLA_NORM_CACHE; k++) {
+                int i = (int)threadIdx.x + k * VLA_BLOCK;
+                if (i < D) {
+                    float v = (c[k] - mean) * inv * w[i] + b[i];
+                    y[(rvd_u64)t * D + i] = v;
+                    vla_put16(y16, (rvd_u64)t * D + i, v, bf);
+                }
+            }
+            continue;
+        }
         float s = 0;
         for (int i = threadIdx.x; i < D; i += VLA_BLOCK) {
             float v = r[i];
@@ -547,15 +583,17 @@ extern "C" __global__ void vla_time_concat(const float *a, int Da, float *out, i
     }
 }
 
-extern "C" __global__ void vla_denorm_clamp(float *x, int T, int A, const float *mean,
-                                            const float *sd, const float *lo, const float *hi)
+// y = clamp(x * sd + mean, lo, hi) per action dimension; y may be x
+extern "C" __global__ void vla_denorm_clamp(const float *x, float *y, int T, int A,
+                                            const float *mean, const float *sd, const float *lo,
+                                            const float *hi)
 {
     rvd_u64 n = (rvd_u64)T * A;
     for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
         int a = (int)(i % A);
         float v = x[i] * sd[a] + mean[a];
         v = v < lo[a] ? lo[a] : v > hi[a] ? hi[a] : v;
-        x[i] = v;
+        y[i] = v;
     }
 }
 
@@ -748,6 +786,15 @@ template <int BF> __device__ inline unsigned vla_fa_pack(float lo, float hi)
     return r;
 }
 
+// 2^x by the hardware's approximation (2 ulp; -inf gives 0): the
+// probabilities are rounded to 16 bits right after
+__device__ inline float vla_fa_exp2(float x)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 __device__ inline unsigned vla_fa_ld(const rvd_u16 *p)
 {
     return *(const unsigned *)p;
@@ -865,33 +912,40 @@ __device__ void vla_fa_body(const rvd_u16 *q, long ldq, const rvd_u16 *k, const 
                     vla_fa_mma<BF>(sc[n], qa[kc], kr[kc * 8], kr[kc * 8 + 4]);
         }
         // online softmax over this tile; a row's four owners (one quad)
-        // agree on its max through two shuffles
+        // agree on its max through two shuffles. The max is taken over the
+        // raw scores (the scale is positive), so each probability is one
+        // fma and one exp2; only a tile past Tk's end is masked.
         float t0m = VLA_FA_NINF, t1m = VLA_FA_NINF;
+        if (k0 + VLA_FA_BK > Tk) {
+#pragma unroll
+            for (int n = 0; n < VLA_FA_BK / 8; n++) {
+                int col = k0 + n * 8 + tig * 2;
+#pragma unroll
+                for (int j = 0; j < 2; j++)
+                    if (col + j >= Tk)
+                        sc[n][j] = sc[n][2 + j] = VLA_FA_NINF;
+            }
+        }
 #pragma unroll
         for (int n = 0; n < VLA_FA_BK / 8; n++) {
-            int col = k0 + n * 8 + tig * 2;
-#pragma unroll
-            for (int j = 0; j < 2; j++) {
-                float a0 = col + j < Tk ? sc[n][j] * scale2 : VLA_FA_NINF;
-                float a1 = col + j < Tk ? sc[n][2 + j] * scale2 : VLA_FA_NINF;
-                sc[n][j] = a0, sc[n][2 + j] = a1;
-                t0m = fmaxf(t0m, a0), t1m = fmaxf(t1m, a1);
-            }
+            t0m = fmaxf(t0m, fmaxf(sc[n][0], sc[n][1]));
+            t1m = fmaxf(t1m, fmaxf(sc[n][2], sc[n][3]));
         }
         t0m = fmaxf(t0m, __shfl_xor_sync(0xffffffffu, t0m, 1));
         t0m = fmaxf(t0m, __shfl_xor_sync(0xffffffffu, t0m, 2));
         t1m = fmaxf(t1m, __shfl_xor_sync(0xffffffffu, t1m, 1));
         t1m = fmaxf(t1m, __shfl_xor_sync(0xffffffffu, t1m, 2));
-        float n0 = fmaxf(m0, t0m), n1 = fmaxf(m1, t1m); // finite: key k0 < Tk is in the tile
-        float c0 = exp2f(m0 - n0), c1 = exp2f(m1 - n1); // first tile: exp2(-inf) = 0
+        // finite: key k0 < Tk is in the tile
+        float n0 = fmaxf(m0, t0m * scale2), n1 = fmaxf(m1, t1m * scale2);
+        float c0 = vla_fa_exp2(m0 - n0), c1 = vla_fa_exp2(m1 - n1); // first tile: exp2(-inf) = 0
         m0 = n0, m1 = n1;
         float s0 = 0.0f, s1 = 0.0f;
 #pragma unroll
         for (int n = 0; n < VLA_FA_BK / 8; n++) {
 #pragma unroll
             for (int j = 0; j < 2; j++) {
-                sc[n][j] = exp2f(sc[n][j] - n0);
-                sc[n][2 + j] = exp2f(sc[n][2 + j] - n1);
+                sc[n][j] = vla_fa_exp2(fmaf(sc[n][j], scale2, -n0));
+                sc[n][2 + j] = vla_fa_exp2(fmaf(sc[n][2 + j], scale2, -n1));
                 s0 += sc[n][j], s1 += sc[n][2 + j];
             }
         }
@@ -938,8 +992,8 @@ __device__ void vla_fa_body(const rvd_u16 *q, long ldq, const rvd_u16 *k, const 
             return;
         float mb0 = xm[slot * 4], mb1 = xm[slot * 4 + 1];
         float n0 = fmaxf(m0, mb0), n1 = fmaxf(m1, mb1); // m0, m1: group 0 had tile 0
-        float a0 = exp2f(m0 - n0), a1 = exp2f(m1 - n1), b0 = exp2f(mb0 - n0),
-              b1 = exp2f(mb1 - n1);
+        float a0 = vla_fa_exp2(m0 - n0), a1 = vla_fa_exp2(m1 - n1), b0 = vla_fa_exp2(mb0 - n0),
+              b1 = vla_fa_exp2(mb1 - n1);
         l0 = l0 * a0 + xm[slot * 4 + 2] * b0, l1 = l1 * a1 + xm[slot * 4 + 3] * b1;
 #pragma unroll
         for (int n = 0; n < 2 * NKC; n++) {

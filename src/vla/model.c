@@ -511,8 +511,7 @@ int vla_forward(struct vla_model *m, const struct vla_inputs *in, float *actions
             stage_s[2 + s] = t1 - t0;
         t0 = t1;
     }
-    o->copy(m->out, m->xt, na);
-    o->denorm_clamp(m->out, m->B * m->C, m->A, m->w.mean, m->w.std, m->w.low, m->w.high);
+    o->denorm_clamp(m->xt, m->out, m->B * m->C, m->A, m->w.mean, m->w.std, m->w.low, m->w.high);
     stat(m, st, "actions", m->out, na, -1);
     o->download(actions, m->out, na);
     o->sync();

@@ -133,9 +133,11 @@ struct vla_ops {
     void (*time_concat)(const float *a, int Da, float *out, int T, int D, float t,
                         double min_period, double max_period);
 
-    /* x [T, A] (normalised) -> x * std + mean, clamped to [low, high] */
-    void (*denorm_clamp)(float *x, int T, int A, const float *mean, const float *std,
-                         const float *low, const float *high);
+    /* y [T, A] = x (normalised) * std + mean, clamped to [low, high]; y
+     * may be x. Out of place, the integrator state x_t turns into the
+     * actions without a copy before it */
+    void (*denorm_clamp)(const float *x, float *y, int T, int A, const float *mean,
+                         const float *std, const float *low, const float *high);
     /* max |x| and whether any element is NaN/Inf (the layer statistics) */
     float (*max_abs)(const float *x, size_t n, int *nonfinite);
 };

@@ -471,14 +471,14 @@ static void cpu_scatter_add_rows(const float *x, const int *rows, const float *w
             y[(size_t)rows[i] * D + d] += w[i] * x[(size_t)i * D + d];
 }
 
-static void cpu_denorm_clamp(float *x, int T, int A, const float *mean, const float *std,
-                             const float *low, const float *high)
+static void cpu_denorm_clamp(const float *x, float *y, int T, int A, const float *mean,
+                             const float *std, const float *low, const float *high)
 {
     for (int t = 0; t < T; t++)
         for (int a = 0; a < A; a++) {
             float v = x[(size_t)t * A + a] * std[a] + mean[a];
             v = v < low[a] ? low[a] : v > high[a] ? high[a] : v;
-            x[(size_t)t * A + a] = v;
+            y[(size_t)t * A + a] = v;
         }
 }
 

@@ -1196,11 +1196,11 @@ static void g_moe_dense(const float *h, float *x, const float *router_w, const f
     LAUNCH(K_vla_moe_combine, grid_for((uint64_t)T * D), &eo, &wd, &T, &X, &D, &x);
 }
 
-static void g_denorm_clamp(float *x, int T, int A, const float *mean, const float *sd,
-                           const float *lo, const float *hi)
+static void g_denorm_clamp(const float *x, float *y, int T, int A, const float *mean,
+                           const float *sd, const float *lo, const float *hi)
 {
-    wrote(x, (size_t)T * A * sizeof(float));
-    LAUNCH(K_vla_denorm_clamp, grid_for((uint64_t)T * A), &x, &T, &A, &mean, &sd, &lo, &hi);
+    wrote(y, (size_t)T * A * sizeof(float));
+    LAUNCH(K_vla_denorm_clamp, grid_for((uint64_t)T * A), &x, &y, &T, &A, &mean, &sd, &lo, &hi);
 }
 
 static float g_max_abs(const float *x, size_t n, int *nonfinite)

@@ -95,8 +95,12 @@ int main(void)
     /* de-normalise and clamp */
     float act[2] = {1.0f, -10.0f}, mean[2] = {0.5f, 0}, sd[2] = {2, 1}, lo[2] = {-1, -1},
           hi[2] = {2, 1};
-    o->denorm_clamp(act, 1, 2, mean, sd, lo, hi);
+    o->denorm_clamp(act, act, 1, 2, mean, sd, lo, hi);
     CHECK(act[0] == 2.0f && act[1] == -1.0f);
+    /* out of place: the source stays as it was */
+    float src[2] = {0.25f, 0.5f}, dst[2] = {9, 9};
+    o->denorm_clamp(src, dst, 1, 2, mean, sd, lo, hi);
+    CHECK(dst[0] == 1.0f && dst[1] == 0.5f && src[0] == 0.25f && src[1] == 0.5f);
 
     /* the layer statistic sees NaN/Inf */
     float bad[3] = {1, NAN, -4};
