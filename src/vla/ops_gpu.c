@@ -25,6 +25,8 @@
 #include "rng.h"
 #include "spans.h"
 
+/* clang-format off: one kernel a line (the formatter reflows this list
+ * differently on every pass) */
 #define KFNS(X)                                                                                    \
     X(vla_cvt16)                                                                                   \
     X(vla_rng_fill)                                                                                \
@@ -39,11 +41,27 @@
     X(vla_softmax)                                                                                 \
     X(vla_patchify)                                                                                \
     X(vla_pos_interp)                                                                              \
-    X(vla_merge) X(vla_embed) X(vla_concat_bcast) X(vla_time_embed) X(vla_denorm_clamp)            \
-        X(vla_max_abs) X(vla_moe_route) X(vla_moe_combine) X(vla_gemm_f32) X(vla_gemm_w16)         \
-            X(vla_cvt16x3) X(vla_bias_act) X(vla_bias_layernorm) X(vla_rope_split)                 \
-                X(vla_bias_cvt16) X(vla_time_concat) X(vla_flash_attn_bf) X(vla_flash_attn_h)      \
-                    X(vla_flash_attn_w_bf) X(vla_flash_attn_w_h)
+    X(vla_merge)                                                                                   \
+    X(vla_embed)                                                                                   \
+    X(vla_concat_bcast)                                                                            \
+    X(vla_time_embed)                                                                              \
+    X(vla_denorm_clamp)                                                                            \
+    X(vla_max_abs)                                                                                 \
+    X(vla_moe_route)                                                                               \
+    X(vla_moe_combine)                                                                             \
+    X(vla_gemm_f32)                                                                                \
+    X(vla_gemm_w16)                                                                                \
+    X(vla_cvt16x3)                                                                                 \
+    X(vla_bias_act)                                                                                \
+    X(vla_bias_layernorm)                                                                          \
+    X(vla_rope_split)                                                                              \
+    X(vla_bias_cvt16)                                                                              \
+    X(vla_time_concat)                                                                             \
+    X(vla_flash_attn_bf)                                                                           \
+    X(vla_flash_attn_h)                                                                            \
+    X(vla_flash_attn_w_bf)                                                                         \
+    X(vla_flash_attn_w_h)
+/* clang-format on */
 #define KENUM(n) K_##n,
 enum { KFNS(KENUM) K_COUNT };
 #define KNAME(n) #n,
