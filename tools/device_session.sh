@@ -10,7 +10,7 @@
 #      --gpu all (with --prom/--html/--markdown) and tests/gpu_multi.sh
 #   c: one H200 (the `nvidia-h200` kind), no soak, in one call: make
 #      test-gpu (with bench --kernel-test), --profile of pi0 bf16 (and with
-#      ROCM_VLA_DOCTOR_NO_PTR_BATCH=1), make bench
+#      ROCM_VLA_DOCTOR_NO_FLASH=1), make bench
 #      (doctor vs the fair twin), bench --sweep (quick grid: steps, chunk,
 #      image 224/256/320, dtype, batch 1/4/8)
 #      (JSON, then its HTML page through `report`), lingbot-v2, a dashboard
@@ -76,9 +76,9 @@ elif [ "$PHASE" = c ]; then
     echo "test-gpu: $(tail -1 "$R/test-gpu.txt")"
     timeout 60 "$RVD" bench --preset pi0 --dtype bf16 --runs 20 --rows 0 --profile >"$R/profile.txt" 2>&1
     echo "profile: exit $?"
-    ROCM_VLA_DOCTOR_NO_PTR_BATCH=1 timeout 60 "$RVD" bench --preset pi0 --dtype bf16 --runs 20 \
-        --rows 0 --profile >"$R/profile-noptr.txt" 2>&1
-    echo "profile without the pointer-array attention GEMMs: exit $?"
+    ROCM_VLA_DOCTOR_NO_FLASH=1 timeout 60 "$RVD" bench --preset pi0 --dtype bf16 --runs 20 \
+        --rows 0 --profile >"$R/profile-noflash.txt" 2>&1
+    echo "profile without the fused attention (the BLAS path): exit $?"
     RUNS=30 RVD="$RVD" WORK=/tmp/rvd-bench timeout 240 sh tools/vla_bench.sh >"$R/bench.txt" 2>&1
     echo "make bench: exit $?"
     cp docs/PERFORMANCE.md "$R/PERFORMANCE.md"
