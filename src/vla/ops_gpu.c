@@ -7,7 +7,8 @@
  * the device, activations per GEMM) with fp32 accumulation and fp32 output;
  * norms, softmax, RoPE, the time grid and x_t stay fp32. Attention is
  * BLAS-based: S = Q K^T (batched over heads, K shared inside a GQA group),
- * a row softmax in fp32, O = P V. Everything is issued on one stream, so
+ * a row softmax in fp32, O = P V; but 16-bit vision attention on CUDA
+ * sm_80+, which is one fused kernel (flash16). Everything is issued on one stream, so
  * the whole pass can be captured as one graph; the host only touches the
  * inputs and the actions (through pinned staging when captured). */
 #include "ops_gpu.h"
@@ -906,14 +907,12 @@ static int blocks16(void)
 
 /* vision attention on the QKV projection's 16-bit rows qkv16 [C*T, 3W]
  * ([tokens, 3, heads, hd]) read in place by leading dimension 3W and head
- * stride hd: S = Q K^T (fp32), one softmax over every sequence and head
- * writing 16-bit P, O = P V written straight into out [C*T, W] (type ot:
- * fp32, or the 16-bit operand of the o-projection). A sequence's rows are
- * T * 3W apart and its heads hd apart: no single stride spans both, so
- * with C > 1 each GEMM is one pointer-array call over every sequence x
- * head (attn_ptrs.h), else (no such call, ROCM_VLA_DOCTOR_NO_PTR_BATCH=1,
- * arrays not built before a capture, the call failing) per sequence one
- * strided batch over the heads. */
+ * stride hd: the fused kernel where flash16 takes it, else S = Q K^T (fp32), one softmax over every
+ * sequence and head writing 16-bit P, O = P V written straight into out [C*T, W] (type ot: fp32, or
+ * the 16-bit operand of the o-projection). A sequence's rows are T * 3W apart and its heads hd
+ * apart: no single stride spans both, so with C > 1 each GEMM is one pointer-array call over every
+ * sequence x head (attn_ptrs.h), else (no such call, ROCM_VLA_DOCTOR_NO_PTR_BATCH=1, arrays not
+ * built before a capture, the call failing) per sequence one strided batch over the heads. */
 static int attend_ptrs(enum vla_attn_phase ph, const struct vla_attn_geom *g)
 {
     if (G.err || G.no_ptr_batch || g->C < 2)
