@@ -768,8 +768,8 @@ static void attend(const float *q, int qs, const float *k, const float *v, int k
         void *P1 = t == GPU_F32 ? NULL : scratch(&G.P16, (size_t)M * Tk * 2);
         gemm(t, 0, 1, M, Tk, hd, 1.0f, Q, hd, 0, K, ldk, 0, 0.0f, S, Tk, 0, 1);
         softmax(S, M, Tk, scale, P1, bf);
-        gemm_ct(t, ct, 0, 0, M, hd, Tk, 1.0f, t == GPU_F32 ? (const void *)S : P1, Tk, 0, V, ldv,
-                0, 0.0f, out, hd, 0, 1);
+        gemm_ct(t, ct, 0, 0, M, hd, Tk, 1.0f, t == GPU_F32 ? (const void *)S : P1, Tk, 0, V, ldv, 0,
+                0.0f, out, hd, 0, 1);
         return;
     }
     if (G_ == 1) {
