@@ -232,6 +232,7 @@ FLASH=0
 if grep -q '^ok   fused attention kernel: ' "$OUT/ktest.txt"; then
     FLASH=1
     grep -q '^-- fused ops, bf16, vision attention by BLAS GEMMs + softmax' "$OUT/ktest.txt" && ok || bad "kernel tests: the fused attention's BLAS A/B missing"
+    grep -q '^ok   fused attention kernel, fp16: ' "$OUT/ktest.txt" && ok || bad "kernel tests: the fused attention's fp16 kernels: $(grep 'fused attention kernel, fp16' "$OUT/ktest.txt")"
     ROCM_VLA_DOCTOR_NO_FLASH=1 "$RVD" bench --kernel-test >"$OUT/ktest-noflash.txt" 2>&1 && ok || bad "bench --kernel-test with ROCM_VLA_DOCTOR_NO_FLASH=1 failed: $(grep -E '^FAIL|error' "$OUT/ktest-noflash.txt" | head -5)"
     grep -q '^skip the fused attention kernel (the BLAS path ran): disabled' "$OUT/ktest-noflash.txt" && ok || bad "NO_FLASH: the kernel tests still used the fused kernel: $(grep 'fused attention' "$OUT/ktest-noflash.txt")"
 elif grep -q '^skip the fused attention kernel (the BLAS path ran): ' "$OUT/ktest.txt"; then

@@ -98,6 +98,18 @@ int vla_kernel_test(const char *backend)
         printf("%s fused attention kernel: %lld launches in the bf16 cases, %lld with it off\n",
                fl_ok ? "ok  " : "FAIL", fc0, fc1 - fc0);
         fails += !fl_ok;
+        /* the fp16 kernels of the pair (vla_flash_attn_h, _w_h): the same
+         * cases with fp16 operands, the fused kernel on */
+        vla_gpu_set_dtype("fp16");
+        printf("-- fused ops, fp16 (the fused attention's fp16 kernels)\n");
+        fails += vla_ops_check(&vla_ops_cpu, &vla_ops_gpu, 3e-2, stdout);
+        long long fc2;
+        vla_gpu_flash(&fc2);
+        int h_ok = fc2 - fc1 == fc0;
+        printf("%s fused attention kernel, fp16: %lld launches\n", h_ok ? "ok  " : "FAIL",
+               fc2 - fc1);
+        fails += !h_ok;
+        vla_gpu_set_dtype("bf16");
     }
     /* the attention cases of 2 and 3 sequences on the BLAS path (the fused
      * kernel's fallback, or where there is no fused kernel): their GEMMs over sequences
