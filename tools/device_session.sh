@@ -29,6 +29,14 @@ PHASE=${1:?usage: device_session.sh a|b|c|d|e}
 RVD=${RVD:?} OUT=${OUT:?}
 S=/tmp/rvd-soak
 mkdir -p "$OUT"
+# pi0 bf16 --profile into $1, with the fused attention and without it
+profiles() {
+    timeout 60 "$RVD" bench --preset pi0 --dtype bf16 --runs 20 --rows 0 --profile >"$1/profile.txt" 2>&1
+    echo "profile: exit $?"
+    ROCM_VLA_DOCTOR_NO_FLASH=1 timeout 60 "$RVD" bench --preset pi0 --dtype bf16 --runs 20 \
+        --rows 0 --profile >"$1/profile-noflash.txt" 2>&1
+    echo "profile without the fused attention (the BLAS path): exit $?"
+}
 if [ "$PHASE" = e ]; then
     # a quick look at one change: the kernel tests, pi0 bf16 profiled with and
     # without the fused attention, make bench; test-gpu last
@@ -36,11 +44,7 @@ if [ "$PHASE" = e ]; then
     R=/tmp/rvd-results && rm -rf "$R" && mkdir -p "$R"
     timeout 120 "$RVD" bench --kernel-test >"$R/ktest.txt" 2>&1
     echo "kernel-test: exit $? ($(tail -1 "$R/ktest.txt"))"
-    timeout 60 "$RVD" bench --preset pi0 --dtype bf16 --runs 20 --rows 0 --profile >"$R/profile.txt" 2>&1
-    echo "profile: exit $?"
-    ROCM_VLA_DOCTOR_NO_FLASH=1 timeout 60 "$RVD" bench --preset pi0 --dtype bf16 --runs 20 \
-        --rows 0 --profile >"$R/profile-noflash.txt" 2>&1
-    echo "profile without the fused attention: exit $?"
+    profiles "$R"
     RUNS=30 RVD="$RVD" WORK=/tmp/rvd-bench timeout 240 sh tools/vla_bench.sh >"$R/bench.txt" 2>&1
     echo "make bench: exit $?"
     cp docs/PERFORMANCE.md "$R/PERFORMANCE.md"
@@ -74,11 +78,7 @@ elif [ "$PHASE" = c ]; then
     nvidia-smi -L >"$R/gpus.txt" 2>&1
     timeout 240 env OUT="$R" RVD="$RVD" BUILD=/tmp/b sh tests/gpu_device.sh >"$R/test-gpu.txt" 2>&1
     echo "test-gpu: $(tail -1 "$R/test-gpu.txt")"
-    timeout 60 "$RVD" bench --preset pi0 --dtype bf16 --runs 20 --rows 0 --profile >"$R/profile.txt" 2>&1
-    echo "profile: exit $?"
-    ROCM_VLA_DOCTOR_NO_FLASH=1 timeout 60 "$RVD" bench --preset pi0 --dtype bf16 --runs 20 \
-        --rows 0 --profile >"$R/profile-noflash.txt" 2>&1
-    echo "profile without the fused attention (the BLAS path): exit $?"
+    profiles "$R"
     RUNS=30 RVD="$RVD" WORK=/tmp/rvd-bench timeout 240 sh tools/vla_bench.sh >"$R/bench.txt" 2>&1
     echo "make bench: exit $?"
     cp docs/PERFORMANCE.md "$R/PERFORMANCE.md"

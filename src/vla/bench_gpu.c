@@ -187,7 +187,7 @@ static int prepare(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vl
         snprintf(o->attention, sizeof(o->attention), "BLAS GEMMs around a softmax kernel: %s",
                  fwhy                            ? fwhy
                  : strcmp(r->dtype, "fp32") == 0 ? "fp32 (the fused kernel is 16-bit only)"
-                                                 : "the shapes are outside the fused kernel's");
+                                                 : "a head size over 128 (or unaligned operands)");
 
     o->flops = B * vla_flops(p, r->image);
     stage_work(p, w, r->image, strcmp(r->dtype, "fp32") == 0 ? 4 : 2, B, o);

@@ -1438,6 +1438,8 @@ const char *vla_gpu_flash(long long *calls)
                "the BLAS path (GEMMs around a softmax kernel)";
     if (G.flash_off)
         return "disabled (ROCM_VLA_DOCTOR_NO_FLASH=1 or the kernel tests' A/B)";
+    if (G.no_shadow)
+        return "the unfused path (ROCM_VLA_DOCTOR_VLA_NO_FUSE=1) has no fused attention";
     return NULL;
 }
 
