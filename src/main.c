@@ -598,6 +598,10 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
         first = 2;
+    }
+    /* a signal now removes what the run left unfinished and says so */
+    tmpdirs_install(cmd->name);
+    if (first == 2) {
         if (cmd->own_opts)
             return cmd->own_opts(argc - 1, argv + 1);
     }

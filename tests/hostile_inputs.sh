@@ -14,7 +14,10 @@
 #    -v, explain, diff and the --once dashboard carry none of them raw (and do
 #    show them escaped, so the hostile text did reach the output).
 # 4. signals: a run unpacking a snapshot and killed by SIGTERM, SIGINT or
-#    SIGHUP leaves nothing in TMPDIR and dies of that signal.
+#    SIGHUP leaves nothing in TMPDIR and dies of that signal; a run writing
+#    reports (--json, --junit, --markdown, --html) killed by SIGINT or SIGTERM
+#    leaves no `*.tmp.*` beside them, keeps an older report untouched, dies
+#    of the signal (a shell sees 130/143) and says one line about it.
 # Ends with "N passed, M failed". RVD and OUT come from the environment.
 set -u
 RVD=${RVD:-build/rocm-vla-doctor}
@@ -246,6 +249,91 @@ for sig, phase in cases:
 sys.exit(1 if fails else 0)
 PY
 if [ $? = 0 ]; then ok; else bad "signals: $(grep FAIL "$D/signals.txt" | tr '\n' ' ')"; fi
+
+# ---- 4b. signals: unfinished reports are removed, one line says so -------------
+python3 - "$RVD" "$D" "$FX/this-machine/snapshot.tar.gz" <<'PY' >"$D/signals-out.txt" 2>&1
+import glob, os, signal, subprocess, sys, time
+rvd, d, snap = sys.argv[1:4]
+d = os.path.abspath(d)
+def dfl():
+    for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
+fails = 0
+for sig in (signal.SIGINT, signal.SIGTERM):
+    out = "%s/out-%s" % (d, sig.name)
+    os.mkdir(out)
+    with open(out + "/old.json", "w") as f:
+        f.write("{}\n")  # an older report: must survive the interrupted run
+    env = dict(os.environ, TMPDIR=out)
+    cmd = [rvd, "check", "--level", "full", "--sysroot", snap, "--json", out + "/old.json",
+           "--junit", out + "/r.xml", "--markdown", out + "/r.md", "--html", out + "/r.html"]
+    pr = subprocess.Popen(cmd, env=env, preexec_fn=dfl, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE)
+    # the outputs are opened (their temporary files made) before the work
+    # starts: stop the run as soon as all four exist, then signal it
+    t0 = time.time()
+    while time.time() - t0 < 20 and pr.poll() is None:
+        if len(glob.glob(out + "/*.tmp.*")) == 4:
+            pr.send_signal(signal.SIGSTOP)
+            break
+        time.sleep(0.001)
+    if pr.poll() is not None:
+        print("FAIL %s: the run ended before the signal (exit %s)" % (sig.name, pr.returncode))
+        fails += 1
+        continue
+    pr.send_signal(sig)
+    pr.send_signal(signal.SIGCONT)
+    try:
+        err = pr.communicate(timeout=10)[1].decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        pr.kill(); pr.wait()
+        print("FAIL %s: still running 10 s after the signal" % sig.name); fails += 1
+        continue
+    left = sorted(os.listdir(out))
+    lines = [l for l in err.splitlines() if "interrupted" in l]
+    want = "rocm-vla-doctor: check interrupted by %s; removed 4 unfinished files" % sig.name
+    if pr.returncode != -sig:
+        print("FAIL %s: exit %s, want death by the signal" % (sig.name, pr.returncode)); fails += 1
+    elif left != ["old.json"]:
+        print("FAIL %s: left %s" % (sig.name, left)); fails += 1
+    elif open(out + "/old.json").read() != "{}\n":
+        print("FAIL %s: the older report was changed" % sig.name); fails += 1
+    elif len(lines) != 1 or not lines[0].startswith(want):
+        print("FAIL %s: stderr %r, want one line starting %r" % (sig.name, err[-300:], want))
+        fails += 1
+    else:
+        print("ok %s" % sig.name)
+# a shell reports death by SIGINT/SIGTERM as 130/143 (the shell runs the
+# doctor in the foreground; a background job would have SIGINT ignored)
+for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+    out = "%s/sh-%s" % (d, sig.name)
+    os.mkdir(out)
+    sh = subprocess.Popen(["sh", "-c", '"$0" "$@" 2>/dev/null; echo $?', rvd, "check",
+                           "--level", "full", "--sysroot", snap, "--json", out + "/r.json"],
+                          stdout=subprocess.PIPE, text=True, preexec_fn=dfl,
+                          env=dict(os.environ, TMPDIR=out))
+    child = None
+    t0 = time.time()
+    while time.time() - t0 < 20 and child is None:
+        kids = open("/proc/%d/task/%d/children" % (sh.pid, sh.pid)).read().split()
+        if kids and glob.glob(out + "/r.json.tmp.*"):
+            child = int(kids[0])
+        time.sleep(0.001)
+    if child is None:
+        print("FAIL shell %s: the run never started" % sig.name); fails += 1
+        sh.kill(); sh.wait()
+        continue
+    os.kill(child, sig)
+    got = sh.communicate(timeout=30)[0].strip()
+    if got != str(code) or glob.glob(out + "/*.tmp.*"):
+        print("FAIL shell %s: status %r (want %d), left %s" % (sig.name, got[-200:], code,
+                                                          os.listdir(out)))
+        fails += 1
+    else:
+        print("ok shell %s" % sig.name)
+sys.exit(1 if fails else 0)
+PY
+if [ $? = 0 ]; then ok; else bad "signals (outputs): $(grep FAIL "$D/signals-out.txt" | tr '\n' ' ')"; fi
 
 rm -f "$D/fifo" "$D/fifo.yaml" "$D/fifo-report" "$D/fifo.safetensors" "$D/models/hang.yaml" \
     "$D/many.report" "$D/dup.report" "$D/deep.report" "$D/many.safetensors" "$D/slow.tar.gz"

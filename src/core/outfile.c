@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tmpdirs.h"
 #include "util.h"
 
 int outfile_open(struct outfile *o, const char *path, int allow_stdout)
@@ -38,7 +39,7 @@ int outfile_open(struct outfile *o, const char *path, int allow_stdout)
     char *final = exists ? realpath(path, NULL) : NULL;
     const char *target = final ? final : path;
     char *tmp = xasprintf("%s.tmp.XXXXXX", target);
-    int fd = mkstemp(tmp);
+    int fd = tmpdirs_mkstemp(tmp); /* removed also when the run is killed */
     if (fd < 0) {
         int e = errno;
         free(tmp);
@@ -53,6 +54,7 @@ int outfile_open(struct outfile *o, const char *path, int allow_stdout)
         int e = errno;
         close(fd);
         unlink(tmp);
+        tmpdirs_forget_file(tmp);
         free(tmp);
         free(final);
         return error("cannot write '%s': %s", path, strerror(e));
@@ -111,6 +113,7 @@ int outfile_close(struct outfile *o, int failed)
                 rc = error("cannot write '%s': %s", o->path, strerror(errno));
                 unlink(o->tmp);
             }
+            tmpdirs_forget_file(o->tmp); /* after the rename: see tmpdirs.h */
         }
     }
     if (failed)

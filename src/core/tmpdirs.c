@@ -1,5 +1,5 @@
-/* tmpdirs.c - remove the run's private directories on signals and exit()
- * (see tmpdirs.h). */
+/* tmpdirs.c - remove the run's private directories and unfinished files on
+ * signals and exit(), and say what was interrupted (see tmpdirs.h). */
 #include "tmpdirs.h"
 
 #include <dirent.h>
@@ -13,14 +13,18 @@
 #include <unistd.h>
 
 #define TMPDIRS_MAX 4
+#define TMPFILES_MAX 64   /* every output option of one command at once, many times over */
 #define TMPDIRS_DEPTH 128 /* deeper trees are left (a snapshot is far flatter) */
 
-static struct {
+struct slot {
     volatile sig_atomic_t used;
     char path[PATH_MAX];
-} slots[TMPDIRS_MAX];
+};
+static struct slot slots[TMPDIRS_MAX];
+static struct slot files[TMPFILES_MAX];
 static pid_t owner;
 static int installed;
+static const char *volatile command_name = "run";
 
 static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
 
@@ -63,25 +67,108 @@ static void remove_below(int dfd, int depth)
     close(dfd);
 }
 
-static void remove_all(void)
+/* how many directories and files were removed, for the one line */
+struct removed {
+    int dirs, files;
+};
+
+static struct removed remove_all_counted(void)
 {
+    struct removed r = {0, 0};
     if (getpid() != owner)
-        return;
+        return r;
+    for (int i = 0; i < TMPFILES_MAX; i++) {
+        if (!files[i].used)
+            continue;
+        if (unlink(files[i].path) == 0)
+            r.files++;
+        files[i].used = 0;
+    }
     for (int i = 0; i < TMPDIRS_MAX; i++) {
         if (!slots[i].used)
             continue;
         int fd = open(slots[i].path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd >= 0)
             remove_below(fd, 0);
-        rmdir(slots[i].path);
+        if (rmdir(slots[i].path) == 0)
+            r.dirs++;
         slots[i].used = 0;
     }
+    return r;
+}
+
+static void remove_all(void)
+{
+    remove_all_counted();
+}
+
+/* async-signal-safe pieces of the one line */
+static size_t put_str(char *buf, size_t at, size_t cap, const char *s)
+{
+    while (*s && at + 1 < cap)
+        buf[at++] = *s++;
+    return at;
+}
+
+static size_t put_count(char *buf, size_t at, size_t cap, int n, const char *one, const char *many)
+{
+    char digits[12];
+    int k = 0;
+    unsigned u = n < 0 ? 0u : (unsigned)n;
+    do {
+        digits[k++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u && k < (int)sizeof(digits));
+    while (k > 0 && at + 1 < cap)
+        buf[at++] = digits[--k];
+    at = put_str(buf, at, cap, " ");
+    return put_str(buf, at, cap, n == 1 ? one : many);
+}
+
+static const char *sig_name(int sig)
+{
+    switch (sig) {
+    case SIGINT:
+        return "SIGINT";
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGHUP:
+        return "SIGHUP";
+    }
+    return "a signal";
+}
+
+/* "rocm-vla-doctor: check interrupted by SIGINT; removed 2 unfinished
+ * files and 1 temporary directory; no output was completed after that" */
+static void say_interrupted(int sig, struct removed r)
+{
+    char line[256];
+    size_t at = put_str(line, 0, sizeof(line), "rocm-vla-doctor: ");
+    at = put_str(line, at, sizeof(line), command_name);
+    at = put_str(line, at, sizeof(line), " interrupted by ");
+    at = put_str(line, at, sizeof(line), sig_name(sig));
+    if (r.files || r.dirs) {
+        at = put_str(line, at, sizeof(line), "; removed ");
+        if (r.files)
+            at = put_count(line, at, sizeof(line), r.files, "unfinished file", "unfinished files");
+        if (r.files && r.dirs)
+            at = put_str(line, at, sizeof(line), " and ");
+        if (r.dirs)
+            at = put_count(line, at, sizeof(line), r.dirs, "temporary directory",
+                           "temporary directories");
+    }
+    at = put_str(line, at, sizeof(line), "; outputs not yet written are left as they were\n");
+    ssize_t w = write(STDERR_FILENO, line, at);
+    (void)w;
 }
 
 static void on_signal(int sig)
 {
     int saved = errno;
-    remove_all();
+    int mine = getpid() == owner;
+    struct removed r = remove_all_counted();
+    if (mine)
+        say_interrupted(sig, r);
     /* die of the same signal: it is blocked while this handler runs and is
      * delivered, with the default action, as soon as it returns */
     struct sigaction sa;
@@ -95,6 +182,8 @@ static void on_signal(int sig)
 
 static void install(void)
 {
+    /* the first installer owns the entries; a forked child that registers
+     * its own (it never does today) would take ownership of all */
     owner = getpid();
     if (installed)
         return;
@@ -112,35 +201,96 @@ static void install(void)
     }
 }
 
-char *tmpdirs_make(char *tmpl)
+void tmpdirs_install(const char *command)
 {
-    sigset_t block, old;
+    if (command)
+        command_name = command;
+    install();
+}
+
+static void block_signals(sigset_t *old)
+{
+    sigset_t block;
     sigemptyset(&block);
     for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
         sigaddset(&block, sigs[i]);
-    sigprocmask(SIG_BLOCK, &block, &old);
+    sigprocmask(SIG_BLOCK, &block, old);
+}
+
+/* remember path in the first free slot; the path is written before the
+ * slot is marked used, so the handler never reads half a name. A relative
+ * name is kept as given: the run never changes its directory. */
+static void remember(struct slot *tab, int n, const char *path)
+{
+    size_t len = strlen(path);
+    if (len >= PATH_MAX)
+        return;
+    for (int i = 0; i < n; i++) {
+        if (tab[i].used)
+            continue;
+        memcpy(tab[i].path, path, len + 1);
+        tab[i].used = 1;
+        return;
+    }
+}
+
+static void forget(struct slot *tab, int n, const char *path)
+{
+    if (!path)
+        return;
+    for (int i = 0; i < n; i++)
+        if (tab[i].used && strcmp(tab[i].path, path) == 0)
+            tab[i].used = 0;
+}
+
+char *tmpdirs_make(char *tmpl)
+{
+    sigset_t old;
+    block_signals(&old);
     install();
     char *dir = mkdtemp(tmpl);
     int e = errno;
-    if (dir && dir[0] == '/' && strlen(dir) < PATH_MAX) {
-        for (int i = 0; i < TMPDIRS_MAX; i++) {
-            if (slots[i].used)
-                continue;
-            memcpy(slots[i].path, dir, strlen(dir) + 1);
-            slots[i].used = 1;
-            break;
-        }
-    }
+    if (dir && dir[0] == '/')
+        remember(slots, TMPDIRS_MAX, dir);
     sigprocmask(SIG_SETMASK, &old, NULL);
     errno = e;
     return dir;
 }
 
+int tmpdirs_mkstemp(char *tmpl)
+{
+    sigset_t old;
+    block_signals(&old);
+    install();
+    int fd = mkstemp(tmpl);
+    int e = errno;
+    if (fd >= 0)
+        remember(files, TMPFILES_MAX, tmpl);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return fd;
+}
+
+int tmpdirs_open(const char *path, int flags, mode_t mode)
+{
+    sigset_t old;
+    block_signals(&old);
+    install();
+    int fd = open(path, O_CREAT | flags, mode);
+    int e = errno;
+    if (fd >= 0)
+        remember(files, TMPFILES_MAX, path);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return fd;
+}
+
+void tmpdirs_forget_file(const char *path)
+{
+    forget(files, TMPFILES_MAX, path);
+}
+
 void tmpdirs_forget(const char *dir)
 {
-    if (!dir)
-        return;
-    for (int i = 0; i < TMPDIRS_MAX; i++)
-        if (slots[i].used && strcmp(slots[i].path, dir) == 0)
-            slots[i].used = 0;
+    forget(slots, TMPDIRS_MAX, dir);
 }

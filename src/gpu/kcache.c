@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/tmpdirs.h"
+
 struct kcache_stats kcache_stats;
 
 static const struct gpu_kernel_src *find(const char *name)
@@ -103,7 +105,7 @@ static int read_file(const char *path, void **bin, size_t *len)
 static void write_file(const char *path, const void *bin, size_t len)
 {
     char *tmp = xasprintf("%s.%d.tmp", path, (int)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = tmpdirs_open(tmp, O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
     if (fd >= 0) {
         size_t off = 0;
         while (off < len) {
@@ -116,6 +118,7 @@ static void write_file(const char *path, const void *bin, size_t len)
             rename(tmp, path);
     }
     unlink(tmp);
+    tmpdirs_forget_file(tmp);
     free(tmp);
 }
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../core/tmpdirs.h"
 #include "../core/util.h"
 #include "json.h"
 
@@ -340,9 +341,16 @@ int st_write(const char *path, const struct st_wtensor *t, size_t n, const char 
     while (h.len % 8) /* keep the data buffer 8-byte aligned */
         strbuf_addc(&h, ' ');
     char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-    FILE *fp = fopen(tmp, "wb");
+    /* removed also when the run is killed (tmpdirs.h) */
+    int fd = tmpdirs_open(tmp, O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
+    FILE *fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!fp) {
         int e = errno;
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+            tmpdirs_forget_file(tmp);
+        }
         free(tmp);
         strbuf_release(&h);
         return error("cannot write '%s': %s", path, strerror(e));
@@ -365,9 +373,11 @@ int st_write(const char *path, const struct st_wtensor *t, size_t n, const char 
     if (bad || rename(tmp, path) < 0) {
         int e = errno;
         unlink(tmp);
+        tmpdirs_forget_file(tmp);
         free(tmp);
         return error("cannot write '%s': %s", path, strerror(e));
     }
+    tmpdirs_forget_file(tmp);
     free(tmp);
     return 0;
 }
