@@ -14,6 +14,8 @@ set -u
 RVD=${RVD:-build/rocm-vla-doctor}
 BUILD=${BUILD:-build}
 OUT=${OUT:-$BUILD/out}/gpu_ci
+# absolute from here on: the stubs below are named to the doctor by path
+case $OUT in /*) ;; *) OUT=$PWD/$OUT ;; esac
 rm -rf "$OUT" && mkdir -p "$OUT"
 NAME=gpu_ci
 . tests/lib.sh
@@ -103,11 +105,11 @@ int rocblas_gemm_ex(void) { return 0; }
 C
 if ${CC:-cc} -shared -fPIC -o "$OUT/librocblas.so.4" "$OUT/fakeblas.c" 2>"$OUT/fakeblas.err" &&
     ${CC:-cc} -DNO_GEMM -shared -fPIC -o "$OUT/librocblas_nogemm.so" "$OUT/fakeblas.c" 2>>"$OUT/fakeblas.err"; then
-    ROCM_VLA_DOCTOR_ROCBLAS_LIB="$PWD/$OUT/librocblas.so.4" "$RVD" $ONLY --json "$OUT/blas_stub.json" >/dev/null 2>&1
+    ROCM_VLA_DOCTOR_ROCBLAS_LIB="$OUT/librocblas.so.4" "$RVD" $ONLY --json "$OUT/blas_stub.json" >/dev/null 2>&1
     expect "rocBLAS stub loads and is named" "$OUT/blas_stub.json" 'f["gpu.gemm_peak.blas"] == "rocBLAS rocblas_gemm_ex" and f["gpu.gemm_peak.blas_lib"].endswith("/librocblas.so.4")'
-    ROCM_VLA_DOCTOR_ROCBLAS_LIB="$PWD/$OUT/librocblas_nogemm.so" "$RVD" $ONLY --json "$OUT/blas_nogemm.json" >/dev/null 2>&1
+    ROCM_VLA_DOCTOR_ROCBLAS_LIB="$OUT/librocblas_nogemm.so" "$RVD" $ONLY --json "$OUT/blas_nogemm.json" >/dev/null 2>&1
     expect "rocBLAS without rocblas_gemm_ex: own kernel" "$OUT/blas_nogemm.json" 'f["gpu.gemm_peak.blas"] == "own kernel rvd_gemm (no BLAS)" and "lacks rocblas_gemm_ex" in f["gpu.gemm_peak.blas_lib"]'
-    ROCM_VLA_DOCTOR_NO_BLAS=1 ROCM_VLA_DOCTOR_ROCBLAS_LIB="$PWD/$OUT/librocblas.so.4" "$RVD" $ONLY \
+    ROCM_VLA_DOCTOR_NO_BLAS=1 ROCM_VLA_DOCTOR_ROCBLAS_LIB="$OUT/librocblas.so.4" "$RVD" $ONLY \
         --json "$OUT/blas_off.json" >/dev/null 2>&1
     expect "ROCM_VLA_DOCTOR_NO_BLAS forces the own kernel" "$OUT/blas_off.json" 'f["gpu.gemm_peak.blas"] == "own kernel rvd_gemm (no BLAS)" and "disabled by ROCM_VLA_DOCTOR_NO_BLAS=1" in f["gpu.gemm_peak.blas_lib"] and "librocblas.so.4" in f["gpu.gemm_peak.blas_lib"]'
 else
@@ -136,7 +138,7 @@ STUB(rsmi_shut_down) STUB(rsmi_num_monitor_devices) STUB(rsmi_dev_pci_id_get)
 STUB(rsmi_dev_memory_usage_get) STUB(rsmi_status_string)
 C
 if ${CC:-cc} -shared -fPIC -o "$OUT/librocm_smi64.so.1" "$OUT/fakersmi.c" 2>"$OUT/fakersmi.err"; then
-    ROCM_VLA_DOCTOR_RSMI_LIB="$PWD/$OUT/librocm_smi64.so.1" "$RVD" $ONLY --json "$OUT/rsmi_segv.json" >/dev/null 2>&1
+    ROCM_VLA_DOCTOR_RSMI_LIB="$OUT/librocm_smi64.so.1" "$RVD" $ONLY --json "$OUT/rsmi_segv.json" >/dev/null 2>&1
     rc=$?
     [ $rc -le 1 ] && ok || bad "segfaulting rocm-smi: exit code $rc (want 0 or 1)"
     expect "rocm-smi segfault is an error of mem.release" "$OUT/rsmi_segv.json" 'c["mem.release"]["status"] == "error" and "SIGSEGV" in c["mem.release"]["summary"] and "crashing in rsmi_init" in c["mem.release"]["summary"] and c["gpu.gemm_peak"]["status"] == "skip"'
