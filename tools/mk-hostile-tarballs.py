@@ -139,6 +139,10 @@ def main():
         r"'\.\.' component")
     add("dotdot-inner.tar.gz", tar_bytes(good + [text("sys/../../../escape-target", "x\n")]),
         r"'\.\.' component")
+    # issue 18: one member "./../x" and nothing else. The reader freed the
+    # "." while compacting, then refused the ".." and the caller freed it
+    # again: a double free that aborted and left the unpack directory behind
+    add("dot-dotdot.tar.gz", raw_header(b"./../x", 0) + bytes(1024), r"'\.\.' component")
     add("symlink-etc.tar.gz",
         tar_bytes(good + [(info("etc-link", tarfile.SYMTYPE, linkname="/etc"), None),
                           text("etc-link/rvd-hostile", "x\n")]),

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "snapshot_path.h"
 #include "snapshot_tar.h"
 #include "../core/util.h"
 
@@ -250,59 +251,25 @@ static int pax_parse(struct unpacker *u, const char *hname, const char *buf, siz
     return 0;
 }
 
-/* "./a//b/" -> components a, b; refuses what could leave the root */
+/* the member's components (snapshot_path.c), or -1 after a message; comps
+ * is untouched on a refusal, so the caller releases it once either way */
 static int split_name(struct unpacker *u, const char *name, struct strlist *comps)
 {
-    if (!*name)
-        return fail(u, name, "empty name");
-    if (strpbrk(name, "\n\r"))
-        return fail(u, name, "name contains a newline");
-    if (name[0] == '/')
-        return fail(u, name, "absolute name");
-    if (strlen(name) > NAME_MAX_LEN)
-        return fail(u, name, "name too long");
-    strlist_split(comps, name, "/");
-    size_t keep = 0;
-    for (size_t i = 0; i < comps->n; i++) {
-        if (strcmp(comps->v[i], "..") == 0)
-            return fail(u, name, "name has a '..' component");
-        if (strcmp(comps->v[i], ".") == 0) {
-            free(comps->v[i]);
-            continue;
-        }
-        comps->v[keep++] = comps->v[i];
-    }
-    comps->n = keep;
-    if (comps->n > DEPTH_MAX)
-        return fail(u, name, "nested more than %d levels deep", DEPTH_MAX);
-    return 0;
+    enum snapshot_path_verdict v = snapshot_path_split(name, comps);
+    return v ? fail(u, name, "%s", snapshot_path_why(v, 0)) : 0;
 }
 
-/* does target, read from the directory of the link at comps, stay inside? */
+/* does target, read from the directory of the link at comps, stay inside?
+ * (lexically; check_links() follows the tree's links at the end) */
 static int link_target_ok(struct unpacker *u, const char *name, const struct strlist *comps,
                           const char *target)
 {
-    if (!*target)
-        return fail(u, name, "symlink with an empty target");
-    if (strpbrk(target, "\n\r"))
-        return fail(u, name, "symlink target contains a newline");
-    if (target[0] == '/')
+    enum snapshot_path_verdict v = snapshot_path_link_ok(comps->n - 1, target);
+    if (v == SNAPSHOT_PATH_ABSOLUTE)
         return fail(u, name, "symlink to an absolute path ('%s')", target);
-    /* lexically: depth of the link's directory, then each component */
-    long depth = (long)comps->n - 1;
-    struct strlist t = STRLIST_INIT;
-    strlist_split(&t, target, "/");
-    int rc = 0;
-    for (size_t i = 0; i < t.n && !rc; i++) {
-        if (strcmp(t.v[i], "..") == 0) {
-            if (--depth < 0)
-                rc = fail(u, name, "symlink target '%s' leaves the snapshot", target);
-        } else if (strcmp(t.v[i], ".") != 0) {
-            depth++;
-        }
-    }
-    strlist_release(&t);
-    return rc;
+    if (v == SNAPSHOT_PATH_LEAVES)
+        return fail(u, name, "symlink target '%s' leaves the snapshot", target);
+    return v ? fail(u, name, "%s", snapshot_path_why(v, 1)) : 0;
 }
 
 /* open the directory holding the last component, creating missing parents;

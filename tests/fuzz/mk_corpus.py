@@ -156,7 +156,7 @@ def tgz(members):
 
 
 reset("snapshot_unpack")
-meta = b"rocm-vla-doctor snapshot 1\nversion 0.1\nwhen 2026-01-01T00:00:00Z\n"
+meta = b"tool rocm-vla-doctor 0.1.0\ncollected 2026-01-01T00:00:00Z\n"  # as collect writes it
 base = [(".snapshot", "dir", None), (".snapshot/meta", "file", meta), ("proc", "dir", None),
         ("sys", "dir", None), ("proc/cmdline", "file", b"quiet iommu=pt\n")]
 good, plain = tgz(base)
@@ -170,6 +170,46 @@ out("snapshot_unpack", "longname.tar.gz", tgz(base + [("sys/" + "d" * 120 + "/" 
                                                         "file", b"x")])[0])
 out("snapshot_unpack", "escape.tar.gz", tgz(base + [("../escape", "file", b"x"),
                                                       ("sys/up", "sym", "../../..")])[0])
+# member lists for the structure-aware harness (fuzz_snapshot_unpack.c says
+# the format): OPTIONS, then SPEC NAME LINK CONTENT PAX per member
+def mlist(opts, members):
+    b = opts.encode() + b"\0"
+    for m in members:
+        spec, name, link, content, pax = (list(m) + ["", "", "", ""])[:5]
+        for p in (spec, name, link, content, pax):
+            b += (p if isinstance(p, bytes) else p.encode()) + b"\0"
+    return b
+
+
+ml_base = [("5", ".snapshot"), ("0", ".snapshot/meta", "", meta.decode()), ("5", "proc"),
+           ("5", "sys"), ("0x", "proc/cmdline", "", "quiet iommu=pt\n")]
+out("snapshot_unpack", "ml-minimal", mlist("", ml_base))
+out("snapshot_unpack", "ml-minimal-plain", mlist("r", ml_base))
+# issue 18: the double free of "./../x"
+out("snapshot_unpack", "ml-dot-dotdot", mlist("", [("0", "./../x")]))
+out("snapshot_unpack", "ml-dot-dotdot-dir", mlist("", ml_base + [("5", "./"), ("5", "./.././sys")]))
+out("snapshot_unpack", "ml-links", mlist("", ml_base + [
+    ("5", "sys/class"), ("2", "sys/class/drm", "../devices/pci0000:00"),
+    ("2l", "sys/card0", "class/drm/card0/device"), ("2", "proc/self", "1"),
+    ("2", "sys/up", "../../escape"), ("2", "sys/abs", "/etc/passwd")]))
+out("snapshot_unpack", "ml-via-dirlink", mlist("", ml_base + [
+    ("5", "a"), ("5", "a/b"), ("2", "a/b/up", "../.."), ("2", "x", "a/b/up/../escape")]))
+deep = "sys/" + "d" * 120 + "/" + "f" * 90
+out("snapshot_unpack", "ml-longnames", mlist("", ml_base + [
+    ("0", deep, "", "x"), ("0u", "sys/" + "p" * 130 + "/leaf", "", "y"),
+    ("2", "sys/longlink", "../" + "t" * 150), ("0p", "sys/short", "", "z")]))
+out("snapshot_unpack", "ml-pax-records", mlist("", ml_base + [
+    ("0", "sys/a", "", "a", "13 size=1234\n"), ("0", "sys/b", "", "b", "30 mtime=1700000000.123456789\n"),
+    ("0", "sys/c", "", "c", "99 path=sys/x\n")]))
+out("snapshot_unpack", "ml-types", mlist("", ml_base + [
+    ("1", "sys/hard", "proc/cmdline"), ("3", "sys/chr"), ("6", "sys/fifo"), ("g", "sys/g"),
+    ("L", "sys/long"), ("7", "sys/contig")]))
+out("snapshot_unpack", "ml-damage", mlist("1j", ml_base + [
+    ("0c", "sys/badsum", "", "x"), ("0s", "sys/short", "", "abc"), ("0z", "sys/huge", "", "q")]))
+out("snapshot_unpack", "ml-truncated", mlist("t0", ml_base + [("0", "sys/big", "", "y" * 2000)]))
+out("snapshot_unpack", "ml-duplicates", mlist("", ml_base + [
+    ("0", "sys/f", "", "1"), ("0", "./sys//f", "", "2"), ("2", "sys/l", "f"), ("5", "sys/l"),
+    ("0", "sys/f/child", "", "3"), ("0", "sys/a\nb"), ("0", "/abs")]))
 h200 = read(FX + "/h200/snapshot.tar.gz")
 if len(h200) < 64 * 1024:
     out("snapshot_unpack", "h200.tar.gz", h200)
@@ -337,6 +377,63 @@ for h in ("gpu_sysfs", "kfd_topology", "host_text", "kernel_log", "groupdb", "dp
         p = "%s/%s/root%s" % (FX, fixture, t)
         data = read(p)[:32768] if os.path.isfile(p) else b""
         out(h, "%02d-%s" % (i, os.path.basename(t)), bytes([i]) + data)
+
+# ---- snapshot_answers: the answer files only it reaches (first byte: the file,
+# in the harness's order) ------------------------------------------------------
+reset("snapshot_answers")
+for fx in ("rx7800xt-hot-edge", "rx6900xt-secureboot-nolog"):
+    out("snapshot_answers", "00-read-errors-" + fx,
+        b"\0" + read("%s/%s/root/.snapshot/read-errors" % (FX, fx)))
+out("snapshot_answers", "00-read-errors-bad",
+    b"\0" + b"13 /sys/kernel/debug\n0 /zero\n4096 /max\n-1 /neg\n013 /octal\n5 rel\n\n")
+# the head of the answer `collect` wrote on the development container (ROCm
+# 5.2 from Debian: hip found, the math libraries not)
+out("snapshot_answers", "01-rocm-lib-deps-debian", b"\1" + (
+    'root\thip\t/lib/x86_64-linux-gnu/libamdhip64.so\t/usr/lib/x86_64-linux-gnu/libamdhip64.so.5.2.21153\tld.so.cache\n'
+    'root\trocblas\t\t\tnot found\n'
+    'root\thipblaslt\t\t\tnot found\n'
+    'root\tmiopen\t\t\tnot found\n'
+    'root\trocm-smi\t/lib/librocm_smi64.so\t/usr/lib/librocm_smi64.so.1.0\tld.so.cache\n'
+    'dep\t/lib/x86_64-linux-gnu/libamdhip64.so\t/lib/x86_64-linux-gnu/libamdhip64.so\tlibhsa-runtime64.so.1\t/lib/x86_64-linux-gnu/libhsa-runtime64.so.1\t/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1.5.0\tld.so.cache\n'
+    'dep\t/lib/x86_64-linux-gnu/libamdhip64.so\t/lib/x86_64-linux-gnu/libamdhip64.so\tlibnuma.so.1\t/lib/x86_64-linux-gnu/libnuma.so.1\t/usr/lib/x86_64-linux-gnu/libnuma.so.1.0.0\tld.so.cache\n'
+    'dep\t/lib/x86_64-linux-gnu/libamdhip64.so\t/lib/x86_64-linux-gnu/libamdhip64.so\tlibstdc++.so.6\t/lib/x86_64-linux-gnu/libstdc++.so.6\t/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30\tld.so.cache\n'
+    'dep\t/lib/x86_64-linux-gnu/libamdhip64.so\t/lib/x86_64-linux-gnu/libamdhip64.so\tlibm.so.6\t/lib/x86_64-linux-gnu/libm.so.6\t/usr/lib/x86_64-linux-gnu/libm.so.6\tld.so.cache\n'
+    'dep\t/lib/x86_64-linux-gnu/libamdhip64.so\t/lib/x86_64-linux-gnu/libamdhip64.so\tlibgcc_s.so.1\t/lib/x86_64-linux-gnu/libgcc_s.so.1\t/usr/lib/x86_64-linux-gnu/libgcc_s.so.1\tld.so.cache\n'
+    'dep\t/lib/x86_64-linux-gnu/libamdhip64.so\t/lib/x86_64-linux-gnu/libamdhip64.so\tlibc.so.6\t/lib/x86_64-linux-gnu/libc.so.6\t/usr/lib/x86_64-linux-gnu/libc.so.6\tld.so.cache\n'
+    'dep\t/lib/x86_64-linux-gnu/libamdhip64.so\t/lib/x86_64-linux-gnu/libamdhip64.so\tld-linux-x86-64.so.2\t/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2\t/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2\tld.so.cache\n'
+    'dep\t/lib/x86_64-linux-gnu/libamdhip64.so\t/lib/x86_64-linux-gnu/libhsa-runtime64.so.1\tlibhsakmt.so.1\t/lib/x86_64-linux-gnu/libhsakmt.so.1\t/usr/lib/x86_64-linux-gnu/libhsakmt.so.1.0.6\tRUNPATH\n'
+    'dep\t/lib/x86_64-linux-gnu/libamdhip64.so\t/lib/x86_64-linux-gnu/libhsa-runtime64.so.1\tlibelf.so.1\t/lib/x86_64-linux-gnu/libelf.so.1\t/usr/lib/x86_64-linux-gnu/libelf-0.188.so\tRUNPATH\n'
+).encode())
+out("snapshot_answers", "01-rocm-lib-deps-errors", b"\1" + (
+    "root\thip\t/opt/rocm-6.2.0/lib/libamdhip64.so\t/opt/rocm-6.2.0/lib/libamdhip64.so.6\tRUNPATH\n"
+    "root\twheel hip\t/home/u/torch/lib/libamdhip64.so\t/home/u/torch/lib/libamdhip64.so\ttorch/lib\n"
+    "torch\t/home/u/torch/lib/libc10_hip.so\t/opt/rocm-5.7.0/lib/libamdhip64.so.5\t"
+    "/opt/rocm-5.7.0/lib/libamdhip64.so.5.7.0\tLD_LIBRARY_PATH\n"
+    "err\t/opt/rocm-6.2.0/lib/libamdhip64.so\tbad ELF header\n"
+    "dep\t/opt/rocm-6.2.0/lib/libamdhip64.so\t/opt/rocm-6.2.0/lib/libamdhip64.so\t"
+    "libhsa-runtime64.so.1\t\t\tmissing\n").encode())
+# the producer's line shapes (probe_target_binaries.c: elf PATH TARGETS
+# UNKNOWN ERROR BUNDLES, tensile DIR TARGETS)
+out("snapshot_answers", "02-target-binaries", b"\2" + (
+    "elf\t/opt/rocm-6.2.0/lib/librocblas.so.4\tgfx1030 gfx1100 gfx90a\t\t\t3\n"
+    "elf\t/home/u/torch/lib/libtorch_hip.so\tgfx900 gfx906 gfx908\t\t\t12\n"
+    "elf\t/opt/rocm-6.2.0/lib/libMIOpen.so.1\t\tcompressed bundle (zstd)\t\t1\n"
+    "elf\t/opt/rocm-6.2.0/lib/librccl.so.1\t\t\tlibrccl.so.1: Permission denied\t0\n"
+    "tensile\t/opt/rocm-6.2.0/lib/rocblas/library\tgfx1030 gfx1100 gfx90a\n"
+    "tensile\t/opt/rocm-6.2.0/lib/hipblaslt/library\t\n"
+    "bogus\tline\n\t\t\n").encode())
+# the producer's lines (probe_vulkan.c: loader, instance, device NAME VENDOR
+# DEVICE TYPE API DRIVERID DRIVERNAME DRIVERINFO, error)
+out("snapshot_answers", "03-vulkan-radv", b"\3" + (
+    "loader\t1\tlibvulkan.so.1\t\ninstance\t1.3.275\n"
+    "device\tAMD Radeon RX 7900 XTX (RADV NAVI31)\t0x1002\t0x744c\t2\t1.3.274\t3\tradv\tMesa 24.0.5\n"
+    "device\tllvmpipe (LLVM 17.0.6, 256 bits)\t0x10005\t0x0000\t4\t1.3.274\t13\tllvmpipe\t"
+    "Mesa 24.0.5 (LLVM 17.0.6)\n").encode())
+out("snapshot_answers", "03-vulkan-noloader",
+    b"\3loader\t0\tlibvulkan.so.1\tlibvulkan.so.1: cannot open shared object file\n")
+out("snapshot_answers", "03-vulkan-errors", b"\3" + (
+    "loader\t1\tlibvulkan.so.1\t\ninstance\t1.0.0\nerror\tvkCreateInstance failed (VkResult -9)\n"
+    "device\tshort\t0x1002\n").encode())
 
 # ---- gpu_metrics: the real v1_3 capture, each revision's size with zeros and
 # all-ones, unknown and truncated ones; pp_dpm_* and fdinfo text -----------
