@@ -186,6 +186,16 @@ bench:
 	@test -n "$$RVD" || $(MAKE) BUILD=$(BUILD) $(BIN)
 	@test -n "$$TUI_COST_ONLY" || RVD=$${RVD:-$(BIN)} sh tools/vla_bench.sh
 	@RVD=$${RVD:-$(BIN)} sh tools/tui_cost.sh
+	@$(MAKE) --no-print-directory bench-growth
+
+# seconds per input kind at issue 18's sizes (the growth test counts work)
+.PHONY: bench-growth
+bench-growth: $(BUILD)/tools/growth_bench
+	@$(BUILD)/tools/growth_bench
+
+$(BUILD)/tools/growth_bench: tools/growth_bench.c $(LIBOBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS_ALL)
 
 # the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer
 # handle_segv=0: the isolation tests crash children on purpose and check that

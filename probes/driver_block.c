@@ -5,6 +5,7 @@
  * and modprobe.d(5) (one command per line, # comments, a backslash at the end
  * of a line continues it, module names with - and _ are the same). */
 #include "driver_block.h"
+#include "../src/core/strset.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -90,6 +91,8 @@ void db_cmdline_blocks(const char *cmdline, struct strlist *out)
             modeset_forced = 1;
         free(k);
     }
+    struct strset seen = STRSET_INIT; /* what out holds already */
+    strset_add_list(&seen, out);
     for (size_t i = 0; i < end; i++) {
         const char *v;
         char *k = param_key(words.v[i], &v);
@@ -103,10 +106,11 @@ void db_cmdline_blocks(const char *cmdline, struct strlist *out)
             block = v && in_comma_list(v, MODULE);
         else if (strcmp(k, "initcall_blacklist") == 0)
             block = v && in_comma_list(v, MODULE "_init");
-        if (block && !strlist_has(out, words.v[i]))
-            strlist_add(out, words.v[i]);
+        if (block)
+            strlist_add_unique(out, &seen, words.v[i]);
         free(k);
     }
+    strset_release(&seen);
     strlist_release(&words);
 }
 
@@ -194,17 +198,16 @@ void db_modprobe_blocks(const char *text, struct strlist *out)
 void db_firmware_failed(const char *log, struct strlist *out)
 {
     static const char needle[] = "Direct firmware load for ";
+    struct strset seen = STRSET_INIT; /* a log may name 100k files: hashed */
+    strset_add_list(&seen, out);
     for (const char *p = strstr(log, needle); p; p = strstr(p, needle)) {
         p += sizeof(needle) - 1;
         const char *e = p;
         while (*e && !isspace((unsigned char)*e) && *e != '\n')
             e++;
         if (str_starts(p, MODULE "/") && e > p + sizeof(MODULE) && str_starts(e, " failed")) {
-            char *name = xstrndup(p, (size_t)(e - p));
-            if (!strlist_has(out, name))
-                strlist_add_owned(out, name);
-            else
-                free(name);
+            strlist_add_unique_owned(out, &seen, xstrndup(p, (size_t)(e - p)));
         }
     }
+    strset_release(&seen);
 }

@@ -277,7 +277,7 @@ static void firmware_facts(struct factset *fs)
     }
     struct strlist missing = STRLIST_INIT;
     static const char *const ext[] = {"", ".zst", ".xz"}; /* compressed firmware, 5.19+ */
-    for (size_t i = 0; i < ff->list.n; i++) {
+    for (size_t i = 0; i < fact_list_kept(ff); i++) {
         int have = 0;
         for (size_t e = 0; e < ARRAY_SIZE(ext) && !have; e++) {
             char *p = xasprintf("/lib/firmware/%s%s", ff->list.v[i], ext[e]);
@@ -287,6 +287,11 @@ static void firmware_facts(struct factset *fs)
         if (!have)
             strlist_add(&missing, ff->list.v[i]);
     }
+    /* the files beyond the kernel log fact's cap were not looked for: the
+     * marker keeps them counted, and `in` unknown rather than absent */
+    if (fact_list_count(ff) > fact_list_kept(ff))
+        strlist_add_owned(&missing,
+                          xasprintf(FACT_LIST_MORE_FMT, fact_list_count(ff) - fact_list_kept(ff)));
     fact_set_list(fs, "driver.firmware_missing", &missing, "/lib/firmware");
     strlist_release(&missing);
 }

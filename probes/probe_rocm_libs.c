@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "../src/binscan/ld_resolve.h"
+#include "../src/core/strset.h"
 
 int probe_rocm_libs_run(struct probe_ctx *ctx);
 
@@ -246,22 +247,27 @@ static size_t split_tabs(char *line, char **f, size_t max)
     return n;
 }
 
-/* the real path of the root recorded as `root`, else root itself */
-static const char *root_real(const struct strlist *paths, const struct strlist *reals,
+/* the real path of the root recorded as `root` (paths: root -> index in
+ * reals; the first record of a root wins), else root itself */
+static const char *root_real(const struct strset *paths, const struct strlist *reals,
                              const char *root)
 {
-    for (size_t i = 0; i < paths->n; i++)
-        if (strcmp(paths->v[i], root) == 0)
-            return reals->v[i];
-    return root;
+    size_t i;
+    return strset_get(paths, root, &i) ? reals->v[i] : root;
 }
 
-static void set_facts(struct factset *fs, char *text, const char *src)
+/* the facts from the recorded list; not static for the growth test */
+void rocm_libs_set_facts(struct factset *fs, char *text, const char *src);
+void rocm_libs_set_facts(struct factset *fs, char *text, const char *src)
 {
     struct strlist lines = STRLIST_INIT, roots = STRLIST_INIT, missing = STRLIST_INIT,
                    mixed = STRLIST_INIT, errors = STRLIST_INIT;
+    /* the dedupe of the lists, hashed: a recorded list has as many lines as
+     * the snapshot's size cap allows */
+    struct strset missing_seen = STRSET_INIT, mixed_seen = STRSET_INIT, errors_seen = STRSET_INIT,
+                  root_paths = STRSET_INIT;
     strlist_split(&lines, text, "\n");
-    struct strlist root_paths = STRLIST_INIT, root_reals = STRLIST_INIT;
+    struct strlist root_path_v = STRLIST_INIT, root_reals = STRLIST_INIT;
     for (size_t i = 0; i < lines.n; i++) {
         char *f[5];
         if (!str_starts(lines.v[i], "root\t"))
@@ -269,7 +275,8 @@ static void set_facts(struct factset *fs, char *text, const char *src)
         char *row = xstrdup(lines.v[i]);
         if (split_tabs(row, f, 5) == 5 && *f[2]) {
             strlist_add_owned(&roots, xasprintf("%s: %s (%s)", f[1], f[2], f[4]));
-            strlist_add(&root_paths, f[2]);
+            strlist_add(&root_path_v, f[2]);
+            strset_add(&root_paths, root_path_v.v[root_path_v.n - 1], root_reals.n);
             strlist_add(&root_reals, f[3]);
         }
         free(row);
@@ -281,10 +288,8 @@ static void set_facts(struct factset *fs, char *text, const char *src)
         if (strcmp(f[0], "dep") == 0 && n == 7) {
             objects++;
             if (!*f[4]) {
-                char *m = xasprintf("%s (needed by %s)", f[3], f[2]);
-                if (!strlist_has(&missing, m))
-                    strlist_add(&missing, m);
-                free(m);
+                strlist_add_unique_owned(&missing, &missing_seen,
+                                         xasprintf("%s (needed by %s)", f[3], f[2]));
                 continue;
             }
             if (!is_rocm_name(f[3], f[5]))
@@ -292,17 +297,14 @@ static void set_facts(struct factset *fs, char *text, const char *src)
             char *want = tree_of(root_real(&root_paths, &root_reals, f[1]));
             char *got = tree_of(f[5]);
             if (strcmp(want, got) != 0) {
-                char *m =
-                    xasprintf("%s needs %s -> %s (%s), outside %s", f[2], f[3], f[5], f[6], want);
-                if (!strlist_has(&mixed, m))
-                    strlist_add(&mixed, m);
-                free(m);
+                strlist_add_unique_owned(
+                    &mixed, &mixed_seen,
+                    xasprintf("%s needs %s -> %s (%s), outside %s", f[2], f[3], f[5], f[6], want));
             }
             free(want);
             free(got);
         } else if (strcmp(f[0], "err") == 0 && n == 3) {
-            if (!strlist_has(&errors, f[2]))
-                strlist_add(&errors, f[2]);
+            strlist_add_unique(&errors, &errors_seen, f[2]);
         } else if (strcmp(f[0], "torch") == 0 && n == 5 && !torch_seen) {
             torch_seen = 1;
             if (!*f[2]) {
@@ -343,7 +345,11 @@ static void set_facts(struct factset *fs, char *text, const char *src)
     fact_set_list(fs, "rocm.lib_deps.missing", &missing, src);
     fact_set_list(fs, "rocm.lib_deps.mixed", &mixed, src);
     fact_set_list(fs, "rocm.lib_deps.errors", &errors, src);
-    strlist_release(&root_paths);
+    strset_release(&root_paths);
+    strset_release(&missing_seen);
+    strset_release(&mixed_seen);
+    strset_release(&errors_seen);
+    strlist_release(&root_path_v);
     strlist_release(&root_reals);
     strlist_release(&lines);
     strlist_release(&roots);
@@ -374,7 +380,7 @@ int probe_rocm_libs_run(struct probe_ctx *ctx)
             fact_set_errno(fs, names[i], src, rc);
         return 0;
     }
-    set_facts(fs, text, src);
+    rocm_libs_set_facts(fs, text, src);
     free(text);
     return 0;
 }

@@ -40,6 +40,7 @@ static uint16_t rd16(const unsigned char *p)
 void offload_scan_release(struct offload_scan *s)
 {
     strlist_release(&s->targets);
+    strset_release(&s->seen);
     free(s->unknown_why);
     memset(s, 0, sizeof(*s));
 }
@@ -47,14 +48,8 @@ void offload_scan_release(struct offload_scan *s)
 static void add_target(struct offload_scan *s, const char *id, size_t n)
 {
     char *t = offload_target_from_id(id, n);
-    if (!t)
-        return;
-    if (strlist_has(&s->targets, t)) {
-        free(t);
-        return;
-    }
-    strlist_add_owned(&s->targets, t);
-    strlist_sort(&s->targets);
+    if (t)
+        strlist_add_unique_owned(&s->targets, &s->seen, t); /* sorted once, at the end */
 }
 
 static void note_unknown(struct offload_scan *s, char *why)
@@ -160,6 +155,9 @@ int offload_target_matches(const char *code, const char *device)
 
 void offload_tensile_targets(const char *name, struct strlist *out)
 {
+    /* out may hold targets of earlier names already */
+    struct strset seen = STRSET_INIT;
+    strset_add_list(&seen, out);
     for (const char *p = strstr(name, "gfx"); p; p = strstr(p + 1, "gfx")) {
         if (p != name && isalnum((unsigned char)p[-1]))
             continue;
@@ -171,11 +169,9 @@ void offload_tensile_targets(const char *name, struct strlist *out)
         char *t = xstrndup(p, n);
         for (char *q = t; *q; q++)
             *q = (char)tolower((unsigned char)*q);
-        if (strlist_has(out, t))
-            free(t);
-        else
-            strlist_add_owned(out, t);
+        strlist_add_unique_owned(out, &seen, t);
     }
+    strset_release(&seen);
 }
 
 /* ---- plain bundles ----------------------------------------------------- */
@@ -470,20 +466,21 @@ int offload_scan_buffer(const unsigned char *p, size_t n, const char *what,
                         struct offload_scan *out, char **err)
 {
     *err = NULL;
+    int rc = 0;
     for (size_t pos = next_bundle(p, n, 0); pos < n; pos = next_bundle(p, n, pos)) {
         uint64_t end = 0;
-        int rc;
         out->bundles++;
         if (is_bundle(p + pos, n - pos))
             rc = parse_bundle(p + pos, n - pos, n - pos, what, out, &end, err);
         else
             rc = parse_ccob(p + pos, n - pos, what, out, &end, err);
         if (rc)
-            return rc;
+            break;
         /* a v1 compressed bundle does not state its size: search onwards */
         pos += end ? (size_t)end : CCOB_MAGIC_LEN;
     }
-    return 0;
+    strlist_sort(&out->targets); /* also what was found before an error */
+    return rc;
 }
 
 int offload_scan_file(const char *host_path, struct offload_scan *out, char **err)

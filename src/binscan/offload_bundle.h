@@ -25,10 +25,12 @@
 
 #include <stddef.h>
 
+#include "../core/strset.h"
 #include "../core/util.h"
 
 struct offload_scan {
     struct strlist targets; /* unique target ids, sorted: "gfx90a:xnack-" */
+    struct strset seen;     /* the ids in targets, for the dedupe (borrowed) */
     unsigned bundles;       /* bundles found, plain and compressed */
     unsigned compressed;    /* of which compressed (CCOB) */
     unsigned unknown;       /* compressed bundles whose targets could not be read */

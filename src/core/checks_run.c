@@ -104,8 +104,9 @@ static int env_fact(void *ctx, const char *name, struct val *out)
         break;
     case FACT_LIST:
         out->t = VAL_LIST;
-        for (size_t i = 0; i < f->list.n; i++)
+        for (size_t i = 0; i < fact_list_kept(f); i++)
             strlist_add(&out->l, f->list.v[i]);
+        out->more = fact_list_count(f) - fact_list_kept(f);
         break;
     }
     return 0;

@@ -911,32 +911,32 @@ int expr_check(const struct expr *e, const struct expr_typer *t, size_t *err_col
 
 static struct val v_bool(int b)
 {
-    struct val v = {VAL_BOOL, !!b, 0, NULL, STRLIST_INIT};
+    struct val v = {VAL_BOOL, !!b, 0, NULL, STRLIST_INIT, 0};
     return v;
 }
 
 static struct val v_num(double n)
 {
-    struct val v = {VAL_NUM, 0, n, NULL, STRLIST_INIT};
+    struct val v = {VAL_NUM, 0, n, NULL, STRLIST_INIT, 0};
     return v;
 }
 
 static struct val v_unknown(const char *why)
 {
-    struct val v = {VAL_UNKNOWN, 0, 0, xstrdup(why ? why : "?"), STRLIST_INIT};
+    struct val v = {VAL_UNKNOWN, 0, 0, xstrdup(why ? why : "?"), STRLIST_INIT, 0};
     return v;
 }
 
 /* takes ownership of msg */
 static struct val v_error(char *msg)
 {
-    struct val v = {VAL_ERROR, 0, 0, msg, STRLIST_INIT};
+    struct val v = {VAL_ERROR, 0, 0, msg, STRLIST_INIT, 0};
     return v;
 }
 
 static struct val v_str(const char *s)
 {
-    struct val v = {VAL_STR, 0, 0, xstrdup(s), STRLIST_INIT};
+    struct val v = {VAL_STR, 0, 0, xstrdup(s), STRLIST_INIT, 0};
     return v;
 }
 
@@ -995,8 +995,8 @@ struct val expr_eval(const struct expr *e, const struct expr_env *env)
     case N_STR:
         return v_str(e->str);
     case N_LIST: {
-        struct val v = {VAL_LIST, 0, 0, NULL, STRLIST_INIT},
-                   unknown = {VAL_LIST, 0, 0, NULL, STRLIST_INIT};
+        struct val v = {VAL_LIST, 0, 0, NULL, STRLIST_INIT, 0},
+                   unknown = {VAL_LIST, 0, 0, NULL, STRLIST_INIT, 0};
         for (size_t i = 0; i < e->nkids; i++) {
             struct val k = expr_eval(e->kids[i], env);
             if (k.t == VAL_LIST) {
@@ -1113,8 +1113,12 @@ static struct val eval_bin(const struct expr *e, const struct expr_env *env)
         int found = 0;
         if (hay->t == VAL_LIST) {
             for (size_t i = 0; i < hay->l.n && !found; i++) {
-                struct val item = {VAL_STR, 0, 0, hay->l.v[i], STRLIST_INIT};
+                struct val item = {VAL_STR, 0, 0, hay->l.v[i], STRLIST_INIT, 0};
                 found = val_equal(&item, needle);
+            }
+            if (!found && hay->more) { /* it may be among the items not kept */
+                r = v_unknown(e->kids[e->op == OP_IN ? 1 : 0]->str);
+                break;
             }
         } else {
             char *t = val_as_text(needle);
@@ -1202,7 +1206,7 @@ static struct val eval_call(const struct expr *e, const struct expr_env *env)
     size_t n = e->nkids;
     for (size_t i = 0; i < n; i++)
         args[i] = expr_eval(e->kids[i], env);
-    struct val r = {VAL_UNKNOWN, 0, 0, NULL, STRLIST_INIT};
+    struct val r = {VAL_UNKNOWN, 0, 0, NULL, STRLIST_INIT, 0};
     int decided = 0;
     /* errors first, then type errors of the known arguments, then unknown */
     for (size_t i = 0; i < n && !decided; i++)
@@ -1231,7 +1235,7 @@ static struct val eval_call(const struct expr *e, const struct expr_env *env)
     if (!decided) {
         struct val *a = &args[0];
         if (strcmp(e->str, "len") == 0) {
-            r = v_num(a->t == VAL_LIST ? (double)a->l.n : (double)strlen(a->s));
+            r = v_num(a->t == VAL_LIST ? (double)(a->l.n + a->more) : (double)strlen(a->s));
         } else if (strcmp(e->str, "lower") == 0) {
             char *t = val_as_text(a);
             for (char *p = t; *p; p++)
@@ -1241,7 +1245,9 @@ static struct val eval_call(const struct expr *e, const struct expr_env *env)
         } else { /* count(list, regex) */
             regex_t re;
             char *err;
-            if (rule_regcomp(&re, args[1].s, &err)) {
+            if (a->more) { /* the items not kept may match */
+                r = v_unknown(e->kids[0]->str);
+            } else if (rule_regcomp(&re, args[1].s, &err)) {
                 r = v_error(err);
             } else {
                 size_t c = 0;

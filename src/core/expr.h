@@ -33,6 +33,7 @@ struct val {
     double n;
     char *s;          /* VAL_STR; VAL_UNKNOWN: the fact that was unknown; VAL_ERROR: why */
     struct strlist l; /* VAL_LIST */
+    size_t more;      /* VAL_LIST: items of a capped list fact not in l (fact.h) */
 };
 
 void val_release(struct val *v);

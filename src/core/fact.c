@@ -70,8 +70,39 @@ void fact_set_list(struct factset *fs, const char *name, const struct strlist *v
                    const char *source)
 {
     struct fact *f = fact_slot(fs, name, FACT_LIST, source);
-    for (size_t i = 0; v && i < v->n; i++)
+    size_t n = v ? v->n : 0, more = n ? fact_list_more(v->v[n - 1]) : 0;
+    if (more) /* capped before: its marker counts the rest */
+        n--;
+    for (size_t i = 0; i < n && i < FACT_LIST_MAX; i++)
         strlist_add(&f->list, v->v[i]);
+    if (n > FACT_LIST_MAX || more)
+        strlist_add_owned(&f->list, xasprintf(FACT_LIST_MORE_FMT,
+                                              more + (n > FACT_LIST_MAX ? n - FACT_LIST_MAX : 0)));
+}
+
+size_t fact_list_more(const char *item)
+{
+    size_t n;
+    int used = -1;
+    if (sscanf(item, "... and %zu more%n", &n, &used) != 1 || used < 0 || item[used] || !n)
+        return 0;
+    char canon[64]; /* exactly the marker's own spelling, no "+5" or "05" */
+    snprintf(canon, sizeof(canon), FACT_LIST_MORE_FMT, n);
+    return strcmp(canon, item) == 0 ? n : 0;
+}
+
+size_t fact_list_kept(const struct fact *f)
+{
+    if (f->type != FACT_LIST || !f->list.n)
+        return 0;
+    return f->list.n - (fact_list_more(f->list.v[f->list.n - 1]) ? 1 : 0);
+}
+
+size_t fact_list_count(const struct fact *f)
+{
+    if (f->type != FACT_LIST || !f->list.n)
+        return 0;
+    return fact_list_kept(f) + fact_list_more(f->list.v[f->list.n - 1]);
 }
 
 void fact_set_unknown(struct factset *fs, const char *name, const char *source,

@@ -43,8 +43,23 @@ void fact_set_bool(struct factset *fs, const char *name, int v, const char *sour
 void fact_set_int(struct factset *fs, const char *name, int64_t v, const char *source);
 void fact_set_float(struct factset *fs, const char *name, double v, const char *source);
 void fact_set_str(struct factset *fs, const char *name, const char *v, const char *source);
+/* A list fact holds at most FACT_LIST_MAX items: beyond them, one last
+ * item "... and N more" stands for the rest, so that a kernel log naming
+ * 195k firmware files makes a fact of a few KB, not 5 MB (issue 18), in
+ * every writer (text, JSON, the isolation pipe) at once. The marker keeps
+ * the true count: fact_list_count() is what len() sees, and an item not
+ * among those kept is unknown to `in`, never absent. A list that already
+ * ends in a marker (one read back from a report or the pipe) keeps it. */
+#define FACT_LIST_MAX 256
+#define FACT_LIST_MORE_FMT "... and %zu more"
 void fact_set_list(struct factset *fs, const char *name, const struct strlist *v,
                    const char *source);
+/* the items a list fact stands for (kept + the marker's N) and how many of
+ * its items are real (the marker excluded); 0 for other types */
+size_t fact_list_count(const struct fact *f);
+size_t fact_list_kept(const struct fact *f);
+/* N of a marker item "... and N more", else 0 */
+size_t fact_list_more(const char *item);
 void fact_set_unknown(struct factset *fs, const char *name, const char *source,
                       const char *reason_fmt, ...) __attribute__((format(printf, 4, 5)));
 /* an unknown from a -errno: "cannot read <source>: <strerror>" */

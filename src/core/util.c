@@ -1,5 +1,6 @@
 /* util.c - error reporting, checked allocation, strbuf, strlist. */
 #include "util.h"
+#include "strset.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -411,14 +412,19 @@ void strlist_add(struct strlist *l, const char *s)
 
 int strlist_has(const struct strlist *l, const char *s)
 {
+    /* counted for the growth tests (strset.h) */
     for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->v[i], s) == 0)
+        if (strcmp(l->v[i], s) == 0) {
+            strset_work += i + 1;
             return 1;
+        }
+    strset_work += l->n;
     return 0;
 }
 
 static int cmp_str(const void *a, const void *b)
 {
+    strset_work++;
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 

@@ -80,9 +80,8 @@ static int validate(struct diff_doc *d)
         if (!st || st->type != JSON_STR || !is_status(st->str))
             return error("%s: invalid report: check '%s' has no valid \"status\"", d->name,
                          id->str);
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(json_get(d->checks->items[j], "id")->str, id->str) == 0)
-                return error("%s: invalid report: check '%s' appears twice", d->name, id->str);
+        if (!strset_add(&d->check_ids, id->str, i))
+            return error("%s: invalid report: check '%s' appears twice", d->name, id->str);
     }
     return 0;
 }
@@ -136,6 +135,7 @@ int diff_doc_load(struct diff_doc *d, const char *path)
 
 void diff_doc_release(struct diff_doc *d)
 {
+    strset_release(&d->check_ids);
     json_free(d->root);
     free(d->text);
     free(d->name);
@@ -321,12 +321,10 @@ static int rank(const char *st)
     return 2;
 }
 
-static const struct json *find_check(const struct json *checks, const char *id)
+const struct json *diff_find_check(const struct diff_doc *d, const char *id)
 {
-    for (size_t i = 0; i < checks->n; i++)
-        if (strcmp(json_get(checks->items[i], "id")->str, id) == 0)
-            return checks->items[i];
-    return NULL;
+    size_t i;
+    return strset_get(&d->check_ids, id, &i) ? d->checks->items[i] : NULL;
 }
 
 static void compare_checks(const struct diff_doc *a, const struct diff_doc *b,
@@ -336,7 +334,7 @@ static void compare_checks(const struct diff_doc *a, const struct diff_doc *b,
     for (size_t i = 0; i < a->checks->n; i++) {
         const struct json *ca = a->checks->items[i];
         const char *id = json_get(ca, "id")->str;
-        const struct json *cb = find_check(b->checks, id);
+        const struct json *cb = diff_find_check(b, id);
         int ra = rank(diff_check_status(ca));
         if (!cb) {
             add(r, ra == 0 || ra == 1 ? lost : DIFF_CHANGE, DIFF_CHECK, DW_REMOVED, id, ca, NULL);
@@ -359,7 +357,7 @@ static void compare_checks(const struct diff_doc *a, const struct diff_doc *b,
     for (size_t i = 0; i < b->checks->n; i++) {
         const struct json *cb = b->checks->items[i];
         const char *id = json_get(cb, "id")->str;
-        if (find_check(a->checks, id))
+        if (diff_find_check(a, id))
             continue;
         add(r, rank(diff_check_status(cb)) == 2 ? DIFF_REGRESSION : DIFF_CHANGE, DIFF_CHECK,
             DW_ADDED, id, NULL, cb);
@@ -441,19 +439,19 @@ static const char *gpu_pci(const struct json *facts, const char *name, const cha
     return pci && pci->type == JSON_STR && pci->str[0] ? pci->str : NULL;
 }
 
-static void pci_set(const struct json *facts, struct strlist *out)
+static void pci_set(const struct json *facts, struct strset *out)
 {
     for (size_t i = 0; i < facts->n; i++) {
         const char *rest, *pci = gpu_pci(facts, facts->keys[i], &rest);
-        if (pci && !strlist_has(out, pci))
-            strlist_add(out, pci);
+        if (pci)
+            strset_add(out, pci, i);
     }
 }
 
-static char *match_key(const struct json *facts, const struct strlist *other, const char *name)
+static char *match_key(const struct json *facts, const struct strset *other, const char *name)
 {
     const char *rest, *pci = gpu_pci(facts, name, &rest);
-    if (!pci || !strlist_has(other, pci))
+    if (!pci || !strset_get(other, pci, NULL))
         return xstrdup(name);
     return xasprintf("gpu@%s%s", pci, rest);
 }
@@ -465,12 +463,12 @@ static int cmp_fkey(const void *x, const void *y)
 
 static struct fkey *keyed(const struct json *obj, const struct json *other_facts)
 {
-    struct strlist other = STRLIST_INIT;
+    struct strset other = STRSET_INIT; /* borrows other_facts' strings */
     pci_set(other_facts, &other);
     struct fkey *v = xcalloc(obj->n ? obj->n : 1, sizeof(*v));
     for (size_t i = 0; i < obj->n; i++)
         v[i] = (struct fkey){match_key(obj, &other, obj->keys[i]), obj->keys[i], obj->items[i]};
-    strlist_release(&other);
+    strset_release(&other);
     qsort(v, obj->n, sizeof(*v), cmp_fkey);
     return v;
 }

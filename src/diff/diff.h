@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../core/strset.h"
 #include "../vla/json.h"
 
 #define DIFF_SCHEMA_IN "rocm-vla-doctor/1"
@@ -35,6 +36,7 @@ struct diff_doc {
     const struct json *facts;  /* object */
     const struct json *meta;   /* facts_meta object, or NULL */
     const struct json *checks; /* array of objects with string id and status */
+    struct strset check_ids;   /* id -> index in checks (keys borrowed from root) */
 };
 
 /* Parse and validate a report held in memory. On error prints one message
@@ -49,6 +51,8 @@ int diff_doc_load(struct diff_doc *d, const char *path);
  * -1 after saying why */
 int diff_doc_read(const char *path, char **text, size_t *len);
 void diff_doc_release(struct diff_doc *d);
+/* the check of that id, or NULL; a hash lookup, not a walk of the array */
+const struct json *diff_find_check(const struct diff_doc *d, const char *id);
 
 /* tolerances: "--tolerance PATTERN=PCT"; PATTERN is an fnmatch(3) glob on
  * fact names, PCT a non-negative percentage or "off" (report, never gate).

@@ -106,11 +106,8 @@ static int is_failing(const char *st)
 
 const char *fleet_check_status(const struct fleet_node *n, const char *id)
 {
-    const struct json *cs = n->doc.checks;
-    for (size_t i = 0; i < cs->n; i++)
-        if (strcmp(json_get(cs->items[i], "id")->str, id) == 0)
-            return json_get(cs->items[i], "status")->str;
-    return "-";
+    const struct json *ck = diff_find_check(&n->doc, id);
+    return ck ? json_get(ck, "status")->str : "-";
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -127,7 +124,7 @@ static char *version_of(const struct fleet_node *n, const char *fact)
         const struct json *v = json_get(n->doc.facts, fact);
         return v && v->type == JSON_STR && v->str[0] ? xstrdup(v->str) : NULL;
     }
-    struct strlist seen = STRLIST_INIT;
+    struct strset seen = STRSET_INIT; /* borrows the report's strings */
     struct strbuf sb = STRBUF_INIT;
     for (int i = 0; i < 4096; i++) {
         char name[FACT_NAME_MAX];
@@ -140,12 +137,11 @@ static char *version_of(const struct fleet_node *n, const char *fact)
                 break; /* past the last GPU */
             continue;
         }
-        if (v->type != JSON_STR || !v->str[0] || strlist_has(&seen, v->str))
+        if (v->type != JSON_STR || !v->str[0] || !strset_add(&seen, v->str, 0))
             continue;
-        strlist_add(&seen, v->str);
         strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", v->str);
     }
-    strlist_release(&seen);
+    strset_release(&seen);
     return sb.len ? strbuf_detach(&sb) : (strbuf_release(&sb), NULL);
 }
 
@@ -160,7 +156,10 @@ static double threshold_for(const struct fleet_opts *o, size_t k)
 
 static void compare_checks(struct fleet *f)
 {
+    /* the union of the nodes' ids, each once (the set borrows the copies in
+     * ids), sorted for the output */
     struct strlist ids = STRLIST_INIT;
+    struct strset seen = STRSET_INIT;
     for (size_t i = 0; i < f->n; i++) {
         struct fleet_node *n = &f->nodes[i];
         for (size_t c = 0; c < n->doc.checks->n; c++) {
@@ -168,11 +167,11 @@ static void compare_checks(struct fleet *f)
             const char *id = json_get(ck, "id")->str;
             if (is_failing(json_get(ck, "status")->str))
                 n->failed = 1, n->nfailed++;
-            if (!strlist_has(&ids, id))
-                strlist_add(&ids, id);
+            strlist_add_unique(&ids, &seen, id);
         }
         f->nfailing += n->failed;
     }
+    strset_release(&seen);
     strlist_sort(&ids);
     for (size_t c = 0; c < ids.n; c++)
         for (size_t i = 1; i < f->n; i++)
