@@ -135,9 +135,11 @@ static void add_gpu(struct tel *t, size_t s, size_t d)
     const char *pci = t->src[s].ops->pci(t->src[s].st, d);
     if (*pci)
         snprintf(t->key[g], sizeof(t->key[g]), "%s", pci);
-    else /* the source cannot tell the address: its name and index */
-        snprintf(t->key[g], sizeof(t->key[g]), "%.8s:%u", t->src[s].ops->name,
-                 (unsigned)(d & 0xffff));
+    else { /* the source cannot tell the address: its name and index ("nvml:0") */
+        char k[48];
+        snprintf(k, sizeof(k), "%.20s:%zu", t->src[s].ops->name, d);
+        snprintf(t->key[g], sizeof(t->key[g]), "%.15s", k);
+    }
     t->src[s].gpu[d] = (int)g;
 }
 
