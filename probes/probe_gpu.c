@@ -1,10 +1,12 @@
 /* probe_gpu.c - AMD GPUs: display-class PCI devices of vendor 0x1002, in PCI
- * address order, joined with their KFD topology node (by domain and
- * location_id) for the gfx target, and with their DRM sysfs directory for
- * memory, clocks, thermal and RAS (probe_gpu_drm.c). Other display devices
- * (an NVIDIA card, a BMC's VGA) are listed in gpu.other so that "no AMD GPU"
- * can say what is there instead. */
+ * address order (gpu_enumerate, src/core/gpu_enum.h), joined with their KFD
+ * topology node (by domain and location_id) for the gfx target, and with
+ * their DRM sysfs directory for memory, clocks, thermal and RAS
+ * (probe_gpu_drm.c). Other display devices (an NVIDIA card, a BMC's VGA)
+ * are listed in gpu.other so that "no AMD GPU" can say what is there
+ * instead. */
 #include "gpu_pci.h"
+#include "../src/core/gpu_enum.h"
 #include "../src/telemetry/telemetry.h"
 
 #include <errno.h>
@@ -235,8 +237,9 @@ static void users_facts(struct factset *fs, const struct gpu_dev *gpus, size_t n
 int probe_gpu_run(struct probe_ctx *ctx)
 {
     struct factset *fs = ctx->facts;
-    struct strlist names = STRLIST_INIT, other = STRLIST_INIT;
-    int rc = rootfs_list(GP_PCI_DEVICES, &names);
+    struct strlist other = STRLIST_INIT;
+    struct gpu_enum all_dev;
+    int rc = gpu_enumerate(&all_dev);
     if (rc) {
         fact_set_errno(fs, "gpu.count", GP_PCI_DEVICES, rc);
         fact_set_errno(fs, "gpu.names", GP_PCI_DEVICES, rc);
@@ -244,39 +247,25 @@ int probe_gpu_run(struct probe_ctx *ctx)
         return 0;
     }
 
-    struct gpu_dev *gpus = xcalloc(names.n ? names.n : 1, sizeof(*gpus));
+    struct gpu_dev *gpus = xcalloc(all_dev.n + 1, sizeof(*gpus));
     size_t ngpu = 0;
-    for (size_t i = 0; i < names.n; i++) {
-        struct pci_bdf addr;
-        uint64_t cls, vendor, device;
-        if (pci_bdf_parse(names.v[i], &addr))
-            continue;
-        if (rootfs_readf_u64(&cls, GP_PCI_DEVICES "/%s/class", names.v[i]))
-            continue;
-        /* display (0x03) for Radeon and most Instinct; MI300-class parts
-         * report "processing accelerator" (0x12) */
-        if ((cls >> 16) != 0x03 && (cls >> 16) != 0x12)
-            continue;
-        if (rootfs_readf_u64(&vendor, GP_PCI_DEVICES "/%s/vendor", names.v[i]) ||
-            rootfs_readf_u64(&device, GP_PCI_DEVICES "/%s/device", names.v[i]))
-            continue;
-        if ((cls >> 16) == 0x12 && vendor != GP_VENDOR_AMD)
-            continue;
-        if (vendor == GP_VENDOR_AMD) {
+    for (size_t i = 0; i < all_dev.n; i++) {
+        const struct gpu_enum_dev *d = &all_dev.v[i];
+        if (d->vendor == GP_VENDOR_AMD) {
             struct gpu_dev *g = &gpus[ngpu++];
-            snprintf(g->bdf, sizeof(g->bdf), "%s", names.v[i]);
-            g->addr = addr;
-            g->device = (unsigned)device;
+            snprintf(g->bdf, sizeof(g->bdf), "%s", d->bdf);
+            g->addr = d->addr;
+            g->device = d->device;
         } else {
             struct strbuf sb = STRBUF_INIT;
-            const char *vn = gp_vendor_name((unsigned)vendor);
+            const char *vn = gp_vendor_name(d->vendor);
             char hex[8];
-            snprintf(hex, sizeof(hex), "%04x", (unsigned)vendor);
-            describe(&sb, vn ? vn : hex, (unsigned)vendor, (unsigned)device, names.v[i]);
+            snprintf(hex, sizeof(hex), "%04x", d->vendor);
+            describe(&sb, vn ? vn : hex, d->vendor, d->device, d->bdf);
             strlist_add_owned(&other, strbuf_detach(&sb));
         }
     }
-    strlist_release(&names);
+    gpu_enum_release(&all_dev);
     fact_set_int(fs, "gpu.count", (int64_t)ngpu, GP_PCI_DEVICES);
     fact_set_list(fs, "gpu.other", &other, GP_PCI_DEVICES);
     strlist_release(&other);

@@ -35,6 +35,19 @@ void *gpu_dlopen_first(const char *const *names, size_t n, char *path, size_t pa
     return NULL;
 }
 
+void *gpu_dlopen_env(const char *env, const char *const *names, size_t n, char *lib, size_t lib_n,
+                     char *why, size_t why_n)
+{
+    struct strbuf sb = STRBUF_INIT;
+    const char *forced = getenv(env);
+    void *h = forced && *forced ? gpu_dlopen_first(&forced, 1, lib, lib_n, &sb)
+                                : gpu_dlopen_first(names, n, lib, lib_n, &sb);
+    if (!h)
+        snprintf(why, why_n, "not loaded: %.500s", sb.buf ? sb.buf : "not found");
+    strbuf_release(&sb);
+    return h;
+}
+
 /* ROCM_VLA_DOCTOR_NO_BLAS=1: drop the vendor BLAS so that every GEMM runs the
  * project's own kernels (gpu_gemm: kernels/gemm.hip; the VLA ops: theirs);
  * how the fallback is tested on a machine that has a BLAS */

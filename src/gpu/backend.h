@@ -210,5 +210,10 @@ void gpu_set_err(struct gpu_backend *b, const char *fmt, ...) __attribute__((for
 /* dlopen the first of names[] that loads; errors of all attempts into *why */
 void *gpu_dlopen_first(const char *const *names, size_t n, char *path, size_t path_len,
                        struct strbuf *why);
+/* a vendor library: the path in the environment variable env when set, else
+ * the first of names that loads; its path in lib. NULL with "not loaded:
+ * <why>" in why. */
+void *gpu_dlopen_env(const char *env, const char *const *names, size_t n, char *lib, size_t lib_n,
+                     char *why, size_t why_n);
 
 #endif

@@ -2,7 +2,7 @@
  * written from NVIDIA's nvml.h. nvml.h maps nvmlInit and the handle lookups
  * to their _v2 symbols with macros, which dlsym does not see, so they are
  * declared under the exported names. nvmlDeviceGetMemoryInfo (v1 struct) is
- * in every driver since NVML began. Never linked: vram_tel.c resolves each
+ * in every driver since NVML began. Never linked: nvml_bind.c resolves each
  * with (__typeof__(&fn))dlsym. */
 #ifndef RVD_GPU_NVML_API_H
 #define RVD_GPU_NVML_API_H
@@ -32,7 +32,7 @@ typedef struct nvmlPciInfo_st {
 } nvmlPciInfo_t;
 nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci);
 
-/* telemetry (src/telemetry/tel_nvml.c) */
+/* telemetry (src/telemetry/tel_src_nvml.c) */
 typedef struct nvmlUtilization_st {
     unsigned int gpu, memory; /* percent */
 } nvmlUtilization_t;
@@ -73,7 +73,7 @@ nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t device, unsigned in
 nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t device, unsigned int *maxLinkWidth);
 nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t device, unsigned int *value);
 
-/* processes (src/telemetry/tel_nvml.c). The _v3 calls take nvml.h's
+/* processes (src/telemetry/tel_src_nvml.c). The _v3 calls take nvml.h's
  * nvmlProcessInfo_t (the v2 layout: pid, usedGpuMemory, gpuInstanceId,
  * computeInstanceId); usedGpuMemory is NVML_VALUE_NOT_AVAILABLE when the
  * driver cannot tell (Windows WDDM, some MIG setups). A buffer too small is

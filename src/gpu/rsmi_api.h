@@ -1,6 +1,6 @@
 /* rsmi_api.h - the rocm-smi-lib (librocm_smi64) declarations this project
  * uses, written from ROCm's rocm_smi/rocm_smi.h (checked against Debian's
- * librocm-smi-dev 5.2.3). Never linked: vram_tel.c and tel_rsmi.c resolve each with
+ * librocm-smi-dev 5.2.3). Never linked: rsmi_bind.c resolves each with
  * (__typeof__(&fn))dlsym so that a call with the wrong signature fails the
  * build. Enumerations are their C type, unsigned int (see hip_api.h). */
 #ifndef RVD_GPU_RSMI_API_H

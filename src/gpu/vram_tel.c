@@ -1,31 +1,19 @@
 /* vram_tel.c - see vram_tel.h. */
 #include "vram_tel.h"
 
-#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/rootfs.h"
-#include "nvml_api.h"
-#include "pci_addr.h"
-#include "rsmi_api.h"
+#include "nvml_bind.h"
+#include "rsmi_bind.h"
 
-#define RSMI_FNS(X)                                                                                \
-    X(rsmi_init)                                                                                   \
-    X(rsmi_shut_down) X(rsmi_num_monitor_devices) X(rsmi_dev_pci_id_get)                           \
-        X(rsmi_dev_memory_usage_get) X(rsmi_status_string)
-#define NVML_FNS(X)                                                                                \
-    X(nvmlInit_v2)                                                                                 \
-    X(nvmlShutdown) X(nvmlErrorString) X(nvmlDeviceGetHandleByIndex_v2)                            \
-        X(nvmlDeviceGetHandleByPciBusId_v2) X(nvmlDeviceGetMemoryInfo)
-
-#define DECL(fn) __typeof__(&fn) fn;
+/* the vendor library bound (rsmi_bind.h, nvml_bind.h) and the device picked */
 struct vt {
-    void *h;
-    RSMI_FNS(DECL)
-    NVML_FNS(DECL)
+    struct rsmi_bind r;
+    struct nvml_bind nv;
     uint32_t rsmi_dev;
     nvmlDevice_t nvml_dev;
 };
@@ -44,84 +32,36 @@ static void tried(struct vram_tel *t, const char *fmt, ...)
     va_end(ap);
 }
 
-static void *load(struct vram_tel *t, const char *env, const char *const *names, size_t n)
-{
-    const char *forced = getenv(env);
-    struct strbuf why = STRBUF_INIT;
-    void *h = forced && *forced
-                  ? gpu_dlopen_first(&forced, 1, t->vendor_lib, sizeof(t->vendor_lib), &why)
-                  : gpu_dlopen_first(names, n, t->vendor_lib, sizeof(t->vendor_lib), &why);
-    if (!h)
-        snprintf(t->vendor_init, sizeof(t->vendor_init), "not loaded: %s",
-                 why.buf ? why.buf : "not found");
-    strbuf_release(&why);
-    return h;
-}
-
-static const char *rsmi_str(struct vt *v, rsmi_status_t e)
-{
-    const char *s = NULL;
-    if (v->rsmi_status_string && v->rsmi_status_string(e, &s) != RSMI_STATUS_SUCCESS)
-        s = NULL;
-    return s ? s : "?";
-}
-
 static int open_rsmi(struct vram_tel *t, struct vt *v, const struct gpu_props *p)
 {
-    static const char *const names[] = {"librocm_smi64.so",   "librocm_smi64.so.7",
-                                        "librocm_smi64.so.6", "librocm_smi64.so.5",
-                                        "librocm_smi64.so.1", "/opt/rocm/lib/librocm_smi64.so"};
-    v->h = load(t, "ROCM_VLA_DOCTOR_RSMI_LIB", names, ARRAY_SIZE(names));
-    if (!v->h)
+    if (rsmi_bind_load(&v->r, t->vendor_init, sizeof(t->vendor_init)))
         return -1;
-#define LOADFN(fn) v->fn = (__typeof__(&fn))dlsym(v->h, #fn);
-    RSMI_FNS(LOADFN)
-    if (!v->rsmi_init || !v->rsmi_num_monitor_devices || !v->rsmi_dev_memory_usage_get ||
-        !v->rsmi_dev_pci_id_get) {
+    snprintf(t->vendor_lib, sizeof(t->vendor_lib), "%s", v->r.lib);
+    if (!v->r.rsmi_init || !v->r.rsmi_num_monitor_devices || !v->r.rsmi_dev_memory_usage_get ||
+        !v->r.rsmi_dev_pci_id_get) {
         snprintf(t->vendor_init, sizeof(t->vendor_init), "%.400s lacks the rsmi_* functions used",
                  t->vendor_lib);
         return -1;
     }
-    rsmi_status_t e = v->rsmi_init(0);
+    rsmi_status_t e = v->r.rsmi_init(0);
     if (e != RSMI_STATUS_SUCCESS) {
         snprintf(t->vendor_init, sizeof(t->vendor_init), "rsmi_init: status %d (%s)", e,
-                 rsmi_str(v, e));
+                 rsmi_bind_error(&v->r, e));
         return -1;
     }
     uint32_t n = 0;
-    e = v->rsmi_num_monitor_devices(&n);
+    e = v->r.rsmi_num_monitor_devices(&n);
+    if (e != RSMI_STATUS_SUCCESS)
+        n = 0;
     snprintf(t->vendor_init, sizeof(t->vendor_init), "rsmi_init: RSMI_STATUS_SUCCESS, %u device(s)",
-             e == RSMI_STATUS_SUCCESS ? n : 0);
+             n);
     if (!p)
         return -1;
-    /* HIP and rocm-smi may order devices differently: match the PCI address.
-     * rocm-smi's BDFID may carry an MI300 partition id in bits [31:28] or in
-     * the function bits (pci_addr.h); HIP prints the latter as the function.
-     * Decoding the fields (never comparing the raw 64-bit value) matches both;
-     * an exact function wins over a partition of function 0. */
+    /* HIP and rocm-smi may order devices differently: match the PCI address
+     * (HIP's, whose function may be an MI300 partition: rsmi_bind_find) */
     struct pci_addr want;
     int have = pci_addr_parse(p->pci, &want) == 0;
-    int best = -1;
-    enum pci_match best_m = PCI_MATCH_NONE;
-    for (uint32_t i = 0; have && i < n; i++) {
-        uint64_t id = 0;
-        struct pci_addr got;
-        if (v->rsmi_dev_pci_id_get(i, &id) != RSMI_STATUS_SUCCESS)
-            continue;
-        unsigned part = 0;
-        pci_addr_from_rsmi(id, &got, &part);
-        /* HIP's function is the partition id (HSA's BDFID): where rocm-smi puts
-         * it in [31:28], compare it in the same place */
-        if (part && got.fn == 0)
-            got.fn = part & 7;
-        enum pci_match m = pci_addr_match(&got, &want);
-        if (m == PCI_MATCH_NONE)
-            m = pci_addr_match(&want, &got);
-        if (m > best_m)
-            best = (int)i, best_m = m;
-    }
-    if (!have && n == 1)
-        best = 0;
+    int best = have ? rsmi_bind_find(&v->r, n, &want, 1) : n == 1 ? 0 : -1;
     if (best >= 0) {
         v->rsmi_dev = (uint32_t)best;
         return 0;
@@ -133,33 +73,31 @@ static int open_rsmi(struct vram_tel *t, struct vt *v, const struct gpu_props *p
 
 static int open_nvml(struct vram_tel *t, struct vt *v, const struct gpu_props *p)
 {
-    static const char *const names[] = {"libnvidia-ml.so.1", "libnvidia-ml.so"};
-    v->h = load(t, "ROCM_VLA_DOCTOR_NVML_LIB", names, ARRAY_SIZE(names));
-    if (!v->h)
+    if (nvml_bind_load(&v->nv, t->vendor_init, sizeof(t->vendor_init)))
         return -1;
-    NVML_FNS(LOADFN)
-    if (!v->nvmlInit_v2 || !v->nvmlErrorString || !v->nvmlDeviceGetHandleByIndex_v2 ||
-        !v->nvmlDeviceGetHandleByPciBusId_v2 || !v->nvmlDeviceGetMemoryInfo) {
+    snprintf(t->vendor_lib, sizeof(t->vendor_lib), "%s", v->nv.lib);
+    if (!v->nv.nvmlInit_v2 || !v->nv.nvmlErrorString || !v->nv.nvmlDeviceGetHandleByIndex_v2 ||
+        !v->nv.nvmlDeviceGetHandleByPciBusId_v2 || !v->nv.nvmlDeviceGetMemoryInfo) {
         snprintf(t->vendor_init, sizeof(t->vendor_init), "%.400s lacks the nvml* functions used",
                  t->vendor_lib);
         return -1;
     }
-    nvmlReturn_t e = v->nvmlInit_v2();
+    nvmlReturn_t e = v->nv.nvmlInit_v2();
     if (e != NVML_SUCCESS) {
         snprintf(t->vendor_init, sizeof(t->vendor_init), "nvmlInit_v2: %d (%s)", e,
-                 v->nvmlErrorString(e));
+                 nvml_bind_error(&v->nv, e));
         return -1;
     }
     snprintf(t->vendor_init, sizeof(t->vendor_init), "nvmlInit_v2: NVML_SUCCESS");
     if (!p)
         return -1;
     /* CUDA_VISIBLE_DEVICES renumbers CUDA's devices, not NVML's: use the PCI address */
-    e = p->pci[0] ? v->nvmlDeviceGetHandleByPciBusId_v2(p->pci, &v->nvml_dev)
-                  : v->nvmlDeviceGetHandleByIndex_v2(0, &v->nvml_dev);
+    e = p->pci[0] ? v->nv.nvmlDeviceGetHandleByPciBusId_v2(p->pci, &v->nvml_dev)
+                  : v->nv.nvmlDeviceGetHandleByIndex_v2(0, &v->nvml_dev);
     if (e != NVML_SUCCESS) {
         snprintf(t->vendor_init + strlen(t->vendor_init),
                  sizeof(t->vendor_init) - strlen(t->vendor_init), ", no device at PCI %s: %s",
-                 p->pci[0] ? p->pci : "(index 0)", v->nvmlErrorString(e));
+                 p->pci[0] ? p->pci : "(index 0)", nvml_bind_error(&v->nv, e));
         return -1;
     }
     return 0;
@@ -213,10 +151,10 @@ int vram_tel_used(struct vram_tel *t, uint64_t *used)
     *used = 0;
     switch (t->src) {
     case VRAM_SRC_RSMI:
-        return v->rsmi_dev_memory_usage_get(v->rsmi_dev, RSMI_MEM_TYPE_VRAM, used) ? -1 : 0;
+        return v->r.rsmi_dev_memory_usage_get(v->rsmi_dev, RSMI_MEM_TYPE_VRAM, used) ? -1 : 0;
     case VRAM_SRC_NVML: {
         nvmlMemory_t m;
-        if (v->nvmlDeviceGetMemoryInfo(v->nvml_dev, &m) != NVML_SUCCESS)
+        if (v->nv.nvmlDeviceGetMemoryInfo(v->nvml_dev, &m) != NVML_SUCCESS)
             return -1;
         *used = m.used;
         return 0;
@@ -242,11 +180,9 @@ void vram_tel_close(struct vram_tel *t)
     struct vt *v = t->priv;
     if (!v)
         return;
-    /* shut down what initialised (no dlclose: see gpu_backend_close) */
-    if (t->src == VRAM_SRC_RSMI && v->rsmi_shut_down)
-        v->rsmi_shut_down();
-    if (t->src == VRAM_SRC_NVML && v->nvmlShutdown)
-        v->nvmlShutdown();
+    /* shut down what initialised; no dlclose (see gpu_backend_close) */
+    rsmi_bind_close(&v->r, t->src == VRAM_SRC_RSMI, 0);
+    nvml_bind_close(&v->nv, t->src == VRAM_SRC_NVML, 0);
     free(v);
     t->priv = NULL;
 }

@@ -1,6 +1,6 @@
 /* vram_tel.h - device-wide VRAM used, read outside the process's allocator:
- * rocm-smi-lib (librocm_smi64, dlopen'd) on the HIP backend, NVML
- * (libnvidia-ml.so.1) on the CUDA reference, else amdgpu's sysfs
+ * rocm-smi-lib (librocm_smi64, rsmi_bind.h) on the HIP backend, NVML
+ * (libnvidia-ml.so.1, nvml_bind.h) on the CUDA reference, else amdgpu's sysfs
  * mem_info_vram_used (through rootfs), else the runtime's own mem info
  * (total - free). Use only inside an isolated probe child: the vendor
  * libraries initialise driver state. Library paths can be forced with

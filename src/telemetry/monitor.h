@@ -6,7 +6,8 @@
 #include "../core/util.h"
 
 /* the AMD GPUs' PCI addresses as the gpu probe lists them (the numbering of
- * gpu.<i> in the checks), through rootfs */
+ * gpu.<i> in the checks): gpu_enumerate's (src/core/gpu_enum.h), through
+ * rootfs; telemetry.c */
 void tel_list_amd(struct strlist *bdfs);
 
 int monitor_cmd(int argc, char **argv);

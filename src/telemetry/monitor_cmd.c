@@ -13,7 +13,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../probes/probe.h"
 #include "../core/opts.h"
 #include "../core/version.h"
 #include "../core/outfile.h"
@@ -32,24 +31,6 @@ static void on_stop(int sig)
 {
     (void)sig;
     stop_flag = 1;
-}
-
-void tel_list_amd(struct strlist *bdfs)
-{
-    struct factset fs = FACTSET_INIT;
-    static const struct probe_opts none = {0};
-    struct probe_ctx pctx = {&fs, LEVEL_QUICK, &none, 0};
-    for (size_t i = 0; i < probe_count; i++)
-        if (!strcmp(probe_table[i].name, "gpu"))
-            probe_table[i].run(&pctx);
-    const struct fact *count = fact_get(&fs, "gpu.count");
-    for (int g = 0; count && count->type == FACT_INT && g < (int)count->i; g++) {
-        char buf[FACT_NAME_MAX];
-        const char *bdf = probe_gpu_pci(&fs, g, buf);
-        if (bdf)
-            strlist_add(bdfs, bdf);
-    }
-    factset_release(&fs);
 }
 
 static void usage(FILE *out)

@@ -1,32 +1,26 @@
-/* telemetry.c - the sampler (telemetry.h): AMD GPUs from sysfs, the
- * process list from DRM fdinfo and KFD; NVML in tel_nvml.c. */
+/* telemetry.c - the sampler (telemetry.h): the sources of tel_source.h in
+ * table order, paired by PCI address; the PCIe path of every GPU whose
+ * address is known; the processes' busy % between samples. */
 #include "telemetry.h"
 
 #include <errno.h>
 #include <stdarg.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "../core/gpu_enum.h"
 #include "../core/pci_path.h"
-#include "../core/rootfs.h"
-#include "gpu_metrics.h"
-#include "tel_nvml.h"
-#include "tel_rsmi.h"
+#include "monitor.h"
+#include "tel_source.h"
 
-#define PCI_DEVICES "/sys/bus/pci/devices"
-#define KFD_PROC "/sys/class/kfd/kfd/proc"
-#define KFD_NODES "/sys/class/kfd/kfd/topology/nodes"
-/* bounds on the process scan: a host with more is shown in part */
-#define MAX_PIDS 4096
-#define MAX_FDS 512
 /* the PCIe path's link files are re-read this often, not every frame: the
  * dashboard samples every 100 ms and a path is 2-6 hops of 4 link files
  * each, while an upstream link retrains rarely (a change shows within 1 s);
  * the path itself (a symlink resolution and the hops' ids) is read once */
 #define PATH_EVERY_S 1.0
+#define STATUS_MAX 600
 
 static const char *const key_names[TEL_NKEYS] = {
     "sclk_mhz",
@@ -85,34 +79,28 @@ struct tel_path {
     char hop[16];
 };
 
+/* one source as opened */
+struct tel_src {
+    const struct tel_source_ops *ops;
+    void *st; /* NULL: not opened or failed */
+    char status[STATUS_MAX];
+    size_t n;
+    int *gpu; /* per device: the GPU (index into struct tel's list) it reads, -1 none */
+};
+
 struct tel {
-    struct strlist bdfs;
-    char **hwmon; /* per AMD GPU: "hwmonN" once found */
-    /* per AMD GPU: the hwmon temp<n> of edge, junction, mem (0: none), from
-     * the temp*_label files read once (labels do not change while the
-     * driver is loaded; the dashboard samples every 100 ms) */
-    int (*temp_n)[3];
-    int *temp_n_known;
-    /* per AMD GPU: the optional files (enum opt_file) that were absent at
-     * the last look, and when the set was last cleared. An absent file is
-     * not opened again until the next recheck: a card without a fan or GTT
-     * file would otherwise cost two failed syscalls per file every 100 ms
-     * frame (the dashboard's budget is 2 % of a core for 8 GPUs) */
-    unsigned *absent;
-    double *absent_t;
+    size_t nsrc;
+    struct tel_src *src;
+    /* the GPUs, in the order the sources added them: owner[g] the source
+     * that added GPU g, dev[g * nsrc + s] source s's device of it (-1 none) */
+    size_t ngpu;
+    size_t *owner;
+    int *dev;
+    char (*key)[16]; /* per GPU: struct tel_gpu.pci */
+    /* per GPU: the last read of its PCIe path */
+    struct tel_path *path;
     double recheck_s;
     int procs;
-    struct tel_nvml *nvml;
-    const char *nvml_status;
-    struct tel_rsmi *rsmi;
-    const char *rsmi_status;
-    int *rsmi_dev; /* per AMD GPU: its rocm-smi device, -1 none */
-    /* the NVML devices sampled: every one but a device whose address the
-     * AMD list already holds (never one GPU twice) */
-    size_t *nv;
-    size_t nn;
-    /* per AMD GPU, then per NVML device in nv: the last read of its PCIe path */
-    struct tel_path *path;
     double t0;
     double last_t;
     struct prev_engine *prev;
@@ -126,76 +114,134 @@ static double now_real(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-struct tel *tel_open(const struct strlist *amd_bdfs, int vendor_libs, int procs)
+/* the GPU whose key is pci (case-insensitive), -1 none */
+static int gpu_of_key(const struct tel *t, const char *pci)
+{
+    for (size_t g = 0; *pci && g < t->ngpu; g++)
+        if (!strcasecmp(t->key[g], pci))
+            return (int)g;
+    return -1;
+}
+
+static void add_gpu(struct tel *t, size_t s, size_t d)
+{
+    size_t g = t->ngpu++;
+    t->owner = xrealloc(t->owner, t->ngpu * sizeof(*t->owner));
+    t->dev = xrealloc(t->dev, t->ngpu * t->nsrc * sizeof(*t->dev));
+    t->key = xrealloc(t->key, t->ngpu * sizeof(*t->key));
+    t->owner[g] = s;
+    for (size_t k = 0; k < t->nsrc; k++)
+        t->dev[g * t->nsrc + k] = k == s ? (int)d : -1;
+    const char *pci = t->src[s].ops->pci(t->src[s].st, d);
+    if (*pci)
+        snprintf(t->key[g], sizeof(t->key[g]), "%s", pci);
+    else { /* the source cannot tell the address: its name and index ("nvml:0") */
+        char k[48];
+        snprintf(k, sizeof(k), "%.20s:%zu", t->src[s].ops->name, d);
+        snprintf(t->key[g], sizeof(t->key[g]), "%.15s", k);
+    }
+    t->src[s].gpu[d] = (int)g;
+}
+
+/* source s's devices: an overlay's onto the GPUs listed at their addresses,
+ * another's as new GPUs unless listed already */
+static void pair(struct tel *t, size_t s)
+{
+    struct tel_src *src = &t->src[s];
+    const struct tel_source_ops *o = src->ops;
+    if (o->overlay) {
+        for (size_t g = 0; g < t->ngpu; g++) {
+            int d = -1;
+            if (o->find) {
+                d = o->find(src->st, t->key[g]);
+            } else {
+                for (size_t k = 0; k < src->n && d < 0; k++)
+                    if (!strcasecmp(o->pci(src->st, k), t->key[g]))
+                        d = (int)k;
+            }
+            if (d >= 0 && (size_t)d < src->n && src->gpu[d] < 0) {
+                t->dev[g * t->nsrc + s] = d;
+                src->gpu[d] = (int)g;
+            }
+        }
+        return;
+    }
+    for (size_t d = 0; d < src->n; d++)
+        if (gpu_of_key(t, o->pci(src->st, d)) < 0) /* never one GPU twice */
+            add_gpu(t, s, d);
+}
+
+struct tel *tel_open_sources(const struct tel_source_ops *const *srcs, size_t n,
+                             const struct strlist *amd_bdfs, int vendor_libs, int procs)
 {
     struct tel *t = xcalloc(1, sizeof(*t));
-    for (size_t i = 0; amd_bdfs && i < amd_bdfs->n; i++)
-        strlist_add(&t->bdfs, amd_bdfs->v[i]);
-    t->hwmon = xcalloc(t->bdfs.n + 1, sizeof(char *));
-    t->temp_n = xcalloc(t->bdfs.n + 1, sizeof(*t->temp_n));
-    t->temp_n_known = xcalloc(t->bdfs.n + 1, sizeof(int));
-    t->absent = xcalloc(t->bdfs.n + 1, sizeof(unsigned));
-    t->absent_t = xcalloc(t->bdfs.n + 1, sizeof(double));
+    t->nsrc = n;
+    t->src = xcalloc(n + 1, sizeof(*t->src));
     t->recheck_s = TEL_RECHECK_S;
     t->procs = procs;
-    t->nvml_status = "not asked";
-    t->rsmi_status = "not asked";
-    t->rsmi_dev = xcalloc(t->bdfs.n + 1, sizeof(int));
-    for (size_t i = 0; i < t->bdfs.n; i++)
-        t->rsmi_dev[i] = -1;
-    if (vendor_libs) {
-        t->nvml = tel_nvml_open(&t->nvml_status);
-        if (t->bdfs.n)
-            t->rsmi = tel_rsmi_open(&t->rsmi_status);
-        for (size_t i = 0; t->rsmi && i < t->bdfs.n; i++)
-            t->rsmi_dev[i] = tel_rsmi_find(t->rsmi, t->bdfs.v[i]);
+    for (size_t s = 0; s < n; s++) {
+        struct tel_src *src = &t->src[s];
+        src->ops = srcs[s];
+        snprintf(src->status, sizeof(src->status), "not asked");
+        if ((src->ops->vendor_lib && !vendor_libs) || (src->ops->overlay && !t->ngpu))
+            continue;
+        src->st = src->ops->open(amd_bdfs, src->status, sizeof(src->status));
+        src->n = src->st ? src->ops->count(src->st) : 0;
+        src->gpu = xcalloc(src->n + 1, sizeof(*src->gpu));
+        for (size_t d = 0; d < src->n; d++)
+            src->gpu[d] = -1;
+        if (src->st)
+            pair(t, s);
     }
-    t->nv = xcalloc(tel_nvml_count(t->nvml) + 1, sizeof(*t->nv));
-    for (size_t j = 0; j < tel_nvml_count(t->nvml); j++) {
-        const char *pci = tel_nvml_pci(t->nvml, j);
-        size_t k = 0;
-        while (*pci && k < t->bdfs.n && strcasecmp(t->bdfs.v[k], pci))
-            k++;
-        if (!*pci || k == t->bdfs.n)
-            t->nv[t->nn++] = j;
-    }
-    t->path = xcalloc(t->bdfs.n + t->nn + 1, sizeof(*t->path));
-    for (size_t i = 0; i < t->bdfs.n + t->nn; i++)
-        t->path[i].at = -1;
+    t->path = xcalloc(t->ngpu + 1, sizeof(*t->path));
+    for (size_t g = 0; g < t->ngpu; g++)
+        t->path[g].at = -1;
     t->t0 = util_mono_s();
     t->last_t = -1;
     return t;
 }
 
+struct tel *tel_open(const struct strlist *amd_bdfs, int vendor_libs, int procs)
+{
+    return tel_open_sources(tel_sources, tel_nsources, amd_bdfs, vendor_libs, procs);
+}
+
+const char *tel_source_status(const struct tel *t, const char *name)
+{
+    for (size_t s = 0; s < t->nsrc; s++)
+        if (!strcmp(t->src[s].ops->name, name))
+            return t->src[s].status;
+    return NULL;
+}
+
 const char *tel_nvml_status(const struct tel *t)
 {
-    return t->nvml_status;
+    const char *s = tel_source_status(t, "nvml");
+    return s ? s : "not asked";
 }
 
 const char *tel_rsmi_status(const struct tel *t)
 {
-    return t->rsmi_status;
+    const char *s = tel_source_status(t, "rsmi");
+    return s ? s : "not asked";
 }
 
 void tel_close(struct tel *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->bdfs.n; i++)
-        free(t->hwmon[i]);
-    for (size_t i = 0; i < t->bdfs.n + t->nn; i++)
-        free(t->path[i].hops);
-    free(t->hwmon);
-    free(t->temp_n);
-    free(t->temp_n_known);
-    free(t->absent);
-    free(t->absent_t);
-    strlist_release(&t->bdfs);
-    tel_nvml_close(t->nvml);
-    tel_rsmi_close(t->rsmi);
-    free(t->rsmi_dev);
+    for (size_t s = 0; s < t->nsrc; s++) {
+        if (t->src[s].st)
+            t->src[s].ops->close(t->src[s].st);
+        free(t->src[s].gpu);
+    }
+    for (size_t g = 0; g < t->ngpu; g++)
+        free(t->path[g].hops);
+    free(t->src);
+    free(t->owner);
+    free(t->dev);
+    free(t->key);
     free(t->path);
-    free(t->nv);
     free(t->prev);
     free(t);
 }
@@ -216,129 +262,9 @@ void tel_gpu_unknown(struct tel_gpu *g, enum tel_key k, const char *fmt, ...)
     va_end(ap);
 }
 
-/* a decimal sysfs file of the GPU scaled by mul, or unknown naming why */
-static int read_num(struct tel_gpu *g, enum tel_key k, const char *dir, const char *file,
-                    double mul, const char *src)
-{
-    uint64_t v;
-    int rc = rootfs_readf_u64(&v, "%s/%s", dir, file);
-    if (rc) {
-        tel_gpu_unknown(g, k, "%s: %s", file, strerror(-rc));
-        return rc;
-    }
-    tel_gpu_set(g, k, (double)v * mul, src);
-    return 0;
-}
-
-/* the optional files remembered as absent between rechecks */
-enum opt_file {
-    OPT_MEM_BUSY,
-    OPT_GTT_USED,
-    OPT_GTT_TOTAL,
-    OPT_POWER_CAP,
-    OPT_ENERGY,
-    OPT_FAN,
-    OPT_PWM,
-    OPT_METRICS
-};
-
-/* read_num of an optional file of AMD GPU i: while it is remembered absent,
- * unknown with the same reason as a failed open, without opening it */
-static int read_opt(struct tel *t, size_t i, enum opt_file f, struct tel_gpu *g, enum tel_key k,
-                    const char *dir, const char *file, double mul, const char *src)
-{
-    if (t->absent[i] & (1u << f)) {
-        tel_gpu_unknown(g, k, "%s: %s", file, strerror(ENOENT));
-        return -ENOENT;
-    }
-    int rc = read_num(g, k, dir, file, mul, src);
-    if (rc == -ENOENT)
-        t->absent[i] |= 1u << f;
-    return rc;
-}
-
 void tel_set_recheck(struct tel *t, double seconds)
 {
     t->recheck_s = seconds;
-}
-
-static void dpm(struct tel_gpu *g, const char *dir, const char *file, enum tel_key cur,
-                enum tel_key lo, enum tel_key hi)
-{
-    char *text;
-    struct tel_dpm d;
-    int rc = rootfs_readf_str(&text, "%s/%s", dir, file);
-    if (rc) {
-        tel_gpu_unknown(g, cur, "%s: %s", file, strerror(-rc));
-        tel_gpu_unknown(g, lo, "%s: %s", file, strerror(-rc));
-        tel_gpu_unknown(g, hi, "%s: %s", file, strerror(-rc));
-        return;
-    }
-    if (tel_dpm_parse(text, &d)) {
-        tel_gpu_unknown(g, cur, "%s: no 'N: <n>Mhz' level", file);
-        tel_gpu_unknown(g, lo, "%s: no 'N: <n>Mhz' level", file);
-        tel_gpu_unknown(g, hi, "%s: no 'N: <n>Mhz' level", file);
-    } else {
-        const char *src = file; /* "pp_dpm_sclk" is a static string's tail */
-        if (d.cur >= 0)
-            tel_gpu_set(g, cur, d.cur, src);
-        else
-            tel_gpu_unknown(g, cur, "%s: no level marked '*'", file);
-        tel_gpu_set(g, lo, d.min, src);
-        tel_gpu_set(g, hi, d.max, src);
-    }
-    free(text);
-}
-
-/* "16.0 GT/s PCIe" */
-static int link_speed(const char *dir, const char *file, double *gts)
-{
-    char *s;
-    if (rootfs_readf_str(&s, "%s/%s", dir, file))
-        return -1;
-    int ok = sscanf(s, "%lf GT/s", gts) == 1 && *gts > 0;
-    free(s);
-    return ok ? 0 : -1;
-}
-
-static void pcie(struct tel_gpu *g, const char *dir)
-{
-    char *text;
-    struct tel_dpm_pcie p = {0};
-    int have = rootfs_readf_str(&text, "%s/pp_dpm_pcie", dir) == 0;
-    if (have) {
-        have = tel_dpm_pcie_parse(text, &p) == 0;
-        free(text);
-    }
-    uint64_t w;
-    double gts;
-    /* the marked DPM level is the link the SMU runs; on Navi the function's
-     * own link registers show the on-card switch's internal link instead */
-    if (have && p.nstar == 1) {
-        tel_gpu_set(g, TEL_PCIE_GTS, p.cur_gts, "pp_dpm_pcie");
-        tel_gpu_set(g, TEL_PCIE_WIDTH, p.cur_width, "pp_dpm_pcie");
-    } else {
-        if (link_speed(dir, "current_link_speed", &gts) == 0)
-            tel_gpu_set(g, TEL_PCIE_GTS, gts, "current_link_speed");
-        else
-            tel_gpu_unknown(g, TEL_PCIE_GTS, "no current_link_speed, pp_dpm_pcie marks %d levels",
-                            p.nstar);
-        read_num(g, TEL_PCIE_WIDTH, dir, "current_link_width", 1, "current_link_width");
-    }
-    if (have && p.max_gts > 0) {
-        tel_gpu_set(g, TEL_PCIE_MAX_GTS, p.max_gts, "pp_dpm_pcie");
-        tel_gpu_set(g, TEL_PCIE_MAX_WIDTH, p.max_width, "pp_dpm_pcie");
-    } else {
-        if (link_speed(dir, "max_link_speed", &gts) == 0)
-            tel_gpu_set(g, TEL_PCIE_MAX_GTS, gts, "max_link_speed");
-        else
-            tel_gpu_unknown(g, TEL_PCIE_MAX_GTS, "no max_link_speed or pp_dpm_pcie");
-        if (rootfs_readf_u64(&w, "%s/max_link_width", dir) == 0)
-            tel_gpu_set(g, TEL_PCIE_MAX_WIDTH, (double)w, "max_link_width");
-        else
-            tel_gpu_unknown(g, TEL_PCIE_MAX_WIDTH, "no max_link_width or pp_dpm_pcie");
-    }
-    read_num(g, TEL_PCIE_REPLAYS, dir, "pcie_replay_count", 1, "pcie_replay_count");
 }
 
 /* the narrowest and the slowest hop up to the root port (pci_path.h picks
@@ -382,388 +308,6 @@ static void pcie_path(struct tel_path *p, const char *bdf, struct tel_gpu *g, do
     tel_gpu_set(g, TEL_PCIE_PATH_LIMITED, limited, "PCIe path");
 }
 
-static const char *find_hwmon(struct tel *t, size_t i, const char *dir)
-{
-    if (t->hwmon[i])
-        return t->hwmon[i];
-    struct strlist names = STRLIST_INIT;
-    char *h = xasprintf("%s/hwmon", dir);
-    if (rootfs_list(h, &names) == 0)
-        for (size_t k = 0; k < names.n && !t->hwmon[i]; k++)
-            if (str_starts(names.v[k], "hwmon"))
-                t->hwmon[i] = xasprintf("%s/%s", h, names.v[k]);
-    strlist_release(&names);
-    free(h);
-    return t->hwmon[i];
-}
-
-static void hwmon(struct tel *t, size_t i, struct tel_gpu *g, const char *dir)
-{
-    const char *h = find_hwmon(t, i, dir);
-    static const enum tel_key keys[] = {TEL_POWER_W,
-                                        TEL_POWER_CAP_W,
-                                        TEL_ENERGY_J,
-                                        TEL_TEMP_EDGE_C,
-                                        TEL_TEMP_EDGE_LIMIT_C,
-                                        TEL_TEMP_JUNCTION_C,
-                                        TEL_TEMP_JUNCTION_LIMIT_C,
-                                        TEL_TEMP_MEM_C,
-                                        TEL_TEMP_MEM_LIMIT_C,
-                                        TEL_FAN_RPM,
-                                        TEL_FAN_PCT};
-    if (!h) {
-        for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
-            tel_gpu_unknown(g, keys[k], "no hwmon directory under %s", dir);
-        return;
-    }
-    /* power1_average on most cards, power1_input on RDNA3 and newer */
-    if (read_num(g, TEL_POWER_W, h, "power1_average", 1e-6, "hwmon"))
-        read_num(g, TEL_POWER_W, h, "power1_input", 1e-6, "hwmon");
-    read_opt(t, i, OPT_POWER_CAP, g, TEL_POWER_CAP_W, h, "power1_cap", 1e-6, "hwmon");
-    read_opt(t, i, OPT_ENERGY, g, TEL_ENERGY_J, h, "energy1_input", 1e-6, "hwmon energy1_input");
-    for (enum tel_key k = TEL_TEMP_EDGE_C; k <= TEL_TEMP_MEM_LIMIT_C; k++)
-        tel_gpu_unknown(g, k, "no hwmon temp*_label names it");
-    if (!t->temp_n_known[i]) {
-        for (int n = 1; n <= 8; n++) {
-            char *label;
-            if (rootfs_readf_str(&label, "%s/temp%d_label", h, n))
-                continue;
-            int which = !strcmp(label, "edge")       ? 0
-                        : !strcmp(label, "junction") ? 1
-                        : !strcmp(label, "mem")      ? 2
-                                                     : -1;
-            free(label);
-            if (which >= 0) /* the last of a label, as before */
-                t->temp_n[i][which] = n;
-        }
-        t->temp_n_known[i] = 1;
-    }
-    static const enum tel_key temp_keys[3] = {TEL_TEMP_EDGE_C, TEL_TEMP_JUNCTION_C, TEL_TEMP_MEM_C};
-    for (int w = 0; w < 3; w++) {
-        int n = t->temp_n[i][w];
-        enum tel_key k = temp_keys[w];
-        if (!n)
-            continue;
-        char f[32];
-        snprintf(f, sizeof(f), "temp%d_input", n);
-        read_num(g, k, h, f, 1e-3, "hwmon");
-        /* the sensor's own limit: crit (the driver throttles there), else
-         * emergency */
-        snprintf(f, sizeof(f), "temp%d_crit", n);
-        if (read_num(g, k + 1, h, f, 1e-3, "hwmon")) {
-            snprintf(f, sizeof(f), "temp%d_emergency", n);
-            read_num(g, k + 1, h, f, 1e-3, "hwmon");
-        }
-    }
-    read_opt(t, i, OPT_FAN, g, TEL_FAN_RPM, h, "fan1_input", 1, "hwmon");
-    read_opt(t, i, OPT_PWM, g, TEL_FAN_PCT, h, "pwm1", 100.0 / 255.0, "hwmon");
-}
-
-/* 0, or the failed read's -errno */
-static int metrics(struct tel_gpu *g, const char *dir)
-{
-    char *buf;
-    size_t len;
-    char path[128];
-    snprintf(path, sizeof(path), "%s/gpu_metrics", dir);
-    int rc = rootfs_read(path, &buf, &len);
-    if (rc) {
-        snprintf(g->throttle_why, sizeof(g->throttle_why), "gpu_metrics: %s", strerror(-rc));
-        return rc;
-    }
-    struct gpu_metrics m;
-    char why[128];
-    if (gpu_metrics_parse(buf, len, &m, why, sizeof(why))) {
-        snprintf(g->throttle_why, sizeof(g->throttle_why), "%s", why);
-        free(buf);
-        return 0;
-    }
-    free(buf);
-    snprintf(g->throttle_src, sizeof(g->throttle_src), "gpu_metrics %u.%u", m.format, m.content);
-    if (m.has_indep) {
-        g->throttle_known = 1;
-        g->throttle_bits = m.indep_throttle;
-        gpu_metrics_throttle_names(m.indep_throttle, g->throttle, sizeof(g->throttle));
-    } else if (m.has_throttle) {
-        /* ASIC-dependent bits only: shown as a number, never named */
-        g->throttle_known = 1;
-        g->throttle_bits = m.throttle;
-        if (m.throttle)
-            snprintf(g->throttle, sizeof(g->throttle), "asic:0x%08x", m.throttle);
-    } else {
-        snprintf(g->throttle_why, sizeof(g->throttle_why),
-                 "gpu_metrics %u.%u has no throttle status", m.format, m.content);
-    }
-    /* fill what sysfs did not give */
-    if (!g->src[TEL_ENERGY_J] && m.known[GM_ENERGY_J])
-        tel_gpu_set(g, TEL_ENERGY_J, m.v[GM_ENERGY_J], "gpu_metrics energy_accumulator");
-    if (!g->src[TEL_POWER_W] && m.known[GM_POWER_W])
-        tel_gpu_set(g, TEL_POWER_W, m.v[GM_POWER_W], "gpu_metrics");
-    if (!g->src[TEL_SCLK_MHZ] && m.known[GM_GFXCLK_MHZ])
-        tel_gpu_set(g, TEL_SCLK_MHZ, m.v[GM_GFXCLK_MHZ], "gpu_metrics");
-    if (!g->src[TEL_TEMP_JUNCTION_C] && m.known[GM_TEMP_HOTSPOT_C])
-        tel_gpu_set(g, TEL_TEMP_JUNCTION_C, m.v[GM_TEMP_HOTSPOT_C], "gpu_metrics");
-    return 0;
-}
-
-static void sample_amd(struct tel *t, size_t i, struct tel_gpu *g, double now)
-{
-    if (now - t->absent_t[i] >= t->recheck_s) { /* look at the absent files again */
-        t->absent[i] = 0;
-        t->absent_t[i] = now;
-    }
-    const char *bdf = t->bdfs.v[i];
-    char dir[96];
-    snprintf(dir, sizeof(dir), PCI_DEVICES "/%s", bdf);
-    snprintf(g->pci, sizeof(g->pci), "%s", bdf);
-    snprintf(g->vendor, sizeof(g->vendor), "amd");
-    dpm(g, dir, "pp_dpm_sclk", TEL_SCLK_MHZ, TEL_SCLK_MIN_MHZ, TEL_SCLK_MAX_MHZ);
-    dpm(g, dir, "pp_dpm_mclk", TEL_MCLK_MHZ, TEL_MCLK_MIN_MHZ, TEL_MCLK_MAX_MHZ);
-    hwmon(t, i, g, dir);
-    read_num(g, TEL_BUSY_PCT, dir, "gpu_busy_percent", 1, "gpu_busy_percent");
-    read_opt(t, i, OPT_MEM_BUSY, g, TEL_MEM_BUSY_PCT, dir, "mem_busy_percent", 1,
-             "mem_busy_percent");
-    read_num(g, TEL_VRAM_USED_B, dir, "mem_info_vram_used", 1, "mem_info_vram_used");
-    read_num(g, TEL_VRAM_TOTAL_B, dir, "mem_info_vram_total", 1, "mem_info_vram_total");
-    read_opt(t, i, OPT_GTT_USED, g, TEL_GTT_USED_B, dir, "mem_info_gtt_used", 1,
-             "mem_info_gtt_used");
-    read_opt(t, i, OPT_GTT_TOTAL, g, TEL_GTT_TOTAL_B, dir, "mem_info_gtt_total", 1,
-             "mem_info_gtt_total");
-    pcie(g, dir);
-    if (t->absent[i] & (1u << OPT_METRICS))
-        snprintf(g->throttle_why, sizeof(g->throttle_why), "gpu_metrics: %s", strerror(ENOENT));
-    else if (metrics(g, dir) == -ENOENT)
-        t->absent[i] |= 1u << OPT_METRICS;
-    /* what rocm-smi gives wins, the rest stays sysfs' */
-    tel_rsmi_sample(t->rsmi, t->rsmi_dev[i], g);
-    /* after the GPU's own link, from whichever source */
-    pcie_path(&t->path[i], t->bdfs.v[i], g, now);
-}
-
-/* ---- processes ------------------------------------------------------- */
-
-static int gpu_index(const struct tel_sample *s, const char *pdev)
-{
-    for (size_t i = 0; i < s->ngpu; i++)
-        if (!strcmp(s->gpus[i].pci, pdev))
-            return (int)i;
-    return -1;
-}
-
-static struct tel_proc *proc_for(struct tel_sample *s, size_t *cap, int pid, int gpu,
-                                 const char *comm)
-{
-    for (size_t i = 0; i < s->nproc; i++)
-        if (s->procs[i].pid == pid && s->procs[i].gpu == gpu)
-            return &s->procs[i];
-    if (s->nproc == *cap) {
-        *cap = *cap ? *cap * 2 : 16;
-        s->procs = xrealloc(s->procs, *cap * sizeof(*s->procs));
-    }
-    struct tel_proc *p = &s->procs[s->nproc++];
-    memset(p, 0, sizeof(*p));
-    p->pid = pid;
-    p->gpu = gpu;
-    p->vram_bytes = -1;
-    p->engine_ns = -1;
-    p->busy_pct = -1;
-    snprintf(p->comm, sizeof(p->comm), "%s", comm);
-    return p;
-}
-
-static int is_pid(const char *s)
-{
-    if (!*s)
-        return 0;
-    for (; *s; s++)
-        if (*s < '0' || *s > '9')
-            return 0;
-    return 1;
-}
-
-static void comm_of(int pid, char *buf, size_t n)
-{
-    char *c;
-    if (rootfs_readf_str(&c, "/proc/%d/comm", pid) == 0) {
-        snprintf(buf, n, "%s", c);
-        free(c);
-    } else {
-        snprintf(buf, n, "?");
-    }
-}
-
-struct seen_client {
-    char pdev[16];
-    uint64_t id;
-};
-
-static void scan_fdinfo(struct tel_sample *s, size_t *cap)
-{
-    struct strlist pids = STRLIST_INIT;
-    if (rootfs_list("/proc", &pids))
-        return;
-    struct seen_client *seen = NULL;
-    size_t nseen = 0, seen_cap = 0, npid = 0;
-    for (size_t i = 0; i < pids.n && npid < MAX_PIDS; i++) {
-        if (!is_pid(pids.v[i]))
-            continue;
-        npid++;
-        int pid = atoi(pids.v[i]);
-        char dir[64];
-        snprintf(dir, sizeof(dir), "/proc/%d/fdinfo", pid);
-        struct strlist fds = STRLIST_INIT;
-        int rc = rootfs_list(dir, &fds);
-        if (rc) {
-            if (rc == -EACCES || rc == -EPERM)
-                s->procs_unreadable++;
-            continue;
-        }
-        char comm[32] = "";
-        for (size_t f = 0; f < fds.n && f < MAX_FDS; f++) {
-            char *text;
-            if (rootfs_readf_str(&text, "%s/%s", dir, fds.v[f]))
-                continue;
-            struct tel_fdinfo fi;
-            int ok = tel_fdinfo_parse(text, &fi) == 0;
-            free(text);
-            if (!ok)
-                continue;
-            /* one DRM client can sit behind several fds (dup, fork): once */
-            int dup = 0;
-            for (size_t k = 0; fi.has_client_id && k < nseen && !dup; k++)
-                dup = seen[k].id == fi.client_id && !strcmp(seen[k].pdev, fi.pdev);
-            if (dup)
-                continue;
-            if (fi.has_client_id) {
-                if (nseen == seen_cap) {
-                    seen_cap = seen_cap ? seen_cap * 2 : 16;
-                    seen = xrealloc(seen, seen_cap * sizeof(*seen));
-                }
-                snprintf(seen[nseen].pdev, sizeof(seen[nseen].pdev), "%s", fi.pdev);
-                seen[nseen++].id = fi.client_id;
-            }
-            int gpu = gpu_index(s, fi.pdev);
-            if (gpu < 0)
-                continue;
-            if (!comm[0])
-                comm_of(pid, comm, sizeof(comm));
-            struct tel_proc *p = proc_for(s, cap, pid, gpu, comm);
-            p->src = "fdinfo";
-            if (fi.vram_bytes >= 0)
-                p->vram_bytes = (p->vram_bytes < 0 ? 0 : p->vram_bytes) + fi.vram_bytes;
-            if (fi.engine_ns >= 0)
-                p->engine_ns = (p->engine_ns < 0 ? 0 : p->engine_ns) + fi.engine_ns;
-        }
-        strlist_release(&fds);
-    }
-    free(seen);
-    strlist_release(&pids);
-}
-
-/* KFD gpu_id -> PCI address, from the topology nodes */
-static int kfd_gpu_pci(unsigned gpu_id, char *pci, size_t n)
-{
-    struct strlist nodes = STRLIST_INIT;
-    int found = -1;
-    if (rootfs_list(KFD_NODES, &nodes))
-        return -1;
-    for (size_t i = 0; i < nodes.n && found; i++) {
-        uint64_t id, loc = 0, dom = 0;
-        char *props;
-        if (rootfs_readf_u64(&id, KFD_NODES "/%s/gpu_id", nodes.v[i]) || id != gpu_id)
-            continue;
-        if (rootfs_readf_str(&props, KFD_NODES "/%s/properties", nodes.v[i]))
-            continue;
-        const char *l = strstr(props, "location_id ");
-        const char *d = strstr(props, "\ndomain ");
-        if (l) {
-            loc = strtoull(l + 12, NULL, 10);
-            if (d)
-                dom = strtoull(d + 8, NULL, 10);
-            snprintf(pci, n, "%04x:%02x:%02x.%x", (unsigned)dom, (unsigned)(loc >> 8) & 0xff,
-                     (unsigned)(loc >> 3) & 0x1f, (unsigned)loc & 7);
-            found = 0;
-        }
-        free(props);
-    }
-    strlist_release(&nodes);
-    return found;
-}
-
-static void scan_kfd(struct tel_sample *s, size_t *cap)
-{
-    struct strlist pids = STRLIST_INIT;
-    if (rootfs_list(KFD_PROC, &pids))
-        return;
-    for (size_t i = 0; i < pids.n && i < MAX_PIDS; i++) {
-        if (!is_pid(pids.v[i]))
-            continue;
-        int pid = atoi(pids.v[i]);
-        struct strlist files = STRLIST_INIT;
-        char dir[80];
-        snprintf(dir, sizeof(dir), KFD_PROC "/%d", pid);
-        if (rootfs_list(dir, &files))
-            continue;
-        char comm[32] = "";
-        for (size_t f = 0; f < files.n; f++) {
-            unsigned gpu_id;
-            char tail;
-            uint64_t bytes;
-            char pci[16];
-            if (sscanf(files.v[f], "vram_%u%c", &gpu_id, &tail) != 1)
-                continue;
-            if (rootfs_readf_u64(&bytes, "%s/%s", dir, files.v[f]))
-                continue;
-            if (kfd_gpu_pci(gpu_id, pci, sizeof(pci)))
-                continue;
-            int gpu = gpu_index(s, pci);
-            if (gpu < 0)
-                continue;
-            if (!comm[0])
-                comm_of(pid, comm, sizeof(comm));
-            struct tel_proc *p = proc_for(s, cap, pid, gpu, comm);
-            /* compute allocations (KFD) are not in fdinfo's drm-memory-vram */
-            if (!p->src) {
-                p->src = "kfd";
-                p->vram_bytes = (int64_t)bytes;
-            } else {
-                p->src = "fdinfo+kfd";
-                if ((int64_t)bytes > p->vram_bytes)
-                    p->vram_bytes = (int64_t)bytes;
-            }
-        }
-        strlist_release(&files);
-    }
-    strlist_release(&pids);
-}
-
-/* NVIDIA GPUs' processes through NVML; a failing call leaves the GPU's
- * list unknown (procs_why), not empty */
-static void scan_nvml(struct tel *t, struct tel_sample *s, size_t *cap)
-{
-    for (size_t i = 0; i < t->nn; i++) {
-        char key[24];
-        tel_nvml_key(t->nvml, t->nv[i], key, sizeof(key));
-        int gi = gpu_index(s, key);
-        if (gi < 0)
-            continue;
-        struct tel_gpu *g = &s->gpus[gi];
-        struct tel_nvml_proc *np;
-        size_t n;
-        if (tel_nvml_procs(t->nvml, t->nv[i], &np, &n, g->procs_why, sizeof(g->procs_why)))
-            continue;
-        for (size_t k = 0; k < n; k++) {
-            char comm[32];
-            comm_of((int)np[k].pid, comm, sizeof(comm));
-            struct tel_proc *p = proc_for(s, cap, (int)np[k].pid, gi, comm);
-            p->src = np[k].src;
-            p->vram_bytes = np[k].vram_bytes;
-            p->busy_pct = np[k].busy_pct;
-        }
-        free(np);
-    }
-}
-
 static void busy_from_prev(struct tel *t, struct tel_sample *s)
 {
     double dt = t->last_t >= 0 ? s->t_s - t->last_t : -1;
@@ -791,30 +335,63 @@ static void busy_from_prev(struct tel *t, struct tel_sample *s)
     t->last_t = s->t_s;
 }
 
+/* the GPUs' keys and vendors in s, without values */
+static void list_gpus(const struct tel *t, struct tel_sample *s)
+{
+    s->ngpu = t->ngpu;
+    s->gpus = xcalloc(s->ngpu + 1, sizeof(*s->gpus));
+    for (size_t g = 0; g < t->ngpu; g++) {
+        snprintf(s->gpus[g].pci, sizeof(s->gpus[g].pci), "%s", t->key[g]);
+        snprintf(s->gpus[g].vendor, sizeof(s->gpus[g].vendor), "%s",
+                 t->src[t->owner[g]].ops->vendor);
+    }
+}
+
+/* every source's processes that owns a GPU of s: 0 when one of them read
+ * its list, else the first -errno (0 when no source has a list to read) */
+static int scan_procs(struct tel *t, struct tel_sample *s)
+{
+    size_t cap = 0;
+    int rc = 0, read = 0;
+    for (size_t k = 0; k < t->nsrc; k++) {
+        struct tel_src *src = &t->src[k];
+        int owns = 0;
+        for (size_t g = 0; g < t->ngpu && !owns; g++)
+            owns = t->owner[g] == k;
+        if (!owns || !src->ops->processes)
+            continue;
+        int r = src->ops->processes(src->st, s, &cap, src->gpu);
+        if (r == 0)
+            read = 1;
+        else if (!rc)
+            rc = r;
+    }
+    return read ? 0 : rc;
+}
+
 void tel_sample(struct tel *t, struct tel_sample *s)
 {
     memset(s, 0, sizeof(*s));
     s->t_s = util_mono_s() - t->t0;
     s->wall_s = now_real();
-    size_t nb = t->bdfs.n;
-    s->ngpu = nb + t->nn;
-    s->gpus = xcalloc(s->ngpu + 1, sizeof(*s->gpus));
-    for (size_t i = 0; i < nb; i++)
-        sample_amd(t, i, &s->gpus[i], s->t_s);
-    for (size_t i = 0; i < t->nn; i++) {
-        tel_nvml_sample(t->nvml, t->nv[i], &s->gpus[nb + i]);
-        /* the same walk as an AMD GPU's, after NVML gave the GPU's own link */
-        const char *pci = tel_nvml_pci(t->nvml, t->nv[i]);
+    list_gpus(t, s);
+    struct tel_src_ctx c = {s->t_s, t->recheck_s};
+    for (size_t g = 0; g < t->ngpu; g++) {
+        /* the owner first, then the overlays in table order: what an
+         * overlay gives wins, the rest stays the owner's */
+        for (size_t k = 0; k < t->nsrc; k++) {
+            int d = t->dev[g * t->nsrc + k];
+            if (d >= 0)
+                t->src[k].ops->sample(t->src[k].st, (size_t)d, &s->gpus[g], &c);
+        }
+        /* after the GPU's own link, from whichever source */
+        const struct tel_src *o = &t->src[t->owner[g]];
+        const char *pci = o->ops->pci(o->st, (size_t)t->dev[g * t->nsrc + t->owner[g]]);
         if (*pci)
-            pcie_path(&t->path[nb + i], pci, &s->gpus[nb + i], s->t_s);
+            pcie_path(&t->path[g], pci, &s->gpus[g], s->t_s);
     }
     if (t->procs && s->ngpu) {
-        size_t cap = 0;
-        if (t->bdfs.n) {
-            scan_fdinfo(s, &cap);
-            scan_kfd(s, &cap);
-        }
-        scan_nvml(t, s, &cap);
+        scan_procs(t, s);
         busy_from_prev(t, s);
     }
 }
@@ -822,73 +399,11 @@ void tel_sample(struct tel *t, struct tel_sample *s)
 int tel_sample_procs(struct tel *t, struct tel_sample *s)
 {
     memset(s, 0, sizeof(*s));
-    size_t nn = t->nn;
-    int rc = 0;
-    if (t->bdfs.n) {
-        struct strlist probe = STRLIST_INIT;
-        rc = rootfs_list("/proc", &probe);
-        strlist_release(&probe);
-        if (rc && !nn)
-            return rc;
-    }
-    s->ngpu = t->bdfs.n + nn;
-    s->gpus = xcalloc(s->ngpu + 1, sizeof(*s->gpus));
-    for (size_t i = 0; i < t->bdfs.n; i++)
-        snprintf(s->gpus[i].pci, sizeof(s->gpus[i].pci), "%s", t->bdfs.v[i]);
-    for (size_t i = 0; i < nn; i++) {
-        tel_nvml_key(t->nvml, t->nv[i], s->gpus[t->bdfs.n + i].pci, sizeof(s->gpus[0].pci));
-        snprintf(s->gpus[t->bdfs.n + i].vendor, sizeof(s->gpus[0].vendor), "nvidia");
-    }
-    size_t cap = 0;
-    if (t->bdfs.n && !rc) {
-        scan_fdinfo(s, &cap);
-        scan_kfd(s, &cap);
-    }
-    scan_nvml(t, s, &cap);
-    return 0;
-}
-
-int tel_list_procs(const struct strlist *bdfs, struct tel_sample *s)
-{
-    memset(s, 0, sizeof(*s));
-    struct strlist probe = STRLIST_INIT;
-    int rc = rootfs_list("/proc", &probe);
-    strlist_release(&probe);
+    list_gpus(t, s);
+    int rc = scan_procs(t, s);
     if (rc)
-        return rc;
-    s->ngpu = bdfs->n;
-    s->gpus = xcalloc(s->ngpu + 1, sizeof(*s->gpus));
-    for (size_t i = 0; i < bdfs->n; i++)
-        snprintf(s->gpus[i].pci, sizeof(s->gpus[i].pci), "%s", bdfs->v[i]);
-    size_t cap = 0;
-    scan_fdinfo(s, &cap);
-    scan_kfd(s, &cap);
-    return 0;
-}
-
-void tel_proc_describe(const struct tel_sample *s, int gpu, struct strbuf *out)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < s->nproc; i++) {
-        const struct tel_proc *p = &s->procs[i];
-        if (p->gpu != gpu)
-            continue;
-        strbuf_adds(out, n++ ? ", " : "used by ");
-        strbuf_addf(out, "%s (pid %d", p->comm, p->pid);
-        if (p->vram_bytes >= 0)
-            strbuf_addf(out, ", %.1f GiB VRAM", (double)p->vram_bytes / (1024.0 * 1024 * 1024));
-        if (p->busy_pct >= 0)
-            strbuf_addf(out, ", %.0f%% busy", p->busy_pct);
-        strbuf_addf(out, ", %s)", p->src ? p->src : "?");
-    }
-    if (!n && gpu >= 0 && (size_t)gpu < s->ngpu && s->gpus[gpu].procs_why[0]) {
-        strbuf_addf(out, "users: ? (%s)", s->gpus[gpu].procs_why);
-    } else if (!n) {
-        strbuf_adds(out, "no process found that has it open");
-        if (s->procs_unreadable)
-            strbuf_addf(out, " (%d processes not readable: other users' need root)",
-                        s->procs_unreadable);
-    }
+        tel_sample_release(s);
+    return rc;
 }
 
 void tel_sample_release(struct tel_sample *s)
@@ -902,14 +417,27 @@ const char *tel_gpu_key(struct tel *t, const char *pci, char *buf, size_t n)
 {
     if (!t || !pci || !*pci)
         return NULL;
-    for (size_t i = 0; i < t->bdfs.n; i++)
-        if (!strcasecmp(t->bdfs.v[i], pci)) {
-            snprintf(buf, n, "%s", t->bdfs.v[i]);
-            return buf;
-        }
-    int i = t->nvml ? tel_nvml_find(t->nvml, pci) : -1;
-    if (i < 0)
+    int g = gpu_of_key(t, pci);
+    /* another spelling of the address: the sources' own lookup */
+    for (size_t k = 0; g < 0 && k < t->nsrc; k++) {
+        const struct tel_src *src = &t->src[k];
+        int d = src->st && src->ops->find ? src->ops->find(src->st, pci) : -1;
+        if (d >= 0 && (size_t)d < src->n)
+            g = src->gpu[d];
+    }
+    if (g < 0)
         return NULL;
-    tel_nvml_key(t->nvml, (size_t)i, buf, n);
+    snprintf(buf, n, "%s", t->key[g]);
     return buf;
+}
+
+void tel_list_amd(struct strlist *bdfs)
+{
+    struct gpu_enum e;
+    if (gpu_enumerate(&e))
+        return;
+    for (size_t i = 0; i < e.n; i++)
+        if (e.v[i].vendor == PCI_VENDOR_AMD)
+            strlist_add(bdfs, e.v[i].bdf);
+    gpu_enum_release(&e);
 }

@@ -6,10 +6,11 @@
  * "sysfs") or unknown (src NULL, a reason in why[]) - never a 0 standing in
  * for "not read". AMD GPUs are read from sysfs through rootfs.h (so
  * --sysroot fixtures and snapshots replay), and on a live host through
- * rocm-smi-lib when tel_open is asked to (tel_rsmi.c: src "rocm-smi" wins
+ * rocm-smi-lib when tel_open is asked to (tel_src_rsmi.c: src "rocm-smi" wins
  * over sysfs for the same value; what it cannot give stays sysfs'); NVIDIA
- * GPUs through NVML (dlopen'd, nvml_api.h) when tel_open is asked to. The process list comes
- * from DRM fdinfo (/proc/PID/fdinfo) and KFD (/sys/class/kfd/kfd/proc).
+ * GPUs through NVML (tel_src_nvml.c) when tel_open is asked to. Each is a
+ * source of tel_source.h, in one table. The process list comes from DRM
+ * fdinfo (/proc/PID/fdinfo) and KFD (/sys/class/kfd/kfd/proc), and NVML.
  *
  * Throttle: gpu_metrics' ASIC-independent throttle bits (AMD) or NVML's
  * clock-event reasons (NVIDIA) as names. RDNA firmware reports some bits

@@ -1,4 +1,4 @@
-/* test_tel_nvml.c - the sampler's NVIDIA process list (tel_nvml.c) with the
+/* test_tel_nvml.c - the sampler's NVIDIA process list (tel_src_nvml.c) with the
  * fake libnvidia-ml (tests/fake/fake_nvml.c, next to this binary) on a tiny
  * sysroot that holds /proc/PID/comm: processes present (compute, graphics,
  * both; VRAM NVML cannot tell stays unknown; SM utilization from

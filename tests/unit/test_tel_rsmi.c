@@ -1,4 +1,4 @@
-/* test_tel_rsmi.c - the sampler's rocm-smi-lib source (tel_rsmi.c) with the
+/* test_tel_rsmi.c - the sampler's rocm-smi-lib source (tel_src_rsmi.c) with the
  * fake librocm_smi64 (tests/fake/fake_rsmi.c, next to this binary) on the
  * rx7900xtx-desktop fixture, whose GPU sits at 0000:86:00.0: rocm-smi's
  * values win with src "rocm-smi" when its device has that PCI address; a

@@ -1,47 +1,21 @@
-/* tel_nvml.c - NVIDIA GPUs through NVML (tel_nvml.h). Every function is
- * resolved with __typeof__ from nvml_api.h, so a wrong signature fails the
- * build; a function the driver lacks leaves its values unknown with the
- * reason. NVML reads the live GPU only: under --sysroot it is never opened. */
+/* tel_src_nvml.c - the telemetry source of NVIDIA GPUs through NVML
+ * (src/gpu/nvml_bind.h), and the NVML calls of the energy meter
+ * (tel_nvml.h). A function the driver lacks leaves its values unknown with
+ * the reason. NVML reads the live GPU only: under --sysroot it is never
+ * opened. */
 #include "tel_nvml.h"
 
-#include <dlfcn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../gpu/backend.h"
-#include "../gpu/nvml_api.h"
+#include "../gpu/nvml_bind.h"
+#include "tel_source.h"
 
 #define TEL_NVML_MAX 64
 
-#define FNS(X)                                                                                     \
-    X(nvmlInit_v2)                                                                                 \
-    X(nvmlShutdown)                                                                                \
-    X(nvmlErrorString)                                                                             \
-    X(nvmlDeviceGetCount_v2)                                                                       \
-    X(nvmlDeviceGetHandleByIndex_v2)                                                               \
-    X(nvmlDeviceGetHandleByPciBusId_v2)                                                            \
-    X(nvmlDeviceGetPciInfo_v3)                                                                     \
-    X(nvmlDeviceGetMemoryInfo)                                                                     \
-    X(nvmlDeviceGetClockInfo)                                                                      \
-    X(nvmlDeviceGetMaxClockInfo)                                                                   \
-    X(nvmlDeviceGetPowerUsage)                                                                     \
-    X(nvmlDeviceGetEnforcedPowerLimit)                                                             \
-    X(nvmlDeviceGetTotalEnergyConsumption)                                                         \
-    X(nvmlDeviceGetTemperature) X(nvmlDeviceGetTemperatureThreshold) X(nvmlDeviceGetFanSpeed)      \
-        X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetCurrentClocksEventReasons)                 \
-            X(nvmlDeviceGetCurrentClocksThrottleReasons) X(nvmlDeviceGetCurrPcieLinkGeneration)    \
-                X(nvmlDeviceGetCurrPcieLinkWidth) X(nvmlDeviceGetMaxPcieLinkGeneration)            \
-                    X(nvmlDeviceGetMaxPcieLinkWidth) X(nvmlDeviceGetPcieReplayCounter)             \
-                        X(nvmlDeviceGetComputeRunningProcesses_v3)                                 \
-                            X(nvmlDeviceGetGraphicsRunningProcesses_v3)                            \
-                                X(nvmlDeviceGetProcessUtilization)
-
-#define DECL(fn) __typeof__(&fn) fn;
 struct tel_nvml {
-    void *h;
-    FNS(DECL)
+    struct nvml_bind b;
     unsigned n;
     nvmlDevice_t dev[TEL_NVML_MAX];
     /* per device: its PCI address in sysfs' form, read once (it does not
@@ -55,19 +29,6 @@ struct tel_nvml {
 };
 
 static char status_buf[600];
-
-void *tel_dlopen(const char *env, const char *const *names, size_t n, char *lib, size_t lib_n,
-                 char *status, size_t status_n)
-{
-    struct strbuf why = STRBUF_INIT;
-    const char *forced = getenv(env);
-    void *h = forced && *forced ? gpu_dlopen_first(&forced, 1, lib, lib_n, &why)
-                                : gpu_dlopen_first(names, n, lib, lib_n, &why);
-    if (!h)
-        snprintf(status, status_n, "not loaded: %.500s", why.buf ? why.buf : "not found");
-    strbuf_release(&why);
-    return h;
-}
 
 int tel_nvml_bus_id(const char *bus_id, char *out, size_t len)
 {
@@ -88,66 +49,65 @@ static void pci_addr(struct tel_nvml *n, unsigned i)
 {
     nvmlPciInfo_t info;
     memset(&info, 0, sizeof(info));
-    int e = n->nvmlDeviceGetPciInfo_v3 ? n->nvmlDeviceGetPciInfo_v3(n->dev[i], &info) : -1;
+    int e = n->b.nvmlDeviceGetPciInfo_v3 ? n->b.nvmlDeviceGetPciInfo_v3(n->dev[i], &info) : -1;
     info.busId[sizeof(info.busId) - 1] = '\0';
     if (e != NVML_SUCCESS)
         snprintf(n->pci_why[i], sizeof(n->pci_why[i]), "nvmlDeviceGetPciInfo_v3: %.30s",
-                 e == -1 ? "not in this driver" : n->nvmlErrorString(e));
+                 nvml_bind_error(&n->b, e));
     else if (tel_nvml_bus_id(info.busId, n->pci[i], sizeof(n->pci[i])))
         snprintf(n->pci_why[i], sizeof(n->pci_why[i]), "NVML bus id \"%.20s\" not understood",
                  info.busId);
 }
 
-struct tel_nvml *tel_nvml_open(const char **status)
+/* NULL when NVML does not load or finds no device; status says how it went */
+static struct tel_nvml *nvml_open(char *status, size_t status_n)
 {
-    static const char *const names[] = {"libnvidia-ml.so.1", "libnvidia-ml.so"};
-    char lib[256] = "";
-    *status = status_buf;
-    void *h = tel_dlopen("ROCM_VLA_DOCTOR_NVML_LIB", names, 2, lib, sizeof(lib), status_buf,
-                         sizeof(status_buf));
-    if (!h)
-        return NULL;
     struct tel_nvml *n = xcalloc(1, sizeof(*n));
-    n->h = h;
-#define LOADFN(fn) n->fn = (__typeof__(&fn))dlsym(h, #fn);
-    FNS(LOADFN)
+    struct nvml_bind *b = &n->b;
+    if (nvml_bind_load(b, status, status_n)) {
+        free(n);
+        return NULL;
+    }
     unsigned count = 0;
     int e = -1;
-    if (!n->nvmlInit_v2 || !n->nvmlErrorString || !n->nvmlDeviceGetCount_v2 ||
-        !n->nvmlDeviceGetHandleByIndex_v2) {
-        snprintf(status_buf, sizeof(status_buf), "%.200s lacks nvmlInit_v2/nvmlDeviceGetCount_v2",
-                 lib);
-    } else if ((e = n->nvmlInit_v2()) != NVML_SUCCESS) {
-        snprintf(status_buf, sizeof(status_buf), "nvmlInit_v2: %.200s", n->nvmlErrorString(e));
-    } else if ((e = n->nvmlDeviceGetCount_v2(&count)) != NVML_SUCCESS || count == 0) {
-        snprintf(status_buf, sizeof(status_buf), "%.200s: no device (%.200s)", lib,
-                 e == NVML_SUCCESS ? "count 0" : n->nvmlErrorString(e));
-        if (n->nvmlShutdown)
-            n->nvmlShutdown();
+    if (!b->nvmlInit_v2 || !b->nvmlErrorString || !b->nvmlDeviceGetCount_v2 ||
+        !b->nvmlDeviceGetHandleByIndex_v2) {
+        snprintf(status, status_n, "%.200s lacks nvmlInit_v2/nvmlDeviceGetCount_v2", b->lib);
+        nvml_bind_close(b, 0, 1);
+    } else if ((e = b->nvmlInit_v2()) != NVML_SUCCESS) {
+        snprintf(status, status_n, "nvmlInit_v2: %.200s", nvml_bind_error(b, e));
+        nvml_bind_close(b, 0, 1);
+    } else if ((e = b->nvmlDeviceGetCount_v2(&count)) != NVML_SUCCESS || count == 0) {
+        snprintf(status, status_n, "%.200s: no device (%.200s)", b->lib,
+                 e == NVML_SUCCESS ? "count 0" : nvml_bind_error(b, e));
+        nvml_bind_close(b, 1, 1);
     } else {
         for (unsigned i = 0; i < count && n->n < TEL_NVML_MAX; i++)
-            if (n->nvmlDeviceGetHandleByIndex_v2(i, &n->dev[n->n]) == NVML_SUCCESS)
+            if (b->nvmlDeviceGetHandleByIndex_v2(i, &n->dev[n->n]) == NVML_SUCCESS)
                 pci_addr(n, n->n++);
-        snprintf(status_buf, sizeof(status_buf), "loaded %.200s, %u device(s)", lib, n->n);
+        snprintf(status, status_n, "loaded %.200s, %u device(s)", b->lib, n->n);
         return n;
     }
-    dlclose(h);
     free(n);
     return NULL;
 }
 
-size_t tel_nvml_count(const struct tel_nvml *n)
+struct tel_nvml *tel_nvml_open(const char **status)
 {
-    return n ? n->n : 0;
+    *status = status_buf;
+    return nvml_open(status_buf, sizeof(status_buf));
+}
+
+static size_t count(void *st)
+{
+    return ((struct tel_nvml *)st)->n;
 }
 
 void tel_nvml_close(struct tel_nvml *n)
 {
     if (!n)
         return;
-    if (n->nvmlShutdown)
-        n->nvmlShutdown();
-    dlclose(n->h);
+    nvml_bind_close(&n->b, 1, 1);
     free(n);
 }
 
@@ -158,11 +118,10 @@ static void uval(struct tel_nvml *n, struct tel_gpu *g, enum tel_key k, const ch
     if (e == NVML_SUCCESS)
         tel_gpu_set(g, k, (double)v * mul, "NVML");
     else
-        tel_gpu_unknown(g, k, "%s: %s", fname,
-                        e == -1 ? "not in this driver" : n->nvmlErrorString(e));
+        tel_gpu_unknown(g, k, "%s: %s", fname, nvml_bind_error(&n->b, e));
 }
 
-#define CALL(fn, ...) (n->fn ? n->fn(__VA_ARGS__) : -1)
+#define CALL(fn, ...) (n->b.fn ? n->b.fn(__VA_ARGS__) : -1)
 
 static const char *const reasons[] = {
     "GpuIdle",
@@ -194,14 +153,14 @@ static void gen_val(struct tel_nvml *n, struct tel_gpu *g, enum tel_key k, const
         uval(n, g, k, fname, e, 0, 1);
 }
 
-void tel_nvml_sample(struct tel_nvml *n, size_t i, struct tel_gpu *g)
+static void sample(void *st, size_t i, struct tel_gpu *g, const struct tel_src_ctx *c)
 {
+    struct tel_nvml *n = st;
+    (void)c;
     nvmlDevice_t d = n->dev[i];
     unsigned v = 0;
     unsigned long long ull = 0;
     int e;
-    tel_nvml_key(n, i, g->pci, sizeof(g->pci));
-    snprintf(g->vendor, sizeof(g->vendor), "nvidia");
     e = CALL(nvmlDeviceGetClockInfo, d, NVML_CLOCK_SM, &v);
     uval(n, g, TEL_SCLK_MHZ, "nvmlDeviceGetClockInfo(SM)", e, v, 1);
     e = CALL(nvmlDeviceGetMaxClockInfo, d, NVML_CLOCK_SM, &v);
@@ -255,8 +214,8 @@ void tel_nvml_sample(struct tel_nvml *n, size_t i, struct tel_gpu *g)
     for (enum tel_key k = TEL_PCIE_PATH_WIDTH; !n->pci[i][0] && k <= TEL_PCIE_PATH_LIMITED; k++)
         tel_gpu_unknown(g, k, "NVML cannot tell the PCI address: %s", n->pci_why[i]);
 
-    e = n->nvmlDeviceGetCurrentClocksEventReasons
-            ? n->nvmlDeviceGetCurrentClocksEventReasons(d, &ull)
+    e = n->b.nvmlDeviceGetCurrentClocksEventReasons
+            ? n->b.nvmlDeviceGetCurrentClocksEventReasons(d, &ull)
             : CALL(nvmlDeviceGetCurrentClocksThrottleReasons, d, &ull);
     if (e == NVML_SUCCESS) {
         size_t used = 0;
@@ -277,22 +236,13 @@ void tel_nvml_sample(struct tel_nvml *n, size_t i, struct tel_gpu *g)
         }
     } else {
         snprintf(g->throttle_why, sizeof(g->throttle_why),
-                 "nvmlDeviceGetCurrentClocksEventReasons: %s",
-                 e == -1 ? "not in this driver" : n->nvmlErrorString(e));
+                 "nvmlDeviceGetCurrentClocksEventReasons: %s", nvml_bind_error(&n->b, e));
     }
 }
 
-const char *tel_nvml_pci(const struct tel_nvml *n, size_t i)
+static const char *pci(void *st, size_t i)
 {
-    return n->pci[i];
-}
-
-void tel_nvml_key(const struct tel_nvml *n, size_t i, char *buf, size_t len)
-{
-    if (n->pci[i][0])
-        snprintf(buf, len, "%s", n->pci[i]);
-    else
-        snprintf(buf, len, "nvml:%zu", i);
+    return ((struct tel_nvml *)st)->pci[i];
 }
 
 int tel_nvml_find(struct tel_nvml *n, const char *pci)
@@ -312,9 +262,9 @@ int tel_nvml_find(struct tel_nvml *n, const char *pci)
         if (known == n->n)
             return -1; /* NVML told every address: not one of its GPUs */
     }
-    if (!pci || !*pci || !n->nvmlDeviceGetHandleByPciBusId_v2)
+    if (!pci || !*pci || !n->b.nvmlDeviceGetHandleByPciBusId_v2)
         return 0;
-    if (n->nvmlDeviceGetHandleByPciBusId_v2(pci, &d) != NVML_SUCCESS)
+    if (n->b.nvmlDeviceGetHandleByPciBusId_v2(pci, &d) != NVML_SUCCESS)
         return -1;
     for (unsigned i = 0; i < n->n; i++)
         if (n->dev[i] == d)
@@ -334,16 +284,24 @@ int tel_nvml_power_mw(struct tel_nvml *n, size_t i, unsigned *mw)
 
 const char *tel_nvml_error(struct tel_nvml *n, int e)
 {
-    return e == -1 ? "not in this driver" : n->nvmlErrorString(e);
+    return nvml_bind_error(&n->b, e);
 }
+
+/* one process on an NVIDIA GPU */
+struct tel_nvml_proc {
+    unsigned pid;
+    long long vram_bytes; /* -1: NVML_VALUE_NOT_AVAILABLE */
+    double busy_pct;      /* SM utilization of its newest sample; -1 none or not supported */
+    const char *src;      /* "NVML compute", "NVML graphics", "NVML compute+graphics" */
+};
 
 /* one _v3 process list into *v (grown as NVML asks); 0, or NVML's error */
 static int proc_list(struct tel_nvml *n, int compute, nvmlDevice_t d, nvmlProcessInfo_t **v,
                      unsigned *cnt)
 {
-    __typeof__(n->nvmlDeviceGetComputeRunningProcesses_v3) fn =
-        compute ? n->nvmlDeviceGetComputeRunningProcesses_v3
-                : n->nvmlDeviceGetGraphicsRunningProcesses_v3;
+    __typeof__(n->b.nvmlDeviceGetComputeRunningProcesses_v3) fn =
+        compute ? n->b.nvmlDeviceGetComputeRunningProcesses_v3
+                : n->b.nvmlDeviceGetGraphicsRunningProcesses_v3;
     if (!fn)
         return -1;
     unsigned cap = 32;
@@ -379,9 +337,9 @@ static void proc_util(struct tel_nvml *n, size_t i, struct tel_nvml_proc *p, siz
 {
     unsigned cnt = 0;
     nvmlDevice_t d = n->dev[i];
-    if (!n->nvmlDeviceGetProcessUtilization || !np)
+    if (!n->b.nvmlDeviceGetProcessUtilization || !np)
         return;
-    int e = n->nvmlDeviceGetProcessUtilization(d, NULL, &cnt, n->util_ts[i]);
+    int e = n->b.nvmlDeviceGetProcessUtilization(d, NULL, &cnt, n->util_ts[i]);
     if (e != NVML_ERROR_INSUFFICIENT_SIZE && e != NVML_SUCCESS)
         return; /* NOT_FOUND: no sample since the last; NOT_SUPPORTED: none */
     if (!cnt)
@@ -389,7 +347,7 @@ static void proc_util(struct tel_nvml *n, size_t i, struct tel_nvml_proc *p, siz
     unsigned cap = cnt + 8;
     nvmlProcessUtilizationSample_t *u = xcalloc(cap, sizeof(*u));
     cnt = cap;
-    e = n->nvmlDeviceGetProcessUtilization(d, u, &cnt, n->util_ts[i]);
+    e = n->b.nvmlDeviceGetProcessUtilization(d, u, &cnt, n->util_ts[i]);
     if (e == NVML_SUCCESS) {
         /* each process's newest sample (they need not come in order) */
         unsigned long long newest = n->util_ts[i], *at = xcalloc(np, sizeof(*at));
@@ -408,8 +366,11 @@ static void proc_util(struct tel_nvml *n, size_t i, struct tel_nvml_proc *p, siz
     free(u);
 }
 
-int tel_nvml_procs(struct tel_nvml *n, size_t i, struct tel_nvml_proc **out, size_t *nout,
-                   char *why, size_t why_n)
+/* the processes on device i (compute and graphics, one entry per pid):
+ * 0 and *out (free it; NULL when none), or -1 with the failing call and
+ * NVML's reason in why (the list is unknown then, not empty) */
+static int nvml_procs(struct tel_nvml *n, size_t i, struct tel_nvml_proc **out, size_t *nout,
+                      char *why, size_t why_n)
 {
     *out = NULL;
     *nout = 0;
@@ -445,3 +406,58 @@ int tel_nvml_procs(struct tel_nvml *n, size_t i, struct tel_nvml_proc **out, siz
     why[0] = '\0';
     return 0;
 }
+
+/* the processes on the GPUs through NVML; a failing call leaves the GPU's
+ * list unknown (procs_why), not empty */
+static int processes(void *st, struct tel_sample *s, size_t *cap, const int *gpu)
+{
+    struct tel_nvml *n = st;
+    for (size_t i = 0; i < n->n; i++) {
+        if (gpu[i] < 0)
+            continue;
+        struct tel_gpu *g = &s->gpus[gpu[i]];
+        struct tel_nvml_proc *np;
+        size_t cnt;
+        if (nvml_procs(n, i, &np, &cnt, g->procs_why, sizeof(g->procs_why)))
+            continue;
+        for (size_t k = 0; k < cnt; k++) {
+            char comm[32];
+            tel_proc_comm((int)np[k].pid, comm, sizeof(comm));
+            struct tel_proc *p = tel_proc_add(s, cap, (int)np[k].pid, gpu[i], comm);
+            p->src = np[k].src;
+            p->vram_bytes = np[k].vram_bytes;
+            p->busy_pct = np[k].busy_pct;
+        }
+        free(np);
+    }
+    return 0;
+}
+
+static int find(void *st, const char *pci)
+{
+    return tel_nvml_find(st, pci);
+}
+
+static void *open_src(const struct strlist *amd_bdfs, char *status, size_t status_n)
+{
+    (void)amd_bdfs;
+    return nvml_open(status, status_n);
+}
+
+static void close_src(void *st)
+{
+    tel_nvml_close(st);
+}
+
+const struct tel_source_ops tel_src_nvml = {
+    .name = "nvml",
+    .vendor = "nvidia",
+    .vendor_lib = 1,
+    .open = open_src,
+    .count = count,
+    .pci = pci,
+    .find = find,
+    .sample = sample,
+    .processes = processes,
+    .close = close_src,
+};
