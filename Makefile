@@ -163,6 +163,21 @@ fuzz:
 fuzz-replay: $(BUILD)/.deps $(FUZZ_REPLAYS)
 	@BUILD=$(BUILD) sh tests/fuzz_replay.sh
 
+# `make mutation` (a developer's tool, not in CI): every checks.yaml rule
+# mutated one at a time (removed, negated, thresholds x10 and /10, each
+# comparison and connective swapped) and judged against every fixture
+# machine's recorded facts (tools/mutation_eval.c, milliseconds a mutant)
+# and test_verdicts; then the C mutations of tools/mutations-c.txt, each
+# rebuilt and run through the fast layers. Survivors are listed in
+# $(BUILD)/mutation/survivors.txt. MUTATION_ONLY=pcie. limits the checks.
+$(BUILD)/tools/mutation_eval: tools/mutation_eval.c $(LIBOBJS)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS_ALL)
+
+mutation: $(BUILD)/.deps $(BIN) $(BUILD)/tools/mutation_eval $(BUILD)/tests/test_verdicts
+	@BUILD=$(BUILD) python3 tools/mutation.py $(if $(MUTATION_ONLY),--only $(MUTATION_ONLY))
+
 # the doctor on this machine
 # the doctor's own exit status (1 = findings) is reported, not treated as a
 # build failure
@@ -260,5 +275,5 @@ format:
 clean:
 	rm -rf build build-asan build-cc build-fuzz build-clang rocm-vla-doctor tests/out
 
-.PHONY: FORCE install uninstall all run test test-gpu bench asan-test clean format compilers unit-bins fuzz fuzz-bins fuzz-replay
+.PHONY: mutation FORCE install uninstall all run test test-gpu bench asan-test clean format compilers unit-bins fuzz fuzz-bins fuzz-replay
 -include $(OBJS:.o=.d)

@@ -13,6 +13,8 @@
 #include "sysroot_tree.h"
 #include "test.h"
 
+#include <stdlib.h>
+
 int probe_peaks_run(struct probe_ctx *ctx);
 
 static double F(const struct factset *fs, const char *name)
@@ -255,7 +257,8 @@ static void test_fraction(const struct checkset *cs)
 int main(void)
 {
     struct checkset cs;
-    CHECK(checks_load_default(&cs, NULL) == 0);
+    /* RVD_TEST_CHECKS: a mutant of checks.yaml (make mutation) */
+    CHECK(checks_load_default(&cs, getenv("RVD_TEST_CHECKS")) == 0);
     test_model(&cs.peaks);
     test_probe(&cs);
     test_fraction(&cs);
