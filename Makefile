@@ -269,6 +269,12 @@ uninstall:
 	  $(DESTDIR)$(SHAREDIR)/checks.yaml $(MODELS:models/%=$(DESTDIR)$(SHAREDIR)/models/%)
 	-rmdir $(DESTDIR)$(SHAREDIR)/models $(DESTDIR)$(SHAREDIR) 2>/dev/null
 
+# the CHECKS list of man/rocm-vla-doctor.1, written from checks.yaml
+# (tests/docs.sh fails when the committed list is not what checks.yaml gives)
+man: $(BIN)
+	@RVD=$(BIN) sh tools/man-checks.sh
+.PHONY: man
+
 format:
 	clang-format -i src/*.c src/*.h src/*/*.c src/*/*.h probes/*.c probes/*.h tests/unit/*.c tests/unit/*.h
 

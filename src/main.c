@@ -29,6 +29,7 @@
 #include "soak/soak.h"
 #include "telemetry/monitor.h"
 #include "tui/tui.h"
+#include "core/checks_man.h"
 #include "core/util.h"
 #include "core/version.h"
 #include "vla/vla_cli.h"
@@ -241,8 +242,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 static int cmd_list(struct opts *o, int argc, char **argv)
 {
-    (void)argv;
-    if (argc)
+    /* `list man` (not in the usage: `make man` runs it) prints the manual's
+     * CHECKS block */
+    int man = argc == 1 && strcmp(argv[0], "man") == 0;
+    if (argc && !man)
         return error("list takes no arguments"), EXIT_USAGE;
     if (o->facts) {
         fact_catalog_print(stdout);
@@ -254,7 +257,9 @@ static int cmd_list(struct opts *o, int argc, char **argv)
     size_t w = 0;
     for (size_t i = 0; i < cs.n; i++)
         w = strlen(cs.v[i].id) > w ? strlen(cs.v[i].id) : w;
-    for (size_t i = 0; i < cs.n; i++)
+    if (man)
+        checks_man_print(&cs, stdout);
+    for (size_t i = 0; i < cs.n && !man; i++)
         printf("%-*s  %-8s  %s\n", (int)w, cs.v[i].id, level_name(cs.v[i].level), cs.v[i].title);
     checks_release(&cs);
     return EXIT_OK;

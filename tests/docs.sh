@@ -48,6 +48,16 @@ if [ -z "$missing" ]; then ok; else bad "check ids missing from man/rocm-vla-doc
 stale=$(comm -13 "$D/list-ids" "$D/man-ids" | tr '\n' ' ')
 if [ -z "$stale" ]; then ok; else bad "man/rocm-vla-doctor.1 CHECKS names unknown checks: $stale"; fi
 
+# the CHECKS list is written from checks.yaml (make man): the committed block
+# is what this checks.yaml gives, so the manual states the rules applied
+if "$RVD" list man --checks checks.yaml >"$D/man-checks.gen" 2>"$D/man-checks.err"; then ok; else
+    bad "list man failed: $(head -3 "$D/man-checks.err")"
+fi
+sed -n '/^\.\\" BEGIN CHECKS/,/^\.\\" END CHECKS/p' man/rocm-vla-doctor.1 >"$D/man-checks.page"
+if [ -s "$D/man-checks.gen" ] && cmp -s "$D/man-checks.gen" "$D/man-checks.page"; then ok; else
+    bad "man/rocm-vla-doctor.1 CHECKS is not what checks.yaml gives (run make man): $(diff "$D/man-checks.page" "$D/man-checks.gen" | head -5)"
+fi
+
 # ---- JSON report of a live run ---------------------------------------------
 "$RVD" --no-color --json "$D/live.json" --junit "$D/live.junit.xml" >"$D/live.txt" 2>"$D/live.err"
 rc=$?
@@ -136,6 +146,38 @@ checks:
       summary: "never"
     why: "strict test"
 EOF
+# the manual's CHECKS list from text that is roff: control lines, escapes,
+# quotes in a condition, controls and non-ASCII; lint-clean and shown as written
+cat >"$D/escape-man.yaml" <<'EOF'
+schema: rocm-vla-doctor-checks/1
+checks:
+  - id: docs.escape_man
+    title: ".Sh NAME \\fB bold"
+    level: quick
+    per: gpu
+    fail:
+      - when: "gpu.gfx == \"\\\\\" || gpu.gfx == \".Sh\""
+        summary: "'quoted start. .Sh mid {gpu.vram_bytes:gib} GiB of {gpu.count:GPU/GPUs} stat() -- {sudo}x"
+        fix: "bell\a caf\u00e9 \U0001F600"
+    pass:
+      summary: "never"
+    why: "escaping test. .TH too"
+EOF
+{
+    printf '.Dd January 1, 2026\n.Dt T 1\n.Os\n.Sh NAME\n.Nm t\n.Nd t\n.Sh DESCRIPTION\n'
+    "$RVD" list man --checks "$D/escape-man.yaml"
+} >"$D/escape-man.1"
+mandoc -T lint "$D/escape-man.1" >"$D/escape-man.lint" 2>&1
+if ! grep -q '^mandoc: .*:[0-9]*:[0-9]*: ' "$D/escape-man.lint"; then ok; else
+    bad "list man of hostile text is not lint-clean: $(head -3 "$D/escape-man.lint")"
+fi
+mandoc -T utf8 "$D/escape-man.1" 2>&1 | col -bx | tr -s ' \n' '  ' >"$D/escape-man.txt"
+for want in '.Sh NAME \fB bold.' 'gpu.gfx == "\\" || gpu.gfx == ".Sh"' "'quoted start." \
+    '.Sh mid gpu.vram_bytes GiB of gpu.count GPUs stat() -- sudo x.' 'café 😀' 'escaping test. .TH too'; do
+    if grep -qF -- "$want" "$D/escape-man.txt"; then ok; else
+        bad "list man does not show '$want' as written: $(head -c 600 "$D/escape-man.txt")"
+    fi
+done
 "$RVD" --checks "$D/escape.yaml" --no-color --json "$D/escape.json" --junit "$D/escape.xml" \
     >"$D/escape.txt" 2>&1
 rc=$?

@@ -6,7 +6,19 @@
 # @FIX@ is replaced by the fixture's directory). The JSON report of every
 # fixture is validated against reports/schema.json and the JUnit report
 # against reports/junit.xsd.
+# `sh tests/fixtures.sh --update` rewrites every `expected` from the current
+# run instead (its leading # lines kept, the statuses in run order), so that
+# a change of verdicts is reviewed in `git diff tests/fixtures`.
 set -u
+update=
+case ${1:-} in
+--update) update=1 ;;
+'') ;;
+*)
+    echo "usage: sh tests/fixtures.sh [--update]" >&2
+    exit 2
+    ;;
+esac
 RVD=${RVD:-build/rocm-vla-doctor}
 OUT=${OUT:-build/out}
 mkdir -p "$OUT"
@@ -38,13 +50,18 @@ for dir in tests/fixtures/*/; do
     "$RVD" --sysroot "$root" --no-color --json "$json" --junit "$junit" "$@" \
         >"$OUT/$name.txt" 2>"$OUT/$name.err"
     rc=$?
-    want_rc=$(sed -n 's/^exit //p' "$dir/expected")
-    if [ "$rc" = "$want_rc" ]; then ok; else bad "$name: exit $rc, want $want_rc"; fi
     # statuses: the text report's lines are "[mark] id summary"; use JSON
-    got=$(/usr/bin/python3 -c '
+    run_order=$(/usr/bin/python3 -c '
 import json, sys
 for c in json.load(open(sys.argv[1]))["checks"]:
-    print(c["id"], c["status"])' "$json" 2>/dev/null | sort)
+    print(c["id"], c["status"])' "$json" 2>/dev/null)
+    if [ -n "$update" ] && [ -n "$run_order" ]; then
+        { sed -n '/^#/!q;p' "$dir/expected"; echo "exit $rc"; printf '%s\n' "$run_order"; } \
+            >"$dir/expected.new" && mv "$dir/expected.new" "$dir/expected"
+    fi
+    want_rc=$(sed -n 's/^exit //p' "$dir/expected")
+    if [ "$rc" = "$want_rc" ]; then ok; else bad "$name: exit $rc, want $want_rc"; fi
+    got=$(printf '%s\n' "$run_order" | sed '/^$/d' | sort)
     want=$(grep -v '^exit ' "$dir/expected" | grep -v '^#' | grep -v '^$' | sort)
     if [ -z "$got" ]; then
         bad "$name: no JSON report (see $OUT/$name.err)"
@@ -87,4 +104,5 @@ for id in $("$RVD" list | awk '$2 == "quick" { print $1 }'); do
         ok
     fi
 done
+[ -z "$update" ] || echo "rewrote tests/fixtures/*/expected: review with git diff tests/fixtures"
 echo "$pass passed, $fail failed"

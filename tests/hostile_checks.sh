@@ -15,6 +15,11 @@
 # 4. scale: 55000 checks, 20000 tables looked up by 2000 rules, a duplicate
 #    id among 55000: linear, not quadratic.
 # 5. timeout: nan, inf, infinity, negative, zero, 1e999, above 600, text.
+# 7. rule templates (templates: / use:): a use expands to the template's
+#    rules with its parameters filled in, is checked like a written rule at
+#    the use, and every malformed template or use is refused; a template
+#    cannot use another, and the expansion is bounded (a small file that
+#    would grow past 4 MiB or 65536 rules is refused, like aliases).
 # Ends with "N passed, M failed". RVD and OUT come from the environment.
 set -u
 RVD=${RVD:-build/rocm-vla-doctor}
@@ -128,6 +133,91 @@ sys.exit(1 if raw or b"\\u202e" not in b else 0)' "$D/term-rule.err"; then
 else
     bad "term-rule: exit $rc, or a raw bidi override in: $(cat "$D/term-rule.err")"
 fi
+
+# 7. rule templates
+# tmpl NAME: $D/NAME.yaml is a checks file with one template `t` (params
+# p, q) used by a per-GPU check; stdin holds the lines after `templates:`
+# and after the check's `fail:`, split by a line "--"
+tmpl() {
+    { printf 'schema: rocm-vla-doctor-checks/1\ntemplates:\n'
+      sed '/^--$/,$d'
+      printf 'checks:\n  - id: t.one\n    title: t\n    level: quick\n    per: gpu\n    fix: f\n    pass: {summary: ok}\n    why: w\n    fail:\n'
+    } <"$D/tmpl.in" >"$D/$1.yaml"
+    sed '1,/^--$/d' "$D/tmpl.in" >>"$D/$1.yaml"
+}
+T_OK='  t:
+    params: [p, q]
+    rules:
+      - when: "gpu.vram_bytes < ${p} GiB"
+        summary: "${q} {gpu.vram_bytes:gib} GiB, $LOGNAME stays"'
+printf '%s\n--\n      - {use: t, with: {p: 12, q: small}}\n      - {when: "gpu.count == 0", summary: none}\n' "$T_OK" >"$D/tmpl.in"
+tmpl tmpl-ok
+run tmpl-ok 0 explain t.one
+if grep -q '^  fail when gpu.vram_bytes < 12 GiB$' "$D/tmpl-ok.out" &&
+    grep -q '^  fail when gpu.count == 0$' "$D/tmpl-ok.out"; then ok; else
+    bad "tmpl-ok: explain does not show the rule filled in: $(cat "$D/tmpl-ok.out")"
+fi
+# the filled-in rule decides like a written one: a 16 GiB GPU fails below
+# 17, and the summary keeps a $ that is no ${param}
+printf '%s\n--\n      - {use: t, with: {p: 17, q: small}}\n' "$T_OK" >"$D/tmpl.in"
+tmpl tmpl-run
+fixture_check tests/fixtures/rx7800xt-override --checks "$D/tmpl-run.yaml" --json "$D/tmpl-run.json" >/dev/null 2>"$D/tmpl-run.err"
+expect "tmpl-run: the template's rule fails" "$D/tmpl-run.json" \
+    'c["t.one"]["status"] == "fail" and c["t.one"]["summary"] == "small 16.0 GiB, $LOGNAME stays"'
+
+# tmpl_bad NAME LINE:COL REGEX TEMPLATES USES: refused with that message
+tmpl_bad() {
+    printf '%s\n--\n%s\n' "$4" "$5" >"$D/tmpl.in"
+    tmpl "$1"
+    bad_file "$1" "$2" "$3"
+}
+U='      - {use: t, with: {p: 12, q: small}}'
+tmpl_bad tmpl-unknown 18:15 "unknown template 'nope'" "$T_OK" "$U
+      - {use: nope}"
+tmpl_bad tmpl-missing 17:9 "this use of template 't' gives no value for 'q'" "$T_OK" '      - {use: t, with: {p: 12}}'
+tmpl_bad tmpl-extra 17:37 "template 't' has no parameter 'r'" "$T_OK" '      - {use: t, with: {p: 1, q: 2, r: 3}}'
+tmpl_bad tmpl-hole 7:18 "template 't' has no parameter 'x'" '  t:
+    params: [p, q]
+    rules:
+      - when: "gpu.vram_bytes < ${p} GiB"
+        summary: "${q} ${x}"' "$U"
+tmpl_bad tmpl-unused-param 3:3 "parameter 'q' of template 't' is never used" '  t:
+    params: [p, q]
+    rules: {when: "gpu.vram_bytes < ${p}", summary: s}' "$U"
+tmpl_bad tmpl-unused 8:3 "template 'u' is never used" "$T_OK
+  u:
+    rules: {when: \"true\", summary: s}" "$U"
+tmpl_bad tmpl-nested 10:10 "template 'u': a template cannot use another" "$T_OK
+  u:
+    rules:
+      - {use: t, with: {p: 1, q: 2}}" "$U"
+tmpl_bad tmpl-key 7:9 "unknown key 'fixx' in a rule of template 't'" '  t:
+    params: [p]
+    rules:
+      - when: "gpu.vram_bytes < ${p}"
+        fixx: f' '      - {use: t, with: {p: 1}}'
+tmpl_bad tmpl-usekey 17:38 "unknown key 'and' in a use of a template \(use, with\)" "$T_OK" \
+    '      - {use: t, with: {p: 1, q: 2}, and: 3}'
+# checked at the use: an unknown fact, a syntax error after filling in
+tmpl_bad tmpl-fact 15:9 "unknown fact 'gpu.vram_byte'" '  t:
+    params: [p]
+    rules: {when: "gpu.vram_${p} > 1", summary: s}' '      - {use: t, with: {p: byte}}'
+tmpl_bad tmpl-syntax 15:9 ".* at column 19 of rule \"gpu.vram_bytes > \(\" \(template 't'\)" '  t:
+    params: [p]
+    rules: {when: "gpu.vram_bytes > ${p}", summary: s}' '      - {use: t, with: {p: "("}}'
+# bounded: 64 KiB of text used 100 times, a rule used 70000 times
+python3 - "$D" <<'PY'
+import sys
+d = sys.argv[1]
+head = "schema: rocm-vla-doctor-checks/1\ntemplates:\n  t:\n    rules: {when: \"true\", summary: \"%s\"}\n"
+check = "checks:\n  - id: t.one\n    title: t\n    level: quick\n    fix: f\n    pass: {summary: ok}\n    why: w\n    fail:\n"
+with open(d + "/tmpl-bytes.yaml", "w") as f:
+    f.write(head % ("x" * 65536) + check + "      - {use: t}\n" * 100)
+with open(d + "/tmpl-rules.yaml", "w") as f:
+    f.write(head % "x" + check + "      - {use: t}\n" * 70000)
+PY
+bad_file tmpl-bytes 76:9 "templates expand to more than 4 MiB"
+bad_file tmpl-rules 65549:9 "templates expand to more than 65536 rules"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

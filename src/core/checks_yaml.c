@@ -9,7 +9,8 @@
  * "billion laughs" file expands to gigabytes), nesting deeper than
  * CHECKS_MAX_DEPTH (libyaml's scanner is quadratic in flow depth, and that
  * pass stops at the first level too many) and more than one document. Then
- * a duplicate key in any mapping is an error, and every scan over checks
+ * a duplicate key in any mapping is an error, rule templates are expanded
+ * (checks_templates.c, bounded), and every scan over checks
  * and tables is hashed or sorted, so loading is linear in the file. */
 #include "checks.h"
 
@@ -25,6 +26,7 @@
 
 #include "../../probes/fact_catalog.h"
 #include "../../probes/probe.h"
+#include "checks_templates.h"
 #include "datadir.h"
 
 /* the built-in file is about 100 KB; these leave room for big custom ones */
@@ -836,7 +838,7 @@ int checks_load_string(struct checkset *cs, const char *name, const char *text, 
         return -1;
     }
     yaml_parser_delete(&parser);
-    if (no_duplicate_keys(&L)) {
+    if (no_duplicate_keys(&L) || templates_expand(&L.doc, name)) {
         rc = -1;
         goto out;
     }
@@ -860,6 +862,8 @@ int checks_load_string(struct checkset *cs, const char *name, const char *text, 
             rc = parse_data(&L, v);
         } else if (key && strcmp(key, "peaks") == 0) {
             rc = peaks_parse(&L.doc, v, L.file, &cs->peaks);
+        } else if (key && strcmp(key, "templates") == 0) {
+            /* expanded into the checks' rule lists above */
         } else if (key && strcmp(key, "checks") == 0) {
             have_checks = 1;
             if (v->type != YAML_SEQUENCE_NODE) {
