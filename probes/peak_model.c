@@ -14,7 +14,11 @@ double peak_pcie_encoded_gbs(double gts, double width)
 {
     if (gts <= 0 || width <= 0)
         return 0;
-    double enc = gts < 8 ? 8.0 / 10.0 : 128.0 / 130.0;
+    /* the line code per generation: 8b/10b up to Gen2 (5 GT/s), 128b/130b
+     * for Gen3-5 (8-32 GT/s); Gen6 (64 GT/s, PAM4) always runs in FLIT mode,
+     * 256-byte flits of which 242 bytes are TLP and DLLP payload (6 CRC and
+     * 8 FEC bytes aside), so 128b/130b would overstate it by 4 % */
+    double enc = gts < 8 ? 8.0 / 10.0 : gts < 64 ? 128.0 / 130.0 : 242.0 / 256.0;
     return gts * width * enc / 8.0;
 }
 

@@ -45,6 +45,14 @@ static void test_model(const struct peak_table *t)
     CHECK(NEAR(peak_pcie_encoded_gbs(2.5, 1), 0.25, 1e-9));
     CHECK(NEAR(peak_pcie_payload_gbs(32, 16), 57.614, 1e-3));
     CHECK(peak_pcie_payload_gbs(0, 16) == 0 && peak_pcie_payload_gbs(16, 0) == 0);
+    /* every generation's line code at x16 (PCIe base spec): 8b/10b for Gen1
+     * and Gen2, 128b/130b for Gen3-5, and Gen6's FLIT mode (256-byte flits
+     * of which 242 carry TLP and DLLP bytes; the rest is CRC and FEC) */
+    CHECK(NEAR(peak_pcie_encoded_gbs(2.5, 16), 4.0, 1e-9));
+    CHECK(NEAR(peak_pcie_encoded_gbs(5, 16), 8.0, 1e-9));
+    CHECK(NEAR(peak_pcie_encoded_gbs(8, 16), 8.0 * 16 * 128 / 130 / 8, 1e-9));
+    CHECK(NEAR(peak_pcie_encoded_gbs(32, 16), 32.0 * 16 * 128 / 130 / 8, 1e-9));
+    CHECK(NEAR(peak_pcie_encoded_gbs(64, 16), 64.0 * 16 * 242 / 256 / 8, 1e-9));
 
     double mhz;
     CHECK(peak_dpm_max_mhz("0: 500Mhz\n1: 1800Mhz\n2: 2100Mhz *\n", &mhz) == 0 && mhz == 2100);
