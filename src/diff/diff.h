@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../vla/json.h"
+#include "../core/json.h"
 
 #define DIFF_SCHEMA_IN "rocm-vla-doctor/1"
 #define DIFF_SCHEMA_OUT "rocm-vla-doctor-diff/1"

@@ -270,29 +270,6 @@ struct stage_row {
     double p50, p90, p99;
 };
 
-static void json_num(FILE *f, double x)
-{
-    if (isfinite(x))
-        fprintf(f, "%.9g", x);
-    else
-        fputs("null", f);
-}
-
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 /* the end of both JSON reports: per-layer statistics, the first non-finite
  * layer and the action chunk (physical units) */
 static void json_layers_actions(FILE *f, const struct vla_stats *st, const float *actions,
@@ -300,13 +277,15 @@ static void json_layers_actions(FILE *f, const struct vla_stats *st, const float
 {
     fputs(",\n  \"layers\": [", f);
     for (size_t i = 0; i < st->n; i++) {
-        fprintf(f, "%s\n    {\"name\": \"%s\", \"max_abs\": ", i ? "," : "", st->v[i].name);
-        json_num(f, st->v[i].max_abs);
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_write_string(f, st->v[i].name);
+        fputs(", \"max_abs\": ", f);
+        json_write_number(f, st->v[i].max_abs, 9);
         fprintf(f, ", \"nonfinite\": %s}", st->v[i].nonfinite ? "true" : "false");
     }
     fputs("\n  ],\n  \"first_nonfinite\": ", f);
     if (st->first_bad >= 0)
-        json_string(f, st->v[st->first_bad].name);
+        json_write_string(f, st->v[st->first_bad].name);
     else
         fputs("null", f);
     fputs(",\n  \"actions\": [", f);
@@ -315,7 +294,7 @@ static void json_layers_actions(FILE *f, const struct vla_stats *st, const float
         for (int a = 0; a < p->action_dim; a++) {
             if (a)
                 fputs(", ", f);
-            json_num(f, actions[(size_t)t * p->action_dim + a]);
+            json_write_number(f, actions[(size_t)t * p->action_dim + a], 9);
         }
         fputc(']', f);
     }
@@ -371,41 +350,43 @@ static void write_json(FILE *f, const struct bench_result *r)
 {
     const struct vla_preset *p = r->p;
     fputs("{\n  \"schema\": \"rocm-vla-doctor-bench/1\",\n  \"version\": ", f);
-    json_string(f, RVD_VERSION);
+    json_write_string(f, RVD_VERSION);
     fputs(",\n  \"preset\": ", f);
-    json_string(f, p->name);
+    json_write_string(f, p->name);
     fputs(",\n  \"preset_source\": ", f);
-    json_string(f, p->source);
+    json_write_string(f, p->source);
     fprintf(f, ",\n  \"backend\": \"cpu\",\n  \"dtype\": \"fp32\",\n  \"seed\": %llu,\n",
             (unsigned long long)r->o->seed);
     fputs("  \"weights\": ", f);
-    json_string(f, r->w->origin);
+    json_write_string(f, r->w->origin);
     fprintf(f, ",\n  \"image\": %d,\n  \"cameras\": %d,\n  \"prefix_tokens\": %d,\n", r->o->image,
             p->vision.cameras, vla_prefix_len(p, r->o->image));
     fprintf(f, "  \"chunk\": %d,\n  \"action_dim\": %d,\n  \"steps\": %d,\n  \"runs\": %d,\n",
             p->chunk, p->action_dim, p->steps, r->o->runs);
     json_batch_grid(f, r->o, p);
     fprintf(f, "  \"params\": %llu,\n  \"flops\": ", (unsigned long long)r->params);
-    json_num(f, r->flops);
+    json_write_number(f, r->flops, 9);
     fputs(",\n  \"cold_ms\": ", f);
-    json_num(f, r->cold_s * 1e3);
+    json_write_number(f, r->cold_s * 1e3, 9);
     fputs(",\n  \"stages\": [", f);
     for (int i = 0; i < r->nrows; i++) {
-        fprintf(f, "%s\n    {\"name\": \"%s\", \"p50_ms\": ", i ? "," : "", r->rows[i].name);
-        json_num(f, r->rows[i].p50 * 1e3);
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_write_string(f, r->rows[i].name);
+        fputs(", \"p50_ms\": ", f);
+        json_write_number(f, r->rows[i].p50 * 1e3, 9);
         fputs(", \"p90_ms\": ", f);
-        json_num(f, r->rows[i].p90 * 1e3);
+        json_write_number(f, r->rows[i].p90 * 1e3, 9);
         fputs(", \"p99_ms\": ", f);
-        json_num(f, r->rows[i].p99 * 1e3);
+        json_write_number(f, r->rows[i].p99 * 1e3, 9);
         fputc('}', f);
     }
     const struct stage_row *tot = &r->rows[r->nrows - 1];
     fputs("\n  ],\n  \"control_rate_hz\": ", f);
-    json_num(f, 1.0 / tot->p50);
+    json_write_number(f, 1.0 / tot->p50, 9);
     fputs(",\n  \"energy_per_call_j\": null,\n  \"avg_power_w\": null,\n"
           "  \"energy_source\": \"\",\n  \"energy_why\": ",
           f);
-    json_string(f, CPU_ENERGY_WHY);
+    json_write_string(f, CPU_ENERGY_WHY);
     json_layers_actions(f, r->st, r->actions, p);
 }
 
@@ -611,17 +592,17 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
 {
     int ns = g->nstages - 1;
     fputs("{\n  \"schema\": \"rocm-vla-doctor-bench/1\",\n  \"version\": ", f);
-    json_string(f, RVD_VERSION);
+    json_write_string(f, RVD_VERSION);
     fputs(",\n  \"preset\": ", f);
-    json_string(f, p->name);
+    json_write_string(f, p->name);
     fputs(",\n  \"backend\": ", f);
-    json_string(f, g->backend);
+    json_write_string(f, g->backend);
     fputs(",\n  \"device\": ", f);
-    json_string(f, g->device);
+    json_write_string(f, g->device);
     fputs(",\n  \"dtype\": ", f);
-    json_string(f, o->dtype);
+    json_write_string(f, o->dtype);
     fprintf(f, ",\n  \"seed\": %llu,\n  \"weights\": ", (unsigned long long)o->seed);
-    json_string(f, g->origin);
+    json_write_string(f, g->origin);
     fprintf(f,
             ",\n  \"image\": %d,\n  \"cameras\": %d,\n  \"prefix_tokens\": %d,\n"
             "  \"chunk\": %d,\n  \"action_dim\": %d,\n  \"steps\": %d,\n  \"runs\": %d,\n"
@@ -630,59 +611,61 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
             p->steps, o->runs, (unsigned long long)g->params);
     json_batch_grid(f, o, p);
     fputs("  \"vision_attention\": ", f);
-    json_string(f, g->attention);
+    json_write_string(f, g->attention);
     fprintf(f, ",\n  \"graph\": %s,\n  \"graph_note\": ", g->graph ? "true" : "false");
-    json_string(f, g->graph_why);
+    json_write_string(f, g->graph_why);
     fputs(",\n  \"flops\": ", f);
-    json_num(f, g->flops);
+    json_write_number(f, g->flops, 9);
     fputs(",\n  \"cold_ms\": ", f);
-    json_num(f, g->cold_s * 1e3);
+    json_write_number(f, g->cold_s * 1e3, 9);
     fputs(",\n  \"open_ms\": ", f);
-    json_num(f, g->open_s * 1e3);
+    json_write_number(f, g->open_s * 1e3, 9);
     fprintf(f, ",\n  \"kernels_compiled\": %d,\n  \"kernels_cached\": %d,\n  \"first_pass_ms\": ",
             g->compiles, g->cache_hits);
-    json_num(f, g->first_pass_s * 1e3);
+    json_write_number(f, g->first_pass_s * 1e3, 9);
     fputs(",\n  \"eager_total_p50_ms\": ", f);
-    json_num(f, g->graph ? g->eager_total.p50 * 1e3 : g->stage[ns].p50 * 1e3);
+    json_write_number(f, g->graph ? g->eager_total.p50 * 1e3 : g->stage[ns].p50 * 1e3, 9);
     fputs(",\n  \"gemm_peak_flops\": ", f);
-    json_num(f, g->gemm_peak);
+    json_write_number(f, g->gemm_peak, 9);
     fputs(",\n  \"copy_bytes_per_s\": ", f);
-    json_num(f, g->bw_peak);
+    json_write_number(f, g->bw_peak, 9);
     fputs(",\n  \"stages\": [", f);
     for (int s = 0; s <= ns; s++) {
         char name[32];
         double fl, by;
         stage_name(name, sizeof(name), s, ns);
         rates(g, s, ns, g->stage[s].p50, &fl, &by);
-        fprintf(f, "%s\n    {\"name\": \"%s\", \"p50_ms\": ", s ? "," : "", name);
-        json_num(f, g->stage[s].p50 * 1e3);
+        fprintf(f, "%s\n    {\"name\": ", s ? "," : "");
+        json_write_string(f, name);
+        fputs(", \"p50_ms\": ", f);
+        json_write_number(f, g->stage[s].p50 * 1e3, 9);
         fputs(", \"p90_ms\": ", f);
-        json_num(f, g->stage[s].p90 * 1e3);
+        json_write_number(f, g->stage[s].p90 * 1e3, 9);
         fputs(", \"p99_ms\": ", f);
-        json_num(f, g->stage[s].p99 * 1e3);
+        json_write_number(f, g->stage[s].p99 * 1e3, 9);
         fputs(", \"flops_per_s\": ", f);
-        json_num(f, fl);
+        json_write_number(f, fl, 9);
         fputs(", \"bytes_per_s\": ", f);
-        json_num(f, by);
+        json_write_number(f, by, 9);
         fputc('}', f);
     }
     fputs("\n  ],\n  \"control_rate_hz\": ", f);
-    json_num(f, 1.0 / g->stage[ns].p50);
+    json_write_number(f, 1.0 / g->stage[ns].p50, 9);
     fputs(",\n  \"energy_per_call_j\": ", f);
     if (g->have_energy)
-        json_num(f, g->energy_j_per_call);
+        json_write_number(f, g->energy_j_per_call, 9);
     else
         fputs("null", f);
     fputs(",\n  \"avg_power_w\": ", f);
     if (g->have_energy)
-        json_num(f, g->avg_power_w);
+        json_write_number(f, g->avg_power_w, 9);
     else
         fputs("null", f);
     fputs(",\n  \"energy_source\": ", f);
-    json_string(f, g->have_energy ? g->energy_source : "");
+    json_write_string(f, g->have_energy ? g->energy_source : "");
     if (!g->have_energy) {
         fputs(",\n  \"energy_why\": ", f);
-        json_string(f, g->energy_why);
+        json_write_string(f, g->energy_why);
     }
     fprintf(f,
             ",\n  \"memory_used_bytes\": %zu,\n  \"memory_allocated_bytes\": %zu,\n"
@@ -690,18 +673,18 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
             g->mem_used, g->alloc_peak, g->mem_total);
     if (g->have_ref) {
         fputs("{\"reference\": \"fp32 on the same device\", \"cosine_normalised\": ", f);
-        json_num(f, g->cos_norm);
+        json_write_number(f, g->cos_norm, 9);
         fputs(", \"cosine_physical\": ", f);
-        json_num(f, g->cos_phys);
+        json_write_number(f, g->cos_phys, 9);
         fputs(", \"max_error_normalised\": ", f);
-        json_num(f, g->maxerr_norm);
+        json_write_number(f, g->maxerr_norm, 9);
         fputs(", \"max_error_physical\": ", f);
-        json_num(f, g->maxerr_phys);
+        json_write_number(f, g->maxerr_phys, 9);
         fputs(", \"reference_max_abs_physical\": ", f);
-        json_num(f, g->ref_maxabs_phys);
+        json_write_number(f, g->ref_maxabs_phys, 9);
         fputs(", \"reference_first_nonfinite\": ", f);
         if (g->ref_first_bad[0])
-            json_string(f, g->ref_first_bad);
+            json_write_string(f, g->ref_first_bad);
         else
             fputs("null", f);
         fputc('}', f);

@@ -480,14 +480,6 @@ static void print_table(const struct sweep *s)
            s->p->vision.patch);
 }
 
-static void jnum(FILE *f, double x)
-{
-    if (isfinite(x))
-        fprintf(f, "%.9g", x);
-    else
-        fputs("null", f);
-}
-
 static void json_cfg(FILE *f, const struct cfg *c)
 {
     fprintf(f, "{\"steps\": %d, \"chunk\": %d, \"image\": %d, \"dtype\": \"%s\", \"batch\": %d",
@@ -531,13 +523,13 @@ static void write_json(FILE *f, const struct sweep *s)
             fputc('{', f);
             for (int k = 0; k < 4; k++) {
                 fprintf(f, "%s\"%s\": {\"p50_ms\": ", k ? ", " : "", stn[k]);
-                jnum(f, r->st[k].p50 * 1e3);
+                json_write_number(f, r->st[k].p50 * 1e3, 9);
                 fputs(", \"p99_ms\": ", f);
-                jnum(f, r->st[k].p99 * 1e3);
+                json_write_number(f, r->st[k].p99 * 1e3, 9);
                 fputc('}', f);
             }
             fputs("}, \"control_rate_hz\": ", f);
-            jnum(f, 1.0 / r->st[3].p50);
+            json_write_number(f, 1.0 / r->st[3].p50, 9);
         } else {
             fputs("null, \"control_rate_hz\": null", f);
         }
@@ -548,7 +540,7 @@ static void write_json(FILE *f, const struct sweep *s)
             fputs(", \"memory_used_bytes\": null, \"memory_allocated_bytes\": null", f);
         fputs(", \"energy_j\": ", f);
         if (r->have_energy)
-            jnum(f, r->energy_j);
+            json_write_number(f, r->energy_j, 9);
         else
             fputs("null", f);
         fputs(", \"energy_note\": ", f);
@@ -556,9 +548,9 @@ static void write_json(FILE *f, const struct sweep *s)
         fputs(", \"drift\": ", f);
         if (r->have_drift) {
             fputs("{\"cosine\": ", f);
-            jnum(f, r->cos);
+            json_write_number(f, r->cos, 9);
             fputs(", \"max_error\": ", f);
-            jnum(f, r->maxerr);
+            json_write_number(f, r->maxerr, 9);
             fprintf(f, ", \"rows\": %d}", r->drift_rows);
         } else {
             fputs("null", f);
