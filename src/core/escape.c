@@ -2,6 +2,7 @@
  * escaper shares; see escape.h. */
 #include "escape.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -84,10 +85,37 @@ char *str_sanitize(const char *s, int keep_newlines)
     return strbuf_detach(&sb);
 }
 
+FILE *text_safe_begin(struct text_safe *t, FILE *dest)
+{
+    t->dest = dest;
+    t->buf = NULL;
+    t->len = 0;
+    t->mem = open_memstream(&t->buf, &t->len);
+    if (!t->mem) {
+        fputs("rocm-vla-doctor: out of memory\n", stderr);
+        abort();
+    }
+    return t->mem;
+}
+
+int text_safe_end(struct text_safe *t)
+{
+    if (fclose(t->mem)) {
+        fputs("rocm-vla-doctor: out of memory\n", stderr);
+        abort();
+    }
+    char *safe = str_sanitize(t->buf ? t->buf : "", 1);
+    int rc = fputs(safe, t->dest) < 0 || fflush(t->dest) ? -1 : 0;
+    free(safe);
+    free(t->buf);
+    t->buf = NULL;
+    return rc;
+}
+
 void csv_cell(struct strbuf *sb, const char *s)
 {
     struct strbuf t = STRBUF_INIT;
-    if (s && strchr("=+-@", s[0]))
+    if (s && s[0] && strchr("=+-@", s[0]))
         strbuf_addc(&t, '\''); /* text, never a formula */
     str_sanitize_sb(&t, s, 0); /* tab and CR become \x09 \x0d: no cell starts with them */
     if (!strpbrk(t.buf, ",\"")) {

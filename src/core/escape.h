@@ -48,6 +48,20 @@ void str_sanitize_sb(struct strbuf *sb, const char *s, int keep_newlines);
  * length 1) */
 size_t str_safe_next(const char *s, int *unsafe, unsigned *cp);
 
+/* A text report written whole through str_sanitize (newlines and tabs
+ * kept): text_safe_begin() gives a memory stream to print into, and
+ * text_safe_end() writes what was printed to dest, made safe, and frees it.
+ * For a report that prints many machine strings (bench: preset paths,
+ * device and driver names) and no control sequence of its own. 0, or -1
+ * when dest could not be written. */
+struct text_safe {
+    FILE *mem, *dest;
+    char *buf;
+    size_t len;
+};
+FILE *text_safe_begin(struct text_safe *t, FILE *dest);
+int text_safe_end(struct text_safe *t);
+
 /* One CSV cell (RFC 4180) holding s (NULL: empty). The text is made safe
  * as for the terminal, line breaks and tabs included (a telemetry cell is
  * one line); a cell that a spreadsheet would take for a formula (starting
