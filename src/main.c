@@ -259,8 +259,11 @@ static int cmd_list(struct opts *o, int argc, char **argv)
         w = strlen(cs.v[i].id) > w ? strlen(cs.v[i].id) : w;
     if (man)
         checks_man_print(&cs, stdout);
-    for (size_t i = 0; i < cs.n && !man; i++)
-        printf("%-*s  %-8s  %s\n", (int)w, cs.v[i].id, level_name(cs.v[i].level), cs.v[i].title);
+    for (size_t i = 0; i < cs.n && !man; i++) { /* a title from the user's checks file: made safe */
+        char *title = str_sanitize(cs.v[i].title, 0);
+        printf("%-*s  %-8s  %s\n", (int)w, cs.v[i].id, level_name(cs.v[i].level), title);
+        free(title);
+    }
     checks_release(&cs);
     return EXIT_OK;
 }

@@ -11,8 +11,9 @@
 #    safetensors header of 200k keys is refused quickly.
 # 3. terminal text: a sysroot whose hostname, os-release and Python answers
 #    hold C0/C1 controls, bidi overrides and invalid UTF-8: the text report,
-#    -v, explain, diff and the --once dashboard carry none of them raw (and do
-#    show them escaped, so the hostile text did reach the output).
+#    -v, explain, diff, list and the --once dashboard carry none of them raw
+#    (and do show them escaped, so the hostile text did reach the output);
+#    bench with such a preset path: its text escaped, its --json valid.
 # 4. signals: a run unpacking a snapshot and killed by SIGTERM, SIGINT or
 #    SIGHUP leaves nothing in TMPDIR and dies of that signal; a run writing
 #    reports (--json, --junit, --markdown, --html) killed by SIGINT or SIGTERM
@@ -154,7 +155,14 @@ t.addfile(ti, io.BytesIO(b""))
 t.close()
 PY
 run term_member_name 2 20 "$RVD" check --sysroot "$D/evil-member.tar"
-for n in term_report term_verbose term_dashboard term_diff term_explain term_member_name; do
+# a user's checks file through list, and a preset whose path holds a title
+# escape, U+202E and byte 0xff through bench's text report
+run term_list 0 20 "$RVD" list --checks "$D/evil-checks.yaml"
+EVIL_PRESET=$D/$(printf 'p\033]0;x\007\342\200\256\377').yaml
+cp tests/vla/tiny-p14.yaml "$EVIL_PRESET"
+run term_bench 0 60 "$RVD" bench --preset "$EVIL_PRESET" --backend cpu --runs 1 --json "$D/evil-bench.json"
+for n in term_report term_verbose term_dashboard term_diff term_explain term_member_name term_list \
+    term_bench; do
     for s in out err; do
         if python3 - "$D/$n.$s" <<'PY'; then ok; else bad "$n.$s: raw control, bidi or invalid bytes reach the terminal"; fi
 import re, sys
@@ -171,7 +179,7 @@ PY
     done
 done
 # and the hostile text did reach them, escaped
-for n in term_report term_verbose term_dashboard term_explain; do
+for n in term_report term_verbose term_dashboard term_explain term_list; do
     if grep -qF '\u009b' "$D/$n.out"; then ok; else bad "$n: the escaped U+009B is not shown"; fi
 done
 if grep -qF '\u202e' "$D/term_verbose.out" && grep -qF '\xff' "$D/term_verbose.out"; then ok; else
@@ -179,6 +187,16 @@ if grep -qF '\u202e' "$D/term_verbose.out" && grep -qF '\xff' "$D/term_verbose.o
 # the JSON report holds U+FFFD for the invalid bytes; diff shows that as is
 if grep -qF '\u202e' "$D/term_diff.out"; then ok; else bad "term_diff: no escaped U+202E"; fi
 if grep -qF '\u009b' "$D/term_member_name.err"; then ok; else bad "term_member_name: no escaped name"; fi
+if grep -qF '\x1b]0;x\x07\u202e\xff' "$D/term_bench.out"; then ok; else bad "term_bench: the escaped path is not shown"; fi
+# bench --json: valid JSON (strict UTF-8, no raw control or bidi byte) whatever
+# bytes the preset path holds, and the path's text otherwise exact
+if python3 - "$D/evil-bench.json" <<'PY'; then ok; else bad "bench --json with a hostile preset path"; fi
+import json, re, sys
+b = open(sys.argv[1], "rb").read()
+d = json.loads(b.decode("utf-8"))
+assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e]", b.decode("utf-8"))
+assert d["preset_source"].endswith("p\x1b]0;x\x07\u202e\ufffd.yaml"), d["preset_source"]
+PY
 # JSON stays exact: the hostname in the report is the file's text, escaped by JSON only
 expect "json report keeps the exact hostname" "$D/evil.report" \
     'd["host"]["hostname"].startswith("evil\u009b2J\x1b[31mred\u202e")'

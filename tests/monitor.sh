@@ -84,6 +84,46 @@ jexpect "throttle from gpu_metrics 1.3" "$D/b.jsonl" 'G["throttle"] == "" and G[
 jexpect "energy from the accumulator" "$D/b.jsonl" 'L[0]["gpus"][0]["src"]["energy_j"] == "gpu_metrics energy_accumulator"'
 jexpect "processes: fdinfo and kfd" "$D/b.jsonl" 'sorted((p["pid"], p["src"], p["vram_bytes"]) for p in L[0]["procs"]) == [(4242, "fdinfo", 4194304), (5151, "kfd", 1073741824)]'
 
+# --- a process name chosen by any local user (comm, 15 bytes on a real
+# kernel) holding a formula, a title escape, clear-screen, U+202E, U+0085 and
+# a byte that is not UTF-8: no raw control or bidi byte in either file, the
+# JSON strict and exact, the CSV cell text and not a formula ---
+H="$D/hostile"
+cp -a "$R" "$H"
+printf '=\033]0;x\007\033[2J\342\200\256\302\205\377\n' >"$H/proc/4242/comm"
+mkdir -p "$H/proc/5151"
+printf '@SUM(1)\n' >"$H/proc/5151/comm"
+"$RVD" monitor --sysroot "$H" --count 1 --interval 10 -o "$D/hostile.jsonl" >"$D/hostile.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok || bad "hostile comm json: exit $rc: $(cat "$D/hostile.out")"
+"$RVD" monitor --sysroot "$H" --count 1 --interval 10 --csv -o "$D/hostile.csv" >>"$D/hostile.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok || bad "hostile comm csv: exit $rc: $(cat "$D/hostile.out")"
+for f in "$D/hostile.jsonl" "$D/hostile.csv"; do
+    if $PY - "$f" <<'PY'; then ok; else bad "raw control or bidi bytes in $f: $(od -c "$f" | head -5)"; fi
+import re, sys
+b = open(sys.argv[1], "rb").read()
+t = b.decode("utf-8")  # valid UTF-8 (strict)
+bad = [c for c in t if (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) <= 0x9f
+       or ord(c) in (0x61c, 0x200e, 0x200f) or 0x202a <= ord(c) <= 0x202e or 0x2066 <= ord(c) <= 0x2069]
+sys.exit(1 if bad else 0)
+PY
+done
+schema "$D/hostile.jsonl"
+jexpect "hostile comm: the exact text back from strict JSON" "$D/hostile.jsonl" 'sorted(p["comm"] for p in L[0]["procs"]) == ["=\x1b]0;x\x07\x1b[2J\u202e\x85\ufffd", "@SUM(1)"]'
+if $PY - "$D/hostile.csv" <<'PY'; then ok; else bad "hostile comm: csv cell not neutralised: $(cat "$D/hostile.csv")"; fi
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="", encoding="utf-8")))
+assert len(rows) == 1, rows
+cells = [v for r in rows for v in r.values()]
+# no cell a spreadsheet would evaluate
+assert not [v for v in cells if v[:1] in ("=", "+", "-", "@")], cells
+procs = rows[0]["procs"]
+assert procs.startswith("'"), procs
+assert "\\x1b]0;x\\x07\\x1b[2J\\u202e\\u0085\\xff(4242)" in procs, procs
+assert "@SUM(1)(5151)" in procs, procs
+PY
+
 # a file rewritten while the monitor runs shows in a later sample
 "$RVD" monitor --sysroot "$R" --interval 200 --count 4 -o "$D/c.jsonl" 2>"$D/c.err" &
 pid=$!

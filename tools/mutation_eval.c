@@ -22,7 +22,7 @@
 #include "src/core/checks.h"
 #include "src/core/fact.h"
 #include "src/core/util.h"
-#include "src/vla/json.h"
+#include "src/core/json.h"
 
 /* a JSON number literal without '.', 'e' or 'E' is an integer fact */
 static int is_int_literal(const struct json *v)

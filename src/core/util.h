@@ -28,15 +28,8 @@ int read_user_file(const char *path, size_t max, char **buf, size_t *len);
 #define USER_FILE_NOT_REGULAR 10000
 const char *user_file_strerror(int rc); /* rc: -errno or -USER_FILE_NOT_REGULAR */
 
-/* Text from the machine (a snapshot, sysfs, a report file) on its way to a
- * terminal: C0 controls and DEL, C1 controls (U+0080-U+009F), the bidi
- * overrides, embeddings, isolates and marks, and bytes that are not UTF-8
- * become visible escapes (\x1b, \u202e, \xff). keep_newlines keeps '\n'
- * and '\t' (multi-line messages). JSON and JUnit escape on their own. */
-char *str_sanitize(const char *s, int keep_newlines);
-/* the next character of s: its length (0 at the end), *unsafe 0 (show it),
- * 1 (a control or bidi character *cp) or 2 (a byte *cp that is not UTF-8) */
-size_t str_safe_next(const char *s, int *unsafe, unsigned *cp);
+/* str_sanitize() and the other escapers: one per output format */
+#include "escape.h"
 
 /* seconds on the monotonic clock, for durations */
 double util_mono_s(void);

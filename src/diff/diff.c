@@ -1,6 +1,6 @@
 /* diff.c - load two JSON reports and compare them (see diff.h for what
  * counts as a regression). The renderers and the command line are in
- * diff_out.c. Reports are parsed with the strict parser of src/vla/json.c;
+ * diff_out.c. Reports are parsed with the strict parser of src/core/json.c;
  * anything that is not a well-formed rocm-vla-doctor/1 report is rejected
  * with a message naming the file, never half-compared. */
 #include "diff.h"

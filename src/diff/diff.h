@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../core/json.h"
 #include "../core/strset.h"
-#include "../vla/json.h"
 
 #define DIFF_SCHEMA_IN "rocm-vla-doctor/1"
 #define DIFF_SCHEMA_OUT "rocm-vla-doctor-diff/1"

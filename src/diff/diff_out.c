@@ -340,56 +340,6 @@ void diff_write_text(FILE *out, const struct diff_doc *base, const struct diff_d
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static void json_value(FILE *out, const struct json *v)
-{
-    if (!v) {
-        fputs("null", out);
-        return;
-    }
-    switch (v->type) {
-    case JSON_NULL:
-        fputs("null", out);
-        break;
-    case JSON_BOOL:
-        fputs(v->b ? "true" : "false", out);
-        break;
-    case JSON_NUM:
-        fwrite(v->num_text, 1, v->num_len, out); /* the literal as parsed: valid JSON */
-        break;
-    case JSON_STR:
-        json_write_string(out, v->str);
-        break;
-    case JSON_ARR:
-    case JSON_OBJ:
-        fputc(v->type == JSON_ARR ? '[' : '{', out);
-        for (size_t i = 0; i < v->n; i++) {
-            if (i)
-                fputs(", ", out);
-            if (v->type == JSON_OBJ) {
-                json_write_string(out, v->keys[i]);
-                fputs(": ", out);
-            }
-            json_value(out, v->items[i]);
-        }
-        fputc(v->type == JSON_ARR ? ']' : '}', out);
-        break;
-    }
-}
-
-static void json_num(FILE *out, double v)
-{
-    if (!isfinite(v)) {
-        fputs("null", out);
-        return;
-    }
-    char buf[64];
-    snprintf(buf, sizeof(buf), "%.6g", v);
-    for (char *p = buf; *p; p++)
-        if (*p == ',')
-            *p = '.';
-    fputs(buf, out);
-}
-
 static void json_run(FILE *out, const char *key, const struct diff_doc *d)
 {
     const struct json *host = json_get(d->root, "host"), *tool = json_get(d->root, "tool");
@@ -421,9 +371,9 @@ static void json_item(FILE *out, const struct diff_doc *cur, const struct diff_i
         fputs(", \"old_summary\": ", out);
         json_write_string(out, str_member(it->old, "summary"));
     } else {
-        json_value(out, it->old);
+        json_write_value(out, it->old);
         fputs(", \"new\": ", out);
-        json_value(out, it->cur);
+        json_write_value(out, it->cur);
         if (it->what == DW_UNKNOWN) {
             fputs(", \"reason\": ", out);
             json_write_string(out, diff_fact_reason(cur, it->name));
@@ -431,9 +381,9 @@ static void json_item(FILE *out, const struct diff_doc *cur, const struct diff_i
         if (it->what == DW_PERF) {
             fprintf(out, ", \"direction\": \"%s\", \"change_pct\": ",
                     it->direction < 0 ? "lower_is_better" : "higher_is_better");
-            json_num(out, it->change_pct);
+            json_write_number(out, it->change_pct, 6);
             fputs(", \"tolerance_pct\": ", out);
-            json_num(out, it->tol_pct >= 0 ? it->tol_pct : NAN);
+            json_write_number(out, it->tol_pct >= 0 ? it->tol_pct : NAN, 6);
         }
     }
     fputc('}', out);

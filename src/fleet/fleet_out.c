@@ -6,6 +6,7 @@
 #include "fleet.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -184,15 +185,10 @@ int fleet_write_json(FILE *out, const struct fleet *f)
         json_write_string(out, fleet_figures[k].fact);
         fprintf(out, ", \"direction\": \"%s\", \"threshold_pct\": ",
                 fleet_figures[k].direction > 0 ? "higher_is_better" : "lower_is_better");
-        if (f->threshold[k] >= 0)
-            fprintf(out, "%.17g", f->threshold[k]);
-        else
-            fputs("null", out);
+        json_write_number(out, f->threshold[k] >= 0 ? f->threshold[k] : NAN, 17);
         fputs(", \"median\": ", out);
-        if (f->has_median[k])
-            fprintf(out, "%.17g}", f->median[k]);
-        else
-            fputs("null}", out);
+        json_write_number(out, f->has_median[k] ? f->median[k] : NAN, 17);
+        fputc('}', out);
     }
     fputs("\n  ],\n  \"versions\": {", out);
     for (size_t k = 0; k < fleet_nversions; k++) {
@@ -244,11 +240,10 @@ int fleet_write_json(FILE *out, const struct fleet *f)
                 fputs(": {\"value\": null, \"deviation_pct\": null, \"outlier\": false}", out);
                 continue;
             }
-            fprintf(out, ": {\"value\": %.17g, \"deviation_pct\": ", n->fig[k]);
-            if (f->has_median[k] && f->median[k] != 0)
-                fprintf(out, "%.6g", n->dev_pct[k]);
-            else
-                fputs("null", out);
+            fputs(": {\"value\": ", out);
+            json_write_number(out, n->fig[k], 17);
+            fputs(", \"deviation_pct\": ", out);
+            json_write_number(out, f->has_median[k] && f->median[k] != 0 ? n->dev_pct[k] : NAN, 6);
             fprintf(out, ", \"outlier\": %s}", n->outlier[k] ? "true" : "false");
         }
         fputs("\n      },\n      \"versions\": {", out);

@@ -6,6 +6,7 @@
 
 #include "../core/checks.h"
 #include "../core/fact.h"
+#include "../core/json_out.h"
 #include "../core/version.h"
 
 struct report_meta {
@@ -37,15 +38,10 @@ int report_json_write(FILE *out, const struct report_meta *m, const struct facts
                       const struct results *r);
 int report_junit_write(FILE *out, const struct report_meta *m, const struct results *r);
 
-/* JSON string escaping shared by the JSON writers */
-void json_write_string(FILE *out, const char *s);
 /* fact value as JSON (null when unknown) */
 void json_write_fact_value(FILE *out, const struct fact *f);
 /* XML 1.0 text (attr = 0) or attribute value (attr = 1), escaped; characters
  * XML 1.0 forbids and invalid UTF-8 become U+FFFD */
 void xml_write_escaped(FILE *out, const char *s, int attr);
-/* length of the UTF-8 sequence at s (>= 1 unless *s is NUL); *bad is set when
- * those bytes are not valid UTF-8 and must be replaced by U+FFFD */
-size_t report_utf8_next(const char *s, int *bad);
 
 #endif

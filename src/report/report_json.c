@@ -2,8 +2,9 @@
  * public contract, see reports/schema.json and docs/ARCHITECTURE.md).
  *
  * Facts are written sorted by name with typed values; unknown is null, never
- * 0. Every string goes through json_write_string, which emits valid UTF-8
- * whatever bytes a probe read from a file. */
+ * 0. Every string and number goes through the core JSON writer
+ * (src/core/json_out.h), which emits valid UTF-8 whatever bytes a probe
+ * read from a file. */
 #include "report.h"
 
 #include <inttypes.h>
@@ -12,102 +13,6 @@
 #include <string.h>
 
 #define JSON_SCHEMA_ID "rocm-vla-doctor/1"
-
-/* ---- UTF-8 and strings ------------------------------------------------ */
-
-size_t report_utf8_next(const char *s, int *bad)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    unsigned c = p[0];
-    unsigned lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
-    size_t need;
-
-    *bad = 0;
-    if (c < 0x80)
-        return c ? 1 : 0;
-    if (c >= 0xC2 && c <= 0xDF) {
-        need = 1;
-    } else if (c == 0xE0) { /* no overlong forms */
-        need = 2;
-        lo = 0xA0;
-    } else if (c == 0xED) { /* no UTF-16 surrogates */
-        need = 2;
-        hi = 0x9F;
-    } else if (c >= 0xE1 && c <= 0xEF) {
-        need = 2;
-    } else if (c == 0xF0) {
-        need = 3;
-        lo = 0x90;
-    } else if (c >= 0xF1 && c <= 0xF3) {
-        need = 3;
-    } else if (c == 0xF4) { /* nothing above U+10FFFF */
-        need = 3;
-        hi = 0x8F;
-    } else { /* stray continuation byte, C0, C1, F5..FF */
-        *bad = 1;
-        return 1;
-    }
-    /* a truncated sequence is replaced as one unit (Unicode's "maximal
-     * subpart" practice); the NUL terminator never passes the range test */
-    for (size_t i = 1; i <= need; i++) {
-        if (p[i] < lo || p[i] > hi) {
-            *bad = 1;
-            return i;
-        }
-        lo = 0x80;
-        hi = 0xBF;
-    }
-    return need + 1;
-}
-
-void json_write_string(FILE *out, const char *s)
-{
-    if (!s) {
-        fputs("null", out);
-        return;
-    }
-    fputc('"', out);
-    while (*s) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            fputc('\\', out);
-            fputc(c, out);
-            s++;
-        } else if (c < 0x20) {
-            fprintf(out, "\\u%04x", c);
-            s++;
-        } else if (c < 0x80) {
-            fputc(c, out);
-            s++;
-        } else {
-            int bad;
-            size_t n = report_utf8_next(s, &bad);
-            if (bad)
-                fputs("\xEF\xBF\xBD", out); /* U+FFFD */
-            else
-                fwrite(s, 1, n, out);
-            s += n;
-        }
-    }
-    fputc('"', out);
-}
-
-/* a double as a JSON number: shortest exact form, null for NaN and
- * infinities (JSON has no spelling for them) */
-static void json_write_double(FILE *out, double v)
-{
-    if (!isfinite(v)) {
-        fputs("null", out);
-        return;
-    }
-    char buf[64];
-    snprintf(buf, sizeof(buf), "%.17g", v);
-    /* a locale with a decimal comma must not leak into the report */
-    for (char *p = buf; *p; p++)
-        if (*p == ',')
-            *p = '.';
-    fputs(buf, out);
-}
 
 void json_write_fact_value(FILE *out, const struct fact *f)
 {
@@ -126,7 +31,7 @@ void json_write_fact_value(FILE *out, const struct fact *f)
         fprintf(out, "%" PRId64, f->i);
         break;
     case FACT_FLOAT:
-        json_write_double(out, f->f);
+        json_write_number(out, f->f, 17);
         break;
     case FACT_STR:
         json_write_string(out, f->s ? f->s : "");
@@ -167,8 +72,7 @@ static void json_key(FILE *out, int *first, const char *indent, const char *key)
 {
     fprintf(out, "%s\n%s", *first ? "" : ",", indent);
     *first = 0;
-    json_write_string(out, key);
-    fputs(": ", out);
+    json_write_key(out, key);
 }
 
 static void json_close(FILE *out, int empty, const char *indent, char bracket)
@@ -196,7 +100,7 @@ static void write_tool_host(FILE *out, const struct report_meta *m)
     fputs(",\n    \"started\": ", out);
     json_write_string(out, m->started);
     fputs(",\n    \"duration_s\": ", out);
-    json_write_double(out, m->duration_s < 0 ? 0 : m->duration_s);
+    json_write_number(out, m->duration_s < 0 ? 0 : m->duration_s, 17);
     fputs(",\n    \"level\": ", out);
     json_write_string(out, m->level);
     fputs("\n  },\n", out);

@@ -15,26 +15,18 @@
 
 void xml_write_escaped(FILE *out, const char *s, int attr)
 {
-    if (!s)
-        return;
-    while (*s) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x80) {
-            int bad;
-            size_t n = report_utf8_next(s, &bad);
-            /* U+FFFE and U+FFFF are valid UTF-8 but not XML 1.0 characters */
-            if (!bad && n == 3 && c == 0xEF && (unsigned char)s[1] == 0xBF &&
-                (unsigned char)s[2] >= 0xBE)
-                bad = 1;
-            if (bad)
-                fputs(UTF8_REPLACEMENT, out);
-            else
-                fwrite(s, 1, n, out);
+    while (s && *s) {
+        unsigned cp;
+        int bad;
+        size_t n = utf8_next(s, &cp, &bad);
+        /* U+FFFE and U+FFFF are valid UTF-8 but not XML 1.0 characters */
+        if (bad || cp == 0xfffe || cp == 0xffff) {
+            fputs(UTF8_REPLACEMENT, out);
             s += n;
             continue;
         }
-        s++;
-        switch (c) {
+        s += n;
+        switch (cp) {
         case '&':
             fputs("&amp;", out);
             break;
@@ -55,15 +47,17 @@ void xml_write_escaped(FILE *out, const char *s, int attr)
         case '\r':
             /* attribute-value normalisation would turn these into spaces */
             if (attr)
-                fprintf(out, "&#%u;", c);
+                fprintf(out, "&#%u;", cp);
             else
-                fputc(c, out);
+                fputc((int)cp, out);
             break;
         default:
-            if (c < 0x20) /* other C0 controls cannot appear in XML 1.0 at all */
+            if (cp < 0x20) /* other C0 controls cannot appear in XML 1.0 at all */
                 fputs(UTF8_REPLACEMENT, out);
+            else if (char_unsafe(cp)) /* DEL, C1, bidi: kept, as a reference */
+                fprintf(out, "&#x%X;", cp);
             else
-                fputc(c, out);
+                fwrite(s - n, 1, n, out);
         }
     }
 }

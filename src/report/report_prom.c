@@ -94,19 +94,26 @@ int prom_status_code(enum status st)
     }
 }
 
+/* the exposition format's escapes (\\ \n \"), invalid UTF-8 as U+FFFD
+ * (the format is UTF-8), and the other controls and bidi characters
+ * (escape.h) visible as text (\x1b, \u202e), so that a `curl` of the
+ * metrics cannot retitle or reorder a terminal */
 static void write_escaped(FILE *out, const char *s, int quote)
 {
     while (*s) {
+        unsigned cp;
         int bad;
-        size_t n = report_utf8_next(s, &bad);
+        size_t n = utf8_next(s, &cp, &bad);
         if (bad)
             fputs("\xef\xbf\xbd", out);
-        else if (*s == '\\')
+        else if (cp == '\\')
             fputs("\\\\", out);
-        else if (*s == '\n')
+        else if (cp == '\n')
             fputs("\\n", out);
-        else if (*s == '"' && quote)
+        else if (cp == '"' && quote)
             fputs("\\\"", out);
+        else if (char_unsafe(cp) && cp != '\t')
+            fprintf(out, cp < 0x80 ? "\\\\x%02x" : "\\\\u%04x", cp);
         else
             fwrite(s, 1, n, out);
         s += n;

@@ -35,9 +35,10 @@ extern const size_t prom_map_count;
 int prom_status_code(enum status st);
 
 /* a label value between double quotes: \ " and newline escaped, invalid
- * UTF-8 replaced by U+FFFD (the format is UTF-8) */
+ * UTF-8 replaced by U+FFFD (the format is UTF-8), other controls and the
+ * bidi characters written visibly as the text \x1b, \u202e (escape.h) */
 void prom_write_label_value(FILE *out, const char *s);
-/* HELP text: \ and newline escaped, invalid UTF-8 replaced */
+/* HELP text: the same rule, quotes left as they are */
 void prom_write_help(FILE *out, const char *s);
 
 /* 0, or -1 on a write error (the caller discards the file) */

@@ -13,7 +13,7 @@
 
 #include <stdio.h>
 
-#include "../vla/json.h"
+#include "../core/json.h"
 
 #define SWEEP_SCHEMA "rocm-vla-doctor-sweep/1"
 

@@ -1,15 +1,23 @@
-/* tel_write.c - see tel_write.h. */
+/* tel_write.c - see tel_write.h. Strings (a process name any local user
+ * chose, a PCI id, a driver's words) reach the file only through the core
+ * escapers: json_write_string() and csv_write_cell() (escape.h). */
 #include "tel_write.h"
 
 #include <math.h>
 #include <string.h>
 #include <time.h>
 
-#include "../report/report.h"
+#include "../core/json_out.h"
+#include "../core/util.h"
 
-static void num(FILE *out, double v)
+/* a known value; a source that read NaN or an infinity writes null (JSON)
+ * or an empty cell (CSV), never a word a parser rejects */
+static void num(FILE *out, double v, int csv)
 {
-    if (v == floor(v) && fabs(v) < 9e15)
+    if (!isfinite(v)) {
+        if (!csv)
+            fputs("null", out);
+    } else if (v == floor(v) && fabs(v) < 9e15)
         fprintf(out, "%.0f", v);
     else
         fprintf(out, "%.6g", v);
@@ -42,7 +50,7 @@ void tel_write_json(FILE *out, const struct tel_sample *s, long index)
         for (int k = 0; k < TEL_NKEYS; k++) {
             fprintf(out, ",\"%s\":", tel_key_name(k));
             if (g->src[k])
-                num(out, g->v[k]);
+                num(out, g->v[k], 0);
             else
                 fputs("null", out);
         }
@@ -96,7 +104,7 @@ void tel_write_json(FILE *out, const struct tel_sample *s, long index)
             fputs("null", out);
         fputs(",\"busy_pct\":", out);
         if (p->busy_pct >= 0)
-            num(out, p->busy_pct);
+            num(out, p->busy_pct, 0);
         else
             fputs("null", out);
         fputs(",\"src\":", out);
@@ -114,22 +122,6 @@ void tel_write_csv_header(FILE *out)
     fputs(",throttle,throttle_src,procs,pcie_path_hop\n", out);
 }
 
-/* RFC 4180: quoted when it holds a comma, quote or line break */
-static void csv_str(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 void tel_write_csv(FILE *out, const struct tel_sample *s, long index)
 {
     char when[48];
@@ -137,19 +129,19 @@ void tel_write_csv(FILE *out, const struct tel_sample *s, long index)
     for (size_t i = 0; i < s->ngpu; i++) {
         const struct tel_gpu *g = &s->gpus[i];
         fprintf(out, "%ld,%.3f,%s,%zu,", index, s->t_s, when, i);
-        csv_str(out, g->pci);
+        csv_write_cell(out, g->pci);
         fputc(',', out);
-        csv_str(out, g->vendor);
+        csv_write_cell(out, g->vendor);
         for (int k = 0; k < TEL_NKEYS; k++) {
             fputc(',', out);
             if (g->src[k])
-                num(out, g->v[k]);
+                num(out, g->v[k], 1);
         }
         fputc(',', out);
         if (g->throttle_known)
-            csv_str(out, g->throttle);
+            csv_write_cell(out, g->throttle);
         fputc(',', out);
-        csv_str(out, g->throttle_known ? g->throttle_src : g->throttle_why);
+        csv_write_cell(out, g->throttle_known ? g->throttle_src : g->throttle_why);
         fputc(',', out);
         /* "comm(pid):vram_bytes" per process on this GPU, space separated */
         char buf[1024] = "";
@@ -170,9 +162,9 @@ void tel_write_csv(FILE *out, const struct tel_sample *s, long index)
         if (used >= sizeof(buf))
             buf[sizeof(buf) - 1] = '\0';
         /* unknown (NVML's call failed) is not "no process" */
-        csv_str(out, g->procs_why[0] ? "?" : buf);
+        csv_write_cell(out, g->procs_why[0] ? "?" : buf);
         fputc(',', out);
-        csv_str(out, g->path_hop);
+        csv_write_cell(out, g->path_hop);
         fputc('\n', out);
     }
 }

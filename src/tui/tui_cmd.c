@@ -27,7 +27,7 @@
 #include "../../probes/probe_python.h"
 #include "../core/opts.h"
 #include "../core/outfile.h"
-#include "../report/report.h"
+#include "../core/json_out.h"
 #include "../core/util.h"
 #include "../core/version.h"
 #include "tui_canvas.h"

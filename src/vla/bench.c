@@ -270,29 +270,6 @@ struct stage_row {
     double p50, p90, p99;
 };
 
-static void json_num(FILE *f, double x)
-{
-    if (isfinite(x))
-        fprintf(f, "%.9g", x);
-    else
-        fputs("null", f);
-}
-
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 /* the end of both JSON reports: per-layer statistics, the first non-finite
  * layer and the action chunk (physical units) */
 static void json_layers_actions(FILE *f, const struct vla_stats *st, const float *actions,
@@ -300,13 +277,15 @@ static void json_layers_actions(FILE *f, const struct vla_stats *st, const float
 {
     fputs(",\n  \"layers\": [", f);
     for (size_t i = 0; i < st->n; i++) {
-        fprintf(f, "%s\n    {\"name\": \"%s\", \"max_abs\": ", i ? "," : "", st->v[i].name);
-        json_num(f, st->v[i].max_abs);
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_write_string(f, st->v[i].name);
+        fputs(", \"max_abs\": ", f);
+        json_write_number(f, st->v[i].max_abs, 9);
         fprintf(f, ", \"nonfinite\": %s}", st->v[i].nonfinite ? "true" : "false");
     }
     fputs("\n  ],\n  \"first_nonfinite\": ", f);
     if (st->first_bad >= 0)
-        json_string(f, st->v[st->first_bad].name);
+        json_write_string(f, st->v[st->first_bad].name);
     else
         fputs("null", f);
     fputs(",\n  \"actions\": [", f);
@@ -315,7 +294,7 @@ static void json_layers_actions(FILE *f, const struct vla_stats *st, const float
         for (int a = 0; a < p->action_dim; a++) {
             if (a)
                 fputs(", ", f);
-            json_num(f, actions[(size_t)t * p->action_dim + a]);
+            json_write_number(f, actions[(size_t)t * p->action_dim + a], 9);
         }
         fputc(']', f);
     }
@@ -323,18 +302,21 @@ static void json_layers_actions(FILE *f, const struct vla_stats *st, const float
 }
 
 /* the lines both text reports print about the batch and the patch grid */
-static void print_batch_grid(const struct bench_opts *o, const struct vla_preset *p)
+static void print_batch_grid(FILE *f, const struct bench_opts *o, const struct vla_preset *p)
 {
     int g = vla_grid(p, o->image), drop = o->image - g * p->vision.patch;
     if (drop)
-        printf("  image    %d px: %d x %d patches of %d px, the last %d px of each side dropped (a "
-               "stride-%d convolution without padding%s)\n",
-               o->image, g, g, p->vision.patch, drop, p->vision.patch,
-               p->vision.merge > 1 ? "; the grid floored to a multiple of the merge" : "");
+        fprintf(
+            f,
+            "  image    %d px: %d x %d patches of %d px, the last %d px of each side dropped (a "
+            "stride-%d convolution without padding%s)\n",
+            o->image, g, g, p->vision.patch, drop, p->vision.patch,
+            p->vision.merge > 1 ? "; the grid floored to a multiple of the merge" : "");
     if (o->batch > 1)
-        printf("  batch    %d observations per call: times, control rate and energy are per call "
-               "of all %d; actions shown are observation 0's\n",
-               o->batch, o->batch);
+        fprintf(f,
+                "  batch    %d observations per call: times, control rate and energy are per call "
+                "of all %d; actions shown are observation 0's\n",
+                o->batch, o->batch);
 }
 
 /* "batch", the patch grid and the pixels dropped: keys of both JSON reports */
@@ -346,13 +328,13 @@ static void json_batch_grid(FILE *f, const struct bench_opts *o, const struct vl
 }
 
 /* the control rate line: per call, and per observation for a batch */
-static void print_rate(const struct bench_opts *o, const struct vla_preset *p, double p50)
+static void print_rate(FILE *f, const struct bench_opts *o, const struct vla_preset *p, double p50)
 {
-    printf("\ncontrol rate  %.2f Hz at p50 (%.0f actions/s with chunks of %d", 1.0 / p50,
-           o->batch * p->chunk / p50, p->chunk);
+    fprintf(f, "\ncontrol rate  %.2f Hz at p50 (%.0f actions/s with chunks of %d", 1.0 / p50,
+            o->batch * p->chunk / p50, p->chunk);
     if (o->batch > 1)
-        printf("; %d observations per call: %.2f observations/s", o->batch, o->batch / p50);
-    printf(")\n");
+        fprintf(f, "; %d observations per call: %.2f observations/s", o->batch, o->batch / p50);
+    fprintf(f, ")\n");
 }
 
 struct bench_result {
@@ -371,117 +353,123 @@ static void write_json(FILE *f, const struct bench_result *r)
 {
     const struct vla_preset *p = r->p;
     fputs("{\n  \"schema\": \"rocm-vla-doctor-bench/1\",\n  \"version\": ", f);
-    json_string(f, RVD_VERSION);
+    json_write_string(f, RVD_VERSION);
     fputs(",\n  \"preset\": ", f);
-    json_string(f, p->name);
+    json_write_string(f, p->name);
     fputs(",\n  \"preset_source\": ", f);
-    json_string(f, p->source);
+    json_write_string(f, p->source);
     fprintf(f, ",\n  \"backend\": \"cpu\",\n  \"dtype\": \"fp32\",\n  \"seed\": %llu,\n",
             (unsigned long long)r->o->seed);
     fputs("  \"weights\": ", f);
-    json_string(f, r->w->origin);
+    json_write_string(f, r->w->origin);
     fprintf(f, ",\n  \"image\": %d,\n  \"cameras\": %d,\n  \"prefix_tokens\": %d,\n", r->o->image,
             p->vision.cameras, vla_prefix_len(p, r->o->image));
     fprintf(f, "  \"chunk\": %d,\n  \"action_dim\": %d,\n  \"steps\": %d,\n  \"runs\": %d,\n",
             p->chunk, p->action_dim, p->steps, r->o->runs);
     json_batch_grid(f, r->o, p);
     fprintf(f, "  \"params\": %llu,\n  \"flops\": ", (unsigned long long)r->params);
-    json_num(f, r->flops);
+    json_write_number(f, r->flops, 9);
     fputs(",\n  \"cold_ms\": ", f);
-    json_num(f, r->cold_s * 1e3);
+    json_write_number(f, r->cold_s * 1e3, 9);
     fputs(",\n  \"stages\": [", f);
     for (int i = 0; i < r->nrows; i++) {
-        fprintf(f, "%s\n    {\"name\": \"%s\", \"p50_ms\": ", i ? "," : "", r->rows[i].name);
-        json_num(f, r->rows[i].p50 * 1e3);
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_write_string(f, r->rows[i].name);
+        fputs(", \"p50_ms\": ", f);
+        json_write_number(f, r->rows[i].p50 * 1e3, 9);
         fputs(", \"p90_ms\": ", f);
-        json_num(f, r->rows[i].p90 * 1e3);
+        json_write_number(f, r->rows[i].p90 * 1e3, 9);
         fputs(", \"p99_ms\": ", f);
-        json_num(f, r->rows[i].p99 * 1e3);
+        json_write_number(f, r->rows[i].p99 * 1e3, 9);
         fputc('}', f);
     }
     const struct stage_row *tot = &r->rows[r->nrows - 1];
     fputs("\n  ],\n  \"control_rate_hz\": ", f);
-    json_num(f, 1.0 / tot->p50);
+    json_write_number(f, 1.0 / tot->p50, 9);
     fputs(",\n  \"energy_per_call_j\": null,\n  \"avg_power_w\": null,\n"
           "  \"energy_source\": \"\",\n  \"energy_why\": ",
           f);
-    json_string(f, CPU_ENERGY_WHY);
+    json_write_string(f, CPU_ENERGY_WHY);
     json_layers_actions(f, r->st, r->actions, p);
 }
 
-static void print_report(const struct bench_result *r)
+static void print_report(FILE *f, const struct bench_result *r)
 {
     const struct vla_preset *p = r->p;
     const struct bench_opts *o = r->o;
     int img_tok = p->vision.cameras * vla_image_tokens(p, o->image);
-    printf("rocm-vla-doctor bench: preset %s (%s), backend cpu, dtype fp32\n", p->name, p->source);
-    printf("  weights  %s: %.3f M parameters, %.1f MiB in fp32\n", r->w->origin,
-           (double)r->params / 1e6, (double)r->params * 4 / (1 << 20));
-    printf("  shapes   %d camera(s) x %d px%s -> %d image + %d text = %d prefix tokens; "
-           "chunk %d x %d, %d steps\n",
-           p->vision.cameras, o->image,
-           o->image != p->vision.image ? " (position table interpolated)" : "", img_tok,
-           p->text_tokens, img_tok + p->text_tokens, p->chunk, p->action_dim, p->steps);
-    print_batch_grid(o, p);
+    fprintf(f, "rocm-vla-doctor bench: preset %s (%s), backend cpu, dtype fp32\n", p->name,
+            p->source);
+    fprintf(f, "  weights  %s: %.3f M parameters, %.1f MiB in fp32\n", r->w->origin,
+            (double)r->params / 1e6, (double)r->params * 4 / (1 << 20));
+    fprintf(f,
+            "  shapes   %d camera(s) x %d px%s -> %d image + %d text = %d prefix tokens; "
+            "chunk %d x %d, %d steps\n",
+            p->vision.cameras, o->image,
+            o->image != p->vision.image ? " (position table interpolated)" : "", img_tok,
+            p->text_tokens, img_tok + p->text_tokens, p->chunk, p->action_dim, p->steps);
+    print_batch_grid(f, o, p);
     const struct stage_row *tot = &r->rows[r->nrows - 1];
-    printf("  work     %.3f GFLOP per pass; %.2f GFLOP/s at p50\n", r->flops / 1e9,
-           r->flops / tot->p50 / 1e9);
-    printf("  cold     %.3f ms (first pass), then %d timed run(s)\n\n", r->cold_s * 1e3, o->runs);
-    printf("%-10s %12s %12s %12s\n", "stage", "p50 ms", "p90 ms", "p99 ms");
+    fprintf(f, "  work     %.3f GFLOP per pass; %.2f GFLOP/s at p50\n", r->flops / 1e9,
+            r->flops / tot->p50 / 1e9);
+    fprintf(f, "  cold     %.3f ms (first pass), then %d timed run(s)\n\n", r->cold_s * 1e3,
+            o->runs);
+    fprintf(f, "%-10s %12s %12s %12s\n", "stage", "p50 ms", "p90 ms", "p99 ms");
     for (int i = 0; i < r->nrows; i++) {
         if (i == r->nrows - 1)
-            printf("%-10s %12s %12s %12s\n", "", "------", "------", "------");
-        printf("%-10s %12.3f %12.3f %12.3f\n", r->rows[i].name, r->rows[i].p50 * 1e3,
-               r->rows[i].p90 * 1e3, r->rows[i].p99 * 1e3);
+            fprintf(f, "%-10s %12s %12s %12s\n", "", "------", "------", "------");
+        fprintf(f, "%-10s %12.3f %12.3f %12.3f\n", r->rows[i].name, r->rows[i].p50 * 1e3,
+                r->rows[i].p90 * 1e3, r->rows[i].p99 * 1e3);
     }
-    print_rate(o, p, tot->p50);
-    printf("energy        unknown: %s\n", CPU_ENERGY_WHY);
+    print_rate(f, o, p, tot->p50);
+    fprintf(f, "energy        unknown: %s\n", CPU_ENERGY_WHY);
     if (r->st->first_bad >= 0) {
         const struct vla_layer_stat *s = &r->st->v[r->st->first_bad];
         if (s->first_step >= 0)
-            printf("non-finite    first NaN/Inf in %s (denoising step %d)\n", s->name,
-                   s->first_step);
+            fprintf(f, "non-finite    first NaN/Inf in %s (denoising step %d)\n", s->name,
+                    s->first_step);
         else
-            printf("non-finite    first NaN/Inf in %s\n", s->name);
+            fprintf(f, "non-finite    first NaN/Inf in %s\n", s->name);
     } else {
-        printf("non-finite    none\n");
+        fprintf(f, "non-finite    none\n");
     }
     if (o->verbose) {
-        printf("\n%-22s %14s  %s\n", "layer", "max |act|", "NaN/Inf");
+        fprintf(f, "\n%-22s %14s  %s\n", "layer", "max |act|", "NaN/Inf");
         for (size_t i = 0; i < r->st->n; i++)
-            printf("%-22s %14.6g  %s\n", r->st->v[i].name, (double)r->st->v[i].max_abs,
-                   r->st->v[i].nonfinite ? "yes" : "-");
+            fprintf(f, "%-22s %14.6g  %s\n", r->st->v[i].name, (double)r->st->v[i].max_abs,
+                    r->st->v[i].nonfinite ? "yes" : "-");
     }
     int rows = o->rows < p->chunk ? o->rows : p->chunk;
     if (rows) {
         int dims = p->action_dim < 8 ? p->action_dim : 8;
-        printf("\nactions (physical units; first %d of %d rows, first %d of %d dims)\n", rows,
-               p->chunk, dims, p->action_dim);
+        fprintf(f, "\nactions (physical units; first %d of %d rows, first %d of %d dims)\n", rows,
+                p->chunk, dims, p->action_dim);
         for (int t = 0; t < rows; t++) {
-            printf("  [%2d]", t);
+            fprintf(f, "  [%2d]", t);
             for (int a = 0; a < dims; a++)
-                printf(" %9.5f", (double)r->actions[(size_t)t * p->action_dim + a]);
-            printf("%s\n", dims < p->action_dim ? " ..." : "");
+                fprintf(f, " %9.5f", (double)r->actions[(size_t)t * p->action_dim + a]);
+            fprintf(f, "%s\n", dims < p->action_dim ? " ..." : "");
         }
     }
 }
 
-static void dry_run(const struct vla_preset *p, const struct vla_weights *w, int image, int batch)
+static void dry_run(FILE *f, const struct vla_preset *p, const struct vla_weights *w, int image,
+                    int batch)
 {
     uint64_t params = vla_weights_params(w);
     int img_tok = p->vision.cameras * vla_image_tokens(p, image);
-    printf("preset %s (%s): valid\n", p->name, p->source);
-    printf("  parameters   %.3f %s (%.3f GiB in bf16, %.3f GiB in fp32), %zu tensors\n",
-           params >= 1000000000ULL ? (double)params / 1e9 : (double)params / 1e6,
-           params >= 1000000000ULL ? "B" : "M", (double)params * 2 / (1 << 30),
-           (double)params * 4 / (1 << 30), w->n);
-    printf("  prefix       %d image + %d text = %d tokens at %d px\n", img_tok, p->text_tokens,
-           img_tok + p->text_tokens, image);
-    printf("  pass         %.1f GFLOP (vision + prefix + %d steps over a %d x %d chunk)\n",
-           vla_flops(p, image) / 1e9, p->steps, p->chunk, p->action_dim);
+    fprintf(f, "preset %s (%s): valid\n", p->name, p->source);
+    fprintf(f, "  parameters   %.3f %s (%.3f GiB in bf16, %.3f GiB in fp32), %zu tensors\n",
+            params >= 1000000000ULL ? (double)params / 1e9 : (double)params / 1e6,
+            params >= 1000000000ULL ? "B" : "M", (double)params * 2 / (1 << 30),
+            (double)params * 4 / (1 << 30), w->n);
+    fprintf(f, "  prefix       %d image + %d text = %d tokens at %d px\n", img_tok, p->text_tokens,
+            img_tok + p->text_tokens, image);
+    fprintf(f, "  pass         %.1f GFLOP (vision + prefix + %d steps over a %d x %d chunk)\n",
+            vla_flops(p, image) / 1e9, p->steps, p->chunk, p->action_dim);
     if (batch > 1)
-        printf("  batch        %d observations per call: %.1f GFLOP per call\n", batch,
-               batch * vla_flops(p, image) / 1e9);
+        fprintf(f, "  batch        %d observations per call: %.1f GFLOP per call\n", batch,
+                batch * vla_flops(p, image) / 1e9);
 }
 
 static void stage_name(char *buf, size_t n, int s, int ns)
@@ -506,102 +494,110 @@ static void rates(const struct vla_gpu_out *g, int s, int ns, double t, double *
     *by = k >= 0 && t > 0 ? g->stage_bytes[k] / t : NAN;
 }
 
-static void print_gpu(const struct bench_opts *o, const struct vla_preset *p,
+static void print_gpu(FILE *f, const struct bench_opts *o, const struct vla_preset *p,
                       const struct vla_gpu_out *g)
 {
     int ns = g->nstages - 1;
-    printf("rocm-vla-doctor bench: preset %s (%s), backend %s (%s, %s), dtype %s\n", p->name,
-           p->source, g->backend, g->device, g->target, o->dtype);
-    printf("  weights  %s: %.3f M parameters; GEMMs through %s\n", g->origin,
-           (double)g->params / 1e6, g->blas[0] ? g->blas : "the project's own kernel");
-    printf("  attention vision: %s\n", g->attention);
-    printf("  work     %.3f GFLOP per pass; %.1f TFLOP/s at p50\n", g->flops / 1e9,
-           g->flops / g->stage[ns].p50 / 1e12);
-    printf("  cold     %.3f s (runtime + kernels %.3f s: %d compiled, %d from the cache; weights; "
-           "first pass %.3f s incl. layer statistics)\n",
-           g->cold_s, g->open_s, g->compiles, g->cache_hits, g->first_pass_s);
-    print_batch_grid(o, p);
+    fprintf(f, "rocm-vla-doctor bench: preset %s (%s), backend %s (%s, %s), dtype %s\n", p->name,
+            p->source, g->backend, g->device, g->target, o->dtype);
+    fprintf(f, "  weights  %s: %.3f M parameters; GEMMs through %s\n", g->origin,
+            (double)g->params / 1e6, g->blas[0] ? g->blas : "the project's own kernel");
+    fprintf(f, "  attention vision: %s\n", g->attention);
+    fprintf(f, "  work     %.3f GFLOP per pass; %.1f TFLOP/s at p50\n", g->flops / 1e9,
+            g->flops / g->stage[ns].p50 / 1e12);
+    fprintf(f,
+            "  cold     %.3f s (runtime + kernels %.3f s: %d compiled, %d from the cache; weights; "
+            "first pass %.3f s incl. layer statistics)\n",
+            g->cold_s, g->open_s, g->compiles, g->cache_hits, g->first_pass_s);
+    print_batch_grid(f, o, p);
     if (g->graph)
-        printf("  timing   %d replays of one %s graph of the whole pass (the total; stages from "
-               "the pass split into one graph per stage); stream launches: total p50 %.3f ms\n",
-               o->runs, g->backend, g->eager_total.p50 * 1e3);
+        fprintf(f,
+                "  timing   %d replays of one %s graph of the whole pass (the total; stages from "
+                "the pass split into one graph per stage); stream launches: total p50 %.3f ms\n",
+                o->runs, g->backend, g->eager_total.p50 * 1e3);
     else
-        printf("  timing   %d runs of stream launches (no graph: %s)\n", o->runs, g->graph_why);
+        fprintf(f, "  timing   %d runs of stream launches (no graph: %s)\n", o->runs, g->graph_why);
     if (g->graph && g->graph_why[0])
-        printf("  warning  %s\n", g->graph_why);
-    printf("  ceilings %.1f TFLOP/s (%s GEMM 8192^3), %.0f GB/s (device copy), measured now\n\n",
-           g->gemm_peak / 1e12, o->dtype, g->bw_peak / 1e9);
-    printf("%-10s %10s %10s %10s %10s %8s %10s %8s\n", "stage", "p50 ms", "p90 ms", "p99 ms",
-           "TFLOP/s", "% GEMM", "GB/s", "% copy");
+        fprintf(f, "  warning  %s\n", g->graph_why);
+    fprintf(f,
+            "  ceilings %.1f TFLOP/s (%s GEMM 8192^3), %.0f GB/s (device copy), measured now\n\n",
+            g->gemm_peak / 1e12, o->dtype, g->bw_peak / 1e9);
+    fprintf(f, "%-10s %10s %10s %10s %10s %8s %10s %8s\n", "stage", "p50 ms", "p90 ms", "p99 ms",
+            "TFLOP/s", "% GEMM", "GB/s", "% copy");
     for (int s = 0; s <= ns; s++) {
         char name[32];
         stage_name(name, sizeof(name), s, ns);
         if (s == ns)
-            printf("%-10s %10s %10s %10s\n", "", "------", "------", "------");
+            fprintf(f, "%-10s %10s %10s %10s\n", "", "------", "------", "------");
         double fl, by;
         rates(g, s, ns, g->stage[s].p50, &fl, &by);
-        printf("%-10s %10.3f %10.3f %10.3f", name, g->stage[s].p50 * 1e3, g->stage[s].p90 * 1e3,
-               g->stage[s].p99 * 1e3);
+        fprintf(f, "%-10s %10.3f %10.3f %10.3f", name, g->stage[s].p50 * 1e3, g->stage[s].p90 * 1e3,
+                g->stage[s].p99 * 1e3);
         if (isfinite(fl))
-            printf(" %10.1f %8.1f %10.0f %8.1f", fl / 1e12,
-                   g->gemm_peak > 0 ? 100 * fl / g->gemm_peak : NAN, by / 1e9,
-                   g->bw_peak > 0 ? 100 * by / (g->bw_peak / 2) : NAN);
-        printf("\n");
+            fprintf(f, " %10.1f %8.1f %10.0f %8.1f", fl / 1e12,
+                    g->gemm_peak > 0 ? 100 * fl / g->gemm_peak : NAN, by / 1e9,
+                    g->bw_peak > 0 ? 100 * by / (g->bw_peak / 2) : NAN);
+        fprintf(f, "\n");
     }
-    print_rate(o, p, g->stage[ns].p50);
+    print_rate(f, o, p, g->stage[ns].p50);
     if (g->have_energy)
-        printf("energy        %.4f J per call, %.1f W average (%d calls in %.2f s; %s)\n",
-               g->energy_j_per_call, g->avg_power_w, g->energy_calls, g->energy_s,
-               g->energy_source);
+        fprintf(f, "energy        %.4f J per call, %.1f W average (%d calls in %.2f s; %s)\n",
+                g->energy_j_per_call, g->avg_power_w, g->energy_calls, g->energy_s,
+                g->energy_source);
     else
-        printf("energy        unknown: %s\n", g->energy_why);
-    printf("memory        %.3f GiB in use on the device (%.3f GiB allocated by the pass) of "
-           "%.1f GiB\n",
-           (double)g->mem_used / (1 << 30), (double)g->alloc_peak / (1 << 30),
-           (double)g->mem_total / (1 << 30));
+        fprintf(f, "energy        unknown: %s\n", g->energy_why);
+    fprintf(f,
+            "memory        %.3f GiB in use on the device (%.3f GiB allocated by the pass) of "
+            "%.1f GiB\n",
+            (double)g->mem_used / (1 << 30), (double)g->alloc_peak / (1 << 30),
+            (double)g->mem_total / (1 << 30));
     if (g->nprof) {
-        printf("profile       one stream-launched pass, %.3f ms of device time by stage and kernel "
-               "(an event "
-               "after every launch; the gap before a launch counts to it):\n",
-               g->prof_total_ms);
+        fprintf(
+            f,
+            "profile       one stream-launched pass, %.3f ms of device time by stage and kernel "
+            "(an event "
+            "after every launch; the gap before a launch counts to it):\n",
+            g->prof_total_ms);
         for (int i = 0; i < g->nprof; i++) /* largest first (bench_gpu.c sorted them) */
-            printf("  %-6s %-26s %6d calls %9.3f ms %5.1f %%  %7.2f us/call\n", g->prof[i].stage,
-                   g->prof[i].what, g->prof[i].calls, g->prof[i].ms,
-                   100 * g->prof[i].ms / g->prof_total_ms, 1e3 * g->prof[i].ms / g->prof[i].calls);
+            fprintf(f, "  %-6s %-26s %6d calls %9.3f ms %5.1f %%  %7.2f us/call\n",
+                    g->prof[i].stage, g->prof[i].what, g->prof[i].calls, g->prof[i].ms,
+                    100 * g->prof[i].ms / g->prof_total_ms, 1e3 * g->prof[i].ms / g->prof[i].calls);
         /* what fusion cuts: kernels and library GEMMs launched per stage */
         const int *n = g->prof_launches;
-        printf("launches      vision %d, prefix %d, denoising steps and tail %d (%.1f per step)\n",
-               n[0], n[1], n[2], (double)n[2] / p->steps);
+        fprintf(f,
+                "launches      vision %d, prefix %d, denoising steps and tail %d (%.1f per step)\n",
+                n[0], n[1], n[2], (double)n[2] / p->steps);
     }
     if (g->have_ref)
-        printf("numerics      vs the fp32 pass on the same weights: cosine %.6f (normalised) "
-               "%.6f (physical); max error %.3g (normalised) %.3g (physical, max |a| %.3g)\n",
-               g->cos_norm, g->cos_phys, g->maxerr_norm, g->maxerr_phys, g->ref_maxabs_phys);
+        fprintf(f,
+                "numerics      vs the fp32 pass on the same weights: cosine %.6f (normalised) "
+                "%.6f (physical); max error %.3g (normalised) %.3g (physical, max |a| %.3g)\n",
+                g->cos_norm, g->cos_phys, g->maxerr_norm, g->maxerr_phys, g->ref_maxabs_phys);
     if (g->st.first_bad >= 0) {
         const struct vla_layer_stat *s = &g->st.v[g->st.first_bad];
-        printf("non-finite    first NaN/Inf in %s", s->name);
+        fprintf(f, "non-finite    first NaN/Inf in %s", s->name);
         if (s->first_step >= 0)
-            printf(" (denoising step %d)", s->first_step);
-        printf("\n");
+            fprintf(f, " (denoising step %d)", s->first_step);
+        fprintf(f, "\n");
     } else {
-        printf("non-finite    none\n");
+        fprintf(f, "non-finite    none\n");
     }
     if (o->verbose) {
-        printf("\n%-22s %14s  %s\n", "layer", "max |act|", "NaN/Inf");
+        fprintf(f, "\n%-22s %14s  %s\n", "layer", "max |act|", "NaN/Inf");
         for (size_t i = 0; i < g->st.n; i++)
-            printf("%-22s %14.6g  %s\n", g->st.v[i].name, (double)g->st.v[i].max_abs,
-                   g->st.v[i].nonfinite ? "yes" : "-");
+            fprintf(f, "%-22s %14.6g  %s\n", g->st.v[i].name, (double)g->st.v[i].max_abs,
+                    g->st.v[i].nonfinite ? "yes" : "-");
     }
     int rows = o->rows < p->chunk ? o->rows : p->chunk;
     if (rows) {
         int dims = p->action_dim < 8 ? p->action_dim : 8;
-        printf("\nactions (physical units; first %d of %d rows, first %d of %d dims)\n", rows,
-               p->chunk, dims, p->action_dim);
+        fprintf(f, "\nactions (physical units; first %d of %d rows, first %d of %d dims)\n", rows,
+                p->chunk, dims, p->action_dim);
         for (int t = 0; t < rows; t++) {
-            printf("  [%2d]", t);
+            fprintf(f, "  [%2d]", t);
             for (int a = 0; a < dims; a++)
-                printf(" %9.5f", (double)g->actions[(size_t)t * p->action_dim + a]);
-            printf("%s\n", dims < p->action_dim ? " ..." : "");
+                fprintf(f, " %9.5f", (double)g->actions[(size_t)t * p->action_dim + a]);
+            fprintf(f, "%s\n", dims < p->action_dim ? " ..." : "");
         }
     }
 }
@@ -611,17 +607,17 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
 {
     int ns = g->nstages - 1;
     fputs("{\n  \"schema\": \"rocm-vla-doctor-bench/1\",\n  \"version\": ", f);
-    json_string(f, RVD_VERSION);
+    json_write_string(f, RVD_VERSION);
     fputs(",\n  \"preset\": ", f);
-    json_string(f, p->name);
+    json_write_string(f, p->name);
     fputs(",\n  \"backend\": ", f);
-    json_string(f, g->backend);
+    json_write_string(f, g->backend);
     fputs(",\n  \"device\": ", f);
-    json_string(f, g->device);
+    json_write_string(f, g->device);
     fputs(",\n  \"dtype\": ", f);
-    json_string(f, o->dtype);
+    json_write_string(f, o->dtype);
     fprintf(f, ",\n  \"seed\": %llu,\n  \"weights\": ", (unsigned long long)o->seed);
-    json_string(f, g->origin);
+    json_write_string(f, g->origin);
     fprintf(f,
             ",\n  \"image\": %d,\n  \"cameras\": %d,\n  \"prefix_tokens\": %d,\n"
             "  \"chunk\": %d,\n  \"action_dim\": %d,\n  \"steps\": %d,\n  \"runs\": %d,\n"
@@ -630,59 +626,61 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
             p->steps, o->runs, (unsigned long long)g->params);
     json_batch_grid(f, o, p);
     fputs("  \"vision_attention\": ", f);
-    json_string(f, g->attention);
+    json_write_string(f, g->attention);
     fprintf(f, ",\n  \"graph\": %s,\n  \"graph_note\": ", g->graph ? "true" : "false");
-    json_string(f, g->graph_why);
+    json_write_string(f, g->graph_why);
     fputs(",\n  \"flops\": ", f);
-    json_num(f, g->flops);
+    json_write_number(f, g->flops, 9);
     fputs(",\n  \"cold_ms\": ", f);
-    json_num(f, g->cold_s * 1e3);
+    json_write_number(f, g->cold_s * 1e3, 9);
     fputs(",\n  \"open_ms\": ", f);
-    json_num(f, g->open_s * 1e3);
+    json_write_number(f, g->open_s * 1e3, 9);
     fprintf(f, ",\n  \"kernels_compiled\": %d,\n  \"kernels_cached\": %d,\n  \"first_pass_ms\": ",
             g->compiles, g->cache_hits);
-    json_num(f, g->first_pass_s * 1e3);
+    json_write_number(f, g->first_pass_s * 1e3, 9);
     fputs(",\n  \"eager_total_p50_ms\": ", f);
-    json_num(f, g->graph ? g->eager_total.p50 * 1e3 : g->stage[ns].p50 * 1e3);
+    json_write_number(f, g->graph ? g->eager_total.p50 * 1e3 : g->stage[ns].p50 * 1e3, 9);
     fputs(",\n  \"gemm_peak_flops\": ", f);
-    json_num(f, g->gemm_peak);
+    json_write_number(f, g->gemm_peak, 9);
     fputs(",\n  \"copy_bytes_per_s\": ", f);
-    json_num(f, g->bw_peak);
+    json_write_number(f, g->bw_peak, 9);
     fputs(",\n  \"stages\": [", f);
     for (int s = 0; s <= ns; s++) {
         char name[32];
         double fl, by;
         stage_name(name, sizeof(name), s, ns);
         rates(g, s, ns, g->stage[s].p50, &fl, &by);
-        fprintf(f, "%s\n    {\"name\": \"%s\", \"p50_ms\": ", s ? "," : "", name);
-        json_num(f, g->stage[s].p50 * 1e3);
+        fprintf(f, "%s\n    {\"name\": ", s ? "," : "");
+        json_write_string(f, name);
+        fputs(", \"p50_ms\": ", f);
+        json_write_number(f, g->stage[s].p50 * 1e3, 9);
         fputs(", \"p90_ms\": ", f);
-        json_num(f, g->stage[s].p90 * 1e3);
+        json_write_number(f, g->stage[s].p90 * 1e3, 9);
         fputs(", \"p99_ms\": ", f);
-        json_num(f, g->stage[s].p99 * 1e3);
+        json_write_number(f, g->stage[s].p99 * 1e3, 9);
         fputs(", \"flops_per_s\": ", f);
-        json_num(f, fl);
+        json_write_number(f, fl, 9);
         fputs(", \"bytes_per_s\": ", f);
-        json_num(f, by);
+        json_write_number(f, by, 9);
         fputc('}', f);
     }
     fputs("\n  ],\n  \"control_rate_hz\": ", f);
-    json_num(f, 1.0 / g->stage[ns].p50);
+    json_write_number(f, 1.0 / g->stage[ns].p50, 9);
     fputs(",\n  \"energy_per_call_j\": ", f);
     if (g->have_energy)
-        json_num(f, g->energy_j_per_call);
+        json_write_number(f, g->energy_j_per_call, 9);
     else
         fputs("null", f);
     fputs(",\n  \"avg_power_w\": ", f);
     if (g->have_energy)
-        json_num(f, g->avg_power_w);
+        json_write_number(f, g->avg_power_w, 9);
     else
         fputs("null", f);
     fputs(",\n  \"energy_source\": ", f);
-    json_string(f, g->have_energy ? g->energy_source : "");
+    json_write_string(f, g->have_energy ? g->energy_source : "");
     if (!g->have_energy) {
         fputs(",\n  \"energy_why\": ", f);
-        json_string(f, g->energy_why);
+        json_write_string(f, g->energy_why);
     }
     fprintf(f,
             ",\n  \"memory_used_bytes\": %zu,\n  \"memory_allocated_bytes\": %zu,\n"
@@ -690,18 +688,18 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
             g->mem_used, g->alloc_peak, g->mem_total);
     if (g->have_ref) {
         fputs("{\"reference\": \"fp32 on the same device\", \"cosine_normalised\": ", f);
-        json_num(f, g->cos_norm);
+        json_write_number(f, g->cos_norm, 9);
         fputs(", \"cosine_physical\": ", f);
-        json_num(f, g->cos_phys);
+        json_write_number(f, g->cos_phys, 9);
         fputs(", \"max_error_normalised\": ", f);
-        json_num(f, g->maxerr_norm);
+        json_write_number(f, g->maxerr_norm, 9);
         fputs(", \"max_error_physical\": ", f);
-        json_num(f, g->maxerr_phys);
+        json_write_number(f, g->maxerr_phys, 9);
         fputs(", \"reference_max_abs_physical\": ", f);
-        json_num(f, g->ref_maxabs_phys);
+        json_write_number(f, g->ref_maxabs_phys, 9);
         fputs(", \"reference_first_nonfinite\": ", f);
         if (g->ref_first_bad[0])
-            json_string(f, g->ref_first_bad);
+            json_write_string(f, g->ref_first_bad);
         else
             fputs("null", f);
         fputc('}', f);
@@ -730,8 +728,11 @@ static int run_bench_gpu(const struct bench_opts *o, const struct vla_preset *p)
         return B_USAGE;
     }
     int json_stdout = o->json && strcmp(o->json, "-") == 0;
-    if (!json_stdout)
-        print_gpu(o, p, &g);
+    if (!json_stdout) { /* machine strings (paths, device names) made safe */
+        struct text_safe ts;
+        print_gpu(text_safe_begin(&ts, stdout), o, p, &g);
+        text_safe_end(&ts);
+    }
     rc = B_OK;
     if (o->out->f) {
         json_gpu(o->out->f, o, p, &g);
@@ -749,7 +750,11 @@ static int run_bench(const struct bench_opts *o, const struct vla_preset *p)
     struct vla_weights w;
     if (o->dry_run) {
         vla_weights_layout(&w, p, 0);
-        dry_run(p, &w, o->image, o->batch);
+        { /* machine strings (paths, device names) made safe */
+            struct text_safe ts;
+            dry_run(text_safe_begin(&ts, stdout), p, &w, o->image, o->batch);
+            text_safe_end(&ts);
+        }
         vla_weights_release(&w);
         return B_OK;
     }
@@ -841,8 +846,11 @@ static int run_bench(const struct bench_opts *o, const struct vla_preset *p)
     struct bench_result res = {o,      p,   &w,     vla_weights_params(&w), flops, cold, rows,
                                ns + 1, &st, actions};
     int json_stdout = o->json && strcmp(o->json, "-") == 0;
-    if (!json_stdout)
-        print_report(&res);
+    if (!json_stdout) { /* machine strings (paths, device names) made safe */
+        struct text_safe ts;
+        print_report(text_safe_begin(&ts, stdout), &res);
+        text_safe_end(&ts);
+    }
     if (o->out->f) {
         write_json(o->out->f, &res);
         if (outfile_close(o->out, 0))

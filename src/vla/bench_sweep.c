@@ -426,22 +426,23 @@ static void fmt_pct(char *buf, size_t n, const struct row *r, int k)
         snprintf(buf, n, "-");
 }
 
-static void print_table(const struct sweep *s)
+static void print_table(FILE *f, const struct sweep *s)
 {
     const struct vla_sweep_opts *o = s->o;
-    printf("rocm-vla-doctor bench --sweep: preset %s, %s%s%s%s%s, %s grid, %d run(s) each%s\n",
-           s->p->name, s->cpu ? "self-test (CPU)" : "backend ", s->cpu ? "" : s->backend,
-           s->cpu ? "" : " (", s->cpu ? "" : s->device, s->cpu ? "" : ")",
-           o->full ? "full" : "quick (one axis at a time around the preset's configuration)",
-           o->runs, s->cpu ? "" : "; stages from graph replays");
-    printf("  reference  steps %d, chunk %d, image %d, fp32 (drift = actions of a configuration "
-           "vs it, the rows both have; physical units)\n",
-           s->ref.c.steps, s->ref.c.chunk, s->ref.c.image);
-    printf("  budgets    checks %s and %s from %s\n\n", budget_ids[0], budget_ids[1],
-           o->checks ? o->checks : "the built-in checks.yaml");
-    printf("%5s %5s %5s %5s %5s %15s %15s %15s %15s %8s %9s %-23s %-21s %s\n", "steps", "chunk",
-           "image", "dtype", "batch", "vision p50/p99", "prefix p50/p99", "step p50/p99",
-           "total p50/p99", "Hz", "mem GiB", "energy/call", "drift cos / max err", "budget");
+    fprintf(f, "rocm-vla-doctor bench --sweep: preset %s, %s%s%s%s%s, %s grid, %d run(s) each%s\n",
+            s->p->name, s->cpu ? "self-test (CPU)" : "backend ", s->cpu ? "" : s->backend,
+            s->cpu ? "" : " (", s->cpu ? "" : s->device, s->cpu ? "" : ")",
+            o->full ? "full" : "quick (one axis at a time around the preset's configuration)",
+            o->runs, s->cpu ? "" : "; stages from graph replays");
+    fprintf(f,
+            "  reference  steps %d, chunk %d, image %d, fp32 (drift = actions of a configuration "
+            "vs it, the rows both have; physical units)\n",
+            s->ref.c.steps, s->ref.c.chunk, s->ref.c.image);
+    fprintf(f, "  budgets    checks %s and %s from %s\n\n", budget_ids[0], budget_ids[1],
+            o->checks ? o->checks : "the built-in checks.yaml");
+    fprintf(f, "%5s %5s %5s %5s %5s %15s %15s %15s %15s %8s %9s %-23s %-21s %s\n", "steps", "chunk",
+            "image", "dtype", "batch", "vision p50/p99", "prefix p50/p99", "step p50/p99",
+            "total p50/p99", "Hz", "mem GiB", "energy/call", "drift cos / max err", "budget");
     for (int i = 0; i < s->n; i++) {
         const struct row *r = &s->rows[i];
         char v[32], pf[32], st[32], tot[32], hz[16], mem[16], dr[40];
@@ -465,27 +466,24 @@ static void print_table(const struct sweep *s)
             snprintf(en, sizeof(en), "%s", r->ran ? ENERGY_NOTE : "-");
         int meets;
         const char *mk = r->ran ? mark(r, &meets) : "-";
-        printf("%5d %5d %5d %5s %5d %15s %15s %15s %15s %8s %9s %-23s %-21s %s%s%s%s\n", r->c.steps,
-               r->c.chunk, r->c.image, dtypes[r->c.dtype], r->c.batch, v, pf, st, tot, hz, mem, en,
-               dr, mk, r->nonfinite ? " NaN/Inf" : "", r->note[0] ? "  " : "", r->note);
+        fprintf(f, "%5d %5d %5d %5s %5d %15s %15s %15s %15s %8s %9s %-23s %-21s %s%s%s%s\n",
+                r->c.steps, r->c.chunk, r->c.image, dtypes[r->c.dtype], r->c.batch, v, pf, st, tot,
+                hz, mem, en, dr, mk, r->nonfinite ? " NaN/Inf" : "", r->note[0] ? "  " : "",
+                r->note);
     }
-    printf("\ntimes in ms; memory: %s; budget: \"meets\" when both checks pass, \"not judged\" "
-           "when they skip (a CPU self-test is not judged against a GPU budget)\n",
-           s->cpu ? "n/a on the CPU backend" : "device memory in use during the configuration");
-    printf("batch: B observations per call; times, Hz and energy are per call of the whole batch "
-           "(observations/s = Hz x batch); drift is observation 0's\n");
-    printf("image: floor(image / %d) patches per side%s, as the model's stride-%d patch "
-           "convolution without padding; the remainder pixels are dropped\n",
-           s->p->vision.patch, s->p->vision.merge > 1 ? ", floored to a multiple of the merge" : "",
-           s->p->vision.patch);
-}
-
-static void jnum(FILE *f, double x)
-{
-    if (isfinite(x))
-        fprintf(f, "%.9g", x);
-    else
-        fputs("null", f);
+    fprintf(f,
+            "\ntimes in ms; memory: %s; budget: \"meets\" when both checks pass, \"not judged\" "
+            "when they skip (a CPU self-test is not judged against a GPU budget)\n",
+            s->cpu ? "n/a on the CPU backend" : "device memory in use during the configuration");
+    fprintf(f,
+            "batch: B observations per call; times, Hz and energy are per call of the whole batch "
+            "(observations/s = Hz x batch); drift is observation 0's\n");
+    fprintf(f,
+            "image: floor(image / %d) patches per side%s, as the model's stride-%d patch "
+            "convolution without padding; the remainder pixels are dropped\n",
+            s->p->vision.patch,
+            s->p->vision.merge > 1 ? ", floored to a multiple of the merge" : "",
+            s->p->vision.patch);
 }
 
 static void json_cfg(FILE *f, const struct cfg *c)
@@ -531,13 +529,13 @@ static void write_json(FILE *f, const struct sweep *s)
             fputc('{', f);
             for (int k = 0; k < 4; k++) {
                 fprintf(f, "%s\"%s\": {\"p50_ms\": ", k ? ", " : "", stn[k]);
-                jnum(f, r->st[k].p50 * 1e3);
+                json_write_number(f, r->st[k].p50 * 1e3, 9);
                 fputs(", \"p99_ms\": ", f);
-                jnum(f, r->st[k].p99 * 1e3);
+                json_write_number(f, r->st[k].p99 * 1e3, 9);
                 fputc('}', f);
             }
             fputs("}, \"control_rate_hz\": ", f);
-            jnum(f, 1.0 / r->st[3].p50);
+            json_write_number(f, 1.0 / r->st[3].p50, 9);
         } else {
             fputs("null, \"control_rate_hz\": null", f);
         }
@@ -548,7 +546,7 @@ static void write_json(FILE *f, const struct sweep *s)
             fputs(", \"memory_used_bytes\": null, \"memory_allocated_bytes\": null", f);
         fputs(", \"energy_j\": ", f);
         if (r->have_energy)
-            jnum(f, r->energy_j);
+            json_write_number(f, r->energy_j, 9);
         else
             fputs("null", f);
         fputs(", \"energy_note\": ", f);
@@ -556,9 +554,9 @@ static void write_json(FILE *f, const struct sweep *s)
         fputs(", \"drift\": ", f);
         if (r->have_drift) {
             fputs("{\"cosine\": ", f);
-            jnum(f, r->cos);
+            json_write_number(f, r->cos, 9);
             fputs(", \"max_error\": ", f);
-            jnum(f, r->maxerr);
+            json_write_number(f, r->maxerr, 9);
             fprintf(f, ", \"rows\": %d}", r->drift_rows);
         } else {
             fputs("null", f);
@@ -755,8 +753,11 @@ int vla_sweep(const struct vla_sweep_opts *o, const struct vla_preset *p0)
             snprintf(r->note, sizeof(r->note), "%d x %d patches, last %d px per side dropped", g, g,
                      drop);
     }
-    if (!o->json_stdout)
-        print_table(&s);
+    if (!o->json_stdout) { /* machine strings (paths, device names) made safe */
+        struct text_safe ts;
+        print_table(text_safe_begin(&ts, stdout), &s);
+        text_safe_end(&ts);
+    }
     if (o->out && o->out->f) {
         write_json(o->out->f, &s);
         if (outfile_close(o->out, 0) && rc == SW_OK)

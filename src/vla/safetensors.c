@@ -15,7 +15,7 @@
 
 #include "../core/tmpdirs.h"
 #include "../core/util.h"
-#include "json.h"
+#include "../core/json_out.h"
 
 /* a header larger than this is not a header (the reference caps it at 100 MB) */
 #define ST_MAX_HEADER (100u << 20)
@@ -289,21 +289,6 @@ void st_to_f32(const struct st_file *f, const struct st_tensor *t, float *out)
             out[i] = t->dtype == ST_BF16 ? st_bf16_to_f32(h) : st_f16_to_f32(h);
         }
     }
-}
-
-static void json_str(struct strbuf *sb, const char *s)
-{
-    strbuf_addc(sb, '"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            strbuf_addf(sb, "\\%c", c);
-        else if (c < 0x20)
-            strbuf_addf(sb, "\\u%04x", c);
-        else
-            strbuf_addc(sb, (char)c);
-    }
-    strbuf_addc(sb, '"');
 }
 
 int st_write(const char *path, const struct st_wtensor *t, size_t n, const char *const *meta_kv,

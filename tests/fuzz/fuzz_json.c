@@ -1,7 +1,7 @@
-/* fuzz_json.c - the strict JSON parser (src/vla/json.c) used by safetensors
+/* fuzz_json.c - the strict JSON parser (src/core/json.c) used by safetensors
  * headers and diff's reports: parse, then look every key of every object up
  * again and read every number as an integer. */
-#include "../../src/vla/json.h"
+#include "../../src/core/json.h"
 #include "fuzz.h"
 
 static void walk(const struct json *j, int depth)

@@ -1,8 +1,9 @@
-/* json.h - a small strict JSON parser (RFC 8259) for safetensors headers:
- * UTF-8 validated, no duplicate keys, a nesting limit, no trailing data.
- * Values live in one arena owned by the document. */
-#ifndef RVD_VLA_JSON_H
-#define RVD_VLA_JSON_H
+/* json.h - the one JSON reader: a small strict parser (RFC 8259) for
+ * safetensors headers, reports and sweeps (the writer is json_out.h): UTF-8
+ * validated, no duplicate keys, a nesting limit, no trailing data. Values
+ * live in one arena owned by the document. */
+#ifndef RVD_CORE_JSON_H
+#define RVD_CORE_JSON_H
 
 #include <stddef.h>
 

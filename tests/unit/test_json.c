@@ -1,9 +1,10 @@
-/* test_vla_json.c - the strict JSON parser behind safetensors headers. */
+/* test_json.c - the strict JSON reader (src/core/json.c) behind safetensors
+ * headers and reports. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../src/core/util.h"
-#include "../../src/vla/json.h"
+#include "../../src/core/json.h"
 #include "test.h"
 
 static int parses(const char *s)
