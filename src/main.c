@@ -2,7 +2,6 @@
  * collect). Only main() exits. Exit codes: 0 no failure, 1 a failure (or a
  * warning with --strict), 2 usage or configuration error, 3 internal error. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +15,7 @@
 #include "../probes/probe_python.h"
 #include "core/checks.h"
 #include "diff/diff.h"
-#include "core/opts.h"
+#include "core/parse_options.h"
 #include "core/outfile.h"
 #include "report/report.h"
 #include "report/report_prom.h"
@@ -36,15 +35,23 @@
 
 enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
 
+/* the report outputs of check: one row each, {option, value name, help,
+ * writer, stdout allowed}; a new format is its writer and one row here */
+#define CHECK_OUTPUTS(X)                                                                           \
+    X(JSON, "json", "FILE|-", "the JSON report (reports/schema.json)", w_json, 1)                  \
+    X(JUNIT, "junit", "FILE", "a JUnit XML report for CI", w_junit, 1)                             \
+    X(PROM, "prom", "FILE|-", "Prometheus text for node_exporter's textfile collector", w_prom, 1) \
+    X(HTML, "html", "FILE|-", "one self-contained HTML page", w_html, 1)                           \
+    X(MD, "markdown", "FILE|-", "a markdown summary for an issue tracker", w_md, 1)
+
+#define OUT_ENUM(id, ...) OUT_##id,
+enum { CHECK_OUTPUTS(OUT_ENUM) OUT_N };
+
 struct opts {
     enum level level;
     const char *sysroot;
-    const char *json;
-    const char *junit;
-    const char *prom;     /* --prom: Prometheus text for the textfile collector */
-    const char *html;     /* --html: one self-contained page */
-    const char *markdown; /* --markdown: a summary for an issue tracker */
-    int no_redact;        /* --no-redact: keep host, user and home names in --markdown */
+    const char *out[OUT_N]; /* the CHECK_OUTPUTS paths, NULL when not asked */
+    int no_redact;          /* --no-redact: keep host, user and home names in --markdown */
     const char *checks;
     const char *output; /* collect -o */
     struct strlist only;
@@ -53,190 +60,115 @@ struct opts {
     struct probe_opts probe;
 };
 
-static void usage(FILE *out)
-{
-    fputs("usage: rocm-vla-doctor [check] [--level quick|standard|full] [--sysroot DIR|TARBALL]\n"
-          "                       [--json FILE|-] [--junit FILE] [--prom FILE|-] [--only ID,...]\n"
-          "                       [--strict] [--html FILE|-] [--markdown FILE|-] [--no-redact]\n"
-          "                       [--checks FILE] [--requirements FILE] [--python PATH]\n"
-          "                       [--preset NAME|FILE] [--dtype bf16|fp16|fp32] [-v] [--no-color]\n"
-          "                       [--gpu N[,M...]|all] [--memtest-fraction F]\n"
-          "       rocm-vla-doctor list [--checks FILE] | list --facts\n"
-          "       rocm-vla-doctor explain ID [--checks FILE]\n"
-          "       rocm-vla-doctor collect [-o FILE.tar.gz] [--requirements FILE] [--python PATH]\n"
-          "       rocm-vla-doctor bench --preset NAME [--dtype fp32|bf16|fp16] [--weights F] "
-          "[--runs N] ...\n"
-          "       rocm-vla-doctor dashboard [--interval MS] [--sysroot DIR|TARBALL] [--once]\n"
-          "                                 [--workload PRESET [--workload-interval S]]\n"
-          "       rocm-vla-doctor monitor [--sysroot DIR|TARBALL] [--interval MS] [--count N]\n"
-          "                               [--json|--csv] [-o FILE]\n"
-          "       rocm-vla-doctor soak --duration T [--preset NAME] [--dtype bf16|fp16|fp32] "
-          "[--json FILE]\n"
-          "       rocm-vla-doctor diff BASELINE.json CURRENT.json [--json FILE|-] [--tolerance "
-          "N=PCT]\n"
-          "       rocm-vla-doctor fleet REPORT.json...|DIR [--json FILE|-] [--html FILE|-]\n"
-          "                             [--tolerance NAME=PCT]\n"
-          "       rocm-vla-doctor report [--html FILE|-] [--markdown FILE|-] [--no-redact] "
-          "REPORT.json\n"
-          "       rocm-vla-doctor --help | --version\n"
-          "See rocm-vla-doctor(1) and checks.yaml(5).\n",
-          out);
-}
-
 static int load_checks(struct checkset *cs, const struct opts *o)
 {
     return checks_load_default(cs, o->checks);
 }
 
-static int parse_opts(int argc, char **argv, struct opts *o)
+/* ---- the option tables (src/core/parse_options.h) ----------------------- */
+
+static int opt_level(void *base, const struct optspec *spec, const char *v)
 {
-    enum {
-        O_LEVEL = 256,
-        O_SYSROOT,
-        O_JSON,
-        O_JUNIT,
-        O_ONLY,
-        O_NOCOLOR,
-        O_STRICT,
-        O_CHECKS,
-        O_REQ,
-        O_PYTHON,
-        O_HELP,
-        O_VERSION,
-        O_PRESET,
-        O_DTYPE,
-        O_FACTS,
-        O_PROM,
-        O_HTML,
-        O_MARKDOWN,
-        O_NOREDACT,
-        O_GPU,
-        O_MEMTEST
-    };
-    static const struct option longopts[] = {
-        {"level", required_argument, NULL, O_LEVEL},
-        {"sysroot", required_argument, NULL, O_SYSROOT},
-        {"json", required_argument, NULL, O_JSON},
-        {"junit", required_argument, NULL, O_JUNIT},
-        {"prom", required_argument, NULL, O_PROM},
-        {"only", required_argument, NULL, O_ONLY},
-        {"no-color", no_argument, NULL, O_NOCOLOR},
-        {"strict", no_argument, NULL, O_STRICT},
-        {"checks", required_argument, NULL, O_CHECKS},
-        {"requirements", required_argument, NULL, O_REQ},
-        {"python", required_argument, NULL, O_PYTHON},
-        {"preset", required_argument, NULL, O_PRESET},
-        {"dtype", required_argument, NULL, O_DTYPE},
-        {"facts", no_argument, NULL, O_FACTS},
-        {"html", required_argument, NULL, O_HTML},
-        {"markdown", required_argument, NULL, O_MARKDOWN},
-        {"no-redact", no_argument, NULL, O_NOREDACT},
-        {"gpu", required_argument, NULL, O_GPU},
-        {"memtest-fraction", required_argument, NULL, O_MEMTEST},
-        {"output", required_argument, NULL, 'o'},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, O_HELP},
-        {"version", no_argument, NULL, O_VERSION},
-        {NULL, 0, NULL, 0},
-    };
-    int c;
-    while ((c = opt_next(argc, argv, "+vo:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case OPT_ERROR:
-            return -1;
-        case O_LEVEL:
-            if (level_parse(optarg, &o->level))
-                return error("--level must be quick, standard or full, not '%s'", optarg);
-            if (o->level == LEVEL_SOAK)
-                return error("--level soak: the soak checks judge a sustained run; run "
-                             "'rocm-vla-doctor soak --duration 10m'");
-            break;
-        case O_SYSROOT:
-            o->sysroot = optarg;
-            break;
-        case O_JSON:
-            o->json = optarg;
-            break;
-        case O_JUNIT:
-            o->junit = optarg;
-            break;
-        case O_PROM:
-            o->prom = optarg;
-            break;
-        case O_ONLY:
-            strlist_split(&o->only, optarg, ",");
-            break;
-        case O_NOCOLOR:
-            o->no_color = 1;
-            break;
-        case O_STRICT:
-            o->strict = 1;
-            break;
-        case O_CHECKS:
-            o->checks = optarg;
-            break;
-        case O_REQ:
-            o->probe.requirements = optarg;
-            break;
-        case O_PYTHON:
-            o->probe.python = optarg;
-            break;
-        case O_PRESET:
-            o->probe.vla_preset = optarg;
-            break;
-        case O_DTYPE:
-            if (strcmp(optarg, "bf16") && strcmp(optarg, "fp16") && strcmp(optarg, "fp32"))
-                return error("--dtype must be bf16, fp16 or fp32, not '%s'", optarg);
-            o->probe.vla_dtype = optarg;
-            break;
-        case O_GPU: {
-            struct gpu_select sel;
-            char why[300];
-            if (gpu_select_parse(optarg, &sel, why, sizeof(why)))
-                return error("%s", why);
-            o->probe.gpus = optarg;
-            break;
-        }
-        case O_MEMTEST: {
-            double f;
-            if (str_parse_double(optarg, &f) || !(f > 0 && f <= 0.9))
-                return error("--memtest-fraction wants a share of the free VRAM above 0 and at "
-                             "most 0.9, not '%s'",
-                             optarg);
-            o->probe.memtest_fraction = f;
-            break;
-        }
-        case 'o':
-            o->output = optarg;
-            break;
-        case O_FACTS:
-            o->facts = 1;
-            break;
-        case O_HTML:
-            o->html = optarg;
-            break;
-        case O_MARKDOWN:
-            o->markdown = optarg;
-            break;
-        case O_NOREDACT:
-            o->no_redact = 1;
-            break;
-        case 'v':
-            o->verbose = 1;
-            break;
-        case 'h':
-        case O_HELP:
-            usage(stdout);
-            exit(EXIT_OK);
-        case O_VERSION:
-            version_print(stdout);
-            exit(EXIT_OK);
-        default:
-            return error("unhandled option '%s'", argv[optind - 1]);
-        }
-    }
+    if (strcmp(v, "soak") == 0)
+        return error("--level soak: the soak checks judge a sustained run; run "
+                     "'rocm-vla-doctor soak --duration 10m'");
+    return opt_enum_check(spec, v) || level_parse(v, &((struct opts *)base)->level) ? -1 : 0;
+}
+
+static int opt_only(void *base, const struct optspec *spec, const char *v)
+{
+    (void)spec;
+    strlist_split(&((struct opts *)base)->only, v, ",");
     return 0;
 }
+
+static int opt_gpu(void *base, const struct optspec *spec, const char *v)
+{
+    (void)spec;
+    struct gpu_select sel;
+    char why[300];
+    if (gpu_select_parse(v, &sel, why, sizeof(why)))
+        return error("%s", why);
+    ((struct opts *)base)->probe.gpus = v;
+    return 0;
+}
+
+static int opt_memtest(void *base, const struct optspec *spec, const char *v)
+{
+    (void)spec;
+    double f;
+    if (str_parse_double(v, &f) || !(f > 0 && f <= 0.9))
+        return error("--memtest-fraction wants a share of the free VRAM above 0 and at most 0.9, "
+                     "not '%s'",
+                     v);
+    ((struct opts *)base)->probe.memtest_fraction = f;
+    return 0;
+}
+
+static const char *const level_values[] = {"quick", "standard", "full", NULL};
+#define OUT_OPT(id, n, a, h, ...) OPT_OUT(struct opts, out[OUT_##id], n, 0, a, h),
+
+static const struct optspec check_opts[] = {
+    {.name = "level",
+     .kind = OPTK_CALLBACK,
+     .arg = OPTA_REQUIRED,
+     .values = level_values,
+     .cb = opt_level,
+     .help = "the checks to run: quick reads files, standard and full measure the GPU"},
+    OPT_SYSROOT(struct opts, sysroot),
+    CHECK_OUTPUTS(OUT_OPT) /* --json --junit --prom --html --markdown */
+    OPT_FLAG(struct opts, no_redact, "no-redact", 0,
+             "keep host, user and home names in --markdown"),
+    OPT_CALLBACK("only", 0, OPTA_REQUIRED, opt_only, OPTC_IDS, "ID,...",
+                 "only these checks (and the probes they need)"),
+    OPT_FLAG(struct opts, strict, "strict", 0, "a warning fails too (exit 1)"),
+    OPT_CHECKS(struct opts, checks),
+    OPT_REQUIREMENTS(struct opts, probe.requirements),
+    OPT_PYTHON(struct opts, probe.python),
+    OPT_PRESET(struct opts, probe.vla_preset),
+    OPT_DTYPE(struct opts, probe.vla_dtype),
+    OPT_CALLBACK("gpu", 0, OPTA_REQUIRED, opt_gpu, OPTC_ANY, "N[,M...]|all",
+                 "the GPUs the per-GPU probes measure (default 0)"),
+    OPT_CALLBACK("memtest-fraction", 0, OPTA_REQUIRED, opt_memtest, OPTC_ANY, "F",
+                 "the share of free VRAM the memory test covers (0 < F <= 0.9)"),
+    OPT_VERBOSE(struct opts, verbose),
+    OPT_NO_COLOR(struct opts, no_color),
+    OPT_HELP_VERSION_END,
+};
+
+static const struct optspec list_opts[] = {
+    OPT_CHECKS(struct opts, checks),
+    OPT_FLAG(struct opts, facts, "facts", 0, "the fact catalogue instead of the checks"),
+    OPT_HELP_VERSION_END,
+};
+
+static const struct optspec explain_opts[] = {
+    OPT_CHECKS(struct opts, checks),
+    OPT_HELP_VERSION_END,
+};
+
+static const struct optspec collect_opts[] = {
+    OPT_OUT(struct opts, output, "output", 'o', "FILE.tar.gz",
+            "the snapshot (default rocm-vla-doctor-HOST.tar.gz)"),
+    OPT_REQUIREMENTS(struct opts, probe.requirements),
+    OPT_PYTHON(struct opts, probe.python),
+    OPT_HELP_VERSION_END,
+};
+
+static void check_more_help(FILE *out);
+
+static const struct cmd_spec check_spec = {
+    "check",    NULL,
+    NULL,       "Runs the checks of checks.yaml on this machine (or --sysroot's).",
+    check_opts, check_more_help};
+static const struct cmd_spec list_spec = {
+    "list", "list", NULL, "Lists the checks (id, level, title).", list_opts, NULL};
+static const struct cmd_spec explain_spec = {
+    "explain", "explain", "ID", "What a check reads, its rules and its fix.", explain_opts, NULL};
+static const struct cmd_spec collect_spec = {
+    "collect",    "collect",
+    NULL,         "Records what the probes read into a snapshot tarball for --sysroot.",
+    collect_opts, NULL};
 
 /* ---- commands --------------------------------------------------------- */
 
@@ -338,12 +270,69 @@ static int exit_worst(int a, int b)
     return a > b ? a : b;
 }
 
-/* --json, --junit, --prom, --html and --markdown: opened before anything
- * is probed, so that a bad path fails at once; written through a temporary
- * file in the target's directory and renamed (src/core/outfile.c), which is
- * also what node_exporter's textfile collector needs: it never reads half a
- * file */
-enum { OUT_JSON, OUT_JUNIT, OUT_PROM, OUT_HTML, OUT_MD, OUT_N };
+/* what a writer draws from */
+struct out_ctx {
+    const struct report_meta *meta;
+    const struct factset *fs;
+    const struct results *res;
+    const struct checkset *cs;
+    int redact;
+};
+
+static int w_json(FILE *f, const struct out_ctx *c)
+{
+    return report_json_write(f, c->meta, c->fs, c->res);
+}
+
+static int w_junit(FILE *f, const struct out_ctx *c)
+{
+    return report_junit_write(f, c->meta, c->res);
+}
+
+static int w_prom(FILE *f, const struct out_ctx *c)
+{
+    return report_prom_write(f, c->meta, c->fs, c->res);
+}
+
+/* --html and --markdown: the JSON report rendered in memory and drawn from
+ * (src/report/report_cmd.c), as `report` draws a file. 0, or -1 */
+static int write_page(FILE *html, FILE *md, const struct out_ctx *c)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        return error("cannot render the report in memory");
+    int rc = w_json(mem, c);
+    if (fclose(mem))
+        rc = error("cannot render the report in memory");
+    if (rc == 0)
+        rc = report_render_json(html, md, buf, len, c->cs, c->redact);
+    free(buf);
+    return rc;
+}
+
+static int w_html(FILE *f, const struct out_ctx *c)
+{
+    return write_page(f, NULL, c);
+}
+
+static int w_md(FILE *f, const struct out_ctx *c)
+{
+    return write_page(NULL, f, c);
+}
+
+#define OUT_ROW(id, n, a, h, fn, std) {"--" n, fn, std},
+static const struct output {
+    const char *opt;
+    int (*write)(FILE *f, const struct out_ctx *c);
+    int allow_stdout;
+} outputs[OUT_N] = {CHECK_OUTPUTS(OUT_ROW)};
+
+/* the outputs are opened before anything is probed, so that a bad path
+ * fails at once; written through a temporary file in the target's
+ * directory and renamed (src/core/outfile.c), which is also what
+ * node_exporter's textfile collector needs: it never reads half a file */
 struct outputs {
     struct outfile f[OUT_N];
 };
@@ -358,40 +347,35 @@ static void outputs_abort(struct outputs *out)
 
 static int outputs_open(struct outputs *out, const struct opts *o)
 {
-    static const char *const opt[OUT_N] = {"--json", "--junit", "--prom", "--html", "--markdown"};
-    const char *path[OUT_N] = {o->json, o->junit, o->prom, o->html, o->markdown};
+    const char *const *path = o->out;
     memset(out, 0, sizeof(*out));
     for (int i = 0; i < OUT_N; i++)
         for (int j = i + 1; j < OUT_N; j++)
             if (path[i] && path[j] && strcmp(path[i], path[j]) == 0)
-                return strcmp(path[i], "-")
-                           ? error("%s and %s name the same file '%s'", opt[i], opt[j], path[i])
-                           : error("%s and %s cannot both write to stdout", opt[i], opt[j]);
+                return strcmp(path[i], "-") ? error("%s and %s name the same file '%s'",
+                                                    outputs[i].opt, outputs[j].opt, path[i])
+                                            : error("%s and %s cannot both write to stdout",
+                                                    outputs[i].opt, outputs[j].opt);
     for (int i = 0; i < OUT_N; i++)
-        if (path[i] && outfile_open(&out->f[i], path[i], 1)) {
+        if (path[i] && outfile_open(&out->f[i], path[i], outputs[i].allow_stdout)) {
             outputs_abort(out);
             return -1;
         }
     return 0;
 }
 
-/* --html and --markdown: the JSON report rendered in memory and drawn from
- * (src/report/report_cmd.c), as `report` draws a file. 0, or -1 */
-static int write_pages(struct outputs *outs, const struct report_meta *meta,
-                       const struct factset *fs, const struct results *res,
-                       const struct checkset *cs, int redact)
+/* every output asked for, each closed (renamed into place) after its
+ * writer; the exit status 2 when one cannot be written (see exit_worst) */
+static int outputs_write(struct outputs *outs, const struct out_ctx *c)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    if (!mem)
-        return error("cannot render the report in memory");
-    int rc = report_json_write(mem, meta, fs, res);
-    if (fclose(mem))
-        rc = error("cannot render the report in memory");
-    if (rc == 0)
-        rc = report_render_json(outs->f[OUT_HTML].f, outs->f[OUT_MD].f, buf, len, cs, redact);
-    free(buf);
+    int rc = EXIT_OK;
+    for (int i = 0; i < OUT_N; i++) {
+        if (!outs->f[i].f)
+            continue;
+        int failed = outputs[i].write(outs->f[i].f, c) != 0;
+        if (outfile_close(&outs->f[i], failed))
+            rc = EXIT_USAGE;
+    }
     return rc;
 }
 
@@ -477,31 +461,11 @@ static int cmd_check(struct opts *o, int argc, char **argv)
         util_mono_s() - t0,
         o->strict,
     };
-    /* a report that cannot be written is exit 2 (see exit_worst) */
     int text_to_stdout = 1;
     for (int i = 0; i < OUT_N; i++)
         text_to_stdout &= !outs.f[i].is_stdout;
-    if (outs.f[OUT_JSON].f) {
-        int failed = report_json_write(outs.f[OUT_JSON].f, &meta, &fs, &res) != 0;
-        if (outfile_close(&outs.f[OUT_JSON], failed))
-            rc = exit_worst(rc, EXIT_USAGE);
-    }
-    if (outs.f[OUT_JUNIT].f) {
-        int failed = report_junit_write(outs.f[OUT_JUNIT].f, &meta, &res) != 0;
-        if (outfile_close(&outs.f[OUT_JUNIT], failed))
-            rc = exit_worst(rc, EXIT_USAGE);
-    }
-    if (outs.f[OUT_PROM].f) {
-        int failed = report_prom_write(outs.f[OUT_PROM].f, &meta, &fs, &res) != 0;
-        if (outfile_close(&outs.f[OUT_PROM], failed))
-            rc = exit_worst(rc, EXIT_USAGE);
-    }
-    if (outs.f[OUT_HTML].f || outs.f[OUT_MD].f) {
-        int failed = write_pages(&outs, &meta, &fs, &res, &cs, !o->no_redact) != 0;
-        for (int i = OUT_HTML; i <= OUT_MD; i++)
-            if (outs.f[i].f && outfile_close(&outs.f[i], failed))
-                rc = exit_worst(rc, EXIT_USAGE);
-    }
+    struct out_ctx octx = {&meta, &fs, &res, &cs, !o->no_redact};
+    rc = exit_worst(rc, outputs_write(&outs, &octx));
     FILE *tout = text_to_stdout ? stdout : stderr;
     int tty = isatty(fileno(tout));
     struct text_opts to = {tty && !o->no_color && !getenv("NO_COLOR"),
@@ -520,10 +484,6 @@ static int cmd_collect(struct opts *o, int argc, char **argv)
 {
     if (argc)
         return error("unexpected argument '%s'", argv[0]), EXIT_USAGE;
-    if (o->sysroot)
-        return error("collect records the live host; --sysroot does not apply"), EXIT_USAGE;
-    if (o->probe.gpus)
-        return error("collect records files, no GPU is measured; --gpu does not apply"), EXIT_USAGE;
     if (o->probe.requirements && requirements_check_file(o->probe.requirements))
         return EXIT_USAGE;
     char tmpl[] = "/tmp/rocm-vla-doctor-collect.XXXXXX";
@@ -572,22 +532,48 @@ static const struct command {
     const char *name;
     int (*fn)(struct opts *o, int argc, char **argv);
     int (*own_opts)(int argc, char **argv); /* a command that parses its own options */
+    const struct cmd_spec *spec;            /* its option table */
 } commands[] = {
     /* one command per line */
     /* clang-format off */
-    {"check", cmd_check, NULL},
-    {"list", cmd_list, NULL},
-    {"explain", cmd_explain, NULL},
-    {"collect", cmd_collect, NULL},
-    {"bench", NULL, vla_cmd_bench},
-    {"dashboard", NULL, tui_cmd_dashboard},
-    {"diff", NULL, diff_cmd},
-    {"fleet", NULL, fleet_cmd},
-    {"report", NULL, report_cmd},
-    {"monitor", NULL, monitor_cmd},
-    {"soak", NULL, soak_cmd},
+    {"check", cmd_check, NULL, &check_spec},
+    {"list", cmd_list, NULL, &list_spec},
+    {"explain", cmd_explain, NULL, &explain_spec},
+    {"collect", cmd_collect, NULL, &collect_spec},
+    {"bench", NULL, vla_cmd_bench, &bench_spec},
+    {"dashboard", NULL, tui_cmd_dashboard, &dashboard_spec},
+    {"diff", NULL, diff_cmd, &diff_spec},
+    {"fleet", NULL, fleet_cmd, &fleet_spec},
+    {"report", NULL, report_cmd, &report_spec},
+    {"monitor", NULL, monitor_cmd, &monitor_spec},
+    {"soak", NULL, soak_cmd, &soak_spec},
     /* clang-format on */
 };
+
+/* the top-level --help: check's options after every command's synopsis */
+static void check_more_help(FILE *out)
+{
+    fputs("commands:\n", out);
+    for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+        const struct cmd_spec *cs = commands[i].spec;
+        fprintf(out, "  rocm-vla-doctor %s%s%s [options]\n      %s\n", cs->name,
+                cs->args ? " " : "", cs->args ? cs->args : "", cs->summary);
+    }
+    fputs("'rocm-vla-doctor COMMAND --help' lists a command's options.\n"
+          "See rocm-vla-doctor(1) and checks.yaml(5).\n",
+          out);
+}
+
+/* `__complete-table`: the bash completion's data from the option tables
+ * (completion/rocm-vla-doctor.bash holds it between its generated marks) */
+static int complete_table(void)
+{
+    const struct cmd_spec *specs[ARRAY_SIZE(commands)];
+    for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+        specs[i] = commands[i].spec;
+    parse_options_complete_table(stdout, specs, ARRAY_SIZE(commands));
+    return EXIT_OK;
+}
 
 int main(int argc, char **argv)
 {
@@ -595,6 +581,8 @@ int main(int argc, char **argv)
     o.level = LEVEL_QUICK;
     const struct command *cmd = &commands[0];
     int first = 1;
+    if (argc == 2 && strcmp(argv[1], "__complete-table") == 0)
+        return complete_table();
     if (argc > 1 && argv[1][0] != '-') {
         cmd = NULL;
         for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
@@ -602,7 +590,7 @@ int main(int argc, char **argv)
                 cmd = &commands[i];
         if (!cmd) {
             error("unknown command '%s'", argv[1]);
-            usage(stderr);
+            parse_options_usage_short(stderr, &check_spec);
             return EXIT_USAGE;
         }
         first = 2;
@@ -613,34 +601,17 @@ int main(int argc, char **argv)
         if (cmd->own_opts)
             return cmd->own_opts(argc - 1, argv + 1);
     }
-    /* options may come before or after positional arguments */
-    struct strlist pos = STRLIST_INIT;
+    /* argv[0] and the words after the command */
     int ac = argc - first + 1;
     char **av = xcalloc((size_t)ac + 1, sizeof(char *));
     av[0] = argv[0];
     for (int i = first; i < argc; i++)
         av[i - first + 1] = argv[i];
-    optind = 1;
-    for (;;) {
-        if (parse_opts(ac, av, &o)) {
-            usage(stderr);
-            free(av);
-            strlist_release(&pos);
-            strlist_release(&o.only);
-            return EXIT_USAGE;
-        }
-        if (optind >= ac)
-            break;
-        strlist_add(&pos, av[optind]);
-        /* shift the positional argument out and continue parsing */
-        for (int i = optind; i + 1 < ac; i++)
-            av[i] = av[i + 1];
-        ac--;
-    }
-    int rc = o.facts && cmd->fn != cmd_list ? (error("--facts goes with 'list' only"), EXIT_USAGE)
-                                            : cmd->fn(&o, (int)pos.n, pos.v);
+    int p = parse_options(ac, av, cmd->spec, &o);
+    int rc = p == PARSE_DONE    ? EXIT_OK
+             : p == PARSE_ERROR ? EXIT_USAGE
+                                : cmd->fn(&o, ac - p, av + p);
     free(av);
-    strlist_release(&pos);
     strlist_release(&o.only);
     fflush(stdout);
     if (ferror(stdout))

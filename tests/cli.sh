@@ -248,4 +248,66 @@ for v in 6.4.0:fail 6.4.2:pass; do
     fi
 done
 
+# ---- the option tables (src/core/parse_options.h) -----------------------------
+# every command refuses every option of the others' tables that its own
+# lacks: exit 2, one message naming the option (and the command; check is
+# the default command and has no prefix), nothing run. The lists come from
+# the tables themselves (the hidden __complete-table), so a new option or
+# command is covered without editing this.
+"$RVD" __complete-table | sed -n 's/^    \([a-z]*\)) echo "\(.*\)" ;;$/\1 \2/p' >"$D/tables"
+[ "$(wc -l <"$D/tables")" -ge 11 ] && pass=$((pass + 1)) || {
+    fail=$((fail + 1)); echo "FAIL cli tables: __complete-table lists $(wc -l <"$D/tables") commands"
+}
+all=$(cut -d' ' -f2- "$D/tables" | tr ' ' '\n' | LC_ALL=C sort -u)
+while read -r cmd opts; do
+    pre="$cmd: "
+    [ "$cmd" = check ] && pre=""
+    for o in $all; do
+        case " $opts " in *" $o "*) continue ;; esac
+        # an abbreviation of one of its own options is that option
+        case " $opts " in *" $o"[a-z-]*) continue ;; esac
+        "$RVD" "$cmd" "$o" >"$D/foreign.out" 2>"$D/foreign.err"
+        rc=$?
+        if [ $rc = 2 ] && [ ! -s "$D/foreign.out" ] &&
+            head -1 "$D/foreign.err" | grep -qxF "rocm-vla-doctor: error: ${pre}unknown option '$o'"; then
+            pass=$((pass + 1))
+        else
+            fail=$((fail + 1)); echo "FAIL cli foreign: $cmd $o: exit $rc, $(head -1 "$D/foreign.err")"
+        fi
+    done
+    # --help exits 0 and lists every option of the table
+    "$RVD" "$cmd" --help >"$D/help.$cmd" 2>&1
+    rc=$?
+    missing=""
+    for o in $opts; do
+        case $o in
+        --*) grep -Eq -- "^ +(-[a-z], )?$o( |\[|$)" "$D/help.$cmd" || missing="$missing $o" ;;
+        *) grep -Eq -- "^ +$o, --" "$D/help.$cmd" || missing="$missing $o" ;;
+        esac
+    done
+    if [ $rc = 0 ] && [ -z "$missing" ] && grep -q "^usage: rocm-vla-doctor .*$cmd" "$D/help.$cmd"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL cli help: $cmd --help: exit $rc, lacks$missing"
+    fi
+done <"$D/tables"
+# the issue's cases: options of check given to list and explain
+t list-foreign 2 "$RVD" list --junit "$D/l.xml" --level full --gpu 1
+has list-foreign "^rocm-vla-doctor: error: list: unknown option '--junit'$"
+t explain-foreign 2 "$RVD" explain gpu.vram --json "$D/e.json"
+has explain-foreign "^rocm-vla-doctor: error: explain: unknown option '--json'$"
+# one message for a bad --dtype, word for word, from every command taking it
+n=0
+: >"$D/dtype.all"
+while read -r cmd opts; do
+    case " $opts " in *" --dtype "*) ;; *) continue ;; esac
+    n=$((n + 1))
+    "$RVD" "$cmd" --dtype x 2>&1 >/dev/null | head -1 >>"$D/dtype.all"
+done <"$D/tables"
+if [ "$n" -ge 4 ] && [ "$(LC_ALL=C sort -u "$D/dtype.all")" = "rocm-vla-doctor: error: --dtype must be bf16, fp16 or fp32, not 'x'" ]; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL cli dtype: $n commands, messages: $(LC_ALL=C sort -u "$D/dtype.all" | tr '\n' '|')"
+fi
+
 echo "$pass passed, $fail failed"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # docs.sh - the documentation and report contracts: both man pages are clean
 # under `mandoc -T lint`, every check id has an entry in rocm-vla-doctor(1),
+# each command's SYNOPSIS names exactly its option table's options,
 # the JSON report of a live run validates against reports/schema.json (and
 # `--json -` keeps stdout pure JSON), the JUnit report validates against
 # reports/junit.xsd, escaping survives hostile text end to end, and the
@@ -277,6 +278,9 @@ for cmd in $cmds; do
         bad "command $cmd is missing from the SYNOPSIS of man/rocm-vla-doctor.1"
     fi
 done
+
+# each command's SYNOPSIS names exactly the options of its table
+if out=$(python3 tests/man_options.py "$RVD" man/rocm-vla-doctor.1); then ok; else bad "$out"; fi
 
 # fix texts name the privilege prefix as {sudo} (rendered from user.is_root
 # and host.sudo_present), never a literal "sudo ", so a fix fits the machine:

@@ -143,7 +143,7 @@ grep -q "run at --level standard or full" "$OUT/quick.err" && ok || bad "--gpu a
 [ $? -eq 2 ] && grep -q -- "--gpu 0: no GPU runtime shows a device" "$OUT/none.err" && ok ||
     bad "--gpu 0 without a device: $(cat "$OUT/none.err")"
 "$RVD" collect --gpu 0 -o "$OUT/c.tar.gz" >/dev/null 2>"$OUT/collect.err"
-[ $? -eq 2 ] && grep -q "does not apply" "$OUT/collect.err" && ok || bad "collect --gpu: $(cat "$OUT/collect.err")"
+[ $? -eq 2 ] && grep -q "collect: unknown option '--gpu'" "$OUT/collect.err" && ok || bad "collect --gpu: $(cat "$OUT/collect.err")"
 ROCM_VLA_DOCTOR_CPU_DEVICES=0000:zz:00.0 "$RVD" --sysroot "$MI" --level standard --gpu all \
     --json "$OUT/badhook.json" >/dev/null 2>&1
 expect "a malformed test hook is said, nothing measured" "$OUT/badhook.json" '"not a PCI address" in f["gpu.sync.why"] and "gpu.measured" not in f or f["gpu.measured"] == []'

@@ -158,9 +158,9 @@ usage() { # LABEL PATTERN ARGS...
     rc=$?
     if [ $rc -eq 2 ] && grep -q -- "$pat" "$D/u.err"; then ok; else bad "$label: exit $rc, $(head -2 "$D/u.err")"; fi
 }
-usage "interval too small" "--interval must be 10 to" --interval 5
+usage "interval too small" "--interval must be an integer in .10, 3600000. milliseconds, not .5." --interval 5
 usage "interval not a number" "--interval must be" --interval abc
-usage "count 0" "--count must be 1 to" --count 0
+usage "count 0" "--count must be an integer in .1, 1000000000., not .0." --count 0
 usage "json and csv" "exclude each other" --json --csv
 usage "unknown option" "unknown option" --bogus
 usage "argument" "takes no arguments" extra

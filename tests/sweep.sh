@@ -144,7 +144,7 @@ expect 2 "must be an integer in [1, 64]" "batch 65" $SW --grid batch=65
 expect 2 "no values" "empty list" $SW --grid steps=
 expect 2 "must be an integer" "not a number" $SW --grid chunk=abc
 expect 2 "needs a GPU backend" "bf16 on the cpu" $SW --grid dtype=bf16
-expect 2 "--sweep takes no value, =quick or =full" "bad --sweep value" "$RVD" bench --sweep=huge --preset tiny --backend cpu
+expect 2 "--sweep must be quick or full, not 'huge'" "bad --sweep value" "$RVD" bench --sweep=huge --preset tiny --backend cpu
 expect 2 "--grid needs --sweep" "--grid alone" "$RVD" bench --preset tiny --backend cpu --grid steps=1
 expect 2 "do not apply" "--sweep with --dry-run" $SW --dry-run
 printf 'schema: rocm-vla-doctor-checks/1\nchecks: []\n' >"$OUT/none.yaml"

@@ -234,11 +234,11 @@ has "$D/wl-dtype.err" "--dtype and --workload-interval apply to --workload only"
 once wl-bad-dtype 2 --workload tiny --dtype fp8
 has "$D/wl-bad-dtype.err" "--dtype must be bf16, fp16 or fp32, not 'fp8'"
 once wl-interval 2 --workload tiny --workload-interval 0
-has "$D/wl-interval.err" "--workload-interval must be 1 to 3600 seconds, not '0'"
+has "$D/wl-interval.err" "--workload-interval must be an integer in .1, 3600. seconds, not '0'"
 
 # ---- usage ----------------------------------------------------------------
 once bad-interval 2 --interval 5
-has "$D/bad-interval.err" "--interval must be 100 to 60000 milliseconds, not '5'"
+has "$D/bad-interval.err" "--interval must be an integer in .100, 60000. milliseconds, not '5'"
 once bad-size 2 --size 10by40
 has "$D/bad-size.err" "--size must be ROWSxCOLS"
 once bad-flag 2 --bogus

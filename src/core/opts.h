@@ -1,6 +1,7 @@
-/* opts.h - the one option-parser pattern every command uses: getopt_long
- * behind opt_next(), which prints the one message for every way an option
- * can be wrong, naming it as it was typed.
+/* opts.h - the syntax half of parse_options (parse_options.h, which every
+ * command's table goes through): getopt_long behind opt_next(), which
+ * prints the one message for every way an option can be wrong, naming it
+ * as it was typed.
  *
  * A value given as the next word (`--json FILE`) must not look like an
  * option: `--json --strict` is an error, not a report named "--strict". The

@@ -146,5 +146,15 @@ int diff_headline_fact(const char *name);
 /* the command; argv[0] is "diff". Returns 0 no regression, 1 regressions,
  * 2 usage error or an unreadable/invalid report. */
 int diff_cmd(int argc, char **argv);
+struct cmd_spec;
+struct optspec;
+/* --tolerance NAME=PCT|off into the struct diff_opts at spec->off (diff, fleet) */
+int diff_opt_tolerance(void *base, const struct optspec *spec, const char *v);
+#define OPT_TOLERANCE(T, f, h)                                                                     \
+    {                                                                                              \
+        .name = "tolerance", .kind = OPTK_CALLBACK, .arg = OPTA_REQUIRED, OPT_FIELD(T, f),         \
+        .cb = diff_opt_tolerance, .argname = "NAME=PCT|off", .help = h                             \
+    }
+extern const struct cmd_spec diff_spec; /* its option table */
 
 #endif

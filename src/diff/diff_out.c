@@ -3,11 +3,10 @@
  * (schema rocm-vla-doctor-diff/1, reports/diff-schema.json). They render
  * the diff_result of diff.c; they decide nothing. */
 #include "diff.h"
-#include "../core/opts.h"
+#include "../core/parse_options.h"
 #include "../core/outfile.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -420,71 +419,55 @@ int diff_write_json(FILE *out, const struct diff_doc *base, const struct diff_do
 
 /* ---- the command ----------------------------------------------------------- */
 
-static void diff_usage(FILE *out)
+struct diff_cmd_opts {
+    struct diff_opts o;
+    const char *json, *html;
+    int no_color, verbose;
+};
+
+int diff_opt_tolerance(void *base, const struct optspec *spec, const char *v)
 {
-    fputs("usage: rocm-vla-doctor diff BASELINE.json CURRENT.json [--json FILE|-] [--html FILE|-]\n"
-          "                            [--tolerance NAME=PCT|off ...] [--allow-skip]\n"
-          "                            [-v] [--no-color]\n"
-          "Exit status: 0 no regression, 1 regression, 2 usage error or unreadable report.\n",
-          out);
+    return diff_tol_add((struct diff_opts *)((char *)base + spec->off), v);
 }
+
+static const struct optspec diff_opts_table[] = {
+    OPT_OUT(struct diff_cmd_opts, json, "json", 0, "FILE|-", "the comparison as JSON"),
+    OPT_OUT(struct diff_cmd_opts, html, "html", 0, "FILE|-", "the comparison as one HTML page"),
+    OPT_TOLERANCE(struct diff_cmd_opts, o, "the regression threshold of a figure (repeatable)"),
+    OPT_FLAG(struct diff_cmd_opts, o.allow_skip, "allow-skip", 0,
+             "a check that passed and now skips is no regression"),
+    OPT_NO_COLOR(struct diff_cmd_opts, no_color),
+    OPT_VERBOSE(struct diff_cmd_opts, verbose),
+    OPT_HELP_VERSION_END,
+};
+
+static void diff_more_help(FILE *out)
+{
+    fputs("Exit status: 0 no regression, 1 regression, 2 usage error or unreadable report.\n", out);
+}
+
+const struct cmd_spec diff_spec = {"diff",
+                                   "diff",
+                                   "BASELINE.json CURRENT.json",
+                                   "Compares two JSON reports: checks and figures that got worse.",
+                                   diff_opts_table,
+                                   diff_more_help};
 
 int diff_cmd(int argc, char **argv)
 {
-    enum { O_JSON = 256, O_HTML, O_TOL, O_ALLOW_SKIP, O_NOCOLOR, O_HELP, O_VERSION };
-    static const struct option lo[] = {
-        {"json", required_argument, NULL, O_JSON},
-        {"html", required_argument, NULL, O_HTML},
-        {"tolerance", required_argument, NULL, O_TOL},
-        {"allow-skip", no_argument, NULL, O_ALLOW_SKIP},
-        {"no-color", no_argument, NULL, O_NOCOLOR},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, O_HELP},
-        {"version", no_argument, NULL, O_VERSION},
-        {NULL, 0, NULL, 0},
-    };
-    struct diff_opts o = {0};
-    const char *json_path = NULL, *html_path = NULL;
-    int no_color = 0, verbose = 0, c, rc = DIFF_EXIT_USAGE;
-    optind = 1;
-    while ((c = opt_next(argc, argv, "vh", lo, "diff")) != -1) {
-        switch (c) {
-        case O_JSON:
-            json_path = optarg;
-            break;
-        case O_HTML:
-            html_path = optarg;
-            break;
-        case O_TOL:
-            if (diff_tol_add(&o, optarg))
-                goto out;
-            break;
-        case O_ALLOW_SKIP:
-            o.allow_skip = 1;
-            break;
-        case O_NOCOLOR:
-            no_color = 1;
-            break;
-        case 'v':
-            verbose = 1;
-            break;
-        case 'h':
-        case O_HELP:
-            diff_usage(stdout);
-            rc = DIFF_EXIT_OK;
-            goto out;
-        case O_VERSION:
-            version_print(stdout);
-            rc = DIFF_EXIT_OK;
-            goto out;
-        default: /* OPT_ERROR: opt_next said why */
-            diff_usage(stderr);
-            goto out;
-        }
+    struct diff_cmd_opts dopt = {0};
+    int rc = DIFF_EXIT_USAGE;
+    int first = parse_options(argc, argv, &diff_spec, &dopt);
+    struct diff_opts o = dopt.o;
+    if (first <= 0) {
+        rc = first == PARSE_DONE ? DIFF_EXIT_OK : DIFF_EXIT_USAGE;
+        goto out;
     }
-    if (argc - optind != 2) {
-        error("diff takes two reports, the baseline and the current run (got %d)", argc - optind);
-        diff_usage(stderr);
+    const char *json_path = dopt.json, *html_path = dopt.html;
+    int no_color = dopt.no_color, verbose = dopt.verbose;
+    if (argc - first != 2) {
+        error("diff takes two reports, the baseline and the current run (got %d)", argc - first);
+        parse_options_usage_short(stderr, &diff_spec);
         goto out;
     }
     if (json_path && html_path && strcmp(json_path, html_path) == 0) {
@@ -502,14 +485,14 @@ int diff_cmd(int argc, char **argv)
         goto out;
     }
     struct diff_doc base, cur;
-    if (diff_doc_load(&base, argv[optind])) {
+    if (diff_doc_load(&base, argv[first])) {
         if (jf.f)
             outfile_close(&jf, 1);
         if (hf.f)
             outfile_close(&hf, 1);
         goto out;
     }
-    if (diff_doc_load(&cur, argv[optind + 1])) {
+    if (diff_doc_load(&cur, argv[first + 1])) {
         diff_doc_release(&base);
         if (jf.f)
             outfile_close(&jf, 1);

@@ -92,5 +92,7 @@ int fleet_write_json(FILE *out, const struct fleet *f);
 
 /* the command; argv[0] is "fleet". 0 all well, 1 see above, 2 bad input */
 int fleet_cmd(int argc, char **argv);
+struct cmd_spec;
+extern const struct cmd_spec fleet_spec; /* its option table */
 
 #endif

@@ -5,13 +5,12 @@
  * reaches the terminal through str_sanitize(). */
 #include "fleet.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/opts.h"
+#include "../core/parse_options.h"
 #include "../core/version.h"
 #include "../core/outfile.h"
 #include "../core/util.h"
@@ -266,66 +265,53 @@ int fleet_write_json(FILE *out, const struct fleet *f)
 
 /* ---- command ---------------------------------------------------------- */
 
-static void fleet_usage(FILE *out)
+struct fleet_cmd_opts {
+    struct fleet_opts o;
+    const char *json, *html;
+    int no_color;
+};
+
+static const struct optspec fleet_opts_table[] = {
+    OPT_OUT(struct fleet_cmd_opts, json, "json", 0, "FILE|-", "the fleet table as JSON"),
+    OPT_OUT(struct fleet_cmd_opts, html, "html", 0, "FILE|-",
+            "one self-contained page with the fleet's spread per figure"),
+    OPT_TOLERANCE(struct fleet_cmd_opts, o.tol, "the outlier threshold of a figure (repeatable)"),
+    OPT_NO_COLOR(struct fleet_cmd_opts, no_color),
+    OPT_HELP_VERSION_END,
+};
+
+static void fleet_more_help(FILE *out)
 {
-    fputs("usage: rocm-vla-doctor fleet REPORT.json...|DIR... [--json FILE|-] [--html FILE|-]\n"
-          "                             [--tolerance FACT=PCT|off]... [--no-color]\n"
-          "One table of many nodes' JSON reports (a directory: its *.json files).\n"
+    fputs("One table of many nodes' JSON reports (a directory: its *.json files).\n"
           "Exit 1 when a node fails a check, a figure is worse than the fleet median by\n"
           "more than its threshold, or a version differs from the majority; 2 on bad input.\n"
-          "--html writes one self-contained page with the fleet's spread per figure.\n"
           "See rocm-vla-doctor(1), FLEET.\n",
           out);
 }
 
+const struct cmd_spec fleet_spec = {"fleet",
+                                    "fleet",
+                                    "REPORT.json...|DIR...",
+                                    "Compares many nodes' JSON reports in one table.",
+                                    fleet_opts_table,
+                                    fleet_more_help};
+
 int fleet_cmd(int argc, char **argv)
 {
-    enum { O_JSON = 256, O_HTML, O_TOL, O_NOCOLOR, O_HELP, O_VERSION };
-    static const struct option lo[] = {
-        {"json", required_argument, NULL, O_JSON},
-        {"html", required_argument, NULL, O_HTML},
-        {"tolerance", required_argument, NULL, O_TOL},
-        {"no-color", no_argument, NULL, O_NOCOLOR},
-        {"help", no_argument, NULL, O_HELP},
-        {"version", no_argument, NULL, O_VERSION},
-        {NULL, 0, NULL, 0},
-    };
+    struct fleet_cmd_opts fo = {0};
     struct fleet_opts o = {0};
-    const char *json_path = NULL, *html_path = NULL;
-    int no_color = 0, c, rc = FLEET_EXIT_USAGE;
-    optind = 1;
-    while ((c = opt_next(argc, argv, "h", lo, "fleet")) != -1) {
-        switch (c) {
-        case O_JSON:
-            json_path = optarg;
-            break;
-        case O_HTML:
-            html_path = optarg;
-            break;
-        case O_TOL:
-            if (diff_tol_add(&o.tol, optarg))
-                goto out;
-            break;
-        case O_NOCOLOR:
-            no_color = 1;
-            break;
-        case 'h':
-        case O_HELP:
-            fleet_usage(stdout);
-            rc = FLEET_EXIT_OK;
-            goto out;
-        case O_VERSION:
-            version_print(stdout);
-            rc = FLEET_EXIT_OK;
-            goto out;
-        default: /* OPT_ERROR: opt_next said why */
-            fleet_usage(stderr);
-            goto out;
-        }
+    int rc = FLEET_EXIT_USAGE;
+    int first = parse_options(argc, argv, &fleet_spec, &fo);
+    o = fo.o;
+    if (first <= 0) {
+        rc = first == PARSE_DONE ? FLEET_EXIT_OK : FLEET_EXIT_USAGE;
+        goto out;
     }
-    if (argc - optind < 1) {
+    const char *json_path = fo.json, *html_path = fo.html;
+    int no_color = fo.no_color;
+    if (argc - first < 1) {
         error("fleet takes one or more reports or directories of reports");
-        fleet_usage(stderr);
+        parse_options_usage_short(stderr, &fleet_spec);
         goto out;
     }
     if (json_path && html_path && strcmp(json_path, html_path) == 0) {
@@ -344,7 +330,7 @@ int fleet_cmd(int argc, char **argv)
         goto out;
     }
     struct fleet f;
-    if (fleet_load(&f, argv + optind, argc - optind)) {
+    if (fleet_load(&f, argv + first, argc - first)) {
         fleet_release(&f);
         if (jf.f)
             outfile_close(&jf, 1);

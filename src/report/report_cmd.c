@@ -6,11 +6,10 @@
 #include "report_doc.h"
 #include "report_sweep.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/opts.h"
+#include "../core/parse_options.h"
 #include "../core/version.h"
 #include "../core/outfile.h"
 #include "../core/util.h"
@@ -79,11 +78,24 @@ static int render_file(FILE *html, FILE *md, const char *path, const char *check
     return rc;
 }
 
-static void report_usage(FILE *out)
+struct report_opts {
+    const char *html, *md, *checks;
+    int no_redact;
+};
+
+static const struct optspec report_opts[] = {
+    OPT_OUT(struct report_opts, html, "html", 0, "FILE|-", "one self-contained HTML page"),
+    OPT_OUT(struct report_opts, md, "markdown", 0, "FILE|-",
+            "a markdown summary for an issue tracker"),
+    OPT_FLAG(struct report_opts, no_redact, "no-redact", 0,
+             "keep host, user and home names in --markdown"),
+    OPT_CHECKS(struct report_opts, checks),
+    OPT_HELP_VERSION_END,
+};
+
+static void more_help(FILE *out)
 {
-    fputs("usage: rocm-vla-doctor report [--html FILE|-] [--markdown FILE|-] [--no-redact]\n"
-          "                              [--checks FILE] REPORT.json\n"
-          "Renders a JSON report (check --json, or bench --sweep --json) as one\n"
+    fputs("Renders a JSON report (check --json, or bench --sweep --json) as one\n"
           "self-contained HTML page and/or a markdown summary for an issue tracker\n"
           "(host name, user name and home directories redacted unless --no-redact).\n"
           "Exit 0 when written, 2 on a usage error, an unreadable or invalid report or\n"
@@ -91,55 +103,26 @@ static void report_usage(FILE *out)
           out);
 }
 
+const struct cmd_spec report_spec = {"report",      "report",
+                                     "REPORT.json", "Renders a JSON report as HTML or markdown.",
+                                     report_opts,   more_help};
+
 int report_cmd(int argc, char **argv)
 {
-    enum { O_HTML = 256, O_MD, O_NOREDACT, O_CHECKS, O_HELP, O_VERSION };
-    static const struct option lo[] = {
-        {"html", required_argument, NULL, O_HTML},
-        {"markdown", required_argument, NULL, O_MD},
-        {"no-redact", no_argument, NULL, O_NOREDACT},
-        {"checks", required_argument, NULL, O_CHECKS},
-        {"help", no_argument, NULL, O_HELP},
-        {"version", no_argument, NULL, O_VERSION},
-        {NULL, 0, NULL, 0},
-    };
-    const char *html = NULL, *md = NULL, *checks = NULL;
-    int redact = 1, c;
-    optind = 1;
-    while ((c = opt_next(argc, argv, "h", lo, "report")) != -1) {
-        switch (c) {
-        case O_HTML:
-            html = optarg;
-            break;
-        case O_MD:
-            md = optarg;
-            break;
-        case O_NOREDACT:
-            redact = 0;
-            break;
-        case O_CHECKS:
-            checks = optarg;
-            break;
-        case 'h':
-        case O_HELP:
-            report_usage(stdout);
-            return REPORT_EXIT_OK;
-        case O_VERSION:
-            version_print(stdout);
-            return REPORT_EXIT_OK;
-        default: /* OPT_ERROR: opt_next said why */
-            report_usage(stderr);
-            return REPORT_EXIT_USAGE;
-        }
-    }
-    if (argc - optind != 1) {
-        error("report takes one JSON report (got %d)", argc - optind);
-        report_usage(stderr);
+    struct report_opts ro = {0};
+    int first = parse_options(argc, argv, &report_spec, &ro);
+    if (first <= 0)
+        return first == PARSE_DONE ? REPORT_EXIT_OK : REPORT_EXIT_USAGE;
+    const char *html = ro.html, *md = ro.md, *checks = ro.checks;
+    int redact = !ro.no_redact;
+    if (argc - first != 1) {
+        error("report takes one JSON report (got %d)", argc - first);
+        parse_options_usage_short(stderr, &report_spec);
         return REPORT_EXIT_USAGE;
     }
     if (!html && !md) {
         error("report needs --html FILE or --markdown FILE");
-        report_usage(stderr);
+        parse_options_usage_short(stderr, &report_spec);
         return REPORT_EXIT_USAGE;
     }
     if (html && md && strcmp(html, md) == 0)
@@ -153,7 +136,7 @@ int report_cmd(int argc, char **argv)
             outfile_close(&hf, 1);
         return REPORT_EXIT_USAGE;
     }
-    int failed = render_file(hf.f, mf.f, argv[optind], checks, redact) != 0;
+    int failed = render_file(hf.f, mf.f, argv[first], checks, redact) != 0;
     int rc = failed ? REPORT_EXIT_USAGE : REPORT_EXIT_OK;
     if (hf.f && outfile_close(&hf, failed))
         rc = REPORT_EXIT_USAGE;

@@ -76,5 +76,7 @@ int report_render_json(FILE *html, FILE *md, const char *json, size_t len,
 /* the `report` command; argv[0] is "report". 0 written, 2 usage error,
  * unreadable or invalid report, unwritable output */
 int report_cmd(int argc, char **argv);
+struct cmd_spec;
+extern const struct cmd_spec report_spec; /* its option table */
 
 #endif

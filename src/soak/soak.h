@@ -5,5 +5,7 @@
 #define RVD_SOAK_H
 
 int soak_cmd(int argc, char **argv);
+struct cmd_spec;
+extern const struct cmd_spec soak_spec; /* its option table */
 
 #endif

@@ -21,7 +21,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
@@ -34,7 +33,7 @@
 
 #include "../../probes/probe.h"
 #include "../core/checks.h"
-#include "../core/opts.h"
+#include "../core/parse_options.h"
 #include "../core/version.h"
 #include "../core/outfile.h"
 #include "../core/rootfs.h"
@@ -85,16 +84,6 @@ static void on_stop(int sig)
     }
 }
 
-static void usage(FILE *out)
-{
-    fputs("usage: rocm-vla-doctor soak --duration T [--preset NAME] [--dtype bf16|fp16|fp32]\n"
-          "                            [--backend auto|hip|cuda|cpu] [--load gemm|none]\n"
-          "                            [--interval MS] [--json FILE|-] [--sysroot DIR|TARBALL]\n"
-          "T: seconds, or with a unit: 90s, 10m, 2h. The pass (and a GEMM load) run for T in\n"
-          "an isolated child while telemetry is sampled; then the drift verdicts (soak.*).\n",
-          out);
-}
-
 /* "10m", "5s", "2h", "90" */
 static int parse_duration(const char *s, double *out)
 {
@@ -115,88 +104,50 @@ static int parse_duration(const char *s, double *out)
     return 0;
 }
 
+static int opt_duration(void *base, const struct optspec *spec, const char *v)
+{
+    (void)spec;
+    if (parse_duration(v, &((struct soak_opts *)base)->duration_s))
+        return error("--duration must be 1 s to 7 days (90, 90s, 10m, 2h), not '%s'", v);
+    return 0;
+}
+
+static const char *const load_values[] = {"gemm", "none", NULL};
+
+static const struct optspec soak_opts_table[] = {
+    OPT_CALLBACK("duration", 0, OPTA_REQUIRED, opt_duration, OPTC_ANY, "T",
+                 "how long: seconds, or 90s, 10m, 2h (required)"),
+    OPT_PRESET(struct soak_opts, preset),
+    OPT_DTYPE(struct soak_opts, dtype),
+    OPT_BACKEND(struct soak_opts, backend),
+    OPT_OUT(struct soak_opts, json, "json", 0, "FILE|-", "the soak report as JSON"),
+    OPT_SYSROOT(struct soak_opts, sysroot),
+    OPT_ENUM(struct soak_opts, load, "load", load_values, "a GEMM load beside the pass, or none"),
+    OPT_INT(struct soak_opts, interval_ms, "interval", 10, 60000, "milliseconds", "MS",
+            "the telemetry sampling interval (default 1000)"),
+    OPT_HELP_VERSION_END,
+};
+
+static void more_help(FILE *out)
+{
+    fputs("T: seconds, or with a unit: 90s, 10m, 2h. The pass (and a GEMM load) run for T in\n"
+          "an isolated child while telemetry is sampled; then the drift verdicts (soak.*).\n",
+          out);
+}
+
+const struct cmd_spec soak_spec = {
+    "soak",          "soak",   NULL, "A sustained VLA pass under telemetry: drift verdicts.",
+    soak_opts_table, more_help};
+
+/* 0 to go on, 1 after --help or --version, -1 after a usage error */
 static int parse(int argc, char **argv, struct soak_opts *o)
 {
-    enum {
-        O_DUR = 256,
-        O_PRESET,
-        O_DTYPE,
-        O_BACKEND,
-        O_JSON,
-        O_SYSROOT,
-        O_LOAD,
-        O_INTERVAL,
-        O_HELP,
-        O_VERSION
-    };
-    static const struct option lo[] = {
-        {"duration", required_argument, NULL, O_DUR},
-        {"preset", required_argument, NULL, O_PRESET},
-        {"dtype", required_argument, NULL, O_DTYPE},
-        {"backend", required_argument, NULL, O_BACKEND},
-        {"json", required_argument, NULL, O_JSON},
-        {"sysroot", required_argument, NULL, O_SYSROOT},
-        {"load", required_argument, NULL, O_LOAD},
-        {"interval", required_argument, NULL, O_INTERVAL},
-        {"help", no_argument, NULL, O_HELP},
-        {"version", no_argument, NULL, O_VERSION},
-        {NULL, 0, NULL, 0},
-    };
-    int c, have_dur = 0;
-    optind = 1;
-    while ((c = opt_next(argc, argv, "h", lo, "soak")) != -1) {
-        int64_t v;
-        switch (c) {
-        case O_DUR:
-            if (parse_duration(optarg, &o->duration_s))
-                return error("soak: --duration must be 1 s to 7 days (90, 90s, 10m, 2h), not '%s'",
-                             optarg);
-            have_dur = 1;
-            break;
-        case O_PRESET:
-            o->preset = optarg;
-            break;
-        case O_DTYPE:
-            if (strcmp(optarg, "bf16") && strcmp(optarg, "fp16") && strcmp(optarg, "fp32"))
-                return error("soak: --dtype must be bf16, fp16 or fp32, not '%s'", optarg);
-            o->dtype = optarg;
-            break;
-        case O_BACKEND:
-            if (strcmp(optarg, "auto") && strcmp(optarg, "hip") && strcmp(optarg, "cuda") &&
-                strcmp(optarg, "cpu"))
-                return error("soak: --backend must be auto, hip, cuda or cpu, not '%s'", optarg);
-            o->backend = optarg;
-            break;
-        case O_JSON:
-            o->json = optarg;
-            break;
-        case O_SYSROOT:
-            o->sysroot = optarg;
-            break;
-        case O_LOAD:
-            if (strcmp(optarg, "gemm") && strcmp(optarg, "none"))
-                return error("soak: --load must be gemm or none, not '%s'", optarg);
-            o->load = optarg;
-            break;
-        case O_INTERVAL:
-            if (str_parse_i64(optarg, &v) || v < 10 || v > 60000)
-                return error("soak: --interval must be 10 to 60000 milliseconds, not '%s'", optarg);
-            o->interval_ms = (long)v;
-            break;
-        case 'h':
-        case O_HELP:
-            usage(stdout);
-            return 1;
-        case O_VERSION:
-            version_print(stdout);
-            return 1;
-        default:
-            return -1;
-        }
-    }
-    if (optind < argc)
-        return error("soak takes no arguments, not '%s'", argv[optind]);
-    if (!have_dur)
+    int first = parse_options(argc, argv, &soak_spec, o);
+    if (first <= 0)
+        return first == PARSE_DONE ? 1 : -1;
+    if (first < argc)
+        return error("soak takes no arguments, not '%s'", argv[first]);
+    if (o->duration_s <= 0)
         return error("soak: --duration is required (e.g. --duration 10m)");
     return 0;
 }
@@ -487,7 +438,7 @@ int soak_cmd(int argc, char **argv)
     struct soak_opts o = {0, "pi0", "bf16", "auto", NULL, NULL, "gemm", 1000};
     int prc = parse(argc, argv, &o);
     if (prc)
-        return prc > 0 ? 0 : (usage(stderr), 2);
+        return prc > 0 ? 0 : 2;
     if (!strcmp(o.backend, "cpu") && strcmp(o.dtype, "fp32"))
         o.dtype = "fp32"; /* the reference backend computes in fp32 only */
     struct vla_preset chk;

@@ -11,5 +11,7 @@
 void tel_list_amd(struct strlist *bdfs);
 
 int monitor_cmd(int argc, char **argv);
+struct cmd_spec;
+extern const struct cmd_spec monitor_spec; /* its option table */
 
 #endif

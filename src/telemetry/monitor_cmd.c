@@ -6,14 +6,13 @@
 #include "monitor.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "../core/opts.h"
+#include "../core/parse_options.h"
 #include "../core/version.h"
 #include "../core/outfile.h"
 #include "../core/rootfs.h"
@@ -33,14 +32,47 @@ static void on_stop(int sig)
     stop_flag = 1;
 }
 
-static void usage(FILE *out)
+struct mon_opts {
+    const char *sysroot, *output;
+    long interval, count;
+    int csv, fmt_given;
+};
+
+/* --json and --csv: one format, the same one given twice is fine */
+static int opt_format(void *base, const struct optspec *spec, const char *v)
 {
-    fputs("usage: rocm-vla-doctor monitor [--sysroot DIR|TARBALL] [--interval MS] [--count N]\n"
-          "                               [--json|--csv] [-o FILE]\n"
-          "GPU telemetry every MS milliseconds (default 1000) as JSON lines (default) or\n"
+    (void)v;
+    struct mon_opts *o = base;
+    int csv = strcmp(spec->name, "csv") == 0;
+    if (o->fmt_given && o->csv != csv)
+        return error("monitor: --json and --csv exclude each other");
+    o->fmt_given = 1;
+    o->csv = csv;
+    return 0;
+}
+
+static void more_help(FILE *out)
+{
+    fputs("GPU telemetry every MS milliseconds (default 1000) as JSON lines (default) or\n"
           "CSV, until N samples or Ctrl-C. Schema: reports/monitor-schema.json.\n",
           out);
 }
+
+static const struct optspec monitor_opts[] = {
+    OPT_SYSROOT(struct mon_opts, sysroot),
+    OPT_INT(struct mon_opts, interval, "interval", MON_INTERVAL_MIN, MON_INTERVAL_MAX,
+            "milliseconds", "MS", "the time between samples (default 1000)"),
+    OPT_INT(struct mon_opts, count, "count", 1, MON_COUNT_MAX, NULL, "N",
+            "stop after N samples (default: at Ctrl-C)"),
+    OPT_CALLBACK("json", 0, OPTA_NONE, opt_format, OPTC_ANY, NULL, "JSON lines (the default)"),
+    OPT_CALLBACK("csv", 0, OPTA_NONE, opt_format, OPTC_ANY, NULL, "CSV with a header line"),
+    OPT_OUT(struct mon_opts, output, "output", 'o', "FILE|-", "where to write (default stdout)"),
+    OPT_HELP_VERSION_END,
+};
+
+const struct cmd_spec monitor_spec = {"monitor",    "monitor",
+                                      NULL,         "Samples GPU telemetry as JSON lines or CSV.",
+                                      monitor_opts, more_help};
 
 /* sleep ms, waking early on a stop signal */
 static void nap(long ms)
@@ -52,71 +84,17 @@ static void nap(long ms)
 
 int monitor_cmd(int argc, char **argv)
 {
-    enum { O_SYSROOT = 256, O_INTERVAL, O_COUNT, O_JSON, O_CSV, O_HELP, O_VERSION };
-    static const struct option longopts[] = {
-        {"sysroot", required_argument, NULL, O_SYSROOT},
-        {"interval", required_argument, NULL, O_INTERVAL},
-        {"count", required_argument, NULL, O_COUNT},
-        {"json", no_argument, NULL, O_JSON},
-        {"csv", no_argument, NULL, O_CSV},
-        {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, O_HELP},
-        {"version", no_argument, NULL, O_VERSION},
-        {NULL, 0, NULL, 0},
-    };
-    const char *sysroot = NULL, *output = "-";
-    long interval = 1000, count = 0;
-    int csv = 0, fmt_given = 0, c;
-    optind = 1;
-    while ((c = opt_next(argc, argv, "ho:", longopts, "monitor")) != -1) {
-        int64_t v;
-        switch (c) {
-        case O_SYSROOT:
-            sysroot = optarg;
-            break;
-        case O_INTERVAL:
-            if (str_parse_i64(optarg, &v) || v < MON_INTERVAL_MIN || v > MON_INTERVAL_MAX) {
-                error("monitor: --interval must be %d to %d milliseconds, not '%s'",
-                      MON_INTERVAL_MIN, MON_INTERVAL_MAX, optarg);
-                return 2;
-            }
-            interval = (long)v;
-            break;
-        case O_COUNT:
-            if (str_parse_i64(optarg, &v) || v < 1 || v > MON_COUNT_MAX) {
-                error("monitor: --count must be 1 to %ld, not '%s'", MON_COUNT_MAX, optarg);
-                return 2;
-            }
-            count = (long)v;
-            break;
-        case O_JSON:
-        case O_CSV:
-            if (fmt_given && csv != (c == O_CSV)) {
-                error("monitor: --json and --csv exclude each other");
-                return 2;
-            }
-            fmt_given = 1;
-            csv = c == O_CSV;
-            break;
-        case 'o':
-            output = optarg;
-            break;
-        case 'h':
-        case O_HELP:
-            usage(stdout);
-            return 0;
-        case O_VERSION:
-            version_print(stdout);
-            return 0;
-        default: /* OPT_ERROR: opt_next printed why */
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        error("monitor takes no arguments, not '%s'", argv[optind]);
+    struct mon_opts mo = {NULL, "-", 1000, 0, 0, 0};
+    int p = parse_options(argc, argv, &monitor_spec, &mo);
+    if (p <= 0)
+        return p == PARSE_DONE ? 0 : 2;
+    if (p < argc) {
+        error("monitor takes no arguments, not '%s'", argv[p]);
         return 2;
     }
+    const char *sysroot = mo.sysroot, *output = mo.output;
+    long interval = mo.interval, count = mo.count;
+    int csv = mo.csv;
     struct outfile of;
     if (outfile_open_stream(&of, output, 1))
         return 2;

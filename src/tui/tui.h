@@ -7,5 +7,7 @@
 #define RVD_TUI_H
 
 int tui_cmd_dashboard(int argc, char **argv);
+struct cmd_spec;
+extern const struct cmd_spec dashboard_spec; /* its option table */
 
 #endif

@@ -10,7 +10,6 @@
 
 #include <curses.h>
 #include <errno.h>
-#include <getopt.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
@@ -25,7 +24,7 @@
 
 #include "../../probes/probe.h"
 #include "../../probes/probe_python.h"
-#include "../core/opts.h"
+#include "../core/parse_options.h"
 #include "../core/outfile.h"
 #include "../core/json_out.h"
 #include "../core/util.h"
@@ -78,21 +77,6 @@ static void on_winch(int sig)
     resize_flag = 1;
 }
 
-static void usage(FILE *out)
-{
-    fputs("usage: rocm-vla-doctor dashboard [--interval MS] [--sysroot DIR|TARBALL] "
-          "[--checks FILE]\n"
-          "                                 [--requirements FILE] [--python PATH]\n"
-          "                                 [--workload PRESET [--dtype bf16|fp16|fp32]\n"
-          "                                  [--workload-interval S]]\n"
-          "                                 [--history S] [--record FILE]\n"
-          "                                 [--once|--frames N [--size ROWSxCOLS]]\n"
-          "keys: ? h F1 help, q quit, r re-run the checks, Left/Right/Tab/0-9 the GPU whose plots\n"
-          "show under the GPU lines, Up/Down/PgUp/PgDn/Home/End and\n"
-          "      the mouse wheel scroll the checklist\n",
-          out);
-}
-
 static int parse_size(const char *s, int *rows, int *cols)
 {
     char tail;
@@ -102,128 +86,62 @@ static int parse_size(const char *s, int *rows, int *cols)
     return 0;
 }
 
+static int opt_size(void *base, const struct optspec *spec, const char *v)
+{
+    (void)spec;
+    struct tui_opts *o = base;
+    if (parse_size(v, &o->rows, &o->cols))
+        return error("--size must be ROWSxCOLS (e.g. 40x120), not '%s'", v);
+    return 0;
+}
+
+static const struct optspec dashboard_opts[] = {
+    OPT_INT(struct tui_opts, interval_ms, "interval", TUI_INTERVAL_MIN, TUI_INTERVAL_MAX,
+            "milliseconds", "MS", "the refresh interval (default 1000)"),
+    OPT_SYSROOT(struct tui_opts, sysroot),
+    OPT_CHECKS(struct tui_opts, checks),
+    OPT_REQUIREMENTS(struct tui_opts, probe.requirements),
+    OPT_PYTHON(struct tui_opts, probe.python),
+    OPT_FLAG(struct tui_opts, once, "once", 0, "draw one frame to stdout and exit"),
+    OPT_CALLBACK("size", 0, OPTA_REQUIRED, opt_size, OPTC_ANY, "ROWSxCOLS",
+                 "the frame's size for --once and --frames"),
+    OPT_STRING(struct tui_opts, workload, "workload", 0, OPTC_PRESET, "PRESET",
+               "run the VLA pass every few seconds and plot its latency"),
+    OPT_DTYPE(struct tui_opts, dtype),
+    OPT_INT(struct tui_opts, workload_s, "workload-interval", TUI_WL_INTERVAL_MIN,
+            TUI_WL_INTERVAL_MAX, "seconds", "S", "the time between workload passes"),
+    OPT_OUT(struct tui_opts, record, "record", 0, "FILE", "record the telemetry as JSON lines"),
+    OPT_INT(struct tui_opts, frames, "frames", 1, TUI_FRAMES_MAX, NULL, "N",
+            "draw N frames headless, one per interval"),
+    OPT_INT(struct tui_opts, history_s, "history", 1, TUI_HISTORY_MAX_S, "seconds", "S",
+            "the seconds the plots span"),
+    OPT_HELP_VERSION_END,
+};
+
+static void more_help(FILE *out)
+{
+    fputs("keys: ? h F1 help, q quit, r re-run the checks, Left/Right/Tab/0-9 the GPU whose plots\n"
+          "show under the GPU lines, Up/Down/PgUp/PgDn/Home/End and\n"
+          "      the mouse wheel scroll the checklist\n",
+          out);
+}
+
+const struct cmd_spec dashboard_spec = {
+    "dashboard",    "dashboard", NULL, "GPU telemetry, plots and the checklist in the terminal.",
+    dashboard_opts, more_help};
+
 /* 0 to go on, 1 after --help or --version, -1 after a usage error */
 static int parse_opts(int argc, char **argv, struct tui_opts *o)
 {
-    enum {
-        O_INTERVAL = 256,
-        O_SYSROOT,
-        O_CHECKS,
-        O_REQ,
-        O_PYTHON,
-        O_ONCE,
-        O_SIZE,
-        O_WORKLOAD,
-        O_DTYPE,
-        O_WL_INTERVAL,
-        O_RECORD,
-        O_FRAMES,
-        O_HISTORY,
-        O_HELP,
-        O_VERSION
-    };
-    static const struct option longopts[] = {
-        {"interval", required_argument, NULL, O_INTERVAL},
-        {"sysroot", required_argument, NULL, O_SYSROOT},
-        {"checks", required_argument, NULL, O_CHECKS},
-        {"requirements", required_argument, NULL, O_REQ},
-        {"python", required_argument, NULL, O_PYTHON},
-        {"once", no_argument, NULL, O_ONCE},
-        {"size", required_argument, NULL, O_SIZE},
-        {"workload", required_argument, NULL, O_WORKLOAD},
-        {"dtype", required_argument, NULL, O_DTYPE},
-        {"workload-interval", required_argument, NULL, O_WL_INTERVAL},
-        {"record", required_argument, NULL, O_RECORD},
-        {"frames", required_argument, NULL, O_FRAMES},
-        {"history", required_argument, NULL, O_HISTORY},
-        {"help", no_argument, NULL, O_HELP},
-        {"version", no_argument, NULL, O_VERSION},
-        {NULL, 0, NULL, 0},
-    };
-    int c;
-    optind = 1;
-    while ((c = opt_next(argc, argv, "h", longopts, "dashboard")) != -1) {
-        switch (c) {
-        case OPT_ERROR:
-            return -1;
-        case O_INTERVAL: {
-            int64_t v;
-            if (str_parse_i64(optarg, &v) || v < TUI_INTERVAL_MIN || v > TUI_INTERVAL_MAX)
-                return error("--interval must be %d to %d milliseconds, not '%s'", TUI_INTERVAL_MIN,
-                             TUI_INTERVAL_MAX, optarg);
-            o->interval_ms = (int)v;
-            break;
-        }
-        case O_SYSROOT:
-            o->sysroot = optarg;
-            break;
-        case O_CHECKS:
-            o->checks = optarg;
-            break;
-        case O_REQ:
-            o->probe.requirements = optarg;
-            break;
-        case O_PYTHON:
-            o->probe.python = optarg;
-            break;
-        case O_ONCE:
-            o->once = 1;
-            break;
-        case O_SIZE:
-            if (parse_size(optarg, &o->rows, &o->cols))
-                return error("--size must be ROWSxCOLS (e.g. 40x120), not '%s'", optarg);
-            break;
-        case O_WORKLOAD:
-            if (!*optarg)
-                return error("--workload needs a preset name or a .yaml file");
-            o->workload = optarg;
-            break;
-        case O_DTYPE:
-            if (strcmp(optarg, "bf16") && strcmp(optarg, "fp16") && strcmp(optarg, "fp32"))
-                return error("--dtype must be bf16, fp16 or fp32, not '%s'", optarg);
-            o->dtype = optarg;
-            break;
-        case O_WL_INTERVAL: {
-            int64_t v;
-            if (str_parse_i64(optarg, &v) || v < TUI_WL_INTERVAL_MIN || v > TUI_WL_INTERVAL_MAX)
-                return error("--workload-interval must be %d to %d seconds, not '%s'",
-                             TUI_WL_INTERVAL_MIN, TUI_WL_INTERVAL_MAX, optarg);
-            o->workload_s = (int)v;
-            break;
-        }
-        case O_RECORD:
-            if (!*optarg)
-                return error("--record needs a file name");
-            o->record = optarg;
-            break;
-        case O_FRAMES: {
-            int64_t v;
-            if (str_parse_i64(optarg, &v) || v < 1 || v > TUI_FRAMES_MAX)
-                return error("--frames must be 1 to %d, not '%s'", TUI_FRAMES_MAX, optarg);
-            o->frames = (int)v;
-            break;
-        }
-        case O_HISTORY: {
-            int64_t v;
-            if (str_parse_i64(optarg, &v) || v < 1 || v > TUI_HISTORY_MAX_S)
-                return error("--history must be 1 to %d seconds, not '%s'", TUI_HISTORY_MAX_S,
-                             optarg);
-            o->history_s = (int)v;
-            break;
-        }
-        case 'h':
-        case O_HELP:
-            usage(stdout);
-            return 1;
-        case O_VERSION:
-            version_print(stdout);
-            return 1;
-        default:
-            return error("unhandled option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return error("dashboard takes no arguments, not '%s'", argv[optind]);
+    int first = parse_options(argc, argv, &dashboard_spec, o);
+    if (first <= 0)
+        return first == PARSE_DONE ? 1 : -1;
+    if (first < argc)
+        return error("dashboard takes no arguments, not '%s'", argv[first]);
+    if (o->workload && !*o->workload)
+        return error("--workload needs a preset name or a .yaml file");
+    if (o->record && !*o->record)
+        return error("--record needs a file name");
     if (o->frames && o->once)
         return error("--once is --frames 1; give one of them");
     if (o->frames)
@@ -731,10 +649,8 @@ int tui_cmd_dashboard(int argc, char **argv)
     int rc = parse_opts(argc, argv, &o);
     if (rc > 0)
         return 0;
-    if (rc < 0) {
-        usage(stderr);
+    if (rc < 0)
         return 2;
-    }
     /* LC_CTYPE only: ncursesw needs it for UTF-8; LC_NUMERIC must stay "C"
      * for the sysfs parsers ("16.0 GT/s") */
     setlocale(LC_CTYPE, "");

@@ -1,7 +1,6 @@
 /* bench.c - `rocm-vla-doctor bench`: options, the timed runs, the
  * per-stage table, the layer statistics and the JSON record. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/opts.h"
+#include "../core/parse_options.h"
 #include "../core/outfile.h"
 #include "../report/report.h"
 #include "../core/rootfs.h"
@@ -45,18 +44,11 @@ struct bench_opts {
  * (RAPL) would include everything else the host runs */
 #define CPU_ENERGY_WHY "the cpu reference backend has no GPU energy counter"
 
-static void bench_usage(FILE *f)
+static void bench_more_help(FILE *f)
 {
-    fputs("usage: rocm-vla-doctor bench --preset NAME|FILE.yaml [--models DIR]\n"
-          "                             [--dtype fp32|bf16|fp16] [--backend auto|cpu|cuda|hip]\n"
-          "                             [--weights FILE.safetensors] [--save-weights FILE]\n"
-          "                             [--runs N] [--seed S] [--image-size PX] [--batch N]\n"
-          "                             [--rows N]"
-          " [--json FILE|-] [--dry-run] [--force] [--profile] [-v]\n"
-          "       rocm-vla-doctor bench --sweep[=full] --preset NAME [--grid KEY=V1,V2...]...\n"
-          "                             [--checks FILE] [--runs N] [--backend B] [--json FILE|-]\n"
-          "                             [--html FILE]\n"
-          "       rocm-vla-doctor bench --kernel-test [--backend auto|cuda|hip]\n"
+    fputs("modes: bench --preset NAME|FILE.yaml [...]   one configuration, timed\n"
+          "       bench --sweep[=full] --preset NAME [--grid KEY=V1,V2...]...\n"
+          "       bench --kernel-test [--backend auto|cuda|hip]\n"
           "Runs the reference VLA pass (vision, prefix, denoising steps, post) and prints\n"
           "per-stage latency percentiles; --sweep runs a grid of configurations (KEY: steps,\n"
           "chunk, image, dtype, batch) with budget marks from checks.yaml (--html: the table\n"
@@ -69,164 +61,83 @@ static void bench_usage(FILE *f)
     fputs(". See docs/VLA.md.\n", f);
 }
 
-static int parse_int(const char *opt, const char *s, long lo, long hi, long *out)
+static int opt_sweep(void *base, const struct optspec *spec, const char *v)
 {
-    int64_t v;
-    if (str_parse_i64(s, &v) || v < lo || v > hi)
-        return error("%s must be an integer in [%ld, %ld], not '%s'", opt, lo, hi, s);
-    *out = (long)v;
+    (void)spec;
+    ((struct bench_opts *)base)->sweep = v && strcmp(v, "full") == 0 ? 2 : 1;
     return 0;
 }
 
+static int opt_grid(void *base, const struct optspec *spec, const char *v)
+{
+    (void)spec;
+    strlist_add(&((struct bench_opts *)base)->grid, v);
+    return 0;
+}
+
+static int opt_seed(void *base, const struct optspec *spec, const char *v)
+{
+    (void)spec;
+    uint64_t s;
+    if (str_parse_u64(v, &s))
+        return error("--seed must be a non-negative integer, not '%s'", v);
+    ((struct bench_opts *)base)->seed = s;
+    return 0;
+}
+
+static const char *const sweep_values[] = {"quick", "full", NULL};
+
+static const struct optspec bench_opts_table[] = {
+    OPT_PRESET(struct bench_opts, preset),
+    OPT_STRING(struct bench_opts, models, "models", 0, OPTC_DIR, "DIR",
+               "where preset files and weights are looked up"),
+    OPT_DTYPE(struct bench_opts, dtype),
+    OPT_STRING(struct bench_opts, weights, "weights", 0, OPTC_FILE, "FILE.safetensors",
+               "real weights instead of synthetic ones"),
+    OPT_OUT(struct bench_opts, save, "save-weights", 0, "FILE",
+            "write the synthetic weights as safetensors"),
+    OPT_INT(struct bench_opts, runs, "runs", 1, 100000, NULL, "N", "timed passes (default 5)"),
+    OPT_CALLBACK("seed", 0, OPTA_REQUIRED, opt_seed, OPTC_ANY, "S",
+                 "the synthetic weights' and inputs' seed"),
+    OPT_OUT(struct bench_opts, json, "json", 0, "FILE|-", "the bench record as JSON"),
+    OPT_INT(struct bench_opts, image, "image-size", 8, 8192, NULL, "PX",
+            "the camera image's side (default the preset's)"),
+    OPT_INT(struct bench_opts, batch, "batch", 1, VLA_MAX_BATCH, NULL, "N",
+            "observations per call (default 1)"),
+    OPT_INT(struct bench_opts, rows, "rows", 0, 100000, NULL, "N",
+            "layer statistics rows to print (default 3)"),
+    OPT_BACKEND(struct bench_opts, backend),
+    OPT_FLAG(struct bench_opts, dry_run, "dry-run", 0, "the plan and sizes, no pass"),
+    OPT_FLAG(struct bench_opts, force, "force", 0,
+             "run a pass the cpu backend would take minutes for"),
+    {.name = "sweep",
+     .kind = OPTK_ENUM,
+     .arg = OPTA_OPTIONAL,
+     .values = sweep_values,
+     .cb = opt_sweep,
+     .help = "a grid of configurations (quick by default)"},
+    OPT_CALLBACK("grid", 0, OPTA_REQUIRED, opt_grid, OPTC_ANY, "KEY=V1,V2...",
+                 "a sweep axis: steps, chunk, image, dtype, batch (repeatable)"),
+    OPT_CHECKS(struct bench_opts, checks),
+    OPT_FLAG(struct bench_opts, kernel_test, "kernel-test", 0,
+             "hold the GPU kernels to the CPU reference"),
+    OPT_FLAG(struct bench_opts, profile, "profile", 0, "time each GPU kernel"),
+    OPT_OUT(struct bench_opts, html, "html", 0, "FILE", "the sweep's table and plots as one page"),
+    OPT_VERBOSE(struct bench_opts, verbose),
+    OPT_HELP_VERSION_END,
+};
+
+const struct cmd_spec bench_spec = {
+    "bench",          "bench",        NULL, "Times the reference VLA pass of a preset.",
+    bench_opts_table, bench_more_help};
+
 static int bench_parse(int argc, char **argv, struct bench_opts *o)
 {
-    enum {
-        O_PRESET = 256,
-        O_MODELS,
-        O_DTYPE,
-        O_WEIGHTS,
-        O_SAVE,
-        O_RUNS,
-        O_SEED,
-        O_JSON,
-        O_IMAGE,
-        O_BATCH,
-        O_ROWS,
-        O_BACKEND,
-        O_DRY,
-        O_FORCE,
-        O_SWEEP,
-        O_GRID,
-        O_CHECKS,
-        O_KTEST,
-        O_PROFILE,
-        O_HTML,
-        O_HELP,
-        O_VERSION
-    };
-    static const struct option lo[] = {
-        {"preset", required_argument, NULL, O_PRESET},
-        {"models", required_argument, NULL, O_MODELS},
-        {"dtype", required_argument, NULL, O_DTYPE},
-        {"weights", required_argument, NULL, O_WEIGHTS},
-        {"save-weights", required_argument, NULL, O_SAVE},
-        {"runs", required_argument, NULL, O_RUNS},
-        {"seed", required_argument, NULL, O_SEED},
-        {"json", required_argument, NULL, O_JSON},
-        {"image-size", required_argument, NULL, O_IMAGE},
-        {"batch", required_argument, NULL, O_BATCH},
-        {"rows", required_argument, NULL, O_ROWS},
-        {"backend", required_argument, NULL, O_BACKEND},
-        {"dry-run", no_argument, NULL, O_DRY},
-        {"force", no_argument, NULL, O_FORCE},
-        {"sweep", optional_argument, NULL, O_SWEEP},
-        {"grid", required_argument, NULL, O_GRID},
-        {"checks", required_argument, NULL, O_CHECKS},
-        {"kernel-test", no_argument, NULL, O_KTEST},
-        {"profile", no_argument, NULL, O_PROFILE},
-        {"html", required_argument, NULL, O_HTML},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, O_HELP},
-        {"version", no_argument, NULL, O_VERSION},
-        {NULL, 0, NULL, 0},
-    };
-    long v = 0;
-    int c;
-    optind = 1;
-    while ((c = opt_next(argc, argv, "vh", lo, "bench")) != -1) {
-        switch (c) {
-        case OPT_ERROR:
-            return -1;
-        case O_PRESET:
-            o->preset = optarg;
-            break;
-        case O_MODELS:
-            o->models = optarg;
-            break;
-        case O_DTYPE:
-            o->dtype = optarg;
-            break;
-        case O_WEIGHTS:
-            o->weights = optarg;
-            break;
-        case O_SAVE:
-            o->save = optarg;
-            break;
-        case O_JSON:
-            o->json = optarg;
-            break;
-        case O_HTML:
-            o->html = optarg;
-            break;
-        case O_BACKEND:
-            o->backend = optarg;
-            break;
-        case O_DRY:
-            o->dry_run = 1;
-            break;
-        case O_FORCE:
-            o->force = 1;
-            break;
-        case O_SWEEP:
-            if (optarg && strcmp(optarg, "full") && strcmp(optarg, "quick"))
-                return error("--sweep takes no value, =quick or =full, not '%s'", optarg);
-            o->sweep = optarg && strcmp(optarg, "full") == 0 ? 2 : 1;
-            break;
-        case O_GRID:
-            strlist_add(&o->grid, optarg);
-            break;
-        case O_CHECKS:
-            o->checks = optarg;
-            break;
-        case O_KTEST:
-            o->kernel_test = 1;
-            break;
-        case O_PROFILE:
-            o->profile = 1;
-            break;
-        case 'v':
-            o->verbose = 1;
-            break;
-        case O_RUNS:
-            if (parse_int("--runs", optarg, 1, 100000, &v))
-                return -1;
-            o->runs = (int)v;
-            break;
-        case O_ROWS:
-            if (parse_int("--rows", optarg, 0, 100000, &v))
-                return -1;
-            o->rows = (int)v;
-            break;
-        case O_IMAGE:
-            if (parse_int("--image-size", optarg, 8, 8192, &v))
-                return -1;
-            o->image = (int)v;
-            break;
-        case O_BATCH:
-            if (parse_int("--batch", optarg, 1, VLA_MAX_BATCH, &v))
-                return -1;
-            o->batch = (int)v;
-            break;
-        case O_SEED: {
-            uint64_t s;
-            if (str_parse_u64(optarg, &s))
-                return error("--seed must be a non-negative integer, not '%s'", optarg);
-            o->seed = s;
-            break;
-        }
-        case 'h':
-        case O_HELP:
-            bench_usage(stdout);
-            return 1;
-        case O_VERSION:
-            version_print(stdout);
-            return 1;
-        default:
-            return error("bench: unhandled option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return error("bench: unexpected argument '%s'", argv[optind]);
+    int first = parse_options(argc, argv, &bench_spec, o);
+    if (first <= 0)
+        return first == PARSE_DONE ? 1 : -1;
+    if (first < argc)
+        return error("bench: unexpected argument '%s'", argv[first]);
     if (o->kernel_test)
         return o->preset || o->sweep ? error("bench: --kernel-test takes no preset and no --sweep")
                                      : 0;
@@ -915,7 +826,6 @@ int vla_cmd_bench(int argc, char **argv)
     }
     if (prc < 0) {
         strlist_release(&o.grid);
-        bench_usage(stderr);
         return B_USAGE;
     }
     int rc = o.kernel_test ? vla_kernel_test(o.backend) : bench_main(&o);
@@ -926,12 +836,6 @@ int vla_cmd_bench(int argc, char **argv)
 static int bench_main(struct bench_opts *op)
 {
     struct bench_opts o = *op;
-    if (strcmp(o.backend, "cpu") && strcmp(o.backend, "auto") && strcmp(o.backend, "cuda") &&
-        strcmp(o.backend, "hip"))
-        return error("bench: --backend must be auto, cpu, cuda or hip, not '%s'", o.backend),
-               B_USAGE;
-    if (strcmp(o.dtype, "fp32") && strcmp(o.dtype, "bf16") && strcmp(o.dtype, "fp16"))
-        return error("bench: --dtype must be fp32, bf16 or fp16, not '%s'", o.dtype), B_USAGE;
     struct vla_preset p;
     if (vla_preset_find(&p, o.preset, o.models)) {
         vla_preset_release(&p);

@@ -6,5 +6,7 @@
 #define RVD_VLA_CLI_H
 
 int vla_cmd_bench(int argc, char **argv);
+struct cmd_spec;
+extern const struct cmd_spec bench_spec; /* its option table */
 
 #endif
