@@ -334,12 +334,12 @@ static int child_run(struct probe_ctx *ctx)
         if (extra > 0)
             sleep_ms(extra);
         if (rc) {
-            fact_set_str(fs, "soak.error", vla_gpu_error(), SRC);
+            fact_set_str(fs, "soak.error", vla_gpu_error(vla_gpu_session_gpu(s)), SRC);
             break;
         }
         record(t, util_mono_s() - t);
-        if (load && vla_gpu_load_gemm(GEMM_LOAD_N, GEMM_LOAD_REPS)) {
-            fact_set_str(fs, "soak.error", vla_gpu_error(), SRC);
+        if (load && vla_gpu_load_gemm(vla_gpu_session_gpu(s), GEMM_LOAD_N, GEMM_LOAD_REPS)) {
+            fact_set_str(fs, "soak.error", vla_gpu_error(vla_gpu_session_gpu(s)), SRC);
             break;
         }
     }

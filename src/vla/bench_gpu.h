@@ -87,6 +87,9 @@ struct vla_gpu_session;
 int vla_gpu_session_open(const struct vla_gpu_req *r, struct vla_gpu_out *out,
                          struct vla_gpu_session **s);
 int vla_gpu_session_call(struct vla_gpu_session *s, int graph);
+/* the session's GPU context: its error (vla_gpu_error), the soak's GEMM
+ * load (vla_gpu_load_gemm) */
+struct vla_gpu *vla_gpu_session_gpu(struct vla_gpu_session *s);
 void vla_gpu_session_close(struct vla_gpu_session *s);
 
 #endif
