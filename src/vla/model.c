@@ -136,12 +136,6 @@ int vla_model_init(struct vla_model *m, const struct vla_preset *p, const struct
     return vla_model_init_batch(m, p, w, ops, image, 1, 0);
 }
 
-int vla_model_init_resident(struct vla_model *m, const struct vla_preset *p,
-                            const struct vla_weights *w, const struct vla_ops *ops, int image)
-{
-    return vla_model_init_batch(m, p, w, ops, image, 1, 1);
-}
-
 int vla_model_init_batch(struct vla_model *m, const struct vla_preset *p,
                          const struct vla_weights *w, const struct vla_ops *ops, int image,
                          int batch, int resident)
@@ -310,7 +304,8 @@ static void moe(struct vla_model *m, const struct vla_layer *L, const float *h, 
         if (!n)
             continue;
         o->gather_rows(o->ctx, h, m->moe_rows, n, D, m->gbuf);
-        o->matmul(o->ctx, m->gbuf, L->exp_gate_up_w + (size_t)ei * 2 * M * D, NULL, m->gu, n, 2 * M, D, 0);
+        o->matmul(o->ctx, m->gbuf, L->exp_gate_up_w + (size_t)ei * 2 * M * D, NULL, m->gu, n, 2 * M,
+                  D, 0);
         o->glu(o->ctx, m->gu, m->gu + M, m->act, n, M, 2 * M, e->mlp_act);
         o->matmul(o->ctx, m->act, L->exp_down_w + (size_t)ei * D * M, NULL, m->eo, n, D, M, 0);
         o->scatter_add_rows(o->ctx, m->eo, m->moe_rows, m->moe_rw, n, D, x);
@@ -340,8 +335,8 @@ static void decoder_layer(struct vla_model *m, const struct vla_tower *t, const 
                 m->p->rope_theta);
     float scale = 1.0f / sqrtf((float)hd);
     if (B == 1) { /* attention and the output projection in one op (16-bit O on a GPU) */
-        o->attention_o(o->ctx, m->q, qd, kvl, kvl + (size_t)KV * hd, kvd, L->o_w, m->att, x, T, pos0 + T, H,
-                       KV, hd, D, scale);
+        o->attention_o(o->ctx, m->q, qd, kvl, kvl + (size_t)KV * hd, kvd, L->o_w, m->att, x, T,
+                       pos0 + T, H, KV, hd, D, scale);
     } else { /* attention per observation, then one projection over every row */
         for (int b = 0; b < B; b++) {
             const float *kb = kvl + b * kvs;
@@ -381,10 +376,12 @@ static void vision(struct vla_model *m, const struct vla_inputs *in, struct vla_
     const float *pending = NULL;
     for (int i = 0; i < v->depth; i++) {
         const struct vla_vblock *b = &w->vb[i];
-        o->bias_layernorm(o->ctx, m->vx, pending, b->norm1_w, b->norm1_b, m->vh, Tv, W, VISION_LN_EPS);
-        o->attention_block(o->ctx, m->vh, b->qkv_w, b->qkv_b, b->o_w, m->qkv, m->vatt, m->vx, cams, gg,
-                           v->heads, hd, 1.0f / sqrtf((float)hd));
-        o->bias_layernorm(o->ctx, m->vx, b->o_b, b->norm2_w, b->norm2_b, m->vh, Tv, W, VISION_LN_EPS);
+        o->bias_layernorm(o->ctx, m->vx, pending, b->norm1_w, b->norm1_b, m->vh, Tv, W,
+                          VISION_LN_EPS);
+        o->attention_block(o->ctx, m->vh, b->qkv_w, b->qkv_b, b->o_w, m->qkv, m->vatt, m->vx, cams,
+                           gg, v->heads, hd, 1.0f / sqrtf((float)hd));
+        o->bias_layernorm(o->ctx, m->vx, b->o_b, b->norm2_w, b->norm2_b, m->vh, Tv, W,
+                          VISION_LN_EPS);
         if (v->mlp_act == VLA_ACT_SWIGLU) {
             o->matmul(o->ctx, m->vh, b->fc1_w, b->fc1_b, m->vmlp, Tv, 2 * M, W, 0);
             o->glu(o->ctx, m->vmlp, m->vmlp + M, m->vmlp2, Tv, M, 2 * M, VLA_ACT_SWIGLU);
@@ -405,7 +402,8 @@ static void vision(struct vla_model *m, const struct vla_inputs *in, struct vla_
     const float *src = m->vh;
     if (v->merge > 1) {
         for (int c = 0; c < cams; c++)
-            o->merge(o->ctx, m->vh + (size_t)c * gg * W, m->merged + (size_t)c * gg * W, g, v->merge, W);
+            o->merge(o->ctx, m->vh + (size_t)c * gg * W, m->merged + (size_t)c * gg * W, g,
+                     v->merge, W);
         src = m->merged;
     }
     /* into each observation's prefix rows (its text rows follow them): one
@@ -427,7 +425,8 @@ static void prefix(struct vla_model *m, const struct vla_inputs *in, struct vla_
     /* Gemma scales token embeddings by sqrt(width) */
     for (int b = 0; b < m->B; b++) {
         float *tx = m->px + ((size_t)b * m->P + Ti) * D;
-        o->embed(o->ctx, m->w.embed, in->tokens + (size_t)b * in->ntok, tx, in->ntok, D, sqrtf((float)D));
+        o->embed(o->ctx, m->w.embed, in->tokens + (size_t)b * in->ntok, tx, in->ntok, D,
+                 sqrtf((float)D));
         stat(m, st, "backbone.embed", tx, (size_t)in->ntok * D, -1);
     }
     char name[64];
@@ -511,7 +510,8 @@ int vla_forward(struct vla_model *m, const struct vla_inputs *in, float *actions
             stage_s[2 + s] = t1 - t0;
         t0 = t1;
     }
-    o->denorm_clamp(o->ctx, m->xt, m->out, m->B * m->C, m->A, m->w.mean, m->w.std, m->w.low, m->w.high);
+    o->denorm_clamp(o->ctx, m->xt, m->out, m->B * m->C, m->A, m->w.mean, m->w.std, m->w.low,
+                    m->w.high);
     stat(m, st, "actions", m->out, na, -1);
     o->download(o->ctx, actions, m->out, na);
     o->sync(o->ctx);

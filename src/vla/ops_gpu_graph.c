@@ -31,11 +31,6 @@ void vgpu_sync(void *ctx)
         vgpu_fail(gp, "stream synchronize");
 }
 
-int vla_gpu_have_graph(struct vla_gpu *gp)
-{
-    return gp->graph != NULL;
-}
-
 static void run_staged(struct vla_gpu *gp, int from, int to, int up)
 {
     for (int i = from; i < to; i++) {
