@@ -19,8 +19,9 @@ static int cmp_d(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* largest time first */
-void vla_prof_launches(const struct vla_gpu_prof *rows, int n, int out[3])
+/* launches of a profile's rows by stage ("vision", "prefix", "steps"):
+ * out[0..2]; rows of another stage are not counted */
+static void vla_prof_launches(const struct vla_gpu_prof *rows, int n, int out[3])
 {
     static const char *const names[3] = {"vision", "prefix", "steps"};
     out[0] = out[1] = out[2] = 0;
@@ -30,6 +31,7 @@ void vla_prof_launches(const struct vla_gpu_prof *rows, int n, int out[3])
                 out[k] += rows[i].calls;
 }
 
+/* largest time first */
 static int cmp_prof(const void *a, const void *b)
 {
     double x = ((const struct vla_gpu_prof *)a)->ms, y = ((const struct vla_gpu_prof *)b)->ms;
@@ -92,6 +94,16 @@ void vla_actions_compare(const float *a, const float *b, size_t n, double *cosv,
     *maxerr = m;
 }
 
+/* dst = what, then the context's first failure ("" when there is none); -1 */
+static int gpu_error(struct vla_gpu *g, char *dst, size_t n, const char *what)
+{
+    char *why = NULL;
+    vla_gpu_failed(g, &why);
+    snprintf(dst, n, "%s%s", what, why ? why : "");
+    free(why);
+    return -1;
+}
+
 /* energy per call: the pass repeated (the graph when there is one) for at
  * least VLA_ENERGY_MIN_S, so that a counter updated every few ms still
  * resolves it; never a figure without a counter or power readings */
@@ -104,7 +116,7 @@ static void measure_energy(struct vla_gpu *g, const struct vla_gpu_req *r, struc
     int calls = 0, rc = 0;
     while (!rc && (calls < r->runs || util_mono_s() - t0 < VLA_ENERGY_MIN_S)) {
         rc = o->graph ? vla_gpu_graph_run(g, NULL, 0)
-                      : (vla_forward(m, in, scratch, NULL, NULL) || *vla_gpu_error(g));
+                      : (vla_forward(m, in, scratch, NULL, NULL) || vla_gpu_failed(g, NULL));
         calls++;
     }
     double j, secs;
@@ -117,8 +129,7 @@ static void measure_energy(struct vla_gpu *g, const struct vla_gpu_req *r, struc
         o->energy_j_per_call = j / calls;
         o->avg_power_w = j / secs;
     } else if (rc) {
-        snprintf(o->energy_why, sizeof(o->energy_why), "the energy run failed: %s",
-                 vla_gpu_error(g));
+        gpu_error(g, o->energy_why, sizeof(o->energy_why), "the energy run failed: ");
     }
 }
 
@@ -158,24 +169,27 @@ static int prepare(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vl
     snprintf(o->origin, sizeof(o->origin), "%s",
              r->weights ? r->weights : "synthetic, generated on the device");
     if (vla_gpu_weights(g, w, p, r->seed, r->weights != NULL))
-        return snprintf(o->error, sizeof(o->error), "weights: %s", vla_gpu_error(g)), -1;
+        return gpu_error(g, o->error, sizeof(o->error), "weights: ");
     if (r->save && !r->weights) {
         if (vla_gpu_weights_download(g, w->arena, w->arena_len))
-            return snprintf(o->error, sizeof(o->error), "%s", vla_gpu_error(g)), -1;
+            return gpu_error(g, o->error, sizeof(o->error), "");
         free(w->origin);
         w->origin = xasprintf("synthetic (seed %llu)", (unsigned long long)r->seed);
         if (vla_weights_save(w, p, r->save))
             return snprintf(o->error, sizeof(o->error), "cannot write %s", r->save), -1;
     }
-    if (vla_gpu_set_dtype(g, r->dtype))
-        return snprintf(o->error, sizeof(o->error), "dtype %s: %s", r->dtype, vla_gpu_error(g)), -1;
+    if (vla_gpu_set_dtype(g, r->dtype)) {
+        char what[sizeof(o->error)];
+        snprintf(what, sizeof(what), "dtype %s: ", r->dtype);
+        return gpu_error(g, o->error, sizeof(o->error), what);
+    }
     if (vla_model_init_batch(m, p, w, vla_gpu_ops(g), r->image, B, 1))
         return snprintf(o->error, sizeof(o->error), "model init failed"), -1;
     vla_inputs_synthetic_batch(in, p, r->image, B, r->seed);
     o->actions = xcalloc(na, sizeof(float));
     double t1 = util_mono_s();
-    if (vla_forward(m, in, o->actions, NULL, &o->st) || *vla_gpu_error(g))
-        return snprintf(o->error, sizeof(o->error), "first pass: %s", vla_gpu_error(g)), -1;
+    if (vla_forward(m, in, o->actions, NULL, &o->st) || vla_gpu_failed(g, NULL))
+        return gpu_error(g, o->error, sizeof(o->error), "first pass: ");
     o->first_pass_s = util_mono_s() - t1;
     o->cold_s = util_mono_s() - t0;
     /* which vision attention the first pass ran: launches, not intent */
@@ -213,7 +227,7 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_gp
         float *ra = xcalloc(na, sizeof(float)), *rn = xcalloc(na, sizeof(float));
         struct vla_stats rs = {0};
         vla_gpu_set_dtype(g, "fp32");
-        if (!vla_forward(m, in, ra, NULL, &rs) && !*vla_gpu_error(g) &&
+        if (!vla_forward(m, in, ra, NULL, &rs) && !vla_gpu_failed(g, NULL) &&
             !vla_gpu_download_state(g, m, rn)) {
             o->have_ref = 1;
             vla_actions_compare(o->actions, ra, na, &o->cos_phys, &o->maxerr_phys);
@@ -243,17 +257,17 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_gp
     int rc = 0;
     for (int k = 0; k < r->runs && !rc; k++) {
         double *row = times + (size_t)k * (ns + 1);
-        rc = vla_forward(m, in, scratch, row, NULL) || *vla_gpu_error(g);
+        rc = vla_forward(m, in, scratch, row, NULL) || vla_gpu_failed(g, NULL);
         for (int s = 0; s < ns; s++)
             row[ns] += row[s];
     }
     if (rc) {
-        snprintf(o->error, sizeof(o->error), "timed pass: %s", vla_gpu_error(g));
+        gpu_error(g, o->error, sizeof(o->error), "timed pass: ");
         goto out;
     }
     if (r->profile) {
         vla_gpu_profile_begin(g);
-        rc = vla_forward(m, in, scratch, NULL, NULL) || *vla_gpu_error(g);
+        rc = vla_forward(m, in, scratch, NULL, NULL) || vla_gpu_failed(g, NULL);
         int n = vla_gpu_profile_end(g, o->prof, (int)(sizeof(o->prof) / sizeof(o->prof[0])));
         o->nprof = n > 0 ? n : 0;
         for (int i = 0; i < o->nprof; i++)
@@ -261,7 +275,7 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_gp
         qsort(o->prof, (size_t)o->nprof, sizeof(o->prof[0]), cmp_prof);
         vla_prof_launches(o->prof, o->nprof, o->prof_launches);
         if (rc) {
-            snprintf(o->error, sizeof(o->error), "profiled pass: %s", vla_gpu_error(g));
+            gpu_error(g, o->error, sizeof(o->error), "profiled pass: ");
             goto out;
         }
     }
@@ -284,7 +298,7 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_gp
             rc = rc || vla_gpu_graph_run(g, row, ns);
         }
         if (rc) {
-            snprintf(o->error, sizeof(o->error), "graph replay: %s", vla_gpu_error(g));
+            gpu_error(g, o->error, sizeof(o->error), "graph replay: ");
             goto out;
         }
         /* the replayed graph must give the eager pass's actions */
@@ -373,7 +387,8 @@ int vla_gpu_session_call(struct vla_gpu_session *s, int graph)
 {
     if (graph)
         return vla_gpu_graph_run(s->g, NULL, 0);
-    return vla_forward(&s->m, &s->in, s->scratch, NULL, NULL) || *vla_gpu_error(s->g) ? -1 : 0;
+    return vla_forward(&s->m, &s->in, s->scratch, NULL, NULL) || vla_gpu_failed(s->g, NULL) ? -1
+                                                                                            : 0;
 }
 
 struct vla_gpu *vla_gpu_session_gpu(struct vla_gpu_session *s)

@@ -29,7 +29,7 @@ static int pass_at(struct vla_gpu *g, const struct vla_preset *p, const struct v
     int rc = vla_forward(&m, &in, act, NULL, NULL);
     vla_inputs_release(&in);
     vla_model_release(&m);
-    return rc || *vla_gpu_error(g) ? -1 : 0;
+    return rc || vla_gpu_failed(g, NULL) ? -1 : 0;
 }
 
 static int pass(struct vla_gpu *g, const struct vla_preset *p, const struct vla_weights *w,
@@ -181,7 +181,9 @@ int vla_kernel_test(const char *backend)
         vla_gpu_set_blaslt(g, 1);
     }
     if (rc) {
-        printf("FAIL the odd preset's pass did not run: %s\n", vla_gpu_error(g));
+        vla_gpu_failed(g, &why); /* NULL since the open succeeded */
+        printf("FAIL the odd preset's pass did not run: %s\n", why ? why : "");
+        free(why);
         fails++;
     } else {
         fails += judge("pass: GPU fp32 vs CPU fp32", g32, cpu, na, 0.999999, 1e-3);

@@ -1,9 +1,19 @@
 /* ops.h - the operations of the VLA pass as a table of function pointers,
- * one table per backend (ops_cpu.c now; HIP/CUDA later). model.c never
- * touches activation memory itself: every read or write of a buffer goes
- * through these calls, so a GPU backend slots in by providing the same
- * table over device pointers. Buffers are float (fp32) arrays; shapes are
- * row-major, a linear layer's weight is [out, in] as in PyTorch. */
+ * one table per backend: vla_ops_cpu (ops_cpu.c, host memory) and the
+ * GPU's (ops_gpu.h: HIP or CUDA, one table per opened context). model.c
+ * never touches activation memory itself: every read or write of a buffer
+ * goes through these calls, each given the table's ctx first. Buffers are
+ * float (fp32) arrays; shapes are row-major, a linear layer's weight is
+ * [out, in] as in PyTorch.
+ *
+ * Error reasons (src/vla and src/gpu): a call that can fail returns -1 (or
+ * NULL) and hands the reason back through a `char **why` argument,
+ * malloc'd, NULL on success, the caller frees it. The ops return nothing; a
+ * backend that can fail inside them (the GPU) keeps the first failure in
+ * its context and gives it out the same way (vla_gpu_failed). Not yet so:
+ * the struct gpu_backend method table's err[] (read after a failed method)
+ * and gpu_cpu_test_devices, memtest_run and bs_dev's caller buffers, whose
+ * callers live in probes/. */
 #ifndef RVD_VLA_OPS_H
 #define RVD_VLA_OPS_H
 

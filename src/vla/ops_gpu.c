@@ -29,9 +29,11 @@ void vgpu_fail_msg(struct vla_gpu *gp, const char *msg)
     snprintf(gp->errmsg, sizeof(gp->errmsg), "%s", msg);
 }
 
-const char *vla_gpu_error(struct vla_gpu *gp)
+int vla_gpu_failed(struct vla_gpu *gp, char **why)
 {
-    return gp->err ? gp->errmsg : "";
+    if (why)
+        *why = gp->err ? xstrdup(gp->errmsg) : NULL;
+    return gp->err ? -1 : 0;
 }
 
 /* the ops over a context: vla_gpu_open copies it with .ctx set */

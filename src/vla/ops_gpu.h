@@ -8,7 +8,7 @@
  * isolated child of the vla probe). Errors as ops.h says: a call that can
  * fail returns -1 and, where it has a char **why, the reason there; the
  * ops return nothing, so their first failure sticks to the context until
- * vla_gpu_error reports it. */
+ * vla_gpu_failed reports it. */
 #ifndef RVD_VLA_OPS_GPU_H
 #define RVD_VLA_OPS_GPU_H
 
@@ -89,7 +89,6 @@ int vla_gpu_graph_capture(struct vla_gpu *g, struct vla_model *m, const struct v
                           float *actions, char **why);
 /* replay; stage_s[VLA_STAGES] from the events (NULL: not wanted). 0 or -1 */
 int vla_gpu_graph_run(struct vla_gpu *g, double *stage_s, int nstages);
-int vla_gpu_have_graph(struct vla_gpu *g);
 
 /* per-kernel time of the stream-launched work between begin and end: an
  * event after every launch (the gap before a launch counts to it); out[]
@@ -115,7 +114,9 @@ int vla_gpu_ceilings(struct vla_gpu *g, double *gemm_flops, double *copy_bytes_s
 int vla_gpu_load_gemm(struct vla_gpu *g, int n, int reps);
 /* x_t after the last pass (normalised actions), [B * chunk * A] */
 int vla_gpu_download_state(struct vla_gpu *g, const struct vla_model *m, float *host);
-/* the last error of the backend ("" if none) */
-const char *vla_gpu_error(struct vla_gpu *g);
+/* 0 while the context has not failed; -1 once it has, with the first
+ * failure's reason in *why (malloc'd; why NULL: only asking). The ops
+ * return nothing: run a pass, then ask here. */
+int vla_gpu_failed(struct vla_gpu *g, char **why);
 
 #endif

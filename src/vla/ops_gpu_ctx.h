@@ -115,7 +115,7 @@ struct alloc_rec {
 };
 
 struct vla_gpu {
-    struct vla_ops ops; /* vla_ops_gpu's table with .ctx = this context */
+    struct vla_ops ops; /* the op table (ops_gpu.c) with .ctx = this context */
     struct gpu_backend *b;
     gpu_stream s;
     gpu_module mod;
@@ -155,7 +155,7 @@ struct vla_gpu {
     int prof_syncs;
     size_t cur, peak, free0;
     /* the first failure: the ops return nothing, so it sticks here until
-     * the caller asks (vla_gpu_error) */
+     * the caller asks (vla_gpu_failed) */
     int err;
     char errmsg[600];
     /* capture */
@@ -248,13 +248,13 @@ void vgpu_matmul(void *ctx, const float *x, const float *w, const float *bias, f
 void vgpu_attention(void *ctx, const float *q, int qs, const float *k, const float *v, int ks,
                     float *out, int Tq, int Tk, int H, int KV, int hd, float scale);
 void vgpu_attention_o(void *ctx, const float *q, int qs, const float *k, const float *v, int ks,
-                      const float *o_w, float *att, float *x, int Tq, int Tk, int H, int KV,
-                      int hd, int D, float scale);
+                      const float *o_w, float *att, float *x, int Tq, int Tk, int H, int KV, int hd,
+                      int D, float scale);
 void vgpu_qkv_rope(void *ctx, const float *h, const float *q_w, const float *kv_w, float *q,
                    float *kv, int nseq, size_t kvs, int T, int D, int H, int KV, int hd, int pos0,
                    double theta);
-void vgpu_attention_packed(void *ctx, const float *qkv, const float *bias, float *out, int C,
-                           int T, int H, int hd, float scale);
+void vgpu_attention_packed(void *ctx, const float *qkv, const float *bias, float *out, int C, int T,
+                           int H, int hd, float scale);
 void vgpu_attention_block(void *ctx, const float *h, const float *qkv_w, const float *qkv_b,
                           const float *o_w, float *qkv, float *att, float *x, int C, int T, int H,
                           int hd, float scale);
@@ -289,8 +289,8 @@ void vgpu_time_embed(void *ctx, float *out, int D, float t, double min_p, double
 void vgpu_moe_route(void *ctx, const float *logits, int T, int X, int k, enum vla_router r,
                     int *idx, float *wts);
 void vgpu_gather_rows(void *ctx, const float *x, const int *rows, int n, int D, float *out);
-void vgpu_scatter_add_rows(void *ctx, const float *x, const int *rows, const float *w, int n,
-                           int D, float *y);
+void vgpu_scatter_add_rows(void *ctx, const float *x, const int *rows, const float *w, int n, int D,
+                           float *y);
 void vgpu_moe_dense(void *ctx, const float *h, float *x, const float *router_w,
                     const float *gate_up_w, const float *down_w, int T, int D, int X, int k, int M,
                     enum vla_router r, enum vla_act a, float *logits);
