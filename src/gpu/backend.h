@@ -200,7 +200,6 @@ struct gpu_backend *gpu_backend_cpu_open(void);
 int gpu_cpu_test_devices(char pci[][32], int max, char *why, size_t why_len);
 
 /* IEEE binary16 and bfloat16 conversions, round to nearest even (backend_cpu.c) */
-float gpu_half_to_float(uint16_t h);
 uint16_t gpu_float_to_half(float f);
 float gpu_bf16_to_float(uint16_t h);
 uint16_t gpu_float_to_bf16(float f);

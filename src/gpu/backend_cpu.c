@@ -12,7 +12,7 @@
 #include "backend.h"
 #include "pci_addr.h"
 
-float gpu_half_to_float(uint16_t h)
+static float gpu_half_to_float(uint16_t h)
 {
     int s = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
     float v;

@@ -530,9 +530,13 @@ static void load_blas(struct gpu_backend *b, struct cu *c)
     if (off && *off && strcmp(off, "0") != 0)
         snprintf(b->blas_lt_err, sizeof(b->blas_lt_err),
                  "disabled by ROCM_VLA_DOCTOR_NO_BLASLT=%.32s", off);
-    else
-        c->lt = gpu_lt_open(b->blas_lt_lib, sizeof(b->blas_lt_lib), b->blas_lt_err,
-                            sizeof(b->blas_lt_err));
+    else {
+        char *lt_why = NULL;
+        c->lt = gpu_lt_open(b->blas_lt_lib, sizeof(b->blas_lt_lib), &lt_why);
+        if (!c->lt)
+            snprintf(b->blas_lt_err, sizeof(b->blas_lt_err), "%s", lt_why);
+        free(lt_why);
+    }
 }
 
 /* a program that is only asked to compile (CI, no driver) still gets NVRTC */

@@ -50,8 +50,9 @@ struct gpu_lt {
     int n;
 };
 
-struct gpu_lt *gpu_lt_open(char *lib, size_t lib_len, char *err, size_t err_len)
+struct gpu_lt *gpu_lt_open(char *lib, size_t lib_len, char **err)
 {
+    *err = NULL;
     /* ROCM_VLA_DOCTOR_CUBLASLT_LIB: only that file (tests: an absent library) */
     const char *forced = getenv("ROCM_VLA_DOCTOR_CUBLASLT_LIB");
     const char *const names[] = {forced ? forced : "libcublasLt.so",
@@ -62,7 +63,7 @@ struct gpu_lt *gpu_lt_open(char *lib, size_t lib_len, char *err, size_t err_len)
     void *h = gpu_dlopen_first(names, ARRAY_SIZE(names), lib, lib_len, &why);
     if (!h) {
         lib[0] = '\0';
-        snprintf(err, err_len, "%s", why.buf ? why.buf : "not found");
+        *err = xstrdup(why.buf ? why.buf : "not found");
         strbuf_release(&why);
         return NULL;
     }
@@ -72,7 +73,7 @@ struct gpu_lt *gpu_lt_open(char *lib, size_t lib_len, char *err, size_t err_len)
     LT_FNS(LOADLT)
 #define NEEDLT(fn)                                                                                 \
     if (!lt->fn) {                                                                                 \
-        snprintf(err, err_len, "%.400s lacks %s", lib, #fn);                                       \
+        *err = xasprintf("%.400s lacks %s", lib, #fn);                                              \
         goto fail;                                                                                 \
     }
     LT_FNS(NEEDLT)
@@ -80,7 +81,7 @@ struct gpu_lt *gpu_lt_open(char *lib, size_t lib_len, char *err, size_t err_len)
     if (!e)
         e = lt->cublasLtMatmulPreferenceCreate(&lt->pref);
     if (e) {
-        snprintf(err, err_len, "cublasLtCreate: status %d", e);
+        *err = xasprintf("cublasLtCreate: status %d", e);
         goto fail;
     }
     return lt;
@@ -297,12 +298,4 @@ void gpu_lt_close(struct gpu_lt *lt)
     for (int i = 0; i < lt->n; i++)
         plan_release(lt, &lt->plan[i]);
     free(lt);
-}
-
-void gpu_lt_stats(const struct gpu_lt *lt, int *plans, int *timed)
-{
-    *plans = lt->n;
-    *timed = 0;
-    for (int i = 0; i < lt->n; i++)
-        *timed += lt->plan[i].by_time;
 }

@@ -13,8 +13,9 @@
 
 struct gpu_lt;
 
-/* dlopen libcublasLt; NULL with the reason in err (lib gets the path loaded) */
-struct gpu_lt *gpu_lt_open(char *lib, size_t lib_len, char *err, size_t err_len);
+/* dlopen libcublasLt; NULL with the reason in *err (malloc'd), lib gets
+ * the path loaded */
+struct gpu_lt *gpu_lt_open(char *lib, size_t lib_len, char **err);
 
 /* backend.h's blas_lt; tune = 0 while the stream is being captured (no
  * allocation, no timing: the heuristic's first choice, timed on a later call) */
@@ -33,8 +34,5 @@ uint32_t gpu_lt_align(const void *p, long ld, size_t es);
 /* the plans and the cache (not the library's handle, the workspace or the
  * events: the backend keeps those until its process exits) */
 void gpu_lt_close(struct gpu_lt *lt);
-
-/* shapes planned so far and how many of them were chosen by timing */
-void gpu_lt_stats(const struct gpu_lt *lt, int *plans, int *timed);
 
 #endif

@@ -218,9 +218,10 @@ float fp_rng_fill(uint64_t seed, uint64_t counter)
     return (float)((int)(fp_rng_u64(seed, counter) >> 56) - 128) / 128.0f;
 }
 
-/* Q(a, x): the series for P when x < a + 1, else Lentz's continued fraction
+/* regularised upper incomplete gamma Q(a, x) = Gamma(a, x) / Gamma(a).
+ * Q(a, x): the series for P when x < a + 1, else Lentz's continued fraction
  * for Q (Numerical Recipes 6.2; both converge fast in their region) */
-double fp_gamma_q(double a, double x)
+static double fp_gamma_q(double a, double x)
 {
     if (x <= 0)
         return 1;

@@ -49,8 +49,6 @@ float fp_rng_uniform(uint64_t seed, uint64_t counter);
  * and fp32, so that a fill on the device needs no rounding at all */
 float fp_rng_fill(uint64_t seed, uint64_t counter);
 
-/* regularised upper incomplete gamma Q(a, x) = Gamma(a, x) / Gamma(a) */
-double fp_gamma_q(double a, double x);
 /* chi-square survival function P(X >= x) for dof degrees of freedom */
 double fp_chi2_sf(double x, double dof);
 /* Pearson's statistic of counts[0..k) against probabilities p (summing to

@@ -22,7 +22,9 @@ static const struct gpu_kernel_src *find(const char *name)
     return NULL;
 }
 
-char *gpu_kernel_source(const char *name)
+/* the source as compiled: the prelude, then kernels/<name>.hip; caller frees;
+ * NULL when there is no such kernel file */
+static char *gpu_kernel_source(const char *name)
 {
     const struct gpu_kernel_src *k = find(name), *p = find("prelude");
     if (!k)

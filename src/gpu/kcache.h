@@ -18,10 +18,6 @@ struct gpu_kernel_src {
 /* terminated by a {NULL, NULL, NULL} entry; includes "prelude" */
 extern const struct gpu_kernel_src rvd_kernels[];
 
-/* the source as compiled: the prelude, then kernels/<name>.hip; caller frees;
- * NULL when there is no such kernel file */
-char *gpu_kernel_source(const char *name);
-
 struct kcache_stats {
     int hits, compiles, failures;
     double compile_s;

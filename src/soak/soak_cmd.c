@@ -197,6 +197,15 @@ static void sleep_ms(double ms)
     nanosleep(&ts, NULL);
 }
 
+/* soak.error: the GPU context's first failure */
+static void gpu_error_fact(struct factset *fs, struct vla_gpu_session *s)
+{
+    char *why = NULL;
+    vla_gpu_failed(vla_gpu_session_gpu(s), &why);
+    fact_set_str(fs, "soak.error", why ? why : "", SRC);
+    free(why);
+}
+
 static int child_cpu(struct factset *fs, const struct vla_preset *p, double end)
 {
     struct vla_weights w;
@@ -285,12 +294,12 @@ static int child_run(struct probe_ctx *ctx)
         if (extra > 0)
             sleep_ms(extra);
         if (rc) {
-            fact_set_str(fs, "soak.error", vla_gpu_error(), SRC);
+            gpu_error_fact(fs, s);
             break;
         }
         record(t, util_mono_s() - t);
-        if (load && vla_gpu_load_gemm(GEMM_LOAD_N, GEMM_LOAD_REPS)) {
-            fact_set_str(fs, "soak.error", vla_gpu_error(), SRC);
+        if (load && vla_gpu_load_gemm(vla_gpu_session_gpu(s), GEMM_LOAD_N, GEMM_LOAD_REPS)) {
+            gpu_error_fact(fs, s);
             break;
         }
     }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void vla_attn_ptrs_fill(const struct vla_attn_geom *g, void **ptrs)
+static void vla_attn_ptrs_fill(const struct vla_attn_geom *g, void **ptrs)
 {
     size_t W = (size_t)g->H * g->hd, TT = (size_t)g->T * g->T, CH = (size_t)g->C * g->H;
     size_t ob = g->ot == GPU_F32 ? sizeof(float) : 2;

@@ -26,7 +26,6 @@ struct vla_attn_geom {
 
 /* the arrays, each C*H pointers, entry c*H + h, array a at a*C*H */
 enum { VLA_AP_Q, VLA_AP_K, VLA_AP_S, VLA_AP_P, VLA_AP_V, VLA_AP_O, VLA_AP_N };
-void vla_attn_ptrs_fill(const struct vla_attn_geom *g, void **ptrs);
 
 #define VLA_AP_CACHE 32
 struct vla_attn_cache {

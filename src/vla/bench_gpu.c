@@ -19,8 +19,9 @@ static int cmp_d(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* largest time first */
-void vla_prof_launches(const struct vla_gpu_prof *rows, int n, int out[3])
+/* launches of a profile's rows by stage ("vision", "prefix", "steps"):
+ * out[0..2]; rows of another stage are not counted */
+static void vla_prof_launches(const struct vla_gpu_prof *rows, int n, int out[3])
 {
     static const char *const names[3] = {"vision", "prefix", "steps"};
     out[0] = out[1] = out[2] = 0;
@@ -30,6 +31,7 @@ void vla_prof_launches(const struct vla_gpu_prof *rows, int n, int out[3])
                 out[k] += rows[i].calls;
 }
 
+/* largest time first */
 static int cmp_prof(const void *a, const void *b)
 {
     double x = ((const struct vla_gpu_prof *)a)->ms, y = ((const struct vla_gpu_prof *)b)->ms;
@@ -92,19 +94,29 @@ void vla_actions_compare(const float *a, const float *b, size_t n, double *cosv,
     *maxerr = m;
 }
 
+/* dst = what, then the context's first failure ("" when there is none); -1 */
+static int gpu_error(struct vla_gpu *g, char *dst, size_t n, const char *what)
+{
+    char *why = NULL;
+    vla_gpu_failed(g, &why);
+    snprintf(dst, n, "%s%s", what, why ? why : "");
+    free(why);
+    return -1;
+}
+
 /* energy per call: the pass repeated (the graph when there is one) for at
  * least VLA_ENERGY_MIN_S, so that a counter updated every few ms still
  * resolves it; never a figure without a counter or power readings */
-static void measure_energy(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_model *m,
-                           struct vla_inputs *in, float *scratch)
+static void measure_energy(struct vla_gpu *g, const struct vla_gpu_req *r, struct vla_gpu_out *o,
+                           struct vla_model *m, struct vla_inputs *in, float *scratch)
 {
-    const struct vla_gpu_info *gi = vla_gpu_info();
+    const struct vla_gpu_info *gi = vla_gpu_info(g);
     struct tel_energy *e = tel_energy_start(gi->backend, gi->pci);
     double t0 = util_mono_s();
     int calls = 0, rc = 0;
     while (!rc && (calls < r->runs || util_mono_s() - t0 < VLA_ENERGY_MIN_S)) {
-        rc = o->graph ? vla_gpu_graph_run(NULL, 0)
-                      : (vla_forward(m, in, scratch, NULL, NULL) || *vla_gpu_error());
+        rc = o->graph ? vla_gpu_graph_run(g, NULL, 0)
+                      : (vla_forward(m, in, scratch, NULL, NULL) || vla_gpu_failed(g, NULL));
         calls++;
     }
     double j, secs;
@@ -117,27 +129,27 @@ static void measure_energy(const struct vla_gpu_req *r, struct vla_gpu_out *o, s
         o->energy_j_per_call = j / calls;
         o->avg_power_w = j / secs;
     } else if (rc) {
-        snprintf(o->energy_why, sizeof(o->energy_why), "the energy run failed: %s",
-                 vla_gpu_error());
+        gpu_error(g, o->energy_why, sizeof(o->energy_why), "the energy run failed: ");
     }
 }
 
 /* the runtime, the weights on the device, the model and the first pass
  * (with layer statistics): what bench and soak share. 0, 1 no GPU, -1 */
-static int prepare(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_weights *w,
-                   struct vla_model *m, struct vla_inputs *in)
+static int prepare(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_gpu **gout,
+                   struct vla_weights *w, struct vla_model *m, struct vla_inputs *in)
 {
     const struct vla_preset *p = r->p;
     int B = r->batch > 0 ? r->batch : 1;
     size_t na = (size_t)B * p->chunk * p->action_dim;
     double t0 = util_mono_s();
     char *why = NULL;
-    if (vla_gpu_open(r->backend, &why)) {
+    if (vla_gpu_open(r->backend, gout, &why)) {
         snprintf(o->error, sizeof(o->error), "%s", why ? why : "no GPU");
         free(why);
         return 1;
     }
-    const struct vla_gpu_info *gi = vla_gpu_info();
+    struct vla_gpu *g = *gout;
+    const struct vla_gpu_info *gi = vla_gpu_info(g);
     snprintf(o->backend, sizeof(o->backend), "%s", gi->backend);
     snprintf(o->device, sizeof(o->device), "%s", gi->device);
     snprintf(o->pci, sizeof(o->pci), "%s", gi->pci);
@@ -156,30 +168,33 @@ static int prepare(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vl
     o->weights_fp32_bytes = w->arena_len * sizeof(float);
     snprintf(o->origin, sizeof(o->origin), "%s",
              r->weights ? r->weights : "synthetic, generated on the device");
-    if (vla_gpu_weights(w, p, r->seed, r->weights != NULL))
-        return snprintf(o->error, sizeof(o->error), "weights: %s", vla_gpu_error()), -1;
+    if (vla_gpu_weights(g, w, p, r->seed, r->weights != NULL))
+        return gpu_error(g, o->error, sizeof(o->error), "weights: ");
     if (r->save && !r->weights) {
-        if (vla_gpu_weights_download(w->arena, w->arena_len))
-            return snprintf(o->error, sizeof(o->error), "%s", vla_gpu_error()), -1;
+        if (vla_gpu_weights_download(g, w->arena, w->arena_len))
+            return gpu_error(g, o->error, sizeof(o->error), "");
         free(w->origin);
         w->origin = xasprintf("synthetic (seed %llu)", (unsigned long long)r->seed);
         if (vla_weights_save(w, p, r->save))
             return snprintf(o->error, sizeof(o->error), "cannot write %s", r->save), -1;
     }
-    if (vla_gpu_set_dtype(r->dtype))
-        return snprintf(o->error, sizeof(o->error), "dtype %s: %s", r->dtype, vla_gpu_error()), -1;
-    if (vla_model_init_batch(m, p, w, &vla_ops_gpu, r->image, B, 1))
+    if (vla_gpu_set_dtype(g, r->dtype)) {
+        char what[sizeof(o->error)];
+        snprintf(what, sizeof(what), "dtype %s: ", r->dtype);
+        return gpu_error(g, o->error, sizeof(o->error), what);
+    }
+    if (vla_model_init_batch(m, p, w, vla_gpu_ops(g), r->image, B, 1))
         return snprintf(o->error, sizeof(o->error), "model init failed"), -1;
     vla_inputs_synthetic_batch(in, p, r->image, B, r->seed);
     o->actions = xcalloc(na, sizeof(float));
     double t1 = util_mono_s();
-    if (vla_forward(m, in, o->actions, NULL, &o->st) || *vla_gpu_error())
-        return snprintf(o->error, sizeof(o->error), "first pass: %s", vla_gpu_error()), -1;
+    if (vla_forward(m, in, o->actions, NULL, &o->st) || vla_gpu_failed(g, NULL))
+        return gpu_error(g, o->error, sizeof(o->error), "first pass: ");
     o->first_pass_s = util_mono_s() - t1;
     o->cold_s = util_mono_s() - t0;
     /* which vision attention the first pass ran: launches, not intent */
     long long fl = 0;
-    const char *fwhy = vla_gpu_flash(&fl);
+    const char *fwhy = vla_gpu_flash(g, &fl);
     if (fl > 0)
         snprintf(o->attention, sizeof(o->attention),
                  "fused kernel (QK^T, online softmax, PV in one launch; mma.sync)");
@@ -194,25 +209,26 @@ static int prepare(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vl
     return 0;
 }
 
-static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_weights *w,
-               struct vla_model *m, struct vla_inputs *in)
+static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_gpu **gout,
+               struct vla_weights *w, struct vla_model *m, struct vla_inputs *in)
 {
     const struct vla_preset *p = r->p;
     size_t na = (size_t)(r->batch > 0 ? r->batch : 1) * p->chunk * p->action_dim;
     int ns = VLA_STAGES(p);
-    int prc = prepare(r, o, w, m, in);
+    int prc = prepare(r, o, gout, w, m, in);
     if (prc)
         return prc;
+    struct vla_gpu *g = *gout;
 
     /* numerics: the fp32 pass on the same device weights is the reference */
     float *norm = xcalloc(na, sizeof(float));
-    vla_gpu_download_state(m, norm);
+    vla_gpu_download_state(g, m, norm);
     if (r->want_ref && strcmp(r->dtype, "fp32") != 0) {
         float *ra = xcalloc(na, sizeof(float)), *rn = xcalloc(na, sizeof(float));
         struct vla_stats rs = {0};
-        vla_gpu_set_dtype("fp32");
-        if (!vla_forward(m, in, ra, NULL, &rs) && !*vla_gpu_error() &&
-            !vla_gpu_download_state(m, rn)) {
+        vla_gpu_set_dtype(g, "fp32");
+        if (!vla_forward(m, in, ra, NULL, &rs) && !vla_gpu_failed(g, NULL) &&
+            !vla_gpu_download_state(g, m, rn)) {
             o->have_ref = 1;
             vla_actions_compare(o->actions, ra, na, &o->cos_phys, &o->maxerr_phys);
             vla_actions_compare(norm, rn, na, &o->cos_norm, &o->maxerr_norm);
@@ -226,7 +242,7 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
         vla_stats_release(&rs);
         free(ra);
         free(rn);
-        vla_gpu_set_dtype(r->dtype);
+        vla_gpu_set_dtype(g, r->dtype);
         /* the reference pass must not leave its actions behind */
         vla_forward(m, in, o->actions, NULL, NULL);
     }
@@ -241,32 +257,33 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
     int rc = 0;
     for (int k = 0; k < r->runs && !rc; k++) {
         double *row = times + (size_t)k * (ns + 1);
-        rc = vla_forward(m, in, scratch, row, NULL) || *vla_gpu_error();
+        rc = vla_forward(m, in, scratch, row, NULL) || vla_gpu_failed(g, NULL);
         for (int s = 0; s < ns; s++)
             row[ns] += row[s];
     }
     if (rc) {
-        snprintf(o->error, sizeof(o->error), "timed pass: %s", vla_gpu_error());
+        gpu_error(g, o->error, sizeof(o->error), "timed pass: ");
         goto out;
     }
     if (r->profile) {
-        vla_gpu_profile_begin();
-        rc = vla_forward(m, in, scratch, NULL, NULL) || *vla_gpu_error();
-        int n = vla_gpu_profile_end(o->prof, (int)(sizeof(o->prof) / sizeof(o->prof[0])));
+        vla_gpu_profile_begin(g);
+        rc = vla_forward(m, in, scratch, NULL, NULL) || vla_gpu_failed(g, NULL);
+        int n = vla_gpu_profile_end(g, o->prof, (int)(sizeof(o->prof) / sizeof(o->prof[0])));
         o->nprof = n > 0 ? n : 0;
         for (int i = 0; i < o->nprof; i++)
             o->prof_total_ms += o->prof[i].ms;
         qsort(o->prof, (size_t)o->nprof, sizeof(o->prof[0]), cmp_prof);
         vla_prof_launches(o->prof, o->nprof, o->prof_launches);
         if (rc) {
-            snprintf(o->error, sizeof(o->error), "profiled pass: %s", vla_gpu_error());
+            gpu_error(g, o->error, sizeof(o->error), "profiled pass: ");
             goto out;
         }
     }
     char *gwhy = NULL;
-    if (vla_gpu_graph_capture(m, in, scratch, &gwhy) == 0 && vla_gpu_graph_run(NULL, 0) == 0) {
+    if (vla_gpu_graph_capture(g, m, in, scratch, &gwhy) == 0 &&
+        vla_gpu_graph_run(g, NULL, 0) == 0) {
         memset(scratch, 0, na * sizeof(float));
-        vla_gpu_graph_run(NULL, 0);
+        vla_gpu_graph_run(g, NULL, 0);
         o->graph = 1;
         for (int k = 0; k < r->runs; k++)
             col[k] = times[(size_t)k * (ns + 1) + ns];
@@ -276,12 +293,12 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
         for (int k = 0; k < r->runs && !rc; k++) {
             double *row = times + (size_t)k * (ns + 1);
             double a = util_mono_s();
-            rc = vla_gpu_graph_run(NULL, 0);
+            rc = vla_gpu_graph_run(g, NULL, 0);
             row[ns] = util_mono_s() - a;
-            rc = rc || vla_gpu_graph_run(row, ns);
+            rc = rc || vla_gpu_graph_run(g, row, ns);
         }
         if (rc) {
-            snprintf(o->error, sizeof(o->error), "graph replay: %s", vla_gpu_error());
+            gpu_error(g, o->error, sizeof(o->error), "graph replay: ");
             goto out;
         }
         /* the replayed graph must give the eager pass's actions */
@@ -298,10 +315,10 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_we
             col[k] = times[(size_t)k * (ns + 1) + s];
         o->stage[s] = vla_pcts(col, r->runs);
     }
-    measure_energy(r, o, m, in, scratch);
-    o->mem_used = vla_gpu_used_bytes();
-    o->alloc_peak = vla_gpu_alloc_peak();
-    vla_gpu_ceilings(&o->gemm_peak, &o->bw_peak);
+    measure_energy(g, r, o, m, in, scratch);
+    o->mem_used = vla_gpu_used_bytes(g);
+    o->alloc_peak = vla_gpu_alloc_peak(g);
+    vla_gpu_ceilings(g, &o->gemm_peak, &o->bw_peak);
 out:
     free(times);
     free(col);
@@ -319,12 +336,13 @@ int vla_gpu_run(const struct vla_gpu_req *r, struct vla_gpu_out *o)
     memset(&m, 0, sizeof(m));
     struct vla_inputs in;
     memset(&in, 0, sizeof(in));
-    int rc = run(r, o, &w, &m, &in);
+    struct vla_gpu *g = NULL;
+    int rc = run(r, o, &g, &w, &m, &in);
     if (m.ops)
         vla_model_release(&m);
     vla_inputs_release(&in);
     vla_weights_release(&w);
-    vla_gpu_close();
+    vla_gpu_close(g);
     return rc;
 }
 
@@ -337,6 +355,7 @@ void vla_gpu_out_release(struct vla_gpu_out *o)
 }
 
 struct vla_gpu_session {
+    struct vla_gpu *g;
     struct vla_weights w;
     struct vla_model m;
     struct vla_inputs in;
@@ -350,13 +369,13 @@ int vla_gpu_session_open(const struct vla_gpu_req *r, struct vla_gpu_out *o,
     o->st.first_bad = -1;
     struct vla_gpu_session *s = xcalloc(1, sizeof(*s));
     *out = s;
-    int rc = prepare(r, o, &s->w, &s->m, &s->in);
+    int rc = prepare(r, o, &s->g, &s->w, &s->m, &s->in);
     if (rc)
         return rc;
     s->scratch = xcalloc((size_t)s->m.B * r->p->chunk * r->p->action_dim, sizeof(float));
     char *why = NULL;
-    if (vla_gpu_graph_capture(&s->m, &s->in, s->scratch, &why) == 0 &&
-        vla_gpu_graph_run(NULL, 0) == 0)
+    if (vla_gpu_graph_capture(s->g, &s->m, &s->in, s->scratch, &why) == 0 &&
+        vla_gpu_graph_run(s->g, NULL, 0) == 0)
         o->graph = 1;
     else
         snprintf(o->graph_why, sizeof(o->graph_why), "%s", why ? why : "graph replay failed");
@@ -367,8 +386,14 @@ int vla_gpu_session_open(const struct vla_gpu_req *r, struct vla_gpu_out *o,
 int vla_gpu_session_call(struct vla_gpu_session *s, int graph)
 {
     if (graph)
-        return vla_gpu_graph_run(NULL, 0);
-    return vla_forward(&s->m, &s->in, s->scratch, NULL, NULL) || *vla_gpu_error() ? -1 : 0;
+        return vla_gpu_graph_run(s->g, NULL, 0);
+    return vla_forward(&s->m, &s->in, s->scratch, NULL, NULL) || vla_gpu_failed(s->g, NULL) ? -1
+                                                                                            : 0;
+}
+
+struct vla_gpu *vla_gpu_session_gpu(struct vla_gpu_session *s)
+{
+    return s->g;
 }
 
 void vla_gpu_session_close(struct vla_gpu_session *s)
@@ -380,6 +405,6 @@ void vla_gpu_session_close(struct vla_gpu_session *s)
     vla_inputs_release(&s->in);
     vla_weights_release(&s->w);
     free(s->scratch);
-    vla_gpu_close();
+    vla_gpu_close(s->g);
     free(s);
 }

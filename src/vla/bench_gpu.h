@@ -72,9 +72,6 @@ struct vla_gpu_out {
 int vla_gpu_run(const struct vla_gpu_req *r, struct vla_gpu_out *out);
 void vla_gpu_out_release(struct vla_gpu_out *out);
 
-/* launches of a profile's rows by stage ("vision", "prefix", "steps"):
- * out[0..2]; rows of another stage are not counted */
-void vla_prof_launches(const struct vla_gpu_prof *rows, int n, int out[3]);
 /* nearest-rank p50/p90/p99 of n values (sorts v) */
 struct vla_pct vla_pcts(double *v, int n);
 /* cosine and max |a - b| of two vectors (cosine 1 for two zero vectors) */
@@ -87,6 +84,9 @@ struct vla_gpu_session;
 int vla_gpu_session_open(const struct vla_gpu_req *r, struct vla_gpu_out *out,
                          struct vla_gpu_session **s);
 int vla_gpu_session_call(struct vla_gpu_session *s, int graph);
+/* the session's GPU context: its failure (vla_gpu_failed), the soak's GEMM
+ * load (vla_gpu_load_gemm) */
+struct vla_gpu *vla_gpu_session_gpu(struct vla_gpu_session *s);
 void vla_gpu_session_close(struct vla_gpu_session *s);
 
 #endif

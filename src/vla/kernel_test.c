@@ -18,8 +18,8 @@
 
 /* the odd preset's actions on an ops table (weights generated or given), of
  * `batch` observations at `image` px */
-static int pass_at(const struct vla_preset *p, const struct vla_weights *w, const struct vla_ops *o,
-                   int resident, int image, int batch, float *act)
+static int pass_at(struct vla_gpu *g, const struct vla_preset *p, const struct vla_weights *w,
+                   const struct vla_ops *o, int resident, int image, int batch, float *act)
 {
     struct vla_model m;
     if (vla_model_init_batch(&m, p, w, o, image, batch, resident))
@@ -29,13 +29,13 @@ static int pass_at(const struct vla_preset *p, const struct vla_weights *w, cons
     int rc = vla_forward(&m, &in, act, NULL, NULL);
     vla_inputs_release(&in);
     vla_model_release(&m);
-    return rc || *vla_gpu_error() ? -1 : 0;
+    return rc || vla_gpu_failed(g, NULL) ? -1 : 0;
 }
 
-static int pass(const struct vla_preset *p, const struct vla_weights *w, const struct vla_ops *o,
-                int resident, float *act)
+static int pass(struct vla_gpu *g, const struct vla_preset *p, const struct vla_weights *w,
+                const struct vla_ops *o, int resident, float *act)
 {
-    return pass_at(p, w, o, resident, p->vision.image, 1, act);
+    return pass_at(g, p, w, o, resident, p->vision.image, 1, act);
 }
 
 static int judge(const char *what, const float *got, const float *want, size_t n, double min_cos,
@@ -59,23 +59,25 @@ int vla_kernel_test(const char *backend)
               "reference it compares with");
         return 2;
     }
-    if (vla_gpu_open(backend, &why)) {
+    struct vla_gpu *g = NULL;
+    if (vla_gpu_open(backend, &g, &why)) {
         error("bench --kernel-test: %s", why ? why : "no GPU");
         free(why);
         return 2;
     }
-    const struct vla_gpu_info *gi = vla_gpu_info();
+    const struct vla_gpu_info *gi = vla_gpu_info(g);
+    const struct vla_ops *go = vla_gpu_ops(g);
     printf("kernel tests on %s (%s, %s); GEMMs through %s\n", gi->device, gi->backend, gi->target,
            gi->blas[0] ? gi->blas : "the project's own kernel");
     int fails = 0;
     printf("-- fused ops, fp32, GPU vs the CPU composition\n");
-    fails += vla_ops_check(&vla_ops_cpu, &vla_ops_gpu, 1e-4, stdout);
-    vla_gpu_set_dtype("bf16");
+    fails += vla_ops_check(&vla_ops_cpu, go, 1e-4, stdout);
+    vla_gpu_set_dtype(g, "bf16");
     printf("-- fused ops, bf16 (16-bit attention operands), GPU vs the CPU composition\n");
     long long sh0, mi0, cv0, sh1, mi1, cv1;
-    vla_gpu_fuse_counts(&sh0, &mi0, &cv0);
-    fails += vla_ops_check(&vla_ops_cpu, &vla_ops_gpu, 3e-2, stdout);
-    vla_gpu_fuse_counts(&sh1, &mi1, &cv1);
+    vla_gpu_fuse_counts(g, &sh0, &mi0, &cv0);
+    fails += vla_ops_check(&vla_ops_cpu, go, 3e-2, stdout);
+    vla_gpu_fuse_counts(g, &sh1, &mi1, &cv1);
     /* the decoder attention and axpy cases read the KV cache's and x_t's
      * mirrors, the GEMMs after norms and activations their shadows */
     int fused_ran = mi1 > mi0 && sh1 > sh0;
@@ -85,37 +87,37 @@ int vla_kernel_test(const char *backend)
     /* the vision attention cases through the fused kernel, and the same
      * cases again through its portable fallback (BLAS GEMMs + softmax) */
     long long fc0, fc1;
-    const char *fwhy = vla_gpu_flash(&fc0);
+    const char *fwhy = vla_gpu_flash(g, &fc0);
     if (fwhy) {
         printf("skip the fused attention kernel (the BLAS path ran): %s\n", fwhy);
     } else {
-        vla_gpu_set_flash(0);
+        vla_gpu_set_flash(g, 0);
         printf("-- fused ops, bf16, vision attention by BLAS GEMMs + softmax (no fused kernel)\n");
-        fails += vla_ops_check(&vla_ops_cpu, &vla_ops_gpu, 3e-2, stdout);
-        vla_gpu_set_flash(1);
-        vla_gpu_flash(&fc1);
+        fails += vla_ops_check(&vla_ops_cpu, go, 3e-2, stdout);
+        vla_gpu_set_flash(g, 1);
+        vla_gpu_flash(g, &fc1);
         int fl_ok = fc0 > 0 && fc1 == fc0;
         printf("%s fused attention kernel: %lld launches in the bf16 cases, %lld with it off\n",
                fl_ok ? "ok  " : "FAIL", fc0, fc1 - fc0);
         fails += !fl_ok;
         /* the fp16 kernels of the pair (vla_flash_attn_h, _w_h): the same
          * cases with fp16 operands, the fused kernel on */
-        vla_gpu_set_dtype("fp16");
+        vla_gpu_set_dtype(g, "fp16");
         printf("-- fused ops, fp16 (the fused attention's fp16 kernels)\n");
-        fails += vla_ops_check(&vla_ops_cpu, &vla_ops_gpu, 3e-2, stdout);
+        fails += vla_ops_check(&vla_ops_cpu, go, 3e-2, stdout);
         long long fc2;
-        vla_gpu_flash(&fc2);
+        vla_gpu_flash(g, &fc2);
         int h_ok = fc2 - fc1 == fc0;
         printf("%s fused attention kernel, fp16: %lld launches\n", h_ok ? "ok  " : "FAIL",
                fc2 - fc1);
         fails += !h_ok;
-        vla_gpu_set_dtype("bf16");
+        vla_gpu_set_dtype(g, "bf16");
     }
     /* the attention cases of 2 and 3 sequences on the BLAS path (the fused
      * kernel's fallback, or where there is no fused kernel): their GEMMs over sequences
      * x heads by pointer arrays, or (why says) the strided path per sequence */
     long long pc, pf;
-    const char *pwhy = vla_gpu_ptr_batch(&pc, &pf);
+    const char *pwhy = vla_gpu_ptr_batch(g, &pc, &pf);
     if (pwhy && pc == 0)
         printf("skip pointer-array attention GEMMs (the strided path per sequence): %s\n", pwhy);
     else {
@@ -125,26 +127,26 @@ int vla_kernel_test(const char *backend)
                ptr_ok ? "ok  " : "FAIL", pc, pf, pwhy ? ": " : "", pwhy ? pwhy : "");
         fails += !ptr_ok;
     }
-    vla_gpu_set_dtype("fp32");
-    int lt = vla_gpu_set_blaslt(0) == 0;
+    vla_gpu_set_dtype(g, "fp32");
+    int lt = vla_gpu_set_blaslt(g, 0) == 0;
     if (lt) {
         printf("-- fused ops, fp32, GEMMs through cublasGemmEx instead of cuBLASLt\n");
-        fails += vla_ops_check(&vla_ops_cpu, &vla_ops_gpu, 1e-4, stdout);
+        fails += vla_ops_check(&vla_ops_cpu, go, 1e-4, stdout);
         /* the vision blocks' portable path: no bias or GELU epilogue, the
          * bias (and GELU) by kernels after a BLAS GEMM */
-        vla_gpu_set_dtype("bf16");
+        vla_gpu_set_dtype(g, "bf16");
         printf("-- fused ops, bf16, no cuBLASLt (the blocks' bias and GELU by kernels)\n");
-        fails += vla_ops_check(&vla_ops_cpu, &vla_ops_gpu, 3e-2, stdout);
-        vla_gpu_set_dtype("fp32");
+        fails += vla_ops_check(&vla_ops_cpu, go, 3e-2, stdout);
+        vla_gpu_set_dtype(g, "fp32");
     } else {
         printf("skip the cuBLASLt A/B: %s\n", gi->lt_why);
     }
-    vla_gpu_set_blaslt(1);
+    vla_gpu_set_blaslt(g, 1);
 
     printf("-- the odd preset's pass\n");
     struct vla_preset p;
     if (vla_preset_load_string(&p, "odd", vla_odd_preset_yaml, strlen(vla_odd_preset_yaml))) {
-        vla_gpu_close();
+        vla_gpu_close(g);
         return 3;
     }
     size_t na = (size_t)p.chunk * p.action_dim;
@@ -160,25 +162,28 @@ int vla_kernel_test(const char *backend)
     int rc = vla_weights_layout(&hw, &p, 1);
     if (!rc) {
         vla_weights_synthetic(&hw, &p, 0);
-        rc = pass(&p, &hw, &vla_ops_cpu, 0, cpu) || pass_at(&p, &hw, &vla_ops_cpu, 0, KIMG, KB, cb);
+        rc = pass(g, &p, &hw, &vla_ops_cpu, 0, cpu) ||
+             pass_at(g, &p, &hw, &vla_ops_cpu, 0, KIMG, KB, cb);
     }
-    rc = rc || vla_weights_layout(&dw, &p, 0) || vla_gpu_weights(&dw, &p, 0, 0);
-    rc = rc || pass(&p, &dw, &vla_ops_gpu, 1, g32);
-    rc = rc || pass_at(&p, &dw, &vla_ops_gpu, 1, KIMG, KB, gb);
-    rc = rc || vla_gpu_set_dtype("bf16") || pass(&p, &dw, &vla_ops_gpu, 1, gbf);
-    rc = rc || pass_at(&p, &dw, &vla_ops_gpu, 1, KIMG, KB, gbb);
+    rc = rc || vla_weights_layout(&dw, &p, 0) || vla_gpu_weights(g, &dw, &p, 0, 0);
+    rc = rc || pass(g, &p, &dw, go, 1, g32);
+    rc = rc || pass_at(g, &p, &dw, go, 1, KIMG, KB, gb);
+    rc = rc || vla_gpu_set_dtype(g, "bf16") || pass(g, &p, &dw, go, 1, gbf);
+    rc = rc || pass_at(g, &p, &dw, go, 1, KIMG, KB, gbb);
     if (!rc) {
-        vla_gpu_set_fuse(0);
-        rc = pass(&p, &dw, &vla_ops_gpu, 1, gun);
-        vla_gpu_set_fuse(1);
+        vla_gpu_set_fuse(g, 0);
+        rc = pass(g, &p, &dw, go, 1, gun);
+        vla_gpu_set_fuse(g, 1);
     }
     if (!rc && lt) {
-        vla_gpu_set_blaslt(0);
-        rc = pass(&p, &dw, &vla_ops_gpu, 1, gex);
-        vla_gpu_set_blaslt(1);
+        vla_gpu_set_blaslt(g, 0);
+        rc = pass(g, &p, &dw, go, 1, gex);
+        vla_gpu_set_blaslt(g, 1);
     }
     if (rc) {
-        printf("FAIL the odd preset's pass did not run: %s\n", vla_gpu_error());
+        vla_gpu_failed(g, &why); /* NULL since the open succeeded */
+        printf("FAIL the odd preset's pass did not run: %s\n", why ? why : "");
+        free(why);
         fails++;
     } else {
         fails += judge("pass: GPU fp32 vs CPU fp32", g32, cpu, na, 0.999999, 1e-3);
@@ -200,7 +205,7 @@ int vla_kernel_test(const char *backend)
     vla_weights_release(&dw);
     vla_preset_release(&p);
     free(cpu), free(g32), free(gbf), free(gun), free(gex), free(cb), free(gb), free(gbb);
-    vla_gpu_close();
+    vla_gpu_close(g);
     printf("%s: %d failure(s)\n", fails ? "kernel tests FAILED" : "kernel tests passed", fails);
     return fails ? 1 : 0;
 }

@@ -90,8 +90,8 @@ static void weights_to_device(struct vla_model *m, const struct vla_weights *hw)
     m->w = *hw;
     if (o->host_memory)
         return;
-    m->dev_arena = o->alloc(hw->arena_len);
-    o->upload(m->dev_arena, hw->arena, hw->arena_len);
+    m->dev_arena = o->alloc(o->ctx, hw->arena_len);
+    o->upload(o->ctx, m->dev_arena, hw->arena, hw->arena_len);
     float *H = hw->arena, *D = m->dev_arena;
 #define RB(f) m->w.f = rebase(hw->f, H, D)
     RB(patch_w), RB(patch_b), RB(pos), RB(vnorm_w), RB(vnorm_b), RB(proj_w), RB(proj_b);
@@ -136,12 +136,6 @@ int vla_model_init(struct vla_model *m, const struct vla_preset *p, const struct
     return vla_model_init_batch(m, p, w, ops, image, 1, 0);
 }
 
-int vla_model_init_resident(struct vla_model *m, const struct vla_preset *p,
-                            const struct vla_weights *w, const struct vla_ops *ops, int image)
-{
-    return vla_model_init_batch(m, p, w, ops, image, 1, 1);
-}
-
 int vla_model_init_batch(struct vla_model *m, const struct vla_preset *p,
                          const struct vla_weights *w, const struct vla_ops *ops, int image,
                          int batch, int resident)
@@ -176,37 +170,37 @@ int vla_model_init_batch(struct vla_model *m, const struct vla_preset *p,
     size_t qd = (size_t)b->heads * b->head_dim, kvd = 2 * (size_t)b->kv_heads * b->head_dim;
     size_t pp = 3 * (size_t)v->patch * v->patch;
     size_t k = e->moe.experts ? (size_t)e->moe.top_k : 0;
-    m->img = ops->alloc(Bz * v->cameras * 3 * image * image);
-    m->patches = ops->alloc(Tv * pp);
-    m->vx = ops->alloc(Tv * W);
-    m->vh = ops->alloc(Tv * W);
-    m->qkv = ops->alloc(Tv * 3 * W);
-    m->vatt = ops->alloc(Tv * W);
-    m->vmlp = ops->alloc(Tv * 2 * (size_t)v->mlp);
-    m->vmlp2 = ops->alloc(Tv * (size_t)v->mlp);
-    m->merged = ops->alloc(Tv * W);
-    m->posi = ops->alloc((size_t)m->grid * m->grid * W);
-    m->px = ops->alloc(P * Dm);
-    m->h = ops->alloc(maxz(P * Dm, C * E));
-    m->q = ops->alloc(maxz(P, C) * qd);
-    m->att = ops->alloc(maxz(P, C) * qd);
+    m->img = ops->alloc(ops->ctx, Bz * v->cameras * 3 * image * image);
+    m->patches = ops->alloc(ops->ctx, Tv * pp);
+    m->vx = ops->alloc(ops->ctx, Tv * W);
+    m->vh = ops->alloc(ops->ctx, Tv * W);
+    m->qkv = ops->alloc(ops->ctx, Tv * 3 * W);
+    m->vatt = ops->alloc(ops->ctx, Tv * W);
+    m->vmlp = ops->alloc(ops->ctx, Tv * 2 * (size_t)v->mlp);
+    m->vmlp2 = ops->alloc(ops->ctx, Tv * (size_t)v->mlp);
+    m->merged = ops->alloc(ops->ctx, Tv * W);
+    m->posi = ops->alloc(ops->ctx, (size_t)m->grid * m->grid * W);
+    m->px = ops->alloc(ops->ctx, P * Dm);
+    m->h = ops->alloc(ops->ctx, maxz(P * Dm, C * E));
+    m->q = ops->alloc(ops->ctx, maxz(P, C) * qd);
+    m->att = ops->alloc(ops->ctx, maxz(P, C) * qd);
     size_t gu = maxz(P * 2 * (size_t)b->mlp, C * 2 * (size_t)e->mlp);
     gu = maxz(gu, C * 2 * (size_t)e->moe.expert_mlp);
     gu = maxz(gu, C * 2 * (size_t)e->moe.shared_mlp);
-    m->gu = ops->alloc(gu);
-    m->act = ops->alloc(gu / 2);
-    m->kv = ops->alloc((size_t)b->layers * (P + C) * kvd);
-    m->xt = ops->alloc(C * A);
-    m->vel = ops->alloc(C * A);
-    m->out = ops->alloc(C * A);
-    m->ae = ops->alloc(C * E);
-    m->cat = ops->alloc(C * 2 * E);
-    m->tmp = ops->alloc(C * E);
-    m->ex = ops->alloc(C * E);
+    m->gu = ops->alloc(ops->ctx, gu);
+    m->act = ops->alloc(ops->ctx, gu / 2);
+    m->kv = ops->alloc(ops->ctx, (size_t)b->layers * (P + C) * kvd);
+    m->xt = ops->alloc(ops->ctx, C * A);
+    m->vel = ops->alloc(ops->ctx, C * A);
+    m->out = ops->alloc(ops->ctx, C * A);
+    m->ae = ops->alloc(ops->ctx, C * E);
+    m->cat = ops->alloc(ops->ctx, C * 2 * E);
+    m->tmp = ops->alloc(ops->ctx, C * E);
+    m->ex = ops->alloc(ops->ctx, C * E);
     if (k) {
-        m->logits = ops->alloc(C * (size_t)e->moe.experts);
-        m->gbuf = ops->alloc(C * E);
-        m->eo = ops->alloc(C * E);
+        m->logits = ops->alloc(ops->ctx, C * (size_t)e->moe.experts);
+        m->gbuf = ops->alloc(ops->ctx, C * E);
+        m->eo = ops->alloc(ops->ctx, C * E);
         m->moe_idx = xcalloc(C * k, sizeof(int));
         m->moe_w = xcalloc(C * k, sizeof(float));
         m->moe_rows = xcalloc(C, sizeof(int));
@@ -226,9 +220,9 @@ void vla_model_release(struct vla_model *m)
                      m->cat,   m->tmp,     m->ex,   m->logits, m->gbuf, m->eo};
     for (size_t i = 0; i < ARRAY_SIZE(bufs); i++)
         if (bufs[i])
-            o->release(bufs[i]);
+            o->release(o->ctx, bufs[i]);
     if (m->dev_arena) {
-        o->release(m->dev_arena);
+        o->release(o->ctx, m->dev_arena);
         free(m->w.vb);
         free(m->w.bl);
         free(m->w.el);
@@ -248,7 +242,7 @@ static void stat(struct vla_model *m, struct vla_stats *st, const char *name, co
     if (!st)
         return;
     int bad = 0;
-    float mx = m->ops->max_abs(x, n, &bad);
+    float mx = m->ops->max_abs(m->ops->ctx, x, n, &bad);
     struct vla_layer_stat *s = NULL;
     for (size_t i = 0; i < st->n; i++)
         if (strcmp(st->v[i].name, name) == 0)
@@ -281,9 +275,9 @@ static void gated_mlp(struct vla_model *m, const float *h, float *x, const float
                       const float *down, int T, int D, int F, enum vla_act act)
 {
     const struct vla_ops *o = m->ops;
-    o->matmul(h, gate_up, NULL, m->gu, T, 2 * F, D, 0);
-    o->glu(m->gu, m->gu + F, m->act, T, F, 2 * F, act);
-    o->matmul(m->act, down, NULL, x, T, D, F, 1);
+    o->matmul(o->ctx, h, gate_up, NULL, m->gu, T, 2 * F, D, 0);
+    o->glu(o->ctx, m->gu, m->gu + F, m->act, T, F, 2 * F, act);
+    o->matmul(o->ctx, m->act, down, NULL, x, T, D, F, 1);
 }
 
 /* sparse MoE with optional shared expert: x += sum_k w_k E_k(h) + S(h) */
@@ -293,12 +287,12 @@ static void moe(struct vla_model *m, const struct vla_layer *L, const float *h, 
     const struct vla_tower *e = &m->p->expert;
     int X = e->moe.experts, k = e->moe.top_k, M = e->moe.expert_mlp, D = e->width;
     if (o->moe_dense) {
-        o->moe_dense(h, x, L->router_w, L->exp_gate_up_w, L->exp_down_w, T, D, X, k, M,
+        o->moe_dense(o->ctx, h, x, L->router_w, L->exp_gate_up_w, L->exp_down_w, T, D, X, k, M,
                      e->moe.router, e->mlp_act, m->logits);
         goto shared;
     }
-    o->matmul(h, L->router_w, NULL, m->logits, T, X, D, 0);
-    o->moe_route(m->logits, T, X, k, e->moe.router, m->moe_idx, m->moe_w);
+    o->matmul(o->ctx, h, L->router_w, NULL, m->logits, T, X, D, 0);
+    o->moe_route(o->ctx, m->logits, T, X, k, e->moe.router, m->moe_idx, m->moe_w);
     for (int ei = 0; ei < X; ei++) {
         int n = 0;
         for (int t = 0; t < T; t++)
@@ -309,11 +303,12 @@ static void moe(struct vla_model *m, const struct vla_layer *L, const float *h, 
                 }
         if (!n)
             continue;
-        o->gather_rows(h, m->moe_rows, n, D, m->gbuf);
-        o->matmul(m->gbuf, L->exp_gate_up_w + (size_t)ei * 2 * M * D, NULL, m->gu, n, 2 * M, D, 0);
-        o->glu(m->gu, m->gu + M, m->act, n, M, 2 * M, e->mlp_act);
-        o->matmul(m->act, L->exp_down_w + (size_t)ei * D * M, NULL, m->eo, n, D, M, 0);
-        o->scatter_add_rows(m->eo, m->moe_rows, m->moe_rw, n, D, x);
+        o->gather_rows(o->ctx, h, m->moe_rows, n, D, m->gbuf);
+        o->matmul(o->ctx, m->gbuf, L->exp_gate_up_w + (size_t)ei * 2 * M * D, NULL, m->gu, n, 2 * M,
+                  D, 0);
+        o->glu(o->ctx, m->gu, m->gu + M, m->act, n, M, 2 * M, e->mlp_act);
+        o->matmul(o->ctx, m->act, L->exp_down_w + (size_t)ei * D * M, NULL, m->eo, n, D, M, 0);
+        o->scatter_add_rows(o->ctx, m->eo, m->moe_rows, m->moe_rw, n, D, x);
     }
 shared:
     if (e->moe.shared_mlp)
@@ -335,22 +330,22 @@ static void decoder_layer(struct vla_model *m, const struct vla_tower *t, const 
     size_t kvs = (size_t)(m->P + m->C) * kvd;
     float eps = (float)m->p->norm_eps;
     float *kvrows = kvl + (size_t)pos0 * kvd;
-    o->rmsnorm(x, L->attn_norm, m->h, BT, D, eps);
-    o->qkv_rope(m->h, L->q_w, L->kv_w, m->q, kvrows, B, kvs, T, D, H, KV, hd, pos0,
+    o->rmsnorm(o->ctx, x, L->attn_norm, m->h, BT, D, eps);
+    o->qkv_rope(o->ctx, m->h, L->q_w, L->kv_w, m->q, kvrows, B, kvs, T, D, H, KV, hd, pos0,
                 m->p->rope_theta);
     float scale = 1.0f / sqrtf((float)hd);
     if (B == 1) { /* attention and the output projection in one op (16-bit O on a GPU) */
-        o->attention_o(m->q, qd, kvl, kvl + (size_t)KV * hd, kvd, L->o_w, m->att, x, T, pos0 + T, H,
-                       KV, hd, D, scale);
+        o->attention_o(o->ctx, m->q, qd, kvl, kvl + (size_t)KV * hd, kvd, L->o_w, m->att, x, T,
+                       pos0 + T, H, KV, hd, D, scale);
     } else { /* attention per observation, then one projection over every row */
         for (int b = 0; b < B; b++) {
             const float *kb = kvl + b * kvs;
-            o->attention(m->q + (size_t)b * T * qd, qd, kb, kb + (size_t)KV * hd, kvd,
+            o->attention(o->ctx, m->q + (size_t)b * T * qd, qd, kb, kb + (size_t)KV * hd, kvd,
                          m->att + (size_t)b * T * qd, T, pos0 + T, H, KV, hd, scale);
         }
-        o->matmul(m->att, L->o_w, NULL, x, BT, D, qd, 1);
+        o->matmul(o->ctx, m->att, L->o_w, NULL, x, BT, D, qd, 1);
     }
-    o->rmsnorm(x, L->mlp_norm, m->h, BT, D, eps);
+    o->rmsnorm(o->ctx, x, L->mlp_norm, m->h, BT, D, eps);
     if (t->moe.experts)
         moe(m, L, m->h, x, BT);
     else
@@ -367,13 +362,13 @@ static void vision(struct vla_model *m, const struct vla_inputs *in, struct vla_
     int S = m->image, g = m->grid, gg = g * g, W = v->width, M = v->mlp, Tv = m->B * m->Tv;
     int pp = 3 * v->patch * v->patch, hd = W / v->heads, mm = v->merge * v->merge;
     int cams = m->B * v->cameras;
-    o->upload(m->img, in->images, (size_t)cams * 3 * S * S);
-    o->patchify(m->img, m->patches, cams, S, v->patch, g);
-    o->matmul(m->patches, w->patch_w, w->patch_b, m->vx, Tv, W, pp, 0);
-    o->pos_interp(w->pos, v->image / v->patch, m->posi, g, W);
+    o->upload(o->ctx, m->img, in->images, (size_t)cams * 3 * S * S);
+    o->patchify(o->ctx, m->img, m->patches, cams, S, v->patch, g);
+    o->matmul(o->ctx, m->patches, w->patch_w, w->patch_b, m->vx, Tv, W, pp, 0);
+    o->pos_interp(o->ctx, w->pos, v->image / v->patch, m->posi, g, W);
     /* the position table added to every camera's tokens: one broadcast
      * (a camera's gg x W block as one row of bias_act's) */
-    o->bias_act(m->vx, m->posi, cams, gg * W, VLA_BIAS_ONLY);
+    o->bias_act(o->ctx, m->vx, m->posi, cams, gg * W, VLA_BIAS_ONLY);
     stat(m, st, "vision.patch_embed", m->vx, (size_t)Tv * W, -1);
     char name[64];
     /* a residual bias not yet added (the fc2 bias of the block before): the
@@ -381,31 +376,34 @@ static void vision(struct vla_model *m, const struct vla_inputs *in, struct vla_
     const float *pending = NULL;
     for (int i = 0; i < v->depth; i++) {
         const struct vla_vblock *b = &w->vb[i];
-        o->bias_layernorm(m->vx, pending, b->norm1_w, b->norm1_b, m->vh, Tv, W, VISION_LN_EPS);
-        o->attention_block(m->vh, b->qkv_w, b->qkv_b, b->o_w, m->qkv, m->vatt, m->vx, cams, gg,
-                           v->heads, hd, 1.0f / sqrtf((float)hd));
-        o->bias_layernorm(m->vx, b->o_b, b->norm2_w, b->norm2_b, m->vh, Tv, W, VISION_LN_EPS);
+        o->bias_layernorm(o->ctx, m->vx, pending, b->norm1_w, b->norm1_b, m->vh, Tv, W,
+                          VISION_LN_EPS);
+        o->attention_block(o->ctx, m->vh, b->qkv_w, b->qkv_b, b->o_w, m->qkv, m->vatt, m->vx, cams,
+                           gg, v->heads, hd, 1.0f / sqrtf((float)hd));
+        o->bias_layernorm(o->ctx, m->vx, b->o_b, b->norm2_w, b->norm2_b, m->vh, Tv, W,
+                          VISION_LN_EPS);
         if (v->mlp_act == VLA_ACT_SWIGLU) {
-            o->matmul(m->vh, b->fc1_w, b->fc1_b, m->vmlp, Tv, 2 * M, W, 0);
-            o->glu(m->vmlp, m->vmlp + M, m->vmlp2, Tv, M, 2 * M, VLA_ACT_SWIGLU);
-            o->matmul(m->vmlp2, b->fc2_w, NULL, m->vx, Tv, W, M, 1);
+            o->matmul(o->ctx, m->vh, b->fc1_w, b->fc1_b, m->vmlp, Tv, 2 * M, W, 0);
+            o->glu(o->ctx, m->vmlp, m->vmlp + M, m->vmlp2, Tv, M, 2 * M, VLA_ACT_SWIGLU);
+            o->matmul(o->ctx, m->vmlp2, b->fc2_w, NULL, m->vx, Tv, W, M, 1);
         } else {
-            o->mlp_block(m->vh, b->fc1_w, b->fc1_b, b->fc2_w, m->vmlp, m->vx, Tv, W, M,
+            o->mlp_block(o->ctx, m->vh, b->fc1_w, b->fc1_b, b->fc2_w, m->vmlp, m->vx, Tv, W, M,
                          VLA_BIAS_GELU_TANH);
         }
         pending = b->fc2_b;
         if (st) { /* the statistics read x with its bias */
-            o->bias_act(m->vx, pending, Tv, W, VLA_BIAS_ONLY);
+            o->bias_act(o->ctx, m->vx, pending, Tv, W, VLA_BIAS_ONLY);
             pending = NULL;
         }
         snprintf(name, sizeof(name), "vision.blocks.%d", i);
         stat(m, st, name, m->vx, (size_t)Tv * W, -1);
     }
-    o->bias_layernorm(m->vx, pending, w->vnorm_w, w->vnorm_b, m->vh, Tv, W, VISION_LN_EPS);
+    o->bias_layernorm(o->ctx, m->vx, pending, w->vnorm_w, w->vnorm_b, m->vh, Tv, W, VISION_LN_EPS);
     const float *src = m->vh;
     if (v->merge > 1) {
         for (int c = 0; c < cams; c++)
-            o->merge(m->vh + (size_t)c * gg * W, m->merged + (size_t)c * gg * W, g, v->merge, W);
+            o->merge(o->ctx, m->vh + (size_t)c * gg * W, m->merged + (size_t)c * gg * W, g,
+                     v->merge, W);
         src = m->merged;
     }
     /* into each observation's prefix rows (its text rows follow them): one
@@ -413,7 +411,7 @@ static void vision(struct vla_model *m, const struct vla_inputs *in, struct vla_
     int Ti = v->cameras * m->tok_cam, Dm = m->p->backbone.width;
     for (int b = 0; b < m->B; b++) {
         float *px = m->px + (size_t)b * m->P * Dm;
-        o->matmul(src + (size_t)b * m->Tv * W, w->proj_w, w->proj_b, px, Ti, Dm, mm * W, 0);
+        o->matmul(o->ctx, src + (size_t)b * m->Tv * W, w->proj_w, w->proj_b, px, Ti, Dm, mm * W, 0);
         stat(m, st, "vision.proj", px, (size_t)Ti * Dm, -1);
     }
 }
@@ -427,7 +425,8 @@ static void prefix(struct vla_model *m, const struct vla_inputs *in, struct vla_
     /* Gemma scales token embeddings by sqrt(width) */
     for (int b = 0; b < m->B; b++) {
         float *tx = m->px + ((size_t)b * m->P + Ti) * D;
-        o->embed(m->w.embed, in->tokens + (size_t)b * in->ntok, tx, in->ntok, D, sqrtf((float)D));
+        o->embed(o->ctx, m->w.embed, in->tokens + (size_t)b * in->ntok, tx, in->ntok, D,
+                 sqrtf((float)D));
         stat(m, st, "backbone.embed", tx, (size_t)in->ntok * D, -1);
     }
     char name[64];
@@ -446,11 +445,11 @@ static void denoise_step(struct vla_model *m, int step, float t, float dt, struc
     const struct vla_weights *w = &m->w;
     int E = p->expert.width, C = m->B * m->C, A = m->A; /* C: rows of all B observations */
     size_t kvd = 2 * (size_t)p->backbone.kv_heads * p->backbone.head_dim;
-    o->matmul(m->xt, w->ain_w, w->ain_b, m->ae, C, E, A, 0);
-    o->time_concat(m->ae, E, m->cat, C, E, t, TIME_MIN_PERIOD, TIME_MAX_PERIOD);
-    o->matmul(m->cat, w->tin_w, NULL, m->tmp, C, E, 2 * E, 0);
-    o->bias_act(m->tmp, w->tin_b, C, E, VLA_BIAS_SILU);
-    o->matmul(m->tmp, w->tout_w, w->tout_b, m->ex, C, E, E, 0);
+    o->matmul(o->ctx, m->xt, w->ain_w, w->ain_b, m->ae, C, E, A, 0);
+    o->time_concat(o->ctx, m->ae, E, m->cat, C, E, t, TIME_MIN_PERIOD, TIME_MAX_PERIOD);
+    o->matmul(o->ctx, m->cat, w->tin_w, NULL, m->tmp, C, E, 2 * E, 0);
+    o->bias_act(o->ctx, m->tmp, w->tin_b, C, E, VLA_BIAS_SILU);
+    o->matmul(o->ctx, m->tmp, w->tout_w, w->tout_b, m->ex, C, E, E, 0);
     stat(m, st, "expert.input", m->ex, (size_t)C * E, step);
     char name[64];
     for (int l = 0; l < p->expert.layers; l++) {
@@ -459,11 +458,11 @@ static void denoise_step(struct vla_model *m, int step, float t, float dt, struc
         snprintf(name, sizeof(name), "expert.layers.%d", l);
         stat(m, st, name, m->ex, (size_t)C * E, step);
     }
-    o->rmsnorm(m->ex, w->efinal, m->h, C, E, (float)p->norm_eps);
-    o->matmul(m->h, w->aout_w, w->aout_b, m->vel, C, A, E, 0);
+    o->rmsnorm(o->ctx, m->ex, w->efinal, m->h, C, E, (float)p->norm_eps);
+    o->matmul(o->ctx, m->h, w->aout_w, w->aout_b, m->vel, C, A, E, 0);
     stat(m, st, "expert.velocity", m->vel, (size_t)C * A, step);
     /* Euler: x_{t+dt} = x_t + dt v, dt = -1/steps, all fp32 */
-    o->axpy(m->xt, m->vel, dt, (size_t)C * A);
+    o->axpy(o->ctx, m->xt, m->vel, dt, (size_t)C * A);
 }
 
 int vla_forward(struct vla_model *m, const struct vla_inputs *in, float *actions, double *stage_s,
@@ -487,34 +486,35 @@ int vla_forward(struct vla_model *m, const struct vla_inputs *in, float *actions
     }
     double t0 = util_mono_s(), t1;
     vision(m, in, st);
-    o->sync();
+    o->sync(o->ctx);
     t1 = util_mono_s();
     if (stage_s)
         stage_s[0] = t1 - t0;
     t0 = t1;
     prefix(m, in, st);
-    o->sync();
+    o->sync(o->ctx);
     t1 = util_mono_s();
     if (stage_s)
         stage_s[1] = t1 - t0;
     t0 = t1;
-    o->upload(m->xt, in->noise, na);
+    o->upload(o->ctx, m->xt, in->noise, na);
     /* openpi's integrator: time starts at 1 and accumulates dt in fp32 */
     const float dt = -1.0f / (float)p->steps;
     float t = 1.0f;
     for (int s = 0; s < p->steps; s++) {
         denoise_step(m, s, t, dt, st);
         t += dt;
-        o->sync();
+        o->sync(o->ctx);
         t1 = util_mono_s();
         if (stage_s)
             stage_s[2 + s] = t1 - t0;
         t0 = t1;
     }
-    o->denorm_clamp(m->xt, m->out, m->B * m->C, m->A, m->w.mean, m->w.std, m->w.low, m->w.high);
+    o->denorm_clamp(o->ctx, m->xt, m->out, m->B * m->C, m->A, m->w.mean, m->w.std, m->w.low,
+                    m->w.high);
     stat(m, st, "actions", m->out, na, -1);
-    o->download(actions, m->out, na);
-    o->sync();
+    o->download(o->ctx, actions, m->out, na);
+    o->sync(o->ctx);
     t1 = util_mono_s();
     if (stage_s)
         stage_s[2 + p->steps] = t1 - t0;

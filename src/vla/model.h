@@ -71,10 +71,6 @@ struct vla_model {
 
 int vla_model_init(struct vla_model *m, const struct vla_preset *p, const struct vla_weights *w,
                    const struct vla_ops *ops, int image);
-/* the same with w's pointers already in the backend's memory (a GPU backend
- * that generated or uploaded them itself, ops_gpu.h); w stays the caller's */
-int vla_model_init_resident(struct vla_model *m, const struct vla_preset *p,
-                            const struct vla_weights *w, const struct vla_ops *ops, int image);
 /* the same for B observations per pass (batch >= 1; resident as above) */
 int vla_model_init_batch(struct vla_model *m, const struct vla_preset *p,
                          const struct vla_weights *w, const struct vla_ops *ops, int image,

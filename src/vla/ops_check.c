@@ -39,16 +39,16 @@ static float *host_rand(struct ctx *c, size_t n)
 /* a device copy on the test backend */
 static float *dev(const struct vla_ops *o, const float *h, size_t n)
 {
-    float *d = o->alloc(n);
-    o->upload(d, h, n);
+    float *d = o->alloc(o->ctx, n);
+    o->upload(o->ctx, d, h, n);
     return d;
 }
 
 static float *fetch(const struct vla_ops *o, const float *d, size_t n)
 {
     float *h = xmalloc(n * sizeof(float));
-    o->download(h, d, n);
-    o->sync();
+    o->download(o->ctx, h, d, n);
+    o->sync(o->ctx);
     return h;
 }
 
@@ -72,7 +72,7 @@ static void judge(struct ctx *c, const char *what, const float *got, const float
 static void row_bias(const struct vla_ops *r, float *y, const float *bias, int T, int N)
 {
     for (int t = 0; t < T; t++)
-        r->add(y + (size_t)t * N, bias, (size_t)N);
+        r->add(r->ctx, y + (size_t)t * N, bias, (size_t)N);
 }
 
 static void check_bias_act(struct ctx *c, int T, int N, enum vla_bias_act a)
@@ -83,17 +83,17 @@ static void check_bias_act(struct ctx *c, int T, int N, enum vla_bias_act a)
     memcpy(want, y, n * sizeof(float));
     row_bias(c->ref, want, b, T, N);
     if (a == VLA_BIAS_GELU_TANH)
-        c->ref->gelu_tanh(want, n);
+        c->ref->gelu_tanh(c->ref->ctx, want, n);
     else if (a == VLA_BIAS_SILU)
-        c->ref->silu(want, n);
+        c->ref->silu(c->ref->ctx, want, n);
     float *dy = dev(c->test, y, n), *db = dev(c->test, b, (size_t)N);
-    c->test->bias_act(dy, db, T, N, a);
+    c->test->bias_act(c->test->ctx, dy, db, T, N, a);
     float *got = fetch(c->test, dy, n);
     char what[64];
     static const char *const an[] = {"none", "gelu_tanh", "silu"};
     snprintf(what, sizeof(what), "bias_act %s %d x %d", an[a], T, N);
     judge(c, what, got, want, n);
-    c->test->release(dy), c->test->release(db);
+    c->test->release(c->test->ctx, dy), c->test->release(c->test->ctx, db);
     free(y), free(b), free(want), free(got);
 }
 
@@ -106,11 +106,11 @@ static void check_bias_layernorm(struct ctx *c, int T, int D, int with_bias)
     memcpy(wx, x, n * sizeof(float));
     if (with_bias)
         row_bias(c->ref, wx, b, T, D);
-    c->ref->layernorm(wx, lw, lb, wy, T, D, 1e-6f);
+    c->ref->layernorm(c->ref->ctx, wx, lw, lb, wy, T, D, 1e-6f);
     float *dx = dev(c->test, x, n), *dbias = dev(c->test, b, (size_t)D);
     float *dw = dev(c->test, lw, (size_t)D), *dlb = dev(c->test, lb, (size_t)D);
-    float *dy = c->test->alloc(n);
-    c->test->bias_layernorm(dx, with_bias ? dbias : NULL, dw, dlb, dy, T, D, 1e-6f);
+    float *dy = c->test->alloc(c->test->ctx, n);
+    c->test->bias_layernorm(c->test->ctx, dx, with_bias ? dbias : NULL, dw, dlb, dy, T, D, 1e-6f);
     float *gx = fetch(c->test, dx, n), *gy = fetch(c->test, dy, n);
     char what[64];
     snprintf(what, sizeof(what), "bias_layernorm %d x %d%s: x", T, D,
@@ -121,7 +121,7 @@ static void check_bias_layernorm(struct ctx *c, int T, int D, int with_bias)
     judge(c, what, gy, wy, n);
     float *ds[] = {dx, dbias, dw, dlb, dy};
     for (int i = 0; i < 5; i++)
-        c->test->release(ds[i]);
+        c->test->release(c->test->ctx, ds[i]);
     free(x), free(b), free(lw), free(lb), free(wx), free(wy), free(gx), free(gy);
 }
 
@@ -138,17 +138,17 @@ static void check_qkv_rope(struct ctx *c, int nseq, int gap, int T, int D, int H
     memcpy(wkv, kv0, nkv * sizeof(float));
     for (int s = 0; s < nseq; s++) { /* the composition, one sequence at a time */
         float *q = wq + (size_t)s * T * qd, *kv = wkv + s * kvs;
-        c->ref->matmul(h + (size_t)s * T * D, w, NULL, q, T, qd, D, 0);
-        c->ref->matmul(h + (size_t)s * T * D, w + (size_t)qd * D, NULL, kv, T, kvd, D, 0);
-        c->ref->rope(q, T, H, hd, qd, pos0, 10000.0);
-        c->ref->rope(kv, T, KV, hd, kvd, pos0, 10000.0);
+        c->ref->matmul(c->ref->ctx, h + (size_t)s * T * D, w, NULL, q, T, qd, D, 0);
+        c->ref->matmul(c->ref->ctx, h + (size_t)s * T * D, w + (size_t)qd * D, NULL, kv, T, kvd, D, 0);
+        c->ref->rope(c->ref->ctx, q, T, H, hd, qd, pos0, 10000.0);
+        c->ref->rope(c->ref->ctx, kv, T, KV, hd, kvd, pos0, 10000.0);
     }
     float *dh = dev(c->test, h, (size_t)NT * D), *dw = dev(c->test, w, nw), *dkv_w = NULL;
     const float *kvw = dw + (size_t)qd * D;
     if (!adjacent)
         kvw = dkv_w = dev(c->test, w + (size_t)qd * D, (size_t)kvd * D);
-    float *dq = c->test->alloc((size_t)NT * qd), *dkv = dev(c->test, kv0, nkv);
-    c->test->qkv_rope(dh, dw, kvw, dq, dkv, nseq, kvs, T, D, H, KV, hd, pos0, 10000.0);
+    float *dq = c->test->alloc(c->test->ctx, (size_t)NT * qd), *dkv = dev(c->test, kv0, nkv);
+    c->test->qkv_rope(c->test->ctx, dh, dw, kvw, dq, dkv, nseq, kvs, T, D, H, KV, hd, pos0, 10000.0);
     float *gq = fetch(c->test, dq, (size_t)NT * qd), *gkv = fetch(c->test, dkv, nkv);
     char what[96];
     snprintf(what, sizeof(what), "qkv_rope %dx%d+%d D %d %dx%d/%d pos %d%s: q", nseq, T, gap, D, H,
@@ -157,9 +157,9 @@ static void check_qkv_rope(struct ctx *c, int nseq, int gap, int T, int D, int H
     snprintf(what, sizeof(what), "qkv_rope %dx%d+%d D %d %dx%d/%d pos %d%s: kv", nseq, T, gap, D, H,
              hd, KV, pos0, adjacent ? "" : " (2 GEMMs)");
     judge(c, what, gkv, wkv, nkv);
-    c->test->release(dh), c->test->release(dw), c->test->release(dq), c->test->release(dkv);
+    c->test->release(c->test->ctx, dh), c->test->release(c->test->ctx, dw), c->test->release(c->test->ctx, dq), c->test->release(c->test->ctx, dkv);
     if (dkv_w)
-        c->test->release(dkv_w);
+        c->test->release(c->test->ctx, dkv_w);
     free(h), free(w), free(kv0), free(wq), free(wkv), free(gq), free(gkv);
 }
 
@@ -178,13 +178,13 @@ static void check_patchify(struct ctx *c, int n, int S, int p, int g)
                             want[im * os + (((size_t)gy * g + gx) * 3 + ch) * p * p +
                                  (size_t)y * p + x] =
                                 img[im * is + ((size_t)ch * S + gy * p + y) * S + gx * p + x];
-    float *di = dev(c->test, img, ni), *dout = c->test->alloc(no);
-    c->test->patchify(di, dout, n, S, p, g);
+    float *di = dev(c->test, img, ni), *dout = c->test->alloc(c->test->ctx, no);
+    c->test->patchify(c->test->ctx, di, dout, n, S, p, g);
     float *got = fetch(c->test, dout, no);
     char what[80];
     snprintf(what, sizeof(what), "patchify %d x %d px, patch %d, %d x %d", n, S, p, g, g);
     judge(c, what, got, want, no);
-    c->test->release(di), c->test->release(dout);
+    c->test->release(c->test->ctx, di), c->test->release(c->test->ctx, dout);
     free(img), free(want), free(got);
 }
 
@@ -195,14 +195,14 @@ static void check_pos_interp(struct ctx *c, int g0, int g1, int D)
 {
     size_t n0 = (size_t)g0 * g0 * D, n1 = (size_t)g1 * g1 * D;
     float *tab = host_rand(c, n0), *want = xmalloc(n1 * sizeof(float));
-    c->ref->pos_interp(tab, g0, want, g1, D);
-    float *dt = dev(c->test, tab, n0), *dout = c->test->alloc(n1);
-    c->test->pos_interp(dt, g0, dout, g1, D);
+    c->ref->pos_interp(c->ref->ctx, tab, g0, want, g1, D);
+    float *dt = dev(c->test, tab, n0), *dout = c->test->alloc(c->test->ctx, n1);
+    c->test->pos_interp(c->test->ctx, dt, g0, dout, g1, D);
     float *got = fetch(c->test, dout, n1);
     char what[80];
     snprintf(what, sizeof(what), "pos_interp %d x %d -> %d x %d, D %d", g0, g0, g1, g1, D);
     judge(c, what, got, want, n1);
-    c->test->release(dt), c->test->release(dout);
+    c->test->release(c->test->ctx, dt), c->test->release(c->test->ctx, dout);
     free(tab), free(want), free(got);
 }
 
@@ -222,22 +222,22 @@ static void check_decoder_attention(struct ctx *c, int P, int T, int D, int H, i
     float *q = xmalloc((size_t)Tk * qd * sizeof(float)), *cache = xmalloc(nc * sizeof(float));
     float *want = xmalloc(no * sizeof(float)), scale = 1.0f / sqrtf((float)hd);
     const struct vla_ops *r = c->ref, *o = c->test;
-    r->scale(w, nw, 1.0f / sqrtf((float)D)); /* q, k, v ~ N(0, 1), as the other cases' */
-    r->qkv_rope(hp, w, w + (size_t)qd * D, q, cache, 1, 0, P, D, H, KV, hd, 0, 10000.0);
-    r->qkv_rope(h, w, w + (size_t)qd * D, q, cache + (size_t)P * kvd, 1, 0, T, D, H, KV, hd, P,
+    r->scale(r->ctx, w, nw, 1.0f / sqrtf((float)D)); /* q, k, v ~ N(0, 1), as the other cases' */
+    r->qkv_rope(r->ctx, hp, w, w + (size_t)qd * D, q, cache, 1, 0, P, D, H, KV, hd, 0, 10000.0);
+    r->qkv_rope(r->ctx, h, w, w + (size_t)qd * D, q, cache + (size_t)P * kvd, 1, 0, T, D, H, KV, hd, P,
                 10000.0);
     if (overwrite)
         memcpy(cache + (size_t)(P / 2) * kvd, row, (size_t)kvd * sizeof(float));
-    r->attention(q, qd, cache, cache + (size_t)KV * hd, kvd, want, T, Tk, H, KV, hd, scale);
+    r->attention(r->ctx, q, qd, cache, cache + (size_t)KV * hd, kvd, want, T, Tk, H, KV, hd, scale);
     float *dhp = dev(o, hp, (size_t)P * D), *dh = dev(o, h, (size_t)T * D), *dw = dev(o, w, nw);
-    float *dq = o->alloc((size_t)Tk * qd), *dc = o->alloc(nc), *dout = o->alloc(no);
+    float *dq = o->alloc(o->ctx, (size_t)Tk * qd), *dc = o->alloc(o->ctx, nc), *dout = o->alloc(o->ctx, no);
     const float *kvw = dw + (size_t)qd * D;
-    o->qkv_rope(dhp, dw, kvw, dq, dc, 1, 0, P, D, H, KV, hd, 0, 10000.0);
-    o->sync(); /* a stage boundary between the prefix and the step, as in a pass */
-    o->qkv_rope(dh, dw, kvw, dq, dc + (size_t)P * kvd, 1, 0, T, D, H, KV, hd, P, 10000.0);
+    o->qkv_rope(o->ctx, dhp, dw, kvw, dq, dc, 1, 0, P, D, H, KV, hd, 0, 10000.0);
+    o->sync(o->ctx); /* a stage boundary between the prefix and the step, as in a pass */
+    o->qkv_rope(o->ctx, dh, dw, kvw, dq, dc + (size_t)P * kvd, 1, 0, T, D, H, KV, hd, P, 10000.0);
     if (overwrite)
-        o->upload(dc + (size_t)(P / 2) * kvd, row, (size_t)kvd);
-    o->attention(dq, qd, dc, dc + (size_t)KV * hd, kvd, dout, T, Tk, H, KV, hd, scale);
+        o->upload(o->ctx, dc + (size_t)(P / 2) * kvd, row, (size_t)kvd);
+    o->attention(o->ctx, dq, qd, dc, dc + (size_t)KV * hd, kvd, dout, T, Tk, H, KV, hd, scale);
     float *got = fetch(o, dout, no);
     char what[96];
     snprintf(what, sizeof(what), "decoder attention %d + %d keys, %d queries, %dx%d/%d%s", P, T, T,
@@ -246,11 +246,11 @@ static void check_decoder_attention(struct ctx *c, int P, int T, int D, int H, i
     /* attention_o on the same operands: x += attention o_w^T */
     size_t nx = (size_t)T * D, nwo = (size_t)D * qd;
     float *x = host_rand(c, nx), *wo = host_rand(c, nwo), *wx = xmalloc(nx * sizeof(float));
-    r->scale(wo, nwo, 1.0f / sqrtf((float)qd));
+    r->scale(r->ctx, wo, nwo, 1.0f / sqrtf((float)qd));
     memcpy(wx, x, nx * sizeof(float));
-    r->matmul(want, wo, NULL, wx, T, D, qd, 1);
+    r->matmul(r->ctx, want, wo, NULL, wx, T, D, qd, 1);
     float *dx = dev(o, x, nx), *dwo = dev(o, wo, nwo);
-    o->attention_o(dq, qd, dc, dc + (size_t)KV * hd, kvd, dwo, dout, dx, T, Tk, H, KV, hd, D,
+    o->attention_o(o->ctx, dq, qd, dc, dc + (size_t)KV * hd, kvd, dwo, dout, dx, T, Tk, H, KV, hd, D,
                    scale);
     float *gx = fetch(o, dx, nx);
     snprintf(what, sizeof(what), "attention_o %d keys, %d queries, %dx%d/%d -> %d%s", Tk, T, H, hd,
@@ -258,7 +258,7 @@ static void check_decoder_attention(struct ctx *c, int P, int T, int D, int H, i
     judge(c, what, gx, wx, nx);
     float *ds[] = {dhp, dh, dw, dq, dc, dout, dx, dwo};
     for (int i = 0; i < 8; i++)
-        o->release(ds[i]);
+        o->release(o->ctx, ds[i]);
     free(hp), free(h), free(w), free(row), free(q), free(cache), free(want), free(got);
     free(x), free(wo), free(wx), free(gx);
 }
@@ -268,15 +268,15 @@ static void check_time_concat(struct ctx *c, int T, int Da, int D, float t)
     size_t n = (size_t)T * (Da + D);
     float *a = host_rand(c, (size_t)T * Da), *e = xcalloc((size_t)D, sizeof(float));
     float *want = xmalloc(n * sizeof(float));
-    c->ref->time_embed(e, D, t, 4e-3, 4.0);
-    c->ref->concat_bcast(a, Da, e, D, want, T);
-    float *da = dev(c->test, a, (size_t)T * Da), *dout = c->test->alloc(n);
-    c->test->time_concat(da, Da, dout, T, D, t, 4e-3, 4.0);
+    c->ref->time_embed(c->ref->ctx, e, D, t, 4e-3, 4.0);
+    c->ref->concat_bcast(c->ref->ctx, a, Da, e, D, want, T);
+    float *da = dev(c->test, a, (size_t)T * Da), *dout = c->test->alloc(c->test->ctx, n);
+    c->test->time_concat(c->test->ctx, da, Da, dout, T, D, t, 4e-3, 4.0);
     float *got = fetch(c->test, dout, n);
     char what[64];
     snprintf(what, sizeof(what), "time_concat %d x (%d + %d) t %g", T, Da, D, t);
     judge(c, what, got, want, n);
-    c->test->release(da), c->test->release(dout);
+    c->test->release(c->test->ctx, da), c->test->release(c->test->ctx, dout);
     free(a), free(e), free(want), free(got);
 }
 
@@ -290,23 +290,23 @@ static void check_axpy_matmul(struct ctx *c, int T, int A, int N, int rewrite)
     float *row = host_rand(c, (size_t)A), *want = xmalloc((size_t)T * N * sizeof(float));
     float *wy = xmalloc(n * sizeof(float));
     memcpy(wy, y, n * sizeof(float));
-    c->ref->axpy(wy, x, -0.1f, n);
+    c->ref->axpy(c->ref->ctx, wy, x, -0.1f, n);
     if (rewrite)
         memcpy(wy + (size_t)(T / 2) * A, row, (size_t)A * sizeof(float));
-    c->ref->matmul(wy, w, NULL, want, T, N, A, 0);
+    c->ref->matmul(c->ref->ctx, wy, w, NULL, want, T, N, A, 0);
     float *dy = dev(c->test, y, n), *dx = dev(c->test, x, n), *dw = dev(c->test, w, (size_t)N * A);
-    float *dout = c->test->alloc((size_t)T * N);
-    c->test->axpy(dy, dx, -0.1f, n);
-    c->test->sync();
+    float *dout = c->test->alloc(c->test->ctx, (size_t)T * N);
+    c->test->axpy(c->test->ctx, dy, dx, -0.1f, n);
+    c->test->sync(c->test->ctx);
     if (rewrite)
-        c->test->upload(dy + (size_t)(T / 2) * A, row, (size_t)A);
-    c->test->matmul(dy, dw, NULL, dout, T, N, A, 0);
+        c->test->upload(c->test->ctx, dy + (size_t)(T / 2) * A, row, (size_t)A);
+    c->test->matmul(c->test->ctx, dy, dw, NULL, dout, T, N, A, 0);
     float *got = fetch(c->test, dout, (size_t)T * N);
     char what[64];
     snprintf(what, sizeof(what), "axpy, then matmul %d x %d x %d%s", T, N, A,
              rewrite ? " (row rewritten)" : "");
     judge(c, what, got, want, (size_t)T * N);
-    c->test->release(dy), c->test->release(dx), c->test->release(dw), c->test->release(dout);
+    c->test->release(c->test->ctx, dy), c->test->release(c->test->ctx, dx), c->test->release(c->test->ctx, dw), c->test->release(c->test->ctx, dout);
     free(y), free(x), free(w), free(row), free(want), free(wy), free(got);
 }
 
@@ -322,18 +322,18 @@ static void check_attention_packed(struct ctx *c, int C, int T, int H, int hd, i
         row_bias(c->ref, tmp, b, C * T, 3 * W);
     for (int s = 0; s < C; s++) {
         const float *q = tmp + (size_t)s * T * 3 * W;
-        c->ref->attention(q, 3 * W, q + W, q + 2 * W, 3 * W, want + (size_t)s * T * W, T, T, H, H,
+        c->ref->attention(c->ref->ctx, q, 3 * W, q + W, q + 2 * W, 3 * W, want + (size_t)s * T * W, T, T, H, H,
                           hd, scale);
     }
     float *dq = dev(c->test, qkv, n), *db = dev(c->test, b, (size_t)3 * W);
-    float *dout = c->test->alloc(no);
-    c->test->attention_packed(dq, with_bias ? db : NULL, dout, C, T, H, hd, scale);
+    float *dout = c->test->alloc(c->test->ctx, no);
+    c->test->attention_packed(c->test->ctx, dq, with_bias ? db : NULL, dout, C, T, H, hd, scale);
     float *got = fetch(c->test, dout, no);
     char what[80];
     snprintf(what, sizeof(what), "attention_packed %d seq x %d, %d heads x %d%s", C, T, H, hd,
              with_bias ? "" : " (no bias)");
     judge(c, what, got, want, no);
-    c->test->release(dq), c->test->release(db), c->test->release(dout);
+    c->test->release(c->test->ctx, dq), c->test->release(c->test->ctx, db), c->test->release(c->test->ctx, dout);
     free(qkv), free(b), free(tmp), free(want), free(got);
 }
 
@@ -360,14 +360,14 @@ static void check_attention_block(struct ctx *c, int C, int T, int H, int hd, in
     float *want = xmalloc(nx * sizeof(float)), *qkv = xmalloc(nq * sizeof(float));
     float *att = xmalloc(nx * sizeof(float)), scale = 1.0f / sqrtf((float)hd);
     memcpy(want, x, nx * sizeof(float));
-    c->ref->matmul(h, wq, NULL, qkv, M, 3 * W, W, 0);
-    c->ref->attention_packed(qkv, with_bias ? b : NULL, att, C, T, H, hd, scale);
-    c->ref->matmul(att, wo, NULL, want, M, W, W, 1);
+    c->ref->matmul(c->ref->ctx, h, wq, NULL, qkv, M, 3 * W, W, 0);
+    c->ref->attention_packed(c->ref->ctx, qkv, with_bias ? b : NULL, att, C, T, H, hd, scale);
+    c->ref->matmul(c->ref->ctx, att, wo, NULL, want, M, W, W, 1);
     const struct vla_ops *o = c->test;
     float *dh = dev(o, h, nx), *dx = dev(o, x, nx), *db = dev(o, b, (size_t)3 * W);
     float *dwq = dev(o, wq, (size_t)3 * W * W), *dwo = dev(o, wo, (size_t)W * W);
-    float *dqkv = o->alloc(nq), *datt = o->alloc(nx);
-    o->attention_block(dh, dwq, with_bias ? db : NULL, dwo, dqkv, datt, dx, C, T, H, hd, scale);
+    float *dqkv = o->alloc(o->ctx, nq), *datt = o->alloc(o->ctx, nx);
+    o->attention_block(o->ctx, dh, dwq, with_bias ? db : NULL, dwo, dqkv, datt, dx, C, T, H, hd, scale);
     float *got = fetch(o, dx, nx);
     char what[80];
     snprintf(what, sizeof(what), "attention_block %d seq x %d, %d heads x %d%s", C, T, H, hd,
@@ -375,7 +375,7 @@ static void check_attention_block(struct ctx *c, int C, int T, int H, int hd, in
     judge(c, what, got, want, nx);
     float *ds[] = {dh, dx, db, dwq, dwo, dqkv, datt};
     for (size_t i = 0; i < ARRAY_SIZE(ds); i++)
-        o->release(ds[i]);
+        o->release(o->ctx, ds[i]);
     free(h), free(x), free(b), free(wq), free(wo), free(want), free(qkv), free(att), free(got);
 }
 
@@ -388,13 +388,13 @@ static void check_mlp_block(struct ctx *c, int T, int D, int F, enum vla_bias_ac
     float *w2 = host_rand_scaled(c, (size_t)D * F, 1.0 / sqrt((double)F));
     float *want = xmalloc(nx * sizeof(float)), *hid = xmalloc(nh * sizeof(float));
     memcpy(want, x, nx * sizeof(float));
-    c->ref->matmul(h, w1, NULL, hid, T, F, D, 0);
-    c->ref->bias_act(hid, b, T, F, a);
-    c->ref->matmul(hid, w2, NULL, want, T, D, F, 1);
+    c->ref->matmul(c->ref->ctx, h, w1, NULL, hid, T, F, D, 0);
+    c->ref->bias_act(c->ref->ctx, hid, b, T, F, a);
+    c->ref->matmul(c->ref->ctx, hid, w2, NULL, want, T, D, F, 1);
     const struct vla_ops *o = c->test;
     float *dh = dev(o, h, nx), *dx = dev(o, x, nx), *db = dev(o, b, (size_t)F);
-    float *dw1 = dev(o, w1, (size_t)F * D), *dw2 = dev(o, w2, (size_t)D * F), *dhid = o->alloc(nh);
-    o->mlp_block(dh, dw1, db, dw2, dhid, dx, T, D, F, a);
+    float *dw1 = dev(o, w1, (size_t)F * D), *dw2 = dev(o, w2, (size_t)D * F), *dhid = o->alloc(o->ctx, nh);
+    o->mlp_block(o->ctx, dh, dw1, db, dw2, dhid, dx, T, D, F, a);
     float *got = fetch(o, dx, nx);
     char what[80];
     static const char *const an[] = {"none", "gelu_tanh", "silu"};
@@ -402,7 +402,7 @@ static void check_mlp_block(struct ctx *c, int T, int D, int F, enum vla_bias_ac
     judge(c, what, got, want, nx);
     float *ds[] = {dh, dx, db, dw1, dw2, dhid};
     for (size_t i = 0; i < ARRAY_SIZE(ds); i++)
-        o->release(ds[i]);
+        o->release(o->ctx, ds[i]);
     free(h), free(x), free(b), free(w1), free(w2), free(want), free(hid), free(got);
 }
 
@@ -415,17 +415,17 @@ static void check_matmul(struct ctx *c, int M, int N, int K, int with_bias, int 
     float *x = host_rand(c, nx), *w = host_rand(c, nw), *b = host_rand(c, (size_t)N + 1);
     float *y0 = host_rand(c, ny), *want = xmalloc(ny * sizeof(float));
     memcpy(want, y0, ny * sizeof(float));
-    c->ref->matmul(x + off, w + off, with_bias ? b + off : NULL, want + off, M, N, K, accumulate);
+    c->ref->matmul(c->ref->ctx, x + off, w + off, with_bias ? b + off : NULL, want + off, M, N, K, accumulate);
     float *dx = dev(c->test, x, nx), *dw = dev(c->test, w, nw),
           *db = dev(c->test, b, (size_t)N + 1);
     float *dy = dev(c->test, y0, ny);
-    c->test->matmul(dx + off, dw + off, with_bias ? db + off : NULL, dy + off, M, N, K, accumulate);
+    c->test->matmul(c->test->ctx, dx + off, dw + off, with_bias ? db + off : NULL, dy + off, M, N, K, accumulate);
     float *got = fetch(c->test, dy, ny);
     char what[80];
     snprintf(what, sizeof(what), "matmul %d x %d x %d%s%s%s", M, N, K, with_bias ? " +bias" : "",
              accumulate ? " +=" : "", off ? " (4-byte aligned)" : "");
     judge(c, what, got + off, want + off, (size_t)M * N);
-    c->test->release(dx), c->test->release(dw), c->test->release(db), c->test->release(dy);
+    c->test->release(c->test->ctx, dx), c->test->release(c->test->ctx, dw), c->test->release(c->test->ctx, db), c->test->release(c->test->ctx, dy);
     free(x), free(w), free(b), free(y0), free(want), free(got);
 }
 

@@ -11,23 +11,27 @@
 /* GCC vector extension: 4 floats (SSE2, the x86-64 baseline) */
 typedef float v4f __attribute__((vector_size(16)));
 
-static float *cpu_alloc(size_t n)
+static float *cpu_alloc(void *ctx, size_t n)
 {
+    (void)ctx; /* the CPU has no state */
     return xcalloc(n ? n : 1, sizeof(float));
 }
 
-static void cpu_release(float *p)
+static void cpu_release(void *ctx, float *p)
 {
+    (void)ctx; /* the CPU has no state */
     free(p);
 }
 
-static void cpu_copy(float *dst, const float *src, size_t n)
+static void cpu_copy(void *ctx, float *dst, const float *src, size_t n)
 {
+    (void)ctx; /* the CPU has no state */
     memmove(dst, src, n * sizeof(float));
 }
 
-static void cpu_sync(void)
+static void cpu_sync(void *ctx)
 {
+    (void)ctx; /* the CPU has no state */
 }
 
 static inline v4f load4(const float *p)
@@ -47,9 +51,10 @@ static inline float hsum(v4f v)
  * vector twice. w rows are contiguous in K ([out, in] layout), which keeps
  * both operands streaming. Blocks of 64 w rows are walked for every x row
  * pair, so the w block stays in L2 while x is swept. */
-static void cpu_matmul(const float *x, const float *w, const float *bias, float *y, int M, int N,
-                       int K, int accumulate)
+static void cpu_matmul(void *ctx, const float *x, const float *w, const float *bias, float *y,
+                       int M, int N, int K, int accumulate)
 {
+    (void)ctx; /* the CPU has no state */
     const int K4 = K & ~3;
     for (int jb = 0; jb < N; jb += 64) {
         int je = jb + 64 < N ? jb + 64 : N;
@@ -102,9 +107,10 @@ static void cpu_matmul(const float *x, const float *w, const float *bias, float 
     }
 }
 
-static void cpu_layernorm(const float *x, const float *w, const float *b, float *y, int T, int D,
-                          float eps)
+static void cpu_layernorm(void *ctx, const float *x, const float *w, const float *b, float *y,
+                          int T, int D, float eps)
 {
+    (void)ctx; /* the CPU has no state */
     for (int t = 0; t < T; t++) {
         const float *r = x + (size_t)t * D;
         float *o = y + (size_t)t * D;
@@ -121,8 +127,10 @@ static void cpu_layernorm(const float *x, const float *w, const float *b, float 
     }
 }
 
-static void cpu_rmsnorm(const float *x, const float *w, float *y, int T, int D, float eps)
+static void cpu_rmsnorm(void *ctx, const float *x, const float *w, float *y, int T, int D,
+                        float eps)
 {
+    (void)ctx; /* the CPU has no state */
     for (int t = 0; t < T; t++) {
         const float *r = x + (size_t)t * D;
         float *o = y + (size_t)t * D;
@@ -146,21 +154,24 @@ static inline float silu1(float v)
     return v / (1.0f + expf(-v));
 }
 
-static void cpu_gelu_tanh(float *x, size_t n)
+static void cpu_gelu_tanh(void *ctx, float *x, size_t n)
 {
+    (void)ctx; /* the CPU has no state */
     for (size_t i = 0; i < n; i++)
         x[i] = gelu_tanh1(x[i]);
 }
 
-static void cpu_silu(float *x, size_t n)
+static void cpu_silu(void *ctx, float *x, size_t n)
 {
+    (void)ctx; /* the CPU has no state */
     for (size_t i = 0; i < n; i++)
         x[i] = silu1(x[i]);
 }
 
-static void cpu_glu(const float *gate, const float *up, float *out, int T, int F, int ld,
+static void cpu_glu(void *ctx, const float *gate, const float *up, float *out, int T, int F, int ld,
                     enum vla_act act)
 {
+    (void)ctx; /* the CPU has no state */
     for (int t = 0; t < T; t++)
         for (int f = 0; f < F; f++) {
             float g = gate[(size_t)t * ld + f];
@@ -169,8 +180,10 @@ static void cpu_glu(const float *gate, const float *up, float *out, int T, int F
         }
 }
 
-static void cpu_rope(float *x, int T, int heads, int hd, int stride, int pos0, double theta)
+static void cpu_rope(void *ctx, float *x, int T, int heads, int hd, int stride, int pos0,
+                     double theta)
 {
+    (void)ctx; /* the CPU has no state */
     int half = hd / 2;
     for (int t = 0; t < T; t++) {
         for (int i = 0; i < half; i++) {
@@ -187,9 +200,10 @@ static void cpu_rope(float *x, int T, int heads, int hd, int stride, int pos0, d
     }
 }
 
-static void cpu_attention(const float *q, int qs, const float *k, const float *v, int ks,
+static void cpu_attention(void *ctx, const float *q, int qs, const float *k, const float *v, int ks,
                           float *out, int Tq, int Tk, int H, int KV, int hd, float scale)
 {
+    (void)ctx; /* the CPU has no state */
     float *p = xmalloc((size_t)Tk * sizeof(float));
     int group = H / KV;
     for (int h = 0; h < H; h++) {
@@ -227,8 +241,10 @@ static void cpu_attention(const float *q, int qs, const float *k, const float *v
 
 /* ---- fused operations (ops.h): the compositions they replace ---------- */
 
-static void cpu_bias_act(float *y, const float *bias, int T, int N, enum vla_bias_act act)
+static void cpu_bias_act(void *ctx, float *y, const float *bias, int T, int N,
+                         enum vla_bias_act act)
 {
+    (void)ctx; /* the CPU has no state */
     for (int t = 0; t < T; t++)
         for (int n = 0; n < N; n++) {
             float v = y[(size_t)t * N + n] + bias[n];
@@ -238,41 +254,45 @@ static void cpu_bias_act(float *y, const float *bias, int T, int N, enum vla_bia
         }
 }
 
-static void cpu_bias_layernorm(float *x, const float *bias, const float *w, const float *b,
-                               float *y, int T, int D, float eps)
+static void cpu_bias_layernorm(void *ctx, float *x, const float *bias, const float *w,
+                               const float *b, float *y, int T, int D, float eps)
 {
+    (void)ctx; /* the CPU has no state */
     for (int t = 0; t < T; t++) {
         float *r = x + (size_t)t * D;
         for (int i = 0; bias && i < D; i++)
             r[i] += bias[i];
-        cpu_layernorm(r, w, b, y + (size_t)t * D, 1, D, eps);
+        cpu_layernorm(ctx, r, w, b, y + (size_t)t * D, 1, D, eps);
     }
 }
 
-static void cpu_qkv_rope(const float *h, const float *q_w, const float *kv_w, float *q, float *kv,
-                         int nseq, size_t kvs, int T, int D, int H, int KV, int hd, int pos0,
-                         double theta)
+static void cpu_qkv_rope(void *ctx, const float *h, const float *q_w, const float *kv_w, float *q,
+                         float *kv, int nseq, size_t kvs, int T, int D, int H, int KV, int hd,
+                         int pos0, double theta)
 {
+    (void)ctx; /* the CPU has no state */
     int qd = H * hd, kvd = 2 * KV * hd;
-    cpu_matmul(h, q_w, NULL, q, nseq * T, qd, D, 0);
+    cpu_matmul(ctx, h, q_w, NULL, q, nseq * T, qd, D, 0);
     for (int s = 0; s < nseq; s++) { /* each sequence's K/V go to its own cache */
-        cpu_matmul(h + (size_t)s * T * D, kv_w, NULL, kv + s * kvs, T, kvd, D, 0);
-        cpu_rope(q + (size_t)s * T * qd, T, H, hd, qd, pos0, theta);
-        cpu_rope(kv + s * kvs, T, KV, hd, kvd, pos0, theta);
+        cpu_matmul(ctx, h + (size_t)s * T * D, kv_w, NULL, kv + s * kvs, T, kvd, D, 0);
+        cpu_rope(ctx, q + (size_t)s * T * qd, T, H, hd, qd, pos0, theta);
+        cpu_rope(ctx, kv + s * kvs, T, KV, hd, kvd, pos0, theta);
     }
 }
 
-static void cpu_attention_o(const float *q, int qs, const float *k, const float *v, int ks,
-                            const float *o_w, float *att, float *x, int Tq, int Tk, int H, int KV,
-                            int hd, int D, float scale)
+static void cpu_attention_o(void *ctx, const float *q, int qs, const float *k, const float *v,
+                            int ks, const float *o_w, float *att, float *x, int Tq, int Tk, int H,
+                            int KV, int hd, int D, float scale)
 {
-    cpu_attention(q, qs, k, v, ks, att, Tq, Tk, H, KV, hd, scale);
-    cpu_matmul(att, o_w, NULL, x, Tq, D, H * hd, 1);
+    (void)ctx; /* the CPU has no state */
+    cpu_attention(ctx, q, qs, k, v, ks, att, Tq, Tk, H, KV, hd, scale);
+    cpu_matmul(ctx, att, o_w, NULL, x, Tq, D, H * hd, 1);
 }
 
-static void cpu_attention_packed(const float *qkv, const float *bias, float *out, int C, int T,
-                                 int H, int hd, float scale)
+static void cpu_attention_packed(void *ctx, const float *qkv, const float *bias, float *out, int C,
+                                 int T, int H, int hd, float scale)
 {
+    (void)ctx; /* the CPU has no state */
     int W = H * hd;
     size_t n = (size_t)T * 3 * W;
     float *tmp = xmalloc(n * sizeof(float));
@@ -280,50 +300,57 @@ static void cpu_attention_packed(const float *qkv, const float *bias, float *out
         const float *src = qkv + (size_t)c * n;
         for (size_t i = 0; i < n; i++)
             tmp[i] = src[i] + (bias ? bias[i % (3 * (size_t)W)] : 0.0f);
-        cpu_attention(tmp, 3 * W, tmp + W, tmp + 2 * W, 3 * W, out + (size_t)c * T * W, T, T, H, H,
-                      hd, scale);
+        cpu_attention(ctx, tmp, 3 * W, tmp + W, tmp + 2 * W, 3 * W, out + (size_t)c * T * W, T, T,
+                      H, H, hd, scale);
     }
     free(tmp);
 }
 
-static void cpu_attention_block(const float *h, const float *qkv_w, const float *qkv_b,
+static void cpu_attention_block(void *ctx, const float *h, const float *qkv_w, const float *qkv_b,
                                 const float *o_w, float *qkv, float *att, float *x, int C, int T,
                                 int H, int hd, float scale)
 {
+    (void)ctx; /* the CPU has no state */
     int W = H * hd, M = C * T;
-    cpu_matmul(h, qkv_w, NULL, qkv, M, 3 * W, W, 0);
-    cpu_attention_packed(qkv, qkv_b, att, C, T, H, hd, scale);
-    cpu_matmul(att, o_w, NULL, x, M, W, W, 1);
+    cpu_matmul(ctx, h, qkv_w, NULL, qkv, M, 3 * W, W, 0);
+    cpu_attention_packed(ctx, qkv, qkv_b, att, C, T, H, hd, scale);
+    cpu_matmul(ctx, att, o_w, NULL, x, M, W, W, 1);
 }
 
-static void cpu_mlp_block(const float *h, const float *w1, const float *b1, const float *w2,
-                          float *hid, float *x, int T, int D, int F, enum vla_bias_act act)
+static void cpu_mlp_block(void *ctx, const float *h, const float *w1, const float *b1,
+                          const float *w2, float *hid, float *x, int T, int D, int F,
+                          enum vla_bias_act act)
 {
-    cpu_matmul(h, w1, NULL, hid, T, F, D, 0);
-    cpu_bias_act(hid, b1, T, F, act);
-    cpu_matmul(hid, w2, NULL, x, T, D, F, 1);
+    (void)ctx; /* the CPU has no state */
+    cpu_matmul(ctx, h, w1, NULL, hid, T, F, D, 0);
+    cpu_bias_act(ctx, hid, b1, T, F, act);
+    cpu_matmul(ctx, hid, w2, NULL, x, T, D, F, 1);
 }
 
-static void cpu_add(float *y, const float *x, size_t n)
+static void cpu_add(void *ctx, float *y, const float *x, size_t n)
 {
+    (void)ctx; /* the CPU has no state */
     for (size_t i = 0; i < n; i++)
         y[i] += x[i];
 }
 
-static void cpu_scale(float *x, size_t n, float s)
+static void cpu_scale(void *ctx, float *x, size_t n, float s)
 {
+    (void)ctx; /* the CPU has no state */
     for (size_t i = 0; i < n; i++)
         x[i] *= s;
 }
 
-static void cpu_axpy(float *y, const float *x, float a, size_t n)
+static void cpu_axpy(void *ctx, float *y, const float *x, float a, size_t n)
 {
+    (void)ctx; /* the CPU has no state */
     for (size_t i = 0; i < n; i++)
         y[i] += a * x[i];
 }
 
-static void cpu_patchify(const float *img, float *out, int n, int S, int p, int g)
+static void cpu_patchify(void *ctx, const float *img, float *out, int n, int S, int p, int g)
 {
+    (void)ctx; /* the CPU has no state */
     float *o = out;
     for (int im = 0; im < n; im++) {
         const float *src = img + (size_t)im * 3 * S * S;
@@ -336,8 +363,9 @@ static void cpu_patchify(const float *img, float *out, int n, int S, int p, int 
     }
 }
 
-static void cpu_pos_interp(const float *tab, int g0, float *out, int g1, int D)
+static void cpu_pos_interp(void *ctx, const float *tab, int g0, float *out, int g1, int D)
 {
+    (void)ctx; /* the CPU has no state */
     if (g0 == g1) {
         memcpy(out, tab, (size_t)g0 * g0 * D * sizeof(float));
         return;
@@ -365,8 +393,9 @@ static void cpu_pos_interp(const float *tab, int g0, float *out, int g1, int D)
     }
 }
 
-static void cpu_merge(const float *x, float *out, int g, int m, int D)
+static void cpu_merge(void *ctx, const float *x, float *out, int g, int m, int D)
 {
+    (void)ctx; /* the CPU has no state */
     int go = g / m;
     for (int oy = 0; oy < go; oy++)
         for (int ox = 0; ox < go; ox++) {
@@ -380,24 +409,29 @@ static void cpu_merge(const float *x, float *out, int g, int m, int D)
         }
 }
 
-static void cpu_embed(const float *table, const int32_t *tokens, float *out, int T, int D,
-                      float mul)
+static void cpu_embed(void *ctx, const float *table, const int32_t *tokens, float *out, int T,
+                      int D, float mul)
 {
+    (void)ctx; /* the CPU has no state */
     for (int t = 0; t < T; t++)
         for (int i = 0; i < D; i++)
             out[(size_t)t * D + i] = table[(size_t)tokens[t] * D + i] * mul;
 }
 
-static void cpu_concat_bcast(const float *a, int Da, const float *b, int Db, float *out, int T)
+static void cpu_concat_bcast(void *ctx, const float *a, int Da, const float *b, int Db, float *out,
+                             int T)
 {
+    (void)ctx; /* the CPU has no state */
     for (int t = 0; t < T; t++) {
         memcpy(out + (size_t)t * (Da + Db), a + (size_t)t * Da, (size_t)Da * sizeof(float));
         memcpy(out + (size_t)t * (Da + Db) + Da, b, (size_t)Db * sizeof(float));
     }
 }
 
-static void cpu_time_embed(float *out, int D, float t, double min_period, double max_period)
+static void cpu_time_embed(void *ctx, float *out, int D, float t, double min_period,
+                           double max_period)
 {
+    (void)ctx; /* the CPU has no state */
     int half = D / 2;
     for (int i = 0; i < half; i++) {
         double frac = half > 1 ? (double)i / (half - 1) : 0.0;
@@ -409,18 +443,20 @@ static void cpu_time_embed(float *out, int D, float t, double min_period, double
 }
 
 /* fused (ops.h): time_embed into a zeroed row, then concat_bcast */
-static void cpu_time_concat(const float *a, int Da, float *out, int T, int D, float t,
+static void cpu_time_concat(void *ctx, const float *a, int Da, float *out, int T, int D, float t,
                             double min_period, double max_period)
 {
+    (void)ctx; /* the CPU has no state */
     float *e = xcalloc((size_t)D, sizeof(float));
-    cpu_time_embed(e, D, t, min_period, max_period);
-    cpu_concat_bcast(a, Da, e, D, out, T);
+    cpu_time_embed(ctx, e, D, t, min_period, max_period);
+    cpu_concat_bcast(ctx, a, Da, e, D, out, T);
     free(e);
 }
 
-static void cpu_moe_route(const float *logits, int T, int X, int k, enum vla_router r, int *idx,
-                          float *wts)
+static void cpu_moe_route(void *ctx, const float *logits, int T, int X, int k, enum vla_router r,
+                          int *idx, float *wts)
 {
+    (void)ctx; /* the CPU has no state */
     float *s = xmalloc((size_t)X * sizeof(float));
     for (int t = 0; t < T; t++) {
         const float *l = logits + (size_t)t * X;
@@ -457,23 +493,26 @@ static void cpu_moe_route(const float *logits, int T, int X, int k, enum vla_rou
     free(s);
 }
 
-static void cpu_gather_rows(const float *x, const int *rows, int n, int D, float *out)
+static void cpu_gather_rows(void *ctx, const float *x, const int *rows, int n, int D, float *out)
 {
+    (void)ctx; /* the CPU has no state */
     for (int i = 0; i < n; i++)
         memcpy(out + (size_t)i * D, x + (size_t)rows[i] * D, (size_t)D * sizeof(float));
 }
 
-static void cpu_scatter_add_rows(const float *x, const int *rows, const float *w, int n, int D,
-                                 float *y)
+static void cpu_scatter_add_rows(void *ctx, const float *x, const int *rows, const float *w, int n,
+                                 int D, float *y)
 {
+    (void)ctx; /* the CPU has no state */
     for (int i = 0; i < n; i++)
         for (int d = 0; d < D; d++)
             y[(size_t)rows[i] * D + d] += w[i] * x[(size_t)i * D + d];
 }
 
-static void cpu_denorm_clamp(const float *x, float *y, int T, int A, const float *mean,
+static void cpu_denorm_clamp(void *ctx, const float *x, float *y, int T, int A, const float *mean,
                              const float *std, const float *low, const float *high)
 {
+    (void)ctx; /* the CPU has no state */
     for (int t = 0; t < T; t++)
         for (int a = 0; a < A; a++) {
             float v = x[(size_t)t * A + a] * std[a] + mean[a];
@@ -482,8 +521,9 @@ static void cpu_denorm_clamp(const float *x, float *y, int T, int A, const float
         }
 }
 
-static float cpu_max_abs(const float *x, size_t n, int *nonfinite)
+static float cpu_max_abs(void *ctx, const float *x, size_t n, int *nonfinite)
 {
+    (void)ctx; /* the CPU has no state */
     float m = 0;
     int bad = 0;
     for (size_t i = 0; i < n; i++) {

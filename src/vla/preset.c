@@ -430,7 +430,7 @@ int vla_preset_load_string(struct vla_preset *p, const char *source, const char 
     return rc;
 }
 
-int vla_preset_load_file(struct vla_preset *p, const char *path)
+static int vla_preset_load_file(struct vla_preset *p, const char *path)
 {
     memset(p, 0, sizeof(*p));
     char *text;

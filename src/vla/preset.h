@@ -55,7 +55,6 @@ struct vla_preset {
  * DIR/NAME.yaml for models_dir, then models/NAME.yaml next to the binary,
  * then the built-in copy. Returns 0 or -1 (message printed). */
 int vla_preset_find(struct vla_preset *p, const char *name, const char *models_dir);
-int vla_preset_load_file(struct vla_preset *p, const char *path);
 int vla_preset_load_string(struct vla_preset *p, const char *source, const char *text, size_t len);
 void vla_preset_release(struct vla_preset *p);
 /* names of the built-in presets, NULL-terminated */

@@ -23,7 +23,7 @@ uint64_t vla_rng_bits(uint64_t key, uint64_t j)
     return vla_rng_mix(key + (j + 1) * 0x9E3779B97F4A7C15ULL);
 }
 
-double vla_rng_uniform(uint64_t key, uint64_t i)
+static double vla_rng_uniform(uint64_t key, uint64_t i)
 {
     return (double)(vla_rng_bits(key, i) >> 11) * 0x1p-53;
 }

@@ -17,7 +17,6 @@
 uint64_t vla_rng_mix(uint64_t z);
 uint64_t vla_rng_key(uint64_t seed, const char *name);
 uint64_t vla_rng_bits(uint64_t key, uint64_t j);
-double vla_rng_uniform(uint64_t key, uint64_t i);
 double vla_rng_normal(uint64_t key, uint64_t i);
 /* out[i] = mean + scale * normal(i) for i in [0, n) */
 void vla_rng_fill_normal(float *out, size_t n, uint64_t seed, const char *name, double mean,

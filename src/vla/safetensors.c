@@ -25,11 +25,6 @@ static const struct {
     unsigned size;
 } dtypes[] = {{"F32", 4}, {"F16", 2}, {"BF16", 2}};
 
-const char *st_dtype_name(enum st_dtype d)
-{
-    return dtypes[d].name;
-}
-
 static int cmp_begin(const void *a, const void *b)
 {
     const struct st_tensor *x = *(const struct st_tensor *const *)a;

@@ -46,7 +46,6 @@ const struct st_tensor *st_find(const struct st_file *f, const char *name);
 const char *st_meta(const struct st_file *f, const char *key);
 /* convert a tensor to fp32 */
 void st_to_f32(const struct st_file *f, const struct st_tensor *t, float *out);
-const char *st_dtype_name(enum st_dtype d);
 
 float st_bf16_to_f32(uint16_t h);
 float st_f16_to_f32(uint16_t h);

@@ -31,13 +31,14 @@ static void test_align(void)
  * reported as bound (the load of a present one is the device's kernel test) */
 static void test_open_absent(void)
 {
-    char lib[512] = "x", err[512] = "";
+    char lib[512] = "x", *err = NULL;
     setenv("ROCM_VLA_DOCTOR_CUBLASLT_LIB", "/nonexistent/libcublasLt.so.99", 1);
-    struct gpu_lt *lt = gpu_lt_open(lib, sizeof(lib), err, sizeof(err));
+    struct gpu_lt *lt = gpu_lt_open(lib, sizeof(lib), &err);
     unsetenv("ROCM_VLA_DOCTOR_CUBLASLT_LIB");
     CHECK(lt == NULL);
     CHECK(lib[0] == '\0');
-    CHECK(strstr(err, "/nonexistent/libcublasLt.so.99") != NULL);
+    CHECK(err && strstr(err, "/nonexistent/libcublasLt.so.99") != NULL);
+    free(err);
 }
 
 struct fake_lt_last {
@@ -46,11 +47,11 @@ struct fake_lt_last {
 
 static void test_epilogue(const char *path)
 {
-    char lib[512] = "", err[512] = "";
+    char lib[512] = "", *err = NULL;
     setenv("ROCM_VLA_DOCTOR_CUBLASLT_LIB", path, 1);
-    struct gpu_lt *lt = gpu_lt_open(lib, sizeof(lib), err, sizeof(err));
+    struct gpu_lt *lt = gpu_lt_open(lib, sizeof(lib), &err);
     unsetenv("ROCM_VLA_DOCTOR_CUBLASLT_LIB");
-    CHECK(lt != NULL);
+    CHECK(lt != NULL && err == NULL);
     void *h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
     struct fake_lt_last *last = h ? dlsym(h, "fake_lt_last") : NULL;
     CHECK(last != NULL);

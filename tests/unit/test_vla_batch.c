@@ -175,7 +175,7 @@ static void pos_interp_case(int g1)
             tab[(y * g0 + x) * D] = 0.25f;        /* constant */
             tab[(y * g0 + x) * D + 1] = (float)x; /* ramp along x */
         }
-    vla_ops_cpu.pos_interp(tab, g0, out, g1, D);
+    vla_ops_cpu.pos_interp(NULL, tab, g0, out, g1, D);
     int ok_const = 1, ok_ramp = 1;
     for (int y = 0; y < g1; y++)
         for (int x = 0; x < g1; x++) {

@@ -12,30 +12,32 @@
 #include "test.h"
 
 /* a broken fused op must be caught: bias_act without its bias */
-static void bad_bias_act(float *y, const float *bias, int T, int N, enum vla_bias_act act)
+static void bad_bias_act(void *ctx, float *y, const float *bias, int T, int N,
+                         enum vla_bias_act act)
 {
     (void)bias;
     float *zero = calloc((size_t)N, sizeof(float));
-    vla_ops_cpu.bias_act(y, zero, T, N, act);
+    vla_ops_cpu.bias_act(ctx, y, zero, T, N, act);
     free(zero);
 }
 
 /* mlp_block without fc1's bias, attention_block without the QKV bias */
-static void bad_mlp_block(const float *h, const float *w1, const float *b1, const float *w2,
-                          float *hid, float *x, int T, int D, int F, enum vla_bias_act act)
+static void bad_mlp_block(void *ctx, const float *h, const float *w1, const float *b1,
+                          const float *w2, float *hid, float *x, int T, int D, int F,
+                          enum vla_bias_act act)
 {
     (void)b1;
     float *zero = calloc((size_t)F, sizeof(float));
-    vla_ops_cpu.mlp_block(h, w1, zero, w2, hid, x, T, D, F, act);
+    vla_ops_cpu.mlp_block(ctx, h, w1, zero, w2, hid, x, T, D, F, act);
     free(zero);
 }
 
-static void bad_attention_block(const float *h, const float *qkv_w, const float *qkv_b,
+static void bad_attention_block(void *ctx, const float *h, const float *qkv_w, const float *qkv_b,
                                 const float *o_w, float *qkv, float *att, float *x, int C, int T,
                                 int H, int hd, float scale)
 {
     (void)qkv_b;
-    vla_ops_cpu.attention_block(h, qkv_w, NULL, o_w, qkv, att, x, C, T, H, hd, scale);
+    vla_ops_cpu.attention_block(ctx, h, qkv_w, NULL, o_w, qkv, att, x, C, T, H, hd, scale);
 }
 
 /* ---- op calls per denoising step: the ops table counts what a step calls
@@ -62,82 +64,84 @@ static void count(int op)
     calls[op] += syncs == 3;
 }
 
-static void c_sync(void)
+static void c_sync(void *ctx)
 {
+    (void)ctx;
     syncs++;
 }
 
-static void c_matmul(const float *x, const float *w, const float *b, float *y, int M, int N, int K,
-                     int acc)
+static void c_matmul(void *ctx, const float *x, const float *w, const float *b, float *y, int M,
+                     int N, int K, int acc)
 {
     count(C_MATMUL);
-    vla_ops_cpu.matmul(x, w, b, y, M, N, K, acc);
+    vla_ops_cpu.matmul(ctx, x, w, b, y, M, N, K, acc);
 }
 
-static void c_rmsnorm(const float *x, const float *w, float *y, int T, int D, float eps)
+static void c_rmsnorm(void *ctx, const float *x, const float *w, float *y, int T, int D, float eps)
 {
     count(C_RMSNORM);
-    vla_ops_cpu.rmsnorm(x, w, y, T, D, eps);
+    vla_ops_cpu.rmsnorm(ctx, x, w, y, T, D, eps);
 }
 
-static void c_glu(const float *g, const float *u, float *o, int T, int F, int ld, enum vla_act a)
+static void c_glu(void *ctx, const float *g, const float *u, float *o, int T, int F, int ld,
+                  enum vla_act a)
 {
     count(C_GLU);
-    vla_ops_cpu.glu(g, u, o, T, F, ld, a);
+    vla_ops_cpu.glu(ctx, g, u, o, T, F, ld, a);
 }
 
-static void c_qkv_rope(const float *h, const float *qw, const float *kvw, float *q, float *kv,
-                       int nseq, size_t kvs, int T, int D, int H, int KV, int hd, int pos0,
-                       double theta)
+static void c_qkv_rope(void *ctx, const float *h, const float *qw, const float *kvw, float *q,
+                       float *kv, int nseq, size_t kvs, int T, int D, int H, int KV, int hd,
+                       int pos0, double theta)
 {
     count(C_QKV_ROPE);
-    vla_ops_cpu.qkv_rope(h, qw, kvw, q, kv, nseq, kvs, T, D, H, KV, hd, pos0, theta);
+    vla_ops_cpu.qkv_rope(ctx, h, qw, kvw, q, kv, nseq, kvs, T, D, H, KV, hd, pos0, theta);
 }
 
-static void c_attention(const float *q, int qs, const float *k, const float *v, int ks, float *out,
-                        int Tq, int Tk, int H, int KV, int hd, float scale)
+static void c_attention(void *ctx, const float *q, int qs, const float *k, const float *v, int ks,
+                        float *out, int Tq, int Tk, int H, int KV, int hd, float scale)
 {
     count(C_ATTENTION);
-    vla_ops_cpu.attention(q, qs, k, v, ks, out, Tq, Tk, H, KV, hd, scale);
+    vla_ops_cpu.attention(ctx, q, qs, k, v, ks, out, Tq, Tk, H, KV, hd, scale);
 }
 
-static void c_attention_o(const float *q, int qs, const float *k, const float *v, int ks,
+static void c_attention_o(void *ctx, const float *q, int qs, const float *k, const float *v, int ks,
                           const float *ow, float *att, float *x, int Tq, int Tk, int H, int KV,
                           int hd, int D, float scale)
 {
     count(C_ATTENTION_O);
-    vla_ops_cpu.attention_o(q, qs, k, v, ks, ow, att, x, Tq, Tk, H, KV, hd, D, scale);
+    vla_ops_cpu.attention_o(ctx, q, qs, k, v, ks, ow, att, x, Tq, Tk, H, KV, hd, D, scale);
 }
 
-static void c_time_embed(float *out, int D, float t, double a, double b)
+static void c_time_embed(void *ctx, float *out, int D, float t, double a, double b)
 {
     count(C_TIME_EMBED);
-    vla_ops_cpu.time_embed(out, D, t, a, b);
+    vla_ops_cpu.time_embed(ctx, out, D, t, a, b);
 }
 
-static void c_concat(const float *a, int Da, const float *b, int Db, float *out, int T)
+static void c_concat(void *ctx, const float *a, int Da, const float *b, int Db, float *out, int T)
 {
     count(C_CONCAT);
-    vla_ops_cpu.concat_bcast(a, Da, b, Db, out, T);
+    vla_ops_cpu.concat_bcast(ctx, a, Da, b, Db, out, T);
 }
 
-static void c_time_concat(const float *a, int Da, float *out, int T, int D, float t, double lo,
-                          double hi)
+static void c_time_concat(void *ctx, const float *a, int Da, float *out, int T, int D, float t,
+                          double lo, double hi)
 {
     count(C_TIME_CONCAT);
-    vla_ops_cpu.time_concat(a, Da, out, T, D, t, lo, hi);
+    vla_ops_cpu.time_concat(ctx, a, Da, out, T, D, t, lo, hi);
 }
 
-static void c_bias_act(float *y, const float *b, int T, int N, enum vla_bias_act a)
+static void c_bias_act(void *ctx, float *y, const float *b, int T, int N, enum vla_bias_act a)
 {
     count(C_BIAS_ACT);
-    vla_ops_cpu.bias_act(y, b, T, N, a);
+    vla_ops_cpu.bias_act(ctx, y, b, T, N, a);
 }
 
-static void c_axpy(float *y, const float *x, float a, size_t n)
+static void c_axpy(void *ctx, float *y, const float *x, float a, size_t n)
 {
     count(C_AXPY);
-    vla_ops_cpu.axpy(y, x, a, n);
+    vla_ops_cpu.axpy(ctx, y, x, a, n);
 }
 
 /* the odd preset's pass on ops o (NULL: the CPU's): actions into act,

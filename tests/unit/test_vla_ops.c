@@ -44,7 +44,7 @@ int main(void)
     vla_rng_fill_normal(bias, (size_t)N, 1, "b", 0, 1);
     for (int i = 0; i < M * N; i++)
         y[i] = 1.0f;
-    o->matmul(x, w, bias, y, M, N, K, 1);
+    o->matmul(o->ctx, x, w, bias, y, M, N, K, 1);
     int okm = 1;
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
@@ -57,7 +57,7 @@ int main(void)
 
     /* rmsnorm: unit rms with unit weights */
     float r[8] = {1, 2, 3, 4, 5, 6, 7, 8}, ones[8] = {1, 1, 1, 1, 1, 1, 1, 1}, rn[8];
-    o->rmsnorm(r, ones, rn, 1, 8, 0);
+    o->rmsnorm(o->ctx, r, ones, rn, 1, 8, 0);
     double ms = 0;
     for (int i = 0; i < 8; i++)
         ms += rn[i] * rn[i];
@@ -67,9 +67,9 @@ int main(void)
     float q[16], q0[16];
     vla_rng_fill_normal(q, 16, 2, "q", 0, 1);
     memcpy(q0, q, sizeof(q));
-    o->rope(q, 1, 2, 8, 16, 0, 10000.0);
+    o->rope(o->ctx, q, 1, 2, 8, 16, 0, 10000.0);
     CHECK(memcmp(q, q0, sizeof(q)) == 0);
-    o->rope(q, 1, 2, 8, 16, 7, 10000.0);
+    o->rope(o->ctx, q, 1, 2, 8, 16, 7, 10000.0);
     CHECK(close_to(q[0] * q[0] + q[4] * q[4], q0[0] * q0[0] + q0[4] * q0[4], 1e-5f));
 
     /* attention over one key returns its value; GQA maps 4 heads to 2 kv heads */
@@ -77,35 +77,35 @@ int main(void)
     vla_rng_fill_normal(qq, 8, 3, "qq", 0, 1);
     vla_rng_fill_normal(kk, 4, 3, "kk", 0, 1);
     /* k and v rows share a stride of 2 kv heads x hd 1 */
-    o->attention(qq, 4, kk, vv, 2, att, 2, 2, 4, 2, 1, 1.0f);
+    o->attention(o->ctx, qq, 4, kk, vv, 2, att, 2, 2, 4, 2, 1, 1.0f);
     CHECK(att[0] >= fminf(3, 5) - 1e-6f && att[0] <= 5 + 1e-6f); /* head 0 -> kv 0: v in {3, 5} */
     CHECK(att[3] >= -1 - 1e-6f && att[3] <= 2 + 1e-6f);          /* head 3 -> kv 1: v in {-1, 2} */
 
     /* position interpolation: same size copies, 2 -> 4 keeps corners' means */
     float tab[4] = {0, 1, 2, 3}, up[16];
-    o->pos_interp(tab, 2, up, 4, 1);
+    o->pos_interp(o->ctx, tab, 2, up, 4, 1);
     CHECK(up[0] == 0 && up[15] == 3 && close_to(up[5], 0.75f, 1e-6f));
 
     /* MoE routing: top-2 of 4 with sigmoid, weights renormalised */
     float logits[4] = {0.1f, 2.0f, -1.0f, 1.0f}, wts[2];
     int idx[2];
-    o->moe_route(logits, 1, 4, 2, VLA_ROUTER_SIGMOID, idx, wts);
+    o->moe_route(o->ctx, logits, 1, 4, 2, VLA_ROUTER_SIGMOID, idx, wts);
     CHECK(idx[0] == 1 && idx[1] == 3 && close_to(wts[0] + wts[1], 1.0f, 1e-6f));
 
     /* de-normalise and clamp */
     float act[2] = {1.0f, -10.0f}, mean[2] = {0.5f, 0}, sd[2] = {2, 1}, lo[2] = {-1, -1},
           hi[2] = {2, 1};
-    o->denorm_clamp(act, act, 1, 2, mean, sd, lo, hi);
+    o->denorm_clamp(o->ctx, act, act, 1, 2, mean, sd, lo, hi);
     CHECK(act[0] == 2.0f && act[1] == -1.0f);
     /* out of place: the source stays as it was */
     float src[2] = {0.25f, 0.5f}, dst[2] = {9, 9};
-    o->denorm_clamp(src, dst, 1, 2, mean, sd, lo, hi);
+    o->denorm_clamp(o->ctx, src, dst, 1, 2, mean, sd, lo, hi);
     CHECK(dst[0] == 1.0f && dst[1] == 0.5f && src[0] == 0.25f && src[1] == 0.5f);
 
     /* the layer statistic sees NaN/Inf */
     float bad[3] = {1, NAN, -4};
     int nf = 0;
-    CHECK(o->max_abs(bad, 3, &nf) == 4.0f && nf == 1);
+    CHECK(o->max_abs(o->ctx, bad, 3, &nf) == 4.0f && nf == 1);
     free(x);
     free(w);
     free(bias);

@@ -18,51 +18,53 @@ static struct {
     int attention_block, mlp_block, attention_packed, bias_gelu, layernorms, patchify, adds;
 } n;
 
-static void count_attention_block(const float *h, const float *qkv_w, const float *qkv_b,
+static void count_attention_block(void *ctx, const float *h, const float *qkv_w, const float *qkv_b,
                                   const float *o_w, float *qkv, float *att, float *x, int C, int T,
                                   int H, int hd, float scale)
 {
     n.attention_block++;
-    vla_ops_cpu.attention_block(h, qkv_w, qkv_b, o_w, qkv, att, x, C, T, H, hd, scale);
+    vla_ops_cpu.attention_block(ctx, h, qkv_w, qkv_b, o_w, qkv, att, x, C, T, H, hd, scale);
 }
 
-static void count_mlp_block(const float *h, const float *w1, const float *b1, const float *w2,
-                            float *hid, float *x, int T, int D, int F, enum vla_bias_act act)
+static void count_mlp_block(void *ctx, const float *h, const float *w1, const float *b1,
+                            const float *w2, float *hid, float *x, int T, int D, int F,
+                            enum vla_bias_act act)
 {
     n.mlp_block++;
-    vla_ops_cpu.mlp_block(h, w1, b1, w2, hid, x, T, D, F, act);
+    vla_ops_cpu.mlp_block(ctx, h, w1, b1, w2, hid, x, T, D, F, act);
 }
 
-static void count_attention_packed(const float *qkv, const float *bias, float *out, int C, int T,
-                                   int H, int hd, float scale)
+static void count_attention_packed(void *ctx, const float *qkv, const float *bias, float *out,
+                                   int C, int T, int H, int hd, float scale)
 {
     n.attention_packed++;
-    vla_ops_cpu.attention_packed(qkv, bias, out, C, T, H, hd, scale);
+    vla_ops_cpu.attention_packed(ctx, qkv, bias, out, C, T, H, hd, scale);
 }
 
-static void count_bias_act(float *y, const float *bias, int T, int N, enum vla_bias_act act)
+static void count_bias_act(void *ctx, float *y, const float *bias, int T, int N,
+                           enum vla_bias_act act)
 {
     n.bias_gelu += act == VLA_BIAS_GELU_TANH;
-    vla_ops_cpu.bias_act(y, bias, T, N, act);
+    vla_ops_cpu.bias_act(ctx, y, bias, T, N, act);
 }
 
-static void count_patchify(const float *img, float *out, int ni, int S, int p, int g)
+static void count_patchify(void *ctx, const float *img, float *out, int ni, int S, int p, int g)
 {
     n.patchify++;
-    vla_ops_cpu.patchify(img, out, ni, S, p, g);
+    vla_ops_cpu.patchify(ctx, img, out, ni, S, p, g);
 }
 
-static void count_add(float *y, const float *x, size_t len)
+static void count_add(void *ctx, float *y, const float *x, size_t len)
 {
     n.adds++;
-    vla_ops_cpu.add(y, x, len);
+    vla_ops_cpu.add(ctx, y, x, len);
 }
 
-static void count_bias_layernorm(float *x, const float *bias, const float *w, const float *b,
-                                 float *y, int T, int D, float eps)
+static void count_bias_layernorm(void *ctx, float *x, const float *bias, const float *w,
+                                 const float *b, float *y, int T, int D, float eps)
 {
     n.layernorms++;
-    vla_ops_cpu.bias_layernorm(x, bias, w, b, y, T, D, eps);
+    vla_ops_cpu.bias_layernorm(ctx, x, bias, w, b, y, T, D, eps);
 }
 
 /* the odd preset's pass on ops table o: actions into act */
