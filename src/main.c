@@ -587,6 +587,8 @@ int main(int argc, char **argv)
     o.level = LEVEL_QUICK;
     const struct command *cmd = &commands[0];
     int first = 1;
+    /* every command validates checks files against the probes' catalogue */
+    checks_set_schema(&fact_catalog_schema);
     if (argc > 1 && argv[1][0] != '-') {
         cmd = NULL;
         for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
