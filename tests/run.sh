@@ -39,7 +39,7 @@ done
 
 # layers 2 and 3: fixture machines and CLI behaviour; catalog.sh last, as it
 # also checks the facts of every report the earlier layers left in $OUT
-for s in tests/fixtures.sh tests/cli.sh tests/cli_inputs.sh tests/hostile_checks.sh tests/snapshot.sh tests/hostile_cli.sh tests/docs.sh tests/install.sh tests/ci_recipes.sh tests/gpu_ci.sh tests/gpus.sh tests/rocm_headers.sh tests/vla.sh tests/sweep.sh tests/sweep_report.sh tests/vla_probe.sh tests/report_text.sh tests/binscan.sh tests/rocm_libs.sh tests/peaks.sh tests/diff.sh tests/host.sh tests/html.sh tests/prom.sh tests/fleet.sh tests/slurm.sh tests/tui.sh tests/tui_screen.sh tests/tui_gpus.sh tests/monitor.sh tests/soak.sh tests/driver_cause.sh tests/hostile_inputs.sh tests/fuzz_replay.sh tests/catalog.sh; do
+for s in tests/layers.sh tests/fixtures.sh tests/cli.sh tests/cli_inputs.sh tests/hostile_checks.sh tests/snapshot.sh tests/hostile_cli.sh tests/docs.sh tests/install.sh tests/ci_recipes.sh tests/gpu_ci.sh tests/gpus.sh tests/rocm_headers.sh tests/vla.sh tests/sweep.sh tests/sweep_report.sh tests/vla_probe.sh tests/report_text.sh tests/binscan.sh tests/rocm_libs.sh tests/peaks.sh tests/diff.sh tests/host.sh tests/html.sh tests/prom.sh tests/fleet.sh tests/slurm.sh tests/tui.sh tests/tui_screen.sh tests/tui_gpus.sh tests/monitor.sh tests/soak.sh tests/driver_cause.sh tests/hostile_inputs.sh tests/fuzz_replay.sh tests/catalog.sh; do
     [ -f "$s" ] || continue
     out=$(sh "$s" 2>&1)
     printf '%s\n' "$out" | grep -E '^(FAIL|SKIP)' || true

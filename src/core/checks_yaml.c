@@ -412,9 +412,6 @@ static enum val_type val_type_of(enum fact_type t)
     return VAL_UNKNOWN;
 }
 
-/* the declaration a check's fact name means: in a `per: gpu` check
- * "gpu.x" is "gpu.<i>.x" when a probe declares that, else the name as
- * written (as resolve_fact() in checks_run.c does) */
 static const struct checks_schema *the_schema;
 
 void checks_set_schema(const struct checks_schema *schema)
@@ -427,7 +424,10 @@ const struct checks_schema *checks_schema(void)
     return the_schema;
 }
 
-/* 1 and *t when the name is declared */
+/* the declaration a check's fact name means: in a `per: gpu` check
+ * "gpu.x" is "gpu.<i>.x" when a probe declares that, else the name as
+ * written (as resolve_fact() in checks_run.c does):
+ * 1 and *t, or 0 when the schema declares neither */
 static int declared(const char *name, int per_gpu, enum fact_type *t)
 {
     if (per_gpu && str_starts(name, "gpu.")) {

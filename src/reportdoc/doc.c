@@ -1,5 +1,5 @@
-/* report_doc.c - reading a parsed JSON report for the HTML, markdown and
- * fleet renderers (report_doc.h). */
+/* doc.c - reading a parsed JSON report for the HTML, markdown and
+ * fleet renderers (doc.h). */
 #include "doc.h"
 
 #include <math.h>
