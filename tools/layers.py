@@ -21,6 +21,7 @@ usage: layers.py [--edges] [--build DIR] [--src DIR] [--order FILE] [--allow FIL
 Exit: 0 the layers hold, 1 a violation, 2 bad usage or input."""
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -59,13 +60,14 @@ def read_allow(path):
     if not path or not os.path.exists(path):
         return allow
     for n, line in enumerate(open(path, encoding="utf-8").read().splitlines(), 1):
-        body = line.split("#", 1)[0].strip()
+        body, _, why = line.partition("#")
+        body = body.strip()
         if not body:
             continue
         m = re.fullmatch(r"(\S+)\s*->\s*(\S+)", body)
-        if not m:
+        if not m or not why.strip():
             die("%s:%d: expected 'FROM -> TO  # reason, owner'" % (path, n))
-        allow[(m.group(1), m.group(2))] = "%s:%d" % (path, n)
+        allow[(m.group(1), m.group(2))] = ("%s:%d" % (path, n), why.strip())
     return allow
 
 
@@ -254,7 +256,7 @@ def main(argv):
         if f not in rank:
             print("layers: folder %s is not in %s" % (f, opts["--order"]))
             bad += 1
-    for e, where in sorted(allow.items()):
+    for e, (where, _) in sorted(allow.items()):
         if e not in edges:
             print("layers: %s: %s -> %s is allowed but no longer used: remove the line"
                   % (where, e[0], e[1]))
@@ -282,8 +284,11 @@ def main(argv):
         return 1
     print("layers: %d folders, %d edges, %d allowed for now: the order holds"
           % (len(folders), len(edges), len(allow)))
+    for e, (where, why) in sorted(allow.items()):
+        print("  allowed for now (%s): %s -> %s: %s" % (where, e[0], e[1], why))
     return 0
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends it quietly
     sys.exit(main(sys.argv[1:]))
