@@ -67,8 +67,9 @@ void doc_value_text(struct strbuf *sb, const struct json *v);
 /* what an exit code of the check command means, in a few words */
 const char *doc_exit_meaning(int code);
 
-/* the report's facts back into a factset, typed as the fact catalogue
- * declares them (a number is an int or a float by its declaration), null
+/* the report's facts back into a factset, typed as the loaded schema
+ * (checks_schema(): the fact catalogue) declares them (a number is an int
+ * or a float by its declaration; a float without a schema), null
  * as unknown with the recorded reason: what a checks file needs to be
  * evaluated again (the budgets) */
 void doc_factset(const struct diff_doc *d, struct factset *fs);
