@@ -105,10 +105,19 @@ $(BUILD)/kernels.S: $(KERNELS) Makefile
 $(BUILD)/kernels.o: $(BUILD)/kernels.S $(KERNELS)
 	$(CC) -c -I. -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS)
+# A unit test with a line "/* layers: core ... */" links only those folders
+# (tools/layers.order's names, with the objects that line gives a folder),
+# so a test of a lower layer cannot lean on a higher one; the others link all.
+unit_layers = $(shell sed -n 's|^/\* layers: \([a-z ]*\) \*/$$|\1|p' tests/unit/$(1).c)
+layer_objs  = $(filter $(foreach l,$(1),$(BUILD)/src/$(l)/% $(if $(filter probes,$(l)),$(BUILD)/probes/%)),$(LIBOBJS)) \
+              $(foreach l,$(1),$(shell awk '$$1 == "$(l)" { for (i = 2; i <= NF && $$i !~ /^\#/; i++) print "$(BUILD)/" $$i }' tools/layers.order))
+unit_objs   = $(if $(call unit_layers,$(1)),$(call layer_objs,$(call unit_layers,$(1))),$(LIBOBJS))
+
+.SECONDEXPANSION:
+$(BUILD)/tests/%: tests/unit/%.c $$(call unit_objs,$$*)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS_ALL)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(call unit_objs,$*) $(LDLIBS_ALL)
 
 # built without the sanitizers: they are dlopen'd like the vendor's
 $(BUILD)/tests/fake/libamdhip64.so: tests/fake/fake_hip.c
@@ -184,7 +193,12 @@ mutation: $(BUILD)/.deps $(BIN) $(BUILD)/tools/mutation_eval $(BUILD)/tests/test
 run: all
 	@./rocm-vla-doctor; rc=$$?; echo "(rocm-vla-doctor exit status $$rc: 0 no failure, 1 findings above, 2 usage, 3 internal)"; [ $$rc -le 1 ]
 
-test: $(BUILD)/.deps $(BIN) $(UNIT_BINS) $(FAKE_LIBS) $(FUZZ_REPLAYS)
+# every include and every symbol an object uses goes down tools/layers.order
+# (tools/layers.py; docs/ARCHITECTURE.md, "Source layout")
+layers: $(BUILD)/.deps $(OBJS)
+	@python3 tools/layers.py --build $(BUILD)
+
+test: $(BUILD)/.deps $(BIN) $(UNIT_BINS) $(FAKE_LIBS) $(FUZZ_REPLAYS) layers
 	@tools/ensure-deps.sh test
 	@BUILD=$(BUILD) RVD=$(BIN) tests/run.sh
 
@@ -281,5 +295,5 @@ format:
 clean:
 	rm -rf build build-asan build-cc build-fuzz build-clang rocm-vla-doctor tests/out
 
-.PHONY: mutation FORCE install uninstall all run test test-gpu bench asan-test clean format compilers unit-bins fuzz fuzz-bins fuzz-replay
+.PHONY: mutation FORCE install uninstall all run test layers test-gpu bench asan-test clean format compilers unit-bins fuzz fuzz-bins fuzz-replay
 -include $(OBJS:.o=.d)

@@ -402,12 +402,6 @@ const char *fact_catalog_missing(void)
     return NULL;
 }
 
-const char *fact_type_name(enum fact_type t)
-{
-    static const char *const names[] = {"unknown", "bool", "int", "float", "string", "list"};
-    return (unsigned)t < ARRAY_SIZE(names) ? names[t] : "?";
-}
-
 static int is_probe_name(const char *s, size_t n)
 {
     for (size_t i = 0; i < probe_count; i++)
@@ -592,3 +586,22 @@ void fact_catalog_print(FILE *out)
     for (const struct fact_decl *d = facts_soak; d->name; d++)
         fprintf(out, "%-*s  %-6s  %s\n", (int)w, d->name, fact_type_name(d->type), "soak");
 }
+
+/* ---- the checks loader's schema ------------------------------------------ */
+
+static int schema_fact_type(const char *name, enum fact_type *type)
+{
+    const struct fact_decl *d;
+    if (fact_catalog_find(name, &d, NULL))
+        return -1;
+    *type = d->type;
+    return 0;
+}
+
+static const char *schema_probe_name(size_t i)
+{
+    return i < probe_count ? probe_table[i].name : NULL;
+}
+
+const struct checks_schema fact_catalog_schema = {schema_fact_type, fact_catalog_suggest,
+                                                  schema_probe_name};

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../src/core/checks.h"
 #include "../src/core/fact.h"
 
 struct fact_decl {
@@ -35,7 +36,9 @@ int fact_catalog_find(const char *name, const struct fact_decl **out, const char
 /* the declared name closest to a misspelt one (edit distance), or NULL;
  * per_gpu also offers "gpu.<name>" for each "gpu.<i>.<name>" */
 const char *fact_catalog_suggest(const char *name, int per_gpu, char *buf, size_t n);
-const char *fact_type_name(enum fact_type t);
+/* the catalogue as the checks loader's schema (src/core/checks.h): main()
+ * and the tests that load checks pass it to checks_set_schema() */
+extern const struct checks_schema fact_catalog_schema;
 /* `list --facts`: name, type and probe of every declaration, in run order */
 void fact_catalog_print(FILE *out);
 

@@ -8,44 +8,8 @@
 
 #include "../src/core/checks.h"
 #include "../src/core/fact.h"
+#include "../src/core/probe_def.h"
 #include "../src/core/rootfs.h"
-
-struct probe_opts {
-    const char *requirements; /* --requirements FILE, or NULL */
-    const char *python;       /* --python PATH, or NULL for python3 on PATH */
-    const char *vla_preset;   /* --preset NAME|FILE for the full level, or NULL */
-    const char *vla_dtype;    /* --dtype bf16|fp16|fp32, or NULL */
-    /* with --only: the probes above the quick level that the selected checks
-     * name with `probe:`; NULL runs every probe of the level */
-    const struct strlist *only_probes;
-    /* --gpu N[,M]|all: the runtime devices the per-GPU probes measure; NULL = device 0 */
-    const char *gpus;
-    /* --memtest-fraction: the share of free VRAM the memory test covers; 0 = by level */
-    double memtest_fraction;
-};
-
-struct probe_ctx {
-    struct factset *facts;
-    enum level level;
-    const struct probe_opts *opts;
-    /* in a per-GPU probe's child: the runtime device to measure (0 by default) */
-    int device;
-};
-
-enum { PROBE_HOST = 0, PROBE_GPU_ONCE = 1, PROBE_GPU_EACH = 2, PROBE_GPU_PAIRS = 3 };
-
-struct probe {
-    const char *name;
-    enum level level;
-    /* PROBE_HOST: in this process; PROBE_GPU_ONCE: one isolated child with a watchdog;
-     * PROBE_GPU_EACH: one isolated child per selected GPU (--gpu), its facts renamed
-     * gpu.<j>.* (probe_each_gpu.c); PROBE_GPU_PAIRS: one isolated child that reads
-     * the selection (gpu.measured), made first if no per-GPU probe made it */
-    int needs_gpu;
-    /* 0, or -errno for an internal error (recorded as probe.<name>.status) */
-    int (*run)(struct probe_ctx *ctx);
-    const char *what; /* one line for `explain` and -v */
-};
 
 extern const struct probe probe_table[];
 extern const size_t probe_count;

@@ -581,6 +581,8 @@ int main(int argc, char **argv)
     o.level = LEVEL_QUICK;
     const struct command *cmd = &commands[0];
     int first = 1;
+    /* every command validates checks files against the probes' catalogue */
+    checks_set_schema(&fact_catalog_schema);
     if (argc == 2 && strcmp(argv[1], "__complete-table") == 0)
         return complete_table();
     if (argc > 1 && argv[1][0] != '-') {

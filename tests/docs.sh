@@ -4,8 +4,9 @@
 # each command's SYNOPSIS names exactly its option table's options,
 # the JSON report of a live run validates against reports/schema.json (and
 # `--json -` keeps stdout pure JSON), the JUnit report validates against
-# reports/junit.xsd, escaping survives hostile text end to end, and the
-# schemas reject documents they must reject.
+# reports/junit.xsd, escaping survives hostile text end to end, the
+# schemas reject documents they must reject, and ARCHITECTURE.md lists the
+# folders in the order of tools/layers.order.
 # Environment: RVD (the binary), OUT (a scratch directory).
 set -u
 RVD=${RVD:-build/rocm-vla-doctor}
@@ -300,6 +301,24 @@ for d in tests/fixtures/*/; do
     else
         ok
     fi
+done
+
+# ---- the layers ---------------------------------------------------------------
+# docs/ARCHITECTURE.md's "Source layout" table lists the folders in the order
+# of tools/layers.order (bottom first), the one the layer check enforces
+sed -n '/^## Source layout$/,/^## /p' docs/ARCHITECTURE.md |
+    sed -n 's/^| `\([^`]*\)` |.*/\1/p' |
+    sed 's|^src/main\.c$|main|; s|^src/||; s|/$||' >"$D/layers-doc"
+sed 's/#.*//' tools/layers.order | awk 'NF { print $1 }' >"$D/layers-order"
+if [ -s "$D/layers-order" ] && cmp -s "$D/layers-doc" "$D/layers-order"; then
+    ok
+else
+    bad "docs/ARCHITECTURE.md's Source layout table ($(tr '\n' ' ' <"$D/layers-doc")) is not tools/layers.order ($(tr '\n' ' ' <"$D/layers-order"))"
+fi
+# every folder of the tree is in the order (and the table)
+for dir in src/*/ probes/; do
+    name=$(basename "$dir")
+    if grep -qx "$name" "$D/layers-order"; then ok; else bad "folder $dir is not in tools/layers.order"; fi
 done
 
 echo "$pass passed, $fail failed"

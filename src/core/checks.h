@@ -55,7 +55,27 @@ struct checkset {
     struct peak_table peaks; /* top-level `peaks:` (peaks.h) */
 };
 
-/* 0, or -1 after printing "file:line:col: message" */
+/* What the loader validates a checks file against: the facts a check may
+ * name, with their types, and the probes a `probe:` may name. The fact
+ * catalogue (probes/fact_catalog.c) provides it and main() passes it in, so
+ * core knows nothing of the probes above it; a unit test may pass its own. */
+struct checks_schema {
+    /* the declared type of a concrete fact name: 0 and *type, or -1 when no
+     * probe declares it */
+    int (*fact_type)(const char *name, enum fact_type *type);
+    /* the declared name closest to a misspelt one, or NULL (may be NULL);
+     * per_gpu also offers "gpu.<name>" for each "gpu.<i>.<name>" */
+    const char *(*suggest)(const char *name, int per_gpu, char *buf, size_t n);
+    /* the i-th probe's name, NULL past the last */
+    const char *(*probe_name)(size_t i);
+};
+/* the schema every later load validates against (the process has one) */
+void checks_set_schema(const struct checks_schema *schema);
+/* the schema set, or NULL before checks_set_schema() */
+const struct checks_schema *checks_schema(void);
+
+/* 0, or -1 after printing "file:line:col: message"; -1 also when no schema
+ * was set (an internal error: nothing would be validated) */
 int checks_load(struct checkset *cs, const char *path);
 int checks_load_string(struct checkset *cs, const char *name, const char *text, size_t len);
 /* path; when NULL an installed copy's <prefix>/share/rocm-vla-doctor/
@@ -108,5 +128,14 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
 void results_release(struct results *r);
 /* exit code contract: 0 ok, 1 a fail (or a warning with strict) */
 int results_exit_code(const struct results *r, int strict);
+
+/* the value of `fact` at which check `id`'s fail rules start to fail for the
+ * other facts in fs: "fails below" (rate) when below is 1, "fails above"
+ * (latency) otherwise (checks_budget.c). Found by evaluating the loaded
+ * rules, so a --checks file with other budgets is followed. 0, or -ENOENT
+ * when no fail rule bounds it (the check skips here, or there is no such
+ * check). The dashboard's workload panel and the report's VLA budgets ask. */
+int checks_budget(const struct checkset *cs, const struct factset *fs, const char *id,
+                  const char *fact, int below, double *out);
 
 #endif

@@ -24,8 +24,6 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "../../probes/fact_catalog.h"
-#include "../../probes/probe.h"
 #include "checks_templates.h"
 #include "datadir.h"
 
@@ -369,7 +367,8 @@ static int parse_data(struct loader *L, yaml_node_t *n)
  *
  * After the whole file is read (data tables may follow the checks), every
  * fact a check names - in a rule, in `reads:`, in a {placeholder} of a
- * summary or fix - must be one a probe declares (probes/fact_catalog.c),
+ * summary or fix - must be one the schema declares (the fact catalogue,
+ * probes/fact_catalog.c, passed in by checks_set_schema()),
  * every `lookup()` table must exist, every `probe:` must name a probe, and
  * every rule must type-check against the declared fact types. */
 
@@ -415,24 +414,37 @@ static enum val_type val_type_of(enum fact_type t)
     return VAL_UNKNOWN;
 }
 
+static const struct checks_schema *the_schema;
+
+void checks_set_schema(const struct checks_schema *schema)
+{
+    the_schema = schema;
+}
+
+const struct checks_schema *checks_schema(void)
+{
+    return the_schema;
+}
+
 /* the declaration a check's fact name means: in a `per: gpu` check
  * "gpu.x" is "gpu.<i>.x" when a probe declares that, else the name as
- * written (as resolve_fact() in checks_run.c does) */
-static const struct fact_decl *declared(const char *name, int per_gpu)
+ * written (as resolve_fact() in checks_run.c does):
+ * 1 and *t, or 0 when the schema declares neither */
+static int declared(const char *name, int per_gpu, enum fact_type *t)
 {
-    const struct fact_decl *d;
     if (per_gpu && str_starts(name, "gpu.")) {
         char buf[FACT_NAME_MAX];
-        if (fact_catalog_find(fact_gpu_name(buf, 0, name + 4), &d, NULL) == 0)
-            return d;
+        if (the_schema->fact_type(fact_gpu_name(buf, 0, name + 4), t) == 0)
+            return 1;
     }
-    return fact_catalog_find(name, &d, NULL) == 0 ? d : NULL;
+    return the_schema->fact_type(name, t) == 0;
 }
 
 static char *unknown_fact_msg(const char *name, int per_gpu)
 {
     char buf[FACT_NAME_MAX];
-    const char *hint = fact_catalog_suggest(name, per_gpu, buf, sizeof(buf));
+    const char *hint =
+        the_schema->suggest ? the_schema->suggest(name, per_gpu, buf, sizeof(buf)) : NULL;
     if (hint)
         return xasprintf("unknown fact '%s' (did you mean '%s'?)", name, hint);
     return xasprintf("unknown fact '%s' (no probe declares it; see 'rocm-vla-doctor list --facts')",
@@ -447,12 +459,12 @@ struct vctx {
 static int typer_fact(void *ctx, const char *name, enum val_type *type, char **err)
 {
     const struct vctx *v = ctx;
-    const struct fact_decl *d = declared(name, v->per_gpu);
-    if (!d) {
+    enum fact_type t;
+    if (!declared(name, v->per_gpu, &t)) {
         *err = unknown_fact_msg(name, v->per_gpu);
         return -1;
     }
-    *type = val_type_of(d->type);
+    *type = val_type_of(t);
     return 0;
 }
 
@@ -492,13 +504,13 @@ static int check_template(struct loader *L, yaml_node_t *n, const struct vctx *v
         if (unit)
             *unit++ = '\0';
         int rc = 0;
-        const struct fact_decl *d = NULL;
+        enum fact_type t = FACT_UNKNOWN;
         if (strcmp(name, "gpu") == 0 && !unit) {
             if (!v->per_gpu)
                 rc = yerr_at(L, line, col, "{gpu} is the GPU's index: only in a 'per: gpu' check");
         } else if (strcmp(name, "sudo") == 0 && !unit) {
             /* the privilege prefix, rendered from user.is_root/host.sudo_present */
-        } else if (!(d = declared(name, v->per_gpu))) {
+        } else if (!declared(name, v->per_gpu, &t)) {
             char *msg = unknown_fact_msg(name, v->per_gpu);
             rc = yerr_at(L, line, col, "%s in placeholder {%s%s%s}", msg, name, unit ? ":" : "",
                          unit ? unit : "");
@@ -509,15 +521,15 @@ static int check_template(struct loader *L, yaml_node_t *n, const struct vctx *v
             if (slash == unit || !slash[1] || strchr(slash + 1, '/'))
                 rc = yerr_at(L, line, col, "{%s:%s}: the plural form is {%s:one/many}", name, unit,
                              name);
-            else if (d->type != FACT_INT && d->type != FACT_FLOAT)
+            else if (t != FACT_INT && t != FACT_FLOAT)
                 rc = yerr_at(L, line, col, "{%s:%s} counts a number, but %s is a %s", name, unit,
-                             name, fact_type_name(d->type));
+                             name, fact_type_name(t));
         } else if (unit && strcmp(unit, "gib") && strcmp(unit, "mib")) {
             rc = yerr_at(L, line, col, "unknown unit '%s' in {%s:%s} (gib, mib or one/many)", unit,
                          name, unit);
-        } else if (unit && d->type != FACT_INT && d->type != FACT_FLOAT) {
+        } else if (unit && t != FACT_INT && t != FACT_FLOAT) {
             rc = yerr_at(L, line, col, "{%s:%s} converts a number, but %s is a %s", name, unit,
-                         name, fact_type_name(d->type));
+                         name, fact_type_name(t));
         }
         free(name);
         if (rc)
@@ -574,7 +586,8 @@ static int check_reads(struct loader *L, yaml_node_t *n, struct vctx *v)
     for (; it < top; it++) {
         yaml_node_t *item = n->type == YAML_SCALAR_NODE ? n : node_at(L, *it);
         const char *name = scalar(item);
-        if (name && !declared(name, v->per_gpu)) {
+        enum fact_type t;
+        if (name && !declared(name, v->per_gpu, &t)) {
             char *msg = unknown_fact_msg(name, v->per_gpu);
             yerr(L, item, "%s in 'reads'", msg);
             free(msg);
@@ -586,12 +599,13 @@ static int check_reads(struct loader *L, yaml_node_t *n, struct vctx *v)
 
 static int check_probe(struct loader *L, yaml_node_t *n, const char *probe)
 {
-    for (size_t i = 0; i < probe_count; i++)
-        if (strcmp(probe_table[i].name, probe) == 0)
+    const char *name;
+    for (size_t i = 0; (name = the_schema->probe_name(i)); i++)
+        if (strcmp(name, probe) == 0)
             return 0;
     struct strbuf sb = STRBUF_INIT;
-    for (size_t i = 0; i < probe_count; i++)
-        strbuf_addf(&sb, "%s%s", i ? ", " : "", probe_table[i].name);
+    for (size_t i = 0; (name = the_schema->probe_name(i)); i++)
+        strbuf_addf(&sb, "%s%s", i ? ", " : "", name);
     yerr(L, n, "unknown probe '%s' (probes: %s)", probe, sb.buf);
     strbuf_release(&sb);
     return -1;
@@ -819,6 +833,8 @@ int checks_load_string(struct checkset *cs, const char *name, const char *text, 
     int rc = 0;
 
     memset(cs, 0, sizeof(*cs));
+    if (!the_schema)
+        return error("internal error: %s: the checks loader was given no fact schema", name);
     if (len > CHECKS_MAX_FILE) {
         fprintf(stderr, "%s: larger than %u MiB\n", name, CHECKS_MAX_FILE >> 20);
         return -1;

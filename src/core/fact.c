@@ -6,6 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *fact_type_name(enum fact_type t)
+{
+    static const char *const names[] = {"unknown", "bool", "int", "float", "string", "list"};
+    return (unsigned)t < ARRAY_SIZE(names) ? names[t] : "?";
+}
+
 const struct fact *fact_get(const struct factset *fs, const char *name)
 {
     for (size_t i = 0; i < fs->n; i++)

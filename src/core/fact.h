@@ -13,6 +13,8 @@
 #include "util.h"
 
 enum fact_type { FACT_UNKNOWN, FACT_BOOL, FACT_INT, FACT_FLOAT, FACT_STR, FACT_LIST };
+/* "bool", "int", "float", "string", "list" ("unknown" for FACT_UNKNOWN) */
+const char *fact_type_name(enum fact_type t);
 
 struct fact {
     char *name;

@@ -1,8 +1,8 @@
 /* diff.c - load two JSON reports and compare them (see diff.h for what
  * counts as a regression). The renderers and the command line are in
- * diff_out.c. Reports are parsed with the strict parser of src/core/json.c;
- * anything that is not a well-formed rocm-vla-doctor/1 report is rejected
- * with a message naming the file, never half-compared. */
+ * diff_out.c. Reports are read by src/reportdoc/doc_read.c, which rejects
+ * anything that is not a well-formed rocm-vla-doctor/1 report with a message
+ * naming the file, so nothing is ever half-compared. */
 #include "diff.h"
 
 #include <errno.h>
@@ -13,134 +13,6 @@
 #include <string.h>
 
 #include "../core/util.h"
-
-/* a report is a few hundred KiB; this only stops a runaway input */
-
-static const char *const statuses[] = {"pass", "warn", "fail", "skip", "error", "timeout"};
-
-/* ---- loading ------------------------------------------------------------ */
-
-/* "unexpected character at byte 17" -> "line 2, column 5 (byte 17): unexpected character" */
-static void json_error(const char *name, const char *text, size_t len, const char *err)
-{
-    const char *at = strstr(err, " at byte ");
-    if (!at) {
-        error("%s: invalid JSON: %s", name, err);
-        return;
-    }
-    size_t off = strtoul(at + 9, NULL, 10), line = 1, col = 1;
-    for (size_t i = 0; i < off && i < len; i++) {
-        if (text[i] == '\n')
-            line++, col = 1;
-        else
-            col++;
-    }
-    error("%s: invalid JSON at line %zu, column %zu (byte %zu): %.*s", name, line, col, off,
-          (int)(at - err), err);
-}
-
-static int is_status(const char *s)
-{
-    for (size_t i = 0; i < ARRAY_SIZE(statuses); i++)
-        if (strcmp(s, statuses[i]) == 0)
-            return 1;
-    return 0;
-}
-
-static int validate(struct diff_doc *d)
-{
-    const struct json *r = d->root;
-    if (r->type != JSON_OBJ)
-        return error("%s: not a rocm-vla-doctor report (the document is not a JSON object)",
-                     d->name);
-    const struct json *schema = json_get(r, "schema");
-    if (!schema || schema->type != JSON_STR)
-        return error("%s: not a rocm-vla-doctor report (no \"schema\" string)", d->name);
-    if (strcmp(schema->str, DIFF_SCHEMA_IN) != 0) {
-        if (str_starts(schema->str, "rocm-vla-doctor/"))
-            return error("%s: report schema '%s' is not supported: this build compares "
-                         "%s reports",
-                         d->name, schema->str, DIFF_SCHEMA_IN);
-        return error("%s: not a rocm-vla-doctor report (schema '%s')", d->name, schema->str);
-    }
-    d->facts = json_get(r, "facts");
-    if (!d->facts || d->facts->type != JSON_OBJ)
-        return error("%s: invalid report: \"facts\" is missing or not an object", d->name);
-    d->meta = json_get(r, "facts_meta");
-    if (d->meta && d->meta->type != JSON_OBJ)
-        d->meta = NULL;
-    d->checks = json_get(r, "checks");
-    if (!d->checks || d->checks->type != JSON_ARR)
-        return error("%s: invalid report: \"checks\" is missing or not an array", d->name);
-    for (size_t i = 0; i < d->checks->n; i++) {
-        const struct json *c = d->checks->items[i];
-        const struct json *id = json_get(c, "id"), *st = json_get(c, "status");
-        if (!id || id->type != JSON_STR || !id->str[0])
-            return error("%s: invalid report: checks[%zu] has no \"id\" string", d->name, i);
-        if (!st || st->type != JSON_STR || !is_status(st->str))
-            return error("%s: invalid report: check '%s' has no valid \"status\"", d->name,
-                         id->str);
-        if (!strset_add(&d->check_ids, id->str, i))
-            return error("%s: invalid report: check '%s' appears twice", d->name, id->str);
-    }
-    return 0;
-}
-
-int diff_doc_parse(struct diff_doc *d, const char *name, const char *text, size_t len)
-{
-    memset(d, 0, sizeof(*d));
-    d->name = xstrdup(name);
-    char err[256];
-    if (len == 0) {
-        error("%s: empty file, not a JSON report", name);
-        goto fail;
-    }
-    d->text = xmalloc(len + 1);
-    memcpy(d->text, text, len);
-    d->text[len] = 0;
-    d->root = json_parse(d->text, len, err, sizeof(err));
-    if (!d->root) {
-        json_error(name, text, len, err);
-        goto fail;
-    }
-    if (validate(d))
-        goto fail;
-    return 0;
-fail:
-    diff_doc_release(d);
-    return -1;
-}
-
-int diff_doc_read(const char *path, char **text, size_t *len)
-{
-    int rc = read_user_file(path, DIFF_MAX_REPORT, text, len);
-    if (rc == -EFBIG)
-        return error("%s: larger than %u MiB, not a report", path, DIFF_MAX_REPORT >> 20);
-    if (rc)
-        return error("cannot read report '%s': %s", path, user_file_strerror(rc));
-    return 0;
-}
-
-int diff_doc_load(struct diff_doc *d, const char *path)
-{
-    memset(d, 0, sizeof(*d));
-    char *text;
-    size_t len;
-    if (diff_doc_read(path, &text, &len))
-        return -1;
-    int rc = diff_doc_parse(d, path, text, len);
-    free(text);
-    return rc;
-}
-
-void diff_doc_release(struct diff_doc *d)
-{
-    strset_release(&d->check_ids);
-    json_free(d->root);
-    free(d->text);
-    free(d->name);
-    memset(d, 0, sizeof(*d));
-}
 
 /* ---- tolerances ----------------------------------------------------------- */
 
@@ -301,12 +173,6 @@ static struct diff_item *add(struct diff_result *r, enum diff_class cls, enum di
     it->cur = cur;
     r->count[cls]++;
     return it;
-}
-
-const char *diff_check_status(const struct json *check)
-{
-    const struct json *st = check ? json_get(check, "status") : NULL;
-    return st && st->type == JSON_STR ? st->str : NULL;
 }
 
 /* skip -1, pass 0, warn 1, fail/error/timeout 2 */
@@ -520,13 +386,6 @@ void diff_result_release(struct diff_result *r)
 {
     free(r->v);
     memset(r, 0, sizeof(*r));
-}
-
-const char *diff_fact_reason(const struct diff_doc *d, const char *name)
-{
-    const struct json *m = d && d->meta ? json_get(d->meta, name) : NULL;
-    const struct json *reason = m ? json_get(m, "reason") : NULL;
-    return reason && reason->type == JSON_STR ? reason->str : NULL;
 }
 
 const char *diff_what_name(enum diff_what w)

@@ -22,35 +22,11 @@
 #include <stdio.h>
 
 #include "../core/json.h"
-#include "../core/strset.h"
+#include "../reportdoc/doc.h"
 
-#define DIFF_SCHEMA_IN "rocm-vla-doctor/1"
 #define DIFF_SCHEMA_OUT "rocm-vla-doctor-diff/1"
 #define DIFF_DEFAULT_TOL_PCT 10.0
 
-/* one parsed report */
-struct diff_doc {
-    char *name; /* the file name, for messages */
-    char *text; /* the bytes parsed: JSON numbers point into them */
-    struct json *root;
-    const struct json *facts;  /* object */
-    const struct json *meta;   /* facts_meta object, or NULL */
-    const struct json *checks; /* array of objects with string id and status */
-    struct strset check_ids;   /* id -> index in checks (keys borrowed from root) */
-};
-
-/* Parse and validate a report held in memory. On error prints one message
- * naming the file (and the JSON error position as line, column and byte) and
- * returns -1; d is then empty. */
-int diff_doc_parse(struct diff_doc *d, const char *name, const char *text, size_t len);
-/* a report larger than this is refused (not a report; also the limit of
- * `report`'s reader) */
-#define DIFF_MAX_REPORT (64u << 20)
-int diff_doc_load(struct diff_doc *d, const char *path);
-/* the file's bytes (at most DIFF_MAX_REPORT, the caller frees *text); 0, or
- * -1 after saying why */
-int diff_doc_read(const char *path, char **text, size_t *len);
-void diff_doc_release(struct diff_doc *d);
 /* the check of that id, or NULL; a hash lookup, not a walk of the array */
 const struct json *diff_find_check(const struct diff_doc *d, const char *id);
 
@@ -116,16 +92,10 @@ int diff_compare(const struct diff_doc *base, const struct diff_doc *cur, const 
 void diff_result_release(struct diff_result *r);
 
 /* helpers for the renderers */
-const char *diff_check_status(const struct json *check); /* NULL when absent */
-const char *diff_fact_reason(const struct diff_doc *d, const char *name);
 const char *diff_what_name(enum diff_what w);
 /* is the fact a volatile reading (temperature, power, busy %) that the text
  * report folds into one count */
 int diff_fact_is_telemetry(const char *name);
-/* a report value as the text output shows it: unknown, true, 12.5, 'text',
- * [a, b] (lists cut near 72 characters) */
-struct strbuf;
-void diff_value_text(struct strbuf *sb, const struct json *v);
 
 struct diff_text_opts {
     int color, unicode, verbose;

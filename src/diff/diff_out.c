@@ -17,9 +17,6 @@
 
 enum { DIFF_EXIT_OK = 0, DIFF_EXIT_REGRESSION = 1, DIFF_EXIT_USAGE = 2 };
 
-/* longest value shown on one text line */
-#define DIFF_VALUE_MAX 72
-
 /* ---- text ----------------------------------------------------------------- */
 
 /* report text comes from files: control and bidi characters and invalid
@@ -29,40 +26,6 @@ static void put_safe(FILE *out, const char *s)
     char *safe = str_sanitize(s, 0);
     fputs(safe, out);
     free(safe);
-}
-
-void diff_value_text(struct strbuf *sb, const struct json *v)
-{
-    switch (v->type) {
-    case JSON_NULL:
-        strbuf_adds(sb, "unknown");
-        break;
-    case JSON_BOOL:
-        strbuf_adds(sb, v->b ? "true" : "false");
-        break;
-    case JSON_NUM:
-        if (v->num_len <= 12)
-            strbuf_add(sb, v->num_text, v->num_len);
-        else
-            strbuf_addf(sb, "%.6g", v->num);
-        break;
-    case JSON_STR:
-        strbuf_addf(sb, "'%s'", v->str);
-        break;
-    case JSON_ARR:
-    case JSON_OBJ:
-        strbuf_addc(sb, '[');
-        for (size_t i = 0; i < v->n && sb->len < DIFF_VALUE_MAX; i++) {
-            if (i)
-                strbuf_adds(sb, ", ");
-            if (v->items[i]->type == JSON_STR)
-                strbuf_adds(sb, v->items[i]->str);
-            else
-                diff_value_text(sb, v->items[i]);
-        }
-        strbuf_addc(sb, ']');
-        break;
-    }
 }
 
 static void put_value(FILE *out, const struct json *v, const char *absent)

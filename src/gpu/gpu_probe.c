@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/rootfs.h"
+
 void gpu_probe_unavailable(struct probe_ctx *ctx, const char *prefix, const char *fmt, ...)
 {
     char name[FACT_NAME_MAX], why[600];

@@ -5,7 +5,7 @@
 #ifndef RVD_GPU_PROBE_H
 #define RVD_GPU_PROBE_H
 
-#include "../../probes/probe.h"
+#include "../core/probe_def.h"
 #include "backend.h"
 
 /* 0 with *b open on device ctx->device and *p filled; 1 when there is nothing to

@@ -14,7 +14,7 @@
 
 #include <sys/types.h>
 
-#include "../../probes/probe.h"
+#include "../core/probe_def.h"
 
 #define ISOLATE_DEFAULT_BUDGET_S 20.0
 #define ISOLATE_GRACE_S 2.0

@@ -19,9 +19,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../diff/diff.h"
+#include "../reportdoc/doc.h"
 
-/* docs[0..n): reports loaded with diff_doc_load() (src/diff/diff.h); a node
+/* docs[0..n): reports loaded with diff_doc_load() (src/reportdoc/doc.h); a node
  * is named by its report's host.hostname, else its file name. title: the
  * page's heading, NULL for "rocm-vla-doctor fleet". 0, or -1 on a write
  * error (after printing why). */

@@ -63,14 +63,4 @@ void tui_workload_run_blocking(struct tui_workload *w);
 /* kill the helper (and so the isolated child), wait, free everything */
 void tui_workload_release(struct tui_workload *w);
 
-/* ---- pure parts (unit-tested) ------------------------------------------- */
-
-/* the value of `fact` at which check `id`'s fail rules start to fail for the
- * other facts in fs: "fails below" (rate) when below is 1, "fails above"
- * (latency) otherwise. Found by evaluating the loaded rules, so a --checks
- * file with other budgets is followed. 0, or -ENOENT when no fail rule bounds
- * it (the check skips here, or there is no such check). */
-int tui_workload_budget(const struct checkset *cs, const struct factset *fs, const char *id,
-                        const char *fact, int below, double *out);
-
 #endif

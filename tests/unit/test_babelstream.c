@@ -3,6 +3,7 @@
  * (1, 7, a window and one more, a large prime) verified end to end, every
  * kernel's fault caught and named, and the byte accounting. The GPU device
  * runs the same engine (probes/probe_mem_bandwidth.c; tests/gpu_device.sh). */
+/* layers: core gpu */
 #include <math.h>
 
 #include "../../src/gpu/babelstream.h"

@@ -7,6 +7,7 @@
  * bias + GELU (the vision fc1), the bias kept fp32 with a 16-bit output, and
  * a refused GELU epilogue answered GPU_LT_NO_ALGO with nothing run (the
  * caller's fallback then runs: ops_gpu.c's bias_act kernel). */
+/* layers: core gpu */
 #include <dlfcn.h>
 #include <libgen.h>
 #include <stdio.h>

@@ -588,6 +588,7 @@ static void test_peaks_table(void)
 
 int main(void)
 {
+    checks_set_schema(&fact_catalog_schema); /* what main() passes in */
     test_peaks_table();
     test_hostile_yaml();
     test_data_index();

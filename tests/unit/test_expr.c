@@ -1,5 +1,6 @@
 /* test_expr.c - the rule language: parsing, three-valued logic, units, and
  * type errors (at evaluation and at load time through expr_check()). */
+/* layers: core */
 #include "../../src/core/expr.h"
 #include "test.h"
 

@@ -4,6 +4,7 @@
  * all floats), the GEMM bound on the CPU backend's GEMM, the counter RNG
  * (pinned values), the chi-square survival function against textbook
  * quantiles, and Pearson's statistic on a fair and a biased sampler. */
+/* layers: core gpu */
 #include <math.h>
 #include <stdlib.h>
 

@@ -4,6 +4,7 @@
  * a backend announcing rocBLAS gets its blas_gemm called with the caller's
  * arguments. Also the VRAM telemetry's fallback chain (src/gpu/vram_tel.h)
  * on the CPU backend and with a missing rocm-smi library. */
+/* layers: core gpu */
 #include <stdlib.h>
 #include <string.h>
 

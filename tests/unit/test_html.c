@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probes/fact_catalog.h"
 #include "src/core/util.h"
 #include "src/diff/diff.h"
 #include "src/report/html.h"
@@ -245,6 +246,7 @@ static void test_factset(void)
 
 int main(void)
 {
+    checks_set_schema(&fact_catalog_schema); /* what main() passes in */
     test_escape();
     test_bars();
     test_strip();

@@ -1,6 +1,7 @@
 /* test_isolate.c - the isolation runner with fake probes: one that hangs,
  * one that segfaults, one that aborts, one that exits nonzero, one that
  * writes facts then succeeds; plus the fact wire format and truncation. */
+/* layers: core gpu */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

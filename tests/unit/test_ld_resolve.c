@@ -3,6 +3,7 @@
  * caches, old+new combined layout, and the closure of Debian's real ROCm 5.2
  * libamdhip64.so.5 against ldd (the oracle, used only here). Parts whose
  * inputs this machine lacks print a SKIP line with the reason. */
+/* layers: core binscan */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -5,6 +5,7 @@
  * located: the fault-injection flip (every verify pass, one word reported
  * once), a bit stuck at 0, two addresses that alias, the time bound, and the
  * ROCM_VLA_DOCTOR_MEMTEST_FLIP parser. */
+/* layers: core gpu */
 #include <stdlib.h>
 #include <string.h>
 

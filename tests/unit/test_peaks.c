@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 
+#include "../../probes/fact_catalog.h"
 #include "../../probes/peak_model.h"
 #include "../../probes/probe.h"
 #include "../../src/gpu/gpu_probe.h"
@@ -264,6 +265,7 @@ static void test_fraction(const struct checkset *cs)
 
 int main(void)
 {
+    checks_set_schema(&fact_catalog_schema); /* what main() passes in */
     struct checkset cs;
     /* RVD_TEST_CHECKS: a mutant of checks.yaml (make mutation) */
     CHECK(checks_load_default(&cs, getenv("RVD_TEST_CHECKS")) == 0);

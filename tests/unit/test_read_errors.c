@@ -2,6 +2,7 @@
  * strictly: only "ERRNO /path" with ERRNO in 1..4095 is replayed; a sign, a
  * huge or zero value, hex or trailing junk makes the line invalid (ignored
  * with a warning), never a guessed or negated errno. */
+/* layers: core */
 #include <errno.h>
 #include <limits.h>
 

@@ -5,6 +5,7 @@
  * staging write error that fails the recording, and the redaction of the
  * user and package databases.
  * Hostile archives from a real tar writer are in tests/snapshot.sh. */
+/* layers: core snapshot */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

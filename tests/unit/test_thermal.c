@@ -2,6 +2,7 @@
  * against its own limit and names the one that decided: the hwmon reader on
  * small trees (labels, crit, emergency, missing sensors) and the rules of the
  * shipped checks.yaml on fact sets, one case per sensor deciding. */
+#include "../../probes/fact_catalog.h"
 #include "../../probes/gpu_pci.h"
 #include "../../src/core/checks.h"
 #include "sysroot_tree.h"
@@ -206,6 +207,7 @@ static void test_rules(void)
 
 int main(void)
 {
+    checks_set_schema(&fact_catalog_schema); /* what main() passes in */
     test_reader();
     test_rules();
     return test_report();

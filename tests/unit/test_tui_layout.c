@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../probes/fact_catalog.h"
 #include "../../src/tui/tui_canvas.h"
 #include "../../src/tui/tui_layout.h"
 #include "../../src/tui/tui_model.h"
@@ -254,30 +255,26 @@ static void test_workload_budget(void)
     fact_set_float(&fs, "vla.latency.total_ms", 50, NULL);
     fact_set_float(&fs, "vla.control_rate_hz", 20, NULL);
     double b = 0;
-    CHECK(tui_workload_budget(&cs, &fs, "vla.latency.total", "vla.latency.total_ms", 0, &b) == 0);
+    CHECK(checks_budget(&cs, &fs, "vla.latency.total", "vla.latency.total_ms", 0, &b) == 0);
     CHECK(b > 79.999 && b < 80.001);
-    CHECK(tui_workload_budget(&cs, &fs, "vla.control_rate", "vla.control_rate_hz", 1, &b) == 0);
+    CHECK(checks_budget(&cs, &fs, "vla.control_rate", "vla.control_rate_hz", 1, &b) == 0);
     CHECK(b > 12.499 && b < 12.501);
     /* lingbot-v2 has its own budget */
     fact_set_str(&fs, "vla.preset", "lingbot-v2", NULL);
-    CHECK(tui_workload_budget(&cs, &fs, "vla.control_rate", "vla.control_rate_hz", 1, &b) == 0);
+    CHECK(checks_budget(&cs, &fs, "vla.control_rate", "vla.control_rate_hz", 1, &b) == 0);
     CHECK(b > 6.669 && b < 6.671);
     /* the CPU backend: a self-test, judged by vla.selftest (2 s), never
      * against the competition budget: no budget for the total or the rate */
     fact_set_str(&fs, "vla.backend", "cpu", NULL);
-    CHECK(tui_workload_budget(&cs, &fs, "vla.latency.total", "vla.latency.total_ms", 0, &b) ==
-          -ENOENT);
-    CHECK(tui_workload_budget(&cs, &fs, "vla.selftest", "vla.latency.total_ms", 0, &b) == 0);
+    CHECK(checks_budget(&cs, &fs, "vla.latency.total", "vla.latency.total_ms", 0, &b) == -ENOENT);
+    CHECK(checks_budget(&cs, &fs, "vla.selftest", "vla.latency.total_ms", 0, &b) == 0);
     CHECK(b > 1999.99 && b < 2000.01);
-    CHECK(tui_workload_budget(&cs, &fs, "vla.control_rate", "vla.control_rate_hz", 1, &b) ==
-          -ENOENT);
+    CHECK(checks_budget(&cs, &fs, "vla.control_rate", "vla.control_rate_hz", 1, &b) == -ENOENT);
     /* a failed pass fails at any latency: no budget to show */
     fact_set_str(&fs, "vla.error", "hipErrorOutOfMemory", NULL);
-    CHECK(tui_workload_budget(&cs, &fs, "vla.latency.total", "vla.latency.total_ms", 0, &b) ==
-          -ENOENT);
-    CHECK(tui_workload_budget(&cs, &fs, "no.such.check", "vla.latency.total_ms", 0, &b) == -ENOENT);
-    CHECK(tui_workload_budget(NULL, &fs, "vla.latency.total", "vla.latency.total_ms", 0, &b) ==
-          -ENOENT);
+    CHECK(checks_budget(&cs, &fs, "vla.latency.total", "vla.latency.total_ms", 0, &b) == -ENOENT);
+    CHECK(checks_budget(&cs, &fs, "no.such.check", "vla.latency.total_ms", 0, &b) == -ENOENT);
+    CHECK(checks_budget(NULL, &fs, "vla.latency.total", "vla.latency.total_ms", 0, &b) == -ENOENT);
     /* the caller's facts are left as they were */
     const struct fact *f = fact_get(&fs, "vla.latency.total_ms");
     CHECK(f && f->type == FACT_FLOAT && f->f == 50);
@@ -412,6 +409,7 @@ static void test_canvas(void)
 
 int main(void)
 {
+    checks_set_schema(&fact_catalog_schema); /* what main() passes in */
     test_sweep();
     test_tiny();
     test_many_gpus();

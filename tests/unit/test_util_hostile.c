@@ -3,6 +3,7 @@
  * control, C1, bidi and invalid byte becomes a visible escape; printable
  * text, ASCII and other UTF-8, is kept as it is), and read_user_file, which
  * refuses a FIFO, a device or a directory without blocking. */
+/* layers: core */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>

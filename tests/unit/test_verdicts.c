@@ -8,6 +8,7 @@
  * workload against the competition budget, fix texts that must fit the
  * machine ({sudo}, the PyTorch wheel index, no "install ROCm" when HIP
  * loads) and counted nouns ("1 library"). */
+#include "../../probes/fact_catalog.h"
 #include "../../src/core/checks.h"
 #include "test.h"
 
@@ -561,6 +562,7 @@ static void run_case(const struct checkset *cs, const struct vcase *c)
 
 int main(void)
 {
+    checks_set_schema(&fact_catalog_schema); /* what main() passes in */
     struct checkset cs;
     /* RVD_TEST_CHECKS: a mutant of checks.yaml (make mutation) */
     CHECK(checks_load_default(&cs, getenv("RVD_TEST_CHECKS")) == 0);

@@ -1,14 +1,12 @@
-/* report_doc.c - reading a parsed JSON report for the HTML, markdown and
- * fleet renderers (report_doc.h). */
-#include "report_doc.h"
+/* doc.c - reading a parsed JSON report for the HTML, markdown and
+ * fleet renderers (doc.h). */
+#include "doc.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../probes/fact_catalog.h"
 #include "../core/util.h"
-#include "../tui/tui_workload.h"
 
 const struct json *doc_fact(const struct diff_doc *d, const char *name)
 {
@@ -101,8 +99,11 @@ void doc_factset(const struct diff_doc *d, struct factset *fs)
     for (size_t i = 0; i < d->facts->n; i++) {
         const char *name = d->facts->keys[i];
         const struct json *v = d->facts->items[i];
-        const struct fact_decl *decl = NULL;
-        enum fact_type t = fact_catalog_find(name, &decl, NULL) == 0 ? decl->type : FACT_UNKNOWN;
+        /* the loader's schema (the fact catalogue main() passed in) */
+        const struct checks_schema *schema = checks_schema();
+        enum fact_type t = FACT_UNKNOWN;
+        if (schema && schema->fact_type(name, &t))
+            t = FACT_UNKNOWN;
         const char *src = "report file";
         if (v->type == JSON_BOOL) {
             fact_set_bool(fs, name, v->b, src);
@@ -141,7 +142,7 @@ size_t vla_budgets(const struct checkset *cs, const struct factset *fs, struct v
                 strlen(f) >= sizeof(out->fact) || !isnan(vla_budget_for(out, n, f)))
                 continue;
             double b;
-            if (tui_workload_budget(cs, fs, c->id, f, 0, &b))
+            if (checks_budget(cs, fs, c->id, f, 0, &b))
                 continue;
             snprintf(out[n].fact, sizeof(out[n].fact), "%s", f);
             out[n++].ms = b;

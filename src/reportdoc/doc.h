@@ -1,0 +1,94 @@
+/* doc.h - the parsed JSON report (schema rocm-vla-doctor/1) that the
+ * commands reading a report share: `report` (src/report/), `diff` and
+ * `fleet`. It holds the reader (doc_read.c: parse, validate, load) and the
+ * accessors and the VLA budgets of a report (doc.c); it depends on core
+ * (and the JSON parser) only, so every one of those commands sits above it.
+ * The names keep their diff_ prefix: `diff` was its first reader. */
+#ifndef RVD_REPORTDOC_DOC_H
+#define RVD_REPORTDOC_DOC_H
+
+#include <stddef.h>
+
+#include "../core/checks.h"
+#include "../core/fact.h"
+#include "../core/json.h"
+#include "../core/strset.h"
+
+#define DIFF_SCHEMA_IN "rocm-vla-doctor/1"
+
+/* one parsed report */
+struct diff_doc {
+    char *name; /* the file name, for messages */
+    char *text; /* the bytes parsed: JSON numbers point into them */
+    struct json *root;
+    const struct json *facts;  /* object */
+    const struct json *meta;   /* facts_meta object, or NULL */
+    const struct json *checks; /* array of objects with string id and status */
+    struct strset check_ids;   /* id -> index in checks (keys borrowed from root) */
+};
+
+/* Parse and validate a report held in memory. On error prints one message
+ * naming the file (and the JSON error position as line, column and byte) and
+ * returns -1; d is then empty. */
+int diff_doc_parse(struct diff_doc *d, const char *name, const char *text, size_t len);
+/* a report larger than this is refused (not a report; also the limit of
+ * `report`'s reader) */
+#define DIFF_MAX_REPORT (64u << 20)
+int diff_doc_load(struct diff_doc *d, const char *path);
+/* the file's bytes (at most DIFF_MAX_REPORT, the caller frees *text); 0, or
+ * -1 after saying why */
+int diff_doc_read(const char *path, char **text, size_t *len);
+void diff_doc_release(struct diff_doc *d);
+
+const char *diff_check_status(const struct json *check); /* NULL when absent */
+/* the recorded reason of an unknown fact, or NULL */
+const char *diff_fact_reason(const struct diff_doc *d, const char *name);
+/* a report value as the text output shows it: unknown, true, 12.5, 'text',
+ * [a, b] (lists cut near DIFF_VALUE_MAX bytes) */
+#define DIFF_VALUE_MAX 72
+void diff_value_text(struct strbuf *sb, const struct json *v);
+
+/* the fact's JSON value (null when unknown), or NULL when absent */
+const struct json *doc_fact(const struct diff_doc *d, const char *name);
+/* a number fact; NaN when absent, unknown or not a number */
+double doc_num(const struct diff_doc *d, const char *name);
+/* a string fact; NULL when absent, unknown or not a string */
+const char *doc_str(const struct diff_doc *d, const char *name);
+/* a string member of the report's "host" object; NULL when absent */
+const char *doc_host(const struct diff_doc *d, const char *key);
+/* a string member of a JSON object (a check); NULL when absent or not a
+ * string */
+const char *doc_member(const struct json *obj, const char *key);
+/* the summary's exit_code; -1 when absent */
+int doc_exit_code(const struct diff_doc *d);
+/* the fact as one line: its value (strings bare), or "unknown (reason)",
+ * or "absent" */
+void doc_fact_text(struct strbuf *sb, const struct diff_doc *d, const char *name);
+/* a JSON value as one line (strings bare, lists joined with ", ") */
+void doc_value_text(struct strbuf *sb, const struct json *v);
+/* what an exit code of the check command means, in a few words */
+const char *doc_exit_meaning(int code);
+
+/* the report's facts back into a factset, typed as the loaded schema
+ * (checks_schema(): the fact catalogue) declares them (a number is an int
+ * or a float by its declaration; a float without a schema), null
+ * as unknown with the recorded reason: what a checks file needs to be
+ * evaluated again (the budgets) */
+void doc_factset(const struct diff_doc *d, struct factset *fs);
+
+/* the budget of a VLA latency fact: where the loaded vla.* rules start to
+ * fail for the other facts of the run (found by checks_budget(), the
+ * search the dashboard uses too). NaN when no rule bounds it here. */
+struct vla_budget {
+    char fact[FACT_NAME_MAX];
+    double ms;
+};
+#define VLA_BUDGETS_MAX 16
+/* for every vla.latency.*_ms fact that a vla.* check reads; returns how
+ * many were written to out */
+size_t vla_budgets(const struct checkset *cs, const struct factset *fs, struct vla_budget *out,
+                   size_t max);
+/* the budget for fact in b[0..n), NaN when none */
+double vla_budget_for(const struct vla_budget *b, size_t n, const char *fact);
+
+#endif
