@@ -126,7 +126,7 @@ done
 "$RVD" --sysroot tests/fixtures/rx7900xtx-desktop/root --checks "$D/good.yaml" --json "$D/good.json" >/dev/null 2>&1
 expect "good.yaml runs" "$D/good.json" 'c["custom.gpus"]["status"] == "pass"'
 "$RVD" --facts >"$D/facts-check.out" 2>&1
-[ $? -eq 2 ] && grep -q "'list' only" "$D/facts-check.out" && ok || bad "--facts outside list"
+[ $? -eq 2 ] && grep -q "unknown option '--facts'" "$D/facts-check.out" && ok || bad "--facts outside list"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

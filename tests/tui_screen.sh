@@ -118,7 +118,7 @@ has "$D/once-frames.err" "--once is --frames 1"
 if [ $? -eq 2 ]; then ok; else bad "--frames 0: not a usage error"; fi
 "$RVD" dashboard --sysroot $DESK --history 0 >/dev/null 2>"$D/hist0.err"
 if [ $? -eq 2 ]; then ok; else bad "--history 0: not a usage error"; fi
-has "$D/hist0.err" "--history must be 1 to 3600 seconds"
+has "$D/hist0.err" "--history must be an integer in \[1, 3600\] seconds"
 
 # ---- tmux ---------------------------------------------------------------------
 if ! command -v tmux >/dev/null 2>&1; then

@@ -120,6 +120,11 @@ static void quoted(struct strbuf *sb, const char *s)
             strbuf_adds(sb, "\\[uFFFD]");
         else if ((unsigned char)*p >= 0xc0)
             p = utf8(sb, p);
+        else if (*p == '|' || *p == ',')
+            /* a long regex of alternatives has no space: allow a line
+             * break after each (\: prints nothing), or groff cannot fill
+             * the line and lintian warns */
+            strbuf_addf(sb, "%c\\:", *p);
         else
             strbuf_addc(sb, *p);
     }
