@@ -175,6 +175,9 @@ static const struct fact_decl facts_python[] = {
     /* probe_python_env.c */
     {"python.base_prefix", S}, {"python.env_kind", S}, {"python.env_name", S},
     {"python.torch_wheel_tags", L}, {"python.abi_tag", S}, {"python.wheel_tags_match", B},
+    {"python.in_venv", B}, {"python.externally_managed", B},
+    /* probe_python_wheel.c */
+    {"python.torch_wheel_index_why", S},
     END};
 
 #define RUNTIME(k)                                                                                 \

@@ -44,6 +44,11 @@ static const char python_script[] =
     "out('prefix', sys.prefix)\n"
     "out('base_prefix', getattr(sys, 'base_prefix', sys.prefix))\n"
     "try:\n"
+    "    import sysconfig\n"
+    "    out('stdlib', sysconfig.get_path('stdlib'))\n"
+    "except Exception as e:\n"
+    "    out('stdlib_error', '%s: %s' % (type(e).__name__, e))\n"
+    "try:\n"
     "    import importlib.util\n"
     "    s = importlib.util.find_spec('torch')\n"
     "    o = getattr(s, 'origin', None)\n"
@@ -367,7 +372,7 @@ static int python_live(struct strbuf *out)
 
 struct python_answer {
     char *interpreter, *error, *executable, *version, *prefix, *base_prefix;
-    char *torch_dir, *torch_error, *dist_error;
+    char *torch_dir, *torch_error, *dist_error, *stdlib, *stdlib_error;
     int has_torch_dir;
     struct strlist dists; /* "name version" */
 };
@@ -407,6 +412,10 @@ static void python_answer_parse(const char *text, struct python_answer *a)
             slot = &a->torch_error;
         else if (strcmp(l, "dist_error") == 0)
             slot = &a->dist_error;
+        else if (strcmp(l, "stdlib") == 0)
+            slot = &a->stdlib;
+        else if (strcmp(l, "stdlib_error") == 0)
+            slot = &a->stdlib_error;
         if (slot) {
             free(*slot);
             *slot = xstrdup(v);
@@ -426,6 +435,8 @@ static void python_answer_release(struct python_answer *a)
     free(a->torch_dir);
     free(a->torch_error);
     free(a->dist_error);
+    free(a->stdlib);
+    free(a->stdlib_error);
     strlist_release(&a->dists);
 }
 
@@ -519,11 +530,38 @@ static void python_dists_facts_set(struct factset *fs, const struct python_answe
     strlist_release(&cuda);
 }
 
+/* PEP 668: <stdlib>/EXTERNALLY-MANAGED marks a Python whose packages the
+ * distribution owns (Debian 12, Ubuntu 23.04+); pip then refuses to install
+ * outside a venv. Read through rootfs so collect records it and a replay
+ * reads the same. */
+static void python_managed_fact(struct factset *fs, const struct python_answer *a, const char *src)
+{
+    const char *name = "python.externally_managed";
+    if (!a->stdlib || !*a->stdlib) {
+        if (a->stdlib_error)
+            fact_set_unknown(fs, name, src, "sysconfig gave no stdlib path: %s", a->stdlib_error);
+        else
+            fact_set_unknown(fs, name, src,
+                             "no stdlib path in the answer (recorded by an older doctor)");
+        return;
+    }
+    char *path = xasprintf("%s/EXTERNALLY-MANAGED", a->stdlib);
+    char *text = NULL;
+    int rc = rootfs_read_str(path, &text);
+    if (rc == 0 || rc == -ENOENT)
+        fact_set_bool(fs, name, rc == 0, path);
+    else
+        fact_set_errno(fs, name, path, rc);
+    free(text);
+    free(path);
+}
+
 /* present, error and interpreter are known even without an interpreter:
  * code below slices the array at 3 */
 static const char *const python_all_facts[] = {
-    "python.present", "python.error",  "python.interpreter",     "python.executable",
-    "python.version", "python.prefix", "python.nvidia_packages", "python.dist_count",
+    "python.present",         "python.error",      "python.interpreter",
+    "python.executable",      "python.version",    "python.prefix",
+    "python.nvidia_packages", "python.dist_count", "python.externally_managed",
 };
 
 static void python_interpreter_facts(struct probe_ctx *ctx)
@@ -541,6 +579,7 @@ static void python_interpreter_facts(struct probe_ctx *ctx)
             fact_set_errno(fs, python_torch_facts[i], qsrc, rc);
         char *why = xasprintf("the python query failed: %s", strerror(-rc));
         python_env_facts(fs, qsrc, NULL, NULL, NULL, NULL, why);
+        python_wheel_fact(fs, probes_checks(), NULL);
         free(why);
         return;
     }
@@ -576,6 +615,7 @@ static void python_interpreter_facts(struct probe_ctx *ctx)
     else
         fact_set_unknown(fs, "python.prefix", src, "no prefix in the answer");
     python_dists_facts_set(fs, &a, src);
+    python_managed_fact(fs, &a, src);
 
     if (a.torch_error || !a.has_torch_dir) {
         char *reason = a.torch_error ? xasprintf("cannot look torch up: %s", a.torch_error)
@@ -596,6 +636,7 @@ static void python_interpreter_facts(struct probe_ctx *ctx)
     python_env_facts(fs, src, a.prefix, a.base_prefix, a.version,
                      a.has_torch_dir && a.torch_dir && *a.torch_dir ? a.torch_dir : NULL, NULL);
 out:
+    python_wheel_fact(fs, probes_checks(), a.error ? NULL : a.version);
     free(src);
     python_answer_release(&a);
 }
@@ -637,32 +678,8 @@ static void python_requirements_facts(struct probe_ctx *ctx)
     requirements_scan_release(&scan);
 }
 
-/* The PyTorch wheel index a fix should name: the installed ROCm's series
- * (PyTorch publishes https://download.pytorch.org/whl/rocm<major.minor>), else,
- * with no ROCm installed, the newest series with stable wheels we know of:
- * rocm6.4 (PyTorch 2.9, AMD's announcement of October 2025). The wheel
- * bundles its own ROCm libraries, so it needs no system ROCm. Documented in
- * man/rocm-vla-doctor.1; change it here when PyTorch moves on. */
-#define PYTHON_TORCH_WHEEL_FALLBACK "6.4"
-
-static void python_wheel_fact(struct factset *fs)
-{
-    const struct fact *series = fact_get(fs, "rocm.series");
-    if (series && series->type == FACT_STR && *series->s) {
-        char *url = xasprintf("https://download.pytorch.org/whl/rocm%s", series->s);
-        fact_set_str(fs, "python.torch_wheel_index", url, "rocm.series");
-        free(url);
-    } else {
-        fact_set_str(fs, "python.torch_wheel_index",
-                     "https://download.pytorch.org/whl/rocm" PYTHON_TORCH_WHEEL_FALLBACK,
-                     "no ROCm installed: the newest series with stable PyTorch wheels "
-                     "(rocm" PYTHON_TORCH_WHEEL_FALLBACK ")");
-    }
-}
-
 int probe_python_run(struct probe_ctx *ctx)
 {
-    python_wheel_fact(ctx->facts);
     python_interpreter_facts(ctx);
     python_requirements_facts(ctx);
     return 0;

@@ -54,6 +54,20 @@ void python_env_facts(struct factset *fs, const char *src, const char *prefix,
                       const char *base_prefix, const char *version, const char *torch_dir,
                       const char *reason);
 
+/* ---- the wheel index (probe_python_wheel.c) --------------------------- */
+
+/* Walk checks.yaml's torch_wheel_* tables for an index with a wheel for cp
+ * ("cp311"; NULL: any), every target in gfx (may be empty) and a kernel
+ * driver of ROCm series (NULL: none installed, the newest index fits).
+ * *index: "rocm6.2.4", or NULL when none fits; *why: the reason, or what to
+ * change. 0, or -ENOENT when cs has no such tables. Caller frees both. */
+struct checkset;
+int python_wheel_pick(const struct checkset *cs, const char *cp, const struct strlist *gfx,
+                      const char *series, char **index, char **why);
+/* python.torch_wheel_index ("none" when nothing fits) and its _why, from
+ * python.version, rocm.series and gpu.<i>.gfx */
+void python_wheel_fact(struct factset *fs, const struct checkset *cs, const char *version);
+
 /* ---- requirements files (probe_requirements.c) ------------------------ */
 
 #define REQUIREMENTS_MAX_FILE (4u << 20)

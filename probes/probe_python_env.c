@@ -105,7 +105,17 @@ static void env_facts(struct factset *fs, const char *src, const char *prefix,
     if ((base_prefix && strcmp(prefix, base_prefix) != 0) || (venv && strcmp(venv, prefix) == 0)) {
         fact_set_str(fs, "python.env_kind", "venv", src);
         fact_set_str(fs, "python.env_name", base_name(prefix), src);
-    } else if (is_conda) {
+        fact_set_bool(fs, "python.in_venv", 1, src);
+        return;
+    }
+    /* PEP 668: only a venv (sys.prefix != sys.base_prefix) escapes the
+     * EXTERNALLY-MANAGED marker; a conda prefix has none of its own */
+    if (base_prefix)
+        fact_set_bool(fs, "python.in_venv", 0, src);
+    else
+        fact_set_unknown(fs, "python.in_venv", src,
+                         "the answer has no base_prefix (recorded by an older doctor)");
+    if (is_conda) {
         fact_set_str(fs, "python.env_kind", "conda", src);
         char *envs = xasprintf("%s/envs", prefix);
         const char *name = conda && conda_name && strcmp(conda, prefix) == 0 ? conda_name
@@ -207,6 +217,7 @@ void python_env_facts(struct factset *fs, const char *src, const char *prefix,
         fact_set_unknown(fs, "python.base_prefix", src, "%s", reason);
         fact_set_unknown(fs, "python.env_kind", src, "%s", reason);
         fact_set_unknown(fs, "python.env_name", src, "%s", reason);
+        fact_set_unknown(fs, "python.in_venv", src, "%s", reason);
         unknown_wheel(fs, src, reason);
         return;
     }
@@ -219,6 +230,7 @@ void python_env_facts(struct factset *fs, const char *src, const char *prefix,
     else {
         fact_set_unknown(fs, "python.env_kind", src, "no prefix in the answer");
         fact_set_unknown(fs, "python.env_name", src, "no prefix in the answer");
+        fact_set_unknown(fs, "python.in_venv", src, "no prefix in the answer");
     }
     if (!torch_dir)
         unknown_wheel(fs, src, "torch is not installed, or where it is cannot be told");

@@ -1,6 +1,7 @@
 /* test_probes_python.c - the python probe: torch/version.py, installed
  * distribution names, requirements files, and the whole probe on a fake
  * sysroot (a recorded "python" query plus a torch/version.py in the tree). */
+#include "../../probes/fact_catalog.h"
 #include "../../probes/probe.h"
 #include "../../probes/probe_python.h"
 #include "test.h"
@@ -381,12 +382,14 @@ static void test_sysroot(const char *base)
      * series PyTorch publishes wheels for */
     fact_set_unknown(&fs, "rocm.series", "/opt/rocm", "no ROCm installed");
     run_probe(&fs, req, NULL);
-    CHECK_STR(str_of(&fs, "python.torch_wheel_index"), "https://download.pytorch.org/whl/rocm6.4");
+    /* no ROCm: the newest index of the table with a cp310 wheel */
+    CHECK_STR(str_of(&fs, "python.torch_wheel_index"), "https://download.pytorch.org/whl/rocm7.1");
     factset_release(&fs);
-    /* ROCm 6.2 installed: its own series */
+    /* ROCm 6.2 installed: its own series, the newer of its two indexes */
     fact_set_str(&fs, "rocm.series", "6.2", "/opt/rocm/.info/version");
     run_probe(&fs, req, NULL);
-    CHECK_STR(str_of(&fs, "python.torch_wheel_index"), "https://download.pytorch.org/whl/rocm6.2");
+    CHECK_STR(str_of(&fs, "python.torch_wheel_index"),
+              "https://download.pytorch.org/whl/rocm6.2.4");
     const struct fact *f = get(&fs, "python.present");
     CHECK(f && f->type == FACT_BOOL && f->b == 1);
     CHECK_STR(str_of(&fs, "python.error"), "");
@@ -537,13 +540,114 @@ static int remove_entry(const char *path, const struct stat *st, int type, struc
     return type == FTW_DP ? rmdir(path) : unlink(path);
 }
 
+/* ---- the wheel index table (checks.yaml torch_wheel_*) ---------------- */
+
+struct pick_case {
+    const char *cp, *series, *gfx, *index; /* index NULL: none fits */
+    const char *why_has;                   /* in the reason */
+};
+
+static const struct pick_case pick_cases[] = {
+    /* ROCm 5.2's index only had cp37-cp310: 3.11 goes to rocm5.4.2 */
+    {"cp311", "5.2", "gfx1030", "rocm5.4.2", "kernel driver of ROCm 5.2"},
+    {"cp310", "5.2", "gfx1030", "rocm5.2", "has cp310"},
+    {"cp39", "5.2", "gfx90a", "rocm5.2", NULL},
+    /* no 5.x index within 2 releases of 5.2 has gfx1100 */
+    {"cp311", "5.2", "gfx1100", NULL, "install ROCm 5.6"},
+    {"cp313", "5.2", "gfx1030", NULL, "use Python 3.7-3.10 (whl/rocm5.2)"},
+    {"cp312", "5.2", "gfx942", NULL, "install ROCm 6.1"},
+    {"cp311", "5.7", "gfx1100", "rocm5.7", NULL},
+    {"cp313", "5.7", "gfx1030", "rocm6.1", NULL},
+    {"cp312", "6.0", "gfx942", "rocm6.1", NULL},
+    {"cp311", "6.0", "gfx942", "rocm6.0", NULL},
+    {"cp312", "6.2", "gfx942", "rocm6.2.4", NULL},
+    {"cp313", "6.2", "gfx1100", "rocm6.2.4", NULL},
+    {"cp312", "6.2", "gfx1201", "rocm6.4", NULL},
+    {"cp39", "6.4", "gfx1201", "rocm6.4", NULL},
+    {"cp313", "6.4", "gfx90a", "rocm6.4", NULL},
+    {"cp39", "7.0", "gfx90a", "rocm6.4", NULL},
+    {"cp313", "7.2", "gfx1201", "rocm7.1", NULL},
+    /* rocm7.1 starts at cp310 and 6.4 is 3 releases from 7.2 */
+    {"cp39", "7.2", "gfx1201", NULL, "use Python 3.10-3.14 (whl/rocm7.1)"},
+    {"cp312", NULL, "gfx1201", "rocm7.1", "no ROCm installed"},
+    {"cp39", NULL, "gfx942", "rocm6.4", NULL},
+};
+
+/* index "rocm6.2.4" has tag (torch_wheel_python) and target */
+static int row_has(const struct checkset *cs, const char *table, const char *index, const char *v)
+{
+    const struct data_table *t = checks_data_find(cs, table, index);
+    return t && strlist_has(&t->values, v);
+}
+
+static void test_wheel_pick(const struct checkset *cs)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(pick_cases); i++) {
+        const struct pick_case *c = &pick_cases[i];
+        struct strlist gfx = STRLIST_INIT;
+        strlist_add(&gfx, c->gfx);
+        char *index, *why;
+        CHECK(python_wheel_pick(cs, c->cp, &gfx, c->series, &index, &why) == 0);
+        if (c->index ? !index || strcmp(index, c->index) != 0 : index != NULL)
+            fprintf(stderr, "case %zu: %s %s %s -> %s (%s)\n", i, c->cp,
+                    c->series ? c->series : "-", c->gfx, index ? index : "none", why);
+        CHECK(c->index ? index && strcmp(index, c->index) == 0 : index == NULL);
+        CHECK(why && (!c->why_has || strstr(why, c->why_has)));
+        if (why && c->why_has && !strstr(why, c->why_has))
+            fprintf(stderr, "case %zu: why '%s' lacks '%s'\n", i, why, c->why_has);
+        free(index);
+        free(why);
+        strlist_release(&gfx);
+    }
+    /* the whole grid: whatever is picked has the wheel asked for */
+    static const char *const cps[] = {"cp39", "cp310", "cp311", "cp312", "cp313"};
+    static const char *const series[] = {"5.2", "5.4", "5.7", "6.0", "6.1", "6.2",
+                                         "6.3", "6.4", "7.0", "7.1", "7.2"};
+    static const char *const gfxs[] = {"gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1201"};
+    int picked = 0, none = 0;
+    for (size_t a = 0; a < ARRAY_SIZE(cps); a++)
+        for (size_t b = 0; b < ARRAY_SIZE(series); b++)
+            for (size_t g = 0; g < ARRAY_SIZE(gfxs); g++) {
+                struct strlist gfx = STRLIST_INIT;
+                strlist_add(&gfx, gfxs[g]);
+                char *index, *why;
+                CHECK(python_wheel_pick(cs, cps[a], &gfx, series[b], &index, &why) == 0);
+                if (index) {
+                    picked++;
+                    CHECK(row_has(cs, "torch_wheel_python", index, cps[a]));
+                    CHECK(row_has(cs, "torch_wheel_gfx", index, gfxs[g]));
+                    CHECK(row_has(cs, "torch_wheel_verified", index, "index"));
+                } else {
+                    none++;
+                    CHECK(why && strstr(why, "no PyTorch ROCm wheel index"));
+                }
+                free(index);
+                free(why);
+                strlist_release(&gfx);
+            }
+    CHECK(picked > 0 && none > 0);
+    /* no tables: unknown, not a guess */
+    struct checkset empty = {0};
+    char *index, *why;
+    CHECK(python_wheel_pick(&empty, "cp311", NULL, "6.2", &index, &why) == -ENOENT);
+    CHECK(index == NULL && why == NULL);
+}
+
 int main(void)
 {
+    checks_set_schema(&fact_catalog_schema); /* what main() passes in */
+    struct checkset cs;
+    /* RVD_TEST_CHECKS: a mutant of checks.yaml (make mutation) */
+    CHECK(checks_load_default(&cs, getenv("RVD_TEST_CHECKS")) == 0);
+    probes_set_checks(&cs);
+    test_wheel_pick(&cs);
     char tmpl[] = "/tmp/test_probes_python.XXXXXX";
     char *base = mkdtemp(tmpl);
     CHECK(base != NULL);
-    if (!base)
+    if (!base) {
+        checks_release(&cs);
         return test_report();
+    }
 
     test_version_rocm();
     test_version_cuda();
@@ -557,5 +661,7 @@ int main(void)
 
     if (nftw(base, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
         fprintf(stderr, "cannot remove %s\n", base);
+    probes_set_checks(NULL);
+    checks_release(&cs);
     return test_report();
 }
