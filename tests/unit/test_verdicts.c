@@ -398,6 +398,43 @@ static const struct vcase cases[] = {
      AMD "python.present=true; python.torch_present=false; python.executable=/usr/bin/python3; "
          "python.torch_wheel_index=https://download.pytorch.org/whl/rocm6.3",
      ST_FAIL, NULL, "--index-url https://download.pytorch.org/whl/rocm6.3", "rocm6.2"},
+/* no ROCm wheel fits: every python fix says what to change, never
+ * "--index-url none" (both sides: with an index, the index is named) */
+#define NO_WHEEL                                                                                   \
+    "python.torch_wheel_index=none; "                                                              \
+    "python.torch_wheel_index_why=no ROCm wheel has cp314, use Python 3.12 (rocm6.4 has cp312)"
+    {"python.torch_build",
+     AMD "python.present=true; python.torch_present=true; python.torch_build=cuda; "
+         "python.torch_version=2.11.0+cu128; python.executable=/usr/bin/python3; " NO_WHEEL,
+     ST_FAIL, "no ROCm wheel fits", "use Python 3.12", "--index-url none"},
+    {"python.torch_build",
+     AMD "python.present=true; python.torch_present=true; python.torch_build=cuda; "
+         "python.torch_version=2.11.0+cu128; python.executable=/usr/bin/python3; "
+         "python.torch_wheel_index=https://download.pytorch.org/whl/rocm6.4",
+     ST_FAIL, "CUDA build", "--index-url https://download.pytorch.org/whl/rocm6.4", NULL},
+    {"python.torch_rocm_match",
+     "python.torch_present=true; python.torch_build=rocm; python.torch_hip_series=6.2; "
+     "rocm.series=6.4; rocm.installs=[/opt/rocm-6.4.0]; " NO_WHEEL,
+     ST_WARN, "no ROCm wheel fits", "use Python 3.12", "--index-url none"},
+    {"python.torch_rocm_match",
+     "python.torch_present=true; python.torch_build=rocm; python.torch_hip_series=6.2; "
+     "rocm.series=6.4; rocm.installs=[/opt/rocm-6.4.0]; "
+     "python.torch_wheel_index=https://download.pytorch.org/whl/rocm6.4",
+     ST_WARN, "the system has ROCm 6.4", "--index-url https://download.pytorch.org/whl/rocm6.4",
+     "use Python"},
+    {"python.wheel_tags",
+     "python.present=true; python.torch_present=true; python.wheel_tags_match=false; "
+     "python.torch_wheel_tags=cp310-cp310; python.abi_tag=cp314; python.version=3.14.0; " NO_WHEEL,
+     ST_FAIL, "no ROCm wheel fits", "use Python 3.12", "--index-url none"},
+    {"python.requirements",
+     AMD "python.requirements_given=true; python.requirements_cuda=[torch==2.5.1+cu121]; " NO_WHEEL,
+     ST_FAIL, "no ROCm wheel fits", "use Python 3.12", "--index-url none"},
+    {"python.requirements",
+     AMD "python.requirements_given=true; python.requirements_cuda=[torch==2.5.1+cu121]; "
+         "python.torch_wheel_index=https://download.pytorch.org/whl/rocm6.4",
+     ST_FAIL, "CUDA-only requirements", "--index-url https://download.pytorch.org/whl/rocm6.4",
+     "use Python"},
+#undef NO_WHEEL
     /* root needs no groups: not a pass claiming membership */
     {"user.groups",
      "kfd.present=true; dri.render_present=true; user.is_root=true; user.name=root; "
