@@ -555,6 +555,8 @@ struct rcase {
     "gpu.fp.conv.f16_mismatches=0; gpu.fp.conv.bf16_mismatches=0; "                                \
     "gpu.fp.determinism.gemm_identical=true; gpu.fp.determinism.reduce_identical=true; "
 
+#define PCIE_ATOMICS "gpu.0.is_apu=false; kernel.dmesg.pci_rejects_atomics=false; "
+
 static const struct rcase rules[] = {
     /* kernel.svm: the config decides; without it the kernel log does */
     {"kernel.svm", AMD "kernel.svm_config=n", ST_FAIL, "fail[0]"},
@@ -570,6 +572,36 @@ static const struct rcase rules[] = {
     {"fp.correctness", FP_OK "gpu.fp.nan.clamp_compare_hides_nan=?not run", ST_SKIP, "warn[0]?"},
     {"fp.correctness", "gpu.fp.available=true; gpu.fp.gemm.failures=?not run", ST_SKIP, "fail[0]?"},
     {"fp.correctness", "gpu.fp.available=false", ST_SKIP, "skip[0]"},
+    /* an APU has no PCIe link of its own: its skip rule decides, not an
+     * unknown link fact further down */
+    {"pcie.link", AMD "gpu.0.is_apu=true", ST_SKIP, "skip[2]"},
+    {"pcie.aspm", AMD "gpu.0.is_apu=true", ST_SKIP, "skip[1]"},
+    {"kernel.pci_realloc", AMD "gpu.0.is_apu=true", ST_SKIP, "skip[2]"},
+    {"pcie.atomics", AMD "gpu.0.is_apu=true", ST_SKIP, "skip[2]"},
+    /* pcie.atomics: each fail and warn rule on its own */
+    {"pcie.atomics",
+     AMD PCIE_ATOMICS "gpu.0.needs_atomics=true; gpu.0.atomics.path_ok=true; "
+                      "gpu.0.atomics.requester_enabled=false",
+     ST_FAIL, "fail[2]"},
+    {"pcie.atomics",
+     AMD PCIE_ATOMICS "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=true; "
+                      "gpu.0.atomics.requester_enabled=true; kernel.dmesg.atomics_unsupported=true",
+     ST_WARN, "warn[0]"},
+    {"pcie.atomics",
+     AMD PCIE_ATOMICS
+     "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=false; "
+     "gpu.0.atomics.requester_enabled=true; kernel.dmesg.atomics_unsupported=false",
+     ST_WARN, "warn[1]"},
+    {"pcie.atomics",
+     AMD PCIE_ATOMICS
+     "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=true; "
+     "gpu.0.atomics.requester_enabled=false; kernel.dmesg.atomics_unsupported=false",
+     ST_WARN, "warn[2]"},
+    {"pcie.atomics",
+     AMD PCIE_ATOMICS
+     "gpu.0.needs_atomics=true; gpu.0.atomics.path_ok=true; "
+     "gpu.0.atomics.requester_enabled=true; kernel.dmesg.atomics_unsupported=false",
+     ST_PASS, "pass"},
 };
 
 /* rule: the deciding rule wanted (result.rule), NULL: any */
