@@ -184,6 +184,17 @@ $(BUILD)/tools/mutation_eval: tools/mutation_eval.c $(LIBOBJS)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS_ALL)
 
+# `make dead-rules`: every rule of checks.yaml that no combination of
+# boundary values of its facts lets decide (tools/dead_rules.c, ~2 s); fails
+# on one, so `make test` runs it
+$(BUILD)/tools/dead_rules: tools/dead_rules.c $(LIBOBJS)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS_ALL)
+
+dead-rules: $(BUILD)/.deps $(BUILD)/tools/dead_rules
+	@$(BUILD)/tools/dead_rules checks.yaml
+
 mutation: $(BUILD)/.deps $(BIN) $(BUILD)/tools/mutation_eval $(BUILD)/tests/test_verdicts
 	@BUILD=$(BUILD) python3 tools/mutation.py $(if $(MUTATION_ONLY),--only $(MUTATION_ONLY))
 
@@ -198,7 +209,7 @@ run: all
 layers: $(BUILD)/.deps $(OBJS)
 	@python3 tools/layers.py --build $(BUILD)
 
-test: $(BUILD)/.deps $(BIN) $(UNIT_BINS) $(FAKE_LIBS) $(FUZZ_REPLAYS) layers
+test: $(BUILD)/.deps $(BIN) $(UNIT_BINS) $(FAKE_LIBS) $(FUZZ_REPLAYS) layers dead-rules
 	@tools/ensure-deps.sh test
 	@BUILD=$(BUILD) RVD=$(BIN) tests/run.sh
 
@@ -295,5 +306,5 @@ format:
 clean:
 	rm -rf build build-asan build-cc build-fuzz build-clang rocm-vla-doctor tests/out
 
-.PHONY: mutation FORCE install uninstall all run test layers test-gpu bench asan-test clean format compilers unit-bins fuzz fuzz-bins fuzz-replay
+.PHONY: mutation dead-rules FORCE install uninstall all run test layers test-gpu bench asan-test clean format compilers unit-bins fuzz fuzz-bins fuzz-replay
 -include $(OBJS:.o=.d)

@@ -1,13 +1,16 @@
 #!/bin/sh
 # fixtures.sh - fixture machines end to end. Each tests/fixtures/<machine>/
 # holds root/ (a sysroot tree, or snapshot.tar.gz recorded by collect),
-# `expected` (lines "exit N" and "<check-id> <status>": every check of the
-# run must be listed) and optionally `args` (extra arguments, one per line;
+# `expected` (lines "exit N" and "<check-id> <status> [<rule>]": every check
+# of the run must be listed; the rule that decided, e.g. warn[0], is
+# compared when given, so that a rule that vanishes or a threshold that moves
+# to another rule is caught even where the status stays) and optionally `args` (extra arguments, one per line;
 # @FIX@ is replaced by the fixture's directory). The JSON report of every
 # fixture is validated against reports/schema.json and the JUnit report
 # against reports/junit.xsd.
 # `sh tests/fixtures.sh --update` rewrites every `expected` from the current
-# run instead (its leading # lines kept, the statuses in run order), so that
+# run instead (its leading # lines kept, the statuses and rules in run
+# order), so that
 # a change of verdicts is reviewed in `git diff tests/fixtures`.
 set -u
 update=
@@ -54,7 +57,7 @@ for dir in tests/fixtures/*/; do
     run_order=$(/usr/bin/python3 -c '
 import json, sys
 for c in json.load(open(sys.argv[1]))["checks"]:
-    print(c["id"], c["status"])' "$json" 2>/dev/null)
+    print(c["id"], c["status"], c.get("rule", ""))' "$json" 2>/dev/null)
     if [ -n "$update" ] && [ -n "$run_order" ]; then
         { sed -n '/^#/!q;p' "$dir/expected"; echo "exit $rc"; printf '%s\n' "$run_order"; } \
             >"$dir/expected.new" && mv "$dir/expected.new" "$dir/expected"
@@ -67,9 +70,16 @@ for c in json.load(open(sys.argv[1]))["checks"]:
         bad "$name: no JSON report (see $OUT/$name.err)"
         continue
     fi
-    printf '%s\n' "$want" | while read -r id st; do
+    printf '%s\n' "$want" | while read -r id st rule; do
         g=$(printf '%s\n' "$got" | awk -v id="$id" '$1 == id { print $2 }')
-        if [ "$g" = "$st" ]; then echo ok; else echo "bad $id: got ${g:-missing}, want $st"; fi
+        gr=$(printf '%s\n' "$got" | awk -v id="$id" '$1 == id { print $3 }')
+        if [ "$g" != "$st" ]; then
+            echo "bad $id: got ${g:-missing}, want $st"
+        elif [ -n "$rule" ] && [ "$gr" != "$rule" ]; then
+            echo "bad $id: $st decided by ${gr:-no rule}, want $rule"
+        else
+            echo ok
+        fi
     done >"$OUT/$name.cmp"
     while read -r line; do
         case $line in

@@ -7,7 +7,10 @@
  * depend on checks.yaml). The facts are loaded back into a factset, every
  * check of CHECKS.yaml is run on them, and each "<id> <status>" line of
  * EXPECTED (tests/fixtures/<machine>/expected) is compared with the status
- * it gets now. One line per difference, "<machine> <id> <got> <want>" on
+ * it gets now, and where the line names the deciding rule as a third field
+ * ("<id> <status> <rule>", tests/fixtures.sh) the rule too, so that a rule
+ * removed or a threshold moved to another rule is seen even where the
+ * status stays. One line per difference, "<machine> <id> <got> <want>" on
  * stdout; exit 0 when none differ, 1 when some do, 2 on bad input.
  *
  * tools/mutation.py uses it to run hundreds of checks.yaml mutants against
@@ -23,6 +26,7 @@
 #include "src/core/fact.h"
 #include "src/core/util.h"
 #include "src/core/json.h"
+#include "probes/fact_catalog.h"
 
 /* a JSON number literal without '.', 'e' or 'E' is an integer fact */
 static int is_int_literal(const struct json *v)
@@ -115,19 +119,28 @@ static int compare(const struct results *r, const char *expected, int *diffs)
     char *machine = machine_of(expected);
     char line[512];
     while (fgets(line, sizeof(line), f)) {
-        char id[256], want[32];
-        if (line[0] == '#' || sscanf(line, "%255s %31s", id, want) != 2 || !strcmp(id, "exit"))
+        char id[256], want[64], want_rule[RULE_ID_MAX] = "";
+        int nf = line[0] == '#' ? 0 : sscanf(line, "%255s %31s %31s", id, want, want_rule);
+        if (nf < 2 || !strcmp(id, "exit"))
             continue;
-        const char *got = "missing";
+        const char *got = "missing", *got_rule = "";
         for (size_t i = 0; i < r->n; i++)
-            if (strcmp(r->v[i].check->id, id) == 0)
+            if (strcmp(r->v[i].check->id, id) == 0) {
                 got = status_name(r->v[i].st);
-        if (strcmp(got, want) != 0) {
+                got_rule = r->v[i].rule;
+            }
+        if (strcmp(got, want) != 0 || (nf == 3 && strcmp(got_rule, want_rule) != 0)) {
+            if (nf == 3) {
+                got = xasprintf("%s:%s", got, got_rule);
+                snprintf(want + strlen(want), sizeof(want) - strlen(want), ":%s", want_rule);
+            }
             printf("%s %s %s %s\n", machine, id, got, want);
             for (size_t i = 0; i < r->n; i++)
                 if (getenv("MUTATION_EVAL_DEBUG") && strcmp(r->v[i].check->id, id) == 0)
                     printf("    %s\n", r->v[i].summary ? r->v[i].summary : "");
             (*diffs)++;
+            if (nf == 3)
+                free((char *)got);
         }
     }
     fclose(f);
@@ -141,6 +154,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: mutation_eval CHECKS.yaml REPORT.json EXPECTED...\n");
         return 2;
     }
+    checks_set_schema(&fact_catalog_schema); /* what main() passes in */
     struct checkset cs = {0};
     if (checks_load(&cs, argv[1]))
         return 2;

@@ -95,6 +95,8 @@ const struct data_table *checks_data_find(const struct checkset *cs, const char 
 /* lookup a data table entry; -1 when missing */
 int checks_table(const struct checkset *cs, const char *table, const char *key, struct val *out);
 
+#define RULE_ID_MAX 32
+
 struct evidence {
     char *name;              /* resolved fact name, e.g. gpu.0.vram_bytes */
     const struct fact *fact; /* NULL when no probe produced it */
@@ -107,6 +109,12 @@ struct result {
     char *fix; /* rendered from the rule's or the check's fix; NULL on pass/skip */
     struct evidence *ev;
     size_t nev;
+    /* the rule that decided, so tests can pin it: "skip[i]", "fail[i]",
+     * "warn[i]" (0-based in that list; a trailing '?' when the rule could not
+     * be decided and the check skips for an unknown fact), "pass" when no
+     * rule fired, "probe" when the probe's error or timeout decided; for a
+     * per-GPU check the rule of the worst GPU */
+    char rule[RULE_ID_MAX];
 };
 
 struct results {

@@ -209,18 +209,26 @@ static char *unknown_reason(const struct env_ctx *c, const char *name)
 struct verdict {
     enum status st;
     char *summary;
-    const char *fix; /* template, rendered into the result */
-    int gpu;         /* the GPU the verdict is about, for rendering the fix */
+    const char *fix;        /* template, rendered into the result */
+    int gpu;                /* the GPU the verdict is about, for rendering the fix */
+    char rule[RULE_ID_MAX]; /* which rule decided (struct result) */
 };
+
+static void set_rule(struct verdict *v, const char *kind, size_t i, const char *mark)
+{
+    snprintf(v->rule, sizeof(v->rule), "%s[%zu]%s", kind, i, mark);
+}
 
 /* A rule with a type error is a broken configuration: the check reports
  * `error` naming the rule, never pass and never "cannot tell". Load-time
  * checking (checks_yaml.c) catches what the declared fact types allow; this
  * catches the rest. Releases *r and returns 1 when it decided. */
-static int rule_error(const struct rule *rule, struct val *r, struct verdict *v)
+static int rule_error(const struct rule *rule, struct val *r, struct verdict *v, const char *kind,
+                      size_t i)
 {
     if (r->t == VAL_BOOL || r->t == VAL_UNKNOWN)
         return 0;
+    set_rule(v, kind, i, "");
     v->st = ST_ERROR;
     v->fix = NULL;
     if (r->t == VAL_ERROR)
@@ -240,10 +248,11 @@ static void eval_one(const struct check *ck, const struct env_ctx *c, struct ver
     for (size_t i = 0; i < ck->nskip; i++) {
         struct val r = expr_eval(ck->skip[i].when, &env);
         int hit = r.t == VAL_BOOL && r.b;
-        if (rule_error(&ck->skip[i], &r, v))
+        if (rule_error(&ck->skip[i], &r, v, "skip", i))
             return;
         val_release(&r);
         if (hit) {
+            set_rule(v, "skip", i, "");
             v->st = ST_SKIP;
             v->summary = render_summary(c, ck->skip[i].summary);
             return;
@@ -252,33 +261,40 @@ static void eval_one(const struct check *ck, const struct env_ctx *c, struct ver
     const struct rule *groups[2] = {ck->fail, ck->warn};
     size_t ns[2] = {ck->nfail, ck->nwarn};
     enum status sts[2] = {ST_FAIL, ST_WARN};
+    const char *kinds[2] = {"fail", "warn"};
     for (int g = 0; g < 2; g++) {
         char *unknown = NULL;
+        size_t first_unknown = 0;
         for (size_t i = 0; i < ns[g]; i++) {
             struct val r = expr_eval(groups[g][i].when, &env);
-            if (rule_error(&groups[g][i], &r, v)) {
+            if (rule_error(&groups[g][i], &r, v, kinds[g], i)) {
                 free(unknown);
                 return;
             }
             if (r.t == VAL_BOOL && r.b) {
                 val_release(&r);
                 free(unknown);
+                set_rule(v, kinds[g], i, "");
                 v->st = sts[g];
                 v->summary = render_summary(c, groups[g][i].summary);
                 v->fix = groups[g][i].fix ? groups[g][i].fix : ck->fix;
                 return;
             }
-            if (r.t == VAL_UNKNOWN && !unknown)
+            if (r.t == VAL_UNKNOWN && !unknown) {
                 unknown = unknown_reason(c, r.s);
+                first_unknown = i;
+            }
             val_release(&r);
         }
         if (unknown) {
             /* a possible failure we cannot rule out is not a pass */
+            set_rule(v, kinds[g], first_unknown, "?");
             v->st = ST_SKIP;
             v->summary = unknown;
             return;
         }
     }
+    snprintf(v->rule, sizeof(v->rule), "pass");
     v->st = ST_PASS;
     v->summary = render_summary(c, ck->pass.summary);
 }
@@ -352,6 +368,7 @@ static int probe_status(const struct check *ck, const struct factset *fs, struct
         return 0;
     snprintf(name, sizeof(name), "%sprobe.%s.message", pre, ck->probe);
     const struct fact *msg = fact_get(fs, name);
+    snprintf(v->rule, sizeof(v->rule), "probe");
     v->st = strcmp(st->s, "timeout") == 0 ? ST_TIMEOUT : ST_ERROR;
     v->summary =
         xasprintf("probe %s %s: %s", ck->probe, v->st == ST_TIMEOUT ? "timed out" : "failed",
@@ -411,7 +428,7 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
             continue;
         struct result *r = &out->v[out->n++];
         r->check = ck;
-        struct verdict v = {ST_PASS, NULL, NULL, -1};
+        struct verdict v = {ST_PASS, NULL, NULL, -1, "pass"};
         struct env_ctx c = {cs, fs, -1};
         const struct fact *count = fact_get(fs, "gpu.count");
         int *slots = NULL, nslots = measured_gpus(ck, fs, &slots);
@@ -428,7 +445,7 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
             for (int k = 0; k < ngpu; k++) {
                 int g = slots ? slots[k] : k;
                 struct env_ctx cg = {cs, fs, g};
-                struct verdict vg = {ST_PASS, NULL, NULL, -1};
+                struct verdict vg = {ST_PASS, NULL, NULL, -1, "pass"};
                 /* one GPU's probe child hung or died: that GPU's verdict */
                 if (!slots || !probe_status(ck, fs, &vg, g))
                     eval_one(ck, &cg, &vg);
@@ -454,6 +471,7 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
         free(slots);
         r->st = v.st;
         r->summary = v.summary;
+        memcpy(r->rule, v.rule, sizeof(r->rule));
         if ((v.st == ST_FAIL || v.st == ST_WARN) && v.fix) {
             struct env_ctx cf = {cs, fs, v.gpu};
             r->fix = render_summary(&cf, v.fix);

@@ -146,6 +146,8 @@ static void write_check(FILE *out, const struct result *res)
     json_write_string(out, res->summary ? res->summary : "");
     fputs(",\n      \"fix\": ", out);
     json_write_string(out, res->fix);
+    fputs(",\n      \"rule\": ", out);
+    json_write_string(out, res->rule);
     fputs(",\n      \"evidence\": {", out);
     int first = 1;
     for (size_t j = 0; j < res->nev; j++) {

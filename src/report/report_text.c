@@ -244,6 +244,13 @@ static void write_evidence(struct tw *t, const struct result *res, int hang)
     t->col++;
     tw_text(t, res->check->title, hang + 7);
     tw_nl(t);
+    /* which rule decided: what a reader compares with checks.yaml */
+    tw_pad(t, hang);
+    tw_text(t, "rule:", hang);
+    fputc(' ', t->out);
+    t->col++;
+    tw_text(t, res->rule, hang + 6);
+    tw_nl(t);
     for (size_t j = 0; j < res->nev; j++) {
         const struct evidence *ev = &res->ev[j];
         char *v = ev->fact ? fact_to_text(ev->fact) : xstrdup("not probed");

@@ -30,6 +30,17 @@ static int fact_cb(void *ctx, const char *name, struct val *out)
     } else if (strcmp(name, "ver") == 0) {
         out->t = VAL_STR;
         out->s = strdup("6.10");
+    } else if (strcmp(name, "seven") == 0) { /* boundaries below */
+        out->t = VAL_NUM;
+        out->n = 7;
+    } else if (strcmp(name, "half") == 0) {
+        out->t = VAL_NUM;
+        out->n = 0.5;
+    } else if (strcmp(name, "word") == 0) {
+        out->t = VAL_STR;
+        out->s = strdup("abc");
+    } else if (strcmp(name, "none") == 0) {
+        out->t = VAL_LIST;
     } else if (strcmp(name, "pat") == 0) { /* a hostile pattern from the machine */
         out->t = VAL_STR;
         out->s = strdup("(x{200}){200}");
@@ -295,8 +306,172 @@ static void test_hostile(void)
     CHECK(chk("gfx matches pat", NULL) == 0); /* only evaluation sees the fact */
 }
 
+/* every operator at its boundary: the value at it, just below and just
+ * above, on integers, floats and strings (1 true, 0 false, -1 unknown), so
+ * that a '<' that became '<=' or a boundary moved by one is seen */
+static void test_boundaries(void)
+{
+    static const struct {
+        const char *src;
+        int want;
+    } cases[] = {
+        /* integers: seven is 7 */
+        {"seven < 7", 0},
+        {"seven < 8", 1},
+        {"seven < 6", 0},
+        {"seven <= 7", 1},
+        {"seven <= 8", 1},
+        {"seven <= 6", 0},
+        {"seven > 7", 0},
+        {"seven > 6", 1},
+        {"seven > 8", 0},
+        {"seven >= 7", 1},
+        {"seven >= 6", 1},
+        {"seven >= 8", 0},
+        {"seven == 7", 1},
+        {"seven == 6", 0},
+        {"seven == 8", 0},
+        {"seven != 7", 0},
+        {"seven != 6", 1},
+        {"seven != 8", 1},
+        /* floats: half is 0.5; one part in 10^7 either side */
+        {"half < 0.5", 0},
+        {"half < 0.5000001", 1},
+        {"half < 0.4999999", 0},
+        {"half <= 0.5", 1},
+        {"half <= 0.5000001", 1},
+        {"half <= 0.4999999", 0},
+        {"half > 0.5", 0},
+        {"half > 0.4999999", 1},
+        {"half > 0.5000001", 0},
+        {"half >= 0.5", 1},
+        {"half >= 0.4999999", 1},
+        {"half >= 0.5000001", 0},
+        {"half == 0.5", 1},
+        {"half == 0.4999999", 0},
+        {"half == 0.5000001", 0},
+        {"half != 0.5", 0},
+        {"half != 0.4999999", 1},
+        {"half != 0.5000001", 1},
+        /* strings in version order: ver is "6.10", between "6.9" and "6.11" */
+        {"ver < \"6.10\"", 0},
+        {"ver < \"6.11\"", 1},
+        {"ver < \"6.9\"", 0},
+        {"ver <= \"6.10\"", 1},
+        {"ver <= \"6.11\"", 1},
+        {"ver <= \"6.9\"", 0},
+        {"ver > \"6.10\"", 0},
+        {"ver > \"6.9\"", 1},
+        {"ver > \"6.11\"", 0},
+        {"ver >= \"6.10\"", 1},
+        {"ver >= \"6.9\"", 1},
+        {"ver >= \"6.11\"", 0},
+        {"ver == \"6.10\"", 1},
+        {"ver == \"6.9\"", 0},
+        {"ver == \"6.11\"", 0},
+        {"ver != \"6.10\"", 0},
+        {"ver != \"6.9\"", 1},
+        {"ver != \"6.11\"", 1},
+        /* and letters: word is "abc", between "abb" and "abd" */
+        {"word < \"abc\"", 0},
+        {"word < \"abd\"", 1},
+        {"word < \"abb\"", 0},
+        {"word <= \"abc\"", 1},
+        {"word <= \"abb\"", 0},
+        {"word > \"abc\"", 0},
+        {"word > \"abb\"", 1},
+        {"word > \"abd\"", 0},
+        {"word >= \"abc\"", 1},
+        {"word >= \"abd\"", 0},
+        {"word == \"abc\"", 1},
+        {"word == \"ab\"", 0},
+        {"word == \"abcd\"", 0},
+        {"word != \"abc\"", 0},
+        {"word != \"abcd\"", 1},
+        /* && || ! over true, false and unknown: the three-valued tables */
+        {"true && true", 1},
+        {"true && false", 0},
+        {"false && true", 0},
+        {"false && false", 0},
+        {"true && unk > 0", -1},
+        {"unk > 0 && true", -1},
+        {"false && unk > 0", 0},
+        {"unk > 0 && false", 0},
+        {"unk > 0 && unk > 0", -1},
+        {"true || true", 1},
+        {"true || false", 1},
+        {"false || true", 1},
+        {"false || false", 0},
+        {"false || unk > 0", -1},
+        {"unk > 0 || false", -1},
+        {"true || unk > 0", 1},
+        {"unk > 0 || true", 1},
+        {"unk > 0 || unk > 0", -1},
+        {"!true", 0},
+        {"!false", 1},
+        {"!(unk > 0)", -1},
+        {"!!true", 1},
+        /* in / contains: an element is all of it, a string a substring */
+        {"\"render\" in groups", 1},
+        {"\"rende\" in groups", 0},
+        {"\"renders\" in groups", 0},
+        {"\"gfx1100\" in gfx", 1},
+        {"\"fx110\" in gfx", 1},
+        {"\"gfx11000\" in gfx", 0},
+        {"groups contains \"video\"", 1},
+        {"groups contains \"vide\"", 0},
+        {"groups contains \"videos\"", 0},
+        {"gfx contains \"gfx1100\"", 1},
+        {"gfx contains \"1100\"", 1},
+        {"gfx contains \"gfx11000\"", 0},
+        {"\"x\" in none", 0},
+        {"none contains \"x\"", 0},
+        {"unk in groups", -1},
+        {"groups contains unk", -1},
+        {"\"x\" in unk", -1},
+        /* len: lists and strings, at, below and above their length */
+        {"len(groups) == 2", 1},
+        {"len(groups) < 2", 0},
+        {"len(groups) <= 2", 1},
+        {"len(groups) > 1", 1},
+        {"len(groups) > 2", 0},
+        {"len(groups) >= 3", 0},
+        {"len(none) == 0", 1},
+        {"len(none) > 0", 0},
+        {"len(gfx) == 7", 1},
+        {"len(gfx) < 7", 0},
+        {"len(gfx) > 6", 1},
+        {"len(unk) > 0", -1},
+        /* known: never unknown itself, and the guard that decides with unknown */
+        {"known(unk)", 0},
+        {"known(seven)", 1},
+        {"known(missing)", 0},
+        {"!known(unk)", 1},
+        {"known(unk) && unk > 0", 0},
+        {"!known(unk) || unk > 0", 1},
+        /* unknown propagates through every comparison and arithmetic */
+        {"unk < 7", -1},
+        {"unk <= 7", -1},
+        {"unk > 7", -1},
+        {"unk >= 7", -1},
+        {"unk == 7", -1},
+        {"unk != 7", -1},
+        {"unk + 1 > 0", -1},
+        {"seven - unk < 0", -1},
+        {"missing < 7", -1},
+        {"unk == \"abc\"", -1},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        int got = ev(cases[i].src);
+        CHECK(got == cases[i].want);
+        if (got != cases[i].want)
+            fprintf(stderr, "  %s: got %d, want %d\n", cases[i].src, got, cases[i].want);
+    }
+}
+
 int main(void)
 {
+    test_boundaries();
     test_hostile();
     CHECK(ev("vram < 12 GiB") == 1);
     CHECK(ev("vram >= 8 GiB") == 1);

@@ -321,12 +321,14 @@ static void sample_init(struct sample *s)
     s->ev[1] = (struct evidence){"a.first", fact_get(&s->fs, "a.first")};
     s->ev[2] = (struct evidence){"never.probed", NULL};
 
-    s->res[0] =
-        (struct result){&s->ck[0], ST_FAIL, "8 GiB < 12 GiB", "use a \"bigger\" GPU", s->ev, 1};
-    s->res[1] = (struct result){&s->ck[1], ST_SKIP,   "cannot tell: a.first is unknown\x01",
-                                NULL,      s->ev + 1, 2};
-    s->res[2] = (struct result){&s->ck[2], ST_WARN, "x8 <not x16>", "reseat the card", NULL, 0};
-    s->res[3] = (struct result){&s->ck[3], ST_TIMEOUT, "probe vla timed out", NULL, NULL, 0};
+    s->res[0] = (struct result){&s->ck[0], ST_FAIL, "8 GiB < 12 GiB", "use a \"bigger\" GPU",
+                                s->ev,     1,       "fail[0]"};
+    s->res[1] = (struct result){
+        &s->ck[1], ST_SKIP, "cannot tell: a.first is unknown\x01", NULL, s->ev + 1, 2, "fail[0]?"};
+    s->res[2] =
+        (struct result){&s->ck[2], ST_WARN, "x8 <not x16>", "reseat the card", NULL, 0, "warn[1]"};
+    s->res[3] =
+        (struct result){&s->ck[3], ST_TIMEOUT, "probe vla timed out", NULL, NULL, 0, "probe"};
     s->r.v = s->res;
     s->r.n = 4;
     s->r.counts[ST_FAIL] = s->r.counts[ST_SKIP] = s->r.counts[ST_WARN] = 1;
@@ -376,6 +378,10 @@ static void test_json_report(void)
     CHECK(strstr(j, "\"level\": \"standard\"") != NULL);
     CHECK(strstr(j, "unknown\\u0001\"") != NULL);
     CHECK(strstr(j, "\"fix\": null") != NULL);
+    /* which rule decided, for tests and readers to compare */
+    CHECK(strstr(j, "\"rule\": \"fail[0]\"") != NULL);
+    CHECK(strstr(j, "\"rule\": \"fail[0]?\"") != NULL);
+    CHECK(strstr(j, "\"rule\": \"probe\"") != NULL);
     CHECK(strstr(j, "\"never.probed\": null") != NULL);
     CHECK(strstr(j, "\"evidence\": {}") != NULL);
     CHECK(strstr(j, "\"status\": \"timeout\"") != NULL);

@@ -574,7 +574,75 @@ static const struct vcase passes[] = {
      ST_PASS, NULL, NULL, NULL},
 };
 
-static void run_case(const struct checkset *cs, const struct vcase *c)
+/* the rule that decided (result.rule): a case on each side of a boundary,
+ * so that a threshold moved or a rule removed shows even where another rule
+ * gives the same status; and each rule that tools/dead_rules.c once found
+ * dead, now reached */
+struct rcase {
+    const char *id;
+    const char *facts;
+    enum status want;
+    const char *rule;
+};
+
+#define FP_OK                                                                                      \
+    "gpu.fp.available=true; gpu.fp.gemm.failures=0; gpu.fp.gemm.nonfinite=0; "                     \
+    "gpu.fp.gemm.f16.max_bound_ratio=0.5; gpu.fp.gemm.bf16.max_bound_ratio=0.5; "                  \
+    "gpu.fp.attn.finite=true; gpu.fp.attn.max_bound_ratio=0.5; gpu.fp.overflow.ok=true; "          \
+    "gpu.fp.conv.f16_mismatches=0; gpu.fp.conv.bf16_mismatches=0; "                                \
+    "gpu.fp.determinism.gemm_identical=true; gpu.fp.determinism.reduce_identical=true; "
+
+#define PCIE_ATOMICS "gpu.0.is_apu=false; kernel.dmesg.pci_rejects_atomics=false; "
+
+static const struct rcase rules[] = {
+    /* kernel.svm: the config decides; without it the kernel log does */
+    {"kernel.svm", AMD "kernel.svm_config=n", ST_FAIL, "fail[0]"},
+    {"kernel.svm", AMD "kernel.svm_config=y", ST_PASS, "pass"},
+    {"kernel.svm", AMD "kernel.svm_config=?no config; kernel.dmesg.hmm_registered=false", ST_WARN,
+     "warn[0]"},
+    {"kernel.svm", AMD "kernel.svm_config=?no config; kernel.dmesg.hmm_registered=true", ST_PASS,
+     "pass"},
+    {"kernel.svm", "gpu.count=0", ST_SKIP, "skip[0]"},
+    /* fp.correctness: a clamp that hides NaN warns once every fail rule is clear */
+    {"fp.correctness", FP_OK "gpu.fp.nan.clamp_compare_hides_nan=true", ST_WARN, "warn[0]"},
+    {"fp.correctness", FP_OK "gpu.fp.nan.clamp_compare_hides_nan=false", ST_PASS, "pass"},
+    {"fp.correctness", FP_OK "gpu.fp.nan.clamp_compare_hides_nan=?not run", ST_SKIP, "warn[0]?"},
+    {"fp.correctness", "gpu.fp.available=true; gpu.fp.gemm.failures=?not run", ST_SKIP, "fail[0]?"},
+    {"fp.correctness", "gpu.fp.available=false", ST_SKIP, "skip[0]"},
+    /* an APU has no PCIe link of its own: its skip rule decides, not an
+     * unknown link fact further down */
+    {"pcie.link", AMD "gpu.0.is_apu=true", ST_SKIP, "skip[2]"},
+    {"pcie.aspm", AMD "gpu.0.is_apu=true", ST_SKIP, "skip[1]"},
+    {"kernel.pci_realloc", AMD "gpu.0.is_apu=true", ST_SKIP, "skip[2]"},
+    {"pcie.atomics", AMD "gpu.0.is_apu=true", ST_SKIP, "skip[2]"},
+    /* pcie.atomics: each fail and warn rule on its own */
+    {"pcie.atomics",
+     AMD PCIE_ATOMICS "gpu.0.needs_atomics=true; gpu.0.atomics.path_ok=true; "
+                      "gpu.0.atomics.requester_enabled=false",
+     ST_FAIL, "fail[2]"},
+    {"pcie.atomics",
+     AMD PCIE_ATOMICS "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=true; "
+                      "gpu.0.atomics.requester_enabled=true; kernel.dmesg.atomics_unsupported=true",
+     ST_WARN, "warn[0]"},
+    {"pcie.atomics",
+     AMD PCIE_ATOMICS
+     "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=false; "
+     "gpu.0.atomics.requester_enabled=true; kernel.dmesg.atomics_unsupported=false",
+     ST_WARN, "warn[1]"},
+    {"pcie.atomics",
+     AMD PCIE_ATOMICS
+     "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=true; "
+     "gpu.0.atomics.requester_enabled=false; kernel.dmesg.atomics_unsupported=false",
+     ST_WARN, "warn[2]"},
+    {"pcie.atomics",
+     AMD PCIE_ATOMICS
+     "gpu.0.needs_atomics=true; gpu.0.atomics.path_ok=true; "
+     "gpu.0.atomics.requester_enabled=true; kernel.dmesg.atomics_unsupported=false",
+     ST_PASS, "pass"},
+};
+
+/* rule: the deciding rule wanted (result.rule), NULL: any */
+static void run_case(const struct checkset *cs, const struct vcase *c, const char *rule)
 {
     struct factset fs = FACTSET_INIT;
     facts_from(&fs, c->facts);
@@ -587,11 +655,12 @@ static void run_case(const struct checkset *cs, const struct vcase *c)
     int ok = v && v->st == c->want && (!c->summary_has || strstr(v->summary, c->summary_has)) &&
              (!c->fix_has || (v->fix && strstr(v->fix, c->fix_has))) &&
              (!c->fix_lacks || !v->fix || !strstr(v->fix, c->fix_lacks));
+    ok = ok && (!rule || strcmp(v->rule, rule) == 0);
     CHECK(ok);
     if (!ok)
-        fprintf(stderr, "  %s: got %s \"%s\" fix \"%s\", want %s\n", c->id,
-                v ? status_name(v->st) : "nothing", v ? v->summary : "", v && v->fix ? v->fix : "",
-                status_name(c->want));
+        fprintf(stderr, "  %s: got %s (%s) \"%s\" fix \"%s\", want %s (%s)\n", c->id,
+                v ? status_name(v->st) : "nothing", v ? v->rule : "", v ? v->summary : "",
+                v && v->fix ? v->fix : "", status_name(c->want), rule ? rule : "any rule");
     results_release(&r);
     strlist_release(&only);
     factset_release(&fs);
@@ -605,10 +674,14 @@ int main(void)
     CHECK(checks_load_default(&cs, getenv("RVD_TEST_CHECKS")) == 0);
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         CHECK(cases[i].want != ST_PASS);
-        run_case(&cs, &cases[i]);
+        run_case(&cs, &cases[i], NULL);
     }
     for (size_t i = 0; i < ARRAY_SIZE(passes); i++)
-        run_case(&cs, &passes[i]);
+        run_case(&cs, &passes[i], NULL);
+    for (size_t i = 0; i < ARRAY_SIZE(rules); i++) {
+        const struct vcase c = {rules[i].id, rules[i].facts, rules[i].want, NULL, NULL, NULL};
+        run_case(&cs, &c, rules[i].rule);
+    }
     /* every check has a case where it does not pass */
     for (size_t i = 0; i < cs.n; i++) {
         int found = 0;

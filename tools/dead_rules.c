@@ -1,0 +1,518 @@
+/* dead_rules.c - find the rules of checks.yaml that no input can make decide.
+ *
+ *   dead_rules [CHECKS.yaml] [--cap N] [--only ID]
+ *
+ * A rule that can never decide (a warn rule behind a fail rule that skips
+ * first on the same unknown fact, a condition that contradicts an earlier
+ * skip) is a verdict the check promises and never gives. For each check
+ * this builds fact sets from the facts its rules read, each fact over the
+ * values that matter for its declared type (probes/fact_catalog.c):
+ * unknown; true/false; for numbers 0 and every constant of the check's
+ * rules with its neighbours (c-1, c, c+1 for integers, c*(1-eps), c,
+ * c*(1+eps) for floats); for strings the rules' string constants, the
+ * entries of the data tables they look up, "" and one other; for lists
+ * lengths 0, 1 and 2 of those strings. Every combination is judged by the
+ * real engine (checks_run(), so skip/fail/warn order, unknown and known()
+ * are the product's own) and the deciding rule recorded (result.rule).
+ * A rule that decides for none is reported "dead". Bounded: above --cap
+ * combinations (default 20000) a check is sampled, and the line says so.
+ * A reported rule is dead within these values; a rule reached only through
+ * other values (arithmetic on facts) would show here as dead, so read each.
+ * Exit 0 when no rule is dead, 1 when some are, 2 on bad input. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes/fact_catalog.h"
+#include "src/core/checks.h"
+#include "src/core/fact.h"
+#include "src/core/util.h"
+
+#define MAX_CANDS 48
+
+struct cand {
+    enum fact_type t; /* FACT_UNKNOWN: unknown */
+    int b;
+    int64_t i;
+    double f;
+    const char *s;
+    struct strlist l;
+};
+
+struct var {
+    char *name; /* as set in the fact set (per-GPU: gpu.0.<name>) */
+    struct cand c[MAX_CANDS];
+    size_t n;
+};
+
+struct consts {
+    double num[64];
+    size_t nnum;
+    struct strlist str;
+};
+
+static void add_num(struct consts *k, double v)
+{
+    for (size_t i = 0; i < k->nnum; i++)
+        if (k->num[i] == v)
+            return;
+    if (k->nnum < ARRAY_SIZE(k->num))
+        k->num[k->nnum++] = v;
+}
+
+static void add_str(struct consts *k, const char *s)
+{
+    if (!strlist_has(&k->str, s) && k->str.n < 16)
+        strlist_add(&k->str, s);
+}
+
+/* a string that a simple regular expression matches, so that `matches` and
+ * count() can be true: the first alternative of each group, the first
+ * character of each class, anchors and repetition left out */
+static char *regex_example(const char *re)
+{
+    struct strbuf sb = STRBUF_INIT;
+    int depth = 0, skipping = 0; /* skipping: past the first alternative */
+    for (const char *p = re; *p; p++) {
+        if (*p == '\\' && p[1]) {
+            if (!skipping)
+                strbuf_addc(&sb, *++p);
+            else
+                p++;
+        } else if (*p == '(') {
+            depth++;
+        } else if (*p == ')') {
+            if (skipping == depth)
+                skipping = 0;
+            depth--;
+        } else if (*p == '|') {
+            if (!skipping)
+                skipping = depth ? depth : -1;
+        } else if (*p == '[') {
+            const char *q = p + 1 + (p[1] == '^');
+            if (!skipping)
+                strbuf_addc(&sb, p[1] == '^' ? '#' : *q);
+            p = strchr(q + 1, ']') ? strchr(q + 1, ']') : q;
+        } else if (*p == '{') {
+            p = strchr(p, '}') ? strchr(p, '}') : p;
+        } else if (!strchr("^$?*+", *p) && !skipping) {
+            strbuf_addc(&sb, *p == '.' ? 'x' : *p);
+        }
+    }
+    return strbuf_detach(&sb);
+}
+
+/* the numbers and strings of a rule's text, and the entries of the tables
+ * it looks up: the boundaries a fact's value is compared with */
+static void scan_consts(const struct checkset *cs, const char *src, struct consts *k)
+{
+    for (const char *p = src; *p;) {
+        if (*p == '"') {
+            struct strbuf sb = STRBUF_INIT;
+            for (p++; *p && *p != '"'; p++) {
+                if (*p == '\\' && p[1])
+                    p++;
+                strbuf_addc(&sb, *p);
+            }
+            char *s = strbuf_detach(&sb);
+            add_str(k, s);
+            if (strpbrk(s, "^$()[]|*+?\\")) {
+                char *ex = regex_example(s);
+                add_str(k, ex);
+                free(ex);
+            }
+            free(s);
+            p += *p == '"';
+        } else if (str_starts(p, "lookup(")) {
+            p += 7;
+            size_t n = strcspn(p, ", )");
+            char *t = xstrndup(p, n);
+            for (size_t j = 0; j < cs->ndata; j++)
+                if (strcmp(cs->data[j].name, t) == 0) {
+                    if (cs->data[j].key)
+                        add_str(k, cs->data[j].key);
+                    for (size_t v = 0; v < cs->data[j].values.n && v < 4; v++)
+                        add_str(k, cs->data[j].values.v[v]);
+                }
+            free(t);
+            p += n;
+        } else if ((*p >= '0' && *p <= '9') && (p == src || !strchr("_.", p[-1])) &&
+                   (p == src || !((p[-1] | 32) >= 'a' && (p[-1] | 32) <= 'z'))) {
+            char *end;
+            double v = strtod(p, &end);
+            static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+            const char *q = end;
+            while (*q == ' ')
+                q++;
+            for (size_t u = 0; u < ARRAY_SIZE(units); u++)
+                if (str_starts(q, units[u])) {
+                    v *= pow(1024.0, (double)(u + 1));
+                    end = (char *)q + 3;
+                }
+            add_num(k, v);
+            /* "95 - 15": the boundary is the folded constant */
+            const char *o = end;
+            while (*o == ' ')
+                o++;
+            if (*o && strchr("+-*/", *o)) {
+                char *end2;
+                double w = strtod(o + 1, &end2);
+                if (end2 != o + 1)
+                    add_num(k, *o == '+'   ? v + w
+                               : *o == '-' ? v - w
+                               : *o == '*' ? v * w
+                               : w         ? v / w
+                                           : v);
+            }
+            p = end;
+        } else {
+            p++;
+        }
+    }
+}
+
+static void cand_add(struct var *v, struct cand c)
+{
+    if (v->n < MAX_CANDS)
+        v->c[v->n++] = c;
+    else
+        strlist_release(&c.l);
+}
+
+static void var_init(struct var *v, const char *name, enum fact_type t, const struct consts *k)
+{
+    v->name = xstrdup(name);
+    v->n = 0;
+    cand_add(v, (struct cand){.t = FACT_UNKNOWN});
+    switch (t) {
+    case FACT_BOOL:
+        cand_add(v, (struct cand){.t = FACT_BOOL, .b = 0});
+        cand_add(v, (struct cand){.t = FACT_BOOL, .b = 1});
+        break;
+    case FACT_INT:
+        cand_add(v, (struct cand){.t = FACT_INT, .i = 0});
+        for (size_t j = 0; j < k->nnum; j++) {
+            int64_t c = (int64_t)floor(k->num[j]);
+            for (int64_t d = -1; d <= 1; d++)
+                if (c + d != 0)
+                    cand_add(v, (struct cand){.t = FACT_INT, .i = c + d});
+        }
+        break;
+    case FACT_FLOAT:
+        cand_add(v, (struct cand){.t = FACT_FLOAT, .f = 0});
+        for (size_t j = 0; j < k->nnum; j++) {
+            double c = k->num[j], e = c ? fabs(c) * 1e-6 : 1e-6;
+            cand_add(v, (struct cand){.t = FACT_FLOAT, .f = c - e});
+            if (c)
+                cand_add(v, (struct cand){.t = FACT_FLOAT, .f = c});
+            cand_add(v, (struct cand){.t = FACT_FLOAT, .f = c + e});
+        }
+        break;
+    case FACT_STR:
+        cand_add(v, (struct cand){.t = FACT_STR, .s = ""});
+        cand_add(v, (struct cand){.t = FACT_STR, .s = "other"});
+        for (size_t j = 0; j < k->str.n; j++)
+            cand_add(v, (struct cand){.t = FACT_STR, .s = k->str.v[j]});
+        break;
+    case FACT_LIST: {
+        cand_add(v, (struct cand){.t = FACT_LIST, .l = STRLIST_INIT});
+        struct cand one = {.t = FACT_LIST, .l = STRLIST_INIT};
+        strlist_add(&one.l, "other");
+        cand_add(v, one);
+        struct cand pair = {.t = FACT_LIST, .l = STRLIST_INIT};
+        strlist_add(&pair.l, "other");
+        strlist_add(&pair.l, "other2");
+        cand_add(v, pair);
+        for (size_t j = 0; j < k->str.n; j++) {
+            struct cand c = {.t = FACT_LIST, .l = STRLIST_INIT}, two = c;
+            strlist_add(&c.l, k->str.v[j]);
+            cand_add(v, c);
+            strlist_add(&two.l, "other");
+            strlist_add(&two.l, k->str.v[j]);
+            cand_add(v, two);
+        }
+        break;
+    }
+    case FACT_UNKNOWN:
+        break; /* not declared (a data entry): unknown only */
+    }
+}
+
+static void var_release(struct var *v)
+{
+    for (size_t i = 0; i < v->n; i++)
+        strlist_release(&v->c[i].l);
+    free(v->name);
+}
+
+static void set_cand(struct factset *fs, const char *name, const struct cand *c)
+{
+    switch (c->t) {
+    case FACT_UNKNOWN:
+        fact_set_unknown(fs, name, "dead_rules", "explored");
+        break;
+    case FACT_BOOL:
+        fact_set_bool(fs, name, c->b, "dead_rules");
+        break;
+    case FACT_INT:
+        fact_set_int(fs, name, c->i, "dead_rules");
+        break;
+    case FACT_FLOAT:
+        fact_set_float(fs, name, c->f, "dead_rules");
+        break;
+    case FACT_STR:
+        fact_set_str(fs, name, c->s, "dead_rules");
+        break;
+    case FACT_LIST:
+        fact_set_list(fs, name, &c->l, "dead_rules");
+        break;
+    }
+}
+
+/* the declared type; a per-GPU check's "gpu.<name>" is GPU 0's fact */
+static enum fact_type declared(const struct check *ck, const char *name, char *set_as)
+{
+    enum fact_type t = FACT_UNKNOWN;
+    const struct checks_schema *s = checks_schema();
+    snprintf(set_as, FACT_NAME_MAX, "%s", name);
+    if (ck->per_gpu && str_starts(name, "gpu.")) {
+        char buf[FACT_NAME_MAX];
+        fact_gpu_name(buf, 0, name + 4);
+        if (s->fact_type(buf, &t) == 0) {
+            snprintf(set_as, FACT_NAME_MAX, "%s", buf);
+            return t;
+        }
+    }
+    if (s->fact_type(name, &t))
+        t = FACT_UNKNOWN;
+    return t;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* judges one combination and marks hit[] for the rule that decided; returns
+ * how far down the rules the verdict came, for the search: 2*position of the
+ * deciding rule (skip, then fail, then warn: the order of hit[]), one less
+ * when that rule was unknown, 2*nr for pass, -1 for an error */
+static int judge(const struct checkset *cs, const struct check *ck, struct var *vars, size_t nv,
+                 const size_t *pick, int set_count, char *hit)
+{
+    struct factset fs = FACTSET_INIT;
+    for (size_t j = 0; j < nv; j++)
+        set_cand(&fs, vars[j].name, &vars[j].c[pick[j]]);
+    if (set_count)
+        fact_set_int(&fs, "gpu.count", 1, "dead_rules");
+    struct strlist only = STRLIST_INIT;
+    strlist_add(&only, ck->id);
+    struct run_filter flt = {LEVEL_SOAK, &only};
+    struct results r;
+    int pos = -1;
+    if (checks_run(cs, &fs, &flt, &r) == 0) {
+        const char *rule = r.n == 1 ? r.v[0].rule : "";
+        size_t idx;
+        char kind[8], tail = 0;
+        int nf = sscanf(rule, "%7[a-z][%zu]%c", kind, &idx, &tail);
+        if (r.n == 1 && r.v[0].st != ST_ERROR && nf >= 2) {
+            size_t base = strcmp(kind, "skip") == 0   ? 0
+                          : strcmp(kind, "fail") == 0 ? ck->nskip
+                                                      : ck->nskip + ck->nfail;
+            pos = 2 * (int)(base + idx) - (nf == 3);
+            if (nf == 2)
+                hit[base + idx] = 1;
+        } else if (r.n == 1 && strcmp(rule, "pass") == 0) {
+            pos = 2 * (int)(ck->nskip + ck->nfail + ck->nwarn);
+        }
+        results_release(&r);
+    }
+    strlist_release(&only);
+    factset_release(&fs);
+    return pos;
+}
+
+/* closeness of a verdict at pos to rule t deciding: past t (t was false)
+ * counts just short of it, so the search then looks for a value making it
+ * true */
+static int score(int pos, size_t t)
+{
+    int want = 2 * (int)t;
+    return pos == want ? 1 << 20 : pos < want ? pos : want - 1;
+}
+
+/* coordinate search for a combination where rule t decides: from random
+ * starts, each fact in turn takes the candidate that brings the verdict
+ * furthest down the rules (ties taken at random, a walk on a plateau);
+ * returns the judgements made */
+static double search(const struct checkset *cs, const struct check *ck, struct var *vars, size_t nv,
+                     size_t *pick, int set_count, char *hit, size_t t)
+{
+    double made = 0;
+    for (int start = 0; start < 8 && !hit[t]; start++) {
+        for (size_t j = 0; j < nv; j++)
+            pick[j] = vars[j].n < 2 ? 0 : 1 + (size_t)(next_rand() % (vars[j].n - 1));
+        int cur = score(judge(cs, ck, vars, nv, pick, set_count, hit), t), moved = 1;
+        made++;
+        for (int round = 0; round < 32 && moved && !hit[t]; round++) {
+            moved = 0;
+            for (size_t j = 0; j < nv && !hit[t]; j++) {
+                size_t best = pick[j];
+                for (size_t c = 0; c < vars[j].n && !hit[t]; c++) {
+                    pick[j] = c;
+                    int sc = score(judge(cs, ck, vars, nv, pick, set_count, hit), t);
+                    made++;
+                    /* a tie moves too, now and then: a rule `a > 0 || b > 0`
+                     * turns false only after both changed, one at a time */
+                    if (sc > cur || (sc == cur && c != best && next_rand() % 3 == 0)) {
+                        cur = sc;
+                        best = c;
+                        moved = 1;
+                    }
+                }
+                pick[j] = hit[t] ? pick[j] : best;
+            }
+        }
+    }
+    return made;
+}
+
+static int all_hit(const char *hit, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!hit[i])
+            return 0;
+    return 1;
+}
+
+static const struct rule *rule_at(const struct check *ck, size_t i, const char **kind, size_t *idx)
+{
+    *kind = i < ck->nskip ? "skip" : i < ck->nskip + ck->nfail ? "fail" : "warn";
+    *idx = i < ck->nskip               ? i
+           : i < ck->nskip + ck->nfail ? i - ck->nskip
+                                       : i - ck->nskip - ck->nfail;
+    return i < ck->nskip               ? &ck->skip[*idx]
+           : i < ck->nskip + ck->nfail ? &ck->fail[*idx]
+                                       : &ck->warn[*idx];
+}
+
+/* the number of dead rules of one check */
+static int explore(const struct checkset *cs, const struct check *ck, double cap)
+{
+    size_t nr = ck->nskip + ck->nfail + ck->nwarn;
+    if (!nr)
+        return 0;
+    struct strlist names = STRLIST_INIT;
+    struct consts k = {.nnum = 0, .str = STRLIST_INIT};
+    const char *kind;
+    size_t idx;
+    for (size_t i = 0; i < nr; i++) {
+        const struct rule *ru = rule_at(ck, i, &kind, &idx);
+        expr_idents(ru->when, &names);
+        scan_consts(cs, ru->when_src, &k);
+    }
+    struct var *vars = xcalloc(names.n + 1, sizeof(*vars));
+    double total = 1;
+    int set_count = ck->per_gpu;
+    for (size_t j = 0; j < names.n; j++) {
+        char set_as[FACT_NAME_MAX];
+        enum fact_type t = declared(ck, names.v[j], set_as);
+        var_init(&vars[j], set_as, t, &k);
+        total *= (double)vars[j].n;
+        set_count &= strcmp(names.v[j], "gpu.count") != 0;
+    }
+    char *hit = xcalloc(nr, 1);
+    size_t *pick = xcalloc(names.n + 1, sizeof(size_t));
+    int sampled = total > cap;
+    double tried = 0;
+    if (!sampled) {
+        /* every combination, in odometer order, until every rule has decided */
+        for (;;) {
+            judge(cs, ck, vars, names.n, pick, set_count, hit);
+            tried++;
+            if (all_hit(hit, nr))
+                break;
+            size_t j = 0;
+            while (j < names.n && ++pick[j] == vars[j].n)
+                pick[j++] = 0;
+            if (j == names.n)
+                break;
+        }
+    } else {
+        for (; tried < cap && !all_hit(hit, nr); tried++) {
+            /* a later rule decides only when every earlier one is known
+             * false: most samples leave few facts unknown (candidate 0) */
+            unsigned unknown_pct = (unsigned)(next_rand() % 4) * 10;
+            for (size_t j = 0; j < names.n; j++)
+                pick[j] = vars[j].n < 2 || next_rand() % 100 < unknown_pct
+                              ? 0
+                              : 1 + (size_t)(next_rand() % (vars[j].n - 1));
+            judge(cs, ck, vars, names.n, pick, set_count, hit);
+        }
+        for (size_t t = 0; t < nr; t++)
+            if (!hit[t])
+                tried += search(cs, ck, vars, names.n, pick, set_count, hit, t);
+        printf("sampled: %s: %.0f combinations, %.0f judged (random, then a search for each "
+               "rule not yet seen deciding)\n",
+               ck->id, total, tried);
+    }
+    int dead = 0;
+    for (size_t i = 0; i < nr; i++) {
+        if (hit[i])
+            continue;
+        const struct rule *ru = rule_at(ck, i, &kind, &idx);
+        printf("dead: %s %s[%zu] (checks.yaml:%d): %s   [%s %.0f of %.0f combinations]\n", ck->id,
+               kind, idx, ck->line, ru->when_src, sampled ? "sampled" : "tried", tried, total);
+        dead++;
+    }
+    for (size_t j = 0; j < names.n; j++)
+        var_release(&vars[j]);
+    free(vars);
+    free(hit);
+    free(pick);
+    strlist_release(&names);
+    strlist_release(&k.str);
+    return dead;
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = NULL, *only = NULL;
+    double cap = 20000;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--cap") == 0 && i + 1 < argc)
+            cap = atof(argv[++i]);
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
+        else if (argv[i][0] != '-' && !path)
+            path = argv[i];
+        else {
+            fprintf(stderr, "usage: dead_rules [CHECKS.yaml] [--cap N] [--only ID]\n");
+            return 2;
+        }
+    }
+    if (cap < 1) {
+        fprintf(stderr, "dead_rules: --cap must be at least 1\n");
+        return 2;
+    }
+    checks_set_schema(&fact_catalog_schema); /* what main() passes in */
+    struct checkset cs;
+    if (checks_load_default(&cs, path))
+        return 2;
+    int dead = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < cs.n; i++) {
+        if (only && strcmp(only, cs.v[i].id) != 0)
+            continue;
+        dead += explore(&cs, &cs.v[i], cap);
+        n++;
+    }
+    printf("dead_rules: %zu checks, %d dead rules\n", n, dead);
+    checks_release(&cs);
+    return dead ? 1 : 0;
+}
