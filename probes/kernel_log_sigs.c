@@ -39,19 +39,20 @@ static const struct kl_signature signatures[] = {
      "Memory access fault by GPU node-1 (Agent handle: 0x55d1c0a3e270) on address 0x7f2a1c000000. "
      "Reason: Page not present or supervisor privilege.",
      0, NULL},
-    /* KFD refusing a GPU. Up to 5.x amdgpu itself said so before calling
-     * KFD (real line: ROCm/ROCm#572, a Vega FE on 4.18); since the IP
-     * discovery rework (5.15/5.17) kgd2kfd_probe names the ASIC or the GC IP
-     * version (real lines: "TAHITI  not supported in kfd" in a ROCm issue
-     * log, "GC IP 0b0004  not supported in kfd" on 6.1.20 in the stable list
-     * request for the GC 11.0.4 backport; the double space is the empty
-     * "VF" argument). */
+    /* KFD refusing a GPU. In 4.x/5.x amdgpu said so itself before calling
+     * KFD (real line: ROCm/ROCm#522, MI25 on 4.15 without the ROCm DKMS);
+     * kgd2kfd_probe names the ASIC ("%s %s not supported in kfd") and, with
+     * IP discovery (5.16+), its GC IP version. Real lines: "TAHITI  not
+     * supported in kfd" in an Ubuntu 24.04 (6.8) dmesg on the Ubuntu
+     * Forums, May 2024; "GC IP 0b0004  not supported in kfd" on 6.1.20 in
+     * the stable list request for the GC 11.0.4 backport. The double space
+     * is the empty "VF" argument. */
     {"kfd_unsupported", "kfd not supported on this ASIC", NULL, KL_FAIL,
-     AMD "amdgpu_amdkfd.c amdgpu_amdkfd_device_probe (4.x-5.x): \"kfd not supported on this "
+     AMD "amdgpu_amdkfd.c amdgpu_amdkfd_device_probe (4.x, 5.x): \"kfd not supported on this "
          "ASIC\"",
      "[    3.212256] amdgpu 0000:06:00.0: kfd not supported on this ASIC", 0, NULL},
     {"kfd_unsupported", "not supported in kfd", NULL, KL_FAIL,
-     "amdkfd/kfd_device.c kgd2kfd_probe: \"%s %s not supported in kfd\" and (5.17+) \"GC IP "
+     "amdkfd/kfd_device.c kgd2kfd_probe: \"%s %s not supported in kfd\" and (5.16+) \"GC IP "
      "%06x %s not supported in kfd\"",
      "[   13.966785] kfd kfd: amdgpu: TAHITI  not supported in kfd", 0, NULL},
     {"key_rejected", "Key was rejected by service", NULL, KL_FAIL,
@@ -136,20 +137,22 @@ static const struct kl_signature signatures[] = {
     {"ring_reset", "Starting ", " ring reset", KL_WARN,
      AMD "amdgpu_job.c amdgpu_job_timedout: \"Starting %s ring reset\"",
      "[  950.818200] amdgpu 0000:c5:00.0: Starting gfx_0.0.0 ring reset", 0, NULL},
-    /* the outcome of a per-ring reset: "succeeded" and "failure" in 6.12 to
-     * 6.15, "failed" from 6.16 (amdgpu_job.c amdgpu_job_timedout) */
+    /* the outcome of a per-ring reset (amdgpu_job.c amdgpu_job_timedout):
+     * "succeeded" and "failure" since per-ring resets came (6.12), "failed"
+     * after the 2025 rework of ring resets */
     {"ring_reset_succeeded", "Ring ", " reset succeeded", KL_WARN,
      AMD "amdgpu_job.c amdgpu_job_timedout (6.12+): \"Ring %s reset succeeded\"",
      "[  950.818900] amdgpu 0000:c5:00.0: amdgpu: Ring gfx_0.0.0 reset succeeded", 0, NULL},
     {"ring_reset_failed", "Ring ", " reset failure", KL_FAIL,
-     AMD "amdgpu_job.c amdgpu_job_timedout (6.12-6.15): \"Ring %s reset failure\"",
+     AMD "amdgpu_job.c amdgpu_job_timedout (6.12 on): \"Ring %s reset failure\"",
      "[  950.818900] amdgpu 0000:c5:00.0: amdgpu: Ring gfx_0.0.0 reset failure", 0, NULL},
     {"ring_reset_failed", "Ring ", " reset failed", KL_FAIL,
-     AMD "amdgpu_job.c amdgpu_job_timedout (6.16+): \"Ring %s reset failed\"",
+     AMD "amdgpu_job.c amdgpu_job_timedout (2025 rework): \"Ring %s reset failed\"",
      "[  950.818900] amdgpu 0000:c5:00.0: amdgpu: Ring gfx_0.0.0 reset failed", 0, NULL},
     /* the DRM core's wedged event (6.14+); amdgpu sends it after a ring or GPU
-     * reset that recovered (real line: a gfx942 GPU reset log, 2025) and
-     * without recovery when the device stays unusable */
+     * reset that recovered (a public multi-GPU hang report of 2025 has
+     * "[drm] device wedged, but recovered through reset" after "GPU
+     * reset(1) succeeded") and without recovery when it stays unusable */
     {"device_wedged_recovered", "device wedged, but recovered through reset", NULL, KL_WARN,
      "drivers/gpu/drm/drm_drv.c drm_dev_wedged_event: \"device wedged, %s\" (\"but recovered "
      "through reset\")",
@@ -186,10 +189,11 @@ static const struct kl_signature signatures[] = {
      "[73845.072581] amdgpu 0000:c1:00.0: amdgpu: MES might be in unrecoverable state, issue a GPU "
      "reset",
      0, NULL},
-    /* 6.14+: one MES per pipe, numbered (real line: a gfx11 log with
-     * "MES(1) failed to respond to msg=REMOVE_QUEUE") */
+    /* newer kernels number the MES pipe (real line: an amd-gfx list patch
+     * quoting "amdgpu 0000:0a:00.0: MES(1) failed to respond to
+     * msg=REMOVE_QUEUE") */
     {"mes_failure", "MES(", ") failed to respond to msg=", KL_WARN,
-     AMD "mes_v11_0.c/mes_v12_0.c submit_pkt_and_poll_completion (6.14+): \"MES(%d) failed to "
+     AMD "mes_v11_0.c/mes_v12_0.c submit_pkt_and_poll_completion (newer): \"MES(%d) failed to "
          "respond to msg=%s (%s)\"",
      "[  130.963939] amdgpu 0000:0a:00.0: amdgpu: MES(1) failed to respond to msg=REMOVE_QUEUE", 0,
      NULL},
@@ -234,8 +238,9 @@ static const struct kl_signature signatures[] = {
     {"kiq_failure", "KCQ disable failed", NULL, KL_WARN,
      AMD "amdgpu_gfx.c amdgpu_gfx_disable_kcq: \"KCQ disable failed\"",
      "[ 1204.600000] [drm:amdgpu_gfx_disable_kcq [amdgpu]] *ERROR* KCQ disable failed", 0, NULL},
-    /* the gfx queues of gfx10+ (real line: a 5.x Navi log, "KGQ disable
-     * failed" after "ring kiq_2.1.0 test failed (-110)") */
+    /* the gfx queues of gfx10+ (real line: a Navi journal quoted on the
+     * amd-gfx list, "KGQ disable failed" after "ring kiq_2.1.0 test failed
+     * (-110)") */
     {"kiq_failure", "KGQ disable failed", NULL, KL_WARN,
      AMD "gfx_v10_0.c/gfx_v11_0.c hw_fini: \"KGQ disable failed\"",
      "Nov 08 02:01:34 workstation kernel: [drm:gfx_v10_0_hw_fini [amdgpu]] *ERROR* KGQ disable "
