@@ -15,7 +15,8 @@ enum kl_severity { KL_INFO, KL_WARN, KL_FAIL };
  * line matches when it contains needle and, if set, needle2, compared
  * without case when icase is set (amdgpu spells the same message "Failed" in
  * one file and "failed" in another), and does not contain unless (a case of
- * the message that a maintainer calls harmless, counted by its own row). */
+ * the message that a maintainer calls harmless, counted by its own row;
+ * always compared without case). */
 struct kl_signature {
     const char *id;
     const char *needle, *needle2;
