@@ -184,8 +184,8 @@ static const struct kl_signature signatures[] = {
          "msg=%d\" (6.10+: \"MES failed to respond to msg=%s (%s)\")",
      "[  512.300200] amdgpu 0000:03:00.0: amdgpu: MES failed to response msg=3", 0, NULL},
     {"mes_failure", "MES might be in unrecoverable state", NULL, KL_WARN,
-     AMD "mes_v11_0.c mes_v11_0_submit_pkt_and_poll_completion: \"MES might be in unrecoverable "
-         "state, issue a GPU reset\"",
+     "amdkfd/kfd_device_queue_manager.c add_queue_mes/remove_queue_mes (and the suspend/resume "
+     "of all queues): \"MES might be in unrecoverable state, issue a GPU reset\"",
      "[73845.072581] amdgpu 0000:c1:00.0: amdgpu: MES might be in unrecoverable state, issue a GPU "
      "reset",
      0, NULL},
