@@ -45,6 +45,16 @@ static const struct fact_decl facts_kernel_log[] = {
     {"kernel.dmesg.vram_lost", B}, {"kernel.dmesg.mes_failure", B},
     {"kernel.dmesg.kiq_failure", B}, {"kernel.dmesg.bar_no_space", B},
     {"kernel.dmesg.bar_resize_failed", B}, {"kernel.dmesg.ring_reset", B},
+    {"kernel.dmesg.ring_reset_succeeded", B}, {"kernel.dmesg.ring_reset_failed", B},
+    {"kernel.dmesg.device_wedged", B}, {"kernel.dmesg.device_wedged_recovered", B},
+    {"kernel.dmesg.gpu_recovery_disabled", B}, {"kernel.dmesg.compute_hang", B},
+    {"kernel.dmesg.firmware_optional", B}, {"kernel.dmesg.pci_bar_no_space", B},
+    {"kernel.dmesg.pci_bar_unassigned", B}, {"kernel.dmesg.ip_init_failed", B},
+    {"kernel.dmesg.psp_failed", B}, {"kernel.dmesg.ring_test_failed", B},
+    /* the problem ids (kernel.dmesg.signatures less the informational ones),
+     * the devices whose own BAR stayed unassigned, the ASICs KFD refused */
+    {"kernel.dmesg.problems", L}, {"kernel.dmesg.bar_unassigned_devices", L},
+    {"kernel.dmesg.kfd_unsupported_asics", L},
     /* per signature id of kernel_log_sigs.c: lines since boot, the last one's time */
     {"kernel.events.<id>.count", I}, {"kernel.events.<id>.last", F},
     {"kernel.events", L}, {"kernel.events.fault_processes", L},

@@ -81,9 +81,15 @@ static void set_all_unknown(struct factset *fs, const char *reason)
         fact_set_unknown(fs, name, "kernel log", "%s", reason);
     }
     strlist_release(&ids);
-    static const char *const rest[] = {"kernel.dmesg.line_count", "kernel.dmesg.signatures",
-                                       "kernel.dmesg.lines",      "kernel.dmesg.firmware_files",
-                                       "kernel.events",           "kernel.events.fault_processes"};
+    static const char *const rest[] = {"kernel.dmesg.line_count",
+                                       "kernel.dmesg.signatures",
+                                       "kernel.dmesg.problems",
+                                       "kernel.dmesg.lines",
+                                       "kernel.dmesg.firmware_files",
+                                       "kernel.dmesg.bar_unassigned_devices",
+                                       "kernel.dmesg.kfd_unsupported_asics",
+                                       "kernel.events",
+                                       "kernel.events.fault_processes"};
     for (size_t i = 0; i < ARRAY_SIZE(rest); i++)
         fact_set_unknown(fs, rest[i], "kernel log", "%s", reason);
 }
@@ -128,11 +134,52 @@ static void fault_process(const struct strlist *lines, size_t l, struct strlist 
     }
 }
 
+/* the devices whose own BAR the PCI core could not assign: the last
+ * "failed to assign" or "assigned" line of each BAR decides (pci=realloc
+ * may assign on a second pass what the first could not) */
+struct bar_state {
+    struct strlist keys, devs;
+    int *failed;
+};
+
+static void bar_line(struct bar_state *b, const char *line)
+{
+    char *key, *dev;
+    int st = kl_bar_event(line, &key, &dev);
+    if (!st)
+        return;
+    size_t i = 0;
+    while (i < b->keys.n && strcmp(b->keys.v[i], key) != 0)
+        i++;
+    if (i == b->keys.n) {
+        strlist_add_owned(&b->keys, key);
+        strlist_add_owned(&b->devs, dev);
+        b->failed = xrealloc(b->failed, b->keys.n * sizeof(*b->failed));
+    } else {
+        free(key);
+        free(dev);
+    }
+    b->failed[i] = st == 1;
+}
+
+static void bar_facts(struct factset *fs, struct bar_state *b)
+{
+    struct strlist out = STRLIST_INIT;
+    for (size_t i = 0; i < b->keys.n; i++)
+        if (b->failed[i] && !strlist_has(&out, b->devs.v[i]))
+            strlist_add(&out, b->devs.v[i]);
+    fact_set_list(fs, "kernel.dmesg.bar_unassigned_devices", &out, "kernel log");
+    strlist_release(&out);
+    strlist_release(&b->keys);
+    strlist_release(&b->devs);
+    free(b->failed);
+}
+
 static void tally_facts(struct factset *fs, const struct sig_tally *t, size_t nt)
 {
     const char *src = "kernel log";
     char name[FACT_NAME_MAX];
-    struct strlist ids = STRLIST_INIT, events = STRLIST_INIT;
+    struct strlist ids = STRLIST_INIT, events = STRLIST_INIT, problems = STRLIST_INIT;
     for (size_t i = 0; i < nt; i++) {
         snprintf(name, sizeof(name), "kernel.dmesg.%s", t[i].id);
         fact_set_bool(fs, name, t[i].count > 0, src);
@@ -149,7 +196,8 @@ static void tally_facts(struct factset *fs, const struct sig_tally *t, size_t nt
             continue;
         strlist_add(&ids, t[i].id);
         if (t[i].info)
-            continue; /* kernel.events lists problems only */
+            continue; /* kernel.events and .problems list problems only */
+        strlist_add(&problems, t[i].id);
         if (t[i].has_last)
             strlist_add_owned(&events, xasprintf("%s: %lld time%s, last at %.1f s after boot",
                                                  t[i].id, (long long)t[i].count,
@@ -159,9 +207,11 @@ static void tally_facts(struct factset *fs, const struct sig_tally *t, size_t nt
                                                  t[i].count == 1 ? "" : "s"));
     }
     fact_set_list(fs, "kernel.dmesg.signatures", &ids, src);
+    fact_set_list(fs, "kernel.dmesg.problems", &problems, src);
     fact_set_list(fs, "kernel.events", &events, src);
     strlist_release(&ids);
     strlist_release(&events);
+    strlist_release(&problems);
 }
 
 int probe_kernel_log_run(struct probe_ctx *ctx)
@@ -187,6 +237,8 @@ int probe_kernel_log_run(struct probe_ctx *ctx)
                 t[i].info = 0;
     }
     struct strlist lines = STRLIST_INIT, matched = STRLIST_INIT, procs = STRLIST_INIT;
+    struct strlist asics = STRLIST_INIT;
+    struct bar_state bars = {STRLIST_INIT, STRLIST_INIT, NULL};
     strlist_split(&lines, text, "\n");
     struct strlist fw = STRLIST_INIT;
     db_firmware_failed(text, &fw);
@@ -194,6 +246,7 @@ int probe_kernel_log_run(struct probe_ctx *ctx)
     strlist_release(&fw);
     free(text);
     for (size_t l = 0; l < lines.n; l++) {
+        bar_line(&bars, lines.v[l]);
         for (size_t i = 0; i < idl.n; i++) {
             /* a line counts once per id, whichever of its rows matched */
             int hit = 0;
@@ -205,8 +258,15 @@ int probe_kernel_log_run(struct probe_ctx *ctx)
             double ts;
             if (kl_timestamp(lines.v[l], &ts) == 0)
                 t[i].has_last = 1, t[i].last = ts;
+            char *asic;
             if (strcmp(t[i].id, "gpu_page_fault") == 0)
                 fault_process(&lines, l, &procs);
+            else if (strcmp(t[i].id, "kfd_unsupported") == 0 &&
+                     kl_kfd_asic(lines.v[l], &asic) == 0) {
+                if (!strlist_has(&asics, asic) && asics.n < MAX_LINES)
+                    strlist_add(&asics, asic);
+                free(asic);
+            }
             if (matched.n < MAX_LINES)
                 strlist_add_owned(&matched, xasprintf("%s: %s", t[i].id, str_trim(lines.v[l])));
         }
@@ -217,6 +277,9 @@ int probe_kernel_log_run(struct probe_ctx *ctx)
     fact_set_int(fs, "kernel.dmesg.line_count", (int64_t)lines.n, src);
     fact_set_list(fs, "kernel.dmesg.lines", &matched, src);
     fact_set_list(fs, "kernel.events.fault_processes", &procs, src);
+    fact_set_list(fs, "kernel.dmesg.kfd_unsupported_asics", &asics, src);
+    bar_facts(fs, &bars);
+    strlist_release(&asics);
     free(t);
     strlist_release(&idl);
     strlist_release(&lines);

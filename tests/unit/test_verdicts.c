@@ -519,6 +519,82 @@ static const struct vcase cases[] = {
      ST_WARN, "2 of 3 outliers (above the p99 and 1.5x the median)", NULL, NULL},
     {"soak.throttle", "soak.throttle_events=?no throttle status readable", ST_SKIP, NULL, NULL,
      NULL},
+    /* ---- issue 22: kernel-log signatures as current kernels print them ---- */
+    {"kfd.access",
+     AMD "env.wsl=false; kfd.present=true; kernel.dmesg.kfd_unsupported=true; "
+         "kernel.dmesg.kfd_unsupported_asics=[TAHITI]; kfd.open_result=ok; kfd.group=render",
+     ST_FAIL, "the ASIC is not supported by KFD: the kernel log says KFD refused TAHITI", NULL,
+     NULL},
+    {"kfd.access",
+     AMD "env.wsl=false; kfd.present=true; kernel.dmesg.kfd_unsupported=true; "
+         "kernel.dmesg.kfd_unsupported_asics=[]; kfd.open_result=ok; kfd.group=render",
+     ST_FAIL, "not supported by KFD: the kernel log says 'kfd not supported on this ASIC'", NULL,
+     NULL},
+    {"kernel.dmesg",
+     "kernel.dmesg_readable=true; kernel.dmesg.gpu_page_fault=false; "
+     "kernel.dmesg.memory_access_fault=false; kernel.dmesg.compute_hang=true; "
+     "kernel.dmesg.signatures=[hmm_registered,compute_hang]; kernel.dmesg.problems=[compute_hang]",
+     ST_FAIL, "a compute queue hung", NULL, NULL},
+    {"kernel.dmesg",
+     "kernel.dmesg_readable=true; kernel.dmesg.gpu_page_fault=false; "
+     "kernel.dmesg.memory_access_fault=false; kernel.dmesg.compute_hang=false; "
+     "kernel.dmesg.pci_rejects_atomics=false; kernel.dmesg.kfd_unsupported=false; "
+     "kernel.dmesg.key_rejected=false; kernel.dmesg.module_rejected=false; "
+     "kernel.dmesg.signatures=[hmm_registered,ring_timeout]; kernel.dmesg.problems=[ring_timeout]",
+     ST_WARN, "the kernel log shows: ring_timeout", NULL, NULL},
+    {"kernel.gpu_resets",
+     AMD "kernel.dmesg_readable=true; kernel.events.gpu_reset_failed.count=0; "
+         "kernel.events.vram_lost.count=0; kernel.events.device_wedged.count=0; "
+         "kernel.events.compute_hang.count=3; kernel.events.compute_hang.last=40869.9; "
+         "kernel.events.gpu_reset_begin.count=0; kernel.dmesg.gpu_recovery_disabled=true",
+     ST_FAIL, "no GPU reset followed (3 preemption or eviction failures", NULL, NULL},
+    {"kernel.gpu_resets",
+     AMD "kernel.dmesg_readable=true; kernel.events.gpu_reset_failed.count=0; "
+         "kernel.events.vram_lost.count=0; kernel.events.device_wedged.count=0; "
+         "kernel.events.compute_hang.count=3; kernel.events.gpu_reset_begin.count=1; "
+         "kernel.events.ring_reset_failed.count=0; kernel.events.ring_reset_succeeded.count=0; "
+         "kernel.events.ring_reset.count=0; kernel.events.ring_timeout.count=0; "
+         "kernel.events=[compute_hang: 3 times]",
+     ST_WARN, "a compute queue hung and the GPU was reset", NULL, NULL},
+    {"kernel.gpu_resets",
+     AMD "kernel.dmesg_readable=true; kernel.events.gpu_reset_failed.count=0; "
+         "kernel.events.vram_lost.count=0; kernel.events.device_wedged.count=0; "
+         "kernel.events.compute_hang.count=0; kernel.events.gpu_reset_begin.count=1; "
+         "kernel.events.ring_reset_failed.count=1; kernel.events.ring_reset_succeeded.count=1; "
+         "kernel.events.ring_reset.count=2; kernel.events.ring_timeout.count=2; "
+         "kernel.events=[ring_reset: 2 times]",
+     ST_WARN, "2 ring resets (1 succeeded, 1 failed)", NULL, NULL},
+    {"kernel.gpu_resets",
+     AMD "kernel.dmesg_readable=true; kernel.events.gpu_reset_failed.count=0; "
+         "kernel.events.vram_lost.count=0; kernel.events.device_wedged.count=0; "
+         "kernel.events.compute_hang.count=0; kernel.events.gpu_reset_begin.count=0; "
+         "kernel.events.ring_reset_failed.count=1; kernel.events.ring_reset_failed.last=950.8",
+     ST_FAIL, "a ring reset failed (1x", NULL, NULL},
+    {"kernel.gpu_resets",
+     AMD "kernel.dmesg_readable=true; kernel.events.gpu_reset_failed.count=0; "
+         "kernel.events.vram_lost.count=0; kernel.events.device_wedged.count=1; "
+         "kernel.events.device_wedged.last=1206.1",
+     ST_FAIL, "wedged and needs recovery", "reboot", NULL},
+    {"kernel.pci_realloc",
+     AMD "gpu.0.driver_bound=false; gpu.0.pci=0000:03:00.0; gpu.0.is_apu=?not bound; "
+         "kernel.dmesg.bar_unassigned_devices=[0000:03:00.0]; kernel.pci_realloc=false",
+     ST_FAIL, "could not assign a BAR of 0000:03:00.0", "pci=realloc", NULL},
+    {"kernel.pci_realloc",
+     AMD "gpu.0.driver_bound=false; gpu.0.pci=0000:03:00.0; gpu.0.is_apu=?not bound; "
+         "kernel.dmesg.bar_unassigned_devices=[0000:03:00.0]; kernel.pci_realloc=true",
+     ST_FAIL, "even with pci=realloc", "Above 4G", NULL},
+    {"kernel.pci_realloc",
+     AMD "gpu.0.driver_bound=false; gpu.0.pci=0000:03:00.0; gpu.0.is_apu=?not bound; "
+         "kernel.dmesg.bar_unassigned_devices=[0000:04:00.0]; kernel.pci_realloc=false",
+     ST_SKIP, "because driver.loaded failed", NULL, NULL},
+    {"gpu.large_bar",
+     AMD "gpu.0.driver_bound=false; gpu.0.pci=0000:03:00.0; gpu.0.is_apu=?not bound; "
+         "kernel.dmesg.bar_unassigned_devices=[0000:03:00.0]",
+     ST_FAIL, "could not assign a BAR of 0000:03:00.0", "Above 4G", NULL},
+    {"gpu.large_bar",
+     AMD "gpu.0.driver_bound=false; gpu.0.pci=0000:03:00.0; gpu.0.is_apu=?not bound; "
+         "kernel.dmesg.bar_unassigned_devices=[]",
+     ST_SKIP, "because driver.loaded failed", NULL, NULL},
 };
 
 /* the self-test passes where it ran (the one CPU status that is a pass) */
@@ -571,6 +647,30 @@ static const struct vcase passes[] = {
      "set from the start: 'PPT0'", NULL, NULL},
     {"soak.vram", "soak.vram_growth_bytes=1048576", ST_PASS, NULL, NULL, NULL},
     {"soak.outliers", "soak.outliers=2; soak.outliers_unexplained=0; soak.outlier_causes=[]",
+     ST_PASS, NULL, NULL, NULL},
+    /* issue 22: informational lines alone are no problem; a BAR failure of
+     * another device does not judge this GPU */
+    {"kernel.dmesg",
+     "kernel.dmesg_readable=true; kernel.dmesg.gpu_page_fault=false; "
+     "kernel.dmesg.memory_access_fault=false; kernel.dmesg.compute_hang=false; "
+     "kernel.dmesg.pci_rejects_atomics=false; kernel.dmesg.kfd_unsupported=false; "
+     "kernel.dmesg.key_rejected=false; kernel.dmesg.module_rejected=false; "
+     "kernel.dmesg.signatures=[hmm_registered,firmware_optional]; kernel.dmesg.problems=[]; "
+     "kernel.dmesg.line_count=900",
+     ST_PASS, "in 900 lines", NULL, NULL},
+    {"gpu.large_bar",
+     AMD "gpu.0.driver_bound=true; gpu.0.pci=0000:03:00.0; gpu.0.is_apu=false; "
+         "kernel.dmesg.bar_unassigned_devices=[0000:04:00.0]; gpu.0.vis_vram_bytes=17179869184; "
+         "gpu.0.vram_bytes=17179869184",
+     ST_PASS, NULL, NULL, NULL},
+    {"kernel.gpu_resets",
+     AMD "kernel.dmesg_readable=true; kernel.events.gpu_reset_failed.count=0; "
+         "kernel.events.vram_lost.count=0; kernel.events.device_wedged.count=0; "
+         "kernel.events.compute_hang.count=0; kernel.events.gpu_reset_begin.count=0; "
+         "kernel.events.ring_reset_failed.count=0; kernel.events.ring_reset_succeeded.count=0; "
+         "kernel.events.ring_reset.count=0; kernel.events.ring_timeout.count=0; "
+         "kernel.events.mes_failure.count=0; kernel.events.kiq_failure.count=0; "
+         "kernel.dmesg.line_count=900",
      ST_PASS, NULL, NULL, NULL},
 };
 
