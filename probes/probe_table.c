@@ -129,18 +129,25 @@ const struct probe probe_table[] = {
 const size_t probe_count = ARRAY_SIZE(probe_table);
 
 /* the probes whose facts a probe reads (fact_get in its sources), each earlier
- * in the table: `check --only` runs them too. Only host probes are listed: a
- * probe above the quick level makes every quick probe run (probes_select). */
+ * in the table: `check --only` runs them too (tests/probe_needs.py checks the
+ * list against the sources). A needed probe above the run's level does not
+ * run; one above quick that runs brings every quick probe (probes_select). */
 static const struct {
     const char *probe, *needs; /* needs: comma-separated probe names */
 } probe_needs[] = {
-    {"driver", "host"},        {"user", "kfd"},
-    {"container", "host"},     {"gpu", "env"},
-    {"pcie", "gpu"},           {"iommu", "gpu"},
-    {"kernel", "host,driver"}, {"driver_cause", "host,kernel_log,gpu,kernel"},
-    {"tuning", "kernel"},      {"rocm", "env,driver"},
-    {"python", "env,rocm"},    {"rocm_libs", "env,python"},
-    {"peaks", "gpu,pcie"},
+    {"driver", "host"},
+    {"user", "kfd"},
+    {"container", "host"},
+    {"gpu", "env"},
+    {"pcie", "gpu"},
+    {"iommu", "gpu"},
+    {"kernel", "host,driver"},
+    {"driver_cause", "host,kernel_log,gpu,kernel"},
+    {"tuning", "kernel"},
+    {"rocm", "env,driver"},
+    {"python", "env,rocm"},
+    {"rocm_libs", "env,python"},
+    {"peaks", "gpu,pcie,gpu_runtime"},
 };
 
 const char *probe_needs_of(const char *probe)
