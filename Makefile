@@ -222,10 +222,12 @@ test-gpu: $(BUILD)/.deps $(BIN)
 # docs/PERFORMANCE.md (tools/vla_bench.sh). RVD=path uses a prebuilt binary.
 # Then the dashboard's CPU share at a 100 ms refresh on the 8-GPU MI300X
 # fixture (tools/tui_cost.sh; tmux, no GPU needed; TUI_COST_ONLY=1 runs it alone).
+# Then the quick level's wall time, full against --only kfd.access (tools/quick_bench.sh).
 bench:
 	@test -n "$$RVD" || $(MAKE) BUILD=$(BUILD) $(BIN)
 	@test -n "$$TUI_COST_ONLY" || RVD=$${RVD:-$(BIN)} sh tools/vla_bench.sh
 	@RVD=$${RVD:-$(BIN)} sh tools/tui_cost.sh
+	@test -n "$$TUI_COST_ONLY" || RVD=$${RVD:-$(BIN)} sh tools/quick_bench.sh
 	@$(MAKE) --no-print-directory bench-growth
 
 # seconds per input kind at issue 18's sizes (the growth test counts work)

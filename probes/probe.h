@@ -23,6 +23,15 @@ int probes_run_all(struct probe_ctx *ctx);
  * rocm.torch_lib_set ("wheel:DIR": PyTorch loads its torch/lib copies, so the
  * GPU children load them too); nothing on a sysroot */
 void probes_pick_hip_dir(const struct factset *fs);
+/* `check --only`: add to out the probes producing facts (names as a check
+ * writes them, per_gpu: of a per-GPU check; src/core/checks_facts.c) and
+ * the probes those read (probe_needs_of); then probes_select_finish() adds
+ * host (every report names it) and, when a probe above the quick level runs
+ * (at `level`), every quick probe. out becomes probe_opts.only_probes. */
+void probes_select(const struct strlist *facts, int per_gpu, struct strlist *out);
+void probes_select_finish(struct strlist *out, enum level level);
+/* the probes a probe reads facts of, "a,b" (each earlier in the table), or NULL */
+const char *probe_needs_of(const char *probe);
 /* the checks whose `timeout:` sets the GPU probes' budgets (NULL: defaults) */
 void probes_set_checks(const struct checkset *cs);
 /* the checks set above (its `peaks:` table feeds probe_peaks.c), or NULL */

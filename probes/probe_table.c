@@ -9,6 +9,7 @@
 
 #include "../src/gpu/backend.h"
 #include "../src/gpu/isolate.h"
+#include "fact_catalog.h"
 #include "probe_each_gpu.h"
 
 int probe_host_run(struct probe_ctx *ctx);
@@ -46,13 +47,16 @@ int probe_p2p_run(struct probe_ctx *ctx);
 
 const struct probe probe_table[] = {
     {"host", LEVEL_QUICK, PROBE_HOST, probe_host_run, "host name, OS release and kernel release"},
-    {"env", LEVEL_QUICK, PROBE_HOST, probe_env_run, "GPU-related environment variables (whitelisted)"},
+    {"env", LEVEL_QUICK, PROBE_HOST, probe_env_run,
+     "GPU-related environment variables (whitelisted)"},
     {"driver", LEVEL_QUICK, PROBE_HOST, probe_driver_run, "amdgpu module state and version"},
     {"kernel_log", LEVEL_QUICK, PROBE_HOST, probe_kernel_log_run,
      "known signatures in the kernel log (atomics, page faults and their process, KFD rejects, "
      "module keys, firmware, GPU resets, ring timeouts, MES/KIQ, BAR) with counts and last time"},
-    {"kfd", LEVEL_QUICK, PROBE_HOST, probe_kfd_run, "/dev/kfd and render nodes: presence, owner, open test"},
-    {"user", LEVEL_QUICK, PROBE_HOST, probe_user_run, "the process's groups and the group database"},
+    {"kfd", LEVEL_QUICK, PROBE_HOST, probe_kfd_run,
+     "/dev/kfd and render nodes: presence, owner, open test"},
+    {"user", LEVEL_QUICK, PROBE_HOST, probe_user_run,
+     "the process's groups and the group database"},
     {"container", LEVEL_QUICK, PROBE_HOST, probe_container_run, "container and WSL detection"},
     {"gpu", LEVEL_QUICK, PROBE_HOST, probe_gpu_run,
      "AMD GPUs from PCI, KFD topology and DRM sysfs (gfx, VRAM, BAR, clocks, thermal, RAS, "
@@ -124,6 +128,107 @@ const struct probe probe_table[] = {
 
 const size_t probe_count = ARRAY_SIZE(probe_table);
 
+/* the probes whose facts a probe reads (fact_get in its sources), each earlier
+ * in the table: `check --only` runs them too (tests/probe_needs.py checks the
+ * list against the sources). A needed probe above the run's level does not
+ * run; one above quick that runs brings every quick probe (probes_select). */
+static const struct {
+    const char *probe, *needs; /* needs: comma-separated probe names */
+} probe_needs[] = {
+    {"driver", "host"},
+    {"user", "kfd"},
+    {"container", "host"},
+    {"gpu", "env"},
+    {"pcie", "gpu"},
+    {"iommu", "gpu"},
+    {"kernel", "host,driver"},
+    {"driver_cause", "host,kernel_log,gpu,kernel"},
+    {"tuning", "kernel"},
+    {"rocm", "env,driver"},
+    {"python", "env,rocm"},
+    {"rocm_libs", "env,python"},
+    {"peaks", "gpu,pcie,gpu_runtime"},
+};
+
+const char *probe_needs_of(const char *probe)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(probe_needs); i++)
+        if (strcmp(probe_needs[i].probe, probe) == 0)
+            return probe_needs[i].needs;
+    return NULL;
+}
+
+static const struct probe *probe_find(const char *name)
+{
+    for (size_t i = 0; i < probe_count; i++)
+        if (strcmp(probe_table[i].name, name) == 0)
+            return &probe_table[i];
+    return NULL;
+}
+
+static void select_probe(struct strlist *out, const char *name)
+{
+    if (strlist_has(out, name) || !probe_find(name))
+        return;
+    strlist_add(out, name);
+    struct strlist needs = STRLIST_INIT;
+    const char *n = probe_needs_of(name);
+    if (n)
+        strlist_split(&needs, n, ",");
+    for (size_t i = 0; i < needs.n; i++)
+        select_probe(out, needs.v[i]);
+    strlist_release(&needs);
+}
+
+/* the probe producing a fact named as a check writes it: a runner fact
+ * probe.<p>.* / gpu.<i>.probe.<p>.* is p's; in a per-GPU check gpu.x may
+ * stand for gpu.<i>.x (checks_run.c), so both are asked. NULL: none */
+static const char *fact_producer(const char *fact, int per_gpu, char *buf)
+{
+    const struct fact_decl *d;
+    const char *who = NULL, *rest = fact;
+    char gname[FACT_NAME_MAX];
+    if (str_starts(rest, "gpu.") && strstr(rest, ".probe."))
+        rest = strstr(rest, ".probe.") + 1;
+    if (str_starts(rest, "probe.")) {
+        size_t n = strcspn(rest + 6, ".");
+        snprintf(buf, FACT_NAME_MAX, "%.*s", (int)n, rest + 6);
+        return probe_find(buf) ? buf : NULL;
+    }
+    if (per_gpu && str_starts(fact, "gpu.") &&
+        fact_catalog_find(fact_gpu_name(gname, 0, fact + 4), &d, &who) == 0 && probe_find(who))
+        return who;
+    if (fact_catalog_find(fact, &d, &who) == 0 && probe_find(who))
+        return who;
+    return NULL;
+}
+
+void probes_select(const struct strlist *facts, int per_gpu, struct strlist *out)
+{
+    char buf[FACT_NAME_MAX];
+    for (size_t i = 0; i < facts->n; i++) {
+        const char *p = fact_producer(facts->v[i], per_gpu, buf);
+        /* a runner fact of no single probe (gpu.measured): the GPU probes' */
+        select_probe(out, p ? p : "gpu_runtime");
+    }
+}
+
+void probes_select_finish(struct strlist *out, enum level level)
+{
+    /* every report names the host (report_meta) */
+    select_probe(out, "host");
+    /* the GPU children read host facts widely (peaks, PCI addresses, the
+     * HIP library PyTorch loads) and measure for seconds: all quick ones */
+    int gpu = 0;
+    for (size_t i = 0; i < out->n; i++) {
+        enum level l = probe_find(out->v[i])->level;
+        gpu |= l > LEVEL_QUICK && l <= level;
+    }
+    for (size_t i = 0; gpu && i < probe_count; i++)
+        if (probe_table[i].level == LEVEL_QUICK)
+            select_probe(out, probe_table[i].name);
+}
+
 static const struct checkset *budget_checks;
 
 void probes_set_checks(const struct checkset *cs)
@@ -191,10 +296,8 @@ int probes_run_all(struct probe_ctx *ctx)
         const struct probe *p = &probe_table[i];
         if (p->level > ctx->level)
             continue;
-        /* quick probes are cheap and feed many checks; the slower ones run
-         * only for the checks --only selected */
-        if (p->level > LEVEL_QUICK && ctx->opts && ctx->opts->only_probes &&
-            !strlist_has(ctx->opts->only_probes, p->name))
+        /* with --only: the probes the selected checks read (probes_select) */
+        if (ctx->opts && ctx->opts->only_probes && !strlist_has(ctx->opts->only_probes, p->name))
             continue;
         if (p->needs_gpu)
             probes_pick_hip_dir(ctx->facts);
@@ -212,7 +315,11 @@ int probes_run_all(struct probe_ctx *ctx)
             continue;
         }
         char name[FACT_NAME_MAX];
+        double t0 = util_mono_s();
         int rc = p->run(ctx);
+        /* its wall time, as the isolated ones record theirs: -v's slowest */
+        snprintf(name, sizeof(name), "probe.%s.wall_s", p->name);
+        fact_set_float(ctx->facts, name, util_mono_s() - t0, "probe table");
         snprintf(name, sizeof(name), "probe.%s.status", p->name);
         fact_set_str(ctx->facts, name, rc < 0 ? "error" : "ok", "probe table");
         if (rc < 0) {

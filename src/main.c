@@ -412,16 +412,20 @@ static int cmd_check(struct opts *o, int argc, char **argv)
     struct probe_ctx pctx = {&fs, o->level, &o->probe, 0};
     struct strlist only_probes = STRLIST_INIT;
     if (o->only.n) {
-        /* run what the selected checks need: their level, their probes */
+        /* run what the selected checks need: their level, the probes of the
+         * facts they read (the others' facts stay absent) */
         for (size_t i = 0; i < cs.n; i++) {
             const struct check *c = &cs.v[i];
             if (!check_selected(c, &o->only))
                 continue;
             if (c->level > pctx.level)
                 pctx.level = c->level;
-            if (c->probe && !strlist_has(&only_probes, c->probe))
-                strlist_add(&only_probes, c->probe);
+            struct strlist facts = STRLIST_INIT;
+            check_facts(c, &facts);
+            probes_select(&facts, c->per_gpu, &only_probes);
+            strlist_release(&facts);
         }
+        probes_select_finish(&only_probes, pctx.level);
         o->probe.only_probes = &only_probes;
     }
     probes_set_checks(&cs); /* GPU probe budgets from `timeout:` */
@@ -469,7 +473,7 @@ static int cmd_check(struct opts *o, int argc, char **argv)
     FILE *tout = text_to_stdout ? stdout : stderr;
     int tty = isatty(fileno(tout));
     struct text_opts to = {tty && !o->no_color && !getenv("NO_COLOR"),
-                           tty && !getenv("NO_COLOR") && !o->no_color, o->verbose, 0};
+                           tty && !getenv("NO_COLOR") && !o->no_color, o->verbose, 0, &fs};
     report_text_write(tout, &meta, &res, &to);
     rc = exit_worst(rc, results_exit_code(&res, o->strict));
     results_release(&res);

@@ -5,7 +5,8 @@
 #    layer's runs with Debian's ROCm libraries, the VLA probe) is declared in
 #    the catalogue (`list --facts`) with a matching type, and so is every
 #    fact a probe's source sets by a literal name, so the catalogue cannot
-#    rot silently.
+#    rot silently. The probes a probe reads facts of are in its probe_needs
+#    (probes/probe_table.c), which `check --only` follows.
 # 2. A custom --checks file naming an undeclared fact (in a rule, in reads:,
 #    in a summary placeholder) or with a type error in a rule is rejected
 #    before any probe runs: exit 2 with file:line:col, for check, list and
@@ -70,6 +71,16 @@ if python3 tests/catalog_source.py "$D/facts-power.txt" probes/*.c >"$D/source-n
     bad "source check accepts gpu.<i>.power_w declared int"
 else
     grep -q "gpu.0.power_w set as float, declared int" "$D/source-neg.out" && ok || bad "source check message"
+fi
+# the probes `check --only` adds for a probe (probe_needs) cover the facts its
+# sources read, and the checker catches one left out (user reads kfd.present)
+python3 tests/probe_needs.py "$D/facts.txt" probes/probe_table.c probes/*.c >"$D/needs.out" 2>&1 &&
+    ok || bad "$(cat "$D/needs.out")"
+sed 's/{"user", "kfd"}/{"user", "host"}/' probes/probe_table.c >"$D/table-neg.c"
+if python3 tests/probe_needs.py "$D/facts.txt" "$D/table-neg.c" probes/*.c >"$D/needs-neg.out" 2>&1; then
+    bad "probe_needs check accepts user without kfd"
+else
+    grep -q "user reads kfd.present of probe kfd" "$D/needs-neg.out" && ok || bad "probe_needs check message"
 fi
 
 # ---- 2. checks files are validated before any probe runs -------------------

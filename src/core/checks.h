@@ -130,6 +130,10 @@ struct run_filter {
 
 /* does an --only list (ids, or "prefix." entries) select this check? */
 int check_selected(const struct check *ck, const struct strlist *only);
+/* add to out every fact name the check may read when judged (checks_facts.c):
+ * reads:, rules, summary and fix placeholders, gpu.count when per GPU,
+ * probe.<probe>.status; names as written (gpu.x in a per-GPU check) */
+void check_facts(const struct check *ck, struct strlist *out);
 /* -1 (after an error message) when --only names an unknown id */
 int checks_run(const struct checkset *cs, const struct factset *fs, const struct run_filter *flt,
                struct results *out);

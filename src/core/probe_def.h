@@ -15,8 +15,8 @@ struct probe_opts {
     const char *python;       /* --python PATH, or NULL for python3 on PATH */
     const char *vla_preset;   /* --preset NAME|FILE for the full level, or NULL */
     const char *vla_dtype;    /* --dtype bf16|fp16|fp32, or NULL */
-    /* with --only: the probes above the quick level that the selected checks
-     * name with `probe:`; NULL runs every probe of the level */
+    /* with --only: the probes whose facts the selected checks read, and what
+     * those probes read (probes_select); NULL runs every probe of the level */
     const struct strlist *only_probes;
     /* --gpu N[,M]|all: the runtime devices the per-GPU probes measure; NULL = device 0 */
     const char *gpus;

@@ -27,6 +27,9 @@ struct text_opts {
     int unicode; /* ✓ ! ✗ instead of ASCII marks */
     int verbose; /* evidence under each check */
     int width;   /* columns to wrap at; 0: $COLUMNS, else the terminal's, else 80 */
+    /* with verbose: the run's facts, whose probe.<name>.wall_s list the
+     * slowest probes; NULL: no such list */
+    const struct factset *timing;
 };
 
 /* the width report_text_write wraps at: requested (> 0), else $COLUMNS, else

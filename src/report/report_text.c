@@ -269,6 +269,47 @@ static void write_evidence(struct tw *t, const struct result *res, int hang)
     }
 }
 
+/* -v: the slowest probes by their probe.<name>.wall_s, so that a slow run
+ * says where its time went */
+#define SLOWEST_N 5
+static void write_slowest(struct tw *t, const struct factset *fs)
+{
+    const struct fact *top[SLOWEST_N];
+    size_t n = 0;
+    for (size_t i = 0; fs && i < fs->n; i++) {
+        const struct fact *f = fs->v[i];
+        if (f->type != FACT_FLOAT || !str_starts(f->name, "probe.") ||
+            !str_ends(f->name, ".wall_s"))
+            continue;
+        if (n == SLOWEST_N && top[n - 1]->f >= f->f)
+            continue;
+        /* insertion into the list, slowest first; a full list drops its last */
+        size_t k = n < SLOWEST_N ? n++ : SLOWEST_N - 1;
+        while (k > 0 && top[k - 1]->f < f->f) {
+            top[k] = top[k - 1];
+            k--;
+        }
+        top[k] = f;
+    }
+    if (!n)
+        return;
+    tw_nl(t);
+    tw_text(t, "slowest probes (wall time):", 4);
+    tw_nl(t);
+    for (size_t i = 0; i < n; i++) {
+        const char *name = top[i]->name + strlen("probe.");
+        char *probe = xstrndup(name, strlen(name) - strlen(".wall_s"));
+        char *secs = xasprintf("%.3f s", top[i]->f);
+        tw_pad(t, 4);
+        tw_text(t, probe, 4);
+        tw_pad(t, 22); /* the times in one column */
+        tw_text(t, secs, 22);
+        tw_nl(t);
+        free(secs);
+        free(probe);
+    }
+}
+
 void report_text_write(FILE *out, const struct report_meta *m, const struct results *r,
                        const struct text_opts *o)
 {
@@ -336,6 +377,8 @@ void report_text_write(FILE *out, const struct report_meta *m, const struct resu
             write_evidence(&t, res, hang);
         }
     }
+    if (o->verbose)
+        write_slowest(&t, o->timing);
     tw_nl(&t);
     write_counts(&t, r, m->duration_s);
     write_to_fix(&t, r);

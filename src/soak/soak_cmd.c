@@ -563,7 +563,7 @@ int soak_cmd(int argc, char **argv)
         if (!json_stdout) {
             printf("rocm-vla-doctor soak%s\n", stopped ? " (stopped early: Ctrl-C)" : "");
             print_summary(&fs);
-            struct text_opts to = {isatty(STDOUT_FILENO), 0, 0, 0};
+            struct text_opts to = {isatty(STDOUT_FILENO), 0, 0, 0, NULL};
             report_text_write(stdout, &meta, &res, &to);
         }
         rc = results_exit_code(&res, 0);
