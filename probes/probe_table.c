@@ -145,7 +145,7 @@ static const struct {
     {"driver_cause", "host,kernel_log,gpu,kernel"},
     {"tuning", "kernel"},
     {"rocm", "env,driver"},
-    {"python", "env,rocm"},
+    {"python", "env,rocm,gpu"}, /* the wheel choice reads the GPUs' gfx */
     {"rocm_libs", "env,python"},
     {"peaks", "gpu,pcie,gpu_runtime"},
 };
