@@ -181,6 +181,7 @@ static void governor_facts(struct factset *fs)
     }
     strlist_release(&cpus);
     strlist_release(&govs);
+    strset_release(&govs_set);
 }
 
 int probe_tuning_run(struct probe_ctx *ctx)
