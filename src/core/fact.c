@@ -43,6 +43,10 @@ const struct fact *fact_get(const struct factset *fs, const char *name)
                 return fs->v[i];
         return NULL;
     }
+    if (x->k > fs->n) { /* shrunk outside fact.c: index it all again */
+        strset_release(&x->names);
+        x->k = 0;
+    }
     for (; x->k < fs->n; x->k++)
         strset_add(&x->names, fs->v[x->k]->name, x->k);
     size_t i;
