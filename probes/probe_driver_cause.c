@@ -15,6 +15,7 @@
 #include "driver_block.h"
 #include "gpu_pci.h"
 #include "probe.h"
+#include "../src/core/strset.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -56,6 +57,7 @@ static const char *const modprobe_dirs[] = {"/etc/modprobe.d", "/run/modprobe.d"
 static void modprobe_facts(struct factset *fs)
 {
     struct strlist seen = STRLIST_INIT, out = STRLIST_INIT;
+    struct strset seen_set = STRSET_INIT; /* directory listings: any length */
     int err = 0;
     const char *err_path = NULL;
     char *err_buf = NULL;
@@ -70,9 +72,8 @@ static void modprobe_facts(struct factset *fs)
             continue;
         }
         for (size_t i = 0; i < names.n && !err; i++) {
-            if (!str_ends(names.v[i], ".conf") || strlist_has(&seen, names.v[i]))
+            if (!str_ends(names.v[i], ".conf") || !strlist_add_unique(&seen, &seen_set, names.v[i]))
                 continue;
-            strlist_add(&seen, names.v[i]);
             char *path = xasprintf("%s/%s", modprobe_dirs[d], names.v[i]);
             char *real = NULL, *text = NULL;
             /* a link to /dev/null masks the file: nothing to read */
@@ -104,6 +105,7 @@ static void modprobe_facts(struct factset *fs)
         fact_set_list(fs, "driver.modprobe_blocks", &out, "/etc/modprobe.d, /usr/lib/modprobe.d");
     free(err_buf);
     strlist_release(&seen);
+    strset_release(&seen_set);
     strlist_release(&out);
 }
 
@@ -132,6 +134,7 @@ static void dkms_facts(struct factset *fs)
 {
     const char *rel = fstr(fs, "kernel.release");
     struct strlist vers = STRLIST_INIT, built = STRLIST_INIT;
+    struct strset built_set = STRSET_INIT; /* kernels of every version: any number */
     int rc = rootfs_list(DKMS_DIR, &vers);
     if (rc && rc != -ENOENT) {
         fact_set_errno(fs, "driver.dkms_versions", DKMS_DIR, rc);
@@ -165,8 +168,7 @@ static void dkms_facts(struct factset *fs)
                 free(mdir);
             }
             if (any) {
-                if (!strlist_has(&built, kernels.v[k]))
-                    strlist_add(&built, kernels.v[k]);
+                strlist_add_unique(&built, &built_set, kernels.v[k]);
                 if (rel && strcmp(kernels.v[k], rel) == 0)
                     running = 1;
             }
@@ -198,6 +200,7 @@ static void dkms_facts(struct factset *fs)
     free(make_log);
     strlist_release(&versions);
     strlist_release(&built);
+    strset_release(&built_set);
     strlist_release(&vers);
 }
 

@@ -5,6 +5,7 @@
 #ifndef RVD_PROBE_GROUPDB_H
 #define RVD_PROBE_GROUPDB_H
 
+#include "../src/core/strset.h"
 #include "../src/core/util.h"
 
 struct groupdb {
@@ -12,6 +13,11 @@ struct groupdb {
     struct strlist passwd; /* /etc/passwd lines */
     int group_rc;          /* 0 or -errno reading /etc/group */
     int passwd_rc;         /* 0 or -errno reading /etc/passwd */
+    /* gid (decimal) -> its first line in group: a name per gid without a
+     * search of the file, which a user in many groups of a large database
+     * made quadratic (issue 18); the keys live in gid_keys */
+    struct strset by_gid;
+    struct strlist gid_keys;
 };
 
 void groupdb_load(struct groupdb *db);

@@ -1,6 +1,7 @@
 /* probe_kernel.c - kernel command line, CONFIG_HSA_AMD_SVM and CONFIG_DRM_AMDGPU, and the amdgpu
  * module parameters in force that differ from the driver's defaults. */
 #include "probe.h"
+#include "../src/core/strset.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -191,9 +192,11 @@ static void amdgpu_params(struct factset *fs)
         return;
     }
     int code = driver_code_version(fs);
+    struct strset have = STRSET_INIT; /* the directory may list any number */
+    strset_add_list(&have, &names);
     for (size_t i = 0; i < ARRAY_SIZE(param_defaults); i++) {
         const struct param_default *p = &param_defaults[i];
-        if (!strlist_has(&names, p->name))
+        if (!strset_get(&have, p->name, NULL))
             continue;
         char *v;
         if (rootfs_readf_str(&v, "%s/%s", dir, p->name))
@@ -204,6 +207,7 @@ static void amdgpu_params(struct factset *fs)
     }
     strlist_sort(&out);
     fact_set_list(fs, "kernel.amdgpu_params_nondefault", &out, dir);
+    strset_release(&have);
     strlist_release(&names);
     strlist_release(&out);
 }

@@ -71,19 +71,44 @@ struct devnode {
     unsigned long uid, gid;
 };
 
-/* the devnodes line for `path`; 0 or -ENOENT */
-static int devnode_find(const struct strlist *lines, const char *path, struct devnode *dn)
+/* the devnodes lines, parsed, and by path: a snapshot may list any number
+ * of render nodes, and a search of the lines per node was quadratic */
+struct devnodes {
+    struct devnode *v;
+    size_t n;
+    struct strset by_path; /* keys: v[i].path; the first line of a path wins */
+};
+
+static void devnodes_parse(const struct strlist *lines, struct devnodes *d)
 {
+    memset(d, 0, sizeof(*d));
+    d->v = xcalloc(lines->n ? lines->n : 1, sizeof(*d->v));
     for (size_t i = 0; i < lines->n; i++) {
+        struct devnode *dn = &d->v[d->n];
         if (sscanf(lines->v[i], "%255s %o %lu %lu", dn->path, &dn->mode, &dn->uid, &dn->gid) != 4)
             continue;
-        if (strcmp(dn->path, path) == 0)
-            return 0;
+        strset_add(&d->by_path, dn->path, d->n);
+        d->n++;
     }
-    return -ENOENT;
 }
 
-static void kfd_facts(struct factset *fs, const struct strlist *nodes, int nodes_rc,
+static void devnodes_release(struct devnodes *d)
+{
+    strset_release(&d->by_path);
+    free(d->v);
+}
+
+/* the devnodes line for `path`; 0 or -ENOENT */
+static int devnode_find(const struct devnodes *d, const char *path, struct devnode *dn)
+{
+    size_t i;
+    if (!strset_get(&d->by_path, path, &i))
+        return -ENOENT;
+    *dn = d->v[i];
+    return 0;
+}
+
+static void kfd_facts(struct factset *fs, const struct devnodes *nodes, int nodes_rc,
                       const struct groupdb *db)
 {
     const char *src = ROOTFS_SNAPSHOT_DIR "/devnodes";
@@ -119,11 +144,12 @@ static void kfd_facts(struct factset *fs, const struct strlist *nodes, int nodes
     }
 }
 
-static void render_facts(struct factset *fs, const struct strlist *nodes, int nodes_rc,
+static void render_facts(struct factset *fs, const struct devnodes *nodes, int nodes_rc,
                          const struct groupdb *db)
 {
     const char *src = ROOTFS_SNAPSHOT_DIR "/devnodes";
     struct strlist names = STRLIST_INIT, paths = STRLIST_INIT, groups = STRLIST_INIT;
+    struct strset groups_set = STRSET_INIT;
     int rc = rootfs_list("/dev/dri", &names);
     if (rc && rc != -ENOENT) {
         fact_set_errno(fs, "dri.render_present", "/dev/dri", rc);
@@ -146,10 +172,7 @@ static void render_facts(struct factset *fs, const struct strlist *nodes, int no
             missing = 1;
             continue;
         }
-        char *g = groupdb_group_name(db, dn.gid);
-        if (!strlist_has(&groups, g))
-            strlist_add(&groups, g);
-        free(g);
+        strlist_add_unique_owned(&groups, &groups_set, groupdb_group_name(db, dn.gid));
     }
     if (!paths.n) {
         fact_set_unknown(fs, "dri.render_group", "/dev/dri", "no render node");
@@ -170,6 +193,7 @@ static void render_facts(struct factset *fs, const struct strlist *nodes, int no
     }
     strlist_release(&paths);
     strlist_release(&groups);
+    strset_release(&groups_set);
 }
 
 int probe_kfd_run(struct probe_ctx *ctx)
@@ -183,8 +207,11 @@ int probe_kfd_run(struct probe_ctx *ctx)
         strlist_split(&nodes, text, "\n");
         free(text);
     }
-    kfd_facts(ctx->facts, &nodes, nodes_rc, &db);
-    render_facts(ctx->facts, &nodes, nodes_rc, &db);
+    struct devnodes dns;
+    devnodes_parse(&nodes, &dns);
+    kfd_facts(ctx->facts, &dns, nodes_rc, &db);
+    render_facts(ctx->facts, &dns, nodes_rc, &db);
+    devnodes_release(&dns);
     strlist_release(&nodes);
     groupdb_release(&db);
     return 0;

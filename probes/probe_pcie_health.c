@@ -130,6 +130,7 @@ static int aspm_states(const char *bdf, struct strlist *on)
         if (rootfs_readf_u64(&v, GP_PCI_DEVICES "/%s/link/%s", bdf, aspm_files[i].file))
             continue;
         any = 1;
+        /* a search is fine: at most ARRAY_SIZE(aspm_files) labels */
         if (v && !strlist_has(on, aspm_files[i].label))
             strlist_add(on, aspm_files[i].label);
     }
@@ -155,7 +156,7 @@ static void aspm_facts(struct factset *fs, int gpu, const struct pci_hop *h, siz
              * on-card switch */
             if (k == n - 1 || k == slot) {
                 gpu_known = 1;
-                for (size_t i = 0; i < on.n; i++)
+                for (size_t i = 0; i < on.n; i++) /* a few ASPM labels: a search */
                     if (!strlist_has(&gpu_on, on.v[i]))
                         strlist_add(&gpu_on, on.v[i]);
             }
@@ -194,8 +195,8 @@ void gp_aspm_policy_fact(struct factset *fs)
     free(text);
 }
 
-void gp_health_facts(struct factset *fs, int gpu, const char *bdf, const struct pci_hop *h, size_t n,
-                     size_t slot)
+void gp_health_facts(struct factset *fs, int gpu, const char *bdf, const struct pci_hop *h,
+                     size_t n, size_t slot)
 {
     char fn[FACT_NAME_MAX];
     static const char *const names[] = {

@@ -7,6 +7,7 @@
  * libamdhip64-5) from /var/lib/dpkg/status. The active install is the one
  * /opt/rocm resolves to, else the only one. */
 #include "probe.h"
+#include "../src/core/strset.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -42,15 +43,16 @@ static void add_install(struct install **v, size_t *n, const char *dir, const ch
 static void opt_installs(struct install **v, size_t *n)
 {
     struct strlist names = STRLIST_INIT, seen = STRLIST_INIT;
+    struct strset seen_set = STRSET_INIT; /* /opt/rocm-*: as many as the listing */
     if (rootfs_list("/opt", &names))
         return;
     for (size_t i = 0; i < names.n; i++) {
         if (strcmp(names.v[i], "rocm") != 0 && !str_starts(names.v[i], "rocm-"))
             continue;
         char *path = xasprintf("/opt/%s", names.v[i]), *real = NULL, *ver = NULL;
-        if (rootfs_realpath(path, &real) == 0 && !strlist_has(&seen, real) &&
+        if (rootfs_realpath(path, &real) == 0 && !strset_get(&seen_set, real, NULL) &&
             rootfs_readf_str(&ver, "%s/.info/version", real) == 0 && *ver) {
-            strlist_add(&seen, real);
+            strlist_add_unique(&seen, &seen_set, real);
             add_install(v, n, real, ver);
         }
         free(ver);
@@ -59,6 +61,7 @@ static void opt_installs(struct install **v, size_t *n)
     }
     strlist_release(&names);
     strlist_release(&seen);
+    strset_release(&seen_set);
 }
 
 /* GPU firmware packages: Debian's non-free firmware-amd-graphics, the

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../src/binscan/offload_bundle.h"
+#include "../src/core/strset.h"
 
 int probe_target_binaries_run(struct probe_ctx *ctx);
 
@@ -61,9 +62,16 @@ static int is_math_lib(const char *name)
     return 0;
 }
 
+/* the real paths scanned so far: a torch/lib or a Tensile directory holds
+ * thousands of files, too many to search a list per file */
+struct seen {
+    struct strlist paths;
+    struct strset set;
+};
+
 /* candidate files in dir (all shared objects, or the math libraries only),
  * as root-relative real paths, without duplicates from symlinks */
-static void add_libs(const char *dir, int all, struct strlist *seen, struct strlist *out)
+static void add_libs(const char *dir, int all, struct seen *seen, struct strlist *out)
 {
     struct strlist names = STRLIST_INIT;
     if (rootfs_list(dir, &names) != 0)
@@ -75,10 +83,8 @@ static void add_libs(const char *dir, int all, struct strlist *seen, struct strl
         char *path = xasprintf("%s/%s", dir, n), *real = NULL;
         struct stat st;
         if (rootfs_realpath(path, &real) == 0 && rootfs_stat(real, &st) == 0 &&
-            S_ISREG(st.st_mode) && !strlist_has(seen, real)) {
-            strlist_add(seen, real);
+            S_ISREG(st.st_mode) && strlist_add_unique(&seen->paths, &seen->set, real))
             strlist_add(out, real);
-        }
         free(real);
         free(path);
     }
@@ -110,18 +116,27 @@ static void scan_elf(const char *path, struct strbuf *out)
     offload_scan_release(&s);
 }
 
-static void scan_tensile(const char *dir, struct strlist *seen, struct strbuf *out)
+static void scan_tensile(const char *dir, struct seen *seen, struct strbuf *out)
 {
     char *real = NULL;
     struct strlist names = STRLIST_INIT, gfx = STRLIST_INIT;
-    if (rootfs_realpath(dir, &real) != 0 || strlist_has(seen, real) ||
+    if (rootfs_realpath(dir, &real) != 0 || strset_get(&seen->set, real, NULL) ||
         rootfs_list(real, &names) != 0) {
         free(real);
         return;
     }
-    strlist_add(seen, real);
-    for (size_t i = 0; i < names.n; i++)
-        offload_tensile_targets(names.v[i], &gfx);
+    strlist_add_unique(&seen->paths, &seen->set, real);
+    /* each name's targets on their own, then into one set: handing gfx to
+     * offload_tensile_targets() would index all of it again per file */
+    struct strset gfx_set = STRSET_INIT;
+    for (size_t i = 0; i < names.n; i++) {
+        struct strlist one = STRLIST_INIT;
+        offload_tensile_targets(names.v[i], &one);
+        for (size_t k = 0; k < one.n; k++)
+            strlist_add_unique(&gfx, &gfx_set, one.v[k]);
+        strlist_release(&one);
+    }
+    strset_release(&gfx_set);
     strlist_sort(&gfx);
     strbuf_adds(out, "tensile");
     put_field(out, real);
@@ -138,7 +153,8 @@ static void scan_tensile(const char *dir, struct strlist *seen, struct strbuf *o
 
 static int scan_all(struct strbuf *out)
 {
-    struct strlist seen = STRLIST_INIT, libs = STRLIST_INIT, tdirs = STRLIST_INIT;
+    struct seen seen = {STRLIST_INIT, STRSET_INIT};
+    struct strlist libs = STRLIST_INIT, tdirs = STRLIST_INIT;
     if (scan_torch_dir) {
         char *d = xasprintf("%s/lib", scan_torch_dir);
         add_libs(d, 1, &seen, &libs);
@@ -164,7 +180,8 @@ static int scan_all(struct strbuf *out)
         scan_elf(libs.v[i], out);
     for (size_t i = 0; i < tdirs.n; i++)
         scan_tensile(tdirs.v[i], &seen, out);
-    strlist_release(&seen);
+    strlist_release(&seen.paths);
+    strset_release(&seen.set);
     strlist_release(&libs);
     strlist_release(&tdirs);
     return 0;

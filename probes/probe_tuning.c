@@ -8,6 +8,7 @@
  * under --sysroot), so a snapshot replays the limit of the run that
  * recorded it. */
 #include "probe.h"
+#include "../src/core/strset.h"
 #include "tuning.h"
 
 #include <errno.h>
@@ -148,6 +149,7 @@ static int is_cpu_dir(const char *name)
 static void governor_facts(struct factset *fs)
 {
     struct strlist cpus = STRLIST_INIT, govs = STRLIST_INIT;
+    struct strset govs_set = STRSET_INIT; /* one entry per CPU at worst */
     const char *src = CPU_DIR "/cpu*/cpufreq/scaling_governor";
     int rc = rootfs_list(CPU_DIR, &cpus);
     int pins = 0, read = 0;
@@ -161,10 +163,7 @@ static void governor_facts(struct factset *fs)
         if (rootfs_readf_str(&drv, CPU_DIR "/%s/cpufreq/scaling_driver", cpus.v[i]))
             drv = xstrdup("unknown driver");
         char *g = str_trim(gov), *d = str_trim(drv);
-        char *entry = xasprintf("%s (%s)", g, d);
-        if (!strlist_has(&govs, entry))
-            strlist_add(&govs, entry);
-        free(entry);
+        strlist_add_unique_owned(&govs, &govs_set, xasprintf("%s (%s)", g, d));
         if (strcmp(g, "powersave") == 0 && tn_powersave_pins_min(d))
             pins = 1;
         free(gov);
@@ -182,6 +181,7 @@ static void governor_facts(struct factset *fs)
     }
     strlist_release(&cpus);
     strlist_release(&govs);
+    strset_release(&govs_set);
 }
 
 int probe_tuning_run(struct probe_ctx *ctx)

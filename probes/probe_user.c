@@ -73,7 +73,7 @@ static void identity_parse(const char *text, struct identity *id)
 
 /* every device group that exists must be held; unknown (-1) when a device
  * node exists but its group could not be read */
-static int in_device_groups(const struct factset *fs, const struct strlist *have)
+static int in_device_groups(const struct factset *fs, const struct strset *have)
 {
     const struct fact *kp = fact_get(fs, "kfd.present");
     const struct fact *kg = fact_get(fs, "kfd.group");
@@ -82,14 +82,14 @@ static int in_device_groups(const struct factset *fs, const struct strlist *have
     if (kp && kp->type == FACT_BOOL && kp->b) {
         if (!kg || kg->type != FACT_STR)
             return -1;
-        if (!strlist_has(have, kg->s))
+        if (!strset_get(have, kg->s, NULL))
             return 0;
     }
     if (rp && rp->type == FACT_BOOL && rp->b) {
         if (!rg || rg->type != FACT_LIST || !rg->list.n)
             return -1;
         for (size_t i = 0; i < rg->list.n; i++)
-            if (!strlist_has(have, rg->list.v[i]))
+            if (!strset_get(have, rg->list.v[i], NULL))
                 return 0;
     }
     return 1;
@@ -98,7 +98,10 @@ static int in_device_groups(const struct factset *fs, const struct strlist *have
 static void set_membership(struct factset *fs, const char *name, const struct strlist *have,
                            const char *src)
 {
-    int r = in_device_groups(fs, have);
+    struct strset set = STRSET_INIT; /* the process may hold NGROUPS_MAX (65536) groups */
+    strset_add_list(&set, have);
+    int r = in_device_groups(fs, &set);
+    strset_release(&set);
     if (r < 0)
         fact_set_unknown(fs, name, src, "the group owning a device node is unknown");
     else
@@ -167,18 +170,16 @@ int probe_user_run(struct probe_ctx *ctx)
 
     /* the process's groups: supplementary ones plus the primary gid */
     struct strlist groups = STRLIST_INIT;
+    struct strset seen = STRSET_INIT;
     if (id.have_gid)
-        strlist_add_owned(&groups, groupdb_group_name(&db, (unsigned long)id.gid));
+        strlist_add_unique_owned(&groups, &seen, groupdb_group_name(&db, (unsigned long)id.gid));
     for (size_t i = 0; i < id.gids.n; i++) {
         uint64_t g;
         if (str_parse_u64(id.gids.v[i], &g))
             continue;
-        char *n = groupdb_group_name(&db, (unsigned long)g);
-        if (strlist_has(&groups, n))
-            free(n);
-        else
-            strlist_add_owned(&groups, n);
+        strlist_add_unique_owned(&groups, &seen, groupdb_group_name(&db, (unsigned long)g));
     }
+    strset_release(&seen);
     fact_set_list(fs, "user.groups", &groups, "getgroups(), /etc/group");
     set_membership(fs, "user.in_device_groups", &groups,
                    "getgroups(), kfd.group, dri.render_group");

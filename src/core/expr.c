@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strset.h"
+
 enum node_kind { N_NUM, N_STR, N_BOOL, N_LIST, N_IDENT, N_CALL, N_NOT, N_NEG, N_BIN };
 
 enum bin_op {
@@ -1263,16 +1265,26 @@ static struct val eval_call(const struct expr *e, const struct expr_env *env)
     return r;
 }
 
-void expr_idents(const struct expr *e, struct strlist *out)
+static void idents(const struct expr *e, struct strlist *out, struct strset *seen)
 {
     if (!e)
         return;
-    if (e->k == N_IDENT && !strlist_has(out, e->str))
-        strlist_add(out, e->str);
+    if (e->k == N_IDENT)
+        strlist_add_unique(out, seen, e->str);
     for (size_t i = 0; i < e->nkids; i++) {
         /* lookup()'s first argument is a table, not a fact */
         if (e->k == N_CALL && strcmp(e->str, "lookup") == 0 && i == 0)
             continue;
-        expr_idents(e->kids[i], out);
+        idents(e->kids[i], out, seen);
     }
+}
+
+void expr_idents(const struct expr *e, struct strlist *out)
+{
+    /* a rule of EXPR_MAX_LEN bytes names a thousand facts: a set, not a
+     * search of out per name */
+    struct strset seen = STRSET_INIT;
+    strset_add_list(&seen, out);
+    idents(e, out, &seen);
+    strset_release(&seen);
 }

@@ -1,4 +1,6 @@
-/* fact.c - the fact store. Linear search is fine: a run has a few hundred. */
+/* fact.c - the fact store, with a hash index of the names: a run has a few
+ * hundred facts, but a sysroot with many GPUs has thousands, and a linear
+ * fact_get() per fact set made the probes quadratic (issue 18). */
 #include "fact.h"
 
 #include <errno.h>
@@ -6,18 +8,60 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strset.h"
+
 const char *fact_type_name(enum fact_type t)
 {
     static const char *const names[] = {"unknown", "bool", "int", "float", "string", "list"};
     return (unsigned)t < ARRAY_SIZE(names) ? names[t] : "?";
 }
 
+/* names of v[0, k) -> their index (the first of equal names, as a search
+ * from the front finds). Facts are only appended between the calls that
+ * reorder or remove them (sort, take_tail), which empty the index;
+ * fact_get() indexes what was appended since, so the keys (the facts'
+ * names, which live as long as the facts) are always those of v[0, k). */
+struct fact_index {
+    struct strset names;
+    size_t k;
+};
+
+static void index_reset(struct factset *fs)
+{
+    if (!fs->idx)
+        return;
+    strset_release(&fs->idx->names);
+    fs->idx->k = 0;
+}
+
 const struct fact *fact_get(const struct factset *fs, const char *name)
 {
-    for (size_t i = 0; i < fs->n; i++)
-        if (strcmp(fs->v[i]->name, name) == 0)
-            return fs->v[i];
-    return NULL;
+    struct fact_index *x = fs->idx;
+    if (!x) { /* no fact added through fact.c: a set built by hand */
+        for (size_t i = 0; i < fs->n; i++)
+            if (strcmp(fs->v[i]->name, name) == 0)
+                return fs->v[i];
+        return NULL;
+    }
+    if (x->k > fs->n) { /* shrunk outside fact.c: index it all again */
+        strset_release(&x->names);
+        x->k = 0;
+    }
+    for (; x->k < fs->n; x->k++)
+        strset_add(&x->names, fs->v[x->k]->name, x->k);
+    size_t i;
+    return strset_get(&x->names, name, &i) ? fs->v[i] : NULL;
+}
+
+/* room for one more fact, and the index that fact_get() keeps up to date */
+static void factset_grow(struct factset *fs)
+{
+    if (!fs->idx)
+        fs->idx = xcalloc(1, sizeof(*fs->idx));
+    if (fs->n == fs->cap) {
+        fs->cap = fs->cap ? fs->cap * 2 : 64;
+        fs->v = xrealloc(fs->v, fs->cap * sizeof(*fs->v));
+    }
 }
 
 static void fact_clear(struct fact *f)
@@ -39,10 +83,7 @@ static struct fact *fact_slot(struct factset *fs, const char *name, enum fact_ty
     if (f) {
         fact_clear(f);
     } else {
-        if (fs->n == fs->cap) {
-            fs->cap = fs->cap ? fs->cap * 2 : 64;
-            fs->v = xrealloc(fs->v, fs->cap * sizeof(*fs->v));
-        }
+        factset_grow(fs);
         f = xcalloc(1, sizeof(*f));
         fs->v[fs->n++] = f;
         f->name = xstrdup(name);
@@ -149,14 +190,13 @@ void fact_copy_as(struct factset *fs, const struct fact *f, const char *name)
 void factset_take_tail(struct factset *fs, size_t from, struct factset *out)
 {
     for (size_t i = from; i < fs->n; i++) {
-        if (out->n == out->cap) {
-            out->cap = out->cap ? out->cap * 2 : 64;
-            out->v = xrealloc(out->v, out->cap * sizeof(*out->v));
-        }
+        factset_grow(out);
         out->v[out->n++] = fs->v[i];
     }
-    if (from < fs->n)
+    if (from < fs->n) {
         fs->n = from;
+        index_reset(fs); /* it may name the facts that moved */
+    }
 }
 
 void factset_release(struct factset *fs)
@@ -169,6 +209,9 @@ void factset_release(struct factset *fs)
     free(fs->v);
     fs->v = NULL;
     fs->n = fs->cap = 0;
+    index_reset(fs);
+    free(fs->idx);
+    fs->idx = NULL;
 }
 
 static int cmp_fact(const void *a, const void *b)
@@ -178,8 +221,10 @@ static int cmp_fact(const void *a, const void *b)
 
 void factset_sort(struct factset *fs)
 {
-    if (fs->n > 1)
+    if (fs->n > 1) {
         qsort(fs->v, fs->n, sizeof(*fs->v), cmp_fact);
+        index_reset(fs); /* indexes of the old order */
+    }
 }
 
 char *fact_to_text(const struct fact *f)

@@ -151,6 +151,7 @@ static void temp_facts(struct factset *fs, const struct tel_sample *s, size_t ns
     fact_set_str(fs, "soak.temp_hottest", hottest, SRC);
 }
 
+/* a search per name is fine: throttle names are bits of one 64-bit mask */
 static void add_names(char *buf, size_t n, const char *names)
 {
     struct strlist have = STRLIST_INIT, add = STRLIST_INIT;

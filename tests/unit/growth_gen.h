@@ -1,6 +1,7 @@
 /* growth_gen.h - generated inputs of n items for the growth test and the
  * growth bench (tools/growth_bench.c): each item distinct, so that every
- * dedupe keeps all n. */
+ * dedupe keeps all n. The ones only the test uses are inline: the bench
+ * includes this file too. */
 #ifndef RVD_GROWTH_GEN_H
 #define RVD_GROWTH_GEN_H
 
@@ -78,6 +79,52 @@ static char *growth_report(size_t n, int v)
                     "\"evidence\": {}}",
                     i > from ? ", " : "", i, (v & 1) && i % 10 == 0 ? "fail" : "pass");
     strbuf_adds(&sb, "]}");
+    return strbuf_detach(&sb);
+}
+
+/* an /etc/group of n groups (gid = index), each with the user "u" among
+ * other members, and the identity query of "u" holding every gid twice */
+static inline char *growth_group_db(size_t n)
+{
+    struct strbuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < n; i++)
+        strbuf_addf(&sb, "grp%zu:x:%zu:other%zu,u,more\n", i, i, i);
+    return strbuf_detach(&sb);
+}
+
+static inline char *growth_identity(size_t n)
+{
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_adds(&sb, "user u\nuid 1000\ngid 0\ngroups");
+    for (size_t i = 0; i < 2 * n; i++)
+        strbuf_addf(&sb, " %zu", i % n);
+    strbuf_addc(&sb, '\n');
+    return strbuf_detach(&sb);
+}
+
+/* identifier i of two characters, distinct for i < 925 (a letter other
+ * than i, so never the keyword "in", then [a-z0-9_]): a rule naming 450 of
+ * them twice fits in EXPR_MAX_LEN */
+static inline void growth_ident(size_t i, char out[3])
+{
+    static const char first[] = "abcdefghjklmnopqrstuvwxyz";
+    static const char second[] = "abcdefghijklmnopqrstuvwxyz0123456789_";
+    out[0] = first[i / (sizeof(second) - 1) % (sizeof(first) - 1)];
+    out[1] = second[i % (sizeof(second) - 1)];
+    out[2] = '\0';
+}
+
+/* a rule reading n distinct facts, each twice: "x in [ab,ac,...,ab,ac,...]" */
+static inline char *growth_rule(size_t n)
+{
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_adds(&sb, "x in [");
+    for (size_t i = 0; i < 2 * n; i++) {
+        char id[3];
+        growth_ident(i % n, id);
+        strbuf_addf(&sb, "%s%s", i ? "," : "", id);
+    }
+    strbuf_adds(&sb, "]");
     return strbuf_detach(&sb);
 }
 
