@@ -46,11 +46,17 @@ static int release_pos(const struct data_table *order, const char *series)
 struct wheel_row {
     const char *index;
     const struct data_table *python, *gfx;
-    int verified_index, pos;
+    int verified_index, verified_gfx, pos;
 };
 
+/* a row's gfx list excludes it only where that list was confirmed at its
+ * source (torch_wheel_verified names "gfx"): an unconfirmed list would
+ * turn a guess into advice (a gfx1101 card sent to another ROCm's wheel
+ * because one build script was misread) */
 static int gfx_fit(const struct wheel_row *r, const struct strlist *gfx)
 {
+    if (!r->verified_gfx)
+        return 1;
     for (size_t i = 0; gfx && i < gfx->n; i++)
         if (!list_has(r->gfx, gfx->v[i]))
             return 0;
@@ -142,7 +148,9 @@ int python_wheel_pick(const struct checkset *cs, const char *cp, const struct st
         r->index = t->key;
         r->python = t;
         r->gfx = checks_data_find(cs, "torch_wheel_gfx", t->key);
-        r->verified_index = list_has(checks_data_find(cs, "torch_wheel_verified", t->key), "index");
+        const struct data_table *v = checks_data_find(cs, "torch_wheel_verified", t->key);
+        r->verified_index = list_has(v, "index");
+        r->verified_gfx = list_has(v, "gfx");
         index_series(t->key, s, sizeof(s));
         r->pos = release_pos(order, s);
     }
@@ -167,6 +175,9 @@ int python_wheel_pick(const struct checkset *cs, const char *cp, const struct st
         *index = xstrdup(pick->index);
         strbuf_addf(&sb, "whl/%s has ", pick->index);
         describe_want(&sb, cp, gfx);
+        if (!pick->verified_gfx && gfx && gfx->n)
+            strbuf_addf(&sb, " (its gfx targets are not confirmed at the source: checks.yaml "
+                             "torch_wheel_gfx)");
         if (d >= 0)
             strbuf_addf(&sb, "; the kernel driver of ROCm %s supports it", series);
         else if (series)

@@ -71,8 +71,13 @@ case $verdict in *"no AMD GPU"*"gpu.present"*) ok ;; *) bad "no-gpu verdict: $ve
 # the key finding is within the last 24 lines (one 80x24 screen)
 tail -n 24 "$OUT/nogpu.txt" | grep -q '^\[XX\] gpu.present: no AMD GPU' && ok ||
     bad "no-gpu: gpu.present's failure is not on the last screen"
-# the PyTorch fix names the wheel for this machine (no ROCm: the fallback series)
-grep -q 'whl/rocm6.4' "$OUT/nogpu.txt" && ok || bad "no-gpu: PyTorch fix without the fallback wheel index"
+# the PyTorch fix names the wheel index chosen for this machine (no ROCm
+# installed: the newest index with a wheel for this Python), whole
+idx=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["facts"].get("python.torch_wheel_index") or "")' "$OUT/nogpu.json" 2>/dev/null)
+case $idx in
+https://download.pytorch.org/whl/rocm*) grep -qF "$idx" "$OUT/nogpu.txt" && ok || bad "no-gpu: PyTorch fix without the chosen wheel index $idx" ;;
+*) bad "no-gpu: no wheel index chosen ($idx)" ;;
+esac
 [ "$(grep -c '^marks: ' "$OUT/nogpu.txt")" = 1 ] && grep -q '\[--\] skipped' "$OUT/nogpu.txt" && ok ||
     bad "no-gpu: the marks are not explained once"
 

@@ -552,8 +552,9 @@ static const struct pick_case pick_cases[] = {
     {"cp311", "5.2", "gfx1030", "rocm5.4.2", "kernel driver of ROCm 5.2"},
     {"cp310", "5.2", "gfx1030", "rocm5.2", "has cp310"},
     {"cp39", "5.2", "gfx90a", "rocm5.2", NULL},
-    /* no 5.x index within 2 releases of 5.2 has gfx1100 */
-    {"cp311", "5.2", "gfx1100", NULL, "install ROCm 5.6"},
+    /* checks.yaml's gfx lists are not confirmed: they name no index off
+     * (test_wheel_gfx_verified below pins a confirmed list that does) */
+    {"cp311", "5.2", "gfx1100", "rocm5.4.2", "not confirmed"},
     {"cp313", "5.2", "gfx1030", NULL, "use Python 3.7-3.10 (whl/rocm5.2)"},
     {"cp312", "5.2", "gfx942", NULL, "install ROCm 6.1"},
     {"cp311", "5.7", "gfx1100", "rocm5.7", NULL},
@@ -562,7 +563,7 @@ static const struct pick_case pick_cases[] = {
     {"cp311", "6.0", "gfx942", "rocm6.0", NULL},
     {"cp312", "6.2", "gfx942", "rocm6.2.4", NULL},
     {"cp313", "6.2", "gfx1100", "rocm6.2.4", NULL},
-    {"cp312", "6.2", "gfx1201", "rocm6.4", NULL},
+    {"cp312", "6.2", "gfx1201", "rocm6.2.4", "not confirmed"},
     {"cp39", "6.4", "gfx1201", "rocm6.4", NULL},
     {"cp313", "6.4", "gfx90a", "rocm6.4", NULL},
     {"cp39", "7.0", "gfx90a", "rocm6.4", NULL},
@@ -578,6 +579,43 @@ static int row_has(const struct checkset *cs, const char *table, const char *ind
 {
     const struct data_table *t = checks_data_find(cs, table, index);
     return t && strlist_has(&t->values, v);
+}
+
+/* a confirmed gfx list excludes a row; an unconfirmed one does not */
+static void test_wheel_gfx_verified(void)
+{
+    static const char yaml[] = "schema: rocm-vla-doctor-checks/1\n"
+                               "checks: []\n"
+                               "data:\n"
+                               "  torch_wheel_python:\n"
+                               "    \"rocm6.3\": [cp312]\n"
+                               "    \"rocm6.4\": [cp312]\n"
+                               "  torch_wheel_gfx:\n"
+                               "    \"rocm6.3\": [gfx942]\n"
+                               "    \"rocm6.4\": [gfx942, gfx1201]\n"
+                               "  torch_wheel_verified:\n"
+                               "    \"rocm6.3\": [index, python, gfx]\n"
+                               "    \"rocm6.4\": [index, python, gfx]\n"
+                               "  rocm_release_order: [\"6.3\", \"6.4\"]\n";
+    for (int verified = 1; verified >= 0; verified--) {
+        struct checkset cs = {0};
+        char *text = xstrdup(yaml);
+        if (!verified) /* the 6.3 row's list unconfirmed: it no longer excludes */
+            memcpy(strstr(text, "[index, python, gfx]"), "[index, python, xxx]", 20);
+        CHECK(checks_load_string(&cs, "wheel.yaml", text, strlen(text)) == 0);
+        struct strlist gfx = STRLIST_INIT;
+        strlist_add(&gfx, "gfx1201");
+        char *index = NULL, *why = NULL;
+        CHECK(python_wheel_pick(&cs, "cp312", &gfx, "6.3", &index, &why) == 0);
+        CHECK_STR(index, verified ? "rocm6.4" : "rocm6.3");
+        CHECK(why &&
+              (verified ? !strstr(why, "not confirmed") : strstr(why, "not confirmed") != NULL));
+        free(index);
+        free(why);
+        free(text);
+        strlist_release(&gfx);
+        checks_release(&cs);
+    }
 }
 
 static void test_wheel_pick(const struct checkset *cs)
@@ -615,7 +653,9 @@ static void test_wheel_pick(const struct checkset *cs)
                 if (index) {
                     picked++;
                     CHECK(row_has(cs, "torch_wheel_python", index, cps[a]));
-                    CHECK(row_has(cs, "torch_wheel_gfx", index, gfxs[g]));
+                    /* a gfx list decides only where it was confirmed */
+                    CHECK(!row_has(cs, "torch_wheel_verified", index, "gfx") ||
+                          row_has(cs, "torch_wheel_gfx", index, gfxs[g]));
                     CHECK(row_has(cs, "torch_wheel_verified", index, "index"));
                 } else {
                     none++;
@@ -641,6 +681,7 @@ int main(void)
     CHECK(checks_load_default(&cs, getenv("RVD_TEST_CHECKS")) == 0);
     probes_set_checks(&cs);
     test_wheel_pick(&cs);
+    test_wheel_gfx_verified();
     char tmpl[] = "/tmp/test_probes_python.XXXXXX";
     char *base = mkdtemp(tmpl);
     CHECK(base != NULL);
