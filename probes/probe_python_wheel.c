@@ -49,17 +49,19 @@ struct wheel_row {
     int verified_index, verified_gfx, pos;
 };
 
-/* a row's gfx list excludes it only where that list was confirmed at its
- * source (torch_wheel_verified names "gfx"): an unconfirmed list would
- * turn a guess into advice (a gfx1101 card sent to another ROCm's wheel
- * because one build script was misread) */
-static int gfx_fit(const struct wheel_row *r, const struct strlist *gfx)
+/* A row's gfx list excludes it where that list was confirmed at its
+ * source (torch_wheel_verified names "gfx"). An unconfirmed list excludes
+ * nothing by itself, or a guess would become advice (a gfx1101 card sent
+ * from its own ROCm's wheel to another's because one build script was
+ * misread); but a target that no row of the table lists at all (gfx803,
+ * long dropped) has no known wheel, and no unconfirmed row is offered for
+ * it either. `anywhere` says, per target, whether some row lists it. */
+static int gfx_fit(const struct wheel_row *r, const struct strlist *gfx, const int *anywhere)
 {
-    if (!r->verified_gfx)
-        return 1;
-    for (size_t i = 0; gfx && i < gfx->n; i++)
-        if (!list_has(r->gfx, gfx->v[i]))
+    for (size_t i = 0; gfx && i < gfx->n; i++) {
+        if (r->verified_gfx ? !list_has(r->gfx, gfx->v[i]) : !anywhere[i])
             return 0;
+    }
     return 1;
 }
 
@@ -88,7 +90,7 @@ static void describe_want(struct strbuf *sb, const char *cp, const struct strlis
  * with this GPU tells which Python to use; the oldest index with this cpXY
  * and GPU tells which ROCm (kernel driver) to install. */
 static char *none_why(const struct wheel_row *rows, size_t n, int d, const char *series,
-                      const char *cp, const struct strlist *gfx)
+                      const char *cp, const struct strlist *gfx, const int *anywhere)
 {
     struct strbuf sb = STRBUF_INIT;
     strbuf_addf(&sb, "no PyTorch ROCm wheel index has a wheel for ");
@@ -101,7 +103,7 @@ static char *none_why(const struct wheel_row *rows, size_t n, int d, const char 
     int best = -1;
     for (size_t i = 0; i < n; i++) {
         const struct wheel_row *r = &rows[i];
-        if (!r->verified_index || !gfx_fit(r, gfx))
+        if (!r->verified_index || !gfx_fit(r, gfx, anywhere))
             continue;
         int dist = r->pos < 0 ? -1 : abs(r->pos - d);
         if (dist >= 0 && dist <= WHEEL_DRIVER_SPAN && (best < 0 || dist <= best)) {
@@ -154,13 +156,17 @@ int python_wheel_pick(const struct checkset *cs, const char *cp, const struct st
         index_series(t->key, s, sizeof(s));
         r->pos = release_pos(order, s);
     }
+    int *anywhere = xcalloc(gfx && gfx->n ? gfx->n : 1, sizeof(int));
+    for (size_t g = 0; gfx && g < gfx->n; g++)
+        for (size_t i = 0; i < n && !anywhere[g]; i++)
+            anywhere[g] = list_has(rows[i].gfx, gfx->v[g]);
     int d = release_pos(order, series);
     const struct wheel_row *pick = NULL;
     int best = -1;
     /* file order is oldest first: a tie goes to the later (newer) row */
     for (size_t i = 0; i < n; i++) {
         const struct wheel_row *r = &rows[i];
-        if (!r->verified_index || (cp && !list_has(r->python, cp)) || !gfx_fit(r, gfx))
+        if (!r->verified_index || (cp && !list_has(r->python, cp)) || !gfx_fit(r, gfx, anywhere))
             continue;
         int dist = d < 0 ? 0 : r->pos < 0 ? -1 : abs(r->pos - d);
         if (dist < 0 || dist > WHEEL_DRIVER_SPAN)
@@ -187,12 +193,13 @@ int python_wheel_pick(const struct checkset *cs, const char *cp, const struct st
             strbuf_addf(&sb, "; no ROCm installed: the newest such index");
         *why = strbuf_detach(&sb);
     } else if (d >= 0) {
-        *why = none_why(rows, n, d, series, cp, gfx);
+        *why = none_why(rows, n, d, series, cp, gfx, anywhere);
     } else {
         strbuf_addf(&sb, "no PyTorch ROCm wheel index in checks.yaml has a wheel for ");
         describe_want(&sb, cp, gfx);
         *why = strbuf_detach(&sb);
     }
+    free(anywhere);
     free(rows);
     return 0;
 }

@@ -610,6 +610,15 @@ static void test_wheel_gfx_verified(void)
         CHECK_STR(index, verified ? "rocm6.4" : "rocm6.3");
         CHECK(why &&
               (verified ? !strstr(why, "not confirmed") : strstr(why, "not confirmed") != NULL));
+        /* a target no row lists has no known wheel, confirmed or not */
+        struct strlist old = STRLIST_INIT;
+        strlist_add(&old, "gfx803");
+        char *i2 = NULL, *w2 = NULL;
+        CHECK(python_wheel_pick(&cs, "cp312", &old, "6.3", &i2, &w2) == 0);
+        CHECK(i2 == NULL && w2 && strstr(w2, "gfx803"));
+        free(i2);
+        free(w2);
+        strlist_release(&old);
         free(index);
         free(why);
         free(text);
