@@ -45,7 +45,9 @@ static void test_sizes(void)
     CHECK(gpu_metrics_struct_size(1, 3) == 120);
     CHECK(gpu_metrics_struct_size(1, 4) == 288);
     CHECK(gpu_metrics_struct_size(1, 5) == 360);
-    CHECK(gpu_metrics_struct_size(1, 6) == 384);
+    CHECK(gpu_metrics_struct_size(1, 6) == 1664);
+    CHECK(gpu_metrics_struct_size(1, 7) == 2208);
+    CHECK(gpu_metrics_struct_size(1, 8) == 3872);
     CHECK(gpu_metrics_struct_size(2, 0) == 120);
     CHECK(gpu_metrics_struct_size(2, 1) == 120);
     CHECK(gpu_metrics_struct_size(2, 2) == 128);
@@ -163,11 +165,178 @@ static void test_v1_4_v1_5(void)
     CHECK(gpu_metrics_parse(buf, 360, &m, why, sizeof(why)) == 0);
     CHECK(near(m.v[GM_ENERGY_J], 7) && m.throttle == 3);
     CHECK(near(m.v[GM_GFXCLK_MHZ], 1900) && near(m.v[GM_UCLK_MHZ], 1200));
+}
+
+/* v1_6 as it stayed upstream: residency accumulators, no throttle word */
+static void test_v1_6_upstream(void)
+{
+    struct gpu_metrics m;
+    char why[160];
+    hdr(1664, 1, 6);
+    put(32, 4, 1000); /* accumulation_counter */
+    put(40, 4, 250);  /* ppt_residency_acc */
+    put(52, 4, 7);    /* hbm_thm_residency_acc */
+    put(104, 8, 3);   /* pcie_replay_count_acc */
+    put(264, 2, 2100);
+    put(278, 2, 1400); /* current_gfxclk[7] */
+    put(306, 2, 4);    /* num_partition */
+    CHECK(gpu_metrics_parse(buf, 4096, &m, why, sizeof(why)) == 0);
+    CHECK(!m.has_throttle && !m.has_indep);
+    CHECK(near(m.v[GM_ACC_COUNTER], 1000) && near(m.v[GM_RES_PPT], 250));
+    CHECK(near(m.v[GM_RES_HBM_THM], 7) && near(m.v[GM_PCIE_REPLAY], 3));
+    CHECK(near(m.v[GM_GFXCLK_MHZ], 2100) && m.xcd_known[7] && near(m.xcd_gfxclk_mhz[7], 1400));
+    CHECK(near(m.v[GM_NUM_PARTITION], 4));
+    /* the reverted May-2024 v1_6 was 384 bytes: refused, naming the size */
     hdr(384, 1, 6);
-    put(128, 4, 0x9);
-    put(336, 2, 1700);
-    CHECK(gpu_metrics_parse(buf, 384, &m, why, sizeof(why)) == 0);
-    CHECK(m.throttle == 9 && near(m.v[GM_GFXCLK_MHZ], 1700));
+    CHECK(gpu_metrics_parse(buf, 384, &m, why, sizeof(why)) == -1);
+    CHECK_STR(why, "gpu_metrics 1.6: structure_size 384, the kernel's v1_6 is 1664 bytes");
+}
+
+/* the kernel field name -> what the parser reports it as; NONE: a field
+ * the parser skips (writing there must leave every field unknown) */
+enum { NONE = -1, ARR_HBM = -2, ARR_XCD = -3, TWORD = -4, IWORD = -5 };
+static const struct {
+    const char *name;
+    int field;
+} kfields[] = {
+    {"temperature_edge", GM_TEMP_EDGE_C},
+    {"temperature_hotspot", GM_TEMP_HOTSPOT_C},
+    {"temperature_mem", GM_TEMP_MEM_C},
+    {"temperature_gfx", GM_TEMP_GFX_C},
+    {"temperature_soc", GM_TEMP_SOC_C},
+    {"average_gfx_activity", GM_GFX_BUSY_PCT},
+    {"average_umc_activity", GM_UMC_BUSY_PCT},
+    {"average_socket_power", GM_POWER_W},
+    {"curr_socket_power", GM_POWER_W},
+    {"energy_accumulator", GM_ENERGY_J},
+    {"system_clock_counter", GM_TIMESTAMP_NS},
+    {"current_gfxclk", ARR_XCD},
+    {"average_gfxclk_frequency", GM_GFXCLK_MHZ},
+    {"current_uclk", GM_UCLK_MHZ},
+    {"average_uclk_frequency", GM_UCLK_MHZ},
+    {"current_fan_speed", GM_FAN_RPM},
+    {"pcie_link_width", GM_PCIE_WIDTH},
+    {"pcie_link_speed", GM_PCIE_GTS},
+    {"throttle_status", TWORD},
+    {"indep_throttle_status", IWORD},
+    {"temperature_hbm", ARR_HBM},
+    {"pcie_l0_to_recov_count_acc", GM_PCIE_L0_TO_RECOV},
+    {"pcie_replay_count_acc", GM_PCIE_REPLAY},
+    {"pcie_replay_rover_count_acc", GM_PCIE_REPLAY_ROVER},
+    {"pcie_nak_sent_count_acc", GM_PCIE_NAK_SENT},
+    {"pcie_nak_rcvd_count_acc", GM_PCIE_NAK_RCVD},
+    {"pcie_lc_perf_other_end_recovery", GM_PCIE_OTHER_END_RECOV},
+    {"accumulation_counter", GM_ACC_COUNTER},
+    {"prochot_residency_acc", GM_RES_PROCHOT},
+    {"ppt_residency_acc", GM_RES_PPT},
+    {"socket_thm_residency_acc", GM_RES_SOCKET_THM},
+    {"vr_thm_residency_acc", GM_RES_VR_THM},
+    {"hbm_thm_residency_acc", GM_RES_HBM_THM},
+    {"num_partition", GM_NUM_PARTITION},
+    {"throttle_residency_prochot", GM_THR_PROCHOT},
+    {"throttle_residency_spl", GM_THR_SPL},
+    {"throttle_residency_fppt", GM_THR_FPPT},
+    {"throttle_residency_sppt", GM_THR_SPPT},
+    {"throttle_residency_thm_core", GM_THR_THM_CORE},
+    {"throttle_residency_thm_gfx", GM_THR_THM_GFX},
+    {"throttle_residency_thm_soc", GM_THR_THM_SOC},
+    {"xcp_stats", NONE},
+    {"mem_max_bandwidth", NONE},
+    {"xgmi_link_status", NONE},
+};
+
+static int kfield(const char *name)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(kfields); i++)
+        if (!strcmp(kfields[i].name, name))
+            return kfields[i].field;
+    return NONE - 100; /* a field the test does not know: fails below */
+}
+
+static int nknown(const struct gpu_metrics *m)
+{
+    int n = m->has_throttle + m->has_indep;
+    for (int i = 0; i < GM_NFIELDS; i++)
+        n += m->known[i];
+    for (int i = 0; i < GM_NHBM; i++)
+        n += m->hbm_known[i];
+    for (int i = 0; i < GM_NXCD; i++)
+        n += m->xcd_known[i] && i; /* [0] is GM_GFXCLK_MHZ as well */
+    return n;
+}
+
+/* one field of the kernel's description: a buffer of all-ones ("not
+ * provided") with a small value at the field's offset (its first element;
+ * for an array also its last) must make exactly that field known */
+static void check_field(unsigned f, unsigned c, size_t size, const char *name, size_t off,
+                        size_t bytes)
+{
+    struct gpu_metrics m;
+    char why[160];
+    int id = kfield(name);
+    if (id == ARR_XCD && bytes == 2) /* v1_0..v1_3: one current_gfxclk */
+        id = GM_GFXCLK_MHZ;
+    unsigned el = id == ARR_HBM || id == ARR_XCD || id == NONE ? 2 : (unsigned)bytes;
+    hdr(size, f, c);
+    memset(buf + 4, 0xff, size - 4);
+    put(off, el, 42);
+    if (bytes > el)
+        put(off + bytes - el, el, 43);
+    if (gpu_metrics_parse(buf, size, &m, why, sizeof(why))) {
+        fprintf(stderr, "v%u_%u %s: %s\n", f, c, name, why);
+        CHECK(0);
+        return;
+    }
+    int ok;
+    if (id == NONE)
+        ok = nknown(&m) == 0;
+    else if (id == ARR_HBM)
+        ok = m.hbm_known[0] && near(m.hbm_temp_c[0], 42) && m.hbm_known[GM_NHBM - 1] &&
+             near(m.hbm_temp_c[GM_NHBM - 1], 43) && nknown(&m) == 2;
+    else if (id == ARR_XCD)
+        ok = near(m.v[GM_GFXCLK_MHZ], 42) && m.xcd_known[GM_NXCD - 1] &&
+             near(m.xcd_gfxclk_mhz[GM_NXCD - 1], 43) && nknown(&m) == 2;
+    else if (id == TWORD)
+        ok = m.has_throttle && m.throttle == 42 && nknown(&m) == 1;
+    else if (id == IWORD)
+        ok = m.has_indep && m.indep_throttle == 42 && nknown(&m) == 1;
+    else
+        ok = id >= 0 && m.known[id] && nknown(&m) == 1;
+    if (!ok)
+        fprintf(stderr, "v%u_%u %s at %zu (%zu bytes): not read as that field\n", f, c, name, off,
+                bytes);
+    CHECK(ok);
+}
+
+/* every size and offset of tests/data/kernel/gpu_metrics_layouts.txt,
+ * written from the kernel's struct definitions, against the parser */
+static void test_kernel_layouts(void)
+{
+    FILE *fp = fopen("tests/data/kernel/gpu_metrics_layouts.txt", "r");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    char line[256], name[80];
+    unsigned f, c, revs = 0, fields = 0;
+    size_t size = 0, off, bytes;
+    while (fgets(line, sizeof(line), fp)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        if (sscanf(line, "v%u_%u size %zu", &f, &c, &size) == 3) {
+            CHECK(gpu_metrics_struct_size(f, c) == size);
+            revs++;
+        } else if (sscanf(line, "v%u_%u %79s %zu %zu", &f, &c, name, &off, &bytes) == 5) {
+            CHECK(gpu_metrics_struct_size(f, c) == size && off + bytes <= size);
+            if (gpu_metrics_struct_size(f, c) == size)
+                check_field(f, c, size, name, off, bytes);
+            fields++;
+        } else {
+            fprintf(stderr, "bad layout line: %s", line);
+            CHECK(0);
+        }
+    }
+    fclose(fp);
+    CHECK(revs == 7 && fields > 100);
 }
 
 static void test_v2(void)
@@ -235,9 +404,14 @@ static void test_bad(void)
     CHECK(gpu_metrics_parse(buf, 0, &m, why, sizeof(why)) == -1);
     CHECK(gpu_metrics_parse(buf, 3, &m, why, sizeof(why)) == -1);
     CHECK(strstr(why, "4-byte header") != NULL);
+    /* v1_9, the attribute list after v1_8: recognised, not parsed */
     hdr(120, 1, 9);
     CHECK(gpu_metrics_parse(buf, 120, &m, why, sizeof(why)) == -1);
-    CHECK_STR(why, "gpu_metrics format 1.9 unknown (120 bytes)");
+    CHECK_STR(why, "gpu_metrics 1.9 (the kernel's self-describing attribute list, 120 bytes): "
+                   "format not supported yet");
+    hdr(120, 1, 10);
+    CHECK(gpu_metrics_parse(buf, 120, &m, why, sizeof(why)) == -1);
+    CHECK_STR(why, "gpu_metrics format 1.10 unknown (120 bytes)");
     hdr(64, 4, 0);
     CHECK(gpu_metrics_parse(buf, 64, &m, why, sizeof(why)) == -1);
     CHECK_STR(why, "gpu_metrics format 4.0 unknown (64 bytes)");
@@ -257,6 +431,8 @@ int main(void)
     test_v1_0();
     test_v1_3_throttle();
     test_v1_4_v1_5();
+    test_v1_6_upstream();
+    test_kernel_layouts();
     test_v2();
     test_v3_0();
     test_bad();
