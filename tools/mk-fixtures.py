@@ -56,12 +56,21 @@ class Root:
                 full = self.p(dst)
                 os.makedirs(os.path.dirname(full), exist_ok=True)
                 # the captures pad every file with NULs to 4 KiB; sysfs
-                # itself does not, so the padding is dropped
-                data = open(os.path.join(dirpath, fn), "rb").read().rstrip(b"\0")
+                # itself does not, so the padding of text files is dropped.
+                # A binary file keeps every byte: zeros at its end are data
+                # (gpu_metrics' last field is often 0), and the parser
+                # accepts a page of zero padding as sysfs reads may give it
+                data = open(os.path.join(dirpath, fn), "rb").read()
+                if fn not in BINARY_CAPTURES:
+                    data = data.rstrip(b"\0")
                 with open(full, "wb") as f:
                     f.write(data)
                 os.chmod(full, 0o644)
                 self.real.append((dst, os.path.relpath(os.path.join(dirpath, fn), REAL)))
+
+
+# captured files that are binary structs, copied byte for byte
+BINARY_CAPTURES = ("gpu_metrics",)
 
 
 def relto(frm_dir, to):
@@ -315,7 +324,8 @@ def readme(r, machine, text):
             lines.append("- ../shared/fixtures-real/%s -> %s" % (src, dst))
     else:
         lines.append("- none: no capture of this hardware exists; every file is synthesized")
-    lines.append("(the captures' NUL padding to 4 KiB is dropped: sysfs has none)")
+    lines.append("(the captures' NUL padding to 4 KiB is dropped from text files: sysfs has")
+    lines.append("none; the binary gpu_metrics is copied unaltered, padding included)")
     lines += ["", "Everything else in root/ is synthesized by tools/mk-fixtures.py with the",
               "formats of the kernel's sysfs/procfs and the tool's /.snapshot queries."]
     with open(os.path.join(os.path.dirname(r.path), "README"), "w") as f:

@@ -442,12 +442,16 @@ real = read("tests/data/fixtures-real/amdgpu-sysfs-rs/rx6900xt/gpu_metrics")
 out("gpu_metrics", "real-v1_3-page", real)
 out("gpu_metrics", "real-v1_3", real[:120])
 out("gpu_metrics", "real-v1_3-truncated", real[:100])
-sizes = {(1, 0): 80, (1, 1): 96, (1, 2): 104, (1, 3): 120, (1, 4): 288, (1, 5): 360, (1, 6): 384,
-         (2, 0): 120, (2, 1): 120, (2, 2): 128, (2, 3): 152, (2, 4): 168, (3, 0): 264}
+sizes = {(1, 0): 80, (1, 1): 96, (1, 2): 104, (1, 3): 120, (1, 4): 288, (1, 5): 360, (1, 6): 1664,
+         (1, 7): 2208, (1, 8): 3872, (2, 0): 120, (2, 1): 120, (2, 2): 128, (2, 3): 152, (2, 4): 168, (3, 0): 264}
 for (f, c), n in sorted(sizes.items()):
     out("gpu_metrics", "v%d_%d-zero" % (f, c), struct.pack("<HBB", n, f, c) + bytes(n - 4))
     out("gpu_metrics", "v%d_%d-ones" % (f, c), struct.pack("<HBB", n, f, c) + b"\xff" * (n - 4))
-out("gpu_metrics", "unknown-1_9", struct.pack("<HBB", 120, 1, 9) + bytes(116))
+# v1_9: a header, attr_count and encoded attributes (recognised, refused);
+# 1.10 is unknown; 384 bytes is the reverted May-2024 v1_6
+out("gpu_metrics", "attr-1_9", struct.pack("<HBBiI", 24, 1, 9, 1, 0) + struct.pack("<Q", 0x2400000))
+out("gpu_metrics", "unknown-1_10", struct.pack("<HBB", 120, 1, 10) + bytes(116))
+out("gpu_metrics", "reverted-1_6", struct.pack("<HBB", 384, 1, 6) + bytes(380))
 out("gpu_metrics", "size-mismatch", struct.pack("<HBB", 112, 1, 3) + bytes(116))
 for card in ("rx580", "rx7800xt", "rx9070xt"):
     for f in ("pp_dpm_sclk", "pp_dpm_pcie"):
