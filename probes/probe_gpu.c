@@ -7,6 +7,7 @@
  * instead. */
 #include "gpu_pci.h"
 #include "../src/core/gpu_enum.h"
+#include "../src/gpu/pci_addr.h"
 #include "../src/telemetry/telemetry.h"
 
 #include <errno.h>
@@ -52,9 +53,20 @@ static int kfd_nodes_read(struct kfd_node **out, size_t *n)
     return 0;
 }
 
+/* the KFD node of the GPU at addr, and in *parts how many KFD nodes that
+ * device has. A partitioned GPU (MI300-class CPX/DPX/QPX) is one PCI
+ * function but one KFD node per partition: kfd_topology_add_device() ORs the
+ * partition's node id into location_id (into the function bits when
+ * num_nodes > 1, the same as HSA's BDFID; some trees put it in bits
+ * [31:28], above the 16 bits of the address). Every partition counts; the
+ * one whose location_id is the address itself (partition 0) is the node the
+ * facts come from. */
 static const struct kfd_node *kfd_node_for(const struct kfd_node *nodes, size_t n,
-                                           const struct pci_bdf *addr)
+                                           const struct pci_bdf *addr, int *parts)
 {
+    const struct kfd_node *exact = NULL, *first = NULL;
+    struct pci_addr os = {addr->domain, addr->bus, addr->dev, addr->fn}, rt;
+    *parts = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t simd = 0, loc, dom = 0;
         if (!nodes[i].props || gp_kv_get(nodes[i].props, "simd_count", &simd) || simd == 0)
@@ -63,10 +75,17 @@ static const struct kfd_node *kfd_node_for(const struct kfd_node *nodes, size_t 
             continue;
         /* kernels before 5.10 have no domain line: domain 0 */
         gp_kv_get(nodes[i].props, "domain", &dom);
-        if (loc == gp_bdf_location_id(addr) && dom == addr->domain)
-            return &nodes[i];
+        pci_addr_from_hsa((uint32_t)(loc & 0xffff), (uint32_t)dom, &rt);
+        enum pci_match m = pci_addr_match(&rt, &os);
+        if (m == PCI_MATCH_NONE)
+            continue;
+        (*parts)++;
+        if (m == PCI_MATCH_EXACT && !exact)
+            exact = &nodes[i];
+        if (!first)
+            first = &nodes[i];
     }
-    return NULL;
+    return exact ? exact : first;
 }
 
 /* ---- per-GPU identity ------------------------------------------------------ */
@@ -130,8 +149,8 @@ static void override_facts(struct factset *fs, int gpu, int node, unsigned real_
 }
 
 static const char *const kfd_fact_names[] = {
-    "kfd_node", "gfx_target_version", "gfx",      "family",
-    "is_apu",   "needs_atomics",      "cu_count", "svm_capable",
+    "kfd_node",      "gfx_target_version", "gfx",         "family",         "is_apu",
+    "needs_atomics", "cu_count",           "svm_capable", "kfd_partitions",
 };
 
 /* facts from the KFD node; returns gfx_target_version or 0 */
@@ -284,10 +303,12 @@ int probe_gpu_run(struct probe_ctx *ctx)
         fact_set_str(fs, fact_gpu_name(fn, gi, "pci"), g->bdf, src);
         fact_set_str(fs, fact_gpu_name(fn, gi, "device_id"), devid, src);
 
-        const struct kfd_node *k = kfd_rc ? NULL : kfd_node_for(nodes, nnodes, &g->addr);
+        int parts = 0;
+        const struct kfd_node *k = kfd_rc ? NULL : kfd_node_for(nodes, nnodes, &g->addr, &parts);
         unsigned gfxv = 0;
         if (k) {
             gfxv = kfd_facts(fs, gi, k);
+            fact_set_int(fs, fact_gpu_name(fn, gi, "kfd_partitions"), parts, GP_KFD_NODES);
         } else {
             char reason[160];
             if (kfd_rc)

@@ -733,6 +733,58 @@ static void test_collect_replay(void)
 }
 
 /* no /sys/bus/pci/devices at all: unknown, not 0 */
+/* an MI300X in CPX-style partitions: one PCI function, four KFD nodes whose
+ * location_id carries the partition's node id (kfd_topology.c ORs it into
+ * the function bits when num_nodes > 1; some trees put it in [31:28]).
+ * Every partition is the same GPU; partition 0 gives the facts. */
+static void mi300x_partitions(unsigned shift)
+{
+    fresh();
+    const char *gpu = "pci0000:c0/0000:c0:01.1/0000:c1:00.0";
+    pci_dev("pci0000:c0/0000:c0:01.1", 0x1022, 0x14ab, 0x060400);
+    pci_dev(gpu, 0x1002, 0x74a1, 0x038000);
+    put("/sys/class/kfd/kfd/topology/nodes/0/properties",
+        "cpu_cores_count 96\nsimd_count 0\nlocation_id 0\ndomain 0\n");
+    /* the nodes listed out of partition order, as a directory read may give */
+    static const int order[] = {3, 1, 4, 2};
+    for (int i = 0; i < 4; i++) {
+        int node = order[i];
+        unsigned part = (unsigned)node - 1;
+        char p[96];
+        snprintf(p, sizeof(p), "/sys/class/kfd/kfd/topology/nodes/%d/properties", node);
+        putf(p,
+             "cpu_cores_count 0\nsimd_count %d\nsimd_per_cu 4\ngfx_target_version 90402\n"
+             "location_id %u\ndomain 0\n",
+             304 / 4 * 4, 0xc100u | part << shift);
+    }
+    run_probes();
+    CHECK(fint("gpu.count") == 1);
+    CHECK(fint("gpu.0.kfd_partitions") == 4);
+    CHECK(fint("gpu.0.kfd_node") == 1);
+    CHECK_STR(fstr("gpu.0.gfx"), "gfx942");
+}
+
+static void test_partitions(void)
+{
+    mi300x_partitions(0);
+    mi300x_partitions(28);
+    /* one unpartitioned GPU: one node */
+    fresh();
+    pci_dev("pci0000:c0/0000:c0:01.1", 0x1022, 0x14ab, 0x060400);
+    pci_dev("pci0000:c0/0000:c0:01.1/0000:c1:00.0", 0x1002, 0x74a1, 0x038000);
+    put("/sys/class/kfd/kfd/topology/nodes/1/properties",
+        "cpu_cores_count 0\nsimd_count 1216\nsimd_per_cu 4\ngfx_target_version 90402\n"
+        "location_id 49408\ndomain 0\n");
+    run_probes();
+    CHECK(fint("gpu.0.kfd_partitions") == 1 && fint("gpu.0.kfd_node") == 1);
+    /* a node of another device is no partition of this one */
+    put("/sys/class/kfd/kfd/topology/nodes/2/properties",
+        "cpu_cores_count 0\nsimd_count 1216\nsimd_per_cu 4\ngfx_target_version 90402\n"
+        "location_id 49665\ndomain 0\n");
+    run_probes();
+    CHECK(fint("gpu.0.kfd_partitions") == 1);
+}
+
 static void test_empty(void)
 {
     fresh();
@@ -832,6 +884,7 @@ int main(void)
         test_failed++;
     }
     test_empty();
+    test_partitions();
     fresh(); /* removes the last tree */
     rmdir(root);
     test_live();
