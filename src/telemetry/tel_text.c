@@ -87,7 +87,8 @@ int tel_dpm_pcie_parse(const char *text, struct tel_dpm_pcie *out)
     return out->n ? 0 : -EINVAL;
 }
 
-/* "123 KiB" / "4 MiB" / "77" (bytes) */
+/* "123 KiB" / "4 MiB" / "77" (bytes); "123 kB" is the 5.14-5.18 amdgpu
+ * spelling of KiB (it printed bytes / 1024 with "kB") */
 static int64_t size_value(const char *v)
 {
     char *end;
@@ -98,7 +99,7 @@ static int64_t size_value(const char *v)
     while (*end == ' ' || *end == '\t')
         end++;
     uint64_t mul = 1;
-    if (!strncmp(end, "KiB", 3))
+    if (!strncmp(end, "KiB", 3) || !strcmp(end, "kB"))
         mul = 1024;
     else if (!strncmp(end, "MiB", 3))
         mul = 1024 * 1024;
@@ -111,12 +112,25 @@ static int64_t size_value(const char *v)
     return (int64_t)(n * mul);
 }
 
+/* Which key gives a client's VRAM, best first (amdgpu_fdinfo.c):
+ * - drm-resident-vram (drm_print_memory_stats, 6.11+): what is in VRAM now;
+ *   drm-total-vram counts buffers the client shares and ones evicted to
+ *   system memory as well, so it over-counts;
+ * - drm-memory-vram (5.19+): the legacy key, an alias of resident on
+ *   current kernels (of total on the first drm_print_memory_stats ones);
+ * - drm-total-vram: only if nothing better is there;
+ * - "vram mem" (5.14-5.18, before the drm-usage-stats keys: "pdev:",
+ *   "vram mem:\t%llu kB", and per-ring "gfx0:\t12.34%" percentages, no
+ *   drm-driver line; only amdgpu printed it). */
+enum { VRAM_RESIDENT, VRAM_LEGACY, VRAM_TOTAL, VRAM_OLD, VRAM_NKEYS };
+
 int tel_fdinfo_parse(const char *text, struct tel_fdinfo *out)
 {
     memset(out, 0, sizeof(*out));
     out->vram_bytes = -1;
     out->engine_ns = -1;
-    int64_t amd_vram = -1, total_vram = -1;
+    int64_t vram[VRAM_NKEYS] = {-1, -1, -1, -1};
+    char old_pdev[sizeof(out->pdev)] = "";
     char line[256];
     for (const char *p = text; next_line(&p, line, sizeof(line));) {
         char *colon = strchr(line, ':');
@@ -130,6 +144,8 @@ int tel_fdinfo_parse(const char *text, struct tel_fdinfo *out)
             snprintf(out->driver, sizeof(out->driver), "%s", v);
         } else if (!strcmp(line, "drm-pdev")) {
             snprintf(out->pdev, sizeof(out->pdev), "%s", v);
+        } else if (!strcmp(line, "pdev")) {
+            snprintf(old_pdev, sizeof(old_pdev), "%s", v);
         } else if (!strcmp(line, "drm-client-id")) {
             char *end;
             errno = 0;
@@ -149,17 +165,24 @@ int tel_fdinfo_parse(const char *text, struct tel_fdinfo *out)
                 if ((uint64_t)out->engine_ns + ns <= (uint64_t)INT64_MAX)
                     out->engine_ns += (int64_t)ns;
             }
+        } else if (!strcmp(line, "drm-resident-vram")) {
+            vram[VRAM_RESIDENT] = size_value(v);
         } else if (!strcmp(line, "drm-memory-vram")) {
-            out->vram_bytes = size_value(v);
+            vram[VRAM_LEGACY] = size_value(v);
         } else if (!strcmp(line, "drm-total-vram")) {
-            total_vram = size_value(v);
-        } else if (!strcmp(line, "amd-memory-vram")) {
-            amd_vram = size_value(v); /* kernels before 6.5 */
+            vram[VRAM_TOTAL] = size_value(v);
+        } else if (!strcmp(line, "vram mem")) {
+            vram[VRAM_OLD] = size_value(v);
         }
+    }
+    /* the 5.14-5.18 format: amdgpu's "pdev" and "vram mem" lines */
+    if (!out->driver[0] && old_pdev[0] && vram[VRAM_OLD] >= 0) {
+        snprintf(out->driver, sizeof(out->driver), "amdgpu");
+        snprintf(out->pdev, sizeof(out->pdev), "%s", old_pdev);
     }
     if (!out->driver[0])
         return -ENOENT;
-    if (out->vram_bytes < 0)
-        out->vram_bytes = total_vram >= 0 ? total_vram : amd_vram;
+    for (int i = 0; i < VRAM_NKEYS && out->vram_bytes < 0; i++)
+        out->vram_bytes = vram[i];
     return 0;
 }

@@ -461,6 +461,13 @@ out("gpu_metrics", "fdinfo-amdgpu",
     "pos:\t0\nflags:\t02100002\ndrm-driver:\tamdgpu\ndrm-client-id:\t42\n"
     "drm-pdev:\t0000:86:00.0\ndrm-memory-vram:\t1048576 KiB\namd-memory-vram:\t4 KiB\n"
     "drm-engine-gfx:\t2000000000 ns\ndrm-engine-capacity-gfx:\t2\n")
+# the 5.14-5.18 keys and the drm_print_memory_stats ones (6.11+)
+out("gpu_metrics", "fdinfo-5_15",
+    "pos:\t0\npdev:\t0000:0c:00.0\npasid:\t32769\nvram mem:\t524288 kB\n"
+    "gtt mem:\t2048 kB\ncpu mem:\t0 kB\ngfx0:\t12.34%\n")
+out("gpu_metrics", "fdinfo-resident",
+    "drm-driver:\tamdgpu\ndrm-pdev:\t0000:03:00.0\ndrm-total-vram:\t3 GiB\n"
+    "drm-shared-vram:\t1 GiB\ndrm-resident-vram:\t2 GiB\ndrm-memory-vram:\t2097152 KiB\n")
 
 # ---- diff: two reports NUL-separated ----------------------------------------
 if len(sys.argv) > 1:

@@ -101,9 +101,45 @@ static void test_fdinfo(void)
     CHECK(f.has_client_id && f.client_id == 42);
     CHECK(f.vram_bytes == 1073741824LL);
     CHECK(f.engine_ns == 2500000000LL); /* capacity is not time */
-    /* kernels before drm-memory-*: amd-memory-vram */
+    /* no kernel prints amd-memory-vram (amdgpu's own keys are
+     * amd-memory-visible-vram, amd-evicted-vram, amd-requested-vram) */
     CHECK(tel_fdinfo_parse("drm-driver:\tamdgpu\namd-memory-vram:\t4096 KiB\n", &f) == 0);
-    CHECK(f.vram_bytes == 4194304 && f.engine_ns == -1 && !f.has_client_id);
+    CHECK(f.vram_bytes == -1 && f.engine_ns == -1 && !f.has_client_id);
+    /* 6.0-6.10 as torvalds/linux amdgpu_fdinfo.c at 0604aa87b098 prints it
+     * ("drm-memory-gtt: \t" has a space before the tab) */
+    CHECK(tel_fdinfo_parse("pasid:\t32770\ndrm-driver:\tamdgpu\ndrm-pdev:\t0000:03:00.0\n"
+                           "drm-client-id:\t7\ndrm-memory-vram:\t8192 KiB\n"
+                           "drm-memory-gtt: \t16 KiB\ndrm-memory-cpu: \t0 KiB\n"
+                           "amd-memory-visible-vram:\t8192 KiB\namd-evicted-vram:\t0 KiB\n"
+                           "amd-requested-vram:\t9000 KiB\ndrm-engine-gfx:\t10 ns\n",
+                           &f) == 0);
+    CHECK(f.vram_bytes == 8192 * 1024 && f.engine_ns == 10);
+    /* 6.11+ (drm_print_memory_stats): resident wins over total, which also
+     * counts shared and evicted buffers, and over the legacy alias */
+    CHECK(tel_fdinfo_parse("drm-driver:\tamdgpu\ndrm-pdev:\t0000:03:00.0\n"
+                           "drm-total-vram:\t3 GiB\ndrm-shared-vram:\t1 GiB\n"
+                           "drm-resident-vram:\t2 GiB\ndrm-purgeable-vram:\t0\n"
+                           "drm-memory-vram:\t2097152 KiB\n",
+                           &f) == 0);
+    CHECK(f.vram_bytes == 2147483648LL);
+    CHECK(tel_fdinfo_parse("drm-driver:\tamdgpu\ndrm-total-vram:\t3 GiB\n"
+                           "drm-memory-vram:\t1 GiB\n",
+                           &f) == 0);
+    CHECK(f.vram_bytes == 1073741824LL); /* the legacy key before total */
+    CHECK(tel_fdinfo_parse("drm-driver:\tamdgpu\ndrm-total-vram:\t3 GiB\n", &f) == 0);
+    CHECK(f.vram_bytes == 3221225472LL);
+    /* 5.14-5.18 (Ubuntu 22.04's 5.15): amdgpu_fdinfo.c as first added
+     * printed "pdev", "pasid", "vram mem: %llu kB", "gtt mem", "cpu mem"
+     * and per-ring percentages, no drm-driver line */
+    const char *k515 = "pos:\t0\nflags:\t02100002\nmnt_id:\t26\n"
+                       "pdev:\t0000:0c:00.0\npasid:\t32769\nvram mem:\t524288 kB\n"
+                       "gtt mem:\t2048 kB\ncpu mem:\t0 kB\ngfx0:\t12.34%\ncompute0:\t0.0%\n";
+    CHECK(tel_fdinfo_parse(k515, &f) == 0);
+    CHECK_STR(f.driver, "amdgpu");
+    CHECK_STR(f.pdev, "0000:0c:00.0");
+    CHECK(f.vram_bytes == 536870912LL && f.engine_ns == -1 && !f.has_client_id);
+    /* a pdev line alone is no DRM client */
+    CHECK(tel_fdinfo_parse("pos:\t0\npdev:\t0000:0c:00.0\n", &f) == -ENOENT);
     /* not a DRM file */
     CHECK(tel_fdinfo_parse("pos:\t0\nflags:\t0100002\n", &f) == -ENOENT);
     CHECK(tel_fdinfo_parse("drm-driver:\ti915\ndrm-memory-vram:\tlots\n", &f) == 0);
@@ -207,7 +243,7 @@ static void test_sampler(void)
     FILE *f = fopen(gm, "r+b");
     if (f) {
         fseek(f, 3, SEEK_SET);
-        fputc(9, f); /* content revision 9 */
+        fputc(10, f); /* content revision 10: none the kernel defines */
         fclose(f);
     }
     usleep(20000);
@@ -223,7 +259,7 @@ static void test_sampler(void)
         }
     }
     CHECK(!s.gpus[0].throttle_known);
-    CHECK_STR(s.gpus[0].throttle_why, "gpu_metrics format 1.9 unknown (120 bytes)");
+    CHECK_STR(s.gpus[0].throttle_why, "gpu_metrics format 1.10 unknown (120 bytes)");
     CHECK(!s.gpus[0].src[TEL_ENERGY_J]);
     tel_sample_release(&s);
     tel_close(t);
