@@ -87,6 +87,7 @@ static const struct fact_decl facts_gpu[] = {
     {"gpu.<i>.svm_capable", B}, {"gpu.<i>.gfx_override", S}, {"gpu.<i>.gfx_override_set", B},
     {"gpu.<i>.gfx_override_valid", B}, {"gpu.<i>.gfx_override_major_differs", B},
     {"gpu.<i>.gfx_claimed", S}, {"gpu.<i>.kfd_partitions", I},
+    {"gpu.<i>.mec_fw", I}, {"gpu.<i>.kfd_refuses_without_atomics", B},
     /* DRM sysfs (probe_gpu_drm.c) */
     {"gpu.<i>.drm_card", S}, {"gpu.<i>.render_minor", I}, {"gpu.<i>.vram_kfd_bytes", I},
     {"gpu.<i>.vram_bytes", I}, {"gpu.<i>.vis_vram_bytes", I}, {"gpu.<i>.power_w", F},

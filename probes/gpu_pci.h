@@ -54,6 +54,16 @@ int gp_gfx_needs_atomics(unsigned version);
  * or -EINVAL. Kept as parts: a minor above 99 does not fit MMmmss. */
 int gp_gfx_override_parse(const char *s, unsigned v[3]);
 
+/* ---- PCIe atomics and MEC firmware (probe_gpu_atomics_fw.c) ------------- */
+
+/* kfd_device.c's no_atomic_fw_version for a GC version: the MEC firmware
+ * from which KFD runs the GPU without PCIe atomics, 0 for none */
+int gp_no_atomic_fw_version(unsigned major, unsigned minor, unsigned step);
+/* gpu.<gpu>.mec_fw and gpu.<gpu>.kfd_refuses_without_atomics; kfd_props is
+ * the GPU's KFD node (NULL: none), gfxv its gfx_target_version (0: unknown) */
+void gp_atomics_fw_facts(struct factset *fs, int gpu, const char *bdf, const char *kfd_props,
+                         unsigned gfxv);
+
 /* ---- DRM device sysfs (probe_gpu_drm.c) -------------------------------- */
 
 /* gpu.<gpu>.{drm_card, render_minor, vram_bytes, vis_vram_bytes, perf_level,

@@ -324,6 +324,7 @@ int probe_gpu_run(struct probe_ctx *ctx)
         }
         override_facts(fs, gi, k ? k->id : -1, gfxv);
         gp_drm_facts(fs, gi, g->bdf, k ? k->id : -1, k ? k->props : NULL);
+        gp_atomics_fw_facts(fs, gi, g->bdf, k ? k->props : NULL, gfxv);
 
         char gfx[GP_GFX_NAME_MAX];
         if (gfxv)

@@ -785,6 +785,49 @@ static void test_partitions(void)
     CHECK(fint("gpu.0.kfd_partitions") == 1);
 }
 
+/* a GPU KFD has no node for (it was refused, or amdgpu alone runs it):
+ * its GC version from ip_discovery and its MEC firmware from
+ * fw_version/mec_fw_version; kfd_refuses_without_atomics must flip exactly
+ * at kfd_device.c's no_atomic_fw_version */
+static int refuses_at(unsigned major, unsigned minor, unsigned rev, unsigned mec)
+{
+    const char *gpu = "pci0000:00/0000:00:01.1/0000:03:00.0";
+    fresh();
+    pci_dev("pci0000:00/0000:00:01.1", 0x1022, 0x1483, 0x060400);
+    pci_dev(gpu, 0x1002, 0x744c, 0x030000);
+    putf(at(gpu, "ip_discovery/die/0/GC/0/major"), "%u\n", major);
+    putf(at(gpu, "ip_discovery/die/0/GC/0/minor"), "%u\n", minor);
+    putf(at(gpu, "ip_discovery/die/0/GC/0/revision"), "%u\n", rev);
+    putf(at(gpu, "fw_version/mec_fw_version"), "0x%08x\n", mec);
+    run_probes();
+    CHECK(fint("gpu.0.mec_fw") == mec);
+    const struct fact *f = F("gpu.0.kfd_refuses_without_atomics");
+    return f && f->type == FACT_BOOL ? f->b : -1;
+}
+
+static void test_atomics_fw(void)
+{
+    /* GC 10.1 (145), 10.3 (92), GFX11 RS64 (509), GFX12 (2090) */
+    static const struct {
+        unsigned major, minor, rev, need;
+    } t[] = {{10, 1, 10, 145}, {10, 3, 0, 92}, {10, 3, 2, 92}, {11, 0, 0, 509}, {12, 0, 1, 2090}};
+    for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+        CHECK(refuses_at(t[i].major, t[i].minor, t[i].rev, t[i].need - 1) == 1);
+        CHECK(refuses_at(t[i].major, t[i].minor, t[i].rev, t[i].need) == 0);
+        CHECK(gp_no_atomic_fw_version(t[i].major, t[i].minor, t[i].rev) == (int)t[i].need);
+    }
+    /* GC 8 (Polaris): no firmware lifts it; GC 9 (Vega, CDNA) needs none */
+    CHECK(refuses_at(8, 0, 3, 0xffff) == 1);
+    CHECK(refuses_at(9, 4, 2, 1) == 0);
+    /* no GC version and no KFD node: unknown, never a guess */
+    fresh();
+    pci_dev("pci0000:00/0000:00:01.1", 0x1022, 0x1483, 0x060400);
+    pci_dev("pci0000:00/0000:00:01.1/0000:03:00.0", 0x1002, 0x744c, 0x030000);
+    run_probes();
+    CHECK(is_unknown("gpu.0.kfd_refuses_without_atomics"));
+    CHECK(is_unknown("gpu.0.mec_fw"));
+}
+
 static void test_empty(void)
 {
     fresh();
@@ -885,6 +928,7 @@ int main(void)
     }
     test_empty();
     test_partitions();
+    test_atomics_fw();
     fresh(); /* removes the last tree */
     rmdir(root);
     test_live();
