@@ -293,6 +293,17 @@ assert why and all(w in items for w in why), (why, items)
 assert page.index("Why the fleet does not pass") < page.index("<h2>Nodes</h2>")
 PY
 done
+# the plots' labels fit their svg; a hostname too long for the label column
+# is cut with "..." and given whole in its tooltip
+mkdir -p "$D/long"
+edit "$D/same/node-a.json" "$D/long/node-long.json" "f['host.hostname']='node-' + 'l' * 70"
+cp "$D/same/node-b.json" "$D/long/"
+t html-long 0 "$D/long" --html "$D/fleet-long.html"
+for p in fleet fleet-ver fleet-long; do
+    if out=$($PY tests/page_fit.py svg "$D/$p.html"); then ok; else bad "$p.html: a plot label is clipped: $out"; fi
+done
+grep -qE '<title>node-l{70} GPU 0</title>node-l{36}\.\.\.<' "$D/fleet-long.html" && ok ||
+    bad "fleet-long.html: the long label is not cut with its tooltip"
 t html-same 2 "$D/same" --html "$D/x.html" --json "$D/x.html"
 has html-same err 'name the same file'
 t html-stdout-both 2 "$D/same" --html - --json -
