@@ -25,7 +25,7 @@ _rocm_vla_doctor_opts() {
     diff) echo "--json --html --tolerance --allow-skip --no-color --verbose -v --help -h --version" ;;
     fleet) echo "--json --html --tolerance --no-color --help -h --version" ;;
     report) echo "--html --markdown --no-redact --checks --help -h --version" ;;
-    monitor) echo "--sysroot --interval --count --json --csv --output -o --help -h --version" ;;
+    monitor) echo "--sysroot --interval --count --json --csv --table --output -o --help -h --version" ;;
     soak) echo "--duration --preset --dtype --backend --json --sysroot --load --interval --help -h --version" ;;
     esac
 }

@@ -15,11 +15,13 @@ D="$OUT/fleet"
 rm -rf "$D" && mkdir -p "$D"
 PY=/usr/bin/python3
 
-t() { # t NAME WANT_EXIT ARGS... ; stdout in $D/NAME.out, stderr in $D/NAME.err
+# t NAME WANT_EXIT ARGS... ; stdout in $D/NAME.out, stderr in $D/NAME.err;
+# COLUMNS (default wide: one table row per node for the greps) as given
+t() {
     name=$1
     want=$2
     shift 2
-    "$RVD" fleet --no-color "$@" >"$D/$name.out" 2>"$D/$name.err"
+    COLUMNS=${COLS:-1000} "$RVD" fleet --no-color "$@" >"$D/$name.out" 2>"$D/$name.err"
     rc=$?
     if [ "$rc" = "$want" ]; then ok; else
         bad "$name: exit $rc, want $want"
@@ -143,6 +145,68 @@ t split 1 "$D/split" --tolerance '*=off'
 has split out "node-a: driver '6\.8\.5 \(amdgpu-dkms\)', and no version is held by most nodes"
 has split out "node-b: driver '6\.7\.0 \(amdgpu-dkms\)', and no version is held by most nodes"
 
+# ---- VBIOS per model: images differ by board, so only one model's GPUs agree --
+mkdir -p "$D/models"
+cp "$D/same/node-a.json" "$D/same/node-b.json" "$D/same/node-c.json" "$D/models/"
+MI250='for k in [k for k in f if k.endswith(".device_id")]: f[k]="0x740c"
+for k in [k for k in f if k.endswith(".vbios")]: f[k]="113-D65201-042"'
+edit "$D/same/node-d.json" "$D/models/node-d.json" "$MI250; f['host.hostname']='node-d'"
+edit "$D/same/node-d.json" "$D/models/node-e.json" "$MI250; f['host.hostname']='node-e'"
+t models 0 "$D/models"
+has models out '0 version mismatches'
+# a model's odd one out is a mismatch, named with its model
+edit "$D/same/node-d.json" "$D/models/node-f.json" "$MI250; f['host.hostname']='node-f'; f['gpu.1.vbios']='113-D65201-047'"
+t models-odd 1 "$D/models"
+has models-odd out '1 version mismatch$'
+has models-odd out "node-f: vbios '113-D65201-042, 113-D65201-047' on its 0x740c GPUs, most nodes with that model have '113-D65201-042'"
+hasnt models-odd out 'node-[a-e]:'
+t models-json 1 "$D/models" --json "$D/models.json"
+$PY - "$D/models.json" <<'PY' && ok || bad "fleet JSON: the VBIOS majority per model"
+import json, sys
+a = json.load(open(sys.argv[1]))
+v = a["versions"]["vbios"]
+assert v["majority"] is None and v["by_model"] == {"0x740c": "113-D65201-042", "0x74a1": "113-M3000100-102"}, v
+assert [n["versions"]["vbios"]["mismatch"] for n in a["nodes"]] == [False] * 5 + [True]
+PY
+
+# ---- the text fits the terminal: every input at 80 and 120 columns -------------
+widest() { # widest FILE: the longest line in code points
+    $PY -c 'import sys; print(max([len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")] + [0]))' "$1"
+}
+# the inputs: name, then the reports; the verdict must not depend on the width
+set -- same "$D/same" fail "$D/fail" out "$D/out" ver "$D/ver" split "$D/split" \
+    models "$D/models" real "$D/same/node-a.json $D/same/node-b.json $D/mi250x.json"
+while [ $# -ge 2 ]; do
+    in=$1 files=$2
+    shift 2
+    # shellcheck disable=SC2086 # files: a list of paths without spaces
+    COLUMNS=1000 "$RVD" fleet --no-color $files >"$D/wide-$in.out" 2>&1
+    want=$?
+    for cols in 80 120; do
+        # shellcheck disable=SC2086
+        COLUMNS=$cols "$RVD" fleet --no-color $files >"$D/w$cols-$in.out" 2>&1
+        rc=$?
+        w=$(widest "$D/w$cols-$in.out")
+        if [ "$rc" = "$want" ] && [ "$w" -le "$cols" ]; then ok; else
+            bad "fleet $in at COLUMNS=$cols: exit $rc (want $want), widest line $w"
+            sed 's/^/    /' "$D/w$cols-$in.out" | head -12
+        fi
+    done
+done
+# at 80 columns the table is blocks of columns, each led by the node's name,
+# and a reason too long for a line goes on, indented, on the next
+has w80-real out '^NODE +RESULT +H2D GB/s'
+has w80-real out '^NODE +driver +rocm'
+has w80-real out '^hpc-gpu12 +FAIL 6 '
+has w80-real out '^hpc-gpu12 +6\.3\.6 \(amdgpu-dkms\) ! '
+has w80-models out '^    with that model have'
+# a cell wider than a line is cut with "..." (the JSON keeps it whole), its mark kept
+edit "$D/same/node-a.json" "$D/longver.json" "f['kernel.release']='6.8.0-' + 'x' * 120"
+COLUMNS=80 "$RVD" fleet --no-color "$D/longver.json" "$D/same/node-b.json" "$D/same/node-c.json" >"$D/w80-long.out" 2>&1
+w=$(widest "$D/w80-long.out")
+[ "$w" -le 80 ] && ok || bad "a 126-character kernel release at 80 columns: widest line $w"
+has w80-long out '^node-a +6\.8\.0-x+\.\.\. !$'
+
 # ---- JSON output ---------------------------------------------------------------
 t json 1 "$D/out" "$D/ver/node-d.json" --json "$D/fleet.json"
 t json-stdout 1 "$D/fail" --json -
@@ -216,6 +280,30 @@ if [ -s "$D/fleet.html" ] && [ "$(grep -c '<svg' "$D/fleet.html")" -ge 3 ] &&
     ! grep -Eq '<script src|<link |https?://' "$D/fleet.html"; then ok; else
     bad "fleet --html: no self-contained page with the nodes' spread"
 fi
+# the page leads with what failed the fleet: every reason the text gives
+for in in ver models split; do
+    t "html-$in" 1 "$D/$in" --html "$D/fleet-$in.html" --tolerance '*=off'
+    $PY - "$D/html-$in.out" "$D/fleet-$in.html" <<'PY' && ok || bad "fleet --html ($in) lacks a reason the text gives"
+import html, re, sys
+text = open(sys.argv[1]).read().split("Why the fleet does not pass ('!' in the table):\n")[1]
+why = [l.strip() for l in text.splitlines() if l.strip()]
+page = open(sys.argv[2]).read()
+items = [html.unescape(re.sub("<[^>]+>", "", i)) for i in re.findall(r"<li>(.*?)</li>", page)]
+assert why and all(w in items for w in why), (why, items)
+assert page.index("Why the fleet does not pass") < page.index("<h2>Nodes</h2>")
+PY
+done
+# the plots' labels fit their svg; a hostname too long for the label column
+# is cut with "..." and given whole in its tooltip
+mkdir -p "$D/long"
+edit "$D/same/node-a.json" "$D/long/node-long.json" "f['host.hostname']='node-' + 'l' * 70"
+cp "$D/same/node-b.json" "$D/long/"
+t html-long 0 "$D/long" --html "$D/fleet-long.html"
+for p in fleet fleet-ver fleet-long; do
+    if out=$($PY tests/page_fit.py svg "$D/$p.html"); then ok; else bad "$p.html: a plot label is clipped: $out"; fi
+done
+grep -qE '<title>node-l{70} GPU 0</title>node-l{36}\.\.\.<' "$D/fleet-long.html" && ok ||
+    bad "fleet-long.html: the long label is not cut with its tooltip"
 t html-same 2 "$D/same" --html "$D/x.html" --json "$D/x.html"
 has html-same err 'name the same file'
 t html-stdout-both 2 "$D/same" --html - --json -

@@ -1,6 +1,7 @@
 #!/bin/sh
 # monitor.sh - `monitor`: JSON lines (each validated against
-# reports/monitor-schema.json) and CSV from fixture sysroots (count 3,
+# reports/monitor-schema.json), CSV and the aligned columns (--table, and
+# the default on a pty through script(1)) from fixture sysroots (count 3,
 # interval 10), a tarball snapshot, -o FILE, a sysroot whose files change
 # between samples, usage errors (exit 2), and SIGINT/SIGTERM mid-run leaving
 # complete, parseable output with exit 0.
@@ -66,6 +67,74 @@ assert all(len(r) == len(rows[0]) for r in rows)
 assert rows[0]["sclk_mhz"] == "31" and rows[0]["temp_edge_limit_c"] == "100"
 assert rows[0]["gtt_used_bytes"] == ""  # unknown: empty, never 0
 PY
+
+# --- aligned columns (--table; the default on a terminal): a two-line header
+# repeated every 20 rows, a sample's GPUs kept together, numbers right-aligned
+# under their names, unknown as "-" where the JSON has null ---
+# tcheck FILE JSONL: the table's layout, and its values against the JSON lines
+tcheck() {
+    $PY - "$1" "$2" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+J = [json.loads(x) for x in open(sys.argv[2]) if x.strip()]
+heads = [i for i, l in enumerate(lines) if l.startswith("# time ")]
+rows = [l for l in lines if not l.startswith("#")]
+ngpu = len(J[0]["gpus"])
+assert len(rows) == ngpu * len(J), (len(rows), ngpu, len(J))
+# a header before the first row and whenever 20 rows would be passed
+want, since = [], None
+for k in range(len(J)):
+    if since is None or since + ngpu > 20:
+        want.append(k)
+        since = 0
+    since += ngpu
+assert len(heads) == len(want), (heads, want)
+assert all(lines[h + 1].startswith("# HH:MM:SS ") for h in heads)
+names = lines[heads[0]].split()[2:]  # after "#" and "time"
+assert names[:11] == ["gpu", "pwr", "junc", "memT", "sclk", "mclk", "gfx", "mem", "vram", "fan", "pcie"], names
+def ends(l):
+    out, i = [], 0
+    for tok in l.split():
+        i = l.index(tok, i) + len(tok)
+        out.append(i)
+    return out
+hend = ends(lines[heads[0]])[2:13]  # gpu .. pcie
+keys = ["power_w", "temp_junction_c", "temp_mem_c", "sclk_mhz", "mclk_mhz", "busy_pct", "mem_busy_pct", "vram_used_bytes", "fan_pct"]
+for r, l in enumerate(rows):
+    assert ends(l)[1:12] == hend, (l, lines[heads[0]])  # right-aligned under the names
+    cells = l.split()
+    g = J[r // ngpu]["gpus"][r % ngpu]
+    assert int(cells[1]) == r % ngpu
+    for key, cell in zip(keys, cells[2:11]):
+        if g[key] is None:
+            assert cell == "-", (key, cell)
+        elif key == "vram_used_bytes":
+            assert abs(float(cell) - g[key] / 2**30) <= 0.05, (key, cell, g[key])
+        else:
+            assert float(cell) == round(g[key]), (key, cell, g[key])
+    assert cells[-1] == ("-" if g["throttle"] is None else g["throttle"] or "none"), cells
+PY
+}
+for fx in rx7900xtx-desktop mi300x-node mi250x-degraded; do
+    "$RVD" monitor --sysroot "tests/fixtures/$fx/root" --count 5 --interval 10 --table >"$D/t-$fx.txt" 2>"$D/t.err"
+    rc=$?
+    "$RVD" monitor --sysroot "tests/fixtures/$fx/root" --count 5 --interval 10 >"$D/t-$fx.jsonl" 2>/dev/null
+    if [ $rc -eq 0 ] && tcheck "$D/t-$fx.txt" "$D/t-$fx.jsonl" >"$D/t.py.err" 2>&1; then ok; else
+        bad "--table on $fx (exit $rc): $(tail -2 "$D/t.py.err")"
+        sed 's/^/    /' "$D/t-$fx.txt" | head -8
+    fi
+done
+# on a terminal the columns are the default; piped, JSON lines stay (above)
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/dev/null 2>&1; then
+    script -qec "$RVD monitor --sysroot $FIX --count 2 --interval 10" /dev/null </dev/null | tr -d '\r' >"$D/pty.txt"
+    if head -1 "$D/pty.txt" | grep -q '^# time  *gpu  *pwr' && [ "$(grep -c '^  [0-9]' "$D/pty.txt")" = 2 ]; then ok; else
+        bad "monitor on a pty: no table: $(head -3 "$D/pty.txt")"
+    fi
+    script -qec "$RVD monitor --sysroot $FIX --count 1 --interval 10 --json" /dev/null </dev/null | tr -d '\r' >"$D/pty.jsonl"
+    jexpect "--json on a pty: JSON lines" "$D/pty.jsonl" 'len(L) == 1'
+else
+    echo "SKIP monitor: no working script(1); the terminal default is not exercised"
+fi
 
 # --- -o FILE, and a sysroot with gpu_metrics, processes, and a file changing between samples ---
 R="$D/root"
@@ -162,6 +231,7 @@ usage "interval too small" "--interval must be an integer in .10, 3600000. milli
 usage "interval not a number" "--interval must be" --interval abc
 usage "count 0" "--count must be an integer in .1, 1000000000., not .0." --count 0
 usage "json and csv" "exclude each other" --json --csv
+usage "table and json" "exclude each other" --table --json
 usage "unknown option" "unknown option" --bogus
 usage "argument" "takes no arguments" extra
 usage "missing sysroot" "" --sysroot "$D/nonexistent"

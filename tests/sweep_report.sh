@@ -97,6 +97,22 @@ grep -qF '| over budget |' "$OUT/gpu.md" && ok || bad "markdown: the over-budget
 grep -qE '^\| 10 \| 50 \| 320 \| fp32 \| 1 \| - \| - ' "$OUT/gpu.md" || grep -qE '^\| [0-9]+ \| [0-9]+ \| 320 \| [a-z0-9]+ \| 1 \| - \| - ' "$OUT/gpu.md" && ok ||
     bad "markdown: the not-run row has no dashes: $(grep 320 "$OUT/gpu.md")"
 
+# ---- the page fits: no plot label outside its svg, the table's 19 columns in
+# the 1152 px of the body (72em) at its 0.8em type (12.8 px) and 10 px of
+# padding and border a cell, each row one line (the notes under the table)
+for p in cpu gpu; do
+    if out=$($PY tests/page_fit.py svg "$OUT/$p.html"); then ok; else bad "$p.html: a plot label is clipped: $out"; fi
+    if out=$($PY tests/page_fit.py table "$OUT/$p.html" sweep 19 1152 12.8 10); then ok; else
+        bad "$p.html: the table does not fit: $out"
+    fi
+done
+grep -qF 'table.sweep{font-size:.8em}' "$OUT/gpu.html" && ok ||
+    bad "the page's css is not the one the width budget assumes"
+# a row's mark links to its note under the table
+grep -qE '<td class="mark"><a href="#cfg-1">over budget</a></td>' "$OUT/gpu.html" &&
+    grep -qE '<li id="cfg-1">steps .*: over budget<br><code>vla.latency.vision</code>' "$OUT/gpu.html" && ok ||
+    bad "html: the over-budget row does not link to its budget checks"
+
 # ---- wrong shapes: exit 2 naming the field, no output file left
 for case in "str_p50:configs[1].stages.total.p50_ms is not a number or null" \
     "no_energy:configs[0].energy_j is missing" \

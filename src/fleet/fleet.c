@@ -30,10 +30,10 @@ const struct fleet_figure fleet_figures[] = {
 const size_t fleet_nfigures = ARRAY_SIZE(fleet_figures);
 
 const struct fleet_version fleet_versions[] = {
-    {"driver", "driver.version"},
-    {"rocm", "rocm.version"},
-    {"kernel", "kernel.release"},
-    {"vbios", "gpu.<i>.vbios"},
+    {"driver", "driver.version", NULL},
+    {"rocm", "rocm.version", NULL},
+    {"kernel", "kernel.release", NULL},
+    {"vbios", "gpu.<i>.vbios", "gpu.<i>.device_id"},
 };
 const size_t fleet_nversions = ARRAY_SIZE(fleet_versions);
 /* clang-format on */
@@ -116,10 +116,24 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* the node's version text: the fact, or for "gpu.<i>.X" the distinct
- * values of every GPU joined by ", " in GPU order; NULL when unknown */
-static char *version_of(const struct fleet_node *n, const char *fact)
+/* GPU i's model for a grouped version: the group fact's text, "?" when
+ * the report lacks it (such GPUs are compared with each other) */
+static const char *gpu_model(const struct fleet_node *n, const char *group, int i)
 {
+    char name[FACT_NAME_MAX];
+    snprintf(name, sizeof(name), "gpu.%d.%s", i, group + 8);
+    const struct json *v = json_get(n->doc.facts, name);
+    return v && v->type == JSON_STR && v->str[0] ? v->str : "?";
+}
+
+/* the node's version text: the fact, or for "gpu.<i>.X" the distinct
+ * values of every GPU joined by ", " in GPU order, only the GPUs whose
+ * model (group) is model when that is not NULL; NULL when unknown. With
+ * models, each model the node's GPUs have is added to models once. */
+static char *version_of(const struct fleet_node *n, const struct fleet_version *fv,
+                        const char *model, struct strlist *models, struct strset *mseen)
+{
+    const char *fact = fv->fact;
     if (!str_starts(fact, "gpu.<i>.")) {
         const struct json *v = json_get(n->doc.facts, fact);
         return v && v->type == JSON_STR && v->str[0] ? xstrdup(v->str) : NULL;
@@ -137,7 +151,13 @@ static char *version_of(const struct fleet_node *n, const char *fact)
                 break; /* past the last GPU */
             continue;
         }
-        if (v->type != JSON_STR || !v->str[0] || !strset_add(&seen, v->str, 0))
+        if (v->type != JSON_STR || !v->str[0])
+            continue;
+        if (fv->group && models)
+            strlist_add_unique(models, mseen, gpu_model(n, fv->group, i));
+        if (fv->group && model && strcmp(gpu_model(n, fv->group, i), model) != 0)
+            continue;
+        if (!strset_add(&seen, v->str, 0))
             continue;
         strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", v->str);
     }
@@ -247,49 +267,92 @@ static void compare_figures(struct fleet *f, const struct fleet_opts *o)
     free(vals);
 }
 
+/* the majority of n values (NULL: unknown there) into *maj, marking in
+ * mismatch[] the nodes that differ from it; when two or more values tie
+ * for most the fleet is split: *maj is NULL and every node that knows the
+ * value is marked. Returns how many nodes were marked. */
+static size_t majority_of(char *const *val, size_t n, const char **maj, int *mismatch)
+{
+    size_t best = 0, known = 0, marked = 0;
+    *maj = NULL;
+    for (size_t i = 0; i < n; i++) {
+        size_t count = 0;
+        if (!val[i])
+            continue;
+        known++;
+        for (size_t j = 0; j < n; j++)
+            count += val[j] && strcmp(val[i], val[j]) == 0;
+        if (count > best)
+            best = count, *maj = val[i];
+    }
+    if (!known)
+        return 0;
+    int tie = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t count = 0;
+        if (!val[i] || strcmp(val[i], *maj) == 0)
+            continue;
+        for (size_t j = 0; j < n; j++)
+            count += val[j] && strcmp(val[i], val[j]) == 0;
+        tie |= count == best;
+    }
+    if (tie)
+        *maj = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (val[i] && (tie || strcmp(val[i], *maj) != 0))
+            mismatch[i] = 1, marked++;
+    return marked;
+}
+
+/* a grouped version: a majority per model among the nodes that have it;
+ * a node is marked once however many of its models differ */
+static void compare_grouped(struct fleet *f, size_t k)
+{
+    struct strlist models = STRLIST_INIT;
+    struct strset mseen = STRSET_INIT;
+    for (size_t i = 0; i < f->n; i++)
+        f->nodes[i].ver[k] = version_of(&f->nodes[i], &fleet_versions[k], NULL, &models, &mseen);
+    strset_release(&mseen);
+    strlist_sort(&models);
+    f->nvgroup[k] = models.n;
+    f->vgroup[k] = xcalloc(models.n ? models.n : 1, sizeof(struct fleet_vgroup));
+    for (size_t g = 0; g < models.n; g++) {
+        struct fleet_vgroup *vg = &f->vgroup[k][g];
+        vg->model = xstrdup(models.v[g]);
+        vg->val = xcalloc(f->n ? f->n : 1, sizeof(char *));
+        vg->mismatch = xcalloc(f->n ? f->n : 1, sizeof(int));
+        for (size_t i = 0; i < f->n; i++)
+            vg->val[i] = version_of(&f->nodes[i], &fleet_versions[k], vg->model, NULL, NULL);
+        majority_of(vg->val, f->n, &vg->majority, vg->mismatch);
+        for (size_t i = 0; i < f->n; i++)
+            f->nodes[i].mismatch[k] |= vg->mismatch[i];
+    }
+    strlist_release(&models);
+    for (size_t i = 0; i < f->n; i++)
+        f->nmismatches += f->nodes[i].mismatch[k];
+    /* one model: its majority is the version's; several: per model only */
+    f->majority[k] = f->nvgroup[k] == 1 ? f->vgroup[k][0].majority : NULL;
+}
+
 static void compare_versions(struct fleet *f)
 {
-    size_t *count = xcalloc(f->n ? f->n : 1, sizeof(size_t));
+    char **val = xcalloc(f->n ? f->n : 1, sizeof(char *));
+    int *mismatch = xcalloc(f->n ? f->n : 1, sizeof(int));
     for (size_t k = 0; k < fleet_nversions; k++) {
-        for (size_t i = 0; i < f->n; i++)
-            f->nodes[i].ver[k] = version_of(&f->nodes[i], fleet_versions[k].fact);
-        /* count[i]: how many nodes share node i's value */
-        size_t best = 0, known = 0;
-        for (size_t i = 0; i < f->n; i++) {
-            count[i] = 0;
-            if (!f->nodes[i].ver[k])
-                continue;
-            known++;
-            for (size_t j = 0; j < f->n; j++)
-                if (f->nodes[j].ver[k] && strcmp(f->nodes[i].ver[k], f->nodes[j].ver[k]) == 0)
-                    count[i]++;
-        }
-        for (size_t i = 0; i < f->n; i++)
-            if (count[i] > best)
-                best = count[i];
-        if (!known)
+        if (fleet_versions[k].group) {
+            compare_grouped(f, k);
             continue;
-        /* the most common value; a second value as common is a tie: the
-         * fleet is split and every node that knows the version is marked */
-        const char *maj = NULL;
-        int tie = 0;
-        for (size_t i = 0; i < f->n; i++)
-            if (count[i] == best) {
-                if (!maj)
-                    maj = f->nodes[i].ver[k];
-                else if (strcmp(maj, f->nodes[i].ver[k]) != 0)
-                    tie = 1;
-            }
-        f->majority[k] = tie ? NULL : maj;
-        for (size_t i = 0; i < f->n; i++) {
-            const char *v = f->nodes[i].ver[k];
-            if (!v || (!tie && strcmp(v, maj) == 0))
-                continue;
-            f->nodes[i].mismatch[k] = 1;
-            f->nmismatches++;
         }
+        for (size_t i = 0; i < f->n; i++)
+            val[i] = f->nodes[i].ver[k] =
+                version_of(&f->nodes[i], &fleet_versions[k], NULL, NULL, NULL);
+        memset(mismatch, 0, (f->n ? f->n : 1) * sizeof(int));
+        f->nmismatches += majority_of(val, f->n, &f->majority[k], mismatch);
+        for (size_t i = 0; i < f->n; i++)
+            f->nodes[i].mismatch[k] = mismatch[i];
     }
-    free(count);
+    free(mismatch);
+    free(val);
 }
 
 size_t fleet_compare(struct fleet *f, const struct fleet_opts *o)
@@ -307,6 +370,16 @@ void fleet_release(struct fleet *f)
         free(f->nodes[i].name);
         for (size_t k = 0; k < FLEET_MAX_VERSIONS; k++)
             free(f->nodes[i].ver[k]);
+    }
+    for (size_t k = 0; k < FLEET_MAX_VERSIONS; k++) {
+        for (size_t g = 0; g < f->nvgroup[k]; g++) {
+            for (size_t i = 0; i < f->n; i++)
+                free(f->vgroup[k][g].val[i]);
+            free(f->vgroup[k][g].val);
+            free(f->vgroup[k][g].mismatch);
+            free(f->vgroup[k][g].model);
+        }
+        free(f->vgroup[k]);
     }
     free(f->nodes);
     strlist_release(&f->differing);

@@ -10,7 +10,10 @@
  *   - a version mismatch: a node whose driver, ROCm, kernel or VBIOS
  *     version is known and differs from the value most nodes have; when
  *     two or more values tie for most, every node that knows the version
- *     is marked (the fleet is split, none is the majority).
+ *     is marked (the fleet is split, none is the majority). VBIOS images
+ *     are per board model, so VBIOS is compared only among the GPUs of one
+ *     model (gpu.<i>.device_id): a fleet of MI300X and MI250X nodes has a
+ *     VBIOS majority per model, and differing across models is no mismatch.
  * A report whose probes ran once per GPU (figure F as gpu.<j>.R, R being F
  * without a leading "gpu.") contributes its worst GPU's value.
  * A figure or version a node does not know is shown as unknown and is
@@ -42,6 +45,9 @@ extern const size_t fleet_nfigures;
 struct fleet_version {
     const char *key;  /* JSON key and column header */
     const char *fact; /* fact name; "gpu.<i>.vbios": every GPU's, joined */
+    /* NULL, or a per-GPU fact ("gpu.<i>.device_id") naming the model the
+     * version is compared within (a missing one is its own model, "?") */
+    const char *group;
 };
 extern const struct fleet_version fleet_versions[];
 extern const size_t fleet_nversions;
@@ -62,14 +68,24 @@ struct fleet_node {
     int mismatch[FLEET_MAX_VERSIONS];
 };
 
+/* one model's share of a grouped version (fleet_version.group) */
+struct fleet_vgroup {
+    char *model;          /* the group fact's value, "?" when unknown */
+    char **val;           /* per node: its GPUs' values of this model joined, or NULL */
+    int *mismatch;        /* per node */
+    const char *majority; /* NULL: split (or no node knows it) */
+};
+
 struct fleet {
     struct fleet_node *nodes;
     size_t n;
     double threshold[FLEET_MAX_FIGURES]; /* after --threshold */
     int has_median[FLEET_MAX_FIGURES];
     double median[FLEET_MAX_FIGURES];
-    const char *majority[FLEET_MAX_VERSIONS]; /* NULL: none (unknown or split) */
-    struct strlist differing;                 /* check ids whose status differs */
+    const char *majority[FLEET_MAX_VERSIONS];        /* NULL: none (unknown or split) */
+    struct strlist differing;                        /* check ids whose status differs */
+    struct fleet_vgroup *vgroup[FLEET_MAX_VERSIONS]; /* per grouped version: per model */
+    size_t nvgroup[FLEET_MAX_VERSIONS];
     size_t nfailing, noutliers, nmismatches;
 };
 
@@ -87,7 +103,14 @@ void fleet_release(struct fleet *f);
 /* a node's status of a check id, "-" when the report lacks it */
 const char *fleet_check_status(const struct fleet_node *n, const char *id);
 
-void fleet_write_text(FILE *out, const struct fleet *f, int color);
+/* width: the columns to fit (report_text_width); the table splits into
+ * blocks of columns that fit, each led by the node's name, a cell too wide
+ * for any block is cut with "..." and the reasons are wrapped. The JSON
+ * keeps every value whole. */
+void fleet_write_text(FILE *out, const struct fleet *f, int color, int width);
+/* the reasons the fleet does not pass, one sanitised line each (no
+ * indentation, no newline), in node order: the text's list and the page's */
+void fleet_reasons(const struct fleet *f, struct strlist *out);
 int fleet_write_json(FILE *out, const struct fleet *f);
 
 /* the command; argv[0] is "fleet". 0 all well, 1 see above, 2 bad input */

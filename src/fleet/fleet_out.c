@@ -104,21 +104,164 @@ static void table_release(struct table *t)
     free(t->mark);
 }
 
-static size_t text_width(const char *s)
+/* code points, not bytes, in s's first len bytes */
+static size_t text_width_n(const char *s, size_t len)
 {
     size_t w = 0;
-    for (; *s; s++)
-        w += ((unsigned char)*s & 0xC0) != 0x80; /* code points, not bytes */
+    for (size_t i = 0; i < len; i++)
+        w += ((unsigned char)s[i] & 0xC0) != 0x80;
     return w;
 }
 
-void fleet_write_text(FILE *out, const struct fleet *f, int color)
+static size_t text_width(const char *s)
 {
-    fprintf(out,
-            "rocm-vla-doctor fleet: %zu node%s, %zu failing, %zu figure outlier%s, %zu "
-            "version mismatch%s\n\n",
-            f->n, f->n == 1 ? "" : "s", f->nfailing, f->noutliers, f->noutliers == 1 ? "" : "s",
-            f->nmismatches, f->nmismatches == 1 ? "" : "es");
+    return text_width_n(s, strlen(s));
+}
+
+/* a cell cut to at most w code points: "..." where text was cut, the " !"
+ * mark kept; the caller frees */
+static char *cell_fit(const char *s, size_t w)
+{
+    size_t len = text_width(s);
+    if (len <= w)
+        return xstrdup(s);
+    int bang = str_ends(s, " !");
+    size_t keep = w > (bang ? 5u : 3u) ? w - (bang ? 5 : 3) : 0, i = 0, cp = 0;
+    for (; s[i] && cp < keep + 1; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80 && ++cp > keep)
+            break;
+    return xasprintf("%.*s...%s", (int)i, s, bang ? " !" : "");
+}
+
+/* the bytes of s's first n code points */
+static size_t cp_bytes(const char *s, size_t len, size_t n)
+{
+    size_t i = 0;
+    for (size_t cp = 0; i < len; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80 && cp++ == n)
+            break;
+    return i;
+}
+
+/* s at most width columns a line, broken at spaces (a word longer than a
+ * line is broken inside), the first line indented by lead, the others by
+ * indent */
+static void put_wrapped(FILE *out, const char *s, size_t lead, size_t indent, size_t width)
+{
+    size_t col = lead, start = lead;
+    fprintf(out, "%*s", (int)lead, "");
+    for (;;) {
+        s += strspn(s, " ");
+        size_t word = strcspn(s, " ");
+        if (!word)
+            break;
+        size_t ww = text_width_n(s, word);
+        if (col > start && col + 1 + ww > width) {
+            fprintf(out, "\n%*s", (int)indent, "");
+            col = start = indent;
+        } else if (col > start) {
+            fputc(' ', out);
+            col++;
+        }
+        while (col + ww > width) { /* only a word longer than a whole line */
+            size_t b = cp_bytes(s, word, width - col);
+            fwrite(s, 1, b, out);
+            fprintf(out, "\n%*s", (int)indent, "");
+            col = start = indent;
+            s += b, word -= b, ww = text_width_n(s, word);
+        }
+        fwrite(s, 1, word, out);
+        col += ww;
+        s += word;
+    }
+    fputc('\n', out);
+}
+
+static void put_cell(FILE *out, const struct table *t, size_t r, size_t c, size_t w, int pad,
+                     int color)
+{
+    char *s = cell_fit(t->cell[r * t->cols + c], w);
+    int m = color && t->mark[r * t->cols + c];
+    fprintf(out, "%s%s%s", m ? RED : "", s, m ? OFF : "");
+    if (pad)
+        fprintf(out, "%*s", (int)(w - text_width(s) + 2), "");
+    free(s);
+}
+
+/* the node's column, then the columns first..last-1, widths w */
+static void put_block(FILE *out, const struct table *t, const size_t *w, size_t first, size_t last,
+                      int color)
+{
+    for (size_t r = 0; r < t->rows; r++) {
+        put_cell(out, t, r, 0, w[0], first < last, color);
+        for (size_t c = first; c < last; c++)
+            put_cell(out, t, r, c, w[c], c + 1 < last, color);
+        fputc('\n', out);
+    }
+}
+
+void fleet_reasons(const struct fleet *f, struct strlist *out)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        const struct fleet_node *n = &f->nodes[i];
+        char *name = str_sanitize(n->name, 0);
+        if (n->failed)
+            strlist_add_owned(out, xasprintf("%s: %zu check%s failed (fail, error or timeout)",
+                                             name, n->nfailed, n->nfailed == 1 ? "" : "s"));
+        for (size_t k = 0; k < fleet_nfigures; k++)
+            if (n->outlier[k])
+                strlist_add_owned(
+                    out, xasprintf("%s: %s %.4g %s is %.0f%% %s the fleet median %.4g "
+                                   "(threshold %g%%)",
+                                   name, fleet_figures[k].fact, n->fig[k], fleet_figures[k].unit,
+                                   n->dev_pct[k] < 0 ? -n->dev_pct[k] : n->dev_pct[k],
+                                   n->dev_pct[k] < 0 ? "below" : "above", f->median[k],
+                                   f->threshold[k]));
+        for (size_t k = 0; k < fleet_nversions; k++) {
+            if (!n->mismatch[k])
+                continue;
+            /* a version compared per model with several models: a line
+             * per model that differs, naming it */
+            int per_model = f->nvgroup[k] > 1;
+            for (size_t g = 0; g < (per_model ? f->nvgroup[k] : 1); g++) {
+                const struct fleet_vgroup *vg = per_model ? &f->vgroup[k][g] : NULL;
+                if (vg && !vg->mismatch[i])
+                    continue;
+                char *v = str_sanitize(vg ? vg->val[i] : n->ver[k], 0);
+                const char *m = vg ? vg->majority : f->majority[k];
+                char *maj = m ? str_sanitize(m, 0) : NULL;
+                char *model = vg ? str_sanitize(vg->model, 0) : NULL;
+                char *on = vg ? xasprintf(" on its %s GPUs", model) : xstrdup("");
+                if (maj)
+                    strlist_add_owned(out, xasprintf("%s: %s '%s'%s, most nodes%s have '%s'", name,
+                                                     fleet_versions[k].key, v, on,
+                                                     vg ? " with that model" : "", maj));
+                else
+                    strlist_add_owned(out,
+                                      xasprintf("%s: %s '%s'%s, and no version is held by most "
+                                                "nodes%s",
+                                                name, fleet_versions[k].key, v, on,
+                                                vg ? " with that model" : ""));
+                free(on);
+                free(model);
+                free(v);
+                free(maj);
+            }
+        }
+        free(name);
+    }
+}
+
+void fleet_write_text(FILE *out, const struct fleet *f, int color, int width)
+{
+    char *head =
+        xasprintf("rocm-vla-doctor fleet: %zu node%s, %zu failing, %zu figure outlier%s, "
+                  "%zu version mismatch%s",
+                  f->n, f->n == 1 ? "" : "s", f->nfailing, f->noutliers,
+                  f->noutliers == 1 ? "" : "s", f->nmismatches, f->nmismatches == 1 ? "" : "es");
+    put_wrapped(out, head, 0, 2, (size_t)width);
+    free(head);
+    fputc('\n', out);
     struct table t;
     build_table(f, &t);
     size_t *w = xcalloc(t.cols, sizeof(size_t));
@@ -126,15 +269,21 @@ void fleet_write_text(FILE *out, const struct fleet *f, int color)
         for (size_t c = 0; c < t.cols; c++)
             if (text_width(t.cell[r * t.cols + c]) > w[c])
                 w[c] = text_width(t.cell[r * t.cols + c]);
-    for (size_t r = 0; r < t.rows; r++) {
-        for (size_t c = 0; c < t.cols; c++) {
-            const char *s = t.cell[r * t.cols + c];
-            int m = color && t.mark[r * t.cols + c];
-            fprintf(out, "%s%s%s", m ? RED : "", s, m ? OFF : "");
-            if (c + 1 < t.cols)
-                fprintf(out, "%*s", (int)(w[c] - text_width(s) + 2), "");
-        }
-        fputc('\n', out);
+    /* every block repeats the node's name: it takes at most a third of the
+     * width, and no other cell is wider than what is left beside it */
+    size_t W = (size_t)width, name_max = W / 3 > 12 ? W / 3 : 12;
+    if (w[0] > name_max)
+        w[0] = name_max;
+    for (size_t c = 1; c < t.cols; c++)
+        if (w[c] + w[0] + 2 > W)
+            w[c] = W - w[0] - 2;
+    for (size_t first = 1, last; first < t.cols; first = last) {
+        size_t used = w[0];
+        for (last = first; last < t.cols && (last == first || used + 2 + w[last] <= W); last++)
+            used += 2 + w[last];
+        if (first > 1)
+            fputc('\n', out); /* a blank line between blocks */
+        put_block(out, &t, w, first, last, color);
     }
     free(w);
     table_release(&t);
@@ -144,34 +293,11 @@ void fleet_write_text(FILE *out, const struct fleet *f, int color)
         return;
     }
     fputs("\nWhy the fleet does not pass ('!' in the table):\n", out);
-    for (size_t i = 0; i < f->n; i++) {
-        const struct fleet_node *n = &f->nodes[i];
-        char *name = str_sanitize(n->name, 0);
-        if (n->failed)
-            fprintf(out, "  %s: %zu check%s failed (fail, error or timeout)\n", name, n->nfailed,
-                    n->nfailed == 1 ? "" : "s");
-        for (size_t k = 0; k < fleet_nfigures; k++)
-            if (n->outlier[k])
-                fprintf(out,
-                        "  %s: %s %.4g %s is %.0f%% %s the fleet median %.4g (threshold %g%%)\n",
-                        name, fleet_figures[k].fact, n->fig[k], fleet_figures[k].unit,
-                        n->dev_pct[k] < 0 ? -n->dev_pct[k] : n->dev_pct[k],
-                        n->dev_pct[k] < 0 ? "below" : "above", f->median[k], f->threshold[k]);
-        for (size_t k = 0; k < fleet_nversions; k++)
-            if (n->mismatch[k]) {
-                char *v = str_sanitize(n->ver[k], 0);
-                char *maj = f->majority[k] ? str_sanitize(f->majority[k], 0) : NULL;
-                if (maj)
-                    fprintf(out, "  %s: %s '%s', most nodes have '%s'\n", name,
-                            fleet_versions[k].key, v, maj);
-                else
-                    fprintf(out, "  %s: %s '%s', and no version is held by most nodes\n", name,
-                            fleet_versions[k].key, v);
-                free(v);
-                free(maj);
-            }
-        free(name);
-    }
+    struct strlist why = STRLIST_INIT;
+    fleet_reasons(f, &why);
+    for (size_t i = 0; i < why.n; i++)
+        put_wrapped(out, why.v[i], 2, 4, W);
+    strlist_release(&why);
 }
 
 /* ---- JSON ------------------------------------------------------------- */
@@ -197,6 +323,16 @@ int fleet_write_json(FILE *out, const struct fleet *f)
         json_write_string(out, fleet_versions[k].fact);
         fputs(", \"majority\": ", out);
         json_write_string(out, f->majority[k]);
+        if (fleet_versions[k].group) {
+            fputs(", \"by_model\": {", out);
+            for (size_t g = 0; g < f->nvgroup[k]; g++) {
+                fputs(g ? ", " : "", out);
+                json_write_string(out, f->vgroup[k][g].model);
+                fputs(": ", out);
+                json_write_string(out, f->vgroup[k][g].majority);
+            }
+            fputc('}', out);
+        }
         fputc('}', out);
     }
     fputs("\n  },\n  \"differing_checks\": [", out);
@@ -352,13 +488,18 @@ int fleet_cmd(int argc, char **argv)
         int failed = !docs;
         for (size_t i = 0; docs && i < f.n; i++)
             docs[i] = f.nodes[i].doc;
-        if (docs)
-            failed = html_write_fleet(hf.f, docs, f.n, NULL) != 0;
+        if (docs) {
+            struct strlist why = STRLIST_INIT;
+            fleet_reasons(&f, &why);
+            failed = html_write_fleet_why(hf.f, docs, f.n, NULL, &why) != 0;
+            strlist_release(&why);
+        }
         free(docs);
         if (outfile_close(&hf, failed))
             rc = FLEET_EXIT_USAGE;
     }
-    fleet_write_text(tout, &f, isatty(fileno(tout)) && !getenv("NO_COLOR") && !no_color);
+    fleet_write_text(tout, &f, isatty(fileno(tout)) && !getenv("NO_COLOR") && !no_color,
+                     report_text_width(tout, 0));
     fleet_release(&f);
 out:
     diff_opts_release(&o.tol);

@@ -96,7 +96,11 @@ static const char css[] =
     "svg .mark{stroke:#000;stroke-width:2}svg .ref{stroke:#c62828;stroke-width:1.5;"
     "stroke-dasharray:4 3}svg .median{stroke:#2e7d32;stroke-width:1.5;stroke-dasharray:4 3}"
     "svg .dot{fill:#1565c0}svg .axis{stroke:#999}svg .title{font-weight:bold;font-size:13px}"
-    "svg .unk{fill:#757575;font-style:italic}";
+    "svg .unk{fill:#757575;font-style:italic}"
+    /* the sweep's 19 columns in 1152 px (the body at 72em): smaller type,
+     * tighter cells, one line a row (tests/page_fit.py holds it to that) */
+    "table.sweep{font-size:.8em}table.sweep th,table.sweep td{padding:.2em .35em}"
+    "table.sweep td{white-space:nowrap}table.sweep th{text-align:center}";
 
 void html_page_begin(FILE *f, const char *title)
 {

@@ -129,8 +129,26 @@ static void figure_plot(FILE *f, const struct diff_doc *docs, size_t n, size_t k
 
 int html_write_fleet(FILE *f, const struct diff_doc *docs, size_t n, const char *title)
 {
+    return html_write_fleet_why(f, docs, n, title, NULL);
+}
+
+int html_write_fleet_why(FILE *f, const struct diff_doc *docs, size_t n, const char *title,
+                         const struct strlist *why)
+{
     html_page_begin(f, title ? title : "rocm-vla-doctor fleet");
     fprintf(f, "<p>%zu node%s.</p>\n", n, n == 1 ? "" : "s");
+    /* the answer before the detail: what failed the fleet */
+    if (why && why->n) {
+        fputs("<h2>Why the fleet does not pass</h2>\n<ul class=\"why\">\n", f);
+        for (size_t i = 0; i < why->n; i++) {
+            fputs("<li>", f);
+            html_put(f, why->v[i]);
+            fputs("</li>\n", f);
+        }
+        fputs("</ul>\n", f);
+    } else if (why) {
+        fputs("<p>Every node passes, no figure is an outlier, every version agrees.</p>\n", f);
+    }
     nodes_table(f, docs, n);
     fputs("<h2>Spread across nodes</h2>\n", f);
     for (size_t k = 0; k < ARRAY_SIZE(figures); k++)

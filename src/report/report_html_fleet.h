@@ -26,5 +26,11 @@
  * page's heading, NULL for "rocm-vla-doctor fleet". 0, or -1 on a write
  * error (after printing why). */
 int html_write_fleet(FILE *f, const struct diff_doc *docs, size_t n, const char *title);
+/* the same page led by why (NULL: no such list): the reasons `fleet`
+ * found the fleet does not pass (fleet_reasons), one list item each, or
+ * that it passes when why is empty */
+struct strlist;
+int html_write_fleet_why(FILE *f, const struct diff_doc *docs, size_t n, const char *title,
+                         const struct strlist *why);
 
 #endif

@@ -207,7 +207,10 @@ static void cfg_label(char *buf, size_t n, const struct json *c)
 }
 
 /* a number cell: the value with prec decimals (prec < 0: -prec significant
- * digits), or "unknown", or "-" when the configuration did not run */
+ * digits; SIG4: 4 significant digits but whole above 1000, never an
+ * exponent: "0.1234", "12.35", "1235"), or "unknown", or "-" when the
+ * configuration did not run */
+#define SIG4 100
 static void cell(FILE *f, int html, int prec, double v, int has_run)
 {
     char buf[48];
@@ -215,6 +218,8 @@ static void cell(FILE *f, int html, int prec, double v, int has_run)
         snprintf(buf, sizeof(buf), "-");
     else if (!isfinite(v))
         snprintf(buf, sizeof(buf), "unknown");
+    else if (prec == SIG4)
+        snprintf(buf, sizeof(buf), fabs(v) >= 1000 ? "%.0f" : "%.4g", v);
     else
         snprintf(buf, sizeof(buf), prec < 0 ? "%.*g" : "%.*f", prec < 0 ? -prec : prec, v);
     if (html)
@@ -230,8 +235,8 @@ static void row_cells(FILE *f, int html, const struct json *c)
     int r = ran(c);
     for (int k = 0; k < 4; k++)
         for (int q = 0; q < 2; q++)
-            cell(f, html, 3, stage(c, stage_names[k], q ? "p99_ms" : "p50_ms"), r);
-    cell(f, html, 2, num(c, "control_rate_hz"), r);
+            cell(f, html, SIG4, stage(c, stage_names[k], q ? "p99_ms" : "p50_ms"), r);
+    cell(f, html, SIG4, num(c, "control_rate_hz"), r);
     cell(f, html, 2, num(c, "memory_used_bytes") / 1073741824.0, r);
     cell(f, html, 3, num(c, "energy_j"), r);
     const struct json *d = obj_or_null(c, "drift");
@@ -273,12 +278,37 @@ static void html_head(FILE *f, const struct json *root)
     fputs("</td></tr>\n</table>\n", f);
 }
 
+/* the header in two rows: a stage's p50 and p99 under its name, so no
+ * header cell is wider than its numbers */
+static void html_table_head(FILE *f)
+{
+    static const char *const single[] = {"steps", "chunk", "image", "dtype", "batch"};
+    fputs("<thead><tr>", f);
+    for (size_t i = 0; i < ARRAY_SIZE(single); i++)
+        fprintf(f, "<th rowspan=\"2\">%s</th>", single[i]);
+    for (int k = 0; k < 4; k++)
+        fprintf(f, "<th colspan=\"2\">%s ms</th>", stage_names[k]);
+    fputs("<th rowspan=\"2\">Hz</th><th rowspan=\"2\">memory GiB</th>"
+          "<th rowspan=\"2\">energy J/call</th><th colspan=\"2\">drift</th>"
+          "<th rowspan=\"2\">budget</th></tr>\n<tr>",
+          f);
+    for (int k = 0; k < 4; k++)
+        fputs("<th>p50</th><th>p99</th>", f);
+    fputs("<th>cosine</th><th>max error</th></tr></thead>\n", f);
+}
+
+/* what a row's budget cell cannot hold on one line: its note and, unless it
+ * meets its budgets, its budget checks; 0 when there is nothing */
+static int has_notes(const struct json *c)
+{
+    return *str(c, "note") || (obj_or_null(c, "budget") && strcmp(mark(c), "meets") != 0);
+}
+
 static void html_table(FILE *f, const struct json *cf)
 {
-    fputs("<h2>Configurations</h2>\n<table class=\"sweep\">\n<thead><tr>", f);
-    for (size_t i = 0; i < ARRAY_SIZE(header); i++)
-        html_el(f, "<th>", header[i], "</th>");
-    fputs("</tr></thead>\n<tbody>\n", f);
+    fputs("<h2>Configurations</h2>\n<table class=\"sweep\">\n", f);
+    html_table_head(f);
+    fputs("<tbody>\n", f);
     for (size_t i = 0; i < cf->n; i++) {
         const struct json *c = cf->items[i];
         const char *m = mark(c);
@@ -292,15 +322,36 @@ static void html_table(FILE *f, const struct json *cf)
         html_put(f, str(c, "dtype"));
         fprintf(f, "</td><td class=\"num\">%.0f</td>", num(c, "batch"));
         row_cells(f, 1, c);
-        fputs("<td>", f);
+        /* the mark alone keeps the row one line high; the note and the
+         * budget checks are listed under the table, linked from it */
+        fputs("<td class=\"mark\">", f);
+        if (has_notes(c))
+            fprintf(f, "<a href=\"#cfg-%zu\">", i + 1);
         html_put(f, m);
+        fputs(has_notes(c) ? "</a>" : "", f);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</tbody>\n</table>\n", f);
+    int any = 0;
+    for (size_t i = 0; i < cf->n; i++) {
+        const struct json *c = cf->items[i];
+        if (!has_notes(c))
+            continue;
+        if (!any++)
+            fputs("<ul class=\"notes\">\n", f);
+        char label[160];
+        cfg_label(label, sizeof(label), c);
+        fprintf(f, "<li id=\"cfg-%zu\">", i + 1);
+        html_put(f, label);
+        fputs(": ", f);
+        html_put(f, mark(c));
         const char *note = str(c, "note");
         if (*note) {
             fputs(": ", f);
             html_put(f, note);
         }
         const struct json *b = obj_or_null(c, "budget");
-        const struct json *ch = b ? json_get(b, "checks") : NULL;
+        const struct json *ch = b && strcmp(mark(c), "meets") ? json_get(b, "checks") : NULL;
         for (size_t j = 0; ch && j < ch->n; j++) {
             fputs("<br><code>", f);
             html_put(f, str(ch->items[j], "id"));
@@ -309,9 +360,10 @@ static void html_table(FILE *f, const struct json *cf)
             fputc(' ', f);
             html_put(f, str(ch->items[j], "summary"));
         }
-        fputs("</td></tr>\n", f);
+        fputs("</li>\n", f);
     }
-    fputs("</tbody>\n</table>\n", f);
+    if (any)
+        fputs("</ul>\n", f);
 }
 
 /* one bar per configuration that ran; over = its budget mark says over */

@@ -1,8 +1,10 @@
 /* monitor_cmd.c - `rocm-vla-doctor monitor`: the telemetry sampler
- * (telemetry.h) every --interval ms as JSON lines or CSV, to stdout or a
- * file written in place and flushed per sample (a recording is read while
- * it grows). SIGINT/SIGTERM only set a flag: the sample being written is
- * finished, the file closed, and the exit status is 0. */
+ * (telemetry.h) every --interval ms as JSON lines, CSV or aligned columns
+ * (tel_table.h), to stdout or a file written in place and flushed per
+ * sample (a recording is read while it grows). Without a format option a
+ * terminal gets the columns and anything else (a file, a pipe) JSON lines,
+ * today's default, so recordings and scripts read what they always did. SIGINT/SIGTERM only set a
+ * flag: the sample being written is finished, the file closed, and the exit status is 0. */
 #include "monitor.h"
 
 #include <errno.h>
@@ -11,12 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../core/parse_options.h"
 #include "../core/version.h"
 #include "../core/outfile.h"
 #include "../core/rootfs.h"
 #include "../snapshot/snapshot.h"
+#include "tel_table.h"
 #include "tel_write.h"
 #include "telemetry.h"
 
@@ -35,26 +39,30 @@ static void on_stop(int sig)
 struct mon_opts {
     const char *sysroot, *output;
     long interval, count;
-    int csv, fmt_given;
+    int fmt; /* FMT_* ; FMT_AUTO: by where the output goes */
 };
 
-/* --json and --csv: one format, the same one given twice is fine */
+enum { FMT_AUTO, FMT_JSON, FMT_CSV, FMT_TABLE };
+
+/* --json, --csv and --table: one format, the same one given twice is fine */
 static int opt_format(void *base, const struct optspec *spec, const char *v)
 {
     (void)v;
     struct mon_opts *o = base;
-    int csv = strcmp(spec->name, "csv") == 0;
-    if (o->fmt_given && o->csv != csv)
-        return error("monitor: --json and --csv exclude each other");
-    o->fmt_given = 1;
-    o->csv = csv;
+    int fmt = !strcmp(spec->name, "csv")     ? FMT_CSV
+              : !strcmp(spec->name, "table") ? FMT_TABLE
+                                             : FMT_JSON;
+    if (o->fmt != FMT_AUTO && o->fmt != fmt)
+        return error("monitor: --json, --csv and --table exclude each other");
+    o->fmt = fmt;
     return 0;
 }
 
 static void more_help(FILE *out)
 {
-    fputs("GPU telemetry every MS milliseconds (default 1000) as JSON lines (default) or\n"
-          "CSV, until N samples or Ctrl-C. Schema: reports/monitor-schema.json.\n",
+    fputs("GPU telemetry every MS milliseconds (default 1000) until N samples or Ctrl-C:\n"
+          "aligned columns on a terminal, JSON lines otherwise (the defaults), or the\n"
+          "format asked for. Schema of the JSON: reports/monitor-schema.json.\n",
           out);
 }
 
@@ -64,15 +72,18 @@ static const struct optspec monitor_opts[] = {
             "milliseconds", "MS", "the time between samples (default 1000)"),
     OPT_INT(struct mon_opts, count, "count", 1, MON_COUNT_MAX, NULL, "N",
             "stop after N samples (default: at Ctrl-C)"),
-    OPT_CALLBACK("json", 0, OPTA_NONE, opt_format, OPTC_ANY, NULL, "JSON lines (the default)"),
+    OPT_CALLBACK("json", 0, OPTA_NONE, opt_format, OPTC_ANY, NULL,
+                 "JSON lines (the default when not writing to a terminal)"),
     OPT_CALLBACK("csv", 0, OPTA_NONE, opt_format, OPTC_ANY, NULL, "CSV with a header line"),
+    OPT_CALLBACK("table", 0, OPTA_NONE, opt_format, OPTC_ANY, NULL,
+                 "aligned columns, a header every 20 rows (the default on a terminal)"),
     OPT_OUT(struct mon_opts, output, "output", 'o', "FILE|-", "where to write (default stdout)"),
     OPT_HELP_VERSION_END,
 };
 
-const struct cmd_spec monitor_spec = {"monitor",    "monitor",
-                                      NULL,         "Samples GPU telemetry as JSON lines or CSV.",
-                                      monitor_opts, more_help};
+const struct cmd_spec monitor_spec = {
+    "monitor",    "monitor", NULL, "Samples GPU telemetry as columns, JSON lines or CSV.",
+    monitor_opts, more_help};
 
 /* sleep ms, waking early on a stop signal */
 static void nap(long ms)
@@ -84,7 +95,7 @@ static void nap(long ms)
 
 int monitor_cmd(int argc, char **argv)
 {
-    struct mon_opts mo = {NULL, "-", 1000, 0, 0, 0};
+    struct mon_opts mo = {NULL, "-", 1000, 0, FMT_AUTO};
     int p = parse_options(argc, argv, &monitor_spec, &mo);
     if (p <= 0)
         return p == PARSE_DONE ? 0 : 2;
@@ -94,10 +105,13 @@ int monitor_cmd(int argc, char **argv)
     }
     const char *sysroot = mo.sysroot, *output = mo.output;
     long interval = mo.interval, count = mo.count;
-    int csv = mo.csv;
     struct outfile of;
     if (outfile_open_stream(&of, output, 1))
         return 2;
+    int fmt = mo.fmt != FMT_AUTO                       ? mo.fmt
+              : of.is_stdout && isatty(fileno(stdout)) ? FMT_TABLE
+                                                       : FMT_JSON;
+    struct tel_table table = TEL_TABLE_INIT;
     char *unpacked = NULL;
     if (sysroot_open(sysroot, &unpacked)) {
         outfile_close(&of, 1);
@@ -117,14 +131,16 @@ int monitor_cmd(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
 
     int failed = 0;
-    if (csv)
+    if (fmt == FMT_CSV)
         tel_write_csv_header(of.f);
     for (long i = 0; !stop_flag && (count == 0 || i < count); i++) {
         double t0 = util_mono_s();
         struct tel_sample s;
         tel_sample(t, &s);
-        if (csv)
+        if (fmt == FMT_CSV)
             tel_write_csv(of.f, &s, i);
+        else if (fmt == FMT_TABLE)
+            tel_write_table(of.f, &table, &s);
         else
             tel_write_json(of.f, &s, i);
         tel_sample_release(&s);
