@@ -219,6 +219,12 @@ static int cmd_explain(struct opts *o, int argc, char **argv)
                 c->per_gpu ? " (evaluated for every GPU; the worst wins)" : "", c->why);
     if (c->how)
         strbuf_addf(&sb, "\nHow it is measured:\n  %s\n", c->how);
+    /* a consequence of these points at them instead of a fix of its own */
+    for (size_t i = 0; i < c->ncauses; i++)
+        strbuf_addf(&sb, "%s%s",
+                    i ? ", " : "\nCaused by (when they do not pass either): ", c->causes[i]->id);
+    if (c->ncauses)
+        strbuf_addc(&sb, '\n');
     if (c->reads.n) {
         strbuf_addf(&sb, "\nFacts read:\n");
         for (size_t i = 0; i < c->reads.n; i++)

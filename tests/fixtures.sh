@@ -1,7 +1,8 @@
 #!/bin/sh
 # fixtures.sh - fixture machines end to end. Each tests/fixtures/<machine>/
 # holds root/ (a sysroot tree, or snapshot.tar.gz recorded by collect),
-# `expected` (lines "exit N" and "<check-id> <status> [<rule>]": every check
+# `expected` (lines "exit N", "start_with ID" (the check the report says to
+# fix first, or none) and "<check-id> <status> [<rule>]": every check
 # of the run must be listed; the rule that decided, e.g. warn[0], is
 # compared when given, so that a rule that vanishes or a threshold that moves
 # to another rule is caught even where the status stays) and optionally `args` (extra arguments, one per line;
@@ -58,14 +59,20 @@ for dir in tests/fixtures/*/; do
 import json, sys
 for c in json.load(open(sys.argv[1]))["checks"]:
     print(c["id"], c["status"], c.get("rule", ""))' "$json" 2>/dev/null)
+    # the check the report says to fix first (checks.yaml caused_by)
+    start=$(/usr/bin/python3 -c '
+import json, sys
+print(json.load(open(sys.argv[1])).get("start_with") or "none")' "$json" 2>/dev/null)
     if [ -n "$update" ] && [ -n "$run_order" ]; then
-        { sed -n '/^#/!q;p' "$dir/expected"; echo "exit $rc"; printf '%s\n' "$run_order"; } \
+        { sed -n '/^#/!q;p' "$dir/expected"; echo "exit $rc"; echo "start_with $start"; printf '%s\n' "$run_order"; } \
             >"$dir/expected.new" && mv "$dir/expected.new" "$dir/expected"
     fi
     want_rc=$(sed -n 's/^exit //p' "$dir/expected")
     if [ "$rc" = "$want_rc" ]; then ok; else bad "$name: exit $rc, want $want_rc"; fi
+    want_start=$(sed -n 's/^start_with //p' "$dir/expected")
+    if [ "$start" = "$want_start" ]; then ok; else bad "$name: start with ${start:-?}, want ${want_start:-no start_with line}"; fi
     got=$(printf '%s\n' "$run_order" | sed '/^$/d' | sort)
-    want=$(grep -v '^exit ' "$dir/expected" | grep -v '^#' | grep -v '^$' | sort)
+    want=$(grep -v '^exit ' "$dir/expected" | grep -v '^start_with ' | grep -v '^#' | grep -v '^$' | sort)
     if [ -z "$got" ]; then
         bad "$name: no JSON report (see $OUT/$name.err)"
         continue

@@ -24,6 +24,13 @@ struct rule {
     struct expr *when; /* NULL for the pass rule */
     char *summary;     /* template: {fact.name}, {fact.name:gib|mib} and {gpu} */
     char *fix;         /* overrides the check's fix when set */
+    /* a rule's own `caused_by:` narrows the check's for this rule (a
+     * subset of it, [] for a reason no other check explains, such as KFD
+     * refusing the ASIC); has_causes says it was given */
+    struct strlist caused_by;
+    int has_causes;
+    const struct check **causes;
+    size_t ncauses;
 };
 
 struct check {
@@ -37,6 +44,13 @@ struct check {
     size_t nskip, nfail, nwarn;
     struct rule pass;
     int line;
+    /* `caused_by:` ids, and the checks they name once the loader resolved
+     * them (checks_cause.c): a result that did not pass while one of these
+     * did not pass either is that cause's consequence, not a finding of its
+     * own; the relation is acyclic (checked at load) */
+    struct strlist caused_by;
+    const struct check **causes;
+    size_t ncauses;
 };
 
 struct data_table {
@@ -115,6 +129,17 @@ struct result {
      * rule fired, "probe" when the probe's error or timeout decided; for a
      * per-GPU check the rule of the worst GPU */
     char rule[RULE_ID_MAX];
+    const struct rule *by; /* the fail or warn rule that decided, or NULL */
+    /* per GPU: the GPU the result speaks of (the worst), -1 otherwise; and
+     * each judged GPU's status (gst[g], ST__COUNT where GPU g was not
+     * judged), so that a cause is judged on the same GPU */
+    int gpu;
+    enum status *gst;
+    size_t ngst;
+    /* the not-passing result of a caused_by check that explains this one
+     * (its summary then says "caused by ID" and its fix is "see ID"), or
+     * NULL: a root cause, or a pass/skip */
+    const struct result *cause;
 };
 
 struct results {
@@ -138,6 +163,25 @@ void check_facts(const struct check *ck, struct strlist *out);
 int checks_run(const struct checkset *cs, const struct factset *fs, const struct run_filter *flt,
                struct results *out);
 void results_release(struct results *r);
+
+/* ---- caused_by (checks_cause.c) ---- */
+/* resolve every check's caused_by ids into causes: NULL, or a message
+ * (malloc'd) with *bad the check and *item the index in its caused_by of
+ * the id at fault: one that names no check, the check itself, or the one
+ * that closes a cycle (the message names the cycle) */
+char *checks_resolve_causes(struct checkset *cs, size_t *bad, size_t *item);
+/* after that, a rule's caused_by: NULL, or a message with *item the id
+ * that is not among its check's caused_by */
+char *checks_resolve_rule_causes(const struct check *c, struct rule *r, size_t *item);
+/* after a run: set each not-passing result's cause and rewrite its summary
+ * and fix to point there (checks_run() calls it) */
+void results_link_causes(struct results *r);
+/* where to start: the first not-passing root cause (a not-passing result
+ * whose causes all passed), roots whose consequences include a failure,
+ * error or timeout before roots of warnings only; NULL when all passed */
+const struct result *results_start_with(const struct results *r);
+/* 1 for warn, fail, error and timeout */
+int status_not_passing(enum status st);
 /* exit code contract: 0 ok, 1 a fail (or a warning with strict) */
 int results_exit_code(const struct results *r, int strict);
 

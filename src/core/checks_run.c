@@ -210,6 +210,7 @@ struct verdict {
     enum status st;
     char *summary;
     const char *fix;        /* template, rendered into the result */
+    const struct rule *by;  /* the fail or warn rule that fired */
     int gpu;                /* the GPU the verdict is about, for rendering the fix */
     char rule[RULE_ID_MAX]; /* which rule decided (struct result) */
 };
@@ -278,6 +279,7 @@ static void eval_one(const struct check *ck, const struct env_ctx *c, struct ver
                 v->st = sts[g];
                 v->summary = render_summary(c, groups[g][i].summary);
                 v->fix = groups[g][i].fix ? groups[g][i].fix : ck->fix;
+                v->by = &groups[g][i];
                 return;
             }
             if (r.t == VAL_UNKNOWN && !unknown) {
@@ -428,7 +430,8 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
             continue;
         struct result *r = &out->v[out->n++];
         r->check = ck;
-        struct verdict v = {ST_PASS, NULL, NULL, -1, "pass"};
+        r->gpu = -1;
+        struct verdict v = {ST_PASS, NULL, NULL, NULL, -1, "pass"};
         struct env_ctx c = {cs, fs, -1};
         const struct fact *count = fact_get(fs, "gpu.count");
         int *slots = NULL, nslots = measured_gpus(ck, fs, &slots);
@@ -442,14 +445,23 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
             collect_evidence(r, ck, &c);
         } else {
             int worst_gpu = 0, passes = 0;
+            /* slots are GPU indexes (at most 100000, measured_gpus) */
+            r->ngst = (size_t)ngpu;
+            for (int k = 0; slots && k < ngpu; k++)
+                if ((size_t)slots[k] + 1 > r->ngst)
+                    r->ngst = (size_t)slots[k] + 1;
+            r->gst = xcalloc(r->ngst, sizeof(*r->gst));
+            for (size_t k = 0; k < r->ngst; k++)
+                r->gst[k] = ST__COUNT;
             for (int k = 0; k < ngpu; k++) {
                 int g = slots ? slots[k] : k;
                 struct env_ctx cg = {cs, fs, g};
-                struct verdict vg = {ST_PASS, NULL, NULL, -1, "pass"};
+                struct verdict vg = {ST_PASS, NULL, NULL, NULL, -1, "pass"};
                 /* one GPU's probe child hung or died: that GPU's verdict */
                 if (!slots || !probe_status(ck, fs, &vg, g))
                     eval_one(ck, &cg, &vg);
                 vg.gpu = g;
+                r->gst[g] = vg.st;
                 collect_evidence(r, ck, &cg);
                 passes += vg.st == ST_PASS;
                 if (k == 0 || severity(vg.st) > severity(v.st)) {
@@ -467,17 +479,20 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
                 free(v.summary);
                 v.summary = s;
             }
+            r->gpu = worst_gpu;
         }
         free(slots);
         r->st = v.st;
         r->summary = v.summary;
         memcpy(r->rule, v.rule, sizeof(r->rule));
+        r->by = v.by;
         if ((v.st == ST_FAIL || v.st == ST_WARN) && v.fix) {
             struct env_ctx cf = {cs, fs, v.gpu};
             r->fix = render_summary(&cf, v.fix);
         }
         out->counts[r->st]++;
     }
+    results_link_causes(out);
     return 0;
 }
 
@@ -489,6 +504,7 @@ void results_release(struct results *r)
         for (size_t j = 0; j < r->v[i].nev; j++)
             free(r->v[i].ev[j].name);
         free(r->v[i].ev);
+        free(r->v[i].gst);
     }
     free(r->v);
     memset(r, 0, sizeof(*r));

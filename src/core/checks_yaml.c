@@ -194,6 +194,10 @@ static int parse_rule(struct loader *L, yaml_node_t *n, struct rule *r, int need
         } else if (strcmp(key, "fix") == 0 && need_when) {
             if (want_scalar(L, v, "fix", &r->fix))
                 return -1;
+        } else if (strcmp(key, "caused_by") == 0 && need_when) {
+            r->has_causes = 1;
+            if (want_strlist(L, v, "caused_by", &r->caused_by))
+                return -1;
         } else {
             return yerr(L, k, "unknown key '%s' in rule", key);
         }
@@ -261,6 +265,8 @@ static int parse_check(struct loader *L, yaml_node_t *n, struct check *c)
             rc = want_scalar(L, (timeout_node = v), "timeout", &timeout);
         else if (strcmp(key, "reads") == 0)
             rc = want_strlist(L, v, "reads", &c->reads);
+        else if (strcmp(key, "caused_by") == 0)
+            rc = want_strlist(L, v, "caused_by", &c->caused_by);
         else if (strcmp(key, "skip") == 0)
             rc = parse_rules(L, v, &c->skip, &c->nskip);
         else if (strcmp(key, "fail") == 0)
@@ -638,6 +644,46 @@ static int validate_check(struct loader *L, yaml_node_t *n, const struct check *
     return 0;
 }
 
+/* caused_by: every id a check, none the check itself, no cycle
+ * (checks_cause.c); the error points at the id at fault */
+static int validate_causes(struct loader *L, yaml_node_t *checks)
+{
+    size_t bad = 0, item = 0;
+    char *msg = checks_resolve_causes(L->cs, &bad, &item);
+    yaml_node_t *at = NULL;
+    if (msg)
+        at = map_get(L, node_at(L, checks->data.sequence.items.start[bad]), "caused_by");
+    /* then each fail and warn rule's own caused_by, within the check's */
+    for (size_t i = 0; i < L->cs->n && !msg; i++) {
+        struct check *c = &L->cs->v[i];
+        yaml_node_t *cn = node_at(L, checks->data.sequence.items.start[i]);
+        const char *kinds[2] = {"fail", "warn"};
+        struct rule *rules[2] = {c->fail, c->warn};
+        size_t nr[2] = {c->nfail, c->nwarn};
+        for (int g = 0; g < 2 && !msg; g++) {
+            yaml_node_t *list = map_get(L, cn, kinds[g]);
+            for (size_t j = 0; j < nr[g] && !msg; j++) {
+                if (!rules[g][j].has_causes)
+                    continue;
+                msg = checks_resolve_rule_causes(c, &rules[g][j], &item);
+                /* a single rule may be written as a mapping, not a list */
+                yaml_node_t *rn = list && list->type == YAML_SEQUENCE_NODE
+                                      ? node_at(L, list->data.sequence.items.start[j])
+                                      : list;
+                at = msg && rn ? map_get(L, rn, "caused_by") : NULL;
+                bad = i;
+            }
+        }
+    }
+    if (!msg)
+        return 0;
+    if (at && at->type == YAML_SEQUENCE_NODE)
+        at = node_at(L, at->data.sequence.items.start[item]);
+    yerr(L, at ? at : node_at(L, checks->data.sequence.items.start[bad]), "%s", msg);
+    free(msg);
+    return -1;
+}
+
 static int validate(struct loader *L, yaml_node_t *root)
 {
     yaml_node_t *checks = map_get(L, root, "checks");
@@ -646,7 +692,7 @@ static int validate(struct loader *L, yaml_node_t *root)
          it < checks->data.sequence.items.top && i < L->cs->n; it++, i++)
         if (validate_check(L, node_at(L, *it), &L->cs->v[i]))
             return -1;
-    return 0;
+    return validate_causes(L, checks);
 }
 
 /* ---- the data tables, sorted by (name, key) ------------------------------ */
@@ -965,6 +1011,8 @@ static void rule_release(struct rule *r)
     expr_free(r->when);
     free(r->summary);
     free(r->fix);
+    strlist_release(&r->caused_by);
+    free(r->causes);
 }
 
 void checks_release(struct checkset *cs)
@@ -978,6 +1026,8 @@ void checks_release(struct checkset *cs)
         free(c->how);
         free(c->probe);
         strlist_release(&c->reads);
+        strlist_release(&c->caused_by);
+        free(c->causes);
         for (size_t j = 0; j < c->nskip; j++)
             rule_release(&c->skip[j]);
         for (size_t j = 0; j < c->nfail; j++)

@@ -97,6 +97,12 @@ static void write_verdict(FILE *f, const struct diff_doc *d)
     for (size_t i = 0; i < ARRAY_SIZE(order); i++)
         fprintf(f, "%s%zu %s", i ? ", " : "", count_status(d, order[i]), order[i]);
     fprintf(f, " of %zu checks</p>\n", d->checks->n);
+    /* the root cause, the one finding to act on first (checks_cause.c) */
+    const struct json *start = doc_start_with(d);
+    if (start) {
+        html_el(f, "<p class=\"verdict\">Start with <code>", doc_member(start, "id"), "</code>: ");
+        html_el(f, "", doc_member(start, "summary"), "</p>\n");
+    }
 }
 
 static void write_table(FILE *f, const struct diff_doc *d)

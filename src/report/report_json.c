@@ -148,6 +148,8 @@ static void write_check(FILE *out, const struct result *res)
     json_write_string(out, res->fix);
     fputs(",\n      \"rule\": ", out);
     json_write_string(out, res->rule);
+    fputs(",\n      \"caused_by\": ", out);
+    json_write_string(out, res->cause ? res->cause->check->id : NULL);
     fputs(",\n      \"evidence\": {", out);
     int first = 1;
     for (size_t j = 0; j < res->nev; j++) {
@@ -170,6 +172,10 @@ int report_json_write(FILE *out, const struct report_meta *m, const struct facts
         write_check(out, &r->v[i]);
     }
     fputs(r->n ? "\n  ],\n" : "],\n", out);
+    const struct result *start = results_start_with(r);
+    fputs("  \"start_with\": ", out);
+    json_write_string(out, start ? start->check->id : NULL);
+    fputs(",\n", out);
     const size_t *c = r->counts;
     fprintf(out,
             "  \"summary\": {\"pass\": %zu, \"warn\": %zu, \"fail\": %zu, \"skip\": %zu, "

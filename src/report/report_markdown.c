@@ -297,6 +297,15 @@ int report_markdown_write(FILE *f, const struct diff_doc *d, int redact)
     fputs(")\n\n", f);
     machine(&m, d);
     if (nfind) {
+        /* the root cause first: what a reader fixes before the rest */
+        const struct json *start = doc_start_with(d);
+        if (start) {
+            fputs("**Start with** ", f);
+            md_code(&m, jstr(start, "id"));
+            fputs(": ", f);
+            md_put(&m, jstr(start, "summary"));
+            fputs("\n\n", f);
+        }
         fputs("**Checks that failed or warned**\n\n", f);
         for (size_t i = 0; i < d->checks->n; i++) {
             const struct json *c = d->checks->items[i];

@@ -167,18 +167,17 @@ static const struct result *find(const struct results *r, const char *id)
     return NULL;
 }
 
-/* the last line: what the results add up to */
+/* the last line: what the results add up to, and where to start: the
+ * root cause (results_start_with), never a check that merely follows it */
 static void write_verdict(struct tw *t, const struct results *r)
 {
     const size_t *c = r->counts;
     size_t bad = c[ST_FAIL] + c[ST_ERROR] + c[ST_TIMEOUT];
     const struct result *gp = find(r, "gpu.present");
-    const char *first = NULL;
-    for (size_t i = 0; i < r->n && !first; i++)
-        if (r->v[i].st == ST_FAIL || r->v[i].st == ST_ERROR || r->v[i].st == ST_TIMEOUT)
-            first = r->v[i].check->id;
+    const struct result *start = results_start_with(r);
+    const char *first = start ? start->check->id : "?";
     char buf[256];
-    if (gp && gp->st == ST_FAIL)
+    if (gp && gp->st == ST_FAIL && start == gp)
         snprintf(buf, sizeof(buf),
                  "Verdict: no AMD GPU: nothing that needs one can pass on this machine "
                  "(see gpu.present).");
@@ -186,8 +185,9 @@ static void write_verdict(struct tw *t, const struct results *r)
         snprintf(buf, sizeof(buf), "Verdict: not ready: %zu check%s did not pass; start with %s.",
                  bad, bad == 1 ? "" : "s", first);
     else if (c[ST_WARN])
-        snprintf(buf, sizeof(buf), "Verdict: nothing failed; %zu warning%s to review above.",
-                 c[ST_WARN], c[ST_WARN] == 1 ? "" : "s");
+        snprintf(buf, sizeof(buf),
+                 "Verdict: nothing failed; %zu warning%s to review above; start with %s.",
+                 c[ST_WARN], c[ST_WARN] == 1 ? "" : "s", first);
     else
         snprintf(buf, sizeof(buf), "Verdict: nothing failed (%zu passed, %zu not judged).",
                  c[ST_PASS], c[ST_SKIP]);

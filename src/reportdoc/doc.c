@@ -36,6 +36,26 @@ const char *doc_host(const struct diff_doc *d, const char *key)
     return doc_member(d && d->root ? json_get(d->root, "host") : NULL, key);
 }
 
+const struct json *doc_start_with(const struct diff_doc *d)
+{
+    const struct json *sw = d && d->root ? json_get(d->root, "start_with") : NULL;
+    size_t at;
+    if (sw && sw->type == JSON_STR && strset_get(&d->check_ids, sw->str, &at))
+        return d->checks->items[at];
+    if (sw || !d || !d->checks)
+        return NULL; /* null: nothing to start with */
+    /* fail, error and timeout rank alike; a warning comes after them */
+    for (int warn = 0; warn < 2; warn++)
+        for (size_t i = 0; i < d->checks->n; i++) {
+            const char *st = diff_check_status(d->checks->items[i]);
+            int grave =
+                st && (!strcmp(st, "fail") || !strcmp(st, "error") || !strcmp(st, "timeout"));
+            if (warn ? st && !strcmp(st, "warn") : grave)
+                return d->checks->items[i];
+        }
+    return NULL;
+}
+
 int doc_exit_code(const struct diff_doc *d)
 {
     const struct json *s = d && d->root ? json_get(d->root, "summary") : NULL;

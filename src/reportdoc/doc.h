@@ -59,6 +59,10 @@ const char *doc_host(const struct diff_doc *d, const char *key);
 /* a string member of a JSON object (a check); NULL when absent or not a
  * string */
 const char *doc_member(const struct json *obj, const char *key);
+/* the check to start with: the report's start_with (the root cause the
+ * run chose, checks_cause.c); for an older report without one the first
+ * fail, error or timeout, else the first warning. NULL when none. */
+const struct json *doc_start_with(const struct diff_doc *d);
 /* the summary's exit_code; -1 when absent */
 int doc_exit_code(const struct diff_doc *d);
 /* the fact as one line: its value (strings bare), or "unknown (reason)",

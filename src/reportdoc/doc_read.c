@@ -40,6 +40,14 @@ static int is_status(const char *s)
     return 0;
 }
 
+/* an optional reference to a check: absent, null or the id of a check */
+static int bad_ref(const struct diff_doc *d, const struct json *v)
+{
+    if (!v || v->type == JSON_NULL)
+        return 0;
+    return v->type != JSON_STR || !strset_get(&d->check_ids, v->str, NULL);
+}
+
 static int validate(struct diff_doc *d)
 {
     const struct json *r = d->root;
@@ -77,6 +85,14 @@ static int validate(struct diff_doc *d)
         if (!strset_add(&d->check_ids, id->str, i))
             return error("%s: invalid report: check '%s' appears twice", d->name, id->str);
     }
+    /* the cause relation names checks of this report, or nothing */
+    for (size_t i = 0; i < d->checks->n; i++)
+        if (bad_ref(d, json_get(d->checks->items[i], "caused_by")))
+            return error("%s: invalid report: check '%s' has a \"caused_by\" that names no "
+                         "check of the report",
+                         d->name, doc_member(d->checks->items[i], "id"));
+    if (bad_ref(d, json_get(r, "start_with")))
+        return error("%s: invalid report: \"start_with\" names no check of the report", d->name);
     return 0;
 }
 

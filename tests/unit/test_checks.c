@@ -1,7 +1,7 @@
 /* test_checks.c - checks.yaml loading and the engine: rule order, unknown
  * facts skip instead of passing, per-GPU worst wins, probe errors; every
  * name is validated against the fact catalogue and every rule type-checked
- * at load; a type error found at evaluation is status error. */
+ * at load; a type error found at evaluation is status error; caused_by. */
 #include "../../probes/fact_catalog.h"
 #include "../../src/core/checks.h"
 #include "test.h"
@@ -586,6 +586,154 @@ static void test_peaks_table(void)
     checks_release(&cs);
 }
 
+/* ---- caused_by: the loader refuses an unknown id, a check naming itself,
+ * a cycle and a rule's id outside its check's list, at the id's line:col;
+ * after a run a consequence names its cause and points its fix there,
+ * judged on the same GPU where both are per GPU, and the check to start
+ * with is a root cause, roots of a failure before roots of warnings only */
+
+/* a check on lines 3-8 (id on line 3, caused_by on line 6 at column 16) */
+#define CHECK_AT(id, causes)                                                                       \
+    "  - id: " id "\n"                                                                             \
+    "    title: t\n"                                                                               \
+    "    level: quick\n"                                                                           \
+    "    caused_by: " causes "\n"                                                                  \
+    "    pass: {summary: ok}\n"                                                                    \
+    "    why: w\n"
+#define HEAD "schema: rocm-vla-doctor-checks/1\nchecks:\n"
+
+static void test_cause_loader(void)
+{
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        {HEAD CHECK_AT("t.a", "[t.nope]"),
+         "t.yaml:6:17: check t.a: caused_by names 't.nope', which is no check"},
+        {HEAD CHECK_AT("t.a", "[t.a]"), "t.yaml:6:17: check t.a: caused_by names the check itself"},
+        {HEAD CHECK_AT("t.a", "[t.b]") CHECK_AT("t.b", "[t.a]"),
+         "t.yaml:12:17: caused_by cycle: t.a -> t.b -> t.a"},
+        {HEAD CHECK_AT("t.a", "[t.b]") CHECK_AT("t.b", "[t.c]") CHECK_AT("t.c", "[t.a]"),
+         "t.yaml:18:17: caused_by cycle: t.a -> t.b -> t.c -> t.a"},
+        {HEAD CHECK_AT("t.a", "t.zz"),
+         "t.yaml:6:16: check t.a: caused_by names 't.zz', which is no check"},
+        {HEAD CHECK_AT("t.a", "[t.b]") CHECK_AT("t.b", "[]"), ""},
+        {HEAD CHECK_AT("t.a", "{x: 1}"), "t.yaml:6:16: caused_by must be a list of strings"},
+        {HEAD CHECK_AT("t.b",
+                       "[]") "  - id: t.a\n"
+                             "    title: t\n"
+                             "    level: quick\n"
+                             "    caused_by: [t.b]\n"
+                             "    fail: [{when: \"env.wsl\", caused_by: [t.c], summary: s}]\n"
+                             "    pass: {summary: ok}\n"
+                             "    fix: f\n"
+                             "    why: w\n" CHECK_AT("t.c", "[]"),
+         "t.yaml:13:42: check t.a: a rule's caused_by names 't.c', which is not in the check's "
+         "caused_by"},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        char msg[512];
+        if (*cases[i].want)
+            CHECK(text_rejects(cases[i].text, cases[i].want));
+        else
+            CHECK(load_text(cases[i].text, strlen(cases[i].text), msg, sizeof(msg)) == 0);
+    }
+}
+
+/* root r1 (fail on env.wsl, warn on user.is_root); c1 caused by r1 (fail on
+ * kfd.present); c2 caused by c1 (fail on dri.render_present); r2 a root
+ * of its own (warn on host.sudo_present); n1 caused by r1 except for its
+ * rule fail[0] (caused_by: []); per-GPU p and q caused by p */
+static const char cause_yaml[] =
+    "schema: rocm-vla-doctor-checks/1\n"
+    "checks:\n"
+    "  - {id: t.r2, title: t, level: quick, why: w, fix: f, pass: {summary: ok},\n"
+    "     warn: [{when: \"host.sudo_present\", summary: r2w}]}\n"
+    "  - {id: t.c2, title: t, level: quick, why: w, fix: f, pass: {summary: ok},\n"
+    "     caused_by: [t.c1], fail: [{when: \"dri.render_present\", summary: c2f}]}\n"
+    "  - {id: t.c1, title: t, level: quick, why: w, fix: f, pass: {summary: ok},\n"
+    "     caused_by: [t.r1], fail: [{when: \"kfd.present\", summary: c1f}]}\n"
+    "  - {id: t.r1, title: t, level: quick, why: w, fix: f, pass: {summary: ok},\n"
+    "     fail: [{when: \"env.wsl\", summary: r1f}], warn: [{when: \"user.is_root\", summary: "
+    "r1w}]}\n"
+    "  - {id: t.n1, title: t, level: quick, why: w, fix: f, pass: {summary: ok},\n"
+    "     caused_by: [t.r1], fail: [{when: \"kfd.present && dri.render_present\", caused_by: [],\n"
+    "     summary: n1own}, {when: \"kfd.present\", summary: n1f}]}\n"
+    "  - {id: t.p, title: t, level: quick, per: gpu, why: w, fix: f, pass: {summary: ok},\n"
+    "     fail: [{when: \"gpu.vram_bytes < 12 GiB\", summary: pf}]}\n"
+    "  - {id: t.q, title: t, level: quick, per: gpu, why: w, fix: f, pass: {summary: ok},\n"
+    "     caused_by: [t.p], fail: [{when: \"gpu.vram_bytes < 16 GiB\", summary: qf}]}\n";
+
+static const char *cause_of(const struct results *r, const char *id)
+{
+    const struct result *x = find(r, id);
+    return x && x->cause ? x->cause->check->id : "-";
+}
+
+static void test_cause_run(void)
+{
+    static const struct {
+        int wsl, root, kfd, render, sudo;
+        long long vram0, vram1; /* GiB */
+        const char *start, *c1, *c2, *n1, *q;
+    } cases[] = {
+        /* everything passes: nothing to start with */
+        {0, 0, 0, 0, 0, 20, 20, NULL, "-", "-", "-", "-"},
+        /* a warning root beats a later root because it explains a failure */
+        {0, 1, 1, 0, 1, 20, 20, "t.r1", "t.r1", "-", "t.r1", "-"},
+        /* a warning root without consequences comes after any failure */
+        {0, 0, 1, 0, 1, 20, 20, "t.c1", "-", "-", "-", "-"},
+        /* only warnings: the first root of a warning */
+        {0, 0, 0, 0, 1, 20, 20, "t.r2", "-", "-", "-", "-"},
+        /* a chain r1 <- c1 <- c2; the rule with caused_by [] stands alone */
+        {1, 0, 1, 1, 0, 20, 20, "t.r1", "t.r1", "t.c1", "-", "-"},
+        /* c2 fails alone: its cause passed, so it is a root */
+        {0, 0, 0, 1, 0, 20, 20, "t.c2", "-", "-", "-", "-"},
+        /* per GPU: q fails worst on GPU 0, where p passes: not caused */
+        {0, 0, 0, 0, 0, 14, 8, "t.p", "-", "-", "-", "-"},
+        /* per GPU: q's worst GPU is where p fails too */
+        {0, 0, 0, 0, 0, 8, 20, "t.p", "-", "-", "-", "t.p"},
+    };
+    struct checkset cs;
+    CHECK(checks_load_string(&cs, "t.yaml", cause_yaml, strlen(cause_yaml)) == 0);
+    for (size_t i = 0; i < ARRAY_SIZE(cases) && cs.n; i++) {
+        struct factset fs = FACTSET_INIT;
+        fact_set_bool(&fs, "env.wsl", cases[i].wsl, NULL);
+        fact_set_bool(&fs, "user.is_root", cases[i].root, NULL);
+        fact_set_bool(&fs, "kfd.present", cases[i].kfd, NULL);
+        fact_set_bool(&fs, "dri.render_present", cases[i].render, NULL);
+        fact_set_bool(&fs, "host.sudo_present", cases[i].sudo, NULL);
+        fact_set_int(&fs, "gpu.count", 2, NULL);
+        fact_set_int(&fs, "gpu.0.vram_bytes", cases[i].vram0 << 30, NULL);
+        fact_set_int(&fs, "gpu.1.vram_bytes", cases[i].vram1 << 30, NULL);
+        struct results r;
+        struct run_filter flt = {LEVEL_QUICK, NULL};
+        CHECK(checks_run(&cs, &fs, &flt, &r) == 0);
+        const struct result *s = results_start_with(&r);
+        if (cases[i].start)
+            CHECK_STR(s ? s->check->id : "(none)", cases[i].start);
+        else
+            CHECK(s == NULL);
+        CHECK_STR(cause_of(&r, "t.c1"), cases[i].c1);
+        CHECK_STR(cause_of(&r, "t.c2"), cases[i].c2);
+        CHECK_STR(cause_of(&r, "t.n1"), cases[i].n1);
+        CHECK_STR(cause_of(&r, "t.q"), cases[i].q);
+        /* a consequence says so and gives no second fix */
+        for (size_t j = 0; j < r.n; j++) {
+            const struct result *x = &r.v[j];
+            if (!x->cause)
+                continue;
+            char *want = xasprintf("see %s", x->cause->check->id);
+            CHECK_STR(x->fix, want);
+            free(want);
+            CHECK(strstr(x->summary, "(caused by ") != NULL);
+            CHECK(x->cause->st != ST_PASS && x->cause->st != ST_SKIP);
+        }
+        results_release(&r);
+        factset_release(&fs);
+    }
+    checks_release(&cs);
+}
+
 int main(void)
 {
     checks_set_schema(&fact_catalog_schema); /* what main() passes in */
@@ -595,6 +743,8 @@ int main(void)
     test_catalogue();
     test_validation();
     test_eval_type_error();
+    test_cause_loader();
+    test_cause_run();
 
     struct checkset cs;
     CHECK(checks_load_string(&cs, "t.yaml", yaml, strlen(yaml)) == 0);
