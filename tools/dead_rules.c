@@ -474,8 +474,72 @@ static int near_const(const struct cand *c, const struct consts *k)
     return 0;
 }
 
+/* is candidate c of a fact a boundary of rule ru: a number next to one of
+ * its constants, or a list of length 0, 1 or 2 (var_init's first three)
+ * where the rule measures lists with len() or count()? */
+static int edge_cand(const struct cand *cd, size_t c, const struct rule *ru, const struct consts *k)
+{
+    if (cd->t == FACT_LIST)
+        return c >= 1 && c <= 3 &&
+               (strstr(ru->when_src, "len(") != NULL || strstr(ru->when_src, "count(") != NULL);
+    return (cd->t == FACT_INT || cd->t == FACT_FLOAT) && near_const(cd, k);
+}
+
+/* the rule that decides a combination ("" when none) */
+static void rule_of(const struct checkset *cs, const struct check *ck, const struct var *vars,
+                    size_t nv, const size_t *pick, int set_count, char *out)
+{
+    struct factset fs = FACTSET_INIT;
+    struct results r;
+    out[0] = '\0';
+    if (run_one(cs, ck, vars, nv, pick, set_count, &fs, &r) == 0) {
+        if (r.n == 1)
+            snprintf(out, RULE_ID_MAX, "%s", r.v[0].rule);
+        results_release(&r);
+    }
+    factset_release(&fs);
+}
+
+/* the edge cases of fact j from base: returns whether they were decided by
+ * more than one rule (the edge moves the verdict); emits them when `emit` */
+static int edges_of(FILE *out, const struct checkset *cs, const struct check *ck,
+                    const struct var *vars, size_t nv, const size_t *base, size_t j, int set_count,
+                    const struct rule *ru, const struct consts *k, const char *about, int emit)
+{
+    size_t *p = xcalloc(nv + 1, sizeof(*p));
+    char first[RULE_ID_MAX] = "", got[RULE_ID_MAX];
+    int moved = 0, n = 0;
+    for (size_t c = 0; c < vars[j].n; c++) {
+        const struct cand *cd = &vars[j].c[c];
+        if (!edge_cand(cd, c, ru, k))
+            continue;
+        memcpy(p, base, nv * sizeof(*p));
+        p[j] = c;
+        if (!emit) {
+            rule_of(cs, ck, vars, nv, p, set_count, got);
+            moved |= n++ && strcmp(got, first) != 0;
+            if (n == 1)
+                snprintf(first, sizeof(first), "%s", got);
+            continue;
+        }
+        char what[FACT_NAME_MAX + 40];
+        if (cd->t == FACT_INT)
+            snprintf(what, sizeof(what), "%s=%" PRId64, vars[j].name, cd->i);
+        else if (cd->t == FACT_FLOAT)
+            snprintf(what, sizeof(what), "%s=%.9g", vars[j].name, cd->f);
+        else
+            snprintf(what, sizeof(what), "len(%s)=%zu", vars[j].name, cd->l.n);
+        emit_case(out, cs, ck, vars, nv, p, set_count, about, what);
+    }
+    free(p);
+    return moved;
+}
+
 /* the witness of rule ru with each number fact it reads moved to each
- * neighbour of each constant of its text: inside and outside its bounds */
+ * neighbour of each constant of its text: inside and outside its bounds.
+ * Where that moves no verdict (`a > 0 || b > 0` with both past), the
+ * edges again from the witness with one other fact changed, the first
+ * such base where they do, so each threshold of a disjunction is pinned */
 static void emit_edges(FILE *out, const struct checkset *cs, const struct check *ck,
                        const struct var *vars, const struct strlist *names, const size_t *wit,
                        int set_count, const struct rule *ru, const char *about)
@@ -484,33 +548,24 @@ static void emit_edges(FILE *out, const struct checkset *cs, const struct check 
     scan_consts(cs, ru->when_src, &k);
     struct strlist ids = STRLIST_INIT;
     expr_idents(ru->when, &ids);
-    size_t nv = names->n, *p = xcalloc(nv + 1, sizeof(*p));
+    size_t nv = names->n, *base = xcalloc(nv + 1, sizeof(*base));
     for (size_t j = 0; j < nv; j++) {
         if (!strlist_has(&ids, names->v[j]))
             continue;
-        for (size_t c = 0; c < vars[j].n; c++) {
-            const struct cand *cd = &vars[j].c[c];
-            /* a list: lengths 0, 1 and 2 (var_init's first three), for len() and count() */
-            int list_edge =
-                cd->t == FACT_LIST && c >= 1 && c <= 3 && strstr(ru->when_src, "len(") != NULL;
-            list_edge |=
-                cd->t == FACT_LIST && c >= 1 && c <= 3 && strstr(ru->when_src, "count(") != NULL;
-            if (c == wit[j] ||
-                (!list_edge && ((cd->t != FACT_INT && cd->t != FACT_FLOAT) || !near_const(cd, &k))))
-                continue;
-            char what[FACT_NAME_MAX + 40];
-            if (cd->t == FACT_INT)
-                snprintf(what, sizeof(what), "%s=%" PRId64, vars[j].name, cd->i);
-            else if (cd->t == FACT_FLOAT)
-                snprintf(what, sizeof(what), "%s=%.9g", vars[j].name, cd->f);
-            else
-                snprintf(what, sizeof(what), "len(%s)=%zu", vars[j].name, cd->l.n);
-            memcpy(p, wit, nv * sizeof(*p));
-            p[j] = c;
-            emit_case(out, cs, ck, vars, nv, p, set_count, about, what);
-        }
+        edges_of(out, cs, ck, vars, nv, wit, j, set_count, ru, &k, about, 1);
+        if (edges_of(out, cs, ck, vars, nv, wit, j, set_count, ru, &k, about, 0))
+            continue;
+        int found = 0;
+        for (size_t m = 0; m < nv && !found; m++)
+            for (size_t c = 0; m != j && c < vars[m].n && !found; c++) {
+                memcpy(base, wit, nv * sizeof(*base));
+                base[m] = c;
+                found = edges_of(out, cs, ck, vars, nv, base, j, set_count, ru, &k, about, 0);
+            }
+        if (found)
+            edges_of(out, cs, ck, vars, nv, base, j, set_count, ru, &k, about, 1);
     }
-    free(p);
+    free(base);
     strlist_release(&ids);
     strlist_release(&k.str);
 }
