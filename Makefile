@@ -176,7 +176,7 @@ fuzz-replay: $(BUILD)/.deps $(FUZZ_REPLAYS)
 # mutated one at a time (removed, negated, thresholds x10 and /10, each
 # comparison and connective swapped) and judged against every fixture
 # machine's recorded facts (tools/mutation_eval.c, milliseconds a mutant)
-# and test_verdicts; then the C mutations of tools/mutations-c.txt, each
+# and test_verdicts and test_boundaries; then the C mutations of tools/mutations-c.txt, each
 # rebuilt and run through the fast layers. Survivors are listed in
 # $(BUILD)/mutation/survivors.txt. MUTATION_ONLY=pcie. limits the checks.
 $(BUILD)/tools/mutation_eval: tools/mutation_eval.c $(LIBOBJS)
@@ -195,7 +195,14 @@ $(BUILD)/tools/dead_rules: tools/dead_rules.c $(LIBOBJS)
 dead-rules: $(BUILD)/.deps $(BUILD)/tools/dead_rules
 	@$(BUILD)/tools/dead_rules checks.yaml
 
-mutation: $(BUILD)/.deps $(BIN) $(BUILD)/tools/mutation_eval $(BUILD)/tests/test_verdicts
+# `make boundaries`: rewrite tests/data/boundaries/cases.tsv, every rule's
+# witness and its cases either side of each threshold, that test_boundaries
+# replays; run it after changing a rule and review the table's diff
+boundaries: $(BUILD)/.deps $(BUILD)/tools/dead_rules
+	@$(BUILD)/tools/dead_rules checks.yaml --cases tests/data/boundaries/cases.tsv
+
+mutation: $(BUILD)/.deps $(BIN) $(BUILD)/tools/mutation_eval $(BUILD)/tests/test_verdicts \
+          $(BUILD)/tests/test_boundaries
 	@BUILD=$(BUILD) python3 tools/mutation.py $(if $(MUTATION_ONLY),--only $(MUTATION_ONLY))
 
 # the doctor on this machine
@@ -308,5 +315,5 @@ format:
 clean:
 	rm -rf build build-asan build-cc build-fuzz build-clang rocm-vla-doctor tests/out
 
-.PHONY: mutation dead-rules FORCE install uninstall all run test layers test-gpu bench asan-test clean format compilers unit-bins fuzz fuzz-bins fuzz-replay
+.PHONY: mutation dead-rules boundaries FORCE install uninstall all run test layers test-gpu bench asan-test clean format compilers unit-bins fuzz fuzz-bins fuzz-replay
 -include $(OBJS:.o=.d)

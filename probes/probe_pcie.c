@@ -119,10 +119,22 @@ static void link_facts(struct factset *fs, int gpu, const char *bdf, const struc
         free(dpm);
     }
     const char *fr = fact_gpu_name(fn, gpu, "link.reachable_speed_gts");
-    if (drc == 0 && top > sh->speed && top <= sh->max_speed + 1e-9)
-        fact_set_float(fs, fr, top, dsrc);
-    else if (drc == 0 || sh->speed >= sh->max_speed - 1e-9)
-        fact_set_float(fs, fr, sh->speed, ssrc);
+    int use_top = drc == 0 && top > sh->speed && top <= sh->max_speed + 1e-9;
+    double reach = use_top ? top : sh->speed;
+    const char *rsrc = use_top ? dsrc : ssrc;
+    /* no link trains above either end's maximum, and the slowest link
+     * bounds the path: an idle Gen4 card behind a Gen3 root port or bridge
+     * reaches 8 GT/s, not its top DPM level (every hop with link files, the
+     * unjudged ends of links included) */
+    char csrc[96];
+    for (size_t k = 0; k < n; k++)
+        if (h[k].has_link && h[k].max_speed > 0 && h[k].max_speed < reach - 1e-9) {
+            reach = h[k].max_speed;
+            snprintf(csrc, sizeof(csrc), GP_PCI_DEVICES "/%s/max_link_speed", h[k].bdf);
+            rsrc = csrc;
+        }
+    if (drc == 0 || sh->speed >= sh->max_speed - 1e-9)
+        fact_set_float(fs, fr, reach, rsrc);
     else
         fact_set_unknown(fs, fr, dsrc,
                          "%s runs below its maximum and pp_dpm_pcie is unavailable to tell an "

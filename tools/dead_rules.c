@@ -1,6 +1,6 @@
 /* dead_rules.c - find the rules of checks.yaml that no input can make decide.
  *
- *   dead_rules [CHECKS.yaml] [--cap N] [--only ID]
+ *   dead_rules [CHECKS.yaml] [--cap N] [--only ID] [--cases FILE]
  *
  * A rule that can never decide (a warn rule behind a fail rule that skips
  * first on the same unknown fact, a condition that contradicts an earlier
@@ -18,7 +18,19 @@
  * combinations (default 20000) a check is sampled, and the line says so.
  * A reported rule is dead within these values; a rule reached only through
  * other values (arithmetic on facts) would show here as dead, so read each.
- * Exit 0 when no rule is dead, 1 when some are, 2 on bad input. */
+ * Exit 0 when no rule is dead, 1 when some are, 2 on bad input.
+ *
+ * --cases FILE writes the boundary table that tests/unit/test_boundaries.c
+ * replays (`make boundaries`): for every rule the first combination seen
+ * where it decides (its witness; the pass verdict's too, when one was
+ * seen), then that witness with each fact the rule reads moved to each
+ * neighbour of each number in the rule's text (c-1, c, c+1; a list the
+ * rule measures with len() or count(): lengths 0, 1 and 2), so a case
+ * just inside and one just outside every threshold pin the verdict and
+ * the deciding rule. The expected values are what the engine gives now:
+ * a change of a threshold shows as a diff of this table for a reviewer. */
+#include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +39,7 @@
 #include "probes/fact_catalog.h"
 #include "src/core/checks.h"
 #include "src/core/fact.h"
+#include "src/core/fact_wire.h"
 #include "src/core/util.h"
 
 #define MAX_CANDS 48
@@ -302,20 +315,40 @@ static uint64_t next_rand(void)
  * how far down the rules the verdict came, for the search: 2*position of the
  * deciding rule (skip, then fail, then warn: the order of hit[]), one less
  * when that rule was unknown, 2*nr for pass, -1 for an error */
-static int judge(const struct checkset *cs, const struct check *ck, struct var *vars, size_t nv,
-                 const size_t *pick, int set_count, char *hit)
+/* one combination's fact set, judged by the real engine: 0 and r filled,
+ * or -1 */
+static int run_one(const struct checkset *cs, const struct check *ck, const struct var *vars,
+                   size_t nv, const size_t *pick, int set_count, struct factset *fs,
+                   struct results *r)
 {
-    struct factset fs = FACTSET_INIT;
     for (size_t j = 0; j < nv; j++)
-        set_cand(&fs, vars[j].name, &vars[j].c[pick[j]]);
+        set_cand(fs, vars[j].name, &vars[j].c[pick[j]]);
     if (set_count)
-        fact_set_int(&fs, "gpu.count", 1, "dead_rules");
+        fact_set_int(fs, "gpu.count", 1, "dead_rules");
     struct strlist only = STRLIST_INIT;
     strlist_add(&only, ck->id);
     struct run_filter flt = {LEVEL_SOAK, &only};
+    int rc = checks_run(cs, fs, &flt, r);
+    strlist_release(&only);
+    return rc;
+}
+
+/* the first combination where rule i decides (i == the rule count: pass) */
+static void witness(size_t **wit, size_t i, const size_t *pick, size_t nv)
+{
+    if (wit && !wit[i]) {
+        wit[i] = xcalloc(nv + 1, sizeof(size_t));
+        memcpy(wit[i], pick, nv * sizeof(size_t));
+    }
+}
+
+static int judge(const struct checkset *cs, const struct check *ck, struct var *vars, size_t nv,
+                 const size_t *pick, int set_count, char *hit, size_t **wit)
+{
+    struct factset fs = FACTSET_INIT;
     struct results r;
     int pos = -1;
-    if (checks_run(cs, &fs, &flt, &r) == 0) {
+    if (run_one(cs, ck, vars, nv, pick, set_count, &fs, &r) == 0) {
         const char *rule = r.n == 1 ? r.v[0].rule : "";
         size_t idx;
         char kind[8], tail = 0;
@@ -325,14 +358,17 @@ static int judge(const struct checkset *cs, const struct check *ck, struct var *
                           : strcmp(kind, "fail") == 0 ? ck->nskip
                                                       : ck->nskip + ck->nfail;
             pos = 2 * (int)(base + idx) - (nf == 3);
-            if (nf == 2)
+            if (nf == 2) {
                 hit[base + idx] = 1;
+                witness(wit, base + idx, pick, nv);
+            }
         } else if (r.n == 1 && strcmp(rule, "pass") == 0) {
             pos = 2 * (int)(ck->nskip + ck->nfail + ck->nwarn);
+            hit[ck->nskip + ck->nfail + ck->nwarn] = 1;
+            witness(wit, ck->nskip + ck->nfail + ck->nwarn, pick, nv);
         }
         results_release(&r);
     }
-    strlist_release(&only);
     factset_release(&fs);
     return pos;
 }
@@ -351,13 +387,13 @@ static int score(int pos, size_t t)
  * furthest down the rules (ties taken at random, a walk on a plateau);
  * returns the judgements made */
 static double search(const struct checkset *cs, const struct check *ck, struct var *vars, size_t nv,
-                     size_t *pick, int set_count, char *hit, size_t t)
+                     size_t *pick, int set_count, char *hit, size_t **wit, size_t t)
 {
     double made = 0;
     for (int start = 0; start < 8 && !hit[t]; start++) {
         for (size_t j = 0; j < nv; j++)
             pick[j] = vars[j].n < 2 ? 0 : 1 + (size_t)(next_rand() % (vars[j].n - 1));
-        int cur = score(judge(cs, ck, vars, nv, pick, set_count, hit), t), moved = 1;
+        int cur = score(judge(cs, ck, vars, nv, pick, set_count, hit, wit), t), moved = 1;
         made++;
         for (int round = 0; round < 32 && moved && !hit[t]; round++) {
             moved = 0;
@@ -365,7 +401,7 @@ static double search(const struct checkset *cs, const struct check *ck, struct v
                 size_t best = pick[j];
                 for (size_t c = 0; c < vars[j].n && !hit[t]; c++) {
                     pick[j] = c;
-                    int sc = score(judge(cs, ck, vars, nv, pick, set_count, hit), t);
+                    int sc = score(judge(cs, ck, vars, nv, pick, set_count, hit, wit), t);
                     made++;
                     /* a tie moves too, now and then: a rule `a > 0 || b > 0`
                      * turns false only after both changed, one at a time */
@@ -401,8 +437,141 @@ static const struct rule *rule_at(const struct check *ck, size_t i, const char *
                                        : &ck->warn[*idx];
 }
 
-/* the number of dead rules of one check */
-static int explore(const struct checkset *cs, const struct check *ck, double cap)
+/* one case of the boundary table: a header line "case <check> <rule under
+ * test> <what> <status> <deciding rule>", the facts in the wire format
+ * (src/core/fact_wire.h), a blank line */
+static void emit_case(FILE *out, const struct checkset *cs, const struct check *ck,
+                      const struct var *vars, size_t nv, const size_t *pick, int set_count,
+                      const char *about, const char *what)
+{
+    struct factset fs = FACTSET_INIT;
+    struct results r;
+    if (run_one(cs, ck, vars, nv, pick, set_count, &fs, &r) == 0) {
+        if (r.n == 1) {
+            struct strbuf sb = STRBUF_INIT;
+            for (size_t i = 0; i < fs.n; i++)
+                fact_wire_encode(&sb, fs.v[i]);
+            fprintf(out, "case\t%s\t%s\t%s\t%s\t%s\n%s\n", ck->id, about, what,
+                    status_name(r.v[0].st), r.v[0].rule, sb.buf ? sb.buf : "");
+            strbuf_release(&sb);
+        }
+        results_release(&r);
+    }
+    factset_release(&fs);
+}
+
+/* is a number candidate one of the neighbours var_init() made of a
+ * constant of k? */
+static int near_const(const struct cand *c, const struct consts *k)
+{
+    for (size_t j = 0; j < k->nnum; j++) {
+        double v = k->num[j];
+        if (c->t == FACT_INT && llabs(c->i - (int64_t)floor(v)) <= 1)
+            return 1;
+        if (c->t == FACT_FLOAT && fabs(c->f - v) <= 1.5e-6 * (v ? fabs(v) : 1))
+            return 1;
+    }
+    return 0;
+}
+
+/* is candidate c of a fact a boundary of rule ru: a number next to one of
+ * its constants, or a list of length 0, 1 or 2 (var_init's first three)
+ * where the rule measures lists with len() or count()? */
+static int edge_cand(const struct cand *cd, size_t c, const struct rule *ru, const struct consts *k)
+{
+    if (cd->t == FACT_LIST)
+        return c >= 1 && c <= 3 &&
+               (strstr(ru->when_src, "len(") != NULL || strstr(ru->when_src, "count(") != NULL);
+    return (cd->t == FACT_INT || cd->t == FACT_FLOAT) && near_const(cd, k);
+}
+
+/* the rule that decides a combination ("" when none) */
+static void rule_of(const struct checkset *cs, const struct check *ck, const struct var *vars,
+                    size_t nv, const size_t *pick, int set_count, char *out)
+{
+    struct factset fs = FACTSET_INIT;
+    struct results r;
+    out[0] = '\0';
+    if (run_one(cs, ck, vars, nv, pick, set_count, &fs, &r) == 0) {
+        if (r.n == 1)
+            snprintf(out, RULE_ID_MAX, "%s", r.v[0].rule);
+        results_release(&r);
+    }
+    factset_release(&fs);
+}
+
+/* the edge cases of fact j from base: returns whether they were decided by
+ * more than one rule (the edge moves the verdict); emits them when `emit` */
+static int edges_of(FILE *out, const struct checkset *cs, const struct check *ck,
+                    const struct var *vars, size_t nv, const size_t *base, size_t j, int set_count,
+                    const struct rule *ru, const struct consts *k, const char *about, int emit)
+{
+    size_t *p = xcalloc(nv + 1, sizeof(*p));
+    char first[RULE_ID_MAX] = "", got[RULE_ID_MAX];
+    int moved = 0, n = 0;
+    for (size_t c = 0; c < vars[j].n; c++) {
+        const struct cand *cd = &vars[j].c[c];
+        if (!edge_cand(cd, c, ru, k))
+            continue;
+        memcpy(p, base, nv * sizeof(*p));
+        p[j] = c;
+        if (!emit) {
+            rule_of(cs, ck, vars, nv, p, set_count, got);
+            moved |= n++ && strcmp(got, first) != 0;
+            if (n == 1)
+                snprintf(first, sizeof(first), "%s", got);
+            continue;
+        }
+        char what[FACT_NAME_MAX + 40];
+        if (cd->t == FACT_INT)
+            snprintf(what, sizeof(what), "%s=%" PRId64, vars[j].name, cd->i);
+        else if (cd->t == FACT_FLOAT)
+            snprintf(what, sizeof(what), "%s=%.9g", vars[j].name, cd->f);
+        else
+            snprintf(what, sizeof(what), "len(%s)=%zu", vars[j].name, cd->l.n);
+        emit_case(out, cs, ck, vars, nv, p, set_count, about, what);
+    }
+    free(p);
+    return moved;
+}
+
+/* the witness of rule ru with each number fact it reads moved to each
+ * neighbour of each constant of its text: inside and outside its bounds.
+ * Where that moves no verdict (`a > 0 || b > 0` with both past), the
+ * edges again from the witness with one other fact changed, the first
+ * such base where they do, so each threshold of a disjunction is pinned */
+static void emit_edges(FILE *out, const struct checkset *cs, const struct check *ck,
+                       const struct var *vars, const struct strlist *names, const size_t *wit,
+                       int set_count, const struct rule *ru, const char *about)
+{
+    struct consts k = {.nnum = 0, .str = STRLIST_INIT};
+    scan_consts(cs, ru->when_src, &k);
+    struct strlist ids = STRLIST_INIT;
+    expr_idents(ru->when, &ids);
+    size_t nv = names->n, *base = xcalloc(nv + 1, sizeof(*base));
+    for (size_t j = 0; j < nv; j++) {
+        if (!strlist_has(&ids, names->v[j]))
+            continue;
+        edges_of(out, cs, ck, vars, nv, wit, j, set_count, ru, &k, about, 1);
+        if (edges_of(out, cs, ck, vars, nv, wit, j, set_count, ru, &k, about, 0))
+            continue;
+        int found = 0;
+        for (size_t m = 0; m < nv && !found; m++)
+            for (size_t c = 0; m != j && c < vars[m].n && !found; c++) {
+                memcpy(base, wit, nv * sizeof(*base));
+                base[m] = c;
+                found = edges_of(out, cs, ck, vars, nv, base, j, set_count, ru, &k, about, 0);
+            }
+        if (found)
+            edges_of(out, cs, ck, vars, nv, base, j, set_count, ru, &k, about, 1);
+    }
+    free(base);
+    strlist_release(&ids);
+    strlist_release(&k.str);
+}
+
+/* the number of dead rules of one check; with cases, its boundary table */
+static int explore(const struct checkset *cs, const struct check *ck, double cap, FILE *cases)
 {
     size_t nr = ck->nskip + ck->nfail + ck->nwarn;
     if (!nr)
@@ -426,14 +595,15 @@ static int explore(const struct checkset *cs, const struct check *ck, double cap
         total *= (double)vars[j].n;
         set_count &= strcmp(names.v[j], "gpu.count") != 0;
     }
-    char *hit = xcalloc(nr, 1);
+    char *hit = xcalloc(nr + 1, 1); /* [nr]: the pass verdict */
+    size_t **wit = xcalloc(nr + 1, sizeof(*wit));
     size_t *pick = xcalloc(names.n + 1, sizeof(size_t));
     int sampled = total > cap;
     double tried = 0;
     if (!sampled) {
         /* every combination, in odometer order, until every rule has decided */
         for (;;) {
-            judge(cs, ck, vars, names.n, pick, set_count, hit);
+            judge(cs, ck, vars, names.n, pick, set_count, hit, wit);
             tried++;
             if (all_hit(hit, nr))
                 break;
@@ -452,14 +622,26 @@ static int explore(const struct checkset *cs, const struct check *ck, double cap
                 pick[j] = vars[j].n < 2 || next_rand() % 100 < unknown_pct
                               ? 0
                               : 1 + (size_t)(next_rand() % (vars[j].n - 1));
-            judge(cs, ck, vars, names.n, pick, set_count, hit);
+            judge(cs, ck, vars, names.n, pick, set_count, hit, wit);
         }
         for (size_t t = 0; t < nr; t++)
             if (!hit[t])
-                tried += search(cs, ck, vars, names.n, pick, set_count, hit, t);
+                tried += search(cs, ck, vars, names.n, pick, set_count, hit, wit, t);
         printf("sampled: %s: %.0f combinations, %.0f judged (random, then a search for each "
                "rule not yet seen deciding)\n",
                ck->id, total, tried);
+    }
+    if (cases && !hit[nr])
+        tried += search(cs, ck, vars, names.n, pick, set_count, hit, wit, nr);
+    for (size_t i = 0; cases && i <= nr; i++) {
+        if (!wit[i])
+            continue;
+        char about[16];
+        const struct rule *ru = i < nr ? rule_at(ck, i, &kind, &idx) : NULL;
+        snprintf(about, sizeof(about), ru ? "%s[%zu]" : "pass", kind, idx);
+        emit_case(cases, cs, ck, vars, names.n, wit[i], set_count, about, "witness");
+        if (ru)
+            emit_edges(cases, cs, ck, vars, &names, wit[i], set_count, ru, about);
     }
     int dead = 0;
     for (size_t i = 0; i < nr; i++) {
@@ -473,6 +655,9 @@ static int explore(const struct checkset *cs, const struct check *ck, double cap
     for (size_t j = 0; j < names.n; j++)
         var_release(&vars[j]);
     free(vars);
+    for (size_t i = 0; i <= nr; i++)
+        free(wit[i]);
+    free(wit);
     free(hit);
     free(pick);
     strlist_release(&names);
@@ -482,17 +667,20 @@ static int explore(const struct checkset *cs, const struct check *ck, double cap
 
 int main(int argc, char **argv)
 {
-    const char *path = NULL, *only = NULL;
+    const char *path = NULL, *only = NULL, *cases_path = NULL;
     double cap = 20000;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--cap") == 0 && i + 1 < argc)
             cap = atof(argv[++i]);
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             only = argv[++i];
+        else if (strcmp(argv[i], "--cases") == 0 && i + 1 < argc)
+            cases_path = argv[++i];
         else if (argv[i][0] != '-' && !path)
             path = argv[i];
         else {
-            fprintf(stderr, "usage: dead_rules [CHECKS.yaml] [--cap N] [--only ID]\n");
+            fprintf(stderr,
+                    "usage: dead_rules [CHECKS.yaml] [--cap N] [--only ID] [--cases FILE]\n");
             return 2;
         }
     }
@@ -504,15 +692,28 @@ int main(int argc, char **argv)
     struct checkset cs;
     if (checks_load_default(&cs, path))
         return 2;
+    FILE *cases = NULL;
+    if (cases_path && !(cases = fopen(cases_path, "w"))) {
+        fprintf(stderr, "dead_rules: cannot write '%s': %s\n", cases_path, strerror(errno));
+        checks_release(&cs);
+        return 2;
+    }
+    if (cases)
+        fprintf(cases, "# boundary cases of checks.yaml, written by `make boundaries` "
+                       "(tools/dead_rules.c --cases),\n# replayed by tests/unit/test_boundaries.c; "
+                       "regenerate after changing a rule and review the diff\n\n");
     int dead = 0;
     size_t n = 0;
     for (size_t i = 0; i < cs.n; i++) {
         if (only && strcmp(only, cs.v[i].id) != 0)
             continue;
-        dead += explore(&cs, &cs.v[i], cap);
+        dead += explore(&cs, &cs.v[i], cap, cases);
         n++;
     }
+    int werr = cases && fclose(cases);
+    if (werr)
+        fprintf(stderr, "dead_rules: cannot write '%s': %s\n", cases_path, strerror(errno));
     printf("dead_rules: %zu checks, %d dead rules\n", n, dead);
     checks_release(&cs);
-    return dead ? 1 : 0;
+    return werr ? 2 : dead ? 1 : 0;
 }

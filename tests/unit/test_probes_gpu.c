@@ -439,6 +439,17 @@ static void test_navi31(void)
     CHECK(NEAR(fflt("gpu.0.link.reachable_speed_gts"), 8.0));
     CHECK(NEAR(fflt("gpu.0.link.max_speed_gts"), 16.0));
 
+    /* idle behind a Gen3 root port: the top DPM level (16) is capped by the
+     * slowest hop's maximum, 8 GT/s, which the source names */
+    fresh();
+    build_navi31("2.5", 16, "8.0", 16);
+    run_probes();
+    CHECK(NEAR(fflt("gpu.0.link.speed_gts"), 2.5));
+    CHECK(NEAR(fflt("gpu.0.link.max_speed_gts"), 16.0));
+    CHECK(NEAR(fflt("gpu.0.link.reachable_speed_gts"), 8.0));
+    CHECK(strstr(F("gpu.0.link.reachable_speed_gts")->source, "0000:80:01.1/max_link_speed") !=
+          NULL);
+
     /* a Gen5 root port with this Gen4 card is not a slow link */
     fresh();
     build_navi31("16.0", 16, "32.0", 16);

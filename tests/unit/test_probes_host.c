@@ -337,6 +337,23 @@ static void test_user(void)
     probe_user_run(&ctx);
     CHECK(fbool("user.in_device_groups") == 1);
 
+    /* the render node owned by another group than /dev/kfd's: either group
+     * alone is not enough, both are */
+    put("/.snapshot/devnodes", "/dev/kfd 0660 0 109\n/dev/dri/renderD128 0660 0 44\n");
+    static const char *const held[] = {"groups 1000 109", "groups 1000 44", "groups 1000 44 109"};
+    for (int i = 0; i < 3; i++) {
+        char id[96];
+        snprintf(id, sizeof(id), "user alice\nuid 1000\ngid 1000\n%s\n", held[i]);
+        put("/.snapshot/identity", id);
+        factset_release(&fs);
+        probe_kfd_run(&ctx);
+        probe_user_run(&ctx);
+        CHECK_STR(fstr("kfd.group"), "render");
+        CHECK_STR(fstr("dri.render_group"), "video");
+        CHECK(fbool("user.in_device_groups") == (i == 2));
+    }
+    put("/.snapshot/devnodes", "/dev/kfd 0660 0 109\n/dev/dri/renderD128 0660 0 109\n");
+
     /* never added */
     put("/etc/group", "video:x:44:\nrender:x:109:\nalice:x:1000:\n");
     put("/.snapshot/identity", "user alice\nuid 1000\ngid 1000\ngroups 1000\n");

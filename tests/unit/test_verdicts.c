@@ -383,6 +383,26 @@ static const struct vcase cases[] = {
      NULL, NULL, NULL},
     {"vla.nonfinite", VLA_GPU "vla.nonfinite=true", ST_FAIL, NULL, NULL, NULL},
 
+/* ---- issue 21: each failure kind its own cause and fix ---- */
+#define KFD_OPEN                                                                                   \
+    AMD "env.wsl=false; kfd.present=true; kernel.dmesg.kfd_unsupported=false; "                    \
+        "kfd.group=render; host.sudo_present=true; kfd.open_result="
+    {"kfd.access", KFD_OPEN "EACCES", ST_FAIL, "permission denied", "usermod -aG render,video",
+     NULL},
+    {"kfd.access", KFD_OPEN "EPERM", ST_FAIL, "device cgroup", "--device=/dev/kfd", "usermod"},
+    {"kfd.access", KFD_OPEN "ENXIO", ST_FAIL, "no driver answers it", "grep -i kfd", "usermod"},
+    {"kfd.access", KFD_OPEN "ENODEV", ST_FAIL, "ENODEV, the device node exists", "grep -i kfd",
+     "usermod"},
+    {"kfd.access", KFD_OPEN "EAGAIN", ST_FAIL, "GPU reset or a suspend", "kernel.gpu_resets",
+     "usermod"},
+    {"kfd.access", KFD_OPEN "ENOENT", ST_FAIL, "the node vanished", "run again", "usermod"},
+    {"kfd.access", KFD_OPEN "EBUSY", ST_FAIL, "opening /dev/kfd failed: EBUSY", "kernel log",
+     "usermod"},
+#define INITSTATE AMD "driver.module_present=true; host.sudo_present=true; driver.initstate="
+    {"driver.loaded", INITSTATE "coming", ST_FAIL, "still initialising", "stays 'coming'", NULL},
+    {"driver.loaded", INITSTATE "going", ST_FAIL, "being unloaded", "modprobe amdgpu", NULL},
+    {"driver.loaded", INITSTATE "unformed", ST_FAIL, "state is 'unformed', not 'live'", NULL, NULL},
+
     /* ---- targeted: the review's findings ---- */
     /* a CUDA wheel on a machine without an AMD GPU: "built for ROCm" is false */
     {"python.torch_build",
@@ -694,7 +714,30 @@ struct rcase {
 
 #define PCIE_ATOMICS "gpu.0.is_apu=false; kernel.dmesg.pci_rejects_atomics=false; "
 
+/* kfd.access: the rule each open() result of /dev/kfd is decided by */
+static const struct {
+    const char *open_result, *rule;
+} kfd_kinds[] = {{"EACCES", "fail[3]"}, {"EPERM", "fail[4]"},  {"ENXIO", "fail[5]"},
+                 {"ENODEV", "fail[5]"}, {"EAGAIN", "fail[6]"}, {"ENOENT", "fail[7]"},
+                 {"EBUSY", "fail[8]"},  {"ok", "pass"}};
+
 static const struct rcase rules[] = {
+    /* issue 21: failure kinds, each decided by its own rule */
+    {"pcie.link",
+     AMD "gpu.0.is_apu=false; gpu.0.link.width=16; gpu.0.link.max_width=16; "
+         "gpu.0.link.reachable_speed_gts=8.0; gpu.0.link.max_speed_gts=16.0",
+     ST_WARN, "warn[0]"},
+    {"render.vulkan",
+     AMD "render.vulkan_software_only=false; render.vulkan_loader=true; render.vulkan_error=; "
+         "render.vulkan_amd_device=false; render.vulkan_devices=[llvmpipe]",
+     ST_FAIL, "fail[2]"},
+#define TORCH                                                                                      \
+    AMD "python.present=true; python.torch_present=true; python.torch_version=2.11.0; "            \
+        "python.torch_wheel_index=https://download.pytorch.org/whl/rocm6.4; "                      \
+        "python.externally_managed=false; python.torch_build="
+    {"python.torch_build", TORCH "cuda", ST_FAIL, "fail[5]"},
+    {"python.torch_build", TORCH "cpu", ST_FAIL, "fail[6]"},
+    {"python.torch_build", TORCH "xpu", ST_FAIL, "fail[7]"},
     /* kernel.svm: the config decides; without it the kernel log does */
     {"kernel.svm", AMD "kernel.svm_config=n", ST_FAIL, "fail[0]"},
     {"kernel.svm", AMD "kernel.svm_config=y", ST_PASS, "pass"},
@@ -781,6 +824,14 @@ int main(void)
     for (size_t i = 0; i < ARRAY_SIZE(rules); i++) {
         const struct vcase c = {rules[i].id, rules[i].facts, rules[i].want, NULL, NULL, NULL};
         run_case(&cs, &c, rules[i].rule);
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(kfd_kinds); i++) {
+        char facts[512];
+        snprintf(facts, sizeof(facts), KFD_OPEN "%s", kfd_kinds[i].open_result);
+        const struct vcase c = {
+            "kfd.access", facts, i + 1 < ARRAY_SIZE(kfd_kinds) ? ST_FAIL : ST_PASS,
+            NULL,         NULL,  NULL};
+        run_case(&cs, &c, kfd_kinds[i].rule);
     }
     /* every check has a case where it does not pass */
     for (size_t i = 0; i < cs.n; i++) {
