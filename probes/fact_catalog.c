@@ -338,8 +338,10 @@ static const struct fact_decl facts_vla[] = {
  * probe of the table, judged by the level "soak" checks */
 static const struct fact_decl facts_soak[] = {
     {"soak.error", S}, {"soak.preset", S}, {"soak.backend", S}, {"soak.device", S}, {"soak.pci", S}, {"soak.telemetry_gpu", S},
+    {"soak.fallback", S},
     {"soak.dtype", S}, {"soak.load_path", S}, {"soak.interrupted", B}, {"soak.samples", I},
     {"soak.calls", I}, {"soak.duration_s", F}, {"soak.window_s", F},
+    {"soak.window_calls", I}, {"soak.window_samples", I},
     {"soak.p50_ms", F}, {"soak.p99_ms", F}, {"soak.p99_first_ms", F}, {"soak.p99_last_ms", F},
     {"soak.p99_growth_pct", F},
     {"soak.sclk_first_mhz", F}, {"soak.sclk_last_mhz", F}, {"soak.sclk_drop_pct", F},

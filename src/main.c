@@ -257,12 +257,6 @@ static void iso_now(char *buf, size_t n)
     strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static const char *fact_str(const struct factset *fs, const char *name)
-{
-    const struct fact *f = fact_get(fs, name);
-    return f && f->type == FACT_STR ? f->s : NULL;
-}
-
 /* the exit status when several apply: the largest (internal 3 > usage or
  * an unwritable report 2 > a finding 1 > 0), so that a CI gate never reads
  * "the machine failed" when the report it wants was not written */
