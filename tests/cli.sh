@@ -84,6 +84,23 @@ if grep -q "did you mean" "$D/typo-far.out"; then
 else
     pass=$((pass + 1))
 fi
+# an interrupted check says which probe was running (a Python that sleeps
+# holds the python probe while the signal comes)
+printf '#!/bin/sh\nsleep 3\n' >"$D/slowpy"
+chmod +x "$D/slowpy"
+"$RVD" --python "$D/slowpy" >/dev/null 2>"$D/int-probe.out" &
+ipid=$!
+sleep 1
+kill -TERM $ipid
+wait $ipid
+rc=$?
+if [ "$rc" = 143 ] && grep -q "check interrupted by SIGTERM;.*; the probe python was running$" "$D/int-probe.out"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL cli int-probe: exit $rc (want 143), stderr names no probe"
+    sed 's/^/    /' "$D/int-probe.out" | head -5
+fi
 t missing-sysroot 2 "$RVD" --sysroot /nonexistent/dir
 has missing-sysroot "cannot use sysroot '/nonexistent/dir'"
 

@@ -38,6 +38,7 @@
 #include "../core/version.h"
 #include "../core/outfile.h"
 #include "../core/rootfs.h"
+#include "../core/tmpdirs.h"
 #include "../gpu/isolate.h"
 #include "../report/report.h"
 #include "../snapshot/snapshot.h"
@@ -77,8 +78,7 @@ static volatile sig_atomic_t stopped;
 
 static void on_stop(int sig)
 {
-    (void)sig;
-    stopped = 1;
+    stopped = sig; /* nonzero: the signal, for the report's first line */
     if (stop_w >= 0) {
         char b = 1;
         ssize_t r = write(stop_w, &b, 1);
@@ -477,6 +477,13 @@ static void start_sampler(void *arg)
     sp->started = pthread_create(&sp->th, NULL, sampler_main, sp) == 0;
 }
 
+/* the seconds from the first call to the end of the last */
+static double last_call_s(const struct sampler *sp)
+{
+    const struct soak_call *a = &sp->calls[0], *b = &sp->calls[sp->ncalls - 1];
+    return b->t + b->lat_s - a->t;
+}
+
 static const struct probe soak_probe = {"soak", LEVEL_SOAK, 1, child_run,
                                         "the soak's VLA pass and GEMM load"};
 
@@ -679,7 +686,13 @@ int soak_cmd(int argc, char **argv)
                                    0};
         int json_stdout = o.json && !strcmp(o.json, "-");
         if (!json_stdout) {
-            printf("rocm-vla-doctor soak%s\n", stopped ? " (stopped early: Ctrl-C)" : "");
+            if (stopped)
+                printf("rocm-vla-doctor soak (stopped early by %s while the pass ran: the "
+                       "results are partial, %.0f of %.0f s)\n",
+                       tmpdirs_signal_name(stopped), sp.ncalls ? last_call_s(&sp) : 0.0,
+                       o.duration_s);
+            else
+                printf("rocm-vla-doctor soak\n");
             print_summary(&fs);
             struct text_opts to = {isatty(STDOUT_FILENO), 0, 0, 0, NULL};
             report_text_write(stdout, &meta, &res, &to);
