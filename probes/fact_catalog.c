@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/core/suggest.h"
 #include "probe.h"
 
 /* clang-format off */
@@ -338,8 +339,10 @@ static const struct fact_decl facts_vla[] = {
  * probe of the table, judged by the level "soak" checks */
 static const struct fact_decl facts_soak[] = {
     {"soak.error", S}, {"soak.preset", S}, {"soak.backend", S}, {"soak.device", S}, {"soak.pci", S}, {"soak.telemetry_gpu", S},
+    {"soak.fallback", S},
     {"soak.dtype", S}, {"soak.load_path", S}, {"soak.interrupted", B}, {"soak.samples", I},
     {"soak.calls", I}, {"soak.duration_s", F}, {"soak.window_s", F},
+    {"soak.window_calls", I}, {"soak.window_samples", I},
     {"soak.p50_ms", F}, {"soak.p99_ms", F}, {"soak.p99_first_ms", F}, {"soak.p99_last_ms", F},
     {"soak.p99_growth_pct", F},
     {"soak.sclk_first_mhz", F}, {"soak.sclk_last_mhz", F}, {"soak.sclk_drop_pct", F},
@@ -512,45 +515,10 @@ int fact_catalog_find(const char *name, const struct fact_decl **out, const char
     return 0;
 }
 
-/* Levenshtein distance, capped: names are short */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 100 || lb > 100)
-        return 100;
-    size_t row[101];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
-static void consider(const char *cand, const char *name, size_t *best, char *buf, size_t n)
-{
-    size_t d = edit_distance(cand, name);
-    if (d < *best) {
-        *best = d;
-        snprintf(buf, n, "%s", cand);
-    }
-}
-
 const char *fact_catalog_suggest(const char *name, int per_gpu, char *buf, size_t n)
 {
-    /* at most a third of the name may differ, so that the hint is a typo fix */
-    size_t limit = strlen(name) / 3 + 1, best = limit;
+    struct suggest sg;
+    suggest_init(&sg, name, buf, n);
     for (size_t i = 0; i <= probe_count; i++) {
         const struct fact_decl *d =
             i < probe_count ? fact_catalog_of(probe_table[i].name) : facts_probe_runner;
@@ -561,22 +529,22 @@ const char *fact_catalog_suggest(const char *name, int per_gpu, char *buf, size_
                     char full[FACT_NAME_MAX];
                     snprintf(full, sizeof(full), "probe.%s.%s", probe_table[j].name,
                              d->name + strlen("probe.<probe>."));
-                    consider(full, name, &best, buf, n);
+                    suggest_consider(&sg, full);
                 }
                 continue;
             }
             char forms[2][FACT_NAME_MAX];
             for (int k = decl_forms(probe_is_each_gpu(i), d->name, forms) - 1; k >= 0; k--) {
-                consider(forms[k], name, &best, buf, n);
+                suggest_consider(&sg, forms[k]);
                 if (per_gpu && strncmp(forms[k], "gpu.<i>.", 8) == 0) {
                     char short_name[FACT_NAME_MAX];
                     snprintf(short_name, sizeof(short_name), "gpu.%s", forms[k] + 8);
-                    consider(short_name, name, &best, buf, n);
+                    suggest_consider(&sg, short_name);
                 }
             }
         }
     }
-    return best < limit ? buf : NULL;
+    return suggest_best(&sg);
 }
 
 void fact_catalog_print(FILE *out)

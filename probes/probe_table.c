@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../src/gpu/backend.h"
+#include "../src/core/tmpdirs.h"
 #include "../src/gpu/isolate.h"
 #include "fact_catalog.h"
 #include "probe_each_gpu.h"
@@ -299,6 +300,7 @@ int probes_run_all(struct probe_ctx *ctx)
         /* with --only: the probes the selected checks read (probes_select) */
         if (ctx->opts && ctx->opts->only_probes && !strlist_has(ctx->opts->only_probes, p->name))
             continue;
+        tmpdirs_set_step(p->name);
         if (p->needs_gpu)
             probes_pick_hip_dir(ctx->facts);
         if (p->needs_gpu == PROBE_GPU_PAIRS && resolve_gpus(ctx, &sel))
@@ -327,6 +329,7 @@ int probes_run_all(struct probe_ctx *ctx)
             fact_set_str(ctx->facts, name, strerror(-rc), "probe table");
         }
     }
+    tmpdirs_set_step(NULL);
     return 0;
 }
 

@@ -29,6 +29,7 @@
 #include "telemetry/monitor.h"
 #include "tui/tui.h"
 #include "core/checks_man.h"
+#include "core/suggest.h"
 #include "core/util.h"
 #include "core/version.h"
 #include "vla/vla_cli.h"
@@ -209,7 +210,7 @@ static int cmd_explain(struct opts *o, int argc, char **argv)
         return EXIT_USAGE;
     const struct check *c = checks_find(&cs, argv[0]);
     if (!c) {
-        error("no check named '%s' (see 'rocm-vla-doctor list')", argv[0]);
+        checks_say_unknown(&cs, argv[0]);
         checks_release(&cs);
         return EXIT_USAGE;
     }
@@ -260,12 +261,6 @@ static void iso_now(char *buf, size_t n)
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static const char *fact_str(const struct factset *fs, const char *name)
-{
-    const struct fact *f = fact_get(fs, name);
-    return f && f->type == FACT_STR ? f->s : NULL;
 }
 
 /* the exit status when several apply: the largest (internal 3 > usage or
@@ -601,7 +596,15 @@ int main(int argc, char **argv)
             if (strcmp(argv[1], commands[i].name) == 0)
                 cmd = &commands[i];
         if (!cmd) {
-            error("unknown command '%s'", argv[1]);
+            char hint[32];
+            struct suggest sg;
+            suggest_init(&sg, argv[1], hint, sizeof(hint));
+            for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+                suggest_consider(&sg, commands[i].name);
+            if (suggest_best(&sg))
+                error("unknown command '%s' (did you mean '%s'?)", argv[1], hint);
+            else
+                error("unknown command '%s'", argv[1]);
             parse_options_usage_short(stderr, &check_spec);
             return EXIT_USAGE;
         }

@@ -52,6 +52,55 @@ t explain-unknown 2 "$RVD" explain no.such.check
 has explain-unknown "no check named 'no.such.check'"
 t only-unknown 2 "$RVD" --only gpu.vram,no.such --sysroot tests/cli-roots/named
 has only-unknown "no check named 'no.such'"
+# typos get "did you mean" on stderr (nothing on stdout) and exit 2
+typo() { # typo NAME HINT CMD...: exit 2, stderr names HINT, stdout empty
+    name=$1
+    hint=$2
+    shift 2
+    "$@" >"$D/$name.stdout" 2>"$D/$name.out" </dev/null
+    rc=$?
+    if [ "$rc" = 2 ] && [ ! -s "$D/$name.stdout" ] && grep -qF -- "did you mean '$hint'?" "$D/$name.out"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL cli $name: exit $rc (want 2), stderr lacks \"did you mean '$hint'?\""
+        sed 's/^/    /' "$D/$name.out" | head -5
+    fi
+}
+typo typo-cmd list "$RVD" lst
+typo typo-opt --level "$RVD" --levl full
+typo typo-opt-eq --level "$RVD" --levl=full
+typo typo-cmd-opt --preset "$RVD" soak --presett tiny
+typo typo-explain kfd.access "$RVD" explain kfd
+has typo-explain "ids starting with 'kfd': kfd.access"
+typo typo-explain-edit kfd.access "$RVD" explain kfd.acess
+typo typo-preset pi0 "$RVD" bench --preset PI0 --backend cpu
+typo typo-only kfd.access "$RVD" --only gpu.vram,kfd.acess --sysroot tests/cli-roots/named
+# a word nothing is near gets no guess
+t typo-far 2 "$RVD" frobnicate
+if grep -q "did you mean" "$D/typo-far.out"; then
+    fail=$((fail + 1))
+    echo "FAIL cli typo-far: a guess for a word nothing is near"
+else
+    pass=$((pass + 1))
+fi
+# an interrupted check says which probe was running (a Python that sleeps
+# holds the python probe while the signal comes)
+printf '#!/bin/sh\nsleep 3\n' >"$D/slowpy"
+chmod +x "$D/slowpy"
+"$RVD" --python "$D/slowpy" >/dev/null 2>"$D/int-probe.out" &
+ipid=$!
+sleep 1
+kill -TERM $ipid
+wait $ipid
+rc=$?
+if [ "$rc" = 143 ] && grep -q "check interrupted by SIGTERM;.*; the probe python was running$" "$D/int-probe.out"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL cli int-probe: exit $rc (want 143), stderr names no probe"
+    sed 's/^/    /' "$D/int-probe.out" | head -5
+fi
 t missing-sysroot 2 "$RVD" --sysroot /nonexistent/dir
 has missing-sysroot "cannot use sysroot '/nonexistent/dir'"
 

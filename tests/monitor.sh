@@ -238,7 +238,7 @@ usage "missing sysroot" "" --sysroot "$D/nonexistent"
 usage "output directory" "is a directory" -o "$D"
 usage "value looks like an option" "requires a value" -o --csv
 
-# --- SIGINT / SIGTERM mid-run: complete lines, exit 0 ---
+# --- SIGINT / SIGTERM mid-run: complete lines, exit 0, the stop said on stderr ---
 for sig in INT TERM; do
     "$RVD" monitor --sysroot "$R" --interval 20 -o "$D/sig-$sig.jsonl" 2>"$D/sig.err" &
     pid=$!
@@ -247,6 +247,7 @@ for sig in INT TERM; do
     wait $pid
     rc=$?
     [ $rc -eq 0 ] && ok || bad "SIG$sig: exit $rc"
+    grep -q "^rocm-vla-doctor monitor: stopped by SIG$sig after [0-9]* samples$" "$D/sig.err" && ok || bad "SIG$sig: the stop is not said: $(head -2 "$D/sig.err")"
     jexpect "SIG$sig: every line complete" "$D/sig-$sig.jsonl" 'len(L) >= 2'
     [ "$(tail -c 1 "$D/sig-$sig.jsonl" | od -An -c | tr -d ' ')" = '\n' ] && ok || bad "SIG$sig: last line unfinished"
 done

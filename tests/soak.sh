@@ -5,8 +5,11 @@
 # through the test hook, clock drop, junction at its limit, a throttle bit,
 # VRAM creep: each verdict fails or warns), an outlier run (one slow call while
 # the clock steps and a process appears: the outlier names both), Ctrl-C
-# (report written, soak.interrupted), usage errors (exit 2). Reports are
-# validated against reports/schema.json.
+# (report written, soak.interrupted), usage errors (exit 2). Also: the host
+# named, the drift checks skipping below checks.yaml's window minimum (and
+# judging above it), the status line on a terminal only, the cpu backend
+# refusing pi0, auto falling back to the cpu without a GPU backend. Reports
+# are validated against reports/schema.json.
 # Environment: RVD (the binary), OUT (a scratch directory).
 set -u
 RVD=${RVD:-build/rocm-vla-doctor}
@@ -64,6 +67,49 @@ expect "steady: calls recorded" "$D/steady.json" 'f["soak.calls"] >= 100 and f["
 expect "steady: any outlier is unexplained" "$D/steady.json" 'all("unexplained" in x for x in f["soak.outlier_causes"])'
 expect "steady: no GPU energy for CPU calls" "$D/steady.json" 'f["soak.energy_per_call_j"] is None'
 grep -q "soak.latency_drift" "$D/steady.out" && ok || bad "steady: no text report"
+expect "steady: the host named" "$D/steady.json" 'd["host"]["hostname"] == "robo-desk"'
+grep -q "robo-desk, level soak" "$D/steady.out" && ok || bad "steady: the text names no host"
+expect "steady: windows big enough" "$D/steady.json" 'f["soak.window_samples"] >= 5 and f["soak.window_calls"] >= 10'
+# stderr is no terminal here: no status line
+grep -q "calls, last" "$D/steady.err" && bad "steady: a status line on a pipe" || ok
+
+# --- too short to judge drift: the other side of checks.yaml's minimum
+# (5 samples and 10 calls a window): 1 s telemetry and 300 ms calls in 5 s
+mkroot "$D/r5"
+echo "always 300" >"$HOOK"
+"$RVD" soak --duration 5s --preset "$MICRO" --backend cpu --interval 1000 --sysroot "$D/r5" \
+    --json "$D/short.json" >"$D/short.out" 2>"$D/short.err"
+rm -f "$HOOK"
+expect "short: few samples a window" "$D/short.json" 'f["soak.window_samples"] < 5 and f["soak.window_calls"] < 10'
+for id in soak.latency_drift soak.clock soak.vram; do
+    expect "short: $id skips" "$D/short.json" "c['$id']['status'] == 'skip' and 'too short to judge drift' in c['$id']['summary']"
+done
+
+# --- a terminal gets a status line updated in place (script(1) gives one)
+if command -v script >/dev/null 2>&1; then
+    mkroot "$D/r6"
+    script -qec "\"$RVD\" soak --duration 3s --preset $MICRO --backend cpu --interval 100 --sysroot $D/r6" "$D/tty.typescript" >/dev/null 2>&1 </dev/null
+    grep -q "soak: [0-9]* of 3 s, [0-9]* calls, last" "$D/tty.typescript" && ok || bad "tty: no status line: $(tail -c 300 "$D/tty.typescript")"
+    # the line is erased (CR, ESC [K) before the report starts
+    tr '\r' '\n' <"$D/tty.typescript" | grep -q "^.\[Krocm-vla-doctor soak" && ok || bad "tty: the status line was not cleared before the report"
+fi
+
+# --- the cpu backend refuses a preset too large for it (exit 2, before running)
+"$RVD" soak --duration 5s --preset pi0 --backend cpu >"$D/big.out" 2>"$D/big.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "too large for the cpu reference backend" "$D/big.err" && grep -q -- "--preset tiny" "$D/big.err" && ok || bad "cpu pi0: exit $rc: $(head -2 "$D/big.err")"
+
+# --- auto without a GPU backend: the self-test on the cpu (as bench --sweep);
+# with one, the GPU runs (either way something ran)
+mkroot "$D/r7"
+"$RVD" soak --duration 3s --preset "$MICRO" --interval 100 --load none --sysroot "$D/r7" \
+    --json "$D/auto.json" >"$D/auto.out" 2>"$D/auto.err"
+if grep -q "no GPU backend" "$D/auto.err"; then
+    expect "auto: fell back to the cpu" "$D/auto.json" 'f["soak.backend"] == "cpu" and f["soak.calls"] >= 10 and f["soak.error"] == "" and f["soak.fallback"]'
+    grep -q "self-test on the cpu backend with preset" "$D/auto.err" && ok || bad "auto: fallback not said"
+else
+    expect "auto: a GPU backend ran" "$D/auto.json" 'f["soak.backend"] != "cpu"'
+fi
 
 # wait_first_call: "once 0" in the hook is consumed by the first call (it
 # adds nothing): the changes below are timed from the calls, not from the
@@ -86,7 +132,8 @@ cold=$(wait_first_call)
 # the calls is (8 - cold) / 2 after the first one; windows are a quarter of
 # the calls' span, so the change lands between them with margin
 sleep "$($PY -c "print(max(0.5, (8 - $cold) / 2))")"
-echo "always 400" >"$HOOK"
+# 100 ms a call: still 10 calls in the last window (checks.yaml's minimum)
+echo "always 100" >"$HOOK"
 printf '0: 500Mhz\n1: 1500Mhz *\n2: 2500Mhz\n' >"$D/r2/$GPU/pp_dpm_sclk"
 echo 110000 >"$D/r2/$HW/temp2_input"
 echo 1715470336 >"$D/r2/$GPU/mem_info_vram_used"
@@ -143,7 +190,7 @@ t1=$(date +%s)
 schema "$D/int.json"
 expect "SIGINT: interrupted, calls kept" "$D/int.json" 'f["soak.interrupted"] is True and f["soak.calls"] >= 1 and f["soak.duration_s"] < 30'
 expect "SIGINT: soak.run warns" "$D/int.json" 'c["soak.run"]["status"] in ("warn", "fail") and ("stopped early" in c["soak.run"]["summary"] or "only" in c["soak.run"]["summary"])'
-grep -q "stopped early" "$D/int.out" && ok || bad "SIGINT: text does not say so"
+grep -q "^rocm-vla-doctor soak (stopped early by SIGINT while the pass ran: the results are partial, [0-9]* of 60 s)$" "$D/int.out" && ok || bad "SIGINT: text does not say so: $(head -1 "$D/int.out")"
 
 # --- usage errors: exit 2 ---
 usage() { # LABEL PATTERN ARGS...

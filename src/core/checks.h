@@ -102,6 +102,9 @@ int checks_load_default(struct checkset *cs, const char *path);
 const char *checks_origin(const struct checkset *cs);
 void checks_release(struct checkset *cs);
 const struct check *checks_find(const struct checkset *cs, const char *id);
+/* -1 after "no check named 'ID'" with a hint: the ids starting with ID,
+ * else the closest id (src/core/checks_unknown.c) */
+int checks_say_unknown(const struct checkset *cs, const char *id);
 /* the entry of a data table for key (a plain list answers every key; NULL
  * key: any entry of the table), or NULL */
 const struct data_table *checks_data_find(const struct checkset *cs, const char *table,

@@ -420,7 +420,7 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
                 found =
                     strcmp(o, cs->v[j].id) == 0 || (str_ends(o, ".") && str_starts(cs->v[j].id, o));
             if (!found)
-                return error("no check named '%s' (see 'rocm-vla-doctor list')", o);
+                return checks_say_unknown(cs, o);
         }
     }
     out->v = xcalloc(cs->n, sizeof(*out->v));

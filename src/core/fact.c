@@ -53,6 +53,12 @@ const struct fact *fact_get(const struct factset *fs, const char *name)
     return strset_get(&x->names, name, &i) ? fs->v[i] : NULL;
 }
 
+const char *fact_str(const struct factset *fs, const char *name)
+{
+    const struct fact *f = fact_get(fs, name);
+    return f && f->type == FACT_STR ? f->s : NULL;
+}
+
 /* room for one more fact, and the index that fact_get() keeps up to date */
 static void factset_grow(struct factset *fs)
 {

@@ -46,6 +46,8 @@ struct factset {
     }
 
 const struct fact *fact_get(const struct factset *fs, const char *name);
+/* the string value of a known string fact, else NULL */
+const char *fact_str(const struct factset *fs, const char *name);
 /* The setters replace an existing fact of the same name. `source` may be NULL. */
 void fact_set_bool(struct factset *fs, const char *name, int v, const char *source);
 void fact_set_int(struct factset *fs, const char *name, int64_t v, const char *source);

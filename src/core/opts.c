@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "suggest.h"
 #include "util.h"
 
 /* the long option whose val is v and whose name begins with the typed
@@ -84,7 +85,15 @@ static int refused(const char *cmd, const char *word, int short_opt, const struc
     } else if (ncand > 1 && !exact) {
         rc = say(cmd, "option '%s' is ambiguous (%s)", typed, cands.buf);
     } else {
-        rc = say(cmd, "unknown option '%s'", typed);
+        char hint[64];
+        struct suggest sg;
+        suggest_init(&sg, typed + 2, hint, sizeof(hint));
+        for (const struct option *o = lo; o && o->name; o++)
+            suggest_consider(&sg, o->name);
+        if (suggest_best(&sg))
+            rc = say(cmd, "unknown option '%s' (did you mean '--%s'?)", typed, hint);
+        else
+            rc = say(cmd, "unknown option '%s'", typed);
     }
     strbuf_release(&cands);
     free(typed);

@@ -25,6 +25,7 @@ static struct slot files[TMPFILES_MAX];
 static pid_t owner;
 static int installed;
 static const char *volatile command_name = "run";
+static const char *volatile step_name; /* the probe running, or NULL */
 
 static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
 
@@ -125,7 +126,7 @@ static size_t put_count(char *buf, size_t at, size_t cap, int n, const char *one
     return put_str(buf, at, cap, n == 1 ? one : many);
 }
 
-static const char *sig_name(int sig)
+const char *tmpdirs_signal_name(int sig)
 {
     switch (sig) {
     case SIGINT:
@@ -142,11 +143,11 @@ static const char *sig_name(int sig)
  * files and 1 temporary directory; no output was completed after that" */
 static void say_interrupted(int sig, struct removed r)
 {
-    char line[256];
+    char line[384];
     size_t at = put_str(line, 0, sizeof(line), "rocm-vla-doctor: ");
     at = put_str(line, at, sizeof(line), command_name);
     at = put_str(line, at, sizeof(line), " interrupted by ");
-    at = put_str(line, at, sizeof(line), sig_name(sig));
+    at = put_str(line, at, sizeof(line), tmpdirs_signal_name(sig));
     if (r.files || r.dirs) {
         at = put_str(line, at, sizeof(line), "; removed ");
         if (r.files)
@@ -157,7 +158,14 @@ static void say_interrupted(int sig, struct removed r)
             at = put_count(line, at, sizeof(line), r.dirs, "temporary directory",
                            "temporary directories");
     }
-    at = put_str(line, at, sizeof(line), "; outputs not yet written are left as they were\n");
+    at = put_str(line, at, sizeof(line), "; outputs not yet written are left as they were");
+    const char *step = step_name;
+    if (step) { /* where it stopped: the results so far are not reported */
+        at = put_str(line, at, sizeof(line), "; the probe ");
+        at = put_str(line, at, sizeof(line), step);
+        at = put_str(line, at, sizeof(line), " was running");
+    }
+    at = put_str(line, at, sizeof(line), "\n");
     ssize_t w = write(STDERR_FILENO, line, at);
     (void)w;
 }
@@ -293,4 +301,9 @@ void tmpdirs_forget_file(const char *path)
 void tmpdirs_forget(const char *dir)
 {
     forget(slots, TMPDIRS_MAX, dir);
+}
+
+void tmpdirs_set_step(const char *step)
+{
+    step_name = step;
 }

@@ -24,6 +24,13 @@
  * that lives as long as the run). Later calls only change the name. */
 void tmpdirs_install(const char *command);
 
+/* the step the run is in (a probe's name, a string that lives as long as
+ * the run), or NULL between steps: the one line names it, so that an
+ * interrupted run says where it stopped */
+void tmpdirs_set_step(const char *step);
+/* "SIGINT", "SIGTERM", "SIGHUP", else "a signal" (async-signal-safe) */
+const char *tmpdirs_signal_name(int sig);
+
 /* mkdtemp(tmpl) and remember the directory, with SIGINT/SIGTERM/SIGHUP
  * blocked in between so that no signal finds it made but not yet known;
  * installs the handlers on first use. tmpl (an absolute path) or NULL with

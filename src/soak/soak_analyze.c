@@ -403,13 +403,34 @@ static void energy_facts(struct factset *fs, size_t ncalls, const struct tel_sam
 }
 
 static const char *const latency_facts[] = {
-    "soak.p50_ms",         "soak.p99_ms",
-    "soak.p99_first_ms",   "soak.p99_last_ms",
-    "soak.p99_growth_pct", "soak.window_s",
-    "soak.outliers",       "soak.outliers_unexplained",
-    "soak.outlier_causes", "soak.energy_per_call_j",
-    "soak.avg_power_w",    "soak.energy_source",
+    "soak.p50_ms",
+    "soak.p99_ms",
+    "soak.p99_first_ms",
+    "soak.p99_last_ms",
+    "soak.p99_growth_pct",
+    "soak.window_s",
+    "soak.window_calls",
+    "soak.outliers",
+    "soak.outliers_unexplained",
+    "soak.outlier_causes",
+    "soak.energy_per_call_j",
+    "soak.avg_power_w",
+    "soak.energy_source",
 };
+
+/* soak.window_samples: the telemetry samples in the shorter of the first
+ * and the last window; the drift checks skip below the minimum in
+ * checks.yaml (a median of one or two samples is one reading, not a trend) */
+static void window_samples(struct factset *fs, const struct tel_sample *s, size_t ns, double lo0,
+                           double hi0, double lo1, double hi1)
+{
+    size_t a = 0, b = 0;
+    for (size_t i = 0; i < ns; i++) {
+        a += s[i].t_s >= lo0 && s[i].t_s <= hi0;
+        b += s[i].t_s >= lo1 && s[i].t_s <= hi1;
+    }
+    fact_set_int(fs, "soak.window_samples", (int64_t)(a < b ? a : b), SRC);
+}
 
 void soak_only_gpu(struct tel_sample *s, size_t n, const char *key)
 {
@@ -457,6 +478,7 @@ void soak_analyze(const struct soak_call *c, size_t n, const struct tel_sample *
         fact_set_float(fs, "soak.p50_ms", p50 * 1e3, SRC);
         fact_set_float(fs, "soak.p99_ms", p99 * 1e3, SRC);
         fact_set_float(fs, "soak.window_s", w, SRC);
+        fact_set_int(fs, "soak.window_calls", (int64_t)(n0 < n1 ? n0 : n1), SRC);
         fact_set_float(fs, "soak.p99_first_ms", a * 1e3, SRC);
         fact_set_float(fs, "soak.p99_last_ms", b * 1e3, SRC);
         if (n0 && n1 && a > 0)
@@ -466,6 +488,10 @@ void soak_analyze(const struct soak_call *c, size_t n, const struct tel_sample *
         outlier_facts(fs, c, n, limit, s, ns);
         energy_facts(fs, n, s, ns);
     }
+    if (n)
+        window_samples(fs, s, ns, lo0, hi0, lo1, hi1);
+    else
+        fact_set_unknown(fs, "soak.window_samples", SRC, "no policy call: no window");
     clock_facts(fs, s, ns, lo0, hi0, lo1, hi1);
     temp_facts(fs, s, ns);
     throttle_facts(fs, s, ns);

@@ -10,6 +10,9 @@
  * Facts (all soak.*, declared in probes/fact_catalog.c):
  *   calls, duration_s, p50_ms, p99_ms, p99_first_ms, p99_last_ms,
  *   p99_growth_pct, window_s                    latency drift
+ *   window_calls, window_samples                 the calls and the telemetry samples in
+ *                                               the shorter window (checks.yaml skips
+ *                                               the drift checks below a minimum)
  *   sclk_first_mhz, sclk_last_mhz, sclk_drop_pct shader clock (worst GPU)
  *   temp_margin_c, temp_at_limit, temp_hottest   every sensor against its own limit
  *   throttle_events, throttle_reasons, throttle_since_start

@@ -25,6 +25,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,11 +38,13 @@
 #include "../core/version.h"
 #include "../core/outfile.h"
 #include "../core/rootfs.h"
+#include "../core/tmpdirs.h"
 #include "../gpu/isolate.h"
 #include "../report/report.h"
 #include "../snapshot/snapshot.h"
 #include "../telemetry/monitor.h"
 #include "../vla/bench_gpu.h"
+#include "../vla/cpu_fit.h"
 #include "../vla/model.h"
 #include "../vla/ops.h"
 #include "../vla/ops_gpu.h"
@@ -75,8 +78,7 @@ static volatile sig_atomic_t stopped;
 
 static void on_stop(int sig)
 {
-    (void)sig;
-    stopped = 1;
+    stopped = sig; /* nonzero: the signal, for the report's first line */
     if (stop_w >= 0) {
         char b = 1;
         ssize_t r = write(stop_w, &b, 1);
@@ -191,6 +193,22 @@ static void record(double t, double lat)
     (void)w;
 }
 
+/* a line for the user, sent at once through the records pipe (the child's
+ * own stderr is the isolation's error pipe): the parent prints it */
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void note(const char *fmt, ...)
+{
+    char line[512] = "# ";
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line + 2, sizeof(line) - 3, fmt, ap);
+    va_end(ap);
+    line[strcspn(line, "\n")] = '\0';
+    strcat(line, "\n");
+    ssize_t w = write(C.rec_w, line, strlen(line));
+    (void)w;
+}
+
 static void sleep_ms(double ms)
 {
     struct timespec ts = {(time_t)(ms / 1000), (long)(fmod(ms, 1000) * 1e6)};
@@ -269,6 +287,33 @@ static int child_run(struct probe_ctx *ctx)
     struct vla_gpu_out g;
     struct vla_gpu_session *s = NULL;
     int rc = vla_gpu_session_open(&r, &g, &s);
+    if (rc == 1 && !strcmp(o->backend, "auto")) {
+        /* no GPU backend: the self-test on the cpu, as `bench --sweep` does */
+        char why[sizeof(g.error)];
+        snprintf(why, sizeof(why), "%s", g.error);
+        fact_set_str(fs, "soak.fallback", why, SRC);
+        vla_gpu_session_close(s);
+        vla_gpu_out_release(&g);
+        struct vla_preset tiny;
+        const struct vla_preset *use = &p;
+        if (!vla_cpu_fits(&p, NULL, NULL)) {
+            if (vla_preset_find(&tiny, "tiny", NULL)) {
+                fact_set_str(fs, "soak.error", "no GPU backend and no tiny preset", SRC);
+                vla_preset_release(&p);
+                return 0;
+            }
+            use = &tiny;
+            fact_set_str(fs, "soak.preset", tiny.name, SRC);
+        }
+        note("no GPU backend (%s); self-test on the cpu backend with preset %s%s%s%s", why,
+             use->name, use == &p ? "" : " (", use == &p ? "" : p.name,
+             use == &p ? "" : " is too large for the cpu)");
+        child_cpu(fs, use, util_mono_s() + o->duration_s);
+        if (use == &tiny)
+            vla_preset_release(&tiny);
+        vla_preset_release(&p);
+        return 0;
+    }
     if (rc) {
         fact_set_str(fs, "soak.error", g.error, SRC);
         vla_gpu_session_close(s);
@@ -324,7 +369,37 @@ struct sampler {
     struct strbuf partial;
     pthread_t th;
     int started; /* the thread runs (start_sampler) */
+    /* the status line on a terminal: stderr is a tty (nothing otherwise) */
+    int tty, shown;
+    double duration_s, next_status;
 };
+
+/* "\r" and erase the line: the status line goes before any other output */
+static void status_clear(struct sampler *sp)
+{
+    if (sp->shown)
+        fputs("\r\033[K", stderr);
+    sp->shown = 0;
+}
+
+/* one line updated in place, about once a second: how far the run is */
+static void status_line(struct sampler *sp)
+{
+    double now = util_mono_s();
+    if (!sp->tty || now < sp->next_status)
+        return;
+    sp->next_status = now + 1;
+    status_clear(sp);
+    if (!sp->ncalls) {
+        fputs("soak: starting the pass (cold start)...", stderr);
+    } else {
+        double el = now - sp->calls[0].t;
+        fprintf(stderr, "soak: %.0f of %.0f s, %zu calls, last %.1f ms", el < 0 ? 0 : el,
+                sp->duration_s, sp->ncalls, sp->calls[sp->ncalls - 1].lat_s * 1e3);
+    }
+    fflush(stderr);
+    sp->shown = 1;
+}
 
 static void take_records(struct sampler *sp)
 {
@@ -342,7 +417,13 @@ static void take_records(struct sampler *sp)
     while ((nl = strchr(start, '\n'))) {
         *nl = '\0';
         double t, lat;
-        if (sscanf(start, "%lf %lf", &t, &lat) == 2) {
+        if (start[0] == '#' && start[1] == ' ') {
+            /* the child's note for the user (note()): printed as it comes */
+            char *safe = str_sanitize(start + 2, 0);
+            status_clear(sp);
+            fprintf(stderr, "rocm-vla-doctor soak: %s\n", safe);
+            free(safe);
+        } else if (sscanf(start, "%lf %lf", &t, &lat) == 2) {
             if (sp->ncalls == sp->ccap) {
                 sp->ccap = sp->ccap ? sp->ccap * 2 : 1024;
                 sp->calls = xrealloc(sp->calls, sp->ccap * sizeof(*sp->calls));
@@ -382,6 +463,7 @@ static void *sampler_main(void *arg)
         take_records(sp);
         if (stop)
             return NULL;
+        status_line(sp);
         struct pollfd pf = {sp->rec_r, POLLIN, 0};
         int wait = (int)((next - util_mono_s()) * 1e3);
         poll(&pf, 1, wait > 0 ? (wait < 50 ? wait : 50) : 0);
@@ -395,8 +477,27 @@ static void start_sampler(void *arg)
     sp->started = pthread_create(&sp->th, NULL, sampler_main, sp) == 0;
 }
 
+/* the seconds from the first call to the end of the last */
+static double last_call_s(const struct sampler *sp)
+{
+    const struct soak_call *a = &sp->calls[0], *b = &sp->calls[sp->ncalls - 1];
+    return b->t + b->lat_s - a->t;
+}
+
 static const struct probe soak_probe = {"soak", LEVEL_SOAK, 1, child_run,
                                         "the soak's VLA pass and GEMM load"};
+
+/* the report's host line: the host probe's facts (the reader `check` uses,
+ * through the sysroot when one is given) */
+static void host_facts(struct factset *fs)
+{
+    static const struct probe_opts none = {0};
+    for (size_t i = 0; i < probe_count; i++)
+        if (!strcmp(probe_table[i].name, "host")) {
+            struct probe_ctx ctx = {fs, LEVEL_QUICK, &none, 0};
+            probe_table[i].run(&ctx);
+        }
+}
 
 static void print_summary(const struct factset *fs)
 {
@@ -453,6 +554,17 @@ int soak_cmd(int argc, char **argv)
     struct vla_preset chk;
     if (vla_preset_find(&chk, o.preset, NULL))
         return 2;
+    double bytes, flops;
+    if (!strcmp(o.backend, "cpu") && !vla_cpu_fits(&chk, &bytes, &flops)) {
+        error(
+            "soak: preset '%s' (%.1f GiB of fp32 weights, %.0f GFLOP per call) is too large for "
+            "the cpu reference backend (at most %.0f GiB and %.0f GFLOP): use --preset tiny, or a "
+            "GPU backend",
+            chk.name, bytes / (1 << 30), flops / 1e9, VLA_CPU_MAX_WEIGHT_BYTES / (1 << 30),
+            VLA_CPU_MAX_FLOPS / 1e9);
+        vla_preset_release(&chk);
+        return 2;
+    }
     vla_preset_release(&chk);
     struct outfile out = {0};
     if (o.json && outfile_open(&out, o.json, 1))
@@ -476,6 +588,8 @@ int soak_cmd(int argc, char **argv)
     memset(&sp, 0, sizeof(sp));
     sp.tel = tel_open(&bdfs, rootfs_is_live(), 1);
     sp.interval_ms = o.interval_ms;
+    sp.tty = isatty(STDERR_FILENO);
+    sp.duration_s = o.duration_s;
     int rec[2], stp[2];
     if (pipe(rec) || pipe(stp)) {
         error("soak: pipe: %s", strerror(errno));
@@ -520,6 +634,7 @@ int soak_cmd(int argc, char **argv)
     if (sp.started)
         pthread_join(sp.th, NULL);
     take_records(&sp);
+    status_clear(&sp);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     stop_w = -1;
@@ -557,11 +672,27 @@ int soak_cmd(int argc, char **argv)
     struct results res;
     int rc = 3;
     if (checks_run(&cs, &fs, &flt, &res) == 0) {
-        struct report_meta meta = {RVD_VERSION, "soak", o.sysroot, "(built in)",       NULL,
-                                   NULL,        NULL,   started,   util_mono_s() - t0, 0};
+        struct factset host = FACTSET_INIT;
+        host_facts(&host);
+        struct report_meta meta = {RVD_VERSION,
+                                   "soak",
+                                   o.sysroot,
+                                   "(built in)",
+                                   fact_str(&host, "host.hostname"),
+                                   fact_str(&host, "kernel.release"),
+                                   fact_str(&host, "host.os"),
+                                   started,
+                                   util_mono_s() - t0,
+                                   0};
         int json_stdout = o.json && !strcmp(o.json, "-");
         if (!json_stdout) {
-            printf("rocm-vla-doctor soak%s\n", stopped ? " (stopped early: Ctrl-C)" : "");
+            if (stopped)
+                printf("rocm-vla-doctor soak (stopped early by %s while the pass ran: the "
+                       "results are partial, %.0f of %.0f s)\n",
+                       tmpdirs_signal_name(stopped), sp.ncalls ? last_call_s(&sp) : 0.0,
+                       o.duration_s);
+            else
+                printf("rocm-vla-doctor soak\n");
             print_summary(&fs);
             struct text_opts to = {isatty(STDOUT_FILENO), 0, 0, 0, NULL};
             report_text_write(stdout, &meta, &res, &to);
@@ -573,6 +704,7 @@ int soak_cmd(int argc, char **argv)
                 rc = 3;
         }
         results_release(&res);
+        factset_release(&host);
     } else if (o.json) {
         outfile_close(&out, 1);
     }

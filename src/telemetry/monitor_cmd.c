@@ -19,6 +19,7 @@
 #include "../core/version.h"
 #include "../core/outfile.h"
 #include "../core/rootfs.h"
+#include "../core/tmpdirs.h"
 #include "../snapshot/snapshot.h"
 #include "tel_table.h"
 #include "tel_write.h"
@@ -32,8 +33,7 @@ static volatile sig_atomic_t stop_flag;
 
 static void on_stop(int sig)
 {
-    (void)sig;
-    stop_flag = 1;
+    stop_flag = sig; /* nonzero: the signal, for the line that says so */
 }
 
 struct mon_opts {
@@ -131,9 +131,10 @@ int monitor_cmd(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
 
     int failed = 0;
+    long i = 0;
     if (fmt == FMT_CSV)
         tel_write_csv_header(of.f);
-    for (long i = 0; !stop_flag && (count == 0 || i < count); i++) {
+    for (; !stop_flag && (count == 0 || i < count); i++) {
         double t0 = util_mono_s();
         struct tel_sample s;
         tel_sample(t, &s);
@@ -156,6 +157,10 @@ int monitor_cmd(int argc, char **argv)
     }
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    if (stop_flag) /* the recording ends early: say so, not silently */
+        fprintf(stderr, "rocm-vla-doctor monitor: stopped by %s after %ld sample%s%s\n",
+                tmpdirs_signal_name(stop_flag), i, i == 1 ? "" : "s",
+                count ? " (fewer than --count asked)" : "");
     tel_close(t);
     strlist_release(&bdfs);
     sysroot_close(unpacked);

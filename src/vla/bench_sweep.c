@@ -18,6 +18,7 @@
 #include "../report/report.h"
 #include "../report/report_sweep.h"
 #include "bench_gpu.h"
+#include "cpu_fit.h"
 #include "model.h"
 #include "weights.h"
 
@@ -25,9 +26,6 @@ enum { SW_OK = 0, SW_FINDING = 1, SW_USAGE = 2, SW_INTERNAL = 3 };
 enum { AX_STEPS, AX_CHUNK, AX_IMAGE, AX_DTYPE, AX_BATCH, AX_N };
 #define AX_MAX 16
 #define SW_MAX_CONFIGS 512
-/* the CPU sweep runs presets the CPU backend takes without --force (bench.c) */
-#define SW_CPU_MAX_WEIGHT_BYTES (2.0 * (1 << 30))
-#define SW_CPU_MAX_FLOPS 200e9
 
 static const char *const ax_name[AX_N] = {"steps", "chunk", "image", "dtype", "batch"};
 static const char *const dtypes[] = {"fp32", "bf16", "fp16"};
@@ -260,7 +258,7 @@ static int run_cpu(struct sweep *s, struct row *r, const struct vla_weights *w)
     p.steps = r->c.steps;
     p.chunk = r->c.chunk;
     double flops = r->c.batch * vla_flops(&p, r->c.image);
-    if (flops > SW_CPU_MAX_FLOPS) {
+    if (flops > VLA_CPU_MAX_FLOPS) {
         snprintf(r->note, sizeof(r->note), "not run: %.0f GFLOP per pass is too much for the CPU",
                  flops / 1e9);
         return 0;
@@ -625,12 +623,8 @@ static void release(struct sweep *s)
 static int cpu_preset(const struct vla_sweep_opts *o, const struct vla_preset *p,
                       struct vla_preset *tiny, const struct vla_preset **use)
 {
-    struct vla_weights w;
-    vla_weights_layout(&w, p, 0);
-    double need = (double)w.arena_len * 4;
-    vla_weights_release(&w);
     *use = p;
-    if (need <= SW_CPU_MAX_WEIGHT_BYTES && vla_flops(p, p->vision.image) <= SW_CPU_MAX_FLOPS)
+    if (vla_cpu_fits(p, NULL, NULL))
         return 0;
     if (vla_preset_find(tiny, "tiny", o->models))
         return -1;

@@ -15,6 +15,7 @@
 #include <yaml.h>
 
 #include "../core/datadir.h"
+#include "../core/suggest.h"
 #include "../core/util.h"
 
 /* built-in presets (embed_models.S) */
@@ -493,10 +494,18 @@ int vla_preset_find(struct vla_preset *p, const char *name, const char *models_d
         }
     }
     struct strbuf sb = STRBUF_INIT;
-    for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
+    char hint[64];
+    struct suggest sg;
+    suggest_init(&sg, name, hint, sizeof(hint));
+    for (size_t i = 0; i < ARRAY_SIZE(builtins); i++) {
         strbuf_addf(&sb, "%s%s", i ? ", " : "", builtins[i].name);
-    error("no preset named '%s' (built in: %s; or give --models DIR or a .yaml path)", name,
-          sb.buf);
+        suggest_consider(&sg, builtins[i].name);
+    }
+    if (suggest_best(&sg))
+        error("no preset named '%s' (did you mean '%s'? built in: %s)", name, hint, sb.buf);
+    else
+        error("no preset named '%s' (built in: %s; or give --models DIR or a .yaml path)", name,
+              sb.buf);
     strbuf_release(&sb);
     return -1;
 }
