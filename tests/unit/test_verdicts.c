@@ -107,7 +107,8 @@ static const struct vcase cases[] = {
      NULL, NULL, NULL},
     {"pcie.atomics",
      AMD "gpu.0.is_apu=false; kernel.dmesg.pci_rejects_atomics=false; gpu.0.needs_atomics=true; "
-         "gpu.0.atomics.path_ok=false; gpu.0.atomics.missing_at=0000:00:01.1",
+         "gpu.0.atomics.path_ok=false; gpu.0.atomics.missing_at=0000:00:01.1; "
+         "gpu.0.kfd_refuses_without_atomics=true; gpu.0.mec_fw=80",
      ST_FAIL, NULL, NULL, NULL},
     {"iommu.mode", "gpu.count=2; iommu.translated_gpus=2", ST_WARN, NULL, NULL, NULL},
     {"kernel.svm", AMD "kernel.svm_config=n", ST_FAIL, NULL, NULL, NULL},
@@ -761,8 +762,15 @@ static const struct rcase rules[] = {
     /* pcie.atomics: each fail and warn rule on its own */
     {"pcie.atomics",
      AMD PCIE_ATOMICS "gpu.0.needs_atomics=true; gpu.0.atomics.path_ok=true; "
-                      "gpu.0.atomics.requester_enabled=false",
+                      "gpu.0.atomics.requester_enabled=false; "
+                      "gpu.0.kfd_refuses_without_atomics=true; gpu.0.mec_fw=80",
      ST_FAIL, "fail[2]"},
+    /* the firmware unknown: KFD may or may not refuse, so the check warns
+     * that atomics are missing rather than skipping */
+    {"pcie.atomics",
+     AMD PCIE_ATOMICS "gpu.0.needs_atomics=true; gpu.0.atomics.path_ok=true; "
+                      "gpu.0.atomics.requester_enabled=false; kernel.dmesg.atomics_unsupported=false",
+     ST_WARN, "warn[1]"},
     {"pcie.atomics",
      AMD PCIE_ATOMICS "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=true; "
                       "gpu.0.atomics.requester_enabled=true; kernel.dmesg.atomics_unsupported=true",
@@ -771,12 +779,12 @@ static const struct rcase rules[] = {
      AMD PCIE_ATOMICS
      "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=false; "
      "gpu.0.atomics.requester_enabled=true; kernel.dmesg.atomics_unsupported=false",
-     ST_WARN, "warn[1]"},
+     ST_WARN, "warn[2]"},
     {"pcie.atomics",
      AMD PCIE_ATOMICS
      "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=true; "
      "gpu.0.atomics.requester_enabled=false; kernel.dmesg.atomics_unsupported=false",
-     ST_WARN, "warn[2]"},
+     ST_WARN, "warn[3]"},
     {"pcie.atomics",
      AMD PCIE_ATOMICS
      "gpu.0.needs_atomics=true; gpu.0.atomics.path_ok=true; "
