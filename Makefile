@@ -1,14 +1,20 @@
 # rocm-vla-doctor - see README.md. `make` builds, `make test` runs every test
 # layer that needs no GPU, `make asan-test` the same under ASan+UBSan.
 CC      ?= gcc
-PKGS    := yaml-0.1 ncursesw libpci zlib
+PKGS    := yaml-0.1 ncursesw zlib
+# libpci names the GPUs from pci.ids (src/core/pci_names.c); optional, so a
+# machine without libpci-dev still builds and shows the ids: `make LIBPCI=`
+# builds without it where it is installed. Recursive (=): asked when a file
+# is compiled, after tools/ensure-deps.sh may have installed it.
+LIBPCI  ?= $(shell pkg-config --exists libpci 2>/dev/null && echo libpci)
 BUILD   ?= build
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 # CPPFLAGS: the caller's (dpkg-buildflags sets -D_FORTIFY_SOURCE=2 there)
-CPPFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
+CPPFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(shell pkg-config --cflags $(PKGS) $(LIBPCI) 2>/dev/null) \
+               $(if $(LIBPCI),-DRVD_HAVE_LIBPCI=1) \
                -I. -MMD -MP $(CPPFLAGS)
-LDLIBS_ALL   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -ldl -lm
+LDLIBS_ALL   = $(shell pkg-config --libs $(PKGS) $(LIBPCI) 2>/dev/null) -ldl -lm
 
 # the version's one source is the file VERSION (debian/changelog must agree:
 # tests/install.sh); `git describe` joins it in --version when the tree is a

@@ -16,7 +16,7 @@ _rocm_vla_doctor_commands="check list explain collect bench dashboard diff fleet
 # the options each command takes (check is also the command when none is given)
 _rocm_vla_doctor_opts() {
     case $1 in
-    check) echo "--level --sysroot --json --junit --prom --html --markdown --no-redact --only --strict --checks --requirements --python --preset --dtype --gpu --memtest-fraction --verbose -v --no-color --help -h --version" ;;
+    check) echo "--level --sysroot --json --junit --prom --html --markdown --no-redact --redact --only --strict --checks --requirements --python --preset --dtype --gpu --memtest-fraction --verbose -v --no-color --help -h --version" ;;
     list) echo "--checks --facts --help -h --version" ;;
     explain) echo "--checks --help -h --version" ;;
     collect) echo "--output -o --requirements --python --help -h --version" ;;
@@ -24,7 +24,7 @@ _rocm_vla_doctor_opts() {
     dashboard) echo "--interval --sysroot --checks --requirements --python --once --size --workload --dtype --workload-interval --record --frames --history --help -h --version" ;;
     diff) echo "--json --html --tolerance --allow-skip --no-color --verbose -v --help -h --version" ;;
     fleet) echo "--json --html --tolerance --no-color --help -h --version" ;;
-    report) echo "--html --markdown --no-redact --checks --help -h --version" ;;
+    report) echo "--html --markdown --no-redact --redact --checks --help -h --version" ;;
     monitor) echo "--sysroot --interval --count --json --csv --table --output -o --help -h --version" ;;
     soak) echo "--duration --preset --dtype --backend --json --sysroot --load --interval --help -h --version" ;;
     esac

@@ -82,7 +82,7 @@ static const struct fact_decl facts_container[] = {
 static const struct fact_decl facts_gpu[] = {
     {"gpu.count", I}, {"gpu.names", S}, {"gpu.other", L},
     /* PCI and KFD topology */
-    {"gpu.<i>.pci", S}, {"gpu.<i>.device_id", S}, {"gpu.<i>.kfd_node", I},
+    {"gpu.<i>.pci", S}, {"gpu.<i>.device_id", S}, {"gpu.<i>.pci_name", S}, {"gpu.<i>.board_name", S}, {"gpu.<i>.kfd_node", I},
     {"gpu.<i>.gfx_target_version", I}, {"gpu.<i>.gfx", S}, {"gpu.<i>.family", S},
     {"gpu.<i>.is_apu", B}, {"gpu.<i>.needs_atomics", B}, {"gpu.<i>.cu_count", I},
     {"gpu.<i>.svm_capable", B}, {"gpu.<i>.gfx_override", S}, {"gpu.<i>.gfx_override_set", B},

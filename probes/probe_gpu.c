@@ -8,6 +8,7 @@
 #include "gpu_pci.h"
 #include "../src/core/gpu_enum.h"
 #include "../src/gpu/pci_addr.h"
+#include "../src/core/pci_names.h"
 #include "../src/telemetry/telemetry.h"
 
 #include <errno.h>
@@ -221,6 +222,33 @@ static void describe(struct strbuf *sb, const char *who, unsigned vendor, unsign
     strbuf_addf(sb, "%s [%04x:%04x] at %s", who, vendor, device, bdf);
 }
 
+/* gpu.<i>.pci_name (pci.ids' device line: "Navi 31 [Radeon RX 7900
+ * XT/7900 XTX]") and gpu.<i>.board_name (its subsystem line: the card
+ * maker's board); the device name, or NULL when pci.ids does not know it */
+static char *name_facts(struct factset *fs, struct pci_names *pn, int gi, const struct gpu_dev *g)
+{
+    char fn[FACT_NAME_MAX], why[PCI_NAMES_WHY_MAX], src[160];
+    const char *ids = pci_names_source(pn);
+    snprintf(src, sizeof(src), "%s", *ids ? ids : "pci.ids");
+    char *dev = NULL, *board = NULL;
+    if (pci_names_device(pn, GP_VENDOR_AMD, g->device, &dev, why, sizeof(why)))
+        fact_set_unknown(fs, fact_gpu_name(fn, gi, "pci_name"), src, "%s", why);
+    else
+        fact_set_str(fs, fact_gpu_name(fn, gi, "pci_name"), dev, src);
+    uint64_t sv, sd;
+    if (rootfs_readf_u64(&sv, GP_PCI_DEVICES "/%s/subsystem_vendor", g->bdf) ||
+        rootfs_readf_u64(&sd, GP_PCI_DEVICES "/%s/subsystem_device", g->bdf))
+        fact_set_unknown(fs, fact_gpu_name(fn, gi, "board_name"), GP_PCI_DEVICES,
+                         "%s has no readable subsystem_vendor/subsystem_device", g->bdf);
+    else if (pci_names_board(pn, GP_VENDOR_AMD, g->device, (unsigned)sv, (unsigned)sd, &board, why,
+                             sizeof(why)))
+        fact_set_unknown(fs, fact_gpu_name(fn, gi, "board_name"), src, "%s", why);
+    else
+        fact_set_str(fs, fact_gpu_name(fn, gi, "board_name"), board, src);
+    free(board);
+    return dev;
+}
+
 /* who has each GPU open (gpu.idle names them): DRM fdinfo and KFD, one
  * scan of /proc for all GPUs */
 static void users_facts(struct factset *fs, const struct gpu_dev *gpus, size_t ngpu)
@@ -293,6 +321,7 @@ int probe_gpu_run(struct probe_ctx *ctx)
     size_t nnodes;
     int kfd_rc = kfd_nodes_read(&nodes, &nnodes);
     struct strbuf all = STRBUF_INIT;
+    struct pci_names *pn = pci_names_open();
 
     for (size_t i = 0; i < ngpu; i++) {
         int gi = (int)i;
@@ -331,8 +360,14 @@ int probe_gpu_run(struct probe_ctx *ctx)
             gp_gfx_name(gfxv, gfx);
         if (all.len)
             strbuf_adds(&all, ", ");
-        describe(&all, gfxv ? gfx : "AMD", GP_VENDOR_AMD, g->device, g->bdf);
+        /* lspci -nn's form: the name, then the ids it stands for */
+        char *name = name_facts(fs, pn, gi, g);
+        char *who = name ? xasprintf("%s %s", gfxv ? gfx : "AMD", name) : NULL;
+        describe(&all, who ? who : gfxv ? gfx : "AMD", GP_VENDOR_AMD, g->device, g->bdf);
+        free(who);
+        free(name);
     }
+    pci_names_close(pn);
     fact_set_str(fs, "gpu.names", all.buf ? all.buf : "", GP_PCI_DEVICES);
     strbuf_release(&all);
     users_facts(fs, gpus, ngpu);

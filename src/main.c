@@ -53,6 +53,7 @@ struct opts {
     const char *sysroot;
     const char *out[OUT_N]; /* the CHECK_OUTPUTS paths, NULL when not asked */
     int no_redact;          /* --no-redact: keep host, user and home names in --markdown */
+    int redact;             /* --redact: hide them in --html too */
     const char *checks;
     const char *output; /* collect -o */
     struct strlist only;
@@ -120,6 +121,8 @@ static const struct optspec check_opts[] = {
     CHECK_OUTPUTS(OUT_OPT) /* --json --junit --prom --html --markdown */
     OPT_FLAG(struct opts, no_redact, "no-redact", 0,
              "keep host, user and home names in --markdown"),
+    OPT_FLAG(struct opts, redact, "redact", 0,
+             "hide host, user and home names in --html too, for sharing"),
     OPT_CALLBACK("only", 0, OPTA_REQUIRED, opt_only, OPTC_IDS, "ID,...",
                  "only these checks (and the probes they need)"),
     OPT_FLAG(struct opts, strict, "strict", 0, "a warning fails too (exit 1)"),
@@ -384,6 +387,8 @@ static int cmd_check(struct opts *o, int argc, char **argv)
 {
     if (argc)
         return error("unexpected argument '%s'", argv[0]), EXIT_USAGE;
+    if (o->redact && o->no_redact)
+        return error("--redact and --no-redact contradict each other"), EXIT_USAGE;
     struct outputs outs;
     if (outputs_open(&outs, o))
         return EXIT_USAGE;
@@ -469,7 +474,9 @@ static int cmd_check(struct opts *o, int argc, char **argv)
     int text_to_stdout = 1;
     for (int i = 0; i < OUT_N; i++)
         text_to_stdout &= !outs.f[i].is_stdout;
-    struct out_ctx octx = {&meta, &fs, &res, &cs, !o->no_redact};
+    struct out_ctx octx = {&meta, &fs, &res, &cs,
+                           (o->no_redact ? 0 : REPORT_REDACT_MD) |
+                               (o->redact ? REPORT_REDACT_HTML : 0)};
     rc = exit_worst(rc, outputs_write(&outs, &octx));
     FILE *tout = text_to_stdout ? stdout : stderr;
     int tty = isatty(fileno(tout));

@@ -47,7 +47,7 @@ has "$OUT/rx.html" '<p class="verdict">Overall: <span class="st st-fail">fail</s
 has "$OUT/mi.html" '<tr><th>Tool</th><td>rocm-vla-doctor [^<]*, checks \(built in\)</td></tr>'
 has "$OUT/mi.html" '<p class="verdict">Overall: <span class="st st-pass">pass</span> &mdash; exit code 0: no check failed'
 # each finding with its summary, fix and evidence (the facts its check reads)
-has "$OUT/rx.html" '<div class="finding fail"><h3><span class="st st-fail">fail</span> <code>kfd.access</code>'
+has "$OUT/rx.html" '<div class="finding fail" id="kfd.access"><h3><span class="st st-fail">fail</span> <code>kfd.access</code>'
 has "$OUT/rx.html" '<tr><td><code>kfd.open_result</code></td><td>EACCES</td></tr>'
 # the user was added to render but has not logged in again: kfd.access is
 # a consequence of user.groups, pointing there instead of a second fix
@@ -288,6 +288,29 @@ has "$OUT/ops.md" '&lt;user&gt; on &lt;host&gt;: torch in \\~/venv/lib is broken
 has "$OUT/ops.md" 'python.prefix = ~/venv'
 has "$OUT/ops-all.md" 'ops on mi300x-node07: torch in /home/ops/venv/lib'
 has "$OUT/ops-all.md" 'not redacted'
+# --html --redact: the same redaction for the page, which shows every fact;
+# without it the page says it is not redacted
+"$RVD" report --html "$OUT/ops.html" --redact "$OUT/mi-ops.json" 2>/dev/null
+code "report --html --redact" 0 $?
+"$RVD" report --html "$OUT/ops-all.html" "$OUT/mi-ops.json" 2>/dev/null
+hasnt "$OUT/ops.html" 'mi300x-node07|/home/ops|\bops\b'
+has "$OUT/ops.html" '&lt;user&gt; on &lt;host&gt;: torch in ~/venv/lib is broken'
+has "$OUT/ops.html" 'redacted \(--redact\)'
+has "$OUT/ops-all.html" 'mi300x-node07'
+has "$OUT/ops-all.html" 'Not redacted'
+assert "redacted page: structure" $CHK structure "$OUT/ops.html" "$OUT/mi-ops.json"
+"$RVD" report --html "$OUT/x.html" --redact --no-redact "$OUT/mi-ops.json" 2>"$OUT/both.err"
+code "report --redact --no-redact" 2 $?
+has "$OUT/both.err" 'contradict'
+# check --html --redact on a fixture: no host, user or GPU serial of it
+DESK=tests/fixtures/rx6900xt-desktop/root
+"$RVD" --sysroot $DESK --html "$OUT/desk.html" --json "$OUT/desk.json" --redact >/dev/null 2>&1
+[ -s "$OUT/desk.html" ] && ok || bad "check --html --redact wrote no page"
+host=$(cat $DESK/proc/sys/kernel/hostname)
+user=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["facts"]["user.name"])' "$OUT/desk.json")
+serial=$(cat $DESK/sys/devices/pci0000:00/0000:00:01.1/0000:0a:00.0/0000:0b:00.0/0000:0c:00.0/unique_id)
+[ -n "$host" ] && [ -n "$user" ] && [ -n "$serial" ] && ok || bad "desk: host/user/serial not found"
+hasnt "$OUT/desk.html" "\\b($host|$user|$serial)\\b"
 
 # the fixed summary of one fixture (the version line aside)
 sed 's/^<sub>rocm-vla-doctor [^;]*;/<sub>rocm-vla-doctor VERSION;/' "$OUT/rx.md" >"$OUT/rx.md.cmp"

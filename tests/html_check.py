@@ -12,6 +12,7 @@
       check, the overall verdict and the page's svg elements after rendering
 Prints what failed and exits 1, else exits 0.
 """
+import html
 import json
 import re
 import struct
@@ -126,6 +127,23 @@ def structure(page, report=None, marks=None):
         for i in ids:
             if i not in raw:
                 errs.append("check id %s absent" % i)
+        # the answer first: the verdict, the check to start with and every
+        # failing or warning finding with its fix, before the table
+        ans = raw.find('<section class="answer">')
+        table = raw.find('<table class="verdicts">')
+        if ans < 0 or table < 0 or raw.find('<p class="verdict">') < ans or \
+                raw.find('</section>') > table:
+            errs.append("the answer section does not precede the verdicts table")
+        sect = raw[ans:raw.find('</section>')] if ans >= 0 else ""
+        bad = [c["id"] for c in d["checks"] if c["status"] in ("fail", "error", "timeout")]
+        for c in d["checks"]:
+            if c["status"] in ("fail", "warn", "error", "timeout") and \
+                    'id="%s"' % html.escape(c["id"]) not in sect:
+                errs.append("finding %s not in the answer section" % c["id"])
+        if bad and 'class="start">Start with' not in sect:
+            errs.append("checks failed and no 'Start with'")
+        if re.search(r"with -v\b|see -v\b", raw):
+            errs.append("terminal advice (-v) in the page")
         f = d["facts"]
         counts = svg_counts(p)
         vla = [k for k in f if k.startswith("vla.latency.") and k.endswith("_ms")]

@@ -52,6 +52,11 @@ once() {
     fi
 }
 FX=tests/fixtures
+# the title names the GPU from the fixture's pci.ids where libpci is built
+# in (src/core/pci_names.c); without it the ids alone
+N31_NAME=
+"$RVD" --sysroot $FX/rx7900xtx-desktop/root --only gpu.present --json /dev/stdout 2>/dev/null |
+    grep -q '"gpu.0.pci_name": "Navi 31' && N31_NAME='  Navi 31 \[Radeon RX 7900 XT/7900 XTX\]'
 
 # ---- the MI300X node: 8 panels of 192 GiB, every check passes ------------
 once mi300x 0 --sysroot $FX/mi300x-node/root --size 64x100
@@ -79,7 +84,7 @@ has "$D/mi300x-auto.out" '\+- GPU 7 ' 1
 # ---- the RX 7900 XTX desktop: the slot at x8, failing checks in red --------
 once rx7900 0 --sysroot $FX/rx7900xtx-desktop/root --size 60x100 \
     --requirements $FX/rx7900xtx-desktop/requirements.txt
-has "$D/rx7900.out" '^\+- GPU 0  gfx1100  0000:86:00\.0 -' 1
+has "$D/rx7900.out" '^\+- GPU 0  gfx1100  0000:86:00\.0'"$N31_NAME"' -' 1
 # the GPU's own link (pp_dpm_pcie) runs x16; the slot's x8 upstream is
 # what pcie.link finds on the way to the root port
 has "$D/rx7900.out" 'PCIe 16\.0/16\.0 x16/x16 path x8! 16\.0 replays \? LIMITED at 0000:84:00\.0'

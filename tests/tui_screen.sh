@@ -16,6 +16,11 @@ D="$OUT/tui_screen"
 rm -rf "$D" && mkdir -p "$D"
 D_ABS=$(cd "$D" && pwd)
 FX=tests/fixtures
+# the title names the GPU from the fixture's pci.ids where libpci is built
+# in (src/core/pci_names.c); without it the ids alone
+N31_NAME=
+"$RVD" --sysroot $FX/rx7900xtx-desktop/root --only gpu.present --json /dev/stdout 2>/dev/null |
+    grep -q '"gpu.0.pci_name": "Navi 31' && N31_NAME='  Navi 31 \[Radeon RX 7900 XT/7900 XTX\]'
 DESK=$FX/rx7900xtx-desktop/root
 RVD_ABS=$(cd "$(dirname "$RVD")" && pwd)/$(basename "$RVD")
 
@@ -37,7 +42,7 @@ has "$D/notty.out" 'needs a terminal; use --once for a text frame, or monitor'
 if locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then
     LC_ALL=C.UTF-8 "$RVD" dashboard --sysroot $DESK --size 40x120 --frames 3 --interval 100 \
         --history 2 >"$D/utf8.out" 2>&1
-    has "$D/utf8.out" '^┌─ GPU 0  gfx1100  0000:86:00\.0 ─'
+    has "$D/utf8.out" '^┌─ GPU 0  gfx1100  0000:86:00\.0'"$N31_NAME"' ─'
     has "$D/utf8.out" '^│ power│ +▄▄▄│ 68\.0\.\.68\.0 W'
     lacks "$D/utf8.out" '^\+-'
 else
@@ -45,7 +50,7 @@ else
 fi
 LC_ALL=C "$RVD" dashboard --sysroot $DESK --size 40x120 --frames 3 --interval 100 --history 2 \
     >"$D/ascii.out" 2>&1
-has "$D/ascii.out" '^\+- GPU 0  gfx1100  0000:86:00\.0 -'
+has "$D/ascii.out" '^\+- GPU 0  gfx1100  0000:86:00\.0'"$N31_NAME"' -'
 # three samples: three columns of the flat series (the middle level), the
 # scale is the fixture's value
 has "$D/ascii.out" '^\| power\| +---\| 68\.0\.\.68\.0 W'

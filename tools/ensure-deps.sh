@@ -4,7 +4,9 @@
 # installed; otherwise the exact missing package names are printed.
 set -eu
 what=${1:-build}
-build_pkgs="gcc make pkg-config libyaml-dev libncurses-dev libpci-dev zlib1g-dev"
+build_pkgs="gcc make pkg-config libyaml-dev libncurses-dev zlib1g-dev"
+# libpci names the GPUs from pci.ids; without it the build shows the ids
+build_optional="libpci-dev pci.ids"
 test_pkgs="python3 python3-jsonschema libxml2-utils mandoc"
 # test layers that exercise real vendor libraries without a GPU (Debian's
 # ROCm 5.2 and its -dev headers for tests/rocm_headers.sh, Mesa's lavapipe)
@@ -23,10 +25,10 @@ test_services="prometheus prometheus-node-exporter munge slurmctld slurmd slurm-
 # Debian 12's libclang-rt-14-dev carries libFuzzer, no libfuzzer-14-dev needed
 fuzz_pkgs="clang libclang-rt-14-dev"
 pkgs=$build_pkgs
-optional=""
+optional=$build_optional
 if [ "$what" = test ]; then
     pkgs="$build_pkgs $test_pkgs"
-    optional=$test_optional
+    optional="$build_optional $test_optional"
 elif [ "$what" = fuzz ]; then
     pkgs="$build_pkgs $fuzz_pkgs"
 fi
@@ -43,7 +45,7 @@ missing_of() { # the packages of "$@" that are not installed
 if ! command -v dpkg-query >/dev/null 2>&1; then
     # not a Debian system: check the build libraries by pkg-config only
     missing=""
-    for m in yaml-0.1 ncursesw libpci zlib; do
+    for m in yaml-0.1 ncursesw zlib; do
         pkg-config --exists "$m" 2>/dev/null || missing="$missing $m(pkg-config)"
     done
     [ -z "$missing" ] && exit 0
@@ -80,7 +82,7 @@ if [ -n "$(echo $missing)" ]; then
 fi
 if [ -n "$(echo $optional_missing)" ]; then
     if [ $as_root = 0 ]; then
-        echo "ensure-deps: optional test packages missing (their layers SKIP):$optional_missing" >&2
+        echo "ensure-deps: optional packages missing (GPUs named by their ids; test layers SKIP):$optional_missing" >&2
         exit 0
     fi
     echo "ensure-deps: installing test extras where available:$optional_missing"

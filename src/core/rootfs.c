@@ -409,6 +409,15 @@ static int dircache_rel(const char *path, char **out)
     return 0;
 }
 
+void rootfs_record_text(const char *path, const char *text, size_t len)
+{
+    char *rel;
+    if (!R.stage || resolve(path, 1, &rel))
+        return;
+    record_file(rel, text, len);
+    free(rel);
+}
+
 /* ---- reading ---------------------------------------------------------- */
 
 int rootfs_read(const char *path, char **bufp, size_t *lenp)

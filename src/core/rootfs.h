@@ -55,6 +55,10 @@ int rootfs_realpath(const char *path, char **out);
 /* host path for code that needs one (the ELF scanner); every component resolved
  * inside the root, so the kernel follows no link on the way */
 int rootfs_host_path(const char *path, char **out);
+/* while collect records: stage text as what path holds, for a file read
+ * outside rootfs_read (libpci opens pci.ids itself) whose snapshot keeps
+ * only an excerpt; a no-op otherwise */
+void rootfs_record_text(const char *path, const char *text, size_t len);
 
 /* a "query": text that no file holds */
 typedef int (*rootfs_producer)(struct strbuf *out);

@@ -20,16 +20,20 @@ static int render(FILE *html, FILE *md, const struct diff_doc *d, const struct c
                   int redact)
 {
     int rc = 0;
+    struct strlist kept = STRLIST_INIT;
+    if (html && (redact & REPORT_REDACT_HTML))
+        report_doc_redact(d, &kept); /* the markdown below redacts alike */
     if (html) {
         struct factset fs = FACTSET_INIT;
         struct vla_budget b[VLA_BUDGETS_MAX];
         doc_factset(d, &fs);
         size_t nb = vla_budgets(cs, &fs, b, VLA_BUDGETS_MAX);
         factset_release(&fs);
-        rc |= report_html_write(html, d, b, nb);
+        rc |= report_html_write(html, d, b, nb, redact & REPORT_REDACT_HTML);
     }
     if (md)
-        rc |= report_markdown_write(md, d, redact);
+        rc |= report_markdown_write(md, d, redact & REPORT_REDACT_MD);
+    strlist_release(&kept);
     return rc ? -1 : 0;
 }
 
@@ -80,7 +84,7 @@ static int render_file(FILE *html, FILE *md, const char *path, const char *check
 
 struct report_opts {
     const char *html, *md, *checks;
-    int no_redact;
+    int no_redact, redact;
 };
 
 static const struct optspec report_opts[] = {
@@ -89,6 +93,8 @@ static const struct optspec report_opts[] = {
             "a markdown summary for an issue tracker"),
     OPT_FLAG(struct report_opts, no_redact, "no-redact", 0,
              "keep host, user and home names in --markdown"),
+    OPT_FLAG(struct report_opts, redact, "redact", 0,
+             "hide host, user and home names in --html too, for sharing"),
     OPT_CHECKS(struct report_opts, checks),
     OPT_HELP_VERSION_END,
 };
@@ -97,7 +103,8 @@ static void more_help(FILE *out)
 {
     fputs("Renders a JSON report (check --json, or bench --sweep --json) as one\n"
           "self-contained HTML page and/or a markdown summary for an issue tracker\n"
-          "(host name, user name and home directories redacted unless --no-redact).\n"
+          "(host name, user name and home directories redacted unless --no-redact;\n"
+          "the HTML page with --redact).\n"
           "Exit 0 when written, 2 on a usage error, an unreadable or invalid report or\n"
           "an unwritable output.\n",
           out);
@@ -114,10 +121,14 @@ int report_cmd(int argc, char **argv)
     if (first <= 0)
         return first == PARSE_DONE ? REPORT_EXIT_OK : REPORT_EXIT_USAGE;
     const char *html = ro.html, *md = ro.md, *checks = ro.checks;
-    int redact = !ro.no_redact;
+    int redact = (ro.no_redact ? 0 : REPORT_REDACT_MD) | (ro.redact ? REPORT_REDACT_HTML : 0);
     if (argc - first != 1) {
         error("report takes one JSON report (got %d)", argc - first);
         parse_options_usage_short(stderr, &report_spec);
+        return REPORT_EXIT_USAGE;
+    }
+    if (ro.redact && ro.no_redact) {
+        error("--redact and --no-redact contradict each other");
         return REPORT_EXIT_USAGE;
     }
     if (!html && !md) {

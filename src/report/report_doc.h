@@ -10,21 +10,36 @@
 
 #include "../core/checks.h"
 #include "../reportdoc/doc.h"
+#include "../snapshot/snapshot_redact.h"
 
 /* ---- renderers of a report (each 0, or -1 on a write error) ------------ */
 
 /* one self-contained HTML page (report_html.c): header, verdicts, findings
  * with fix and evidence, the plots; b: the VLA budgets (may be empty) */
-int report_html_write(FILE *f, const struct diff_doc *d, const struct vla_budget *b, size_t nb);
+int report_html_write(FILE *f, const struct diff_doc *d, const struct vla_budget *b, size_t nb,
+                      int redacted);
 /* a short markdown summary for a GitHub issue (report_markdown.c); with
  * redact, the host's name, user names and home directories are replaced */
 int report_markdown_write(FILE *f, const struct diff_doc *d, int redact);
+/* what to redact (report_redact.c): the markdown by default, the HTML page
+ * with --redact */
+#define REPORT_REDACT_MD 1
+#define REPORT_REDACT_HTML 2
+#define REPORT_REDACT_WORDS 2
+/* the words redact_text hides in this report (the host's and the user's
+ * names), pointing into d; how many */
+size_t report_redact_words(const struct diff_doc *d, struct redact_word w[REPORT_REDACT_WORDS]);
+/* every text value of d through redact_text, in place (check ids and
+ * statuses kept); kept owns the copies of the words */
+void report_doc_redact(const struct diff_doc *d, struct strlist *kept);
+
 /* s as markdown text on one line, nothing redacted: controls visible, every
  * character markdown or GitHub would act on escaped (a table's '|' too) */
 void markdown_text(FILE *f, const char *s);
 
 /* check --html/--markdown: the JSON report text just rendered in memory,
- * parsed again and drawn, with the budgets of the loaded checks; 0, or -1
+ * parsed again and drawn, with the budgets of the loaded checks; redact:
+ * REPORT_REDACT_* bits; 0, or -1
  * after printing why */
 int report_render_json(FILE *html, FILE *md, const char *json, size_t len,
                        const struct checkset *cs, int redact);

@@ -1,6 +1,7 @@
-/* report_html.c - one report as a self-contained HTML page: the header
- * (host, GPUs, stack, level, the verdict and what its exit code means),
- * the verdicts table, every finding with its fix and evidence, the plots
+/* report_html.c - one report as a self-contained HTML page, the answer
+ * first: the verdict and what its exit code means, the check to start with,
+ * every failing and warning finding with its fix and evidence; then the
+ * machine (host, GPUs, stack, level), the verdicts table, the plots
  * (VLA stage latencies against their budgets; per measured GPU, PCIe copies
  * against its link, memory bandwidth and GEMM rates against its derived
  * peaks) and every fact, folded.
@@ -97,10 +98,11 @@ static void write_verdict(FILE *f, const struct diff_doc *d)
     for (size_t i = 0; i < ARRAY_SIZE(order); i++)
         fprintf(f, "%s%zu %s", i ? ", " : "", count_status(d, order[i]), order[i]);
     fprintf(f, " of %zu checks</p>\n", d->checks->n);
-    /* the root cause, the one finding to act on first (checks_cause.c) */
+    /* the root cause, the one finding to act on first (checks_cause.c);
+     * no link: the page holds no URL at all (tests/html_check.py) */
     const struct json *start = doc_start_with(d);
     if (start) {
-        html_el(f, "<p class=\"verdict\">Start with <code>", doc_member(start, "id"), "</code>: ");
+        html_el(f, "<p class=\"start\">Start with <code>", doc_member(start, "id"), "</code>: ");
         html_el(f, "", doc_member(start, "summary"), "</p>\n");
     }
 }
@@ -142,6 +144,32 @@ static void write_evidence(FILE *f, const struct json *ev)
     fputs("</table>\n", f);
 }
 
+/* a fix as the browser shows it: the evidence sits under it, so the
+ * terminal's "with -v" becomes "in the evidence below". The one place a
+ * fix is drawn. */
+static void write_fix(FILE *f, const struct json *c)
+{
+    static const char *const terminal[][2] = {{" with -v", " in the evidence below"},
+                                              {"see -v", "see the evidence below"}};
+    const char *fix = doc_member(c, "fix");
+    if (!fix || !*fix)
+        return;
+    struct strbuf sb = STRBUF_INIT;
+    for (const char *p = fix; *p;) {
+        size_t k = 0;
+        while (k < ARRAY_SIZE(terminal) && !str_starts(p, terminal[k][0]))
+            k++;
+        if (k < ARRAY_SIZE(terminal)) {
+            strbuf_adds(&sb, terminal[k][1]);
+            p += strlen(terminal[k][0]);
+        } else {
+            strbuf_addc(&sb, *p++);
+        }
+    }
+    html_el(f, "<p><b>Fix:</b></p><div class=\"fix\">", sb.buf, "</div>\n");
+    strbuf_release(&sb);
+}
+
 static void write_findings(FILE *f, const struct diff_doc *d)
 {
     fputs("<h2>Findings</h2>\n", f);
@@ -152,14 +180,13 @@ static void write_findings(FILE *f, const struct diff_doc *d)
         if (!strcmp(st, "pass") || !strcmp(st, "skip"))
             continue;
         n++;
-        html_el(f, "<div class=\"finding ", st, "\"><h3>");
+        html_el(f, "<div class=\"finding ", st, "\" id=\"");
+        html_el(f, "", doc_member(c, "id"), "\"><h3>");
         html_status(f, st);
         html_el(f, " <code>", doc_member(c, "id"), "</code> ");
         html_el(f, "", doc_member(c, "title"), "</h3>\n");
         html_el(f, "<p>", doc_member(c, "summary"), "</p>\n");
-        const char *fix = doc_member(c, "fix");
-        if (fix && *fix)
-            html_el(f, "<p><b>Fix:</b></p><div class=\"fix\">", fix, "</div>\n");
+        write_fix(f, c);
         write_evidence(f, json_get(c, "evidence"));
         fputs("</div>\n", f);
     }
@@ -447,20 +474,28 @@ static void write_facts(FILE *f, const struct diff_doc *d)
     fputs("</table>\n</details>\n", f);
 }
 
-int report_html_write(FILE *f, const struct diff_doc *d, const struct vla_budget *b, size_t nb)
+int report_html_write(FILE *f, const struct diff_doc *d, const struct vla_budget *b, size_t nb,
+                      int redacted)
 {
     const char *host = doc_host(d, "hostname");
     struct strbuf title = STRBUF_INIT;
     strbuf_addf(&title, "rocm-vla-doctor report: %s", host ? host : "unknown host");
     html_page_begin(f, title.buf);
     strbuf_release(&title);
-    write_header(f, d);
+    fputs("<section class=\"answer\">\n", f);
     write_verdict(f, d);
-    write_table(f, d);
     write_findings(f, d);
+    fputs("</section>\n<h2>Machine</h2>\n", f);
+    write_header(f, d);
+    write_table(f, d);
     plot_vla(f, d, b, nb);
     plot_gpus(f, d);
     write_facts(f, d);
+    fputs(redacted ? "<p class=\"redacted\">Host name, user name and home directories "
+                     "redacted (--redact).</p>\n"
+                   : "<p class=\"redacted\">Not redacted: the host name, user name and home "
+                     "directories are shown; --redact hides them for sharing.</p>\n",
+          f);
     html_page_end(f);
     if (fflush(f) || ferror(f))
         return error("cannot write the HTML report");

@@ -20,7 +20,7 @@
 
 struct md {
     FILE *f;
-    struct redact_word w[2];
+    struct redact_word w[REPORT_REDACT_WORDS];
     size_t nw;
     int redact;
 };
@@ -280,13 +280,7 @@ static void evidence(const struct md *m, const struct json *c)
 int report_markdown_write(FILE *f, const struct diff_doc *d, int redact)
 {
     struct md m = {f, {{0}}, 0, redact};
-    /* the names to hide: the host's (the report's and the fact's) and the
-     * user's, unless it is root (a name every machine has) */
-    const char *host = doc_host(d, "hostname"), *user = doc_str(d, "user.name");
-    if (host)
-        m.w[m.nw++] = (struct redact_word){host, "<host>"};
-    if (user && strcmp(user, "root"))
-        m.w[m.nw++] = (struct redact_word){user, "<user>"};
+    m.nw = report_redact_words(d, m.w);
     int code = doc_exit_code(d);
     size_t nfind = 0;
     for (size_t i = 0; i < d->checks->n; i++)

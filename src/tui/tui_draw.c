@@ -124,12 +124,13 @@ static void gpu_lines(const struct tui_model *m, int g, char out[GPU_VALUE_LINES
     /* the GPU function's own link, then the narrowest/slowest hop up to the
      * root port: the own link reads x16 behind an x8 slot */
     /* GT/s left out: the line must fit a 50-column panel with the mark */
-    snprintf(out[4], 512, "PCIe %s/%s x%s/x%s path x%s%s %s replays %s%s%s",
-             tv(a, sizeof(a), t, TEL_PCIE_GTS, 1, 1), tv(b, sizeof(b), t, TEL_PCIE_MAX_GTS, 1, 1),
-             tv(c, sizeof(c), t, TEL_PCIE_WIDTH, 0, 1), tv(d, sizeof(d), t, TEL_PCIE_MAX_WIDTH, 0, 1),
-             tv(e, sizeof(e), t, TEL_PCIE_PATH_WIDTH, 0, 1), path_limited(t) ? "!" : "",
-             tv(f, sizeof(f), t, TEL_PCIE_PATH_GTS, 1, 1), tv(h, sizeof(h), t, TEL_PCIE_REPLAYS, 0, 1),
-             path_limited(t) ? " LIMITED at " : "", path_limited(t) ? t->path_hop : "");
+    snprintf(
+        out[4], 512, "PCIe %s/%s x%s/x%s path x%s%s %s replays %s%s%s",
+        tv(a, sizeof(a), t, TEL_PCIE_GTS, 1, 1), tv(b, sizeof(b), t, TEL_PCIE_MAX_GTS, 1, 1),
+        tv(c, sizeof(c), t, TEL_PCIE_WIDTH, 0, 1), tv(d, sizeof(d), t, TEL_PCIE_MAX_WIDTH, 0, 1),
+        tv(e, sizeof(e), t, TEL_PCIE_PATH_WIDTH, 0, 1), path_limited(t) ? "!" : "",
+        tv(f, sizeof(f), t, TEL_PCIE_PATH_GTS, 1, 1), tv(h, sizeof(h), t, TEL_PCIE_REPLAYS, 0, 1),
+        path_limited(t) ? " LIMITED at " : "", path_limited(t) ? t->path_hop : "");
     throttle_text(m, g, t, out[5], 512);
     struct strbuf sb = STRBUF_INIT;
     users_text(m, g, &sb);
@@ -142,8 +143,13 @@ static void gpu_title(const struct tui_model *m, int g, char *buf, size_t n)
     const struct tel_gpu *t = tgpu(m, g);
     if (t && strcmp(t->vendor, "nvidia") == 0)
         snprintf(buf, n, "GPU %d  NVIDIA  %s", g, t->pci);
-    else
-        snprintf(buf, n, "GPU %d  %s  %s", g, cstr(m, g, "gfx"), t ? t->pci : "?");
+    else {
+        /* the pci.ids name last: a narrow panel cuts it, never the address */
+        const char *name = cstr(m, g, "pci_name");
+        int named = strcmp(name, "?") != 0;
+        snprintf(buf, n, "GPU %d  %s  %s%s%s", g, cstr(m, g, "gfx"), t ? t->pci : "?",
+                 named ? "  " : "", named ? name : "");
+    }
 }
 
 /* a figure with as many decimals as make sense for its size */

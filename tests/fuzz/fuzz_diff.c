@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     /* the renderers of one report (no checks file: no budgets) */
     if (ra == 0) {
-        report_html_write(devnull, &a, NULL, 0);
+        report_html_write(devnull, &a, NULL, 0, 0);
         report_markdown_write(devnull, &a, 1);
     }
     if (ra == 0)

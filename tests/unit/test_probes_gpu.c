@@ -743,6 +743,69 @@ static void test_collect_replay(void)
     free(stage);
 }
 
+/* names from the root's pci.ids (libpci), the excerpt collect stages, and
+ * the fallback to the ids without pci.ids or without libpci */
+#define IDS_LINE_DEV "\t744c  Navi 31 [Radeon RX 7900 XT/7900 XTX]\n"
+#define IDS_LINE_SUB "\t\t1eae 7901  RX-79XMERCB9 [SPEEDSTER MERC 310 RX 7900 XTX]\n"
+static void test_pci_names(void)
+{
+    fresh();
+    build_navi31("16.0", 16, "16.0", 16);
+    putf("/usr/share/misc/pci.ids",
+         "# a pci.ids with more than this GPU needs\n1000  Broadcom / LSI\n\t0001  53c810\n"
+         "1002  Advanced Micro Devices, Inc. [AMD/ATI]\n\t73bf  Navi 21 [Radeon RX 6800/6800 XT "
+         "/ 6900 XT]\n\t\t1002 0e3a  Radeon RX 6900 XT\n" IDS_LINE_DEV
+         "\t\t1da2 e471  NITRO+ RX 7900 XTX Vapor-X\n" IDS_LINE_SUB
+         "1eae  XFX Limited\n1f00  Other\n");
+    putf(at(N31_GPU, "subsystem_vendor"), "0x1eae\n");
+    putf(at(N31_GPU, "subsystem_device"), "0x7901\n");
+    run_probes();
+#ifdef RVD_HAVE_LIBPCI
+    CHECK_STR(fstr("gpu.0.pci_name"), "Navi 31 [Radeon RX 7900 XT/7900 XTX]");
+    CHECK_STR(fstr("gpu.0.board_name"), "RX-79XMERCB9 [SPEEDSTER MERC 310 RX 7900 XTX]");
+    CHECK_STR(fstr("gpu.names"),
+              "gfx1100 Navi 31 [Radeon RX 7900 XT/7900 XTX] [1002:744c] at 0000:86:00.0");
+
+    /* collect stages only the lines found; the replay names the GPU alike */
+    char *stage = xasprintf("%s-stage", root);
+    rootfs_record_start(stage);
+    factset_release(&fs);
+    probe_gpu_run(&ctx);
+    rootfs_record_stop();
+    char *staged = xasprintf("%s/usr/share/misc/pci.ids", stage);
+    size_t len;
+    char *text = slurp(staged, &len);
+    CHECK(strstr(text, "\n1002  Advanced Micro Devices, Inc. [AMD/ATI]\n" IDS_LINE_DEV IDS_LINE_SUB
+                       "1eae  XFX Limited\n") != NULL);
+    CHECK(strstr(text, "Broadcom") == NULL && strstr(text, "73bf") == NULL &&
+          strstr(text, "e471") == NULL);
+    free(text);
+    free(staged);
+    rootfs_init(stage);
+    factset_release(&fs);
+    probe_gpu_run(&ctx);
+    CHECK_STR(fstr("gpu.0.pci_name"), "Navi 31 [Radeon RX 7900 XT/7900 XTX]");
+    CHECK_STR(fstr("gpu.0.board_name"), "RX-79XMERCB9 [SPEEDSTER MERC 310 RX 7900 XTX]");
+    nftw(stage, tree_rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+    free(stage);
+
+    /* a device the file does not know */
+    putf("/usr/share/misc/pci.ids", "1002  Advanced Micro Devices, Inc. [AMD/ATI]\n");
+    run_probes();
+    CHECK(is_unknown("gpu.0.pci_name"));
+    CHECK(strstr(reason("gpu.0.pci_name"), "1002:744c is not in /usr/share/misc/pci.ids") != NULL);
+#else
+    CHECK(is_unknown("gpu.0.pci_name"));
+    CHECK(strstr(reason("gpu.0.pci_name"), "built without libpci") != NULL);
+#endif
+    /* no pci.ids: the ids, and a reason */
+    rm("/usr/share/misc/pci.ids");
+    run_probes();
+    CHECK(is_unknown("gpu.0.pci_name") && is_unknown("gpu.0.board_name"));
+    CHECK(strlen(reason("gpu.0.pci_name")) > 0);
+    CHECK_STR(fstr("gpu.names"), "gfx1100 [1002:744c] at 0000:86:00.0");
+}
+
 /* no /sys/bus/pci/devices at all: unknown, not 0 */
 /* an MI300X in CPX-style partitions: one PCI function, four KFD nodes whose
  * location_id carries the partition's node id (kfd_topology.c ORs it into
@@ -932,6 +995,7 @@ int main(void)
         test_override();
         test_mixed();
         test_collect_replay();
+        test_pci_names();
     } else {
         /* say so loudly: these are most of the file's checks */
         fprintf(stderr, "test_probes_gpu: %s missing: capture-based tests not run\n", KFD1100);

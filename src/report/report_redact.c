@@ -1,0 +1,55 @@
+/* report_redact.c - the one redaction of a report on its way to be shared
+ * (the markdown summary, `--html --redact`): the words redact_text
+ * (src/snapshot/snapshot_redact.c) hides, and the whole parsed document
+ * passed through it for the HTML page, which shows every fact. */
+#include "report_doc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/util.h"
+
+size_t report_redact_words(const struct diff_doc *d, struct redact_word w[REPORT_REDACT_WORDS])
+{
+    size_t n = 0;
+    /* the host's name and the user's, unless it is root (a name every
+     * machine has) */
+    const char *host = doc_host(d, "hostname"), *user = doc_str(d, "user.name");
+    if (host)
+        w[n++] = (struct redact_word){host, "<host>"};
+    if (user && strcmp(user, "root"))
+        w[n++] = (struct redact_word){user, "<user>"};
+    return n;
+}
+
+/* values that name the report's structure, never the machine's people */
+static int structural(const char *key)
+{
+    return key && (!strcmp(key, "id") || !strcmp(key, "status") || !strcmp(key, "schema"));
+}
+
+static void redact_value(struct json *j, const struct redact_word *w, size_t nw)
+{
+    if (j->type == JSON_STR) {
+        char *r = redact_text(j->str, w, nw);
+        free(j->str); /* the document owns each string */
+        j->str = r;
+        return;
+    }
+    for (size_t i = 0; (j->type == JSON_ARR || j->type == JSON_OBJ) && i < j->n; i++)
+        if (!(j->type == JSON_OBJ && structural(j->keys[i])))
+            redact_value(j->items[i], w, nw);
+}
+
+void report_doc_redact(const struct diff_doc *d, struct strlist *kept)
+{
+    struct redact_word w[REPORT_REDACT_WORDS];
+    size_t nw = report_redact_words(d, w);
+    /* the words point into the document that is about to change */
+    for (size_t i = 0; i < nw; i++) {
+        char *copy = xstrdup(w[i].word);
+        strlist_add_owned(kept, copy);
+        w[i].word = copy;
+    }
+    redact_value(d->root, w, nw);
+}
