@@ -28,7 +28,12 @@ char *fix_joined(const struct fix *f)
     if (f->say)
         strbuf_adds(&sb, f->say);
     for (size_t i = 0; i < f->run.n; i++)
-        strbuf_addf(&sb, "%s`%s`", i ? "; " : sb.len ? ": " : "", f->run.v[i]);
+        strbuf_addf(&sb, "%s`%s`",
+                    i                           ? "; "
+                    : !sb.len                   ? ""
+                    : sb.buf[sb.len - 1] == ':' ? " "
+                                                : ": ",
+                    f->run.v[i]);
     if (f->then)
         strbuf_addf(&sb, "%s%s", sb.len ? "; " : "", f->then);
     return strbuf_detach(&sb);
