@@ -32,6 +32,7 @@
 #include "core/suggest.h"
 #include "core/util.h"
 #include "core/version.h"
+#include "explain_fix.h"
 #include "vla/vla_cli.h"
 
 enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
@@ -234,22 +235,7 @@ static int cmd_explain(struct opts *o, int argc, char **argv)
         for (size_t i = 0; i < c->reads.n; i++)
             strbuf_addf(&sb, "  %s\n", c->reads.v[i]);
     }
-    strbuf_addf(&sb, "\nRules (first match wins):\n");
-    for (size_t i = 0; i < c->nskip; i++)
-        strbuf_addf(&sb, "  skip when %s\n", c->skip[i].when_src);
-    for (size_t i = 0; i < c->nfail; i++)
-        strbuf_addf(&sb, "  fail when %s\n", c->fail[i].when_src);
-    for (size_t i = 0; i < c->nwarn; i++)
-        strbuf_addf(&sb, "  warn when %s\n", c->warn[i].when_src);
-    strbuf_addf(&sb, "  otherwise pass\n");
-    if (c->fix)
-        strbuf_addf(&sb, "\nFix:\n  %s\n", c->fix);
-    for (size_t i = 0; i < c->nfail; i++)
-        if (c->fail[i].fix)
-            strbuf_addf(&sb, "  (when %s) %s\n", c->fail[i].when_src, c->fail[i].fix);
-    for (size_t i = 0; i < c->nwarn; i++)
-        if (c->warn[i].fix)
-            strbuf_addf(&sb, "  (when %s) %s\n", c->warn[i].when_src, c->warn[i].fix);
+    explain_rules_fixes(&sb, c);
     char *safe = str_sanitize(sb.buf ? sb.buf : "", 1);
     fputs(safe, stdout);
     free(safe);

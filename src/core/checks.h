@@ -19,11 +19,36 @@ enum level { LEVEL_QUICK, LEVEL_STANDARD, LEVEL_FULL, LEVEL_SOAK };
 const char *level_name(enum level l);
 int level_parse(const char *s, enum level *out);
 
+/* what to do about a warning or failure (man 5 checks.yaml, Fixes): prose
+ * before, zero or more shell commands each one complete line, prose after.
+ * A plain-string fix in the file is `say` alone. In a check or rule the
+ * strings are templates; in a result they are rendered, the commands with
+ * every {fact} shell-quoted so that a fact's value is never a command */
+struct fix {
+    char *say;          /* NULL when absent */
+    struct strlist run; /* the commands, in order */
+    char *then;         /* NULL when absent */
+};
+#define FIX_INIT                                                                                   \
+    {                                                                                              \
+        NULL, STRLIST_INIT, NULL                                                                   \
+    }
+/* does the fix say or run anything? */
+int fix_present(const struct fix *f);
+void fix_release(struct fix *f);
+/* say, the commands in backticks, then: one line of text for the writers
+ * and readers that know a fix as one string. Allocated; NULL when absent */
+char *fix_joined(const struct fix *f);
+/* the same as lines: say, each command on its own line after indent, then
+ * (each line ending in '\n'), for a reader who copies a command whole.
+ * Allocated; NULL when absent */
+char *fix_lines(const struct fix *f, const char *indent);
+
 struct rule {
     char *when_src;
     struct expr *when; /* NULL for the pass rule */
     char *summary;     /* template: {fact.name}, {fact.name:gib|mib} and {gpu} */
-    char *fix;         /* overrides the check's fix when set */
+    struct fix fix;    /* overrides the check's fix when present */
     /* a rule's own `caused_by:` narrows the check's for this rule (a
      * subset of it, [] for a reason no other check explains, such as KFD
      * refusing the ASIC); has_causes says it was given */
@@ -34,7 +59,8 @@ struct rule {
 };
 
 struct check {
-    char *id, *title, *fix, *why, *how;
+    char *id, *title, *why, *how;
+    struct fix fix;
     enum level level;
     int per_gpu;          /* `per: gpu` - evaluated once per GPU, worst wins */
     char *probe;          /* probe whose error/timeout this check inherits */
@@ -123,7 +149,7 @@ struct result {
     const struct check *check;
     enum status st;
     char *summary;
-    char *fix; /* rendered from the rule's or the check's fix; NULL on pass/skip */
+    char *fix; /* fix_joined(&fix_parts); NULL on pass/skip */
     struct evidence *ev;
     size_t nev;
     /* the rule that decided, so tests can pin it: "skip[i]", "fail[i]",
@@ -143,7 +169,13 @@ struct result {
      * (its summary then says "caused by ID" and its fix is "see ID"), or
      * NULL: a root cause, or a pass/skip */
     const struct result *cause;
+    /* rendered from the rule's or the check's fix; empty on pass/skip
+     * (last: results built by hand set the fields above) */
+    struct fix fix_parts;
 };
+/* the result's fix in parts, borrowed: fix_parts, or for a result that has
+ * only the string fix (built by hand) that string as prose */
+struct fix result_fix(const struct result *r);
 
 struct results {
     struct result *v;

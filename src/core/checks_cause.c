@@ -172,8 +172,11 @@ void results_link_causes(struct results *r)
         char *s = xasprintf("%s (caused by %s)", res->summary ? res->summary : "", id);
         free(res->summary);
         res->summary = s;
+        /* the cause's fix is the one to run: no commands of our own */
+        fix_release(&res->fix_parts);
+        res->fix_parts.say = xasprintf("see %s", id);
         free(res->fix);
-        res->fix = xasprintf("see %s", id);
+        res->fix = fix_joined(&res->fix_parts);
     }
 }
 

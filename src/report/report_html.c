@@ -144,18 +144,14 @@ static void write_evidence(FILE *f, const struct json *ev)
     fputs("</table>\n", f);
 }
 
-/* a fix as the browser shows it: the evidence sits under it, so the
- * terminal's "with -v" becomes "in the evidence below". The one place a
- * fix is drawn. */
-static void write_fix(FILE *f, const struct json *c)
+/* prose as the browser shows it: the evidence sits under the fix, so the
+ * terminal's "with -v" becomes "in the evidence below" */
+static void write_prose(FILE *f, const char *text)
 {
     static const char *const terminal[][2] = {{" with -v", " in the evidence below"},
                                               {"see -v", "see the evidence below"}};
-    const char *fix = doc_member(c, "fix");
-    if (!fix || !*fix)
-        return;
     struct strbuf sb = STRBUF_INIT;
-    for (const char *p = fix; *p;) {
+    for (const char *p = text; *p;) {
         size_t k = 0;
         while (k < ARRAY_SIZE(terminal) && !str_starts(p, terminal[k][0]))
             k++;
@@ -166,8 +162,30 @@ static void write_fix(FILE *f, const struct json *c)
             strbuf_addc(&sb, *p++);
         }
     }
-    html_el(f, "<p><b>Fix:</b></p><div class=\"fix\">", sb.buf, "</div>\n");
+    html_el(f, "<p>", sb.buf, "</p>");
     strbuf_release(&sb);
+}
+
+/* the fix, the one place one is drawn: its prose, and its commands in one
+ * <pre> (a line each, never wrapped, copied as printed) */
+static void write_fix(FILE *f, const struct json *c)
+{
+    struct fix fx;
+    if (!doc_fix(c, &fx))
+        return;
+    fputs("<p><b>Fix:</b></p><div class=\"fix\">", f);
+    if (fx.say)
+        write_prose(f, fx.say);
+    if (fx.run.n) {
+        fputs("<pre class=\"cmd\">", f);
+        for (size_t i = 0; i < fx.run.n; i++)
+            html_el(f, i ? "\n" : "", fx.run.v[i], "");
+        fputs("</pre>", f);
+    }
+    if (fx.then)
+        write_prose(f, fx.then);
+    fputs("</div>\n", f);
+    fix_release(&fx);
 }
 
 static void write_findings(FILE *f, const struct diff_doc *d)
