@@ -200,6 +200,24 @@ static int cmd_list(struct opts *o, int argc, char **argv)
     return EXIT_OK;
 }
 
+/* the check's fix, then each rule's own, as written */
+static void explain_fixes(struct strbuf *sb, const struct check *c)
+{
+    char *f = fix_joined(&c->fix);
+    if (f)
+        strbuf_addf(sb, "\nFix:\n  %s\n", f);
+    free(f);
+    const struct rule *groups[2] = {c->fail, c->warn};
+    size_t ns[2] = {c->nfail, c->nwarn};
+    for (int g = 0; g < 2; g++)
+        for (size_t i = 0; i < ns[g]; i++) {
+            char *rf = fix_joined(&groups[g][i].fix);
+            if (rf)
+                strbuf_addf(sb, "  (when %s) %s\n", groups[g][i].when_src, rf);
+            free(rf);
+        }
+}
+
 static int cmd_explain(struct opts *o, int argc, char **argv)
 {
     if (argc != 1)
@@ -232,14 +250,7 @@ static int cmd_explain(struct opts *o, int argc, char **argv)
     for (size_t i = 0; i < c->nwarn; i++)
         strbuf_addf(&sb, "  warn when %s\n", c->warn[i].when_src);
     strbuf_addf(&sb, "  otherwise pass\n");
-    if (c->fix)
-        strbuf_addf(&sb, "\nFix:\n  %s\n", c->fix);
-    for (size_t i = 0; i < c->nfail; i++)
-        if (c->fail[i].fix)
-            strbuf_addf(&sb, "  (when %s) %s\n", c->fail[i].when_src, c->fail[i].fix);
-    for (size_t i = 0; i < c->nwarn; i++)
-        if (c->warn[i].fix)
-            strbuf_addf(&sb, "  (when %s) %s\n", c->warn[i].when_src, c->warn[i].fix);
+    explain_fixes(&sb, c);
     char *safe = str_sanitize(sb.buf ? sb.buf : "", 1);
     fputs(safe, stdout);
     free(safe);

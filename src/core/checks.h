@@ -19,15 +19,33 @@ enum level { LEVEL_QUICK, LEVEL_STANDARD, LEVEL_FULL, LEVEL_SOAK };
 const char *level_name(enum level l);
 int level_parse(const char *s, enum level *out);
 
+/* what to do about a warning or failure (man 5 checks.yaml, Fixes): prose
+ * before, zero or more shell commands each one complete line, prose after.
+ * A plain-string fix in the file is `say` alone. In a check or rule the
+ * strings are templates; in a result they are rendered, the commands with
+ * every {fact} shell-quoted so that a fact's value is never a command */
+struct fix {
+    char *say;          /* NULL when absent */
+    struct strlist run; /* the commands, in order */
+    char *then;         /* NULL when absent */
+};
+/* does the fix say or run anything? */
+int fix_present(const struct fix *f);
+void fix_release(struct fix *f);
+/* say, the commands in backticks, then: one line of text for the writers
+ * and readers that know a fix as one string. Allocated; NULL when absent */
+char *fix_joined(const struct fix *f);
+
 struct rule {
     char *when_src;
     struct expr *when; /* NULL for the pass rule */
     char *summary;     /* template: {fact.name}, {fact.name:gib|mib} and {gpu} */
-    char *fix;         /* overrides the check's fix when set */
+    struct fix fix;    /* overrides the check's fix when present */
 };
 
 struct check {
-    char *id, *title, *fix, *why, *how;
+    char *id, *title, *why, *how;
+    struct fix fix;
     enum level level;
     int per_gpu;          /* `per: gpu` - evaluated once per GPU, worst wins */
     char *probe;          /* probe whose error/timeout this check inherits */
@@ -106,7 +124,9 @@ struct result {
     const struct check *check;
     enum status st;
     char *summary;
-    char *fix; /* rendered from the rule's or the check's fix; NULL on pass/skip */
+    char *fix; /* fix_joined(&fix_parts); NULL on pass/skip */
+    /* rendered from the rule's or the check's fix; empty on pass/skip */
+    struct fix fix_parts;
     struct evidence *ev;
     size_t nev;
     /* the rule that decided, so tests can pin it: "skip[i]", "fail[i]",

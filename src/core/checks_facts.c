@@ -36,12 +36,20 @@ static void template_facts(const char *tmpl, struct strlist *out)
     }
 }
 
+static void fix_facts(const struct fix *f, struct strlist *out)
+{
+    template_facts(f->say, out);
+    for (size_t i = 0; i < f->run.n; i++)
+        template_facts(f->run.v[i], out);
+    template_facts(f->then, out);
+}
+
 static void rules_facts(const struct rule *r, size_t n, struct strlist *out)
 {
     for (size_t i = 0; i < n; i++) {
         expr_idents(r[i].when, out);
         template_facts(r[i].summary, out);
-        template_facts(r[i].fix, out);
+        fix_facts(&r[i].fix, out);
     }
 }
 
@@ -53,7 +61,7 @@ void check_facts(const struct check *ck, struct strlist *out)
     rules_facts(ck->fail, ck->nfail, out);
     rules_facts(ck->warn, ck->nwarn, out);
     rules_facts(&ck->pass, 1, out);
-    template_facts(ck->fix, out);
+    fix_facts(&ck->fix, out);
     if (ck->per_gpu)
         add_once(out, "gpu.count");
     if (ck->probe) {

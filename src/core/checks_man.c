@@ -131,6 +131,15 @@ static void quoted(struct strbuf *sb, const char *s)
     strbuf_addc(sb, '"');
 }
 
+/* a fix as the report's one-string form: its templates as written */
+static void fix_text(struct strbuf *sb, const struct fix *f)
+{
+    char *s = fix_joined(f);
+    if (s)
+        text(sb, "Fix: ", s);
+    free(s);
+}
+
 static void rules(struct strbuf *sb, const char *what, const struct rule *r, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -140,8 +149,7 @@ static void rules(struct strbuf *sb, const char *what, const struct rule *r, siz
         char *sum = xasprintf("%s.", r[i].summary);
         text(sb, "", sum);
         free(sum);
-        if (r[i].fix)
-            text(sb, "Fix: ", r[i].fix);
+        fix_text(sb, &r[i].fix);
     }
 }
 
@@ -167,8 +175,7 @@ void checks_man_print(const struct checkset *cs, FILE *out)
         strbuf_adds(&sb, ".It pass\n");
         text(&sb, "", c->pass.summary);
         strbuf_adds(&sb, ".El\n");
-        if (c->fix)
-            text(&sb, "Fix: ", c->fix);
+        fix_text(&sb, &c->fix);
     }
     strbuf_addf(&sb, ".El\n%s\n", CHECKS_MAN_END);
     fputs(sb.buf, out);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
+
 static const char *const status_names[ST__COUNT] = {"pass", "warn",  "fail",
                                                     "skip", "error", "timeout"};
 
@@ -142,24 +144,37 @@ static void render_plural(struct strbuf *sb, const struct fact *f, const char *f
         strbuf_adds(sb, slash + 1);
 }
 
-/* {sudo}: "sudo " for a user who needs it, "" for root, and "(as root) "
- * where sudo is not installed; "sudo " when either fact is unknown (the
- * common case, and what the fix texts said before) */
-static void render_sudo(struct strbuf *sb, const struct env_ctx *c)
+/* is the user root, or without sudo? Unknown facts answer no: "sudo " is
+ * the common case and what the fix texts said before */
+static int fact_true(const struct env_ctx *c, const char *name, int want)
 {
-    const struct fact *root = fact_get(c->fs, "user.is_root");
-    const struct fact *sudo = fact_get(c->fs, "host.sudo_present");
-    if (root && root->type == FACT_BOOL && root->b)
+    const struct fact *f = fact_get(c->fs, name);
+    return f && f->type == FACT_BOOL && f->b == want;
+}
+
+/* {sudo}: "sudo " for a user who needs it, "" for root. Where sudo is not
+ * installed, prose says "(as root) "; a command gets nothing (a prefix
+ * that is not a command would not parse) and *as_root is set so that the
+ * fix's prose says to run it as root */
+static void render_sudo(struct strbuf *sb, const struct env_ctx *c, int *as_root)
+{
+    if (fact_true(c, "user.is_root", 1))
         return;
-    if (root && root->type == FACT_BOOL && sudo && sudo->type == FACT_BOOL && !sudo->b)
-        strbuf_adds(sb, "(as root) ");
-    else
+    if (fact_true(c, "user.is_root", 0) && fact_true(c, "host.sudo_present", 0)) {
+        if (as_root)
+            *as_root = 1;
+        else
+            strbuf_adds(sb, "(as root) ");
+    } else {
         strbuf_adds(sb, "sudo ");
+    }
 }
 
 /* {name} -> fact text; {name:unit} -> converted; {name:one/many} -> counted
- * noun; {gpu} -> index; {sudo} -> the privilege prefix for a fix command */
-static char *render_summary(const struct env_ctx *c, const char *tmpl)
+ * noun; {gpu} -> index; {sudo} -> the privilege prefix for a fix command.
+ * as_root non-NULL renders a command: each value one shell word
+ * (shell_word()), so that no fact's text is ever run */
+static char *render_template(const struct env_ctx *c, const char *tmpl, int *as_root)
 {
     struct strbuf sb = STRBUF_INIT;
     for (const char *p = tmpl; *p;) {
@@ -170,27 +185,57 @@ static char *render_summary(const struct env_ctx *c, const char *tmpl)
         }
         char *name = xstrndup(p + 1, (size_t)(close - p - 1));
         char buf[FACT_NAME_MAX];
+        struct strbuf v = STRBUF_INIT;
         if (strcmp(name, "gpu") == 0) {
-            strbuf_addf(&sb, "%d", c->gpu < 0 ? 0 : c->gpu);
+            strbuf_addf(&v, "%d", c->gpu < 0 ? 0 : c->gpu);
         } else if (strcmp(name, "sudo") == 0) {
-            render_sudo(&sb, c);
+            render_sudo(&sb, c, as_root);
         } else {
             char *unit = strchr(name, ':');
             if (unit)
                 *unit++ = '\0';
             const struct fact *f = resolve_fact(c, name, buf);
             if (unit && strchr(unit, '/')) {
-                render_plural(&sb, f, unit);
-            } else if (!unit || render_unit(&sb, f, unit)) {
+                render_plural(&v, f, unit);
+            } else if (!unit || render_unit(&v, f, unit)) {
                 char *t = f ? fact_to_text(f) : xstrdup("unknown");
-                strbuf_adds(&sb, t);
+                strbuf_adds(&v, t);
                 free(t);
             }
         }
+        if (v.buf && as_root)
+            shell_word(&sb, v.buf);
+        else if (v.buf)
+            strbuf_adds(&sb, v.buf);
+        strbuf_release(&v);
         free(name);
         p = close + 1;
     }
+    if (!sb.buf)
+        strbuf_adds(&sb, "");
     return strbuf_detach(&sb);
+}
+
+static char *render_summary(const struct env_ctx *c, const char *tmpl)
+{
+    return render_template(c, tmpl, NULL);
+}
+
+/* the result's fix: prose as a summary is, commands as shell lines */
+static void render_fix(const struct env_ctx *c, const struct fix *tmpl, struct fix *out)
+{
+    int as_root = 0;
+    for (size_t i = 0; i < tmpl->run.n; i++)
+        strlist_add_owned(&out->run, render_template(c, tmpl->run.v[i], &as_root));
+    char *say = tmpl->say ? render_summary(c, tmpl->say) : NULL;
+    if (as_root) { /* sudo is not installed: the commands need a root shell */
+        out->say = say ? xasprintf("%s (as root: sudo is not installed)", say)
+                       : xstrdup("as root (sudo is not installed):");
+        free(say);
+    } else {
+        out->say = say;
+    }
+    out->then = tmpl->then ? render_summary(c, tmpl->then) : NULL;
 }
 
 static char *unknown_reason(const struct env_ctx *c, const char *name)
@@ -209,7 +254,7 @@ static char *unknown_reason(const struct env_ctx *c, const char *name)
 struct verdict {
     enum status st;
     char *summary;
-    const char *fix;        /* template, rendered into the result */
+    const struct fix *fix;  /* template, rendered into the result */
     int gpu;                /* the GPU the verdict is about, for rendering the fix */
     char rule[RULE_ID_MAX]; /* which rule decided (struct result) */
 };
@@ -277,7 +322,7 @@ static void eval_one(const struct check *ck, const struct env_ctx *c, struct ver
                 set_rule(v, kinds[g], i, "");
                 v->st = sts[g];
                 v->summary = render_summary(c, groups[g][i].summary);
-                v->fix = groups[g][i].fix ? groups[g][i].fix : ck->fix;
+                v->fix = fix_present(&groups[g][i].fix) ? &groups[g][i].fix : &ck->fix;
                 return;
             }
             if (r.t == VAL_UNKNOWN && !unknown) {
@@ -474,7 +519,8 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
         memcpy(r->rule, v.rule, sizeof(r->rule));
         if ((v.st == ST_FAIL || v.st == ST_WARN) && v.fix) {
             struct env_ctx cf = {cs, fs, v.gpu};
-            r->fix = render_summary(&cf, v.fix);
+            render_fix(&cf, v.fix, &r->fix_parts);
+            r->fix = fix_joined(&r->fix_parts);
         }
         out->counts[r->st]++;
     }
@@ -486,6 +532,7 @@ void results_release(struct results *r)
     for (size_t i = 0; i < r->n; i++) {
         free(r->v[i].summary);
         free(r->v[i].fix);
+        fix_release(&r->v[i].fix_parts);
         for (size_t j = 0; j < r->v[i].nev; j++)
             free(r->v[i].ev[j].name);
         free(r->v[i].ev);

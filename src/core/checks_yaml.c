@@ -154,6 +154,37 @@ static int want_strlist(struct loader *L, yaml_node_t *n, const char *what, stru
     return 0;
 }
 
+/* a fix: a string (prose alone, the old form, so users' own files still
+ * load) or a mapping of say (prose), run (a command or a list of commands)
+ * and then (prose); whether a command hides in prose is the built-in
+ * file's lint (tests/fix_commands.sh), not the loader's business */
+static int parse_fix(struct loader *L, yaml_node_t *n, struct fix *f)
+{
+    fix_release(f);
+    if (n->type == YAML_SCALAR_NODE)
+        return want_scalar(L, n, "fix", &f->say);
+    if (n->type != YAML_MAPPING_NODE)
+        return yerr(L, n, "fix must be a string or a mapping with say/run/then");
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = node_at(L, p->key), *v = node_at(L, p->value);
+        const char *key = scalar(k);
+        int rc;
+        if (key && strcmp(key, "say") == 0)
+            rc = want_scalar(L, v, "fix 'say'", &f->say);
+        else if (key && strcmp(key, "then") == 0)
+            rc = want_scalar(L, v, "fix 'then'", &f->then);
+        else if (key && strcmp(key, "run") == 0)
+            rc = want_strlist(L, v, "fix 'run'", &f->run);
+        else
+            rc = yerr(L, k, "unknown key '%s' in fix (say, run, then)", key ? key : "?");
+        if (rc)
+            return -1;
+    }
+    if (!fix_present(f))
+        return yerr(L, n, "fix has none of say, run, then");
+    return 0;
+}
+
 static int parse_when(struct loader *L, yaml_node_t *n, struct rule *r)
 {
     if (want_scalar(L, n, "when", &r->when_src))
@@ -192,7 +223,7 @@ static int parse_rule(struct loader *L, yaml_node_t *n, struct rule *r, int need
             if (want_scalar(L, v, "summary", &r->summary))
                 return -1;
         } else if (strcmp(key, "fix") == 0 && need_when) {
-            if (want_scalar(L, v, "fix", &r->fix))
+            if (parse_fix(L, v, &r->fix))
                 return -1;
         } else {
             return yerr(L, k, "unknown key '%s' in rule", key);
@@ -270,7 +301,7 @@ static int parse_check(struct loader *L, yaml_node_t *n, struct check *c)
         else if (strcmp(key, "pass") == 0)
             rc = parse_rule(L, v, &c->pass, 0);
         else if (strcmp(key, "fix") == 0)
-            rc = want_scalar(L, v, "fix", &c->fix);
+            rc = parse_fix(L, v, &c->fix);
         else if (strcmp(key, "why") == 0)
             rc = want_scalar(L, v, "why", &c->why);
         else if (strcmp(key, "how") == 0)
@@ -289,12 +320,12 @@ static int parse_check(struct loader *L, yaml_node_t *n, struct check *c)
         rc = yerr(L, n, "check %s has no 'why'", c->id);
     if (!rc && !c->pass.summary)
         rc = yerr(L, n, "check %s has no 'pass' summary", c->id);
-    if (!rc && (c->nfail || c->nwarn) && !c->fix) {
+    if (!rc && (c->nfail || c->nwarn) && !fix_present(&c->fix)) {
         for (size_t i = 0; i < c->nfail && !rc; i++)
-            if (!c->fail[i].fix)
+            if (!fix_present(&c->fail[i].fix))
                 rc = yerr(L, n, "check %s has a fail rule without a fix", c->id);
         for (size_t i = 0; i < c->nwarn && !rc; i++)
-            if (!c->warn[i].fix)
+            if (!fix_present(&c->warn[i].fix))
                 rc = yerr(L, n, "check %s has a warn rule without a fix", c->id);
     }
     if (!rc && !level)
@@ -539,6 +570,28 @@ static int check_template(struct loader *L, yaml_node_t *n, const struct vctx *v
     return 0;
 }
 
+static yaml_node_t *map_get(struct loader *L, yaml_node_t *n, const char *key);
+
+/* the placeholders of a fix: its string, or each of say, run's items, then */
+static int check_fix_templates(struct loader *L, yaml_node_t *n, const struct vctx *v)
+{
+    if (n->type != YAML_MAPPING_NODE)
+        return check_template(L, n, v);
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        yaml_node_t *val = node_at(L, p->value);
+        if (val->type == YAML_SCALAR_NODE) {
+            if (check_template(L, val, v))
+                return -1;
+            continue;
+        }
+        for (yaml_node_item_t *it = val->data.sequence.items.start;
+             it < val->data.sequence.items.top; it++)
+            if (check_template(L, node_at(L, *it), v))
+                return -1;
+    }
+    return 0;
+}
+
 static yaml_node_t *map_get(struct loader *L, yaml_node_t *n, const char *key)
 {
     if (n->type != YAML_MAPPING_NODE)
@@ -559,7 +612,7 @@ static int check_rule(struct loader *L, yaml_node_t *n, const struct rule *r, st
         return -1;
     if (sum && check_template(L, sum, v))
         return -1;
-    return fix ? check_template(L, fix, v) : 0;
+    return fix ? check_fix_templates(L, fix, v) : 0;
 }
 
 static int check_rules(struct loader *L, yaml_node_t *n, const struct rule *rules, size_t nrules,
@@ -629,7 +682,7 @@ static int validate_check(struct loader *L, yaml_node_t *n, const struct check *
         else if (strcmp(key, "pass") == 0)
             rc = check_rule(L, val, &c->pass, &v);
         else if (strcmp(key, "fix") == 0)
-            rc = check_template(L, val, &v);
+            rc = check_fix_templates(L, val, &v);
         else if (strcmp(key, "probe") == 0)
             rc = check_probe(L, val, c->probe);
         if (rc)
@@ -964,7 +1017,7 @@ static void rule_release(struct rule *r)
     free(r->when_src);
     expr_free(r->when);
     free(r->summary);
-    free(r->fix);
+    fix_release(&r->fix);
 }
 
 void checks_release(struct checkset *cs)
@@ -973,7 +1026,7 @@ void checks_release(struct checkset *cs)
         struct check *c = &cs->v[i];
         free(c->id);
         free(c->title);
-        free(c->fix);
+        fix_release(&c->fix);
         free(c->why);
         free(c->how);
         free(c->probe);

@@ -139,3 +139,43 @@ void csv_write_cell(FILE *out, const char *s)
     fputs(sb.buf, out);
     strbuf_release(&sb);
 }
+
+/* POSIX's portable filename characters plus the few that no shell treats
+ * specially in a word (@ % + = : ,) */
+static int shell_plain(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           strchr("_@%+=:,./-", c) != NULL;
+}
+
+void shell_word(struct strbuf *sb, const char *s)
+{
+    int plain = *s != '\0', ctl = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        plain &= shell_plain(*p);
+        ctl |= *p < 0x20 || *p == 0x7f;
+    }
+    if (plain) {
+        strbuf_adds(sb, s);
+        return;
+    }
+    if (!ctl) { /* '...' keeps every byte but the quote itself */
+        strbuf_addc(sb, '\'');
+        for (const char *p = s; *p; p++)
+            strbuf_adds(sb, *p == '\'' ? "'\\''" : (char[]){*p, '\0'});
+        strbuf_addc(sb, '\'');
+        return;
+    }
+    /* a control character (a newline would end the command line): bash's
+     * $'...' names it as \xHH, so the word stays one line and exact */
+    strbuf_adds(sb, "$'");
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            strbuf_addf(sb, "\\x%02x", *p);
+        else if (*p == '\'' || *p == '\\')
+            strbuf_addf(sb, "\\%c", *p);
+        else
+            strbuf_addc(sb, (char)*p);
+    }
+    strbuf_addc(sb, '\'');
+}

@@ -11,6 +11,7 @@
  *   Prometheus label, HELP    prom_write_label_value(), prom_write_help()
  *                             (src/report/report_prom.h)
  *   XML (JUnit)               xml_write_escaped() (src/report/report.h)
+ *   shell word (fix command)  shell_word() (here)
  *
  * The characters that are dangerous everywhere are those that move the
  * cursor, recolour, retitle or reorder what a terminal or editor shows: C0
@@ -70,5 +71,12 @@ int text_safe_end(struct text_safe *t);
  * quoted, its quotes doubled. */
 void csv_cell(struct strbuf *sb, const char *s);
 void csv_write_cell(FILE *out, const char *s);
+
+/* One shell word that means exactly s, for a fact's value inside a fix
+ * command: s itself when every byte is one of [A-Za-z0-9_@%+=:,./-] (and s
+ * is not empty), else '...' (a quote inside as '\''), else, when s holds a
+ * control character, bash's $'...' with \xHH for it, so the word stays on
+ * one line. No value can end the word or start another command. */
+void shell_word(struct strbuf *sb, const char *s);
 
 #endif

@@ -586,9 +586,110 @@ static void test_peaks_table(void)
     checks_release(&cs);
 }
 
+#define FIX_RULE(fix)                                                                              \
+    "    fail:\n      - when: 'gpu.count == 0'\n        summary: s\n        fix: " fix "\n"
+
+/* the fix model (man 5 checks.yaml, Fixes): a string, or say/run/then */
+static void test_fix_load(void)
+{
+    CHECK(accepts(GLOBAL, FIX_RULE("{say: a, run: ['{sudo}modprobe amdgpu'], then: b}")));
+    CHECK(accepts(GLOBAL, FIX_RULE("{run: 'rocminfo'}")));
+    /* an old-style file with a command in prose still loads (the lint of
+     * the built-in file is tests/fix_commands.sh) */
+    CHECK(accepts(GLOBAL, FIX_RULE("'{sudo}modprobe amdgpu, then reboot'")));
+    CHECK(rejects(GLOBAL, FIX_RULE("{say: a, doo: b}"),
+                  "t.yaml:12:23: unknown key 'doo' in fix (say, run, then)"));
+    CHECK(rejects(GLOBAL, FIX_RULE("{run: [[rocminfo]]}"),
+                  "t.yaml:12:21: fix 'run' must be a list of strings"));
+    CHECK(rejects(GLOBAL, FIX_RULE("{run: [{a: b}]}"),
+                  "t.yaml:12:21: fix 'run' must be a list of strings"));
+    CHECK(rejects(GLOBAL, FIX_RULE("{say: [a]}"), "t.yaml:12:20: fix 'say' must be a string"));
+    CHECK(rejects(GLOBAL, FIX_RULE("[a]"),
+                  "t.yaml:12:14: fix must be a string or a mapping with say/run/then"));
+    CHECK(rejects(GLOBAL, FIX_RULE("{}"), "t.yaml:12:14: fix has none of say, run, then"));
+    /* placeholders of a command are validated as a summary's are */
+    CHECK(rejects(GLOBAL, FIX_RULE("{run: ['echo {rocm.seris}']}"),
+                  "t.yaml:12:28: unknown fact 'rocm.seris' (did you mean 'rocm.series'?) in "
+                  "placeholder {rocm.seris}"));
+    /* the check-level fix takes the mapping too */
+    CHECK(text_rejects("schema: rocm-vla-doctor-checks/1\nchecks:\n  - id: t.one\n"
+                       "    title: one\n    level: quick\n    why: w\n"
+                       "    pass: {summary: ok}\n    fix: {run: [a], then: b, say: c, x: d}\n",
+                       "t.yaml:8:38: unknown key 'x' in fix (say, run, then)"));
+}
+
+static const char fix_yaml[] = "schema: rocm-vla-doctor-checks/1\n"
+                               "checks:\n"
+                               "  - id: t.fix\n"
+                               "    title: fix\n"
+                               "    level: quick\n"
+                               "    why: w\n"
+                               "    fail: {when: 'gpu.count == 3', summary: 'ROCm {rocm.series}'}\n"
+                               "    pass: {summary: ok}\n"
+                               "    fix:\n"
+                               "      say: 'series {rocm.series}'\n"
+                               "      run: ['{sudo}apt install rocm={rocm.series}', 'rocminfo']\n"
+                               "      then: 'log in again'\n";
+
+/* the fix of one run of fix_yaml with these facts */
+static void fix_run(int root, int sudo, const char *series, const struct result **out,
+                    struct results *r, struct checkset *cs, struct factset *fs)
+{
+    CHECK(checks_load_string(cs, "t.yaml", fix_yaml, strlen(fix_yaml)) == 0);
+    *fs = (struct factset)FACTSET_INIT;
+    fact_set_int(fs, "gpu.count", 3, NULL);
+    fact_set_bool(fs, "user.is_root", root, NULL);
+    fact_set_bool(fs, "host.sudo_present", sudo, NULL);
+    fact_set_str(fs, "rocm.series", series, NULL);
+    struct run_filter flt = {LEVEL_STANDARD, NULL};
+    CHECK(checks_run(cs, fs, &flt, r) == 0);
+    *out = find(r, "t.fix");
+}
+
+static void fix_done(struct results *r, struct checkset *cs, struct factset *fs)
+{
+    results_release(r);
+    factset_release(fs);
+    checks_release(cs);
+}
+
+/* a command's facts are shell words, {sudo} the privilege prefix; prose is
+ * rendered as a summary is; the one-string form joins them */
+static void test_fix_render(void)
+{
+    struct checkset cs;
+    struct factset fs;
+    struct results r;
+    const struct result *v;
+    fix_run(0, 1, "6.2; rm -rf ~", &v, &r, &cs, &fs);
+    CHECK(v && v->st == ST_FAIL && v->fix_parts.run.n == 2);
+    if (v && v->fix_parts.run.n == 2) {
+        CHECK_STR(v->fix_parts.say, "series 6.2; rm -rf ~");
+        CHECK_STR(v->fix_parts.run.v[0], "sudo apt install rocm='6.2; rm -rf ~'");
+        CHECK_STR(v->fix_parts.run.v[1], "rocminfo");
+        CHECK_STR(v->fix_parts.then, "log in again");
+        CHECK_STR(v->fix, "series 6.2; rm -rf ~: `sudo apt install rocm='6.2; rm -rf ~'`; "
+                          "`rocminfo`; log in again");
+    }
+    fix_done(&r, &cs, &fs);
+    fix_run(1, 1, "6.2", &v, &r, &cs, &fs);
+    CHECK(v && v->fix_parts.run.n == 2 &&
+          strcmp(v->fix_parts.run.v[0], "apt install rocm=6.2") == 0);
+    fix_done(&r, &cs, &fs);
+    /* no sudo and not root: the command stays a command, the prose says how */
+    fix_run(0, 0, "6.2", &v, &r, &cs, &fs);
+    CHECK(v && v->fix_parts.run.n == 2 &&
+          strcmp(v->fix_parts.run.v[0], "apt install rocm=6.2") == 0);
+    CHECK(v && v->fix_parts.say &&
+          strcmp(v->fix_parts.say, "series 6.2 (as root: sudo is not installed)") == 0);
+    fix_done(&r, &cs, &fs);
+}
+
 int main(void)
 {
     checks_set_schema(&fact_catalog_schema); /* what main() passes in */
+    test_fix_load();
+    test_fix_render();
     test_peaks_table();
     test_hostile_yaml();
     test_data_index();

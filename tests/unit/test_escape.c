@@ -188,9 +188,36 @@ static void test_json_round_trip(void)
     free(buf);
 }
 
+static void check_word(const char *in, const char *want)
+{
+    struct strbuf sb = STRBUF_INIT;
+    shell_word(&sb, in);
+    CHECK_STR(sb.buf, want);
+    strbuf_release(&sb);
+}
+
+/* a fact's value in a fix command: exact bytes, one word, one line */
+static void test_shell_word(void)
+{
+    check_word("gfx1100", "gfx1100");
+    check_word("https://download.pytorch.org/whl/rocm6.2",
+               "https://download.pytorch.org/whl/rocm6.2");
+    check_word("a_b@c%d+e=f:g,h.i/j-k", "a_b@c%d+e=f:g,h.i/j-k");
+    check_word("", "''");
+    check_word("two words", "'two words'");
+    check_word("x; rm -rf /", "'x; rm -rf /'");
+    check_word("$(id)`id`", "'$(id)`id`'");
+    check_word("it's", "'it'\\''s'");
+    check_word("a\nb", "$'a\\x0ab'");
+    check_word("t\tq'\\", "$'t\\x09q\\'\\\\'");
+    check_word("\x7f", "$'\\x7f'");
+    check_word("caf\xc3\xa9", "'caf\xc3\xa9'");
+}
+
 int main(void)
 {
     test_corpus();
     test_json_round_trip();
+    test_shell_word();
     return test_report();
 }
