@@ -31,6 +31,7 @@
 #include "core/checks_man.h"
 #include "core/util.h"
 #include "core/version.h"
+#include "explain_fix.h"
 #include "vla/vla_cli.h"
 
 enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
@@ -200,24 +201,6 @@ static int cmd_list(struct opts *o, int argc, char **argv)
     return EXIT_OK;
 }
 
-/* the check's fix, then each rule's own, as written */
-static void explain_fixes(struct strbuf *sb, const struct check *c)
-{
-    char *f = fix_joined(&c->fix);
-    if (f)
-        strbuf_addf(sb, "\nFix:\n  %s\n", f);
-    free(f);
-    const struct rule *groups[2] = {c->fail, c->warn};
-    size_t ns[2] = {c->nfail, c->nwarn};
-    for (int g = 0; g < 2; g++)
-        for (size_t i = 0; i < ns[g]; i++) {
-            char *rf = fix_joined(&groups[g][i].fix);
-            if (rf)
-                strbuf_addf(sb, "  (when %s) %s\n", groups[g][i].when_src, rf);
-            free(rf);
-        }
-}
-
 static int cmd_explain(struct opts *o, int argc, char **argv)
 {
     if (argc != 1)
@@ -242,15 +225,7 @@ static int cmd_explain(struct opts *o, int argc, char **argv)
         for (size_t i = 0; i < c->reads.n; i++)
             strbuf_addf(&sb, "  %s\n", c->reads.v[i]);
     }
-    strbuf_addf(&sb, "\nRules (first match wins):\n");
-    for (size_t i = 0; i < c->nskip; i++)
-        strbuf_addf(&sb, "  skip when %s\n", c->skip[i].when_src);
-    for (size_t i = 0; i < c->nfail; i++)
-        strbuf_addf(&sb, "  fail when %s\n", c->fail[i].when_src);
-    for (size_t i = 0; i < c->nwarn; i++)
-        strbuf_addf(&sb, "  warn when %s\n", c->warn[i].when_src);
-    strbuf_addf(&sb, "  otherwise pass\n");
-    explain_fixes(&sb, c);
+    explain_rules_fixes(&sb, c);
     char *safe = str_sanitize(sb.buf ? sb.buf : "", 1);
     fputs(safe, stdout);
     free(safe);

@@ -29,12 +29,20 @@ struct fix {
     struct strlist run; /* the commands, in order */
     char *then;         /* NULL when absent */
 };
+#define FIX_INIT                                                                                   \
+    {                                                                                              \
+        NULL, STRLIST_INIT, NULL                                                                   \
+    }
 /* does the fix say or run anything? */
 int fix_present(const struct fix *f);
 void fix_release(struct fix *f);
 /* say, the commands in backticks, then: one line of text for the writers
  * and readers that know a fix as one string. Allocated; NULL when absent */
 char *fix_joined(const struct fix *f);
+/* the same as lines: say, each command on its own line after indent, then
+ * (each line ending in '\n'), for a reader who copies a command whole.
+ * Allocated; NULL when absent */
+char *fix_lines(const struct fix *f, const char *indent);
 
 struct rule {
     char *when_src;
@@ -125,8 +133,6 @@ struct result {
     enum status st;
     char *summary;
     char *fix; /* fix_joined(&fix_parts); NULL on pass/skip */
-    /* rendered from the rule's or the check's fix; empty on pass/skip */
-    struct fix fix_parts;
     struct evidence *ev;
     size_t nev;
     /* the rule that decided, so tests can pin it: "skip[i]", "fail[i]",
@@ -135,7 +141,13 @@ struct result {
      * rule fired, "probe" when the probe's error or timeout decided; for a
      * per-GPU check the rule of the worst GPU */
     char rule[RULE_ID_MAX];
+    /* rendered from the rule's or the check's fix; empty on pass/skip
+     * (last: results built by hand set the fields above) */
+    struct fix fix_parts;
 };
+/* the result's fix in parts, borrowed: fix_parts, or for a result that has
+ * only the string fix (built by hand) that string as prose */
+struct fix result_fix(const struct result *r);
 
 struct results {
     struct result *v;

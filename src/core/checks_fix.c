@@ -33,3 +33,24 @@ char *fix_joined(const struct fix *f)
         strbuf_addf(&sb, "%s%s", sb.len ? "; " : "", f->then);
     return strbuf_detach(&sb);
 }
+
+char *fix_lines(const struct fix *f, const char *indent)
+{
+    if (!fix_present(f))
+        return NULL;
+    struct strbuf sb = STRBUF_INIT;
+    if (f->say)
+        strbuf_addf(&sb, "%s\n", f->say);
+    for (size_t i = 0; i < f->run.n; i++)
+        strbuf_addf(&sb, "%s%s\n", indent, f->run.v[i]);
+    if (f->then)
+        strbuf_addf(&sb, "%s\n", f->then);
+    return strbuf_detach(&sb);
+}
+
+struct fix result_fix(const struct result *r)
+{
+    if (fix_present(&r->fix_parts) || !r->fix)
+        return r->fix_parts;
+    return (struct fix){r->fix, STRLIST_INIT, NULL};
+}

@@ -89,6 +89,7 @@ static const char css[] =
     ".finding.fail,.finding.error,.finding.timeout{border-color:#c62828}"
     ".finding.warn{border-color:#b26a00}"
     ".fix{background:#f5f5f5;padding:.3em .6em;white-space:pre-wrap}"
+    ".fix p{margin:.2em 0}.fix pre.cmd{white-space:pre;overflow-x:auto;margin:.2em 0}"
     ".unknown{color:#757575;font-style:italic}code{font-size:.95em}"
     ".verdict{font-size:1.1em;margin:.6em 0}"
     "svg{display:block;margin:.6em 0 1.2em 0;font-family:sans-serif;font-size:12px}"

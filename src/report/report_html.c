@@ -136,6 +136,28 @@ static void write_evidence(FILE *f, const struct json *ev)
     fputs("</table>\n", f);
 }
 
+/* the fix: its prose, and its commands in one <pre> (a line each, never
+ * wrapped, copied as printed) */
+static void write_fix(FILE *f, const struct json *c)
+{
+    struct fix fx;
+    if (!doc_fix(c, &fx))
+        return;
+    fputs("<p><b>Fix:</b></p><div class=\"fix\">", f);
+    if (fx.say)
+        html_el(f, "<p>", fx.say, "</p>");
+    if (fx.run.n) {
+        fputs("<pre class=\"cmd\">", f);
+        for (size_t i = 0; i < fx.run.n; i++)
+            html_el(f, i ? "\n" : "", fx.run.v[i], "");
+        fputs("</pre>", f);
+    }
+    if (fx.then)
+        html_el(f, "<p>", fx.then, "</p>");
+    fputs("</div>\n", f);
+    fix_release(&fx);
+}
+
 static void write_findings(FILE *f, const struct diff_doc *d)
 {
     fputs("<h2>Findings</h2>\n", f);
@@ -151,9 +173,7 @@ static void write_findings(FILE *f, const struct diff_doc *d)
         html_el(f, " <code>", doc_member(c, "id"), "</code> ");
         html_el(f, "", doc_member(c, "title"), "</h3>\n");
         html_el(f, "<p>", doc_member(c, "summary"), "</p>\n");
-        const char *fix = doc_member(c, "fix");
-        if (fix && *fix)
-            html_el(f, "<p><b>Fix:</b></p><div class=\"fix\">", fix, "</div>\n");
+        write_fix(f, c);
         write_evidence(f, json_get(c, "evidence"));
         fputs("</div>\n", f);
     }

@@ -146,6 +146,17 @@ static void write_check(FILE *out, const struct result *res)
     json_write_string(out, res->summary ? res->summary : "");
     fputs(",\n      \"fix\": ", out);
     json_write_string(out, res->fix);
+    /* the same fix in parts: prose, whole command lines, prose */
+    const struct fix fx = result_fix(res);
+    fputs(",\n      \"fix_say\": ", out);
+    json_write_string(out, fx.say);
+    fputs(",\n      \"fix_commands\": [", out);
+    for (size_t j = 0; j < fx.run.n; j++) {
+        fputs(j ? ", " : "", out);
+        json_write_string(out, fx.run.v[j]);
+    }
+    fputs("],\n      \"fix_then\": ", out);
+    json_write_string(out, fx.then);
     fputs(",\n      \"rule\": ", out);
     json_write_string(out, res->rule);
     fputs(",\n      \"evidence\": {", out);

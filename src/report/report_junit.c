@@ -90,16 +90,29 @@ static void property(FILE *out, const char *name, const char *value)
     fputs("/>\n", out);
 }
 
+/* the fix as lines, each command whole on its own (indented), without the
+ * last line break; NULL when none */
+static char *junit_fix(const struct result *res)
+{
+    struct fix fx = result_fix(res);
+    char *s = fix_lines(&fx, "  ");
+    if (s && *s)
+        s[strlen(s) - 1] = '\0';
+    return s;
+}
+
 static void write_system_out(FILE *out, const struct result *res)
 {
     fputs("      <system-out>", out);
     if (res->st == ST_WARN) {
         fputs("warning: ", out);
         xml_write_escaped(out, res->summary, 0);
-        if (res->fix) {
+        char *fix = junit_fix(res);
+        if (fix) {
             fputs(" / fix: ", out);
-            xml_write_escaped(out, res->fix, 0);
+            xml_write_escaped(out, fix, 0);
         }
+        free(fix);
     } else {
         fprintf(out, "%s: ", status_name(res->st));
         xml_write_escaped(out, res->summary, 0);
@@ -147,7 +160,9 @@ static void write_testcase(FILE *out, const struct result *res)
         xml_attr(out, "message", summary);
         xml_attr(out, "type", "fail");
         fputc('>', out);
-        xml_write_escaped(out, res->fix ? res->fix : summary, 0);
+        char *fix = junit_fix(res);
+        xml_write_escaped(out, fix ? fix : summary, 0);
+        free(fix);
         fputs("</failure>\n", out);
         break;
     case ST_ERROR:

@@ -241,6 +241,61 @@ static int finding(const struct json *c)
     return st && strcmp(st, "pass") && strcmp(st, "skip");
 }
 
+/* a '~' fence longer than any run of '~' in text (at least 3) */
+static size_t fence_len(const char *text)
+{
+    size_t run = 0, best = 0;
+    for (const char *p = text; p && *p; p++) {
+        run = *p == '~' ? run + 1 : 0;
+        best = run > best ? run : best;
+    }
+    return best < 3 ? 3 : best + 1;
+}
+
+static void md_fence(FILE *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fputc('~', f);
+}
+
+/* a fix under its list item: the prose as text, the commands in a fenced
+ * sh block (each line whole, as it is run) */
+static void md_fix(const struct md *m, const struct json *c)
+{
+    struct fix fx;
+    if (!doc_fix(c, &fx)) {
+        fputc('\n', m->f);
+        return;
+    }
+    fputs("<br>Fix:", m->f);
+    if (fx.say) {
+        fputc(' ', m->f);
+        md_put(m, fx.say);
+    }
+    fputc('\n', m->f);
+    if (fx.run.n) {
+        struct strbuf all = STRBUF_INIT;
+        for (size_t i = 0; i < fx.run.n; i++) {
+            char *line = md_line(m, fx.run.v[i]);
+            strbuf_addf(&all, "  %s\n", line);
+            free(line);
+        }
+        size_t fence = fence_len(all.buf);
+        fputs("  ", m->f);
+        md_fence(m->f, fence);
+        fprintf(m->f, "sh\n%s  ", all.buf);
+        md_fence(m->f, fence);
+        fputc('\n', m->f);
+        strbuf_release(&all);
+    }
+    if (fx.then) {
+        fputs("  ", m->f);
+        md_put(m, fx.then);
+        fputc('\n', m->f);
+    }
+    fix_release(&fx);
+}
+
 /* evidence in a fence longer than any run of '~' inside it */
 static void evidence(const struct md *m, const struct json *c)
 {
@@ -258,21 +313,14 @@ static void evidence(const struct md *m, const struct json *c)
         free(kv);
         strbuf_release(&v);
     }
-    size_t run = 0, best = 0;
-    for (const char *p = all.buf; p && *p; p++) {
-        run = *p == '~' ? run + 1 : 0;
-        best = run > best ? run : best;
-    }
-    size_t fence = best < 3 ? 3 : best + 1;
+    size_t fence = fence_len(all.buf);
     fputs("**", m->f);
     md_put(m, jstr(c, "id"));
     fputs("**\n\n", m->f);
-    for (size_t i = 0; i < fence; i++)
-        fputc('~', m->f);
+    md_fence(m->f, fence);
     fputc('\n', m->f);
     fputs(all.buf ? all.buf : "", m->f);
-    for (size_t i = 0; i < fence; i++)
-        fputc('~', m->f);
+    md_fence(m->f, fence);
     fputs("\n\n", m->f);
     strbuf_release(&all);
 }
@@ -308,12 +356,7 @@ int report_markdown_write(FILE *f, const struct diff_doc *d, int redact)
             md_code(&m, jstr(c, "id"));
             fputs(": ", f);
             md_put(&m, jstr(c, "summary"));
-            const char *fix = jstr(c, "fix");
-            if (*fix) {
-                fputs("<br>Fix: ", f);
-                md_put(&m, fix);
-            }
-            fputc('\n', f);
+            md_fix(&m, c);
         }
         fputs("\n<details><summary>Evidence</summary>\n\n", f);
         for (size_t i = 0; i < d->checks->n; i++)

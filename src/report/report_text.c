@@ -25,6 +25,9 @@ static const struct mark marks[ST__COUNT] = {
 };
 
 #define MARK_COLS 5 /* "[ok] " and "[✓]  ": the mark and the space after it */
+/* a fix's commands start this far right of "fix:", two columns right of its
+ * wrapped prose (at 5), so that prose and commands never look alike */
+#define FIX_CMD_INDENT 7
 
 int report_text_width(FILE *out, int requested)
 {
@@ -144,6 +147,45 @@ static const char *same_as(const struct results *r, size_t upto, const char *tex
     return NULL;
 }
 
+/* a fix command: one line, whole, whatever the width, so that what is
+ * pasted is what was printed (sanitised, never wrapped or cut) */
+static void tw_command(struct tw *t, const char *cmd, int indent)
+{
+    char *safe = str_sanitize(cmd, 0);
+    tw_pad(t, indent);
+    for (const char *p = safe; *p; p++)
+        tw_byte(t, (unsigned char)*p);
+    free(safe);
+    tw_nl(t);
+}
+
+/* "fix:" at column hang, its say prose after it (wrapped), each command on
+ * a line of its own indented deeper than the prose, then the then prose;
+ * dup names an earlier check with the same fix */
+static void tw_fix(struct tw *t, const struct result *res, int hang, const char *dup)
+{
+    const struct fix view = result_fix(res), *f = &view;
+    tw_pad(t, hang);
+    tw_text(t, "fix:", hang);
+    if (dup || f->say) {
+        char *s = dup ? xasprintf("same as %s", dup) : NULL;
+        fputc(' ', t->out);
+        t->col++;
+        tw_text(t, s ? s : f->say, hang + 5);
+        free(s);
+    }
+    tw_nl(t);
+    if (dup)
+        return;
+    for (size_t i = 0; i < f->run.n; i++)
+        tw_command(t, f->run.v[i], hang + FIX_CMD_INDENT);
+    if (f->then) {
+        tw_pad(t, hang + 5);
+        tw_text(t, f->then, hang + 5);
+        tw_nl(t);
+    }
+}
+
 static void write_counts(struct tw *t, const struct results *r, double secs)
 {
     const size_t *c = r->counts;
@@ -221,17 +263,8 @@ static void write_to_fix(struct tw *t, const struct results *r)
             tw_text(t, s ? s : res->summary, MARK_COLS);
             free(s);
             tw_nl(t);
-            if (res->fix) {
-                tw_pad(t, MARK_COLS);
-                tw_text(t, "fix:", MARK_COLS);
-                dup = same_as(r, i, res->fix, 1);
-                s = dup ? xasprintf("same as %s", dup) : NULL;
-                fputc(' ', t->out);
-                t->col++;
-                tw_text(t, s ? s : res->fix, MARK_COLS + 5);
-                free(s);
-                tw_nl(t);
-            }
+            if (res->fix)
+                tw_fix(t, res, MARK_COLS, same_as(r, i, res->fix, 1));
         }
     }
 }
@@ -366,14 +399,8 @@ void report_text_write(FILE *out, const struct report_meta *m, const struct resu
         free(s);
         tw_nl(&t);
         if (o->verbose) {
-            if (res->fix) {
-                tw_pad(&t, hang);
-                tw_text(&t, "fix:", hang);
-                fputc(' ', out);
-                t.col++;
-                tw_text(&t, res->fix, hang + 5);
-                tw_nl(&t);
-            }
+            if (res->fix)
+                tw_fix(&t, res, hang, NULL);
             write_evidence(&t, res, hang);
         }
     }

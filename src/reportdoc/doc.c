@@ -31,6 +31,25 @@ const char *doc_member(const struct json *obj, const char *key)
     return v && v->type == JSON_STR ? v->str : NULL;
 }
 
+int doc_fix(const struct json *check, struct fix *out)
+{
+    *out = (struct fix)FIX_INIT;
+    const struct json *cmds =
+        check && check->type == JSON_OBJ ? json_get(check, "fix_commands") : NULL;
+    const char *say = doc_member(check, "fix_say"), *then = doc_member(check, "fix_then");
+    if (!cmds || cmds->type != JSON_ARR) { /* a report written before the parts */
+        say = doc_member(check, "fix");
+        then = NULL;
+        cmds = NULL;
+    }
+    out->say = say && *say ? xstrdup(say) : NULL;
+    out->then = then && *then ? xstrdup(then) : NULL;
+    for (size_t i = 0; cmds && i < cmds->n; i++)
+        if (cmds->items[i]->type == JSON_STR && cmds->items[i]->str[0])
+            strlist_add(&out->run, cmds->items[i]->str);
+    return fix_present(out);
+}
+
 const char *doc_host(const struct diff_doc *d, const char *key)
 {
     return doc_member(d && d->root ? json_get(d->root, "host") : NULL, key);

@@ -59,6 +59,11 @@ const char *doc_host(const struct diff_doc *d, const char *key);
 /* a string member of a JSON object (a check); NULL when absent or not a
  * string */
 const char *doc_member(const struct json *obj, const char *key);
+/* a check's fix in parts (struct fix, owned by out): fix_say,
+ * fix_commands and fix_then, or for a report older than them its "fix"
+ * string as prose (a command inside it cannot be told apart). 1 when the
+ * check has a fix, else 0 with out empty */
+int doc_fix(const struct json *check, struct fix *out);
 /* the summary's exit_code; -1 when absent */
 int doc_exit_code(const struct diff_doc *d);
 /* the fact as one line: its value (strings bare), or "unknown (reason)",
