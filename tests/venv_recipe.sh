@@ -61,14 +61,7 @@ commands "not externally managed" "'/usr/bin/python3 -m pip install torch torchv
 if [ -s "$D/live.json" ] && "$RVD" collect -o "$D/live.tar.gz" >/dev/null 2>"$D/collect.err"; then
     "$RVD" --sysroot "$D/live.tar.gz" --no-color --json "$D/replay.json" >/dev/null 2>&1
     for fact in python.ensurepip_present python.venv_package python.externally_managed; do
-        if python3 - "$D/live.json" "$D/replay.json" "$fact" <<'EOF'; then ok; else bad "collect/replay: $fact differs"; fi
-import json, sys
-a, b = (json.load(open(p))["facts"] for p in sys.argv[1:3])
-k = sys.argv[3]
-if k not in a or a.get(k) != b.get(k):
-    print("live %r, replay %r" % (a.get(k), b.get(k)))
-    sys.exit(1)
-EOF
+        if same_fact "$D/live.json" "$D/replay.json" "$fact"; then ok; else bad "collect/replay: $fact differs"; fi
     done
 else
     bad "live run or collect failed: $(head -2 "$D/collect.err")"
