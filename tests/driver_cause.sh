@@ -44,7 +44,7 @@ cause rx6900xt-no-amdgpu-kernel "built without CONFIG_DRM_AMDGPU" "CONFIG_DRM_AM
 cause rx6900xt-no-modules-extra "has no amdgpu module in /lib/modules/6.8.0-49-generic" \
     "linux-modules-extra-6.8.0-49-generic"
 cause rx6900xt-secureboot "signature was rejected (Secure Boot)" "mokutil --import"
-cause rx6900xt-secureboot-nolog "Secure Boot is on" "confirm with sudo dmesg"
+cause rx6900xt-secureboot-nolog "Secure Boot is on" "sudo dmesg | grep -i -e"
 expect "rx6900xt-secureboot-nolog: EFI variable read" "$D/rx6900xt-secureboot-nolog.json" \
     "f['kernel.secure_boot'] is True"
 cause rx7900xt-firmware "does not drive 0000:03:00.0: firmware failed to load (amdgpu/psp_13_0_0_sos.bin" \

@@ -49,7 +49,7 @@ has "$OUT/mi.html" '<p class="verdict">Overall: <span class="st st-pass">pass</s
 # each finding with its summary, fix and evidence (the facts its check reads)
 has "$OUT/rx.html" '<div class="finding fail"><h3><span class="st st-fail">fail</span> <code>kfd.access</code>'
 has "$OUT/rx.html" '<tr><td><code>kfd.open_result</code></td><td>EACCES</td></tr>'
-has "$OUT/rx.html" '<div class="fix">[^<]*usermod -aG render'
+has "$OUT/rx.html" '<pre class="cmd">[^<]*usermod -aG render'
 # quick level: no figure measured, and the page says so instead of plotting 0
 has "$OUT/rx.html" 'No copy bandwidth was measured'
 hasnt "$OUT/rx.html" '<svg'
@@ -199,6 +199,9 @@ c["title"] = "<script>alert('t')</script> & \"q\""
 c["status"] = "fail"
 c["summary"] = "\x1b[31mred\x1b[0m </td></tr></table><img src=x onerror=alert(1)>"
 c["fix"] = "run <b>this</b> & 'that'"
+c["fix_say"] = c["fix"]
+c["fix_commands"] = ["echo '</pre><i>x</i>' && id"]
+c["fix_then"] = None
 c["evidence"]["<svg onload=alert(1)>"] = "https://example.com/x url(x) <link href=y>"
 d["host"]["hostname"] = "evil<host>&\"'"
 d["facts"]["gpu.names"] = "<iframe src=//x></iframe>"
@@ -210,10 +213,13 @@ code "report of a hostile JSON" 0 $?
 assert "hostile: nothing executable, text shown" $CHK hostile "$OUT/hostile.html" \
     "<script>alert('t')</script> & \"q\"" "\\x1b[31mred" "<img src=x onerror=alert(1)>" \
     "run <b>this</b> & 'that'" "<svg onload=alert(1)>" "evil<host>&\"'" \
+    "echo '</pre><i>x</i>' && id" \
     "<iframe src=//x></iframe>" "https://example.com/x url(x) <link href=y>"
 assert "hostile: structure" $CHK structure "$OUT/hostile.html" "$OUT/hostile.json"
 hasnt "$OUT/hostile.md" '<(script|img|iframe|b>)'
 has "$OUT/hostile.md" '&lt;img src=x onerror=alert\(1\)&gt;<br>Fix: run &lt;b&gt;this&lt;/b&gt; &amp; .that.$'
+# a command is verbatim in a fenced block (markdown shows it as code)
+has "$OUT/hostile.md" "^  echo '</pre><i>x</i>' && id\$"
 if grep -q "$(printf '\033')" "$OUT/hostile.md" "$OUT/hostile.html"; then
     bad "a raw ESC reached the markdown or the page"
 else ok; fi
