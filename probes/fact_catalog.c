@@ -188,6 +188,7 @@ static const struct fact_decl facts_python[] = {
     {"python.base_prefix", S}, {"python.env_kind", S}, {"python.env_name", S},
     {"python.torch_wheel_tags", L}, {"python.abi_tag", S}, {"python.wheel_tags_match", B},
     {"python.in_venv", B}, {"python.externally_managed", B},
+    {"python.ensurepip_present", B}, {"python.venv_package", S},
     /* probe_python_wheel.c */
     {"python.torch_wheel_index_why", S},
     END};

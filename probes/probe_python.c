@@ -530,13 +530,11 @@ static void python_dists_facts_set(struct factset *fs, const struct python_answe
     strlist_release(&cuda);
 }
 
-/* PEP 668: <stdlib>/EXTERNALLY-MANAGED marks a Python whose packages the
- * distribution owns (Debian 12, Ubuntu 23.04+); pip then refuses to install
- * outside a venv. Read through rootfs so collect records it and a replay
- * reads the same. */
-static void python_managed_fact(struct factset *fs, const struct python_answer *a, const char *src)
+/* Whether <stdlib>/FILE exists, as fact NAME. Read through rootfs so that
+ * collect records it and a replay reads the same. */
+static void python_stdlib_file_fact(struct factset *fs, const struct python_answer *a,
+                                    const char *src, const char *name, const char *file)
 {
-    const char *name = "python.externally_managed";
     if (!a->stdlib || !*a->stdlib) {
         if (a->stdlib_error)
             fact_set_unknown(fs, name, src, "sysconfig gave no stdlib path: %s", a->stdlib_error);
@@ -545,7 +543,7 @@ static void python_managed_fact(struct factset *fs, const struct python_answer *
                              "no stdlib path in the answer (recorded by an older doctor)");
         return;
     }
-    char *path = xasprintf("%s/EXTERNALLY-MANAGED", a->stdlib);
+    char *path = xasprintf("%s/%s", a->stdlib, file);
     char *text = NULL;
     int rc = rootfs_read_str(path, &text);
     if (rc == 0 || rc == -ENOENT)
@@ -556,12 +554,32 @@ static void python_managed_fact(struct factset *fs, const struct python_answer *
     free(path);
 }
 
+/* PEP 668: <stdlib>/EXTERNALLY-MANAGED marks a Python whose packages the
+ * distribution owns (Debian 12, Ubuntu 23.04+); pip then refuses to install
+ * outside a venv. Debian and Ubuntu also strip ensurepip from the system
+ * Python into python3.X-venv, without which `python3 -m venv` fails: the
+ * venv recipe of a fix first installs that package (python.venv_package). */
+static void python_venv_facts(struct factset *fs, const struct python_answer *a, const char *src)
+{
+    python_stdlib_file_fact(fs, a, src, "python.externally_managed", "EXTERNALLY-MANAGED");
+    python_stdlib_file_fact(fs, a, src, "python.ensurepip_present", "ensurepip/__init__.py");
+    unsigned maj, min;
+    if (a->version && sscanf(a->version, "%u.%u", &maj, &min) == 2) {
+        char *pkg = xasprintf("python%u.%u-venv", maj, min);
+        fact_set_str(fs, "python.venv_package", pkg, src);
+        free(pkg);
+    } else {
+        fact_set_unknown(fs, "python.venv_package", src, "no major.minor version in the answer");
+    }
+}
+
 /* present, error and interpreter are known even without an interpreter:
  * code below slices the array at 3 */
 static const char *const python_all_facts[] = {
-    "python.present",         "python.error",      "python.interpreter",
-    "python.executable",      "python.version",    "python.prefix",
-    "python.nvidia_packages", "python.dist_count", "python.externally_managed",
+    "python.present",           "python.error",        "python.interpreter",
+    "python.executable",        "python.version",      "python.prefix",
+    "python.nvidia_packages",   "python.dist_count",   "python.externally_managed",
+    "python.ensurepip_present", "python.venv_package",
 };
 
 static void python_interpreter_facts(struct probe_ctx *ctx)
@@ -615,7 +633,7 @@ static void python_interpreter_facts(struct probe_ctx *ctx)
     else
         fact_set_unknown(fs, "python.prefix", src, "no prefix in the answer");
     python_dists_facts_set(fs, &a, src);
-    python_managed_fact(fs, &a, src);
+    python_venv_facts(fs, &a, src);
 
     if (a.torch_error || !a.has_torch_dir) {
         char *reason = a.torch_error ? xasprintf("cannot look torch up: %s", a.torch_error)

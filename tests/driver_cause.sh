@@ -95,15 +95,7 @@ if "$RVD" collect -o "$D/live.tar.gz" >/dev/null 2>"$D/collect.err"; then
     for fact in driver.cmdline_blocks driver.modprobe_blocks driver.dkms_versions \
         driver.dkms_kernels driver.dkms_built_running driver.dkms_make_log kernel.amdgpu_module \
         kernel.drm_amdgpu_config kernel.secure_boot driver.firmware_missing driver.unbound_gpus; do
-        if python3 - "$D/live.json" "$D/replay.json" "$fact" <<'EOF'; then ok; else bad "collect/replay: $fact differs"; fi
-import json, sys
-a = json.load(open(sys.argv[1]))["facts"]
-b = json.load(open(sys.argv[2]))["facts"]
-k = sys.argv[3]
-if k not in a or a.get(k) != b.get(k):
-    print("live %r, replay %r" % (a.get(k), b.get(k)))
-    sys.exit(1)
-EOF
+        if same_fact "$D/live.json" "$D/replay.json" "$fact"; then ok; else bad "collect/replay: $fact differs"; fi
     done
 else
     bad "collect failed: $(head -2 "$D/collect.err")"

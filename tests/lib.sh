@@ -35,6 +35,18 @@ import json, sys
 for c in json.load(open(sys.argv[2]))["checks"]:
     if c["id"] == sys.argv[1]: print(c["status"])' "$1" "$2"
 }
+# same_fact LIVE REPLAY FACT: the fact is in the live report and the replay
+# of its snapshot has the same value (collect recorded what it reads)
+same_fact() {
+    python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+a, b = (json.load(open(p))["facts"] for p in sys.argv[1:3])
+k = sys.argv[3]
+if k not in a or a.get(k) != b.get(k):
+    print("live %r, replay %r" % (a.get(k), b.get(k)))
+    sys.exit(1)
+PY
+}
 # expect LABEL FILE EXPR
 expect() { if q "$2" "$3"; then ok; else bad "$1 ($3)"; fi; }
 # has_lib REGEX: 0 when a shared library whose file name matches REGEX (grep -E)

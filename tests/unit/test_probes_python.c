@@ -404,6 +404,10 @@ static void test_sysroot(const char *base)
     CHECK_STR(str_of(&fs, "python.torch_hip_series"), "6.0");
     CHECK_STR(str_of(&fs, "python.torch_hip_suffix"), ", HIP 6.0.32830");
     CHECK_STR(str_of(&fs, "python.torch_cuda"), "");
+    /* an answer without stdlib= (an older doctor's): not guessed */
+    f = get(&fs, "python.ensurepip_present");
+    CHECK(f && f->type == FACT_UNKNOWN && f->reason && strstr(f->reason, "no stdlib path"));
+    CHECK_STR(str_of(&fs, "python.venv_package"), "python3.10-venv");
     f = get(&fs, "python.torch_version");
     CHECK(f && f->source && str_ends(f->source, "/torch/version.py"));
     f = get(&fs, "python.dist_count");
@@ -467,6 +471,31 @@ static void test_sysroot(const char *base)
     f = get(&fs, "python.nvidia_packages");
     CHECK(f && f->type == FACT_LIST && f->list.n == 0);
     factset_release(&fs);
+
+    /* Debian's system Python: PEP 668 marker, ensurepip stripped into
+     * python3.11-venv; then with ensurepip back (the package installed) */
+    write_file(p, "interpreter=/usr/bin/python3\nexecutable=/usr/bin/python3\nversion=3.11.2\n"
+                  "prefix=/usr\nstdlib=/usr/lib/python3.11\ntorch_dir=\n");
+    char *marker = xasprintf("%s/usr/lib/python3.11/EXTERNALLY-MANAGED", root);
+    write_file(marker, "[externally-managed]\n");
+    run_probe(&fs, NULL, NULL);
+    f = get(&fs, "python.externally_managed");
+    CHECK(f && f->type == FACT_BOOL && f->b == 1);
+    f = get(&fs, "python.ensurepip_present");
+    CHECK(f && f->type == FACT_BOOL && f->b == 0 && f->source &&
+          str_ends(f->source, "/usr/lib/python3.11/ensurepip/__init__.py"));
+    CHECK_STR(str_of(&fs, "python.venv_package"), "python3.11-venv");
+    factset_release(&fs);
+    char *ensurepip = xasprintf("%s/usr/lib/python3.11/ensurepip/__init__.py", root);
+    write_file(ensurepip, "import os\n");
+    run_probe(&fs, NULL, NULL);
+    f = get(&fs, "python.ensurepip_present");
+    CHECK(f && f->type == FACT_BOOL && f->b == 1);
+    factset_release(&fs);
+    unlink(ensurepip);
+    unlink(marker);
+    free(ensurepip);
+    free(marker);
 
     /* no interpreter: present=false, the rest unknown with the reason */
     write_file(p, "interpreter=python3\nerror=python3 not found on PATH\n");
