@@ -222,12 +222,61 @@ static char *render_summary(const struct env_ctx *c, const char *tmpl)
 }
 
 /* the result's fix: prose as a summary is, commands as shell lines */
+/* the first placeholder of a command whose fact is absent or unknown, or
+ * NULL: such a command is never printed (a pasted "unknown -m pip ..."
+ * would run something else); *buf receives the resolved name */
+static const char *command_unknown(const struct env_ctx *c, const char *tmpl, char *buf)
+{
+    for (const char *p = strchr(tmpl, '{'); p; p = strchr(p + 1, '{')) {
+        const char *close = strchr(p, '}');
+        if (!close)
+            break;
+        char *name = xstrndup(p + 1, (size_t)(close - p - 1));
+        char *unit = strchr(name, ':');
+        if (unit)
+            *unit = '\0';
+        const struct fact *f = NULL;
+        int special = !strcmp(name, "gpu") || !strcmp(name, "sudo");
+        if (!special)
+            f = resolve_fact(c, name, buf);
+        if (!special && (!f || f->type == FACT_UNKNOWN)) {
+            if (!f)
+                snprintf(buf, FACT_NAME_MAX, "%s", name);
+            free(name);
+            return buf;
+        }
+        free(name);
+    }
+    return NULL;
+}
+
 static void render_fix(const struct env_ctx *c, const struct fix *tmpl, struct fix *out)
 {
     int as_root = 0;
-    for (size_t i = 0; i < tmpl->run.n; i++)
+    struct strlist missing = STRLIST_INIT;
+    for (size_t i = 0; i < tmpl->run.n; i++) {
+        char buf[FACT_NAME_MAX];
+        const char *unknown = command_unknown(c, tmpl->run.v[i], buf);
+        if (unknown && !strlist_has(&missing, unknown))
+            strlist_add(&missing, unknown);
+        if (unknown)
+            continue;
         strlist_add_owned(&out->run, render_template(c, tmpl->run.v[i], &as_root));
+    }
     char *say = tmpl->say ? render_summary(c, tmpl->say) : NULL;
+    if (missing.n) { /* say which command is left out, and why */
+        struct strbuf nb = STRBUF_INIT;
+        for (size_t i = 0; i < missing.n; i++)
+            strbuf_addf(&nb, "%s%s", i ? ", " : "", missing.v[i]);
+        char *names = strbuf_detach(&nb);
+        char *note = xasprintf("%s%s(the command%s left out: %s %s unknown here)", say ? say : "",
+                               say ? " " : "", tmpl->run.n == 1 ? " is" : "s are", names,
+                               missing.n == 1 ? "is" : "are");
+        free(names);
+        free(say);
+        say = note;
+    }
+    strlist_release(&missing);
     if (as_root) { /* sudo is not installed: the commands need a root shell */
         out->say = say ? xasprintf("%s (as root: sudo is not installed)", say)
                        : xstrdup("as root (sudo is not installed):");

@@ -25,7 +25,11 @@ size_t report_redact_words(const struct diff_doc *d, struct redact_word w[REPORT
 /* values that name the report's structure, never the machine's people */
 static int structural(const char *key)
 {
-    return key && (!strcmp(key, "id") || !strcmp(key, "status") || !strcmp(key, "schema"));
+    static const char *const keys[] = {"id", "status", "schema", "start_with", "caused_by", "rule"};
+    for (size_t i = 0; key && i < ARRAY_SIZE(keys); i++)
+        if (!strcmp(key, keys[i]))
+            return 1;
+    return 0;
 }
 
 static void redact_value(struct json *j, const struct redact_word *w, size_t nw)

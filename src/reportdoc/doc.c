@@ -59,10 +59,16 @@ const struct json *doc_start_with(const struct diff_doc *d)
 {
     const struct json *sw = d && d->root ? json_get(d->root, "start_with") : NULL;
     size_t at;
-    if (sw && sw->type == JSON_STR && strset_get(&d->check_ids, sw->str, &at))
-        return d->checks->items[at];
-    if (sw || !d || !d->checks)
-        return NULL; /* null: nothing to start with */
+    if (sw && sw->type == JSON_STR && strset_get(&d->check_ids, sw->str, &at)) {
+        const char *st = diff_check_status(d->checks->items[at]);
+        if (st && strcmp(st, "pass") && strcmp(st, "skip"))
+            return d->checks->items[at];
+    }
+    if (!d || !d->checks)
+        return NULL;
+    /* no start_with, null, or one that names a passing check (a report
+     * edited or merged by hand): the first finding, so that a failing
+     * report never lacks one */
     /* fail, error and timeout rank alike; a warning comes after them */
     for (int warn = 0; warn < 2; warn++)
         for (size_t i = 0; i < d->checks->n; i++) {

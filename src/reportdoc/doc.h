@@ -60,8 +60,9 @@ const char *doc_host(const struct diff_doc *d, const char *key);
  * string */
 const char *doc_member(const struct json *obj, const char *key);
 /* the check to start with: the report's start_with (the root cause the
- * run chose, checks_cause.c); for an older report without one the first
- * fail, error or timeout, else the first warning. NULL when none. */
+ * run chose, checks_cause.c) when it names a check that did not pass;
+ * else (an older report, or one edited by hand) the first fail, error or
+ * timeout, else the first warning. NULL when none. */
 const struct json *doc_start_with(const struct diff_doc *d);
 /* a check's fix in parts (struct fix, owned by out): fix_say,
  * fix_commands and fix_then, or for a report older than them its "fix"

@@ -220,7 +220,8 @@ static const struct vcase cases[] = {
      "python.present=true; python.torch_present=true; python.wheel_tags_match=false; "
      "python.torch_wheel_tags=[cp311-cp311-linux_x86_64]; python.abi_tag=cp312; "
      "python.version=3.12.3; python.env_kind=conda; python.env_name=vla; "
-     "python.executable=/opt/conda/envs/vla/bin/python",
+     "python.executable=/opt/conda/envs/vla/bin/python; "
+     "python.torch_wheel_index=https://download.pytorch.org/whl/rocm6.4",
      ST_FAIL, "(conda vla) cannot load", "/opt/conda/envs/vla/bin/python -m pip", NULL},
     {"python.wheel_tags",
      "python.present=true; python.torch_present=true; python.wheel_tags_match=?no dist-info",
@@ -255,7 +256,7 @@ static const struct vcase cases[] = {
      ST_FAIL, "CUDA build", NULL, NULL},
     {"python.torch_rocm_match",
      "python.torch_present=true; python.torch_build=rocm; rocm.installs=[/opt/rocm]; "
-     "python.torch_hip_series=6.0; rocm.series=6.2; "
+     "python.torch_hip_series=6.0; rocm.series=6.2; python.executable=/usr/bin/python3; "
      "python.torch_wheel_index=https://download.pytorch.org/whl/rocm6.2",
      ST_WARN, NULL, "whl/rocm6.2", NULL},
     {"python.cuda_packages", AMD "python.present=true; python.nvidia_packages=[nvidia-cublas-cu12]",
@@ -439,7 +440,7 @@ static const struct vcase cases[] = {
      ST_WARN, "no ROCm wheel fits", "use Python 3.12", "--index-url none"},
     {"python.torch_rocm_match",
      "python.torch_present=true; python.torch_build=rocm; python.torch_hip_series=6.2; "
-     "rocm.series=6.4; rocm.installs=[/opt/rocm-6.4.0]; "
+     "rocm.series=6.4; rocm.installs=[/opt/rocm-6.4.0]; python.executable=/usr/bin/python3; "
      "python.torch_wheel_index=https://download.pytorch.org/whl/rocm6.4",
      ST_WARN, "the system has ROCm 6.4", "--index-url https://download.pytorch.org/whl/rocm6.4",
      "use Python"},
@@ -472,15 +473,15 @@ static const struct vcase cases[] = {
     /* no sudo prefix for root; "(as root)" where sudo is absent */
     {"render.vulkan",
      AMD "user.is_root=true; host.sudo_present=true; render.vulkan_software_only=false; "
-         "render.vulkan_loader=false",
-     ST_FAIL, NULL, "apt-get install libvulkan1", "sudo"},
+         "render.vulkan_loader=false; host.os_id=debian",
+     ST_FAIL, NULL, "`apt-get install -y libvulkan1", "sudo"},
     {"render.vulkan",
      AMD "user.is_root=false; host.sudo_present=false; render.vulkan_software_only=false; "
-         "render.vulkan_loader=false",
-     ST_FAIL, NULL, "(as root) apt-get install", "sudo"},
+         "render.vulkan_loader=false; host.os_id=debian",
+     ST_FAIL, NULL, "as root (sudo is not installed)", "sudo apt"},
     {"render.vulkan",
      AMD "user.is_root=false; host.sudo_present=true; render.vulkan_software_only=false; "
-         "render.vulkan_loader=false",
+         "render.vulkan_loader=false; host.os_id=ubuntu; host.os_id_like=[debian]",
      ST_FAIL, NULL, "sudo apt-get install", NULL},
     /* no AMD GPU and Mesa's software device: nothing to install */
     {"render.vulkan",
@@ -731,14 +732,14 @@ static const struct rcase rules[] = {
     {"render.vulkan",
      AMD "render.vulkan_software_only=false; render.vulkan_loader=true; render.vulkan_error=; "
          "render.vulkan_amd_device=false; render.vulkan_devices=[llvmpipe]",
-     ST_FAIL, "fail[2]"},
+     ST_FAIL, "fail[6]"},
 #define TORCH                                                                                      \
     AMD "python.present=true; python.torch_present=true; python.torch_version=2.11.0; "            \
         "python.torch_wheel_index=https://download.pytorch.org/whl/rocm6.4; "                      \
-        "python.externally_managed=false; python.torch_build="
-    {"python.torch_build", TORCH "cuda", ST_FAIL, "fail[5]"},
-    {"python.torch_build", TORCH "cpu", ST_FAIL, "fail[6]"},
-    {"python.torch_build", TORCH "xpu", ST_FAIL, "fail[7]"},
+        "python.externally_managed=false; python.executable=/usr/bin/python3; python.torch_build="
+    {"python.torch_build", TORCH "cuda", ST_FAIL, "fail[9]"},
+    {"python.torch_build", TORCH "cpu", ST_FAIL, "fail[10]"},
+    {"python.torch_build", TORCH "xpu", ST_FAIL, "fail[11]"},
     /* kernel.svm: the config decides; without it the kernel log does */
     {"kernel.svm", AMD "kernel.svm_config=n", ST_FAIL, "fail[0]"},
     {"kernel.svm", AMD "kernel.svm_config=y", ST_PASS, "pass"},
@@ -768,8 +769,9 @@ static const struct rcase rules[] = {
     /* the firmware unknown: KFD may or may not refuse, so the check warns
      * that atomics are missing rather than skipping */
     {"pcie.atomics",
-     AMD PCIE_ATOMICS "gpu.0.needs_atomics=true; gpu.0.atomics.path_ok=true; "
-                      "gpu.0.atomics.requester_enabled=false; kernel.dmesg.atomics_unsupported=false",
+     AMD PCIE_ATOMICS
+     "gpu.0.needs_atomics=true; gpu.0.atomics.path_ok=true; "
+     "gpu.0.atomics.requester_enabled=false; kernel.dmesg.atomics_unsupported=false",
      ST_WARN, "warn[1]"},
     {"pcie.atomics",
      AMD PCIE_ATOMICS "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=true; "
