@@ -4,8 +4,10 @@
  * cublasLt.h: 7 epilogue, 26 bias data type, 8 bias pointer); the heuristic
  * offers one algorithm, none for the GELU epilogue (36) while
  * FAKE_LT_REFUSE_GELU=1 and none for an fp32 bias (type 0) while
- * FAKE_LT_REFUSE_F32_BIAS=1 (a library that refuses them); cublasLtMatmul runs
- * nothing and records what the descriptor asked in fake_lt_last, which the
+ * FAKE_LT_REFUSE_F32_BIAS=1 (a library that refuses them), FAKE_LT_CANDIDATES=n
+ * algorithms (up to 8, the first word of each its index) where set (the
+ * tuner's timing); cublasLtMatmul runs nothing and records what the
+ * descriptor asked, and the algorithm's index, in fake_lt_last, which the
  * test reads through dlsym. */
 #include <stddef.h>
 #include <stdint.h>
@@ -18,10 +20,10 @@ struct fake_desc {
 };
 
 /* what the last cublasLtMatmul was asked: epilogue, bias type (-1 = never
- * set), whether a bias pointer was set; calls counts them, heuristics the
- * heuristic's answers */
+ * set), whether a bias pointer was set, the algorithm's index; calls counts
+ * them, heuristics the heuristic's answers */
 struct fake_lt_last {
-    int epi, bias_type, has_bias, calls, heuristics;
+    int epi, bias_type, has_bias, calls, heuristics, algo;
 };
 struct fake_lt_last fake_lt_last;
 
@@ -117,8 +119,13 @@ int cublasLtMatmulAlgoGetHeuristic(void *h, struct fake_desc *d, void *a, void *
         return 0;
     if (d->bias_type == 0 && f32 && strcmp(f32, "1") == 0)
         return 0;
-    memset(out, 0, sizeof(*out));
-    *got = 1;
+    const char *nc = getenv("FAKE_LT_CANDIDATES");
+    int n = nc ? atoi(nc) : 1;
+    n = n < 1 ? 1 : n > 8 ? 8 : n > want ? want : n;
+    memset(out, 0, (size_t)n * sizeof(*out));
+    for (int i = 0; i < n; i++)
+        out[i].algo.data[0] = (uint64_t)i;
+    *got = n;
     return 0;
 }
 
@@ -130,7 +137,8 @@ int cublasLtMatmul(void *h, struct fake_desc *d, const void *alpha, const void *
                    void *ld, const void *algo, void *ws, size_t wsn, void *stream)
 {
     (void)h, (void)alpha, (void)A, (void)la, (void)B, (void)lb, (void)beta, (void)C, (void)lc;
-    (void)D, (void)ld, (void)algo, (void)ws, (void)wsn, (void)stream;
+    (void)D, (void)ld, (void)ws, (void)wsn, (void)stream;
+    fake_lt_last.algo = (int)((const algo_t *)algo)->data[0];
     fake_lt_last.epi = d->epi;
     fake_lt_last.bias_type = d->bias_type;
     fake_lt_last.has_bias = d->bias != NULL;

@@ -6,7 +6,11 @@
  * (tests/fake/fake_cublaslt.c) the epilogue each call asks for: bias,
  * bias + GELU (the vision fc1), the bias kept fp32 with a 16-bit output, and
  * a refused GELU epilogue answered GPU_LT_NO_ALGO with nothing run (the
- * caller's fallback then runs: ops_gpu.c's bias_act kernel). */
+ * caller's fallback then runs: ops_gpu.c's bias_act kernel); and the tuner
+ * (a fake backend): every timed run of a candidate starts after a flush of
+ * the L2 (a large write finished before the first event), the fastest
+ * candidate is kept, and without room for the flush buffer the candidates
+ * are still timed, back to back. */
 /* layers: core gpu */
 #include <dlfcn.h>
 #include <libgen.h>
@@ -43,7 +47,7 @@ static void test_open_absent(void)
 }
 
 struct fake_lt_last {
-    int epi, bias_type, has_bias, calls, heuristics;
+    int epi, bias_type, has_bias, calls, heuristics, algo;
 };
 
 static void test_epilogue(const char *path)
@@ -110,6 +114,122 @@ static void test_epilogue(const char *path)
     dlclose(h);
 }
 
+/* the tuner's view of a device: allocations counted, never memory (nothing
+ * is read or written through them; the binding keeps its workspace for the
+ * life of the device, as a device context does; a size over fb_cap refused), a flush counted when a
+ * write of at least 64 MiB is finished (device_sync) before an event opens a timing, and each
+ * candidate's time by its algorithm index: index 2 fastest */
+static struct fake_lt_last *fb_last;
+static size_t fb_cap, fb_pending;
+static int fb_flushed, fb_cold_runs, fb_events, fb_live;
+static char fb_mem[1];
+static char fb_ev[2]; /* the two events the tuner creates, in order */
+
+static int fb_malloc(struct gpu_backend *b, void **p, size_t n)
+{
+    (void)b;
+    *p = n > fb_cap ? NULL : fb_mem;
+    fb_live += *p != NULL;
+    return *p ? 0 : -1;
+}
+static int fb_free(struct gpu_backend *b, void *p)
+{
+    (void)b, (void)p;
+    fb_live--;
+    return 0;
+}
+static int fb_memset(struct gpu_backend *b, void *p, int v, size_t n)
+{
+    (void)b, (void)p, (void)v;
+    fb_pending = n;
+    return 0;
+}
+static int fb_device_sync(struct gpu_backend *b)
+{
+    (void)b;
+    fb_flushed = fb_pending >= (64u << 20);
+    fb_pending = 0;
+    return 0;
+}
+static int fb_stream_sync(struct gpu_backend *b, gpu_stream s)
+{
+    (void)b, (void)s;
+    return 0;
+}
+static int fb_event_create(struct gpu_backend *b, gpu_event *e)
+{
+    (void)b;
+    *e = &fb_ev[fb_events++ & 1];
+    return 0;
+}
+static int fb_event_record(struct gpu_backend *b, gpu_event e, gpu_stream s)
+{
+    (void)b, (void)s;
+    if (e == &fb_ev[0]) { /* a timing opens: was the L2 flushed just before? */
+        fb_cold_runs += fb_flushed;
+        fb_flushed = 0;
+    }
+    return 0;
+}
+static int fb_event_sync(struct gpu_backend *b, gpu_event e)
+{
+    (void)b, (void)e;
+    return 0;
+}
+static int fb_elapsed(struct gpu_backend *b, float *ms, gpu_event s, gpu_event e)
+{
+    (void)b, (void)s, (void)e;
+    static const float t[] = {3.0f, 2.0f, 1.0f, 4.0f};
+    *ms = t[fb_last->algo & 3];
+    return 0;
+}
+
+static void test_tune(const char *path)
+{
+    char lib[512] = "", *err = NULL;
+    setenv("ROCM_VLA_DOCTOR_CUBLASLT_LIB", path, 1);
+    struct gpu_lt *lt = gpu_lt_open(lib, sizeof(lib), &err);
+    unsetenv("ROCM_VLA_DOCTOR_CUBLASLT_LIB");
+    void *h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+    fb_last = h ? dlsym(h, "fake_lt_last") : NULL;
+    CHECK(lt != NULL && fb_last != NULL);
+    if (!lt || !fb_last) {
+        free(err);
+        gpu_lt_close(lt);
+        return;
+    }
+    struct gpu_backend b;
+    memset(&b, 0, sizeof(b));
+    b.malloc = fb_malloc, b.free = fb_free, b.memset = fb_memset;
+    b.device_sync = fb_device_sync, b.stream_sync = fb_stream_sync;
+    b.event_create = fb_event_create, b.event_record = fb_event_record;
+    b.event_sync = fb_event_sync, b.event_elapsed_ms = fb_elapsed;
+    static float A[64], B[64], C[64];
+    setenv("FAKE_LT_CANDIDATES", "4", 1);
+    fb_cap = (size_t)1 << 30;
+    /* 4 candidates, 5 timed runs each, every one after a flush */
+    fb_cold_runs = 0;
+    CHECK(gpu_lt_gemm(lt, &b, 1, GPU_BF16, GPU_F32, 0, 1, 50, 64, 32, 1.0f, A, 32, B, 32, 0.0f, C,
+                      64, NULL, GPU_F32, GPU_LT_PLAIN, NULL) == 0);
+    CHECK(fb_cold_runs == 4 * 5);
+    CHECK(fb_live == 1);       /* the workspace; the scratch output and the flush buffer freed */
+    CHECK(fb_last->algo == 2); /* the fastest ran the caller's call */
+    int calls = fb_last->calls;
+    CHECK(gpu_lt_gemm(lt, &b, 1, GPU_BF16, GPU_F32, 0, 1, 50, 64, 32, 1.0f, A, 32, B, 32, 0.0f, C,
+                      64, NULL, GPU_F32, GPU_LT_PLAIN, NULL) == 0);
+    CHECK(fb_last->calls == calls + 1 && fb_last->algo == 2); /* timed once per plan */
+    /* no room for the flush buffer (the scratch output fits): timed back to
+     * back, no flush counted, still the fastest kept */
+    fb_cap = 1u << 20;
+    fb_cold_runs = 0;
+    CHECK(gpu_lt_gemm(lt, &b, 1, GPU_BF16, GPU_F32, 0, 1, 40, 64, 32, 1.0f, A, 32, B, 32, 0.0f, C,
+                      64, NULL, GPU_F32, GPU_LT_PLAIN, NULL) == 0);
+    CHECK(fb_cold_runs == 0 && fb_last->algo == 2);
+    unsetenv("FAKE_LT_CANDIDATES");
+    gpu_lt_close(lt);
+    dlclose(h);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -124,6 +244,7 @@ int main(int argc, char **argv)
         CHECK(0);
     } else {
         test_epilogue(lib);
+        test_tune(lib);
     }
     return test_report();
 }
