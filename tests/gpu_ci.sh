@@ -3,7 +3,9 @@
 # libraries of Debian (libamdhip64-5, libhsa-runtime64-1) load, gpu.runtime
 # reports the missing device, every GPU probe skips with its reason; every
 # kernel in kernels/ compiles through the real hiprtc for gfx90a and gfx1030
-# in the isolated child, a warm run compiles nothing, and gfx1100 (unknown to
+# in the isolated child, a warm run compiles nothing, every kernel's code
+# object (registers, LDS, scratch, wavefront size) is within the target's
+# limits and the host's launch sizes, and gfx1100 (unknown to
 # ROCm 5.2's compiler, which aborts) becomes an `error` naming the old ROCm;
 # a fake libamdhip64 that segfaults in hipInit is reported and the run
 # completes; rocBLAS (real where installed, stubs) or the own GEMM kernel is
@@ -62,6 +64,36 @@ ROCM_VLA_DOCTOR_TARGETS=gfx90a,gfx1030 "$RVD" --level standard --only gpu.kernel
 expect "warm run compiles nothing" "$OUT/warm.json" "f['kernels.compiled'] == 0 and f['kernels.cached'] == 2 * $nk"
 ncache=$(ls "$ROCM_VLA_DOCTOR_CACHE" | grep -c '\.bin$')
 [ "$ncache" -eq $((2 * nk)) ] && ok || bad "cache holds $ncache code objects, want $((2 * nk))"
+
+# 2b. the code objects of 2. against each target's limits and the host's launch sizes
+# (tests/unit/codeobj_check.c, tests/data/kernel-launch.tsv): a kernel that would not
+# launch on a real gfx90a/gfx1030 fails here; the per kernel x target table is
+# printed to the log, and docs/VLA.md's copy must be current for this hiprtc
+CO="${BUILD:-build}/tests/codeobj_check"
+if [ -x "$CO" ]; then
+    "$CO" tests/data/kernel-launch.tsv "$ROCM_VLA_DOCTOR_CACHE"/*.bin >"$OUT/codeobj.txt" 2>"$OUT/codeobj.err"
+    rc=$?
+    cat "$OUT/codeobj.txt" "$OUT/codeobj.err"
+    [ $rc -eq 0 ] && ok || bad "code objects over a limit (exit $rc): $(grep FAIL "$OUT/codeobj.err" | head -5)"
+    nrow=$(wc -l <"$OUT/codeobj.txt")
+    nkern=$(grep -vc '^#' tests/data/kernel-launch.tsv)
+    [ "$nrow" -eq $((2 * nkern)) ] && ok || bad "codeobj_check: $nrow kernel x target rows, want 2 x $nkern"
+    # the check bites: vla_layernorm asked for 65000 B of dynamic LDS (over 64 KiB with its
+    # static 1 KiB), rvd_null launched with 2048 work-items
+    sed -e 's/^vla_layernorm\t256\t0/vla_layernorm\t256\t65000/' -e 's/^rvd_null\t64/rvd_null\t2048/' \
+        tests/data/kernel-launch.tsv >"$OUT/launch-bad.tsv"
+    "$CO" "$OUT/launch-bad.tsv" "$ROCM_VLA_DOCTOR_CACHE"/*.bin >/dev/null 2>"$OUT/codeobj-bad.err"
+    rc=$?
+    [ $rc -eq 1 ] && grep -q 'vla_layernorm on gfx90a: static + dynamic LDS bytes 66024 over the limit 65536' "$OUT/codeobj-bad.err" &&
+        grep -q 'rvd_null on gfx1030: launch block size (work-items) 2048 over the limit 1024' "$OUT/codeobj-bad.err" &&
+        ok || bad "an LDS or block size over the limit not caught (exit $rc): $(grep FAIL "$OUT/codeobj-bad.err" | head -3)"
+    if python3 -c 'import json,sys; sys.exit(not json.load(open(sys.argv[1]))["facts"]["runtime.hip.version"].startswith("5.2."))' "$OUT/cold.json" 2>/dev/null; then
+        RVD="$RVD" BUILD="${BUILD:-build}" sh tools/codeobj_table.sh --check && ok ||
+            bad "docs/VLA.md's kernel resource table is not what tools/codeobj_table.sh prints (run it)"
+    fi
+else
+    bad "codeobj_check is not built: $CO (make unit-bins)"
+fi
 
 # 3. gfx1100: ROCm 5.2's hiprtc aborts; an error naming the old ROCm, the run completes
 ROCM_VLA_DOCTOR_TARGETS=gfx1100 "$RVD" --level standard --json "$OUT/gfx1100.json" >/dev/null 2>&1

@@ -9,7 +9,9 @@
 # same constants read from ROCm 6.x/7.x headers: every row must equal the
 # backend's value (one value for all series; a differing row means the
 # backend must choose by runtime version). The ROCm 7 library names must be
-# among the backends' dlopen candidates. Ends with "N passed, M failed".
+# among the backends' dlopen candidates. src/gpu/hipblaslt_api.h against
+# tests/data/hipblaslt-abi.tsv (the vendor's C++-only header's values,
+# layouts and prototypes). Ends with "N passed, M failed".
 set -u
 RVD=${RVD:-build/rocm-vla-doctor}
 BUILD=${BUILD:-build}
@@ -93,6 +95,34 @@ if $CC -std=c11 -I. -o "$OUT/abi" "$OUT/abi.c" 2>"$OUT/abi.err"; then
 else
     bad "rocm-abi.tsv names a constant the backend does not declare: $(grep error "$OUT/abi.err" | head -3)"
 fi
+
+# hipBLASLt: its headers are C++ only and not in Debian, so src/gpu/hipblaslt_api.h is held
+# against tests/data/hipblaslt-abi.tsv (values and layouts as _Static_asserts, prototypes
+# as text), and a copy with a planted wrong value and prototype must fail
+hipblaslt_check() { # HEADER OUTBASE: 0 when every row holds
+    python3 tests/hipblaslt_abi.py tests/data/hipblaslt-abi.tsv "$1" "$2.c" >"$2.out" &&
+        $CC -std=c11 -include stddef.h -I. -fsyntax-only "$2.c" 2>"$2.err"
+}
+if hipblaslt_check src/gpu/hipblaslt_api.h "$OUT/hipblaslt"; then
+    grep -Eq '^values [1-9][0-9]* prototypes [1-9][0-9]*$' "$OUT/hipblaslt.out" && ok ||
+        bad "hipblaslt-abi.tsv: too few rows ($(cat "$OUT/hipblaslt.out"))"
+else
+    bad "hipblaslt_api.h differs from tests/data/hipblaslt-abi.tsv: $(grep -h -E 'FAIL|error' "$OUT/hipblaslt.out" "$OUT/hipblaslt.err" | head -5)"
+fi
+mkdir -p "$OUT/src/gpu"
+cp src/gpu/hip_api.h "$OUT/src/gpu/"
+sed -e 's/HIPBLASLT_MATMUL_DESC_BIAS_POINTER = 3/HIPBLASLT_MATMUL_DESC_BIAS_POINTER = 8/' \
+    -e 's/hipblasStatus_t hipblasLtMatmulPreferenceCreate(hipblasLtMatmulPreference_t \*pref)/hipblasStatus_t hipblasLtMatmulPreferenceCreate(void *pref)/' \
+    src/gpu/hipblaslt_api.h >"$OUT/src/gpu/hipblaslt_api.h"
+hipblaslt_check "$OUT/src/gpu/hipblaslt_api.h" "$OUT/hipblaslt-planted"
+{ cat "$OUT/hipblaslt-planted.out"; cat "$OUT/hipblaslt-planted.err" 2>/dev/null; } >"$OUT/hipblaslt-planted.all"
+grep -q 'prototype of hipblasLtMatmulPreferenceCreate differs' "$OUT/hipblaslt-planted.all" && ok ||
+    bad "a planted prototype difference in hipblaslt_api.h was not caught"
+python3 tests/hipblaslt_abi.py tests/data/hipblaslt-abi.tsv "$OUT/src/gpu/hipblaslt_api.h" \
+    "$OUT/hipblaslt-planted.c" >/dev/null
+$CC -std=c11 -include stddef.h -I. -fsyntax-only "$OUT/hipblaslt-planted.c" 2>&1 |
+    grep -q 'value HIPBLASLT_MATMUL_DESC_BIAS_POINTER differs' && ok ||
+    bad "a planted value difference in hipblaslt_api.h was not caught"
 
 # ROCm 7 library names among the dlopen candidates of the built binary. Sources:
 # github.com/ROCm/rocBLAS/releases/tag/rocm-7.0.1 ("rocblas 5.0.0 for ROCm 7.0.1") and
