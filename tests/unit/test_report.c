@@ -322,14 +322,19 @@ static void sample_init(struct sample *s)
     s->ev[2] = (struct evidence){"never.probed", NULL};
 
     s->res[0] = (struct result){&s->ck[0], ST_FAIL, "8 GiB < 12 GiB", "use a \"bigger\" GPU",
-                                s->ev,     1,       "fail[0]",        FIX_INIT};
-    s->res[1] = (struct result){&s->ck[1],  ST_SKIP,   "cannot tell: a.first is unknown\x01",
-                                NULL,       s->ev + 1, 2,
-                                "fail[0]?", FIX_INIT};
+                                s->ev,     1,       "fail[0]",        .fix_parts = FIX_INIT};
+    s->res[1] = (struct result){&s->ck[1],
+                                ST_SKIP,
+                                "cannot tell: a.first is unknown\x01",
+                                NULL,
+                                s->ev + 1,
+                                2,
+                                "fail[0]?",
+                                .fix_parts = FIX_INIT};
     s->res[2] = (struct result){&s->ck[2], ST_WARN, "x8 <not x16>", "reseat the card",
-                                NULL,      0,       "warn[1]",      FIX_INIT};
-    s->res[3] = (struct result){&s->ck[3], ST_TIMEOUT, "probe vla timed out", NULL, NULL, 0,
-                                "probe",   FIX_INIT};
+                                NULL,      0,       "warn[1]",      .fix_parts = FIX_INIT};
+    s->res[3] = (struct result){&s->ck[3], ST_TIMEOUT, "probe vla timed out", NULL, NULL,
+                                0,         "probe",    .fix_parts = FIX_INIT};
     s->r.v = s->res;
     s->r.n = 4;
     s->r.counts[ST_FAIL] = s->r.counts[ST_SKIP] = s->r.counts[ST_WARN] = 1;
