@@ -1119,6 +1119,34 @@ and a reset that failed; transparent hugepages 'never', the acpi-cpufreq
 MiB, which host.memlock does not judge on one Radeon (no RDMA).""")
 
 
+def machine_rx6700xt_rocm54(out):
+    """an RX 6700 XT (gfx1031, on no ROCm release's Linux list) on ROCm 5.4,
+    a release whose support row the data lacked until issue 22: the RX 6900
+    XT desktop's machine with the KFD node, the PCI device id and ROCm
+    changed (no capture of an RX 6700 XT exists)"""
+    r = rx6900xt_driven(out, "lab-pc12", False)
+    shutil.rmtree(r.p("/opt/rocm-6.2.0"))
+    rocm_install(r, "5.4.3")
+    bdf = "0000:0c:00.0"
+    path = [d for d, _, f in os.walk(r.p("/sys/devices")) if os.path.basename(d) == bdf][0]
+    r.file(os.path.relpath(path, r.path) + "/device", "0x73df\n")
+    kfd_gpu_node(r, 1, props_text(100301, 80, 0x73df, location_id(bdf), 128,
+                                  capability=0x28000280), 12868124672, 41235,
+                 width=192, mem_clk=1000)  # RX 6700 XT: 12 GiB, 192-bit GDDR6
+    r.real = [(d, s) for d, s in r.real if not d.endswith("/device")]
+    readme(r, "rx6700xt-rocm54", """
+An RX 6700 XT (gfx1031, Navi 22) on Ubuntu 24.04 with ROCm 5.4.3: gfx1031 is
+on no ROCm release's Linux support list, so gpu.gfx_supported fails with the
+override known to work for the RDNA2 dies (HSA_OVERRIDE_GFX_VERSION=10.3.0),
+where the support data used to have no 5.4 row and the check skipped. No
+capture of an RX 6700 XT exists: this is the rx6900xt-desktop machine (see
+its README) with three changes, all synthesized: the KFD node (gfx_target_version
+100301, device_id 0x73df, 40 CUs, 12 GiB), the GPU's PCI device file (0x73df)
+and ROCm 5.4.3 in place of 6.2 (the ROCm 6.2 PyTorch wheel stays, so
+python.torch_rocm_match warns as it would on such a machine; gpu.derived_peak
+warns: the peaks table has no gfx1031 row).""")
+
+
 def machine_rx7800xt_hot_edge(out):
     """rx7800xt-override's machine under load with poor airflow: the real
     capture's hwmon limits (edge 100, junction 110, mem 108 C), new readings"""
@@ -1161,7 +1189,8 @@ def main():
                      ("rx7900xt-firmware", machine_firmware),
                      ("rx7800xt-hot-edge", machine_rx7800xt_hot_edge),
                      ("rx6900xt-desktop", machine_rx6900xt_desktop),
-                     ("rx6900xt-degraded", machine_rx6900xt_degraded)]:
+                     ("rx6900xt-degraded", machine_rx6900xt_degraded),
+                     ("rx6700xt-rocm54", machine_rx6700xt_rocm54)]:
         if len(sys.argv) > 3 and name not in sys.argv[3:]:
             continue
         d = os.path.join(out, name)

@@ -628,6 +628,35 @@ static void test_rocm(void)
     probe_rocm_run(&ctx);
     CHECK_STR(fstr("rocm.version"), "6.4.1");
     CHECK(fint("driver.rocm_series_gap") == 3);
+    CHECK_STR(fstr("rocm.support_series"), "6.4"); /* a release of the table: itself */
+
+    /* the support data's release: the newest known one at or below the
+     * installed series; a series older than the data is unknown, never 0 */
+    static const struct {
+        const char *ver, *want;
+    } sup[] = {
+        {"7.3.0", "7.2"}, {"8.0.1", "7.2"}, {"5.0.2", "5.0"}, {"4.5.2", NULL}, {"5.4.3", "5.4"}};
+    for (size_t i = 0; i < ARRAY_SIZE(sup); i++) {
+        fresh();
+        char *v = xasprintf("%s\n", sup[i].ver);
+        char *dir = xasprintf("/opt/rocm-%s/.info/version", sup[i].ver);
+        put(dir, v);
+        use_root();
+        probe_rocm_run(&ctx);
+        if (sup[i].want)
+            CHECK_STR(fstr("rocm.support_series"), sup[i].want);
+        else
+            CHECK(is_unknown("rocm.support_series") &&
+                  strstr(reason("rocm.support_series"), "older than the support data"));
+        free(v);
+        free(dir);
+    }
+    fresh();
+    put("/var/lib/dpkg/status",
+        "Package: libamdhip64-5\nStatus: deinstall ok config-files\nVersion: 5.2.3-3\n");
+    use_root();
+    probe_rocm_run(&ctx);
+    CHECK(is_unknown("rocm.support_series"));
 }
 
 /* ---- why amdgpu is missing: parsers ---------------------------------------- */

@@ -86,8 +86,33 @@ static const struct vcase cases[] = {
     {"env.container", AMD "env.wsl=false; env.container=docker; kfd.present=false", ST_FAIL, NULL,
      NULL, NULL},
     {"gpu.present", "gpu.count=0; gpu.other=[]", ST_FAIL, NULL, NULL, NULL},
-    {"gpu.gfx_supported", AMD "gpu.0.gfx=gfx803; rocm.series=6.2; rocm.version=6.2.4", ST_FAIL,
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx803; rocm.series=6.2; rocm.version=6.2.4; rocm.support_series=6.2", ST_FAIL,
      NULL, NULL, NULL},
+    /* a target on no release's list: the family's override, whatever ROCm */
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1031; rocm.series=5.4; rocm.version=5.4.3; rocm.support_series=5.4", ST_FAIL,
+     "on no ROCm release's Linux support list", "HSA_OVERRIDE_GFX_VERSION=10.3.0", NULL},
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1103; rocm.series=?no ROCm install found; "
+         "rocm.version=?no ROCm install found; rocm.support_series=?no ROCm install found",
+     ST_FAIL, "on no ROCm release's Linux support list", "HSA_OVERRIDE_GFX_VERSION=11.0.0", NULL},
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1032; rocm.series=4.5; rocm.version=4.5.2; "
+         "rocm.support_series=?ROCm 4.5 is older than the support data (from 5.0)",
+     ST_FAIL, NULL, "HSA_OVERRIDE_GFX_VERSION=10.3.0", NULL},
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1012; rocm.series=6.2; rocm.version=6.2.4; rocm.support_series=6.2", ST_FAIL,
+     "no HSA_OVERRIDE_GFX_VERSION is known to work", NULL, "HSA_OVERRIDE_GFX_VERSION="},
+    /* a release newer than the data: its newest row below, named */
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx906; rocm.series=7.3; rocm.version=7.3.0; rocm.support_series=7.2", ST_FAIL,
+     "support list of ROCm 7.2, the newest release the support data has below ROCm 7.3", NULL,
+     NULL},
+    /* one of the 5.3-5.5 rows that were missing: gfx1101 (RX 7800 XT) on 5.5 */
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1101; rocm.series=5.5; rocm.version=5.5.1; rocm.support_series=5.5", ST_FAIL,
+     "not on ROCm 5.5's support list", NULL, NULL},
     {"gpu.gfx_override",
      AMD "gpu.0.gfx_override_valid=true; gpu.0.gfx_override_set=true; "
          "gpu.0.gfx_override_major_differs=true; gpu.0.gfx=gfx1030; gpu.0.gfx_override=11.0.0",
@@ -601,6 +626,14 @@ static const struct vcase cases[] = {
 static const struct vcase passes[] = {
     {"vla.selftest", VLA_CPU, ST_PASS, "tiny ran on the CPU reference backend: 58.5 ms", NULL,
      NULL},
+    /* the support data has every release: gfx1030 on 5.4, gfx1201 on a
+     * release newer than the data (its newest row, 7.2) */
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1030; rocm.series=5.4; rocm.version=5.4.3; rocm.support_series=5.4", ST_PASS,
+     NULL, NULL, NULL},
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1201; rocm.series=7.3; rocm.version=7.3.0; rocm.support_series=7.2", ST_PASS,
+     NULL, NULL, NULL},
     /* counted nouns: "1 AMD GPU", "1 library" */
     {"gpu.present", "gpu.count=1; gpu.names=[Radeon RX 7900 XTX]", ST_PASS, "1 AMD GPU: ", NULL,
      NULL},
