@@ -95,6 +95,10 @@ static const struct fact_decl facts_gpu[] = {
     {"gpu.<i>.temp_mem_limit_c", F}, {"gpu.<i>.temp_sensors", L}, {"gpu.<i>.ras_present", B},
     {"gpu.<i>.ras_ue", I}, {"gpu.<i>.ras_ce", I}, {"gpu.<i>.perf_level", S},
     {"gpu.<i>.vbios", S}, {"gpu.<i>.busy_percent", I},
+    {"gpu.<i>.power_cap_w", F}, {"gpu.<i>.power_cap_default_w", F}, {"gpu.<i>.power_cap_max_w", F},
+    {"gpu.<i>.power_profile", S},
+    {"host.numa_nodes", I}, {"host.cpus_allowed", S}, {"host.cpus_allowed_count", I},
+    {"gpu.<i>.numa_node", I}, {"gpu.<i>.numa_node_cpus", S}, {"gpu.<i>.numa_allowed_cpus", I},
     /* probe_gpu_fw.c: one per <device>/fw_version/<name>_fw_version */
     {"gpu.<i>.fw.<name>", S}, {"gpu.<i>.fw_count", I}, {"gpu.<i>.fw_not_loaded", L},
     {"gpu.<i>.users", S}, {"gpu.<i>.user_count", I},

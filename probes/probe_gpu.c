@@ -274,6 +274,8 @@ int probe_gpu_run(struct probe_ctx *ctx)
     size_t nnodes;
     int kfd_rc = kfd_nodes_read(&nodes, &nnodes);
     struct strbuf all = STRBUF_INIT;
+    struct gp_numa_host *numa = xcalloc(1, sizeof(*numa));
+    gp_numa_host_facts(fs, numa);
 
     for (size_t i = 0; i < ngpu; i++) {
         int gi = (int)i;
@@ -303,6 +305,7 @@ int probe_gpu_run(struct probe_ctx *ctx)
         }
         override_facts(fs, gi, k ? k->id : -1, gfxv);
         gp_drm_facts(fs, gi, g->bdf, k ? k->id : -1, k ? k->props : NULL);
+        gp_numa_facts(fs, gi, g->bdf, numa);
 
         char gfx[GP_GFX_NAME_MAX];
         if (gfxv)
@@ -314,6 +317,7 @@ int probe_gpu_run(struct probe_ctx *ctx)
     fact_set_str(fs, "gpu.names", all.buf ? all.buf : "", GP_PCI_DEVICES);
     strbuf_release(&all);
     users_facts(fs, gpus, ngpu);
+    free(numa);
 
     for (size_t i = 0; i < nnodes; i++)
         free(nodes[i].props);

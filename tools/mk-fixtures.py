@@ -173,8 +173,11 @@ def drm_card(r, dev_path, card, render_minor, files):
     r.file("/dev/dri/renderD%d" % render_minor, "")
 
 
-def hwmon(r, dev_path, n, temps, crit, power_uw=None):
+def hwmon(r, dev_path, n, temps, crit, power_uw=None, caps_uw=None):
+    """caps_uw: (power1_cap, power1_cap_default, power1_cap_max)"""
     d = dev_path + "/hwmon/hwmon%d" % n
+    for name, uw in zip(("power1_cap", "power1_cap_default", "power1_cap_max"), caps_uw or ()):
+        r.file(d + "/" + name, "%d\n" % uw)
     r.file(d + "/name", "amdgpu\n")
     for i, (label, milli) in enumerate(temps, 1):
         r.file(d + "/temp%d_label" % i, label + "\n")
@@ -374,11 +377,17 @@ def machine_mi300x(out):
             "ras/gfx_err_count": "ue: 0\nce: 0\n",
         })
         hwmon(r, path, i + 2, [("edge", 38000), ("junction", 41000), ("mem", 36000)],
-              [100000, 110000, 95000], power_uw=147000000)
+              [100000, 110000, 95000], power_uw=147000000,
+              caps_uw=(750000000, 750000000, 750000000))  # MI300X: 750 W board power
+        r.file(path + "/numa_node", "%d\n" % (i // 4))  # GPUs 0-3 on socket 0, 4-7 on 1
         kfd_gpu_node(r, 2 + i, props_text(90402, 1216, 0x74a1, location_id(bdf), 128 + i,
                                           simd_per_cu=4, capability=0x0a3a2280),
                      192 * gib, 41000 + i, width=8192, mem_clk=1300)
     r.file("/dev/kfd", "")
+    # two sockets of 64 cores with SMT (the KFD CPU nodes' cpu_cores_count)
+    for n, cpus in enumerate(MI300X_NODE_CPUS):
+        r.file("/sys/devices/system/node/node%d/cpulist" % n, cpus + "\n")
+    r.file("/sys/devices/system/node/online", "0-1\n")
     tuning(r, numa_balancing=0, thp="madvise", aspm_policy="default")
     site = "/home/ops/venv/lib/python3.10/site-packages"
     td = torch(r, site, "2.5.1+rocm6.2", hip="6.2.41133-dd7f95766")
@@ -395,6 +404,7 @@ def machine_mi300x(out):
                    "[    4.912345] amdgpu 0000:05:00.0: amdgpu: HMM registered 196608MB device memory\n"
                    "[    5.001234] kfd kfd: amdgpu: added device 1002:74a1\n",
              limits="memlock_soft unlimited\nmemlock_hard unlimited\n",
+             cpu_affinity="0-255\n",
              python=python_query("/home/ops/venv/bin/python3", "3.10.12", "/home/ops/venv", td,
                                  ["torch 2.5.1+rocm6.2", "pytorch-triton-rocm 3.1.0",
                                   "numpy 1.26.4", "safetensors 0.4.5"], base_prefix="/usr"))
@@ -404,9 +414,36 @@ CPU root ports that complete and route AtomicOps, IOMMU in passthrough
 (iommu=pt), large BAR, RAS and AER counters at zero, ASPM off on the GPU
 links), ROCm 6.2.0 with the matching amdgpu-dkms 6.8.5, a ROCm 6.2 PyTorch
 wheel (cp310) in a venv of Python 3.10, the user in render and video, NUMA
-balancing off, memlock unlimited, transparent hugepages 'madvise'. Expected:
+balancing off, memlock unlimited, transparent hugepages 'madvise', two NUMA
+nodes (GPUs 0-3 on node 0, 4-7 on node 1) and a process that may run on every
+CPU of both; the board power cap at the MI300X's 750 W default. Expected:
 every quick check passes (gpu.firmware skips: no capture of an MI300X's
 fw_version/ exists, and none is invented).""")
+
+
+MI300X_NODE_CPUS = ["0-63,128-191", "64-127,192-255"]
+
+
+def machine_mi300x_pinned(out):
+    """mi300x-node with the job's CPU set cut to socket 0, as a Slurm or
+    container cgroup does when it asks for half the cores"""
+    machine_mi300x(out)
+    root = out + "/root"
+    with open(root + "/.snapshot/cpu-affinity", "w") as f:
+        f.write(MI300X_NODE_CPUS[0] + "\n")
+    with open(root + "/proc/sys/kernel/hostname", "w") as f:
+        f.write("mi300x-node08\n")
+    with open(out + "/README", "w") as f:
+        f.write("""# fixture machine: mi300x-numa-pinned
+
+The mi300x-node machine (see its README; same files, built by the same
+function of tools/mk-fixtures.py: GPUs 0-3 on NUMA node 0, 4-7 on node 1)
+with the process's CPU set (the cpu-affinity query, sched_getaffinity on a
+live host) cut to node 0's CPUs, %s, as a batch job that asked for half the
+cores gets it. gpu.numa_affinity warns for GPUs 4-7, whose node's CPUs the
+process may not run on, and passes for 0-3; the worst GPU is reported.
+Every file is synthesized: no capture of an MI300X exists.
+""" % MI300X_NODE_CPUS[0])
 
 
 def machine_rx7900xtx(out):
@@ -553,6 +590,32 @@ amdgpu.vm_update_mode=3 from a forum post; a ROCm 6.0 torch in conda; bob was
 added to render/video but has not logged in again, so /dev/kfd gives EACCES;
 the kernel log is not readable (dmesg_restrict=1). The GPU function directory
 is the real RX 7800 XT capture.""")
+
+
+def machine_rx7800xt_power_capped(out):
+    """rx7800xt-override's machine with the board's power cap lowered to
+    its minimum: the real capture's hwmon layout and limits, one value
+    changed"""
+    machine_rx7800xt(out)
+    root = out + "/root"
+    for dirpath, dirnames, filenames in os.walk(root):
+        if "power1_cap_min" in filenames and os.path.basename(os.path.dirname(dirpath)) == "hwmon":
+            lo = open(os.path.join(dirpath, "power1_cap_min")).read()
+            with open(os.path.join(dirpath, "power1_cap"), "w") as f:
+                f.write(lo)
+    with open(root + "/proc/sys/kernel/hostname", "w") as f:
+        f.write("team-ws-capped\n")
+    with open(out + "/README", "w") as f:
+        f.write("""# fixture machine: rx7800xt-power-capped
+
+The rx7800xt-override machine (see its README; same files, built by the same
+function of tools/mk-fixtures.py) after someone lowered the board's power cap
+to its minimum to quiet the fans: hwmon power1_cap is set to the real RX 7800
+XT capture's power1_cap_min, 190 W, below its power1_cap_default of 212 W
+(power1_cap_max 243 W; the capture's own cap, 222 W, was above the default).
+gpu.power_cap warns. Source of every other hwmon file: the real capture
+../shared/fixtures-real/amdgpu-sysfs-rs/rx7800xt, unchanged.
+""")
 
 
 def machine_wsl2(out):
@@ -1190,7 +1253,9 @@ def main():
                      ("rx7800xt-hot-edge", machine_rx7800xt_hot_edge),
                      ("rx6900xt-desktop", machine_rx6900xt_desktop),
                      ("rx6900xt-degraded", machine_rx6900xt_degraded),
-                     ("rx6700xt-rocm54", machine_rx6700xt_rocm54)]:
+                     ("rx6700xt-rocm54", machine_rx6700xt_rocm54),
+                     ("mi300x-numa-pinned", machine_mi300x_pinned),
+                     ("rx7800xt-power-capped", machine_rx7800xt_power_capped)]:
         if len(sys.argv) > 3 and name not in sys.argv[3:]:
             continue
         d = os.path.join(out, name)

@@ -122,6 +122,34 @@ static const struct vcase cases[] = {
      AMD "gpu.0.is_apu=false; gpu.0.vis_vram_bytes=268435456; gpu.0.vram_bytes=17179869184",
      ST_WARN, NULL, NULL, NULL},
     {"gpu.perf_level", AMD "gpu.0.perf_level=low", ST_WARN, NULL, NULL, NULL},
+    /* a cap below the default (the boundary: 2 % below), the power-saving
+     * profile; a GPU without a cap (an APU) cannot tell */
+    {"gpu.power_cap",
+     AMD "gpu.0.power_cap_w=190.0; gpu.0.power_cap_default_w=212.0; gpu.0.power_cap_max_w=243.0; "
+         "gpu.0.power_profile=BOOTUP_DEFAULT",
+     ST_WARN, "power cap 190 W is below the board's default 212 W", NULL, "sudo"},
+    {"gpu.power_cap",
+     AMD "gpu.0.power_cap_w=207.7; gpu.0.power_cap_default_w=212.0; gpu.0.power_cap_max_w=243.0; "
+         "gpu.0.power_profile=BOOTUP_DEFAULT",
+     ST_WARN, NULL, NULL, NULL},
+    {"gpu.power_cap",
+     AMD "gpu.0.power_cap_w=212.0; gpu.0.power_cap_default_w=212.0; gpu.0.power_cap_max_w=243.0; "
+         "gpu.0.power_profile=POWER_SAVING",
+     ST_WARN, "power profile POWER_SAVING", NULL, NULL},
+    {"gpu.power_cap",
+     AMD "gpu.0.power_cap_w=?No such file or directory; gpu.0.power_cap_default_w=?absent; "
+         "gpu.0.power_cap_max_w=?absent; gpu.0.power_profile=BOOTUP_DEFAULT",
+     ST_SKIP, NULL, NULL, NULL},
+    /* the process cannot run on the GPU's node of a two-node host; the
+     * GPU's node unknown (-1) on such a host cannot tell */
+    {"gpu.numa_affinity",
+     AMD "host.numa_nodes=2; gpu.0.numa_node=1; gpu.0.numa_node_cpus=64-127; "
+         "gpu.0.numa_allowed_cpus=0; host.cpus_allowed=0-63",
+     ST_WARN, "none of them on NUMA node 1 of GPU 0", "node 1", NULL},
+    {"gpu.numa_affinity",
+     AMD "host.numa_nodes=2; gpu.0.numa_node=?numa_node is -1; gpu.0.numa_node_cpus=?-1; "
+         "gpu.0.numa_allowed_cpus=?-1; host.cpus_allowed=0-63",
+     ST_SKIP, NULL, NULL, NULL},
     {"gpu.idle", AMD "gpu.0.busy_percent=90; gpu.0.users=used by python3 (pid 7, fdinfo)", ST_WARN,
      "used by python3 (pid 7", NULL, NULL},
     {"gpu.thermal", AMD "gpu.0.temp_junction_c=108; gpu.0.temp_junction_limit_c=110", ST_FAIL, NULL,
@@ -634,6 +662,25 @@ static const struct vcase passes[] = {
     {"gpu.gfx_supported",
      AMD "gpu.0.gfx=gfx1201; rocm.series=7.3; rocm.version=7.3.0; rocm.support_series=7.2", ST_PASS,
      NULL, NULL, NULL},
+    /* a cap 2 % below the default is the board's own rounding; a raised
+     * cap passes; one allowed CPU on the GPU's node is enough; a one-node
+     * host passes whatever the GPU's numa_node says */
+    {"gpu.power_cap",
+     AMD "gpu.0.power_cap_w=207.8; gpu.0.power_cap_default_w=212.0; gpu.0.power_cap_max_w=243.0; "
+         "gpu.0.power_profile=COMPUTE",
+     ST_PASS, "power profile COMPUTE", NULL, NULL},
+    {"gpu.power_cap",
+     AMD "gpu.0.power_cap_w=222.0; gpu.0.power_cap_default_w=212.0; gpu.0.power_cap_max_w=243.0; "
+         "gpu.0.power_profile=?no profile is marked active",
+     ST_PASS, "power cap 222 W", NULL, NULL},
+    {"gpu.numa_affinity",
+     AMD "host.numa_nodes=2; gpu.0.numa_node=1; gpu.0.numa_node_cpus=64-127; "
+         "gpu.0.numa_allowed_cpus=1; host.cpus_allowed=0-64",
+     ST_PASS, "1 CPU of the GPU's NUMA node (2 nodes on this host)", NULL, NULL},
+    {"gpu.numa_affinity",
+     AMD "host.numa_nodes=1; gpu.0.numa_node=?numa_node is -1; gpu.0.numa_node_cpus=0-15; "
+         "gpu.0.numa_allowed_cpus=16; host.cpus_allowed=0-15",
+     ST_PASS, "(1 node on this host)", NULL, NULL},
     /* counted nouns: "1 AMD GPU", "1 library" */
     {"gpu.present", "gpu.count=1; gpu.names=[Radeon RX 7900 XTX]", ST_PASS, "1 AMD GPU: ", NULL,
      NULL},
