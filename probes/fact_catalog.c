@@ -66,7 +66,7 @@ static const struct fact_decl facts_kernel_log[] = {
 static const struct fact_decl facts_kfd[] = {
     {"kfd.present", B}, {"kfd.open_result", S}, {"kfd.group", S}, {"kfd.mode", S},
     {"dri.render_present", B}, {"dri.render_nodes", L}, {"dri.render_group", S},
-    {"dri.render_groups", L},
+    {"dri.render_groups", L}, {"container.group_ids", L}, {"container.docker_run", S},
     END};
 
 static const struct fact_decl facts_user[] = {
@@ -75,7 +75,7 @@ static const struct fact_decl facts_user[] = {
     END};
 
 static const struct fact_decl facts_container[] = {
-    {"env.wsl", B}, {"env.container", S},
+    {"env.wsl", B}, {"env.container", S}, {"env.seccomp_filter", B}, {"env.cap_sys_nice", B},
     END};
 
 static const struct fact_decl facts_gpu[] = {

@@ -1210,6 +1210,29 @@ python.torch_rocm_match warns as it would on such a machine; gpu.derived_peak
 warns: the peaks table has no gfx1031 row).""")
 
 
+def machine_rx6900xt_docker(out):
+    """the RX 6900 XT desktop's files seen from inside a Docker container
+    run with the devices and groups but the default seccomp profile"""
+    r = rx6900xt_driven(out, "3f2a9c1b7d04", False)
+    r.file("/.dockerenv", "")
+    # proc(5) status lines of a process under Docker's default profile:
+    # a seccomp filter, Docker's default capability set (no CAP_SYS_NICE)
+    r.file("/proc/self/status", "Name:\tpython3\nUmask:\t0022\nState:\tR (running)\n"
+           "CapInh:\t0000000000000000\nCapPrm:\t00000000a80425fb\n"
+           "CapEff:\t00000000a80425fb\nCapBnd:\t00000000a80425fb\n"
+           "CapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t2\n"
+           "Seccomp_filters:\t1\n")
+    readme(r, "rx6900xt-docker-seccomp", """
+The rx6900xt-desktop machine (see its README) seen from inside a Docker
+container started with --device=/dev/kfd --device=/dev/dri and the render
+group, but with Docker's default seccomp profile: /.dockerenv exists and
+/proc/self/status says Seccomp 2 (a filter) with Docker's default capability
+set (CapEff 00000000a80425fb, no CAP_SYS_NICE), so mbind, get_mempolicy and
+set_mempolicy are refused and env.container_run warns, naming the docker run
+line with the host's numeric render GID (109). The status lines are
+synthesized in proc(5)'s format.""")
+
+
 def machine_rx7800xt_hot_edge(out):
     """rx7800xt-override's machine under load with poor airflow: the real
     capture's hwmon limits (edge 100, junction 110, mem 108 C), new readings"""
@@ -1254,6 +1277,7 @@ def main():
                      ("rx6900xt-desktop", machine_rx6900xt_desktop),
                      ("rx6900xt-degraded", machine_rx6900xt_degraded),
                      ("rx6700xt-rocm54", machine_rx6700xt_rocm54),
+                     ("rx6900xt-docker-seccomp", machine_rx6900xt_docker),
                      ("mi300x-numa-pinned", machine_mi300x_pinned),
                      ("rx7800xt-power-capped", machine_rx7800xt_power_capped)]:
         if len(sys.argv) > 3 and name not in sys.argv[3:]:

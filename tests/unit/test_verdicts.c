@@ -86,6 +86,17 @@ static const struct vcase cases[] = {
     {"env.container", AMD "env.wsl=false; env.container=docker; kfd.present=false", ST_FAIL, NULL,
      NULL, NULL},
     {"gpu.present", "gpu.count=0; gpu.other=[]", ST_FAIL, NULL, NULL, NULL},
+    /* Docker's default seccomp filter without CAP_SYS_NICE; unknown
+     * seccomp inside a container cannot tell */
+    {"env.container_run",
+     AMD "kfd.present=true; env.container=docker; env.seccomp_filter=true; "
+         "env.cap_sys_nice=false; container.docker_run=docker run --device=/dev/kfd "
+         "--device=/dev/dri --group-add 109 --security-opt seccomp=unconfined",
+     ST_WARN, "--group-add 109", "seccomp=unconfined", "sudo"},
+    {"env.container_run",
+     AMD "kfd.present=true; env.container=podman; env.seccomp_filter=?EACCES; "
+         "env.cap_sys_nice=?EACCES; container.docker_run=docker run",
+     ST_SKIP, NULL, NULL, NULL},
     {"gpu.gfx_supported",
      AMD "gpu.0.gfx=gfx803; rocm.series=6.2; rocm.version=6.2.4; rocm.support_series=6.2", ST_FAIL,
      NULL, NULL, NULL},
@@ -681,6 +692,16 @@ static const struct vcase passes[] = {
      AMD "host.numa_nodes=1; gpu.0.numa_node=?numa_node is -1; gpu.0.numa_node_cpus=0-15; "
          "gpu.0.numa_allowed_cpus=16; host.cpus_allowed=0-15",
      ST_PASS, "(1 node on this host)", NULL, NULL},
+    /* the host itself, and a container with CAP_SYS_NICE, pass with the line */
+    {"env.container_run",
+     AMD "kfd.present=true; env.container=none; env.seccomp_filter=false; "
+         "env.cap_sys_nice=true; container.docker_run=docker run --device=/dev/kfd "
+         "--device=/dev/dri --group-add 44 --group-add 109 --security-opt seccomp=unconfined",
+     ST_PASS, "--group-add 44 --group-add 109", NULL, NULL},
+    {"env.container_run",
+     AMD "kfd.present=true; env.container=docker; env.seccomp_filter=true; "
+         "env.cap_sys_nice=true; container.docker_run=docker run --device=/dev/kfd",
+     ST_PASS, NULL, NULL, NULL},
     /* counted nouns: "1 AMD GPU", "1 library" */
     {"gpu.present", "gpu.count=1; gpu.names=[Radeon RX 7900 XTX]", ST_PASS, "1 AMD GPU: ", NULL,
      NULL},
