@@ -67,7 +67,7 @@ static const struct fact_decl facts_kernel_log[] = {
 static const struct fact_decl facts_kfd[] = {
     {"kfd.present", B}, {"kfd.open_result", S}, {"kfd.group", S}, {"kfd.mode", S},
     {"dri.render_present", B}, {"dri.render_nodes", L}, {"dri.render_group", S},
-    {"dri.render_groups", L},
+    {"dri.render_groups", L}, {"container.group_ids", L}, {"container.docker_run", S},
     END};
 
 static const struct fact_decl facts_user[] = {
@@ -76,7 +76,7 @@ static const struct fact_decl facts_user[] = {
     END};
 
 static const struct fact_decl facts_container[] = {
-    {"env.wsl", B}, {"env.container", S},
+    {"env.wsl", B}, {"env.container", S}, {"env.seccomp_filter", B}, {"env.cap_sys_nice", B},
     END};
 
 static const struct fact_decl facts_gpu[] = {
@@ -97,6 +97,10 @@ static const struct fact_decl facts_gpu[] = {
     {"gpu.<i>.temp_mem_limit_c", F}, {"gpu.<i>.temp_sensors", L}, {"gpu.<i>.ras_present", B},
     {"gpu.<i>.ras_ue", I}, {"gpu.<i>.ras_ce", I}, {"gpu.<i>.perf_level", S},
     {"gpu.<i>.vbios", S}, {"gpu.<i>.busy_percent", I},
+    {"gpu.<i>.power_cap_w", F}, {"gpu.<i>.power_cap_default_w", F}, {"gpu.<i>.power_cap_max_w", F},
+    {"gpu.<i>.power_profile", S},
+    {"host.numa_nodes", I}, {"host.cpus_allowed", S}, {"host.cpus_allowed_count", I},
+    {"gpu.<i>.numa_node", I}, {"gpu.<i>.numa_node_cpus", S}, {"gpu.<i>.numa_allowed_cpus", I},
     /* probe_gpu_fw.c: one per <device>/fw_version/<name>_fw_version */
     {"gpu.<i>.fw.<name>", S}, {"gpu.<i>.fw_count", I}, {"gpu.<i>.fw_not_loaded", L},
     {"gpu.<i>.users", S}, {"gpu.<i>.user_count", I},
@@ -168,7 +172,7 @@ static const struct fact_decl facts_tuning[] = {
     END};
 
 static const struct fact_decl facts_rocm[] = {
-    {"rocm.installs", L}, {"rocm.install_count", I}, {"rocm.version", S}, {"rocm.series", S},
+    {"rocm.installs", L}, {"rocm.install_count", I}, {"rocm.version", S}, {"rocm.series", S}, {"rocm.support_series", S},
     {"rocm.major", I}, {"rocm.source", S}, {"driver.rocm_series_gap", I},
     {"driver.firmware_package", L},
     {"env.ld_library_path", S}, {"env.ld_cuda_entries", L}, {"env.ld_rocm_other", L},

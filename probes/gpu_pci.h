@@ -73,6 +73,34 @@ void gp_atomics_fw_facts(struct factset *fs, int gpu, const char *bdf, const cha
 void gp_drm_facts(struct factset *fs, int gpu, const char *bdf, int kfd_node,
                   const char *kfd_props);
 
+/* pp_power_profile_mode: the name of the profile marked active ('*'):
+ * 0, -ENOENT when none is marked, -EINVAL for a name that does not fit */
+int gp_power_profile_parse(const char *text, char *name, size_t n);
+
+/* ---- NUMA affinity (probe_gpu_numa.c) --------------------------------- */
+
+#define GP_CPUS_MAX 8192
+struct gp_cpus {
+    uint64_t bits[GP_CPUS_MAX / 64];
+};
+/* a cpulist ("0-3,8-11\n", "" for none): 0, -EINVAL, or -ERANGE for a CPU
+ * number of GP_CPUS_MAX or more */
+int gp_cpulist_parse(const char *text, struct gp_cpus *out);
+int gp_cpus_count(const struct gp_cpus *c);
+int gp_cpus_common(const struct gp_cpus *a, const struct gp_cpus *b);
+
+struct gp_numa_host {
+    int nodes; /* node<N> directories, or a negative errno */
+    int have_allowed;
+    struct gp_cpus allowed; /* the process's CPUs, when have_allowed */
+};
+/* host.numa_nodes, host.cpus_allowed, host.cpus_allowed_count */
+void gp_numa_host_facts(struct factset *fs, struct gp_numa_host *h);
+/* gpu.<gpu>.numa_node (unknown for -1), numa_node_cpus, numa_allowed_cpus
+ * (the process's CPUs on that node; on a one-node host also when the
+ * GPU's numa_node is -1) */
+void gp_numa_facts(struct factset *fs, int gpu, const char *bdf, const struct gp_numa_host *h);
+
 /* ---- firmware versions (probe_gpu_fw.c) ------------------------------- */
 
 /* "mec_fw_version" -> "mec" (lowercase letters, digits, '_'): 0, or

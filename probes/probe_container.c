@@ -28,9 +28,39 @@ static const struct {
     {"containerd", "containerd"},
 };
 
+/* the process's seccomp mode and whether it holds CAP_SYS_NICE, from
+ * /proc/self/status (proc(5): "Seccomp: 2" is a filter; CapEff is hex, bit
+ * 23 CAP_SYS_NICE): Docker's default filter refuses the NUMA
+ * memory-policy calls without that capability */
+#define CAP_SYS_NICE_BIT 23
+static void seccomp_facts(struct factset *fs)
+{
+    const char *src = "/proc/self/status";
+    char *text;
+    int rc = rootfs_read_str(src, &text);
+    if (rc) {
+        fact_set_errno(fs, "env.seccomp_filter", src, rc);
+        fact_set_errno(fs, "env.cap_sys_nice", src, rc);
+        return;
+    }
+    const char *sc = strstr(text, "\nSeccomp:"), *ce = strstr(text, "\nCapEff:");
+    unsigned mode;
+    unsigned long long caps;
+    if (sc && sscanf(sc + 9, " %u", &mode) == 1)
+        fact_set_bool(fs, "env.seccomp_filter", mode == 2, src);
+    else
+        fact_set_unknown(fs, "env.seccomp_filter", src, "no Seccomp line");
+    if (ce && sscanf(ce + 8, " %llx", &caps) == 1)
+        fact_set_bool(fs, "env.cap_sys_nice", (caps >> CAP_SYS_NICE_BIT) & 1, src);
+    else
+        fact_set_unknown(fs, "env.cap_sys_nice", src, "no CapEff line");
+    free(text);
+}
+
 int probe_container_run(struct probe_ctx *ctx)
 {
     struct factset *fs = ctx->facts;
+    seccomp_facts(fs);
     const struct fact *rel = fact_get(fs, "kernel.release");
     int wsl = -1;
     if (rel && rel->type == FACT_STR) {

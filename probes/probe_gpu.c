@@ -322,6 +322,8 @@ int probe_gpu_run(struct probe_ctx *ctx)
     int kfd_rc = kfd_nodes_read(&nodes, &nnodes);
     struct strbuf all = STRBUF_INIT;
     struct pci_names *pn = pci_names_open();
+    struct gp_numa_host *numa = xcalloc(1, sizeof(*numa));
+    gp_numa_host_facts(fs, numa);
 
     for (size_t i = 0; i < ngpu; i++) {
         int gi = (int)i;
@@ -354,6 +356,7 @@ int probe_gpu_run(struct probe_ctx *ctx)
         override_facts(fs, gi, k ? k->id : -1, gfxv);
         gp_drm_facts(fs, gi, g->bdf, k ? k->id : -1, k ? k->props : NULL);
         gp_atomics_fw_facts(fs, gi, g->bdf, k ? k->props : NULL, gfxv);
+        gp_numa_facts(fs, gi, g->bdf, numa);
 
         char gfx[GP_GFX_NAME_MAX];
         if (gfxv)
@@ -371,6 +374,7 @@ int probe_gpu_run(struct probe_ctx *ctx)
     fact_set_str(fs, "gpu.names", all.buf ? all.buf : "", GP_PCI_DEVICES);
     strbuf_release(&all);
     users_facts(fs, gpus, ngpu);
+    free(numa);
 
     for (size_t i = 0; i < nnodes; i++)
         free(nodes[i].props);

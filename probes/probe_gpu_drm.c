@@ -227,6 +227,90 @@ static void hwmon_facts(struct factset *fs, int gpu, const char *bdf)
     strlist_release(&ents);
 }
 
+/* The board's power limits (amdgpu_pm.c, hwmon power1_cap*, microwatts):
+ * the cap in force, the board's default and the most the board allows. A
+ * cap below the default lowers sustained clocks; amdgpu exposes no cap on
+ * APUs, and none of these is ever taken as 0. */
+static void power_cap_facts(struct factset *fs, int gpu, const char *bdf)
+{
+    static const char *const file[] = {"power1_cap", "power1_cap_default", "power1_cap_max"};
+    static const char *const fact[] = {"power_cap_w", "power_cap_default_w", "power_cap_max_w"};
+    char fn[FACT_NAME_MAX], dir[96], src[192];
+    struct strlist ents = STRLIST_INIT;
+    snprintf(dir, sizeof(dir), GP_PCI_DEVICES "/%s/hwmon", bdf);
+    int rc = rootfs_list(dir, &ents);
+    /* the hwmon directory that has a cap (amdgpu registers one) */
+    const char *hw = NULL;
+    for (size_t i = 0; rc == 0 && !hw && i < ents.n; i++)
+        if (rootfs_readf_i64(&(int64_t){0}, "%s/%s/power1_cap", dir, ents.v[i]) == 0)
+            hw = ents.v[i];
+    for (size_t f = 0; f < ARRAY_SIZE(file); f++) {
+        int64_t uw;
+        int frc = rc ? rc : -ENOENT;
+        if (hw) {
+            snprintf(src, sizeof(src), "%s/%s/%s", dir, hw, file[f]);
+            frc = rootfs_readf_i64(&uw, "%s", src);
+        } else {
+            snprintf(src, sizeof(src), "%s/*/%s", dir, file[f]);
+        }
+        if (frc == 0 && uw > 0)
+            fact_set_float(fs, fact_gpu_name(fn, gpu, fact[f]), (double)uw / 1e6, src);
+        else if (frc == 0)
+            fact_set_unknown(fs, fact_gpu_name(fn, gpu, fact[f]), src, "%s reads %lld", file[f],
+                             (long long)uw);
+        else
+            fact_set_errno(fs, fact_gpu_name(fn, gpu, fact[f]), src, frc);
+    }
+    strlist_release(&ents);
+}
+
+int gp_power_profile_parse(const char *text, char *name, size_t n)
+{
+    /* every generation marks the active profile with '*' before the colon:
+     * "  1 3D_FULL_SCREEN *:" (Polaris), " 0 BOOTUP_DEFAULT*:" (Vega, Navi) */
+    for (const char *line = text; line && *line;) {
+        const char *eol = strchr(line, '\n');
+        size_t len = eol ? (size_t)(eol - line) : strlen(line);
+        const char *star = memchr(line, '*', len), *colon = memchr(line, ':', len);
+        if (star && colon && star < colon) {
+            /* "  1 3D_FULL_SCREEN": the index, then the name */
+            const char *p = line;
+            while (p < star && *p == ' ')
+                p++;
+            while (p < star && *p >= '0' && *p <= '9')
+                p++;
+            while (p < star && *p == ' ')
+                p++;
+            const char *e = star;
+            while (e > p && e[-1] == ' ')
+                e--;
+            if (e == p || (size_t)(e - p) >= n)
+                return -EINVAL;
+            snprintf(name, n, "%.*s", (int)(e - p), p);
+            return 0;
+        }
+        line = eol ? eol + 1 : NULL;
+    }
+    return -ENOENT;
+}
+
+static void power_profile_fact(struct factset *fs, int gpu, const char *bdf)
+{
+    char fn[FACT_NAME_MAX], src[128], name[64], *text;
+    snprintf(src, sizeof(src), GP_PCI_DEVICES "/%s/pp_power_profile_mode", bdf);
+    int rc = rootfs_read_str(src, &text);
+    if (rc) {
+        fact_set_errno(fs, fact_gpu_name(fn, gpu, "power_profile"), src, rc);
+        return;
+    }
+    if (gp_power_profile_parse(text, name, sizeof(name)) == 0)
+        fact_set_str(fs, fact_gpu_name(fn, gpu, "power_profile"), name, src);
+    else
+        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "power_profile"), src,
+                         "no profile is marked active ('*')");
+    free(text);
+}
+
 /* ---- RAS ----------------------------------------------------------------- */
 
 static void ras_facts(struct factset *fs, int gpu, const char *bdf)
@@ -320,5 +404,7 @@ void gp_drm_facts(struct factset *fs, int gpu, const char *bdf, int kfd_node, co
         fact_set_errno(fs, fact_gpu_name(fn, gpu, "busy_percent"), src, rc);
 
     hwmon_facts(fs, gpu, bdf);
+    power_cap_facts(fs, gpu, bdf);
+    power_profile_fact(fs, gpu, bdf);
     ras_facts(fs, gpu, bdf);
 }

@@ -196,6 +196,46 @@ static void render_facts(struct factset *fs, const struct devnodes *nodes, int n
     strset_release(&groups_set);
 }
 
+/* container.group_ids and container.docker_run: the numeric groups that
+ * own /dev/kfd and the render nodes (st_gid: a group's name inside the
+ * image may differ from the host's, or be missing, so --group-add takes
+ * numbers) and the docker run options that pass the GPU in. seccomp is
+ * unconfined because Docker's default profile refuses mbind,
+ * get_mempolicy and set_mempolicy without CAP_SYS_NICE (moby
+ * profiles/seccomp/default.json), the NUMA memory-policy calls that
+ * NUMA-aware allocators make; AMD's container guide passes the same. */
+static void docker_run_facts(struct factset *fs, const struct devnodes *nodes, int nodes_rc)
+{
+    const char *src = ROOTFS_SNAPSHOT_DIR "/devnodes";
+    static const char *const names[] = {"container.group_ids", "container.docker_run"};
+    if (nodes_rc || !rootfs_exists("/dev/kfd")) {
+        for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+            if (nodes_rc)
+                fact_set_errno(fs, names[i], src, nodes_rc);
+            else
+                fact_set_unknown(fs, names[i], "/dev/kfd", "/dev/kfd does not exist");
+        }
+        return;
+    }
+    struct strlist gids = STRLIST_INIT;
+    struct strset seen = STRSET_INIT;
+    for (size_t i = 0; i < nodes->n; i++) {
+        const struct devnode *dn = &nodes->v[i];
+        if (strcmp(dn->path, "/dev/kfd") == 0 || str_starts(dn->path, "/dev/dri/renderD"))
+            strlist_add_unique_owned(&gids, &seen, xasprintf("%lu", dn->gid));
+    }
+    struct strbuf line = STRBUF_INIT;
+    strbuf_adds(&line, "docker run --device=/dev/kfd --device=/dev/dri");
+    for (size_t i = 0; i < gids.n; i++)
+        strbuf_addf(&line, " --group-add %s", gids.v[i]);
+    strbuf_adds(&line, " --security-opt seccomp=unconfined");
+    fact_set_list(fs, names[0], &gids, "stat(/dev/kfd, /dev/dri/renderD*)");
+    fact_set_str(fs, names[1], line.buf, "stat(/dev/kfd, /dev/dri/renderD*)");
+    strbuf_release(&line);
+    strlist_release(&gids);
+    strset_release(&seen);
+}
+
 int probe_kfd_run(struct probe_ctx *ctx)
 {
     struct groupdb db;
@@ -211,6 +251,7 @@ int probe_kfd_run(struct probe_ctx *ctx)
     devnodes_parse(&nodes, &dns);
     kfd_facts(ctx->facts, &dns, nodes_rc, &db);
     render_facts(ctx->facts, &dns, nodes_rc, &db);
+    docker_run_facts(ctx->facts, &dns, nodes_rc);
     devnodes_release(&dns);
     strlist_release(&nodes);
     groupdb_release(&db);

@@ -148,6 +148,26 @@ static int series_index(const char *s)
     return -1;
 }
 
+/* The support data's release for a ROCm series: the series itself when
+ * the release table has it, else the newest known release below it (a
+ * release newer than the table is most like the newest one it has); NULL
+ * when the series is older than the table or not M.m. checks.yaml's
+ * gfx_supported has a row for every entry of rocm_series
+ * (tests/gfx_support.sh). */
+static const char *support_series(const char *s)
+{
+    unsigned maj, min;
+    if (sscanf(s, "%u.%u", &maj, &min) != 2)
+        return NULL;
+    const char *best = NULL;
+    for (size_t i = 0; i < ARRAY_SIZE(rocm_series); i++) {
+        unsigned a, b;
+        if (sscanf(rocm_series[i], "%u.%u", &a, &b) == 2 && (a < maj || (a == maj && b <= min)))
+            best = rocm_series[i];
+    }
+    return best;
+}
+
 static const char *dkms_to_rocm(const char *driver_version)
 {
     unsigned maj, min, patch = 0;
@@ -273,7 +293,8 @@ int probe_rocm_run(struct probe_ctx *ctx)
     if (!act && n == 1)
         act = &inst[0];
 
-    static const char *const names[] = {"rocm.version", "rocm.series", "rocm.major", "rocm.source"};
+    static const char *const names[] = {"rocm.version", "rocm.series", "rocm.major", "rocm.source",
+                                        "rocm.support_series"};
     unsigned maj, min;
     if (!act || sscanf(act->version, "%u.%u", &maj, &min) != 2) {
         for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
@@ -293,6 +314,13 @@ int probe_rocm_run(struct probe_ctx *ctx)
         fact_set_str(fs, "rocm.series", series, asrc);
         fact_set_int(fs, "rocm.major", maj, asrc);
         fact_set_str(fs, "rocm.source", act->dir ? act->dir : "debian packages", asrc);
+        const char *sup = support_series(series);
+        if (sup)
+            fact_set_str(fs, "rocm.support_series", sup, asrc);
+        else
+            fact_set_unknown(fs, "rocm.support_series", asrc,
+                             "ROCm %s is older than the support data (from %s)", series,
+                             rocm_series[0]);
     }
 
     series_gap(fs);

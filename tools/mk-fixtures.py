@@ -182,8 +182,11 @@ def drm_card(r, dev_path, card, render_minor, files):
     r.file("/dev/dri/renderD%d" % render_minor, "")
 
 
-def hwmon(r, dev_path, n, temps, crit, power_uw=None):
+def hwmon(r, dev_path, n, temps, crit, power_uw=None, caps_uw=None):
+    """caps_uw: (power1_cap, power1_cap_default, power1_cap_max)"""
     d = dev_path + "/hwmon/hwmon%d" % n
+    for name, uw in zip(("power1_cap", "power1_cap_default", "power1_cap_max"), caps_uw or ()):
+        r.file(d + "/" + name, "%d\n" % uw)
     r.file(d + "/name", "amdgpu\n")
     for i, (label, milli) in enumerate(temps, 1):
         r.file(d + "/temp%d_label" % i, label + "\n")
@@ -384,11 +387,17 @@ def machine_mi300x(out):
             "ras/gfx_err_count": "ue: 0\nce: 0\n",
         })
         hwmon(r, path, i + 2, [("edge", 38000), ("junction", 41000), ("mem", 36000)],
-              [100000, 110000, 95000], power_uw=147000000)
+              [100000, 110000, 95000], power_uw=147000000,
+              caps_uw=(750000000, 750000000, 750000000))  # MI300X: 750 W board power
+        r.file(path + "/numa_node", "%d\n" % (i // 4))  # GPUs 0-3 on socket 0, 4-7 on 1
         kfd_gpu_node(r, 2 + i, props_text(90402, 1216, 0x74a1, location_id(bdf), 128 + i,
                                           simd_per_cu=4, capability=0x0a3a2280),
                      192 * gib, 41000 + i, width=8192, mem_clk=1300)
     r.file("/dev/kfd", "")
+    # two sockets of 64 cores with SMT (the KFD CPU nodes' cpu_cores_count)
+    for n, cpus in enumerate(MI300X_NODE_CPUS):
+        r.file("/sys/devices/system/node/node%d/cpulist" % n, cpus + "\n")
+    r.file("/sys/devices/system/node/online", "0-1\n")
     tuning(r, numa_balancing=0, thp="madvise", aspm_policy="default")
     site = "/home/ops/venv/lib/python3.10/site-packages"
     td = torch(r, site, "2.5.1+rocm6.2", hip="6.2.41133-dd7f95766")
@@ -405,6 +414,7 @@ def machine_mi300x(out):
                    "[    4.912345] amdgpu 0000:05:00.0: amdgpu: HMM registered 196608MB device memory\n"
                    "[    5.001234] kfd kfd: amdgpu: added device 1002:74a1\n",
              limits="memlock_soft unlimited\nmemlock_hard unlimited\n",
+             cpu_affinity="0-255\n",
              python=python_query("/home/ops/venv/bin/python3", "3.10.12", "/home/ops/venv", td,
                                  ["torch 2.5.1+rocm6.2", "pytorch-triton-rocm 3.1.0",
                                   "numpy 1.26.4", "safetensors 0.4.5"], base_prefix="/usr"))
@@ -414,9 +424,36 @@ CPU root ports that complete and route AtomicOps, IOMMU in passthrough
 (iommu=pt), large BAR, RAS and AER counters at zero, ASPM off on the GPU
 links), ROCm 6.2.0 with the matching amdgpu-dkms 6.8.5, a ROCm 6.2 PyTorch
 wheel (cp310) in a venv of Python 3.10, the user in render and video, NUMA
-balancing off, memlock unlimited, transparent hugepages 'madvise'. Expected:
+balancing off, memlock unlimited, transparent hugepages 'madvise', two NUMA
+nodes (GPUs 0-3 on node 0, 4-7 on node 1) and a process that may run on every
+CPU of both; the board power cap at the MI300X's 750 W default. Expected:
 every quick check passes (gpu.firmware skips: no capture of an MI300X's
 fw_version/ exists, and none is invented).""")
+
+
+MI300X_NODE_CPUS = ["0-63,128-191", "64-127,192-255"]
+
+
+def machine_mi300x_pinned(out):
+    """mi300x-node with the job's CPU set cut to socket 0, as a Slurm or
+    container cgroup does when it asks for half the cores"""
+    machine_mi300x(out)
+    root = out + "/root"
+    with open(root + "/.snapshot/cpu-affinity", "w") as f:
+        f.write(MI300X_NODE_CPUS[0] + "\n")
+    with open(root + "/proc/sys/kernel/hostname", "w") as f:
+        f.write("mi300x-node08\n")
+    with open(out + "/README", "w") as f:
+        f.write("""# fixture machine: mi300x-numa-pinned
+
+The mi300x-node machine (see its README; same files, built by the same
+function of tools/mk-fixtures.py: GPUs 0-3 on NUMA node 0, 4-7 on node 1)
+with the process's CPU set (the cpu-affinity query, sched_getaffinity on a
+live host) cut to node 0's CPUs, %s, as a batch job that asked for half the
+cores gets it. gpu.numa_affinity warns for GPUs 4-7, whose node's CPUs the
+process may not run on, and passes for 0-3; the worst GPU is reported.
+Every file is synthesized: no capture of an MI300X exists.
+""" % MI300X_NODE_CPUS[0])
 
 
 def machine_rx7900xtx(out):
@@ -564,6 +601,32 @@ amdgpu.vm_update_mode=3 from a forum post; a ROCm 6.0 torch in conda; bob was
 added to render/video but has not logged in again, so /dev/kfd gives EACCES;
 the kernel log is not readable (dmesg_restrict=1). The GPU function directory
 is the real RX 7800 XT capture.""")
+
+
+def machine_rx7800xt_power_capped(out):
+    """rx7800xt-override's machine with the board's power cap lowered to
+    its minimum: the real capture's hwmon layout and limits, one value
+    changed"""
+    machine_rx7800xt(out)
+    root = out + "/root"
+    for dirpath, dirnames, filenames in os.walk(root):
+        if "power1_cap_min" in filenames and os.path.basename(os.path.dirname(dirpath)) == "hwmon":
+            lo = open(os.path.join(dirpath, "power1_cap_min")).read()
+            with open(os.path.join(dirpath, "power1_cap"), "w") as f:
+                f.write(lo)
+    with open(root + "/proc/sys/kernel/hostname", "w") as f:
+        f.write("team-ws-capped\n")
+    with open(out + "/README", "w") as f:
+        f.write("""# fixture machine: rx7800xt-power-capped
+
+The rx7800xt-override machine (see its README; same files, built by the same
+function of tools/mk-fixtures.py) after someone lowered the board's power cap
+to its minimum to quiet the fans: hwmon power1_cap is set to the real RX 7800
+XT capture's power1_cap_min, 190 W, below its power1_cap_default of 212 W
+(power1_cap_max 243 W; the capture's own cap, 222 W, was above the default).
+gpu.power_cap warns. Source of every other hwmon file: the real capture
+../shared/fixtures-real/amdgpu-sysfs-rs/rx7800xt, unchanged.
+""")
 
 
 def machine_wsl2(out):
@@ -1130,6 +1193,57 @@ and a reset that failed; transparent hugepages 'never', the acpi-cpufreq
 MiB, which host.memlock does not judge on one Radeon (no RDMA).""")
 
 
+def machine_rx6700xt_rocm54(out):
+    """an RX 6700 XT (gfx1031, on no ROCm release's Linux list) on ROCm 5.4,
+    a release whose support row the data lacked until issue 22: the RX 6900
+    XT desktop's machine with the KFD node, the PCI device id and ROCm
+    changed (no capture of an RX 6700 XT exists)"""
+    r = rx6900xt_driven(out, "lab-pc12", False)
+    shutil.rmtree(r.p("/opt/rocm-6.2.0"))
+    rocm_install(r, "5.4.3")
+    bdf = "0000:0c:00.0"
+    path = [d for d, _, f in os.walk(r.p("/sys/devices")) if os.path.basename(d) == bdf][0]
+    r.file(os.path.relpath(path, r.path) + "/device", "0x73df\n")
+    kfd_gpu_node(r, 1, props_text(100301, 80, 0x73df, location_id(bdf), 128,
+                                  capability=0x28000280), 12868124672, 41235,
+                 width=192, mem_clk=1000)  # RX 6700 XT: 12 GiB, 192-bit GDDR6
+    r.real = [(d, s) for d, s in r.real if not d.endswith("/device")]
+    readme(r, "rx6700xt-rocm54", """
+An RX 6700 XT (gfx1031, Navi 22) on Ubuntu 24.04 with ROCm 5.4.3: gfx1031 is
+on no ROCm release's Linux support list, so gpu.gfx_supported fails with the
+override known to work for the RDNA2 dies (HSA_OVERRIDE_GFX_VERSION=10.3.0),
+where the support data used to have no 5.4 row and the check skipped. No
+capture of an RX 6700 XT exists: this is the rx6900xt-desktop machine (see
+its README) with three changes, all synthesized: the KFD node (gfx_target_version
+100301, device_id 0x73df, 40 CUs, 12 GiB), the GPU's PCI device file (0x73df)
+and ROCm 5.4.3 in place of 6.2 (the ROCm 6.2 PyTorch wheel stays, so
+python.torch_rocm_match warns as it would on such a machine; gpu.derived_peak
+warns: the peaks table has no gfx1031 row).""")
+
+
+def machine_rx6900xt_docker(out):
+    """the RX 6900 XT desktop's files seen from inside a Docker container
+    run with the devices and groups but the default seccomp profile"""
+    r = rx6900xt_driven(out, "3f2a9c1b7d04", False)
+    r.file("/.dockerenv", "")
+    # proc(5) status lines of a process under Docker's default profile:
+    # a seccomp filter, Docker's default capability set (no CAP_SYS_NICE)
+    r.file("/proc/self/status", "Name:\tpython3\nUmask:\t0022\nState:\tR (running)\n"
+           "CapInh:\t0000000000000000\nCapPrm:\t00000000a80425fb\n"
+           "CapEff:\t00000000a80425fb\nCapBnd:\t00000000a80425fb\n"
+           "CapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t2\n"
+           "Seccomp_filters:\t1\n")
+    readme(r, "rx6900xt-docker-seccomp", """
+The rx6900xt-desktop machine (see its README) seen from inside a Docker
+container started with --device=/dev/kfd --device=/dev/dri and the render
+group, but with Docker's default seccomp profile: /.dockerenv exists and
+/proc/self/status says Seccomp 2 (a filter) with Docker's default capability
+set (CapEff 00000000a80425fb, no CAP_SYS_NICE), so mbind, get_mempolicy and
+set_mempolicy are refused and env.container_run warns, naming the docker run
+line with the host's numeric render GID (109). The status lines are
+synthesized in proc(5)'s format.""")
+
+
 def machine_rx7800xt_hot_edge(out):
     """rx7800xt-override's machine under load with poor airflow: the real
     capture's hwmon limits (edge 100, junction 110, mem 108 C), new readings"""
@@ -1172,7 +1286,11 @@ def main():
                      ("rx7900xt-firmware", machine_firmware),
                      ("rx7800xt-hot-edge", machine_rx7800xt_hot_edge),
                      ("rx6900xt-desktop", machine_rx6900xt_desktop),
-                     ("rx6900xt-degraded", machine_rx6900xt_degraded)]:
+                     ("rx6900xt-degraded", machine_rx6900xt_degraded),
+                     ("rx6700xt-rocm54", machine_rx6700xt_rocm54),
+                     ("rx6900xt-docker-seccomp", machine_rx6900xt_docker),
+                     ("mi300x-numa-pinned", machine_mi300x_pinned),
+                     ("rx7800xt-power-capped", machine_rx7800xt_power_capped)]:
         if len(sys.argv) > 3 and name not in sys.argv[3:]:
             continue
         d = os.path.join(out, name)

@@ -345,6 +345,47 @@ static void test_decoders(void)
 
 /* ---- the RX 7900 machine ------------------------------------------------------ */
 
+/* the active profile of pp_power_profile_mode, in each generation's
+ * format (real captures), and cpulists as the kernel prints them */
+static void test_power_numa_decoders(void)
+{
+    static const struct {
+        const char *card, *want;
+    } prof[] = {{"rx580", "3D_FULL_SCREEN"},
+                {"vega56", "BOOTUP_DEFAULT"},
+                {"rx9070xt", "3D_FULL_SCREEN"},
+                {"rx7900xt", "BOOTUP_DEFAULT"}};
+    char name[64], rel[128];
+    for (size_t i = 0; i < ARRAY_SIZE(prof); i++) {
+        size_t len;
+        snprintf(rel, sizeof(rel), "amdgpu-sysfs-rs/%s/pp_power_profile_mode", prof[i].card);
+        char *text = slurp(real(rel), &len);
+        CHECK(gp_power_profile_parse(text, name, sizeof(name)) == 0);
+        CHECK_STR(name, prof[i].want);
+        free(text);
+    }
+    CHECK(gp_power_profile_parse("NUM MODE_NAME\n  0 BOOTUP_DEFAULT:\n", name, sizeof(name)) ==
+          -ENOENT);
+    CHECK(gp_power_profile_parse(" 0 *:\n", name, sizeof(name)) == -EINVAL);
+    CHECK(gp_power_profile_parse("", name, sizeof(name)) == -ENOENT);
+    CHECK(gp_power_profile_parse(" 0 BOOTUP_DEFAULT*:\n", name, 4) == -EINVAL);
+
+    struct gp_cpus c, d;
+    CHECK(gp_cpulist_parse("0-63,128-191\n", &c) == 0 && gp_cpus_count(&c) == 128);
+    CHECK(gp_cpulist_parse("64-127,192-255\n", &d) == 0 && gp_cpus_common(&c, &d) == 0);
+    CHECK(gp_cpulist_parse("5\n", &d) == 0 && gp_cpus_count(&d) == 1 &&
+          gp_cpus_common(&c, &d) == 1);
+    CHECK(gp_cpulist_parse("\n", &d) == 0 && gp_cpus_count(&d) == 0); /* a memory-only node */
+    CHECK(gp_cpulist_parse("8191\n", &d) == 0 && gp_cpus_count(&d) == 1);
+    CHECK(gp_cpulist_parse("8192\n", &d) == -ERANGE);
+    CHECK(gp_cpulist_parse("0-8192\n", &d) == -ERANGE);
+    static const char *const badlists[] = {
+        "3-1", "a", "1,", "-1", "1-", "1 2", "1,,2", "+1", "99999999999999999999"};
+    for (size_t i = 0; i < ARRAY_SIZE(badlists); i++)
+        CHECK(gp_cpulist_parse(badlists[i], &d) == -EINVAL ||
+              gp_cpulist_parse(badlists[i], &d) == -ERANGE);
+}
+
 static void test_navi31(void)
 {
     /* an x16 card in a slot that trained (or is wired) x8 */
@@ -387,6 +428,15 @@ static void test_navi31(void)
     CHECK(str_ends(F("gpu.0.temp_mem_limit_c")->source, "temp3_crit"));
     CHECK(list_has("gpu.0.temp_sensors", "mem 68 °C (limit 108 °C)"));
     CHECK(NEAR(fflt("gpu.0.power_w"), 68.0));
+    /* the capture's hwmon limits (microwatts) and active profile */
+    CHECK(NEAR(fflt("gpu.0.power_cap_w"), 290.0));
+    CHECK(NEAR(fflt("gpu.0.power_cap_default_w"), 290.0));
+    CHECK(NEAR(fflt("gpu.0.power_cap_max_w"), 333.0));
+    CHECK_STR(fstr("gpu.0.power_profile"), "BOOTUP_DEFAULT");
+    /* no NUMA data in this tree: unknown, never node 0 */
+    CHECK(is_unknown("gpu.0.numa_node"));
+    CHECK(is_unknown("host.numa_nodes"));
+    CHECK(is_unknown("gpu.0.numa_allowed_cpus"));
     CHECK(fbool("gpu.0.ras_present") == 0);
     CHECK(is_unknown("gpu.0.ras_ue"));
     /* no override in the environment */
@@ -413,6 +463,40 @@ static void test_navi31(void)
     CHECK(fbool("gpu.0.atomics.requester_enabled") == 1);
     CHECK(fbool("gpu.0.atomics.path_ok") == 1);
     CHECK_STR(fstr("gpu.0.atomics.missing_at"), "");
+
+    /* NUMA: a two-node host, the GPU on node 1; the process on node 0
+     * only, then on both; numa_node -1 on one node and on two */
+    fresh();
+    build_navi31("16.0", 16, "16.0", 16);
+    put("/sys/devices/system/node/node0/cpulist", "0-7\n");
+    put("/sys/devices/system/node/node1/cpulist", "8-15\n");
+    put("/sys/devices/system/node/possible", "0-1\n"); /* not a node<N> directory */
+    put("/sys/devices/" N31_GPU "/numa_node", "1\n");
+    put("/.snapshot/cpu-affinity", "0-7\n");
+    run_probes();
+    CHECK(fint("host.numa_nodes") == 2);
+    CHECK_STR(fstr("host.cpus_allowed"), "0-7");
+    CHECK(fint("host.cpus_allowed_count") == 8);
+    CHECK(fint("gpu.0.numa_node") == 1);
+    CHECK_STR(fstr("gpu.0.numa_node_cpus"), "8-15");
+    CHECK(fint("gpu.0.numa_allowed_cpus") == 0);
+    put("/.snapshot/cpu-affinity", "0-15\n");
+    run_probes();
+    CHECK(fint("gpu.0.numa_allowed_cpus") == 8);
+    put("/sys/devices/" N31_GPU "/numa_node", "-1\n");
+    run_probes();
+    CHECK(is_unknown("gpu.0.numa_node") && is_unknown("gpu.0.numa_allowed_cpus"));
+    rm("/sys/devices/system/node/node1/cpulist");
+    char *node1 = xasprintf("%s/sys/devices/system/node/node1", root);
+    rmdir(node1);
+    free(node1);
+    run_probes();
+    CHECK(fint("host.numa_nodes") == 1);
+    CHECK(is_unknown("gpu.0.numa_node"));        /* -1 stays unknown */
+    CHECK(fint("gpu.0.numa_allowed_cpus") == 8); /* one node: the GPU is on it */
+    put("/.snapshot/cpu-affinity", "garbage\n");
+    run_probes();
+    CHECK(is_unknown("host.cpus_allowed") && is_unknown("gpu.0.numa_allowed_cpus"));
 
     /* idle: the slot link downclocked to 2.5 GT/s, pp_dpm_pcie's top is 16 */
     fresh();
@@ -989,6 +1073,7 @@ static void test_config_caps(void)
 int main(void)
 {
     test_decoders();
+    test_power_numa_decoders();
     test_config_caps();
     if (access(KFD1100, R_OK) == 0) {
         test_navi31();

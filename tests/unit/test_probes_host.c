@@ -273,6 +273,27 @@ static void test_kfd(void)
     CHECK(list_has("dri.render_nodes", "/dev/dri/renderD128"));
     CHECK_STR(fstr("dri.render_group"), "render");
     CHECK(list_n("dri.render_groups") == 1);
+    /* the docker run line: each owning group once, as a number */
+    CHECK(list_n("container.group_ids") == 1 && list_has("container.group_ids", "109"));
+    CHECK_STR(fstr("container.docker_run"), "docker run --device=/dev/kfd --device=/dev/dri "
+                                            "--group-add 109 --security-opt seccomp=unconfined");
+
+    /* /dev/kfd owned by video (44), the render nodes by render and by a
+     * group the image will not know (4242): every number, in node order */
+    fresh();
+    put("/dev/kfd", "");
+    put("/dev/dri/renderD128", "");
+    put("/dev/dri/renderD129", "");
+    put("/etc/group", etc_group);
+    put("/.snapshot/kfd-open", "ok\n");
+    put("/.snapshot/devnodes", "/dev/kfd 0660 0 44\n/dev/dri/renderD128 0660 0 109\n"
+                               "/dev/dri/renderD129 0660 0 4242\n/dev/dri/card0 0660 0 44\n");
+    use_root();
+    probe_kfd_run(&ctx);
+    CHECK(list_n("container.group_ids") == 3);
+    CHECK_STR(fstr("container.docker_run"),
+              "docker run --device=/dev/kfd --device=/dev/dri --group-add 44 --group-add 109 "
+              "--group-add 4242 --security-opt seccomp=unconfined");
 
     /* two render nodes with different groups, one gid without a name */
     fresh();
@@ -286,6 +307,7 @@ static void test_kfd(void)
     CHECK(fbool("kfd.present") == 0);
     CHECK_STR(fstr("kfd.open_result"), "ENOENT");
     CHECK(is_unknown("kfd.group"));
+    CHECK(is_unknown("container.docker_run")); /* no /dev/kfd: no line */
     CHECK_STR(fstr("dri.render_group"), "video");
     CHECK(list_n("dri.render_groups") == 2);
     CHECK(list_has("dri.render_groups", "gid 4242"));
@@ -409,6 +431,22 @@ static void test_container(void)
     probe_container_run(&ctx);
     CHECK(fbool("env.wsl") == 0);
     CHECK_STR(fstr("env.container"), "docker");
+    CHECK(is_unknown("env.seccomp_filter") && is_unknown("env.cap_sys_nice"));
+
+    /* Docker's default profile: a filter, CapEff without CAP_SYS_NICE (bit
+     * 23); then with --cap-add SYS_NICE; then unconfined */
+    put("/proc/self/status", "Name:\tpython3\nCapEff:\t00000000a80425fb\nSeccomp:\t2\n");
+    probe_container_run(&ctx);
+    CHECK(fbool("env.seccomp_filter") == 1 && fbool("env.cap_sys_nice") == 0);
+    put("/proc/self/status", "Name:\tpython3\nCapEff:\t00000000a8c425fb\nSeccomp:\t2\n");
+    probe_container_run(&ctx);
+    CHECK(fbool("env.seccomp_filter") == 1 && fbool("env.cap_sys_nice") == 1);
+    put("/proc/self/status", "Name:\tpython3\nCapEff:\t000001ffffffffff\nSeccomp:\t0\n");
+    probe_container_run(&ctx);
+    CHECK(fbool("env.seccomp_filter") == 0 && fbool("env.cap_sys_nice") == 1);
+    put("/proc/self/status", "Name:\tpython3\n");
+    probe_container_run(&ctx);
+    CHECK(is_unknown("env.seccomp_filter") && is_unknown("env.cap_sys_nice"));
 
     fresh();
     put("/run/.containerenv", "");
@@ -645,6 +683,35 @@ static void test_rocm(void)
     probe_rocm_run(&ctx);
     CHECK_STR(fstr("rocm.version"), "6.4.1");
     CHECK(fint("driver.rocm_series_gap") == 3);
+    CHECK_STR(fstr("rocm.support_series"), "6.4"); /* a release of the table: itself */
+
+    /* the support data's release: the newest known one at or below the
+     * installed series; a series older than the data is unknown, never 0 */
+    static const struct {
+        const char *ver, *want;
+    } sup[] = {
+        {"7.3.0", "7.2"}, {"8.0.1", "7.2"}, {"5.0.2", "5.0"}, {"4.5.2", NULL}, {"5.4.3", "5.4"}};
+    for (size_t i = 0; i < ARRAY_SIZE(sup); i++) {
+        fresh();
+        char *v = xasprintf("%s\n", sup[i].ver);
+        char *dir = xasprintf("/opt/rocm-%s/.info/version", sup[i].ver);
+        put(dir, v);
+        use_root();
+        probe_rocm_run(&ctx);
+        if (sup[i].want)
+            CHECK_STR(fstr("rocm.support_series"), sup[i].want);
+        else
+            CHECK(is_unknown("rocm.support_series") &&
+                  strstr(reason("rocm.support_series"), "older than the support data"));
+        free(v);
+        free(dir);
+    }
+    fresh();
+    put("/var/lib/dpkg/status",
+        "Package: libamdhip64-5\nStatus: deinstall ok config-files\nVersion: 5.2.3-3\n");
+    use_root();
+    probe_rocm_run(&ctx);
+    CHECK(is_unknown("rocm.support_series"));
 }
 
 /* ---- why amdgpu is missing: parsers ---------------------------------------- */

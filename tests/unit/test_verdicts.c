@@ -86,8 +86,44 @@ static const struct vcase cases[] = {
     {"env.container", AMD "env.wsl=false; env.container=docker; kfd.present=false", ST_FAIL, NULL,
      NULL, NULL},
     {"gpu.present", "gpu.count=0; gpu.other=[]", ST_FAIL, NULL, NULL, NULL},
-    {"gpu.gfx_supported", AMD "gpu.0.gfx=gfx803; rocm.series=6.2; rocm.version=6.2.4", ST_FAIL,
+    /* Docker's default seccomp filter without CAP_SYS_NICE; unknown
+     * seccomp inside a container cannot tell */
+    {"env.container_run",
+     AMD "kfd.present=true; env.container=docker; env.seccomp_filter=true; "
+         "env.cap_sys_nice=false; container.docker_run=docker run --device=/dev/kfd "
+         "--device=/dev/dri --group-add 109 --security-opt seccomp=unconfined",
+     ST_WARN, "--group-add 109", "seccomp=unconfined", "sudo"},
+    {"env.container_run",
+     AMD "kfd.present=true; env.container=podman; env.seccomp_filter=?EACCES; "
+         "env.cap_sys_nice=?EACCES; container.docker_run=docker run",
+     ST_SKIP, NULL, NULL, NULL},
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx803; rocm.series=6.2; rocm.version=6.2.4; rocm.support_series=6.2", ST_FAIL,
      NULL, NULL, NULL},
+    /* a target on no release's list: the family's override, whatever ROCm */
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1031; rocm.series=5.4; rocm.version=5.4.3; rocm.support_series=5.4", ST_FAIL,
+     "on no ROCm release's Linux support list", "HSA_OVERRIDE_GFX_VERSION=10.3.0", NULL},
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1103; rocm.series=?no ROCm install found; "
+         "rocm.version=?no ROCm install found; rocm.support_series=?no ROCm install found",
+     ST_FAIL, "on no ROCm release's Linux support list", "HSA_OVERRIDE_GFX_VERSION=11.0.0", NULL},
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1032; rocm.series=4.5; rocm.version=4.5.2; "
+         "rocm.support_series=?ROCm 4.5 is older than the support data (from 5.0)",
+     ST_FAIL, NULL, "HSA_OVERRIDE_GFX_VERSION=10.3.0", NULL},
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1012; rocm.series=6.2; rocm.version=6.2.4; rocm.support_series=6.2", ST_FAIL,
+     "no HSA_OVERRIDE_GFX_VERSION is known to work", NULL, "HSA_OVERRIDE_GFX_VERSION="},
+    /* a release newer than the data: its newest row below, named */
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx906; rocm.series=7.3; rocm.version=7.3.0; rocm.support_series=7.2", ST_FAIL,
+     "support list of ROCm 7.2, the newest release the support data has below ROCm 7.3", NULL,
+     NULL},
+    /* one of the 5.3-5.5 rows that were missing: gfx1101 (RX 7800 XT) on 5.5 */
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1101; rocm.series=5.5; rocm.version=5.5.1; rocm.support_series=5.5", ST_FAIL,
+     "not on ROCm 5.5's support list", NULL, NULL},
     {"gpu.gfx_override",
      AMD "gpu.0.gfx_override_valid=true; gpu.0.gfx_override_set=true; "
          "gpu.0.gfx_override_major_differs=true; gpu.0.gfx=gfx1030; gpu.0.gfx_override=11.0.0",
@@ -97,6 +133,34 @@ static const struct vcase cases[] = {
      AMD "gpu.0.is_apu=false; gpu.0.vis_vram_bytes=268435456; gpu.0.vram_bytes=17179869184",
      ST_WARN, NULL, NULL, NULL},
     {"gpu.perf_level", AMD "gpu.0.perf_level=low", ST_WARN, NULL, NULL, NULL},
+    /* a cap below the default (the boundary: 2 % below), the power-saving
+     * profile; a GPU without a cap (an APU) cannot tell */
+    {"gpu.power_cap",
+     AMD "gpu.0.power_cap_w=190.0; gpu.0.power_cap_default_w=212.0; gpu.0.power_cap_max_w=243.0; "
+         "gpu.0.power_profile=BOOTUP_DEFAULT",
+     ST_WARN, "power cap 190 W is below the board's default 212 W", NULL, "sudo"},
+    {"gpu.power_cap",
+     AMD "gpu.0.power_cap_w=207.7; gpu.0.power_cap_default_w=212.0; gpu.0.power_cap_max_w=243.0; "
+         "gpu.0.power_profile=BOOTUP_DEFAULT",
+     ST_WARN, NULL, NULL, NULL},
+    {"gpu.power_cap",
+     AMD "gpu.0.power_cap_w=212.0; gpu.0.power_cap_default_w=212.0; gpu.0.power_cap_max_w=243.0; "
+         "gpu.0.power_profile=POWER_SAVING",
+     ST_WARN, "power profile POWER_SAVING", NULL, NULL},
+    {"gpu.power_cap",
+     AMD "gpu.0.power_cap_w=?No such file or directory; gpu.0.power_cap_default_w=?absent; "
+         "gpu.0.power_cap_max_w=?absent; gpu.0.power_profile=BOOTUP_DEFAULT",
+     ST_SKIP, NULL, NULL, NULL},
+    /* the process cannot run on the GPU's node of a two-node host; the
+     * GPU's node unknown (-1) on such a host cannot tell */
+    {"gpu.numa_affinity",
+     AMD "host.numa_nodes=2; gpu.0.numa_node=1; gpu.0.numa_node_cpus=64-127; "
+         "gpu.0.numa_allowed_cpus=0; host.cpus_allowed=0-63",
+     ST_WARN, "none of them on NUMA node 1 of GPU 0", "node 1", NULL},
+    {"gpu.numa_affinity",
+     AMD "host.numa_nodes=2; gpu.0.numa_node=?numa_node is -1; gpu.0.numa_node_cpus=?-1; "
+         "gpu.0.numa_allowed_cpus=?-1; host.cpus_allowed=0-63",
+     ST_SKIP, NULL, NULL, NULL},
     {"gpu.idle", AMD "gpu.0.busy_percent=90; gpu.0.users=used by python3 (pid 7, fdinfo)", ST_WARN,
      "used by python3 (pid 7", NULL, NULL},
     {"gpu.thermal", AMD "gpu.0.temp_junction_c=108; gpu.0.temp_junction_limit_c=110", ST_FAIL, NULL,
@@ -623,6 +687,43 @@ static const struct vcase cases[] = {
 static const struct vcase passes[] = {
     {"vla.selftest", VLA_CPU, ST_PASS, "tiny ran on the CPU reference backend: 58.5 ms", NULL,
      NULL},
+    /* the support data has every release: gfx1030 on 5.4, gfx1201 on a
+     * release newer than the data (its newest row, 7.2) */
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1030; rocm.series=5.4; rocm.version=5.4.3; rocm.support_series=5.4", ST_PASS,
+     NULL, NULL, NULL},
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1201; rocm.series=7.3; rocm.version=7.3.0; rocm.support_series=7.2", ST_PASS,
+     NULL, NULL, NULL},
+    /* a cap 2 % below the default is the board's own rounding; a raised
+     * cap passes; one allowed CPU on the GPU's node is enough; a one-node
+     * host passes whatever the GPU's numa_node says */
+    {"gpu.power_cap",
+     AMD "gpu.0.power_cap_w=207.8; gpu.0.power_cap_default_w=212.0; gpu.0.power_cap_max_w=243.0; "
+         "gpu.0.power_profile=COMPUTE",
+     ST_PASS, "power profile COMPUTE", NULL, NULL},
+    {"gpu.power_cap",
+     AMD "gpu.0.power_cap_w=222.0; gpu.0.power_cap_default_w=212.0; gpu.0.power_cap_max_w=243.0; "
+         "gpu.0.power_profile=?no profile is marked active",
+     ST_PASS, "power cap 222 W", NULL, NULL},
+    {"gpu.numa_affinity",
+     AMD "host.numa_nodes=2; gpu.0.numa_node=1; gpu.0.numa_node_cpus=64-127; "
+         "gpu.0.numa_allowed_cpus=1; host.cpus_allowed=0-64",
+     ST_PASS, "1 CPU of the GPU's NUMA node (2 nodes on this host)", NULL, NULL},
+    {"gpu.numa_affinity",
+     AMD "host.numa_nodes=1; gpu.0.numa_node=?numa_node is -1; gpu.0.numa_node_cpus=0-15; "
+         "gpu.0.numa_allowed_cpus=16; host.cpus_allowed=0-15",
+     ST_PASS, "(1 node on this host)", NULL, NULL},
+    /* the host itself, and a container with CAP_SYS_NICE, pass with the line */
+    {"env.container_run",
+     AMD "kfd.present=true; env.container=none; env.seccomp_filter=false; "
+         "env.cap_sys_nice=true; container.docker_run=docker run --device=/dev/kfd "
+         "--device=/dev/dri --group-add 44 --group-add 109 --security-opt seccomp=unconfined",
+     ST_PASS, "--group-add 44 --group-add 109", NULL, NULL},
+    {"env.container_run",
+     AMD "kfd.present=true; env.container=docker; env.seccomp_filter=true; "
+         "env.cap_sys_nice=true; container.docker_run=docker run --device=/dev/kfd",
+     ST_PASS, NULL, NULL, NULL},
     /* counted nouns: "1 AMD GPU", "1 library" */
     {"gpu.present", "gpu.count=1; gpu.names=[Radeon RX 7900 XTX]", ST_PASS, "1 AMD GPU: ", NULL,
      NULL},
