@@ -34,6 +34,7 @@
 #include "../src/vla/preset.h"
 #include "../src/vla/weights.h"
 #include "probe.h"
+#include "probe_torch.h"
 #include "torch_kernels.h"
 
 #define SRC "torch probe"
@@ -396,7 +397,9 @@ static void answer_facts(struct factset *fs, const struct json *j, const float *
     set_str(fs, "torch.version", jpath(j, "torch", NULL), "no torch version in the answer");
     set_str(fs, "torch.hip", jpath(j, "hip", NULL), "no torch.version.hip in the answer");
     set_str(fs, "torch.cuda", jpath(j, "cuda", NULL), "no torch.version.cuda in the answer");
-    set_str(fs, "torch.driver", jpath(j, "driver", NULL), "torch did not give the driver version");
+    const struct json *de = jpath(j, "driver_error", NULL);
+    set_str(fs, "torch.driver", jpath(j, "driver", NULL),
+            de && de->type == JSON_STR ? de->str : "no driver version in the answer");
     set_bool(fs, "torch.tunableop", jpath(j, "tunableop", NULL),
              "this torch has no torch.cuda.tunable");
     const struct json *gc = jpath(j, "gpu_count", NULL);
@@ -466,12 +469,40 @@ int probe_torch_run(struct probe_ctx *ctx)
         unavailable(fs, "torch is not installed in the Python found (python.torch_present)");
         return 0;
     }
-    const char *want = ctx->opts && ctx->opts->vla_preset ? ctx->opts->vla_preset : "pi0";
+    return probe_torch_collect(fs, exe,
+                               ctx->opts && ctx->opts->vla_preset ? ctx->opts->vla_preset : "pi0");
+}
+
+/* a bare name is looked up on PATH: execve needs a path */
+static char *find_exe(const char *exe)
+{
+    if (strchr(exe, '/'))
+        return xasprintf("%s", exe);
+    const char *path = getenv("PATH");
+    struct strlist dirs = STRLIST_INIT;
+    strlist_split(&dirs, path ? path : "/usr/bin:/bin", ":");
+    char *found = NULL;
+    for (size_t i = 0; i < dirs.n && !found; i++) {
+        char *c = xasprintf("%s/%s", dirs.v[i][0] ? dirs.v[i] : ".", exe);
+        if (access(c, X_OK) == 0)
+            found = c;
+        else
+            free(c);
+    }
+    strlist_release(&dirs);
+    return found ? found : xasprintf("%s", exe);
+}
+
+int probe_torch_collect(struct factset *fs, const char *exe_in, const char *want)
+{
+    char *exe_path = find_exe(exe_in);
+    const char *exe = exe_path;
     struct vla_preset p, tiny;
     memset(&tiny, 0, sizeof(tiny));
     if (vla_preset_find(&p, want, NULL)) {
         vla_preset_release(&p);
         unavailable(fs, "the preset does not load (see the error above)");
+        free(exe_path);
         return 0;
     }
     char tmpl[] = "/tmp/rvd-torch-XXXXXX";
@@ -479,6 +510,7 @@ int probe_torch_run(struct probe_ctx *ctx)
     if (!dir) {
         vla_preset_release(&p);
         unavailable(fs, "cannot make a private temporary directory");
+        free(exe_path);
         return 0;
     }
     char *script = xasprintf("%s/torch_probe.py", dir), *layout = xasprintf("%s/layout.json", dir);
@@ -521,6 +553,10 @@ int probe_torch_run(struct probe_ctx *ctx)
         char *why = run_child(argv, budget_s(), &out, &err, &timed_out);
         fact_set_float(fs, "torch.wall_s", util_mono_s() - t0, SRC);
         fact_set_bool(fs, "torch.timed_out", timed_out, SRC);
+        /* the raw answer, for the docs' record of which kernels ran */
+        const char *dump = getenv("ROCM_VLA_DOCTOR_TORCH_JSON");
+        if (dump && *dump && out.buf)
+            write_all(dump, out.buf, out.len);
         char jerr[200];
         struct json *j = !why && out.buf ? json_parse(out.buf, out.len, jerr, sizeof(jerr)) : NULL;
         if (why) {
@@ -563,5 +599,6 @@ int probe_torch_run(struct probe_ctx *ctx)
     free(doc);
     vla_preset_release(&p);
     vla_preset_release(&tiny);
+    free(exe_path);
     return 0;
 }

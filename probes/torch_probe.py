@@ -653,9 +653,26 @@ def synthetic_weights(layout, device, seed):
     return W
 
 
+def driver_version(hip):
+    """the driver's version as its runtime reports it (cuDriverGetVersion /
+    hipDriverGetVersion), through the library torch already loaded"""
+    import ctypes  # noqa: PLC0415
+
+    lib = ctypes.CDLL("libamdhip64.so" if hip else "libcuda.so.1")
+    v = ctypes.c_int(0)
+    rc = (lib.hipDriverGetVersion if hip else lib.cuDriverGetVersion)(ctypes.byref(v))
+    if rc != 0:
+        raise RuntimeError("driver version call returned %d" % rc)
+    return str(v.value)
+
+
 def kernel_names(prof):
+    """the GPU kernels (and copies) that ran; the aten:: operators are CPU
+    side and would name a backend torch only considered"""
     names = set()
     for e in prof.key_averages():
+        if e.key.startswith("aten::"):
+            continue
         dt = getattr(e, "self_device_time_total", None)
         if dt is None:
             dt = getattr(e, "self_cuda_time_total", 0)
@@ -728,7 +745,7 @@ def probe_main():
     out = {"torch": torch.__version__, "hip": torch.version.hip or "",
            "cuda": torch.version.cuda or ""}
     try:
-        out["driver"] = str(torch._C._cuda_getDriverVersion())
+        out["driver"] = driver_version(out["hip"] != "")
     except Exception as e:  # noqa: BLE001
         out["driver_error"] = "%s: %s" % (type(e).__name__, e)
     out["tunableop"] = bool(torch.cuda.tunable.is_enabled()) if hasattr(torch.cuda, "tunable") else None
@@ -742,7 +759,8 @@ def probe_main():
     out["gpu_count"] = torch.cuda.device_count()
     i = torch.cuda.current_device()
     pr = torch.cuda.get_device_properties(i)
-    d = {"index": i, "name": pr.name, "arch": getattr(pr, "gcnArchName", "") or
+    # gcnArchName is the gfx target on ROCm; on CUDA it repeats the name
+    d = {"index": i, "name": pr.name, "arch": pr.gcnArchName if out["hip"] else
          "sm_%d%d" % (pr.major, pr.minor), "total_memory": pr.total_memory}
     if hasattr(pr, "pci_bus_id"):
         d["pci"] = "%04x:%02x:%02x.0" % (getattr(pr, "pci_domain_id", 0), pr.pci_bus_id,
