@@ -1,7 +1,8 @@
 /* probe_torch.c - the team's own PyTorch stack on the reference VLA shapes
  * (issue 23), at level full: the user's interpreter (python.executable, or
- * --python PATH) runs probes/torch_probe.py, written from the binary into a
- * private temporary directory (never fetched), in its own process group
+ * --python PATH) runs probes/torch_probe.py - the installed copy under
+ * share/rocm-vla-doctor/, else the binary's built-in one written into a
+ * private temporary directory (never fetched) - in its own process group
  * under a watchdog: the largest `timeout:` of the checks naming `probe:
  * torch` in checks.yaml, ended with SIGKILL to the group, so a torch that
  * hangs in device init costs that bound and no more. The child prints one
@@ -27,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../src/core/datadir.h"
 #include "../src/core/json.h"
 #include "../src/core/tmpdirs.h"
 #include "../src/vla/model.h"
@@ -525,16 +527,19 @@ int probe_torch_collect(struct factset *fs, const char *exe_in, const char *want
         free(doc);
         doc = NULL;
     }
+    /* an installed copy runs its share/rocm-vla-doctor/torch_probe.py; a
+     * binary in a build tree (or copied alone) writes its built-in one */
+    char *installed = datadir_file("torch_probe.py");
     if (!lj || !pp ||
-        write_all(script, rvd_torch_probe_py,
-                  (size_t)(rvd_torch_probe_py_end - rvd_torch_probe_py)) ||
+        (!installed && write_all(script, rvd_torch_probe_py,
+                                 (size_t)(rvd_torch_probe_py_end - rvd_torch_probe_py))) ||
         write_all(layout, lj, strlen(lj))) {
         unavailable(fs, "cannot write the probe's files into its temporary directory");
     } else {
         char *argv[16];
         int a = 0;
         argv[a++] = (char *)exe;
-        argv[a++] = script;
+        argv[a++] = installed ? installed : script;
         argv[a++] = (char *)"--probe";
         argv[a++] = (char *)"--preset";
         argv[a++] = pp;
@@ -590,6 +595,7 @@ int probe_torch_collect(struct factset *fs, const char *exe_in, const char *want
         unlink(tp_path);
     rmdir(dir);
     tmpdirs_forget(dir);
+    free(installed);
     free(script);
     free(layout);
     free(wpath);

@@ -47,6 +47,16 @@ expect "crash on import: a failure naming the error" "$OUT/crash.json" 'c["torch
 run garbage "$F/garbage.sh"
 expect "not JSON: a failure saying so" "$OUT/garbage.json" 'c["torch.latency"]["status"] == "fail" and "not a JSON object" in f["torch.error"]'
 
+# a binary in a build tree writes its built-in torch_probe.py to a private
+# temporary directory, and removes it afterwards
+run argv "$F/argv.sh"
+script=$(fact torch.why "$OUT/argv.json" | sed -n 's/^script \(.*\) yes$/\1/p')
+case "$script" in
+/tmp/rvd-torch-*/torch_probe.py) ok ;;
+*) bad "built-in script not written to a private directory: $(fact torch.why "$OUT/argv.json")" ;;
+esac
+[ -n "$script" ] && [ ! -e "$(dirname "$script")" ] && ok || bad "the temporary directory $script was left behind"
+
 # the watchdog: a checks file whose torch budget is 3 s
 sed '/probe: torch/{n;s/timeout: 600/timeout: 3/}' checks.yaml >"$OUT/checks.yaml"
 grep -q 'timeout: 3$' "$OUT/checks.yaml" && ok || bad "could not make the 3 s checks file"
