@@ -88,7 +88,7 @@ $(BUILD)/version_gen.o: $(BUILD)/version_gen.c
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/src/embed.o: src/embed.S checks.yaml | $(BUILD)/.deps
+$(BUILD)/src/embed.o: src/embed.S checks.yaml probes/torch_probe.py | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) -c -I. -o $@ src/embed.S
 
@@ -300,13 +300,14 @@ install: $(BIN)
 	$(INSTALL) -m 0644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 0644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 	$(INSTALL) -m 0644 checks.yaml $(DESTDIR)$(SHAREDIR)/checks.yaml
+	$(INSTALL) -m 0644 probes/torch_probe.py $(DESTDIR)$(SHAREDIR)/torch_probe.py
 	$(INSTALL) -m 0644 $(MODELS) $(DESTDIR)$(SHAREDIR)/models/
 	$(INSTALL) -m 0644 completion/rocm-vla-doctor.bash $(DESTDIR)$(BASHCOMPDIR)/rocm-vla-doctor
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/rocm-vla-doctor $(DESTDIR)$(BASHCOMPDIR)/rocm-vla-doctor \
 	  $(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%) \
-	  $(DESTDIR)$(SHAREDIR)/checks.yaml $(MODELS:models/%=$(DESTDIR)$(SHAREDIR)/models/%)
+	  $(DESTDIR)$(SHAREDIR)/checks.yaml $(DESTDIR)$(SHAREDIR)/torch_probe.py $(MODELS:models/%=$(DESTDIR)$(SHAREDIR)/models/%)
 	-rmdir $(DESTDIR)$(SHAREDIR)/models $(DESTDIR)$(SHAREDIR) 2>/dev/null
 
 # the CHECKS list of man/rocm-vla-doctor.1, written from checks.yaml

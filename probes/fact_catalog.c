@@ -325,6 +325,29 @@ static const struct fact_decl facts_p2p[] = {
     {"gpu.p2p.xgmi_min_gbs", F}, {"gpu.p2p.pcie_min_gbs", F}, {"gpu.p2p.unknown_min_gbs", F},
     END};
 
+static const struct fact_decl facts_torch[] = {
+    {"torch.available", B}, {"torch.why", S}, {"torch.error", S}, {"torch.wall_s", F},
+    {"torch.timed_out", B}, {"torch.version", S}, {"torch.hip", S}, {"torch.cuda", S},
+    {"torch.driver", S}, {"torch.tunableop", B}, {"torch.gpu_count", I},
+    {"torch.device.name", S}, {"torch.device.arch", S}, {"torch.device.pci", S},
+    {"torch.device.gpu", S}, {"torch.preset", S}, {"torch.weights_dtype", S},
+    {"torch.blas_preferred", S}, {"torch.sdpa_backend", S}, {"torch.blas", S},
+    {"torch.cpu_copies", B}, {"torch.compile.ok", B}, {"torch.compile.error", S},
+    {"torch.compile.triton", S}, {"torch.graph_error", S},
+    {"torch.latency.eager.vision_ms", F}, {"torch.latency.eager.prefix_ms", F},
+    {"torch.latency.eager.step_ms", F}, {"torch.latency.eager.post_ms", F},
+    {"torch.latency.eager.total_ms", F},
+    {"torch.latency.graph.vision_ms", F}, {"torch.latency.graph.prefix_ms", F},
+    {"torch.latency.graph.step_ms", F}, {"torch.latency.graph.post_ms", F},
+    {"torch.latency.graph.total_ms", F},
+    {"torch.latency.compiled.vision_ms", F}, {"torch.latency.compiled.prefix_ms", F},
+    {"torch.latency.compiled.step_ms", F}, {"torch.latency.compiled.post_ms", F},
+    {"torch.latency.compiled.total_ms", F},
+    {"torch.peak_memory_bytes", I}, {"torch.numerics.cosine", F},
+    {"torch.numerics.max_error_rel", F}, {"torch.shared.cosine", F},
+    {"torch.shared.max_error", F}, {"torch.latency.best_ms", F}, {"torch.latency.best_mode", S},
+    END};
+
 static const struct fact_decl facts_vla[] = {
     {"vla.available", B}, {"vla.why", S}, {"vla.backend", S}, {"vla.device", S},
     {"vla.preset", S}, {"vla.requested_preset", S}, {"vla.dtype", S}, {"vla.graph", B}, {"vla.runs", I}, {"vla.cold_s", F},
@@ -405,6 +428,7 @@ static const struct {
     {"memtest", facts_memtest},
     {"p2p", facts_p2p},
     {"vla", facts_vla},
+    {"torch", facts_torch},
 };
 /* clang-format on */
 

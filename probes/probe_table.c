@@ -43,6 +43,7 @@ int probe_fp_run(struct probe_ctx *ctx);
 int probe_fp_sampling_run(struct probe_ctx *ctx);
 int probe_gemm_peak_run(struct probe_ctx *ctx);
 int probe_vla_run(struct probe_ctx *ctx);
+int probe_torch_run(struct probe_ctx *ctx);
 int probe_memtest_run(struct probe_ctx *ctx);
 int probe_p2p_run(struct probe_ctx *ctx);
 
@@ -125,6 +126,10 @@ const struct probe probe_table[] = {
      "peer-to-peer between the selected GPUs: access, copy bandwidth each way, xGMI/PCIe link"},
     {"vla", LEVEL_FULL, PROBE_GPU_ONCE, probe_vla_run,
      "the reference VLA pass (pi0 bf16 on a GPU, tiny on the CPU): latency, memory, numerics"},
+    /* after python and gpu: reads python.executable/torch_present, gpu.<i> PCI addresses */
+    {"torch", LEVEL_FULL, PROBE_HOST, probe_torch_run,
+     "the user's PyTorch on the preset's shapes (isolated child, watchdog): versions, device, "
+     "SDPA/BLAS kernels that ran, torch.compile, eager/graph/compiled latency, memory, numerics"},
 };
 
 const size_t probe_count = ARRAY_SIZE(probe_table);
@@ -149,6 +154,7 @@ static const struct {
     {"python", "env,rocm,gpu"}, /* the wheel choice reads the GPUs' gfx */
     {"rocm_libs", "env,python"},
     {"peaks", "gpu,pcie,gpu_runtime"},
+    {"torch", "python,gpu"},
 };
 
 const char *probe_needs_of(const char *probe)

@@ -14,6 +14,7 @@
 #include "../core/rootfs.h"
 #include "../core/util.h"
 #include "bench_gpu.h"
+#include "bench_torch.h"
 #include "bench_sweep.h"
 #include "kernel_test.h"
 #include "model.h"
@@ -35,6 +36,8 @@ struct bench_opts {
     int batch; /* observations per call (--batch) */
     int sweep; /* 0 none, 1 quick, 2 full */
     int kernel_test, profile;
+    int torch;          /* --torch: the team's PyTorch side by side (bench_torch.c) */
+    const char *python; /* --python PATH for --torch */
     struct strlist grid;
     uint64_t seed;
     struct outfile *out; /* --json, opened before the pass runs */
@@ -122,6 +125,10 @@ static const struct optspec bench_opts_table[] = {
     OPT_FLAG(struct bench_opts, kernel_test, "kernel-test", 0,
              "hold the GPU kernels to the CPU reference"),
     OPT_FLAG(struct bench_opts, profile, "profile", 0, "time each GPU kernel"),
+    OPT_FLAG(struct bench_opts, torch, "torch", 0,
+             "run the PyTorch twin too and print the passes side by side"),
+    OPT_STRING(struct bench_opts, python, "python", 0, OPTC_FILE, "PATH",
+               "the interpreter for --torch (default python3)"),
     OPT_OUT(struct bench_opts, html, "html", 0, "FILE", "the sweep's table and plots as one page"),
     OPT_VERBOSE(struct bench_opts, verbose),
     OPT_HELP_VERSION_END,
@@ -621,6 +628,8 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
 }
 
 /* 0/1 done (exit code), 2 usage, -1: no GPU here (the caller may fall back) */
+vla_bench_torch_fn vla_bench_torch_hook;
+
 static int run_bench_gpu(const struct bench_opts *o, const struct vla_preset *p)
 {
     struct vla_gpu_req r = {p,        o->backend, o->dtype, o->weights, o->save, o->runs,
@@ -641,7 +650,12 @@ static int run_bench_gpu(const struct bench_opts *o, const struct vla_preset *p)
     int json_stdout = o->json && strcmp(o->json, "-") == 0;
     if (!json_stdout) { /* machine strings (paths, device names) made safe */
         struct text_safe ts;
-        print_gpu(text_safe_begin(&ts, stdout), o, p, &g);
+        FILE *tf = text_safe_begin(&ts, stdout);
+        print_gpu(tf, o, p, &g);
+        if (o->torch && vla_bench_torch_hook)
+            vla_bench_torch_hook(tf, o->python, p, &g);
+        else if (o->torch)
+            fprintf(tf, "\nPyTorch: not measured: this build has no torch probe\n");
         text_safe_end(&ts);
     }
     rc = B_OK;
@@ -804,6 +818,9 @@ static int bench_dispatch(const struct bench_opts *o, const struct vla_preset *p
               o->dtype);
         return B_USAGE;
     }
+    if (o->torch)
+        fprintf(stderr, "rocm-vla-doctor bench: --torch sets PyTorch beside the GPU pass; no GPU "
+                        "backend here, so the cpu pass runs alone\n");
     return run_bench(o, p);
 }
 

@@ -42,6 +42,16 @@ const char *const *vla_preset_builtin_names(void)
     return names;
 }
 
+const char *vla_preset_builtin_text(const char *name, size_t *len)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
+        if (strcmp(builtins[i].name, name) == 0) {
+            *len = (size_t)(builtins[i].end - builtins[i].start);
+            return builtins[i].start;
+        }
+    return NULL;
+}
+
 struct ploader {
     const char *file;
     yaml_document_t doc;

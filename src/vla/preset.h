@@ -59,6 +59,9 @@ int vla_preset_load_string(struct vla_preset *p, const char *source, const char 
 void vla_preset_release(struct vla_preset *p);
 /* names of the built-in presets, NULL-terminated */
 const char *const *vla_preset_builtin_names(void);
+/* the YAML text of built-in preset NAME (the torch probe hands it to
+ * Python), or NULL */
+const char *vla_preset_builtin_text(const char *name, size_t *len);
 
 /* derived shapes */
 /* patches per side at image px: floor(image / patch) floored to a multiple

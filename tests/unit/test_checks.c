@@ -232,7 +232,7 @@ static void test_validation(void)
         "user, container, gpu, pcie, iommu, kernel, driver_cause, tuning, rocm, python, rocm_libs, "
         "gpu_runtime, peaks, kernels, "
         "sync, bandwidth, mem_bandwidth, hmm, mem_release, target_binaries, vulkan, fp, "
-        "fp_sampling, gemm_peak, memtest, p2p, vla)"));
+        "fp_sampling, gemm_peak, memtest, p2p, vla, torch)"));
     CHECK(rejects(PER, FAIL_WHEN("!(gpu.gfx in lookup(supported, rocm.series))"),
                   "t.yaml:9:40: unknown data table 'supported' (see 'data:') in rule "
                   "\"!(gpu.gfx in lookup(supported, rocm.series))\""));

@@ -70,6 +70,20 @@ struct vcase {
     "vla.control_rate_hz=17.1; vla.runs=3; vla.nonfinite=false; vla.max_activation=7.5; "          \
     "vla.memory.deploy_bytes=?no GPU; vla.memory.total_bytes=?no GPU; vla.numerics.cosine=?no GPU"
 
+/* the torch probe's answer of a ROCm stack within every bound; the doctor's
+ * GPU pass took 20 ms */
+#define TORCH_OK                                                                                   \
+    "torch.available=true; torch.error=; torch.why=; torch.preset=pi0; torch.version=2.9.1; "      \
+    "torch.device.name=MI300X; torch.device.arch=gfx942; torch.hip=6.4; "                          \
+    "torch.latency.best_ms=22.0; "                                                                 \
+    "torch.latency.best_mode=compiled; torch.latency.eager.total_ms=100.0; "                       \
+    "vla.available=true; vla.backend=hip; vla.latency.total_ms=20.0; "                             \
+    "torch.sdpa_backend=aotriton; "                                                                \
+    "torch.blas=hipblaslt; torch.graph_error=; torch.cpu_copies=false; torch.compile.ok=true; "    \
+    "torch.compile.error=; torch.tunableop=true; torch.numerics.cosine=0.99995; "                  \
+    "torch.numerics.max_error_rel=0.02; torch.shared.cosine=1.0; "                                 \
+    "torch.shared.max_error=0.000002; "
+
 static const struct vcase cases[] = {
     /* ---- one case per check where its title is false ---- */
     {"driver.loaded",
@@ -448,6 +462,14 @@ static const struct vcase cases[] = {
     {"vla.numerics", VLA_GPU "vla.numerics.cosine=0.5; vla.numerics.max_error_rel=0.1", ST_FAIL,
      NULL, NULL, NULL},
     {"vla.nonfinite", VLA_GPU "vla.nonfinite=true", ST_FAIL, NULL, NULL, NULL},
+    {"torch.latency", TORCH_OK "torch.latency.best_ms=95.0", ST_FAIL, "95", NULL, NULL},
+    {"torch.latency", "torch.available=false; torch.error=exit status 1; torch.why=exit status 1",
+     ST_FAIL, "no answer", "reinstall", NULL},
+    {"torch.latency", "torch.available=false; torch.error=; torch.why=torch is not installed",
+     ST_SKIP, "not installed", NULL, NULL},
+    {"torch.gap", TORCH_OK "torch.latency.best_ms=90.0", ST_WARN, "none of the known", NULL, NULL},
+    {"torch.numerics", TORCH_OK "torch.numerics.cosine=0.5", ST_FAIL, NULL, NULL, NULL},
+    {"torch.matches_doctor", TORCH_OK "torch.shared.max_error=0.01", ST_FAIL, NULL, "TF32", NULL},
 
 /* ---- issue 21: each failure kind its own cause and fix ---- */
 #define KFD_OPEN                                                                                   \
@@ -893,6 +915,30 @@ static const struct rcase rules[] = {
      "gpu.0.needs_atomics=true; gpu.0.atomics.path_ok=true; "
      "gpu.0.atomics.requester_enabled=true; kernel.dmesg.atomics_unsupported=false",
      ST_PASS, "pass"},
+    /* torch.gap: each cause on its own, ROCm's (rocBLAS, TunableOp) included */
+    {"torch.gap", TORCH_OK, ST_PASS, "pass"},
+    {"torch.gap", TORCH_OK "torch.latency.best_ms=90.0; torch.sdpa_backend=math", ST_WARN,
+     "warn[0]"},
+    {"torch.gap", TORCH_OK "torch.latency.best_ms=90.0; torch.blas=rocblas", ST_WARN, "warn[1]"},
+    {"torch.gap", TORCH_OK "torch.latency.best_ms=90.0; torch.hip=; torch.blas=rocblas", ST_WARN,
+     "warn[6]"},
+    {"torch.gap", TORCH_OK "torch.latency.best_ms=90.0; torch.graph_error=capture failed", ST_WARN,
+     "warn[2]"},
+    {"torch.gap", TORCH_OK "torch.latency.best_ms=90.0; torch.cpu_copies=true", ST_WARN, "warn[3]"},
+    {"torch.gap",
+     TORCH_OK "torch.latency.best_ms=90.0; torch.latency.best_mode=eager; torch.compile.ok=false",
+     ST_WARN, "warn[4]"},
+    {"torch.gap", TORCH_OK "torch.latency.best_ms=90.0; torch.tunableop=false", ST_WARN, "warn[5]"},
+    {"torch.gap", TORCH_OK "torch.latency.best_ms=90.0; torch.hip=; torch.tunableop=false", ST_WARN,
+     "warn[6]"},
+    {"torch.gap", TORCH_OK "vla.backend=cpu", ST_SKIP, "skip[1]"},
+    {"torch.gap", "torch.available=false; torch.why=no GPU", ST_SKIP, "skip[0]"},
+    {"torch.latency", TORCH_OK, ST_PASS, "pass"},
+    {"torch.latency", TORCH_OK "torch.preset=lingbot-v2; torch.latency.best_ms=120.0", ST_PASS,
+     "pass"},
+    {"torch.numerics", TORCH_OK "torch.numerics.max_error_rel=0.1", ST_WARN, "warn[0]"},
+    {"torch.matches_doctor", TORCH_OK, ST_PASS, "pass"},
+    {"torch.matches_doctor", TORCH_OK "torch.shared.cosine=?no shared", ST_SKIP, "fail[0]?"},
 };
 
 /* rule: the deciding rule wanted (result.rule), NULL: any */

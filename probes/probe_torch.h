@@ -1,0 +1,22 @@
+/* probe_torch.h - the torch probe's collector (probe_torch.c), shared by
+ * the full level and `bench --torch` (src/vla/bench_torch.c). */
+#ifndef RVD_PROBE_TORCH_H
+#define RVD_PROBE_TORCH_H
+
+#include <stdio.h>
+
+#include "../src/core/fact.h"
+#include "../src/vla/bench_gpu.h"
+#include "../src/vla/preset.h"
+
+/* run torch_probe.py under interpreter exe (a path, or a name looked up on
+ * PATH) on preset want (a name or a .yaml path); torch.* facts into fs,
+ * unknown with the reason where the answer lacks them. 0. */
+int probe_torch_collect(struct factset *fs, const char *exe, const char *want);
+
+/* `bench --torch`: the table (probes/bench_torch.c; main sets
+ * vla_bench_torch_hook to it) */
+void probe_bench_torch(FILE *f, const char *python, const struct vla_preset *p,
+                       const struct vla_gpu_out *g);
+
+#endif
