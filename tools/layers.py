@@ -81,7 +81,10 @@ def folder_of(rel, extra):
         return "probes"
     if parts[0] == "src" and len(parts) == 3:
         return parts[1]
-    if parts[0] == "src" and len(parts) == 2 and parts[1].startswith("main."):
+    # the sources directly in src/ are the command line (main.c and the
+    # helpers only it uses, such as explain_fix.c); src/embed.o is core's
+    # by its line in layers.order
+    if parts[0] == "src" and len(parts) == 2 and parts[1].endswith((".c", ".h", ".o")):
         return "main"
     return None
 
