@@ -95,6 +95,12 @@ static const struct fact_decl facts_gpu[] = {
     {"gpu.<i>.temp_edge_limit_c", F}, {"gpu.<i>.temp_junction_limit_c", F},
     {"gpu.<i>.temp_mem_limit_c", F}, {"gpu.<i>.temp_sensors", L}, {"gpu.<i>.ras_present", B},
     {"gpu.<i>.ras_ue", I}, {"gpu.<i>.ras_ce", I}, {"gpu.<i>.perf_level", S},
+    /* probe_gpu_ras.c: per family, the blocks with errors, bad pages */
+    {"gpu.<i>.ras_de", I}, {"gpu.<i>.ras_umc_ue", I}, {"gpu.<i>.ras_umc_ce", I},
+    {"gpu.<i>.ras_engine_ue", I}, {"gpu.<i>.ras_link_ue", I}, {"gpu.<i>.ras_ue_blocks", L},
+    {"gpu.<i>.ras_ce_blocks", L}, {"gpu.<i>.ras_unreadable", L}, {"gpu.<i>.ras_pages_retired", I},
+    {"gpu.<i>.ras_pages_pending", I}, {"gpu.<i>.ras_pages_failed", I},
+    {"gpu.<i>.ras_page_threshold", I}, {"gpu.<i>.ras_page_threshold_param", I},
     {"gpu.<i>.vbios", S}, {"gpu.<i>.busy_percent", I},
     /* probe_gpu_fw.c: one per <device>/fw_version/<name>_fw_version */
     {"gpu.<i>.fw.<name>", S}, {"gpu.<i>.fw_count", I}, {"gpu.<i>.fw_not_loaded", L},

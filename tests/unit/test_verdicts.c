@@ -63,6 +63,16 @@ struct vcase {
 };
 
 #define AMD "gpu.count=1; "
+/* a GPU with RAS and no error in any family (gpu.ras), and 64 GiB of
+ * VRAM with the default amdgpu.bad_page_threshold=-1: a threshold of
+ * 64 GiB / 100 MiB = 655 pages, 80 % of it 524 (gpu.ras_pages) */
+#define RAS_OK                                                                                     \
+    "gpu.0.ras_present=true; gpu.0.ras_ue=0; gpu.0.ras_ce=0; gpu.0.ras_umc_ue=0; "                 \
+    "gpu.0.ras_engine_ue=0; gpu.0.ras_link_ue=0; gpu.0.ras_ue_blocks=[]; gpu.0.ras_ce_blocks=[]; " \
+    "gpu.0.ras_unreadable=[]; "
+#define RAS_PAGES                                                                                  \
+    "gpu.0.ras_present=true; gpu.0.ras_pages_failed=0; gpu.0.ras_page_threshold=655; "             \
+    "gpu.0.ras_page_threshold_param=-1; "
 #define VLA_GPU "vla.available=true; vla.error=; vla.backend=hip; vla.preset=pi0; "
 #define VLA_CPU                                                                                    \
     "vla.available=true; vla.error=; vla.backend=cpu; vla.preset=tiny; "                           \
@@ -101,8 +111,10 @@ static const struct vcase cases[] = {
      "used by python3 (pid 7", NULL, NULL},
     {"gpu.thermal", AMD "gpu.0.temp_junction_c=108; gpu.0.temp_junction_limit_c=110", ST_FAIL, NULL,
      NULL, NULL},
-    {"gpu.ras", AMD "gpu.0.ras_present=true; gpu.0.ras_ue=3; gpu.0.ras_ce=0", ST_FAIL, NULL, NULL,
-     NULL},
+    {"gpu.ras", AMD RAS_OK "gpu.0.ras_engine_ue=3; gpu.0.ras_ue_blocks=[gfx 3]", ST_FAIL,
+     "engines (gfx 3)", "firmware", "replace"},
+    {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=655; gpu.0.ras_pages_pending=0",
+     ST_FAIL, "threshold of 655", "replace", NULL},
     {"pcie.link", AMD "gpu.0.is_apu=false; gpu.0.link.width=8; gpu.0.link.max_width=16", ST_FAIL,
      NULL, NULL, NULL},
     {"pcie.atomics",
@@ -695,6 +707,39 @@ struct rcase {
 #define PCIE_ATOMICS "gpu.0.is_apu=false; kernel.dmesg.pci_rejects_atomics=false; "
 
 static const struct rcase rules[] = {
+    /* gpu.ras: each family on its own decides its rule; nothing is "replace
+     * the card" for a count alone */
+    {"gpu.ras", AMD RAS_OK "gpu.0.ras_link_ue=1", ST_FAIL, "fail[1]"},
+    {"gpu.ras", AMD RAS_OK "gpu.0.ras_umc_ue=2; gpu.0.ras_ue=2", ST_WARN, "warn[0]"},
+    {"gpu.ras", AMD RAS_OK "gpu.0.ras_ce=17", ST_WARN, "warn[1]"},
+    {"gpu.ras", AMD RAS_OK, ST_PASS, "pass"},
+    /* a counter the driver could not answer is never 0 */
+    {"gpu.ras",
+     AMD RAS_OK "gpu.0.ras_engine_ue=?inaccessible; "
+                "gpu.0.ras_unreadable=[gfx: Query currently inaccessible]",
+     ST_WARN, "warn[2]"},
+    {"gpu.ras", AMD "gpu.0.ras_present=false", ST_SKIP, "skip[2]"},
+    /* gpu.ras_pages: each side of the threshold (655) and of 80 % (524) */
+    {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=654; gpu.0.ras_pages_pending=1",
+     ST_FAIL, "fail[1]"},
+    {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=654; gpu.0.ras_pages_pending=0",
+     ST_WARN, "warn[0]"},
+    {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=524; gpu.0.ras_pages_pending=0",
+     ST_WARN, "warn[0]"},
+    {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=523; gpu.0.ras_pages_pending=0",
+     ST_PASS, "pass"},
+    {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=2; gpu.0.ras_pages_pending=1", ST_WARN,
+     "warn[1]"},
+    {"gpu.ras_pages",
+     AMD RAS_PAGES "gpu.0.ras_pages_retired=2; gpu.0.ras_pages_pending=0; gpu.0.ras_pages_failed=1",
+     ST_FAIL, "fail[0]"},
+    /* retirement off: no threshold, the pending pages still warn */
+    {"gpu.ras_pages",
+     AMD "gpu.0.ras_present=true; gpu.0.ras_pages_failed=0; gpu.0.ras_page_threshold=?off; "
+         "gpu.0.ras_pages_retired=0; gpu.0.ras_pages_pending=1",
+     ST_WARN, "warn[1]"},
+    {"gpu.ras_pages", AMD "gpu.0.ras_present=true; gpu.0.ras_pages_retired=?no table", ST_SKIP,
+     "skip[3]"},
     /* kernel.svm: the config decides; without it the kernel log does */
     {"kernel.svm", AMD "kernel.svm_config=n", ST_FAIL, "fail[0]"},
     {"kernel.svm", AMD "kernel.svm_config=y", ST_PASS, "pass"},
