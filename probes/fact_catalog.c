@@ -101,6 +101,9 @@ static const struct fact_decl facts_gpu[] = {
     {"gpu.<i>.ras_ce_blocks", L}, {"gpu.<i>.ras_unreadable", L}, {"gpu.<i>.ras_pages_retired", I},
     {"gpu.<i>.ras_pages_pending", I}, {"gpu.<i>.ras_pages_failed", I},
     {"gpu.<i>.ras_page_threshold", I}, {"gpu.<i>.ras_page_threshold_param", I},
+    /* probe_gpu_partition.c: MI300-class compute and memory partitions */
+    {"gpu.<i>.compute_partition", S}, {"gpu.<i>.compute_partitions_available", L},
+    {"gpu.<i>.memory_partition", S}, {"gpu.<i>.memory_partitions_available", L},
     {"gpu.<i>.vbios", S}, {"gpu.<i>.busy_percent", I},
     /* probe_gpu_fw.c: one per <device>/fw_version/<name>_fw_version */
     {"gpu.<i>.fw.<name>", S}, {"gpu.<i>.fw_count", I}, {"gpu.<i>.fw_not_loaded", L},

@@ -90,6 +90,12 @@ void gp_fw_facts(struct factset *fs, int gpu, const char *bdf);
  * gpu.<gpu>.vram_bytes, so it runs after the memory facts */
 void gp_ras_facts(struct factset *fs, int gpu, const char *bdf);
 
+/* ---- partition modes (probe_gpu_partition.c) --------------------------- */
+
+/* gpu.<gpu>.{compute,memory}_partition and _partitions_available from the
+ * device's current_/available_{compute,memory}_partition */
+void gp_partition_facts(struct factset *fs, int gpu, const char *bdf);
+
 /* ---- PCIe link text (probe_pcie.c) -------------------------------------- */
 
 /* pp_dpm_pcie ("1: 16.0GT/s, x16 619Mhz *"): the fastest level */

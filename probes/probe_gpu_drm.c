@@ -262,4 +262,5 @@ void gp_drm_facts(struct factset *fs, int gpu, const char *bdf, int kfd_node, co
 
     hwmon_facts(fs, gpu, bdf);
     gp_ras_facts(fs, gpu, bdf);
+    gp_partition_facts(fs, gpu, bdf);
 }

@@ -383,6 +383,12 @@ def machine_mi300x(out):
             "ras/umc_err_count": "ue: 0\nce: 0\n",
             "ras/gfx_err_count": "ue: 0\nce: 0\n",
             "ras/gpu_vram_bad_pages": "",   # no retired page
+            # amdgpu_gfx.c / amdgpu_gmc.c: one partition, the modes an
+            # 8-XCD MI300X offers
+            "current_compute_partition": "SPX\n",
+            "available_compute_partition": "SPX, DPX, QPX, CPX\n",
+            "current_memory_partition": "NPS1\n",
+            "available_memory_partition": "NPS1, NPS4\n",
         })
         hwmon(r, path, i + 2, [("edge", 38000), ("junction", 41000), ("mem", 36000)],
               [100000, 110000, 95000], power_uw=147000000)

@@ -70,6 +70,10 @@ struct vcase {
     "gpu.0.ras_present=true; gpu.0.ras_ue=0; gpu.0.ras_ce=0; gpu.0.ras_umc_ue=0; "                 \
     "gpu.0.ras_engine_ue=0; gpu.0.ras_link_ue=0; gpu.0.ras_ue_blocks=[]; gpu.0.ras_ce_blocks=[]; " \
     "gpu.0.ras_unreadable=[]; "
+/* an MI300-class GPU in CPX/NPS1 seen as 8 KFD nodes (gpu.partition) */
+#define PART                                                                                       \
+    "gpu.0.compute_partition=CPX; gpu.0.memory_partition=NPS1; gpu.0.kfd_partitions=8; "           \
+    "gpu.0.compute_partitions_available=[SPX,DPX,QPX,CPX]; "
 #define RAS_PAGES                                                                                  \
     "gpu.0.ras_present=true; gpu.0.ras_pages_failed=0; gpu.0.ras_page_threshold=655; "             \
     "gpu.0.ras_page_threshold_param=-1; "
@@ -115,6 +119,8 @@ static const struct vcase cases[] = {
      "engines (gfx 3)", "firmware", "replace"},
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=655; gpu.0.ras_pages_pending=0",
      ST_FAIL, "threshold of 655", "replace", NULL},
+    {"gpu.partition", AMD PART "gpu.0.vram_kfd_bytes=10737418240", ST_FAIL, "8 devices of 10.0 GiB",
+     "SPX", NULL},
     {"pcie.link", AMD "gpu.0.is_apu=false; gpu.0.link.width=8; gpu.0.link.max_width=16", ST_FAIL,
      NULL, NULL, NULL},
     {"pcie.atomics",
@@ -719,6 +725,19 @@ static const struct rcase rules[] = {
                 "gpu.0.ras_unreadable=[gfx: Query currently inaccessible]",
      ST_WARN, "warn[2]"},
     {"gpu.ras", AMD "gpu.0.ras_present=false", ST_SKIP, "skip[2]"},
+    /* gpu.partition: each side of the 11.5 and 15.5 GiB classes per device */
+    {"gpu.partition", AMD PART "gpu.0.vram_kfd_bytes=12348030976", ST_WARN, "warn[0]"},
+    {"gpu.partition", AMD PART "gpu.0.vram_kfd_bytes=16642998272", ST_PASS, "pass"},
+    {"gpu.partition", AMD PART "gpu.0.vram_kfd_bytes=25769803776", ST_PASS, "pass"},
+    {"gpu.partition", AMD PART "gpu.0.vram_kfd_bytes=12348030975", ST_FAIL, "fail[0]"},
+    /* SPX: one device with all the VRAM is gpu.vram's to judge */
+    {"gpu.partition",
+     AMD "gpu.0.compute_partition=SPX; gpu.0.memory_partition=NPS1; gpu.0.kfd_partitions=1; "
+         "gpu.0.vram_kfd_bytes=8589934592",
+     ST_PASS, "pass"},
+    /* partitioned but the VRAM per device unknown: never a pass */
+    {"gpu.partition", AMD PART "gpu.0.vram_kfd_bytes=?no mem_banks", ST_SKIP, "fail[0]?"},
+    {"gpu.partition", AMD "gpu.0.compute_partition=?not partitionable", ST_SKIP, "skip[2]"},
     /* gpu.ras_pages: each side of the threshold (655) and of 80 % (524) */
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=654; gpu.0.ras_pages_pending=1",
      ST_FAIL, "fail[1]"},
