@@ -25,6 +25,13 @@ static const struct fact_decl facts_host[] = {
     {"host.hostname", S}, {"host.os", S}, {"kernel.release", S}, {"kernel.version_code", I},
     END};
 
+/* probe_virt.c */
+static const struct fact_decl facts_virt[] = {
+    {"host.vm", B}, {"host.hypervisor", S}, {"gpu.<i>.sriov_vf", B},
+    {"gpu.<i>.sriov_totalvfs", I}, {"gpu.<i>.sriov_numvfs", I},
+    {"gpu.<i>.virtual_root_port", B},
+    END};
+
 static const struct fact_decl facts_env[] = {
     {"env.recorded", B}, {"env.var.<VAR>", S},
     END};
@@ -375,6 +382,7 @@ static const struct {
     const struct fact_decl *facts;
 } by_probe[] = {
     {"host", facts_host},
+    {"virt", facts_virt},
     {"env", facts_env},
     {"driver", facts_driver},
     {"driver_cause", facts_driver_cause},

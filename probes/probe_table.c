@@ -44,6 +44,7 @@ int probe_gemm_peak_run(struct probe_ctx *ctx);
 int probe_vla_run(struct probe_ctx *ctx);
 int probe_memtest_run(struct probe_ctx *ctx);
 int probe_p2p_run(struct probe_ctx *ctx);
+int probe_virt_run(struct probe_ctx *ctx);
 
 const struct probe probe_table[] = {
     {"host", LEVEL_QUICK, PROBE_HOST, probe_host_run, "host name, OS release and kernel release"},
@@ -65,6 +66,8 @@ const struct probe probe_table[] = {
      "PCIe path from each GPU to the root port: link per hop, AtomicOp bits (config space), AER "
      "counters, replays, ASPM states"},
     {"iommu", LEVEL_QUICK, PROBE_HOST, probe_iommu_run, "IOMMU presence and the GPU's domain type"},
+    {"virt", LEVEL_QUICK, PROBE_HOST, probe_virt_run,
+     "VM guest (hypervisor flag, DMI), SR-IOV functions, the GPU's emulated root port"},
     {"kernel", LEVEL_QUICK, PROBE_HOST, probe_kernel_run,
      "kernel command line, amdgpu parameters in force, CONFIG_HSA_AMD_SVM and CONFIG_DRM_AMDGPU"},
     /* after host, driver, kernel_log, gpu and kernel: reads their facts */
@@ -141,6 +144,7 @@ static const struct {
     {"gpu", "env"},
     {"pcie", "gpu"},
     {"iommu", "gpu"},
+    {"virt", "gpu"},
     {"kernel", "host,driver"},
     {"driver_cause", "host,kernel_log,gpu,kernel"},
     {"tuning", "kernel"},

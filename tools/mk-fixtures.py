@@ -345,6 +345,13 @@ def machine_mi300x(out):
          "root:x:0:0:root:/root:/bin/bash\nops:x:1000:1000::/home/ops:/bin/bash\n",
          GROUP_BASE % ("ops", "ops", "ops", "ops"), svm="y")
     amdgpu_module(r, version="6.8.5", params={"bad_page_threshold": "-1"})
+    # bare metal (probe_virt.c): the CPU flags without "hypervisor" (an
+    # EPYC 9654's /proc/cpuinfo flags line, abridged) and the board's DMI names
+    r.file("/proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9654 "
+           "96-Core Processor\nflags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sse sse2 ht "
+           "syscall nx lm constant_tsc svm avx512f avx512_bf16 la57\n\n")
+    r.file("/sys/class/dmi/id/sys_vendor", "Supermicro\n")
+    r.file("/sys/class/dmi/id/product_name", "AS -8125GS-TNMR2\n")
     rocm_install(r, "6.2.0")
     r.file("/sys/class/iommu/ivhd0/uevent", "")
     kfd_cpu_node(r, 0)

@@ -370,7 +370,7 @@ def targets_of(harness):
 
 
 for h in ("gpu_sysfs", "kfd_topology", "host_text", "kernel_log", "groupdb", "dpkg_status", "ras",
-          "partition",
+          "partition", "virt",
           "python_answer", "host_settings"):
     reset(h)
     fixture, targets = targets_of(h)

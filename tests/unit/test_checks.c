@@ -229,7 +229,8 @@ static void test_validation(void)
     CHECK(rejects(
         "    probe: snyc\n", "",
         "t.yaml:8:12: unknown probe 'snyc' (probes: host, env, driver, kernel_log, kfd, "
-        "user, container, gpu, pcie, iommu, kernel, driver_cause, tuning, rocm, python, rocm_libs, "
+        "user, container, gpu, pcie, iommu, virt, kernel, driver_cause, tuning, rocm, python, "
+        "rocm_libs, "
         "gpu_runtime, peaks, kernels, "
         "sync, bandwidth, mem_bandwidth, hmm, mem_release, target_binaries, vulkan, fp, "
         "fp_sampling, gemm_peak, memtest, p2p, vla)"));

@@ -119,6 +119,11 @@ static const struct vcase cases[] = {
      "engines (gfx 3)", "firmware", "replace"},
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=655; gpu.0.ras_pages_pending=0",
      ST_FAIL, "threshold of 655", "replace", NULL},
+    {"gpu.virt",
+     AMD "host.vm=true; host.hypervisor=KVM/QEMU; gpu.0.sriov_vf=false; "
+         "gpu.0.virtual_root_port=true; gpu.0.atomics.path_ok=false; "
+         "gpu.0.atomics.missing_at=0000:00:02.0",
+     ST_WARN, "emulated PCIe root port", "q35", NULL},
     {"gpu.partition", AMD PART "gpu.0.vram_kfd_bytes=10737418240", ST_FAIL, "8 devices of 10.0 GiB",
      "SPX", NULL},
     {"pcie.link", AMD "gpu.0.is_apu=false; gpu.0.link.width=8; gpu.0.link.max_width=16", ST_FAIL,
@@ -738,6 +743,13 @@ static const struct rcase rules[] = {
     /* partitioned but the VRAM per device unknown: never a pass */
     {"gpu.partition", AMD PART "gpu.0.vram_kfd_bytes=?no mem_banks", ST_SKIP, "fail[0]?"},
     {"gpu.partition", AMD "gpu.0.compute_partition=?not partitionable", ST_SKIP, "skip[2]"},
+    /* gpu.virt: a guest whose atomics pass, bare metal, unknown */
+    {"gpu.virt",
+     AMD "host.vm=true; host.hypervisor=KVM/QEMU; gpu.0.virtual_root_port=true; "
+         "gpu.0.atomics.path_ok=true; gpu.0.atomics.missing_at=",
+     ST_PASS, "pass"},
+    {"gpu.virt", AMD "host.vm=false; host.hypervisor=none (bare metal)", ST_SKIP, "skip[3]"},
+    {"gpu.virt", AMD "host.vm=?no flags line", ST_SKIP, "skip[2]"},
     /* gpu.ras_pages: each side of the threshold (655) and of 80 % (524) */
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=654; gpu.0.ras_pages_pending=1",
      ST_FAIL, "fail[1]"},
