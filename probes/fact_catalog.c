@@ -32,6 +32,14 @@ static const struct fact_decl facts_virt[] = {
     {"gpu.<i>.virtual_root_port", B},
     END};
 
+/* probe_link_watch.c */
+static const struct fact_decl facts_link_start[] = {
+    {"gpu.<i>.link.watch_start_width", I}, {"gpu.<i>.link.watch_start_speed_gts", F},
+    END};
+static const struct fact_decl facts_link_end[] = {
+    {"gpu.<i>.link.watch_end_width", I}, {"gpu.<i>.link.watch_end_speed_gts", F},
+    END};
+
 static const struct fact_decl facts_env[] = {
     {"env.recorded", B}, {"env.var.<VAR>", S},
     END};
@@ -383,6 +391,8 @@ static const struct {
 } by_probe[] = {
     {"host", facts_host},
     {"virt", facts_virt},
+    {"link_start", facts_link_start},
+    {"link_end", facts_link_end},
     {"env", facts_env},
     {"driver", facts_driver},
     {"driver_cause", facts_driver_cause},

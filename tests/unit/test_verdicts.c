@@ -119,6 +119,10 @@ static const struct vcase cases[] = {
      "engines (gfx 3)", "firmware", "replace"},
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=655; gpu.0.ras_pages_pending=0",
      ST_FAIL, "threshold of 655", "replace", NULL},
+    {"pcie.link_stable",
+     AMD "gpu.0.is_apu=false; gpu.0.link.watch_start_width=16; gpu.0.link.watch_end_width=8; "
+         "gpu.0.link.watch_start_speed_gts=16.0; gpu.0.link.watch_end_speed_gts=16.0",
+     ST_WARN, "x16 before the GPU probes, x8 after", "reseat", NULL},
     {"gpu.virt",
      AMD "host.vm=true; host.hypervisor=KVM/QEMU; gpu.0.sriov_vf=false; "
          "gpu.0.virtual_root_port=true; gpu.0.atomics.path_ok=false; "

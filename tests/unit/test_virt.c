@@ -19,18 +19,6 @@ static struct factset fs = FACTSET_INIT;
 static struct probe_opts opts = {0};
 static struct probe_ctx ctx = {&fs, LEVEL_QUICK, &opts, 0};
 
-static void dev(const char *path, unsigned vendor, unsigned device)
-{
-    char p[160], lnk[96], tgt[200];
-    snprintf(p, sizeof(p), "/sys/devices/%s/vendor", path);
-    putf(p, "0x%04x\n", vendor);
-    snprintf(p, sizeof(p), "/sys/devices/%s/device", path);
-    putf(p, "0x%04x\n", device);
-    snprintf(lnk, sizeof(lnk), "/sys/bus/pci/devices/%s", strrchr(path, '/') + 1);
-    snprintf(tgt, sizeof(tgt), "../../../devices/%s", path);
-    put_link(lnk, tgt);
-}
-
 static void machine(const char *flags, const char *vendor, unsigned rp_vendor, unsigned rp_dev)
 {
     tree_fresh("virt");
@@ -41,8 +29,8 @@ static void machine(const char *flags, const char *vendor, unsigned rp_vendor, u
         put("/proc/cpuinfo", "processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd\n");
     if (vendor)
         put("/sys/class/dmi/id/sys_vendor", vendor);
-    dev(RP, rp_vendor, rp_dev);
-    dev(GPU, 0x1002, 0x744c);
+    put_pci_dev(RP, rp_vendor, rp_dev);
+    put_pci_dev(GPU, 0x1002, 0x744c);
 }
 
 static void run(void)
