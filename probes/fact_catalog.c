@@ -26,6 +26,21 @@ static const struct fact_decl facts_host[] = {
     {"host.hostname", S}, {"host.os", S}, {"host.os_id", S}, {"host.os_id_like", L}, {"kernel.release", S}, {"kernel.version_code", I},
     END};
 
+/* probe_virt.c */
+static const struct fact_decl facts_virt[] = {
+    {"host.vm", B}, {"host.hypervisor", S}, {"gpu.<i>.sriov_vf", B},
+    {"gpu.<i>.sriov_totalvfs", I}, {"gpu.<i>.sriov_numvfs", I},
+    {"gpu.<i>.virtual_root_port", B},
+    END};
+
+/* probe_link_watch.c */
+static const struct fact_decl facts_link_start[] = {
+    {"gpu.<i>.link.watch_start_width", I}, {"gpu.<i>.link.watch_start_speed_gts", F},
+    END};
+static const struct fact_decl facts_link_end[] = {
+    {"gpu.<i>.link.watch_end_width", I}, {"gpu.<i>.link.watch_end_speed_gts", F},
+    END};
+
 static const struct fact_decl facts_env[] = {
     {"env.recorded", B}, {"env.var.<VAR>", S},
     END};
@@ -96,6 +111,15 @@ static const struct fact_decl facts_gpu[] = {
     {"gpu.<i>.temp_edge_limit_c", F}, {"gpu.<i>.temp_junction_limit_c", F},
     {"gpu.<i>.temp_mem_limit_c", F}, {"gpu.<i>.temp_sensors", L}, {"gpu.<i>.ras_present", B},
     {"gpu.<i>.ras_ue", I}, {"gpu.<i>.ras_ce", I}, {"gpu.<i>.perf_level", S},
+    /* probe_gpu_ras.c: per family, the blocks with errors, bad pages */
+    {"gpu.<i>.ras_de", I}, {"gpu.<i>.ras_umc_ue", I}, {"gpu.<i>.ras_umc_ce", I},
+    {"gpu.<i>.ras_engine_ue", I}, {"gpu.<i>.ras_link_ue", I}, {"gpu.<i>.ras_ue_blocks", L},
+    {"gpu.<i>.ras_ce_blocks", L}, {"gpu.<i>.ras_unreadable", L}, {"gpu.<i>.ras_pages_retired", I},
+    {"gpu.<i>.ras_pages_pending", I}, {"gpu.<i>.ras_pages_failed", I},
+    {"gpu.<i>.ras_page_threshold", I}, {"gpu.<i>.ras_page_threshold_param", I},
+    /* probe_gpu_partition.c: MI300-class compute and memory partitions */
+    {"gpu.<i>.compute_partition", S}, {"gpu.<i>.compute_partitions_available", L},
+    {"gpu.<i>.memory_partition", S}, {"gpu.<i>.memory_partitions_available", L},
     {"gpu.<i>.vbios", S}, {"gpu.<i>.busy_percent", I},
     {"gpu.<i>.power_cap_w", F}, {"gpu.<i>.power_cap_default_w", F}, {"gpu.<i>.power_cap_max_w", F},
     {"gpu.<i>.power_profile", S},
@@ -397,6 +421,9 @@ static const struct {
     const struct fact_decl *facts;
 } by_probe[] = {
     {"host", facts_host},
+    {"virt", facts_virt},
+    {"link_start", facts_link_start},
+    {"link_end", facts_link_end},
     {"env", facts_env},
     {"driver", facts_driver},
     {"driver_cause", facts_driver_cause},

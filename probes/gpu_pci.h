@@ -110,6 +110,20 @@ int gp_fw_name(const char *file, char *name, size_t n);
  * gpu.<gpu>.fw_count and gpu.<gpu>.fw_not_loaded (MEC/RLC reading 0) */
 void gp_fw_facts(struct factset *fs, int gpu, const char *bdf);
 
+/* ---- RAS (probe_gpu_ras.c) ---------------------------------------------- */
+
+/* gpu.<gpu>.ras_* from <device>/ras: counters summed and per family
+ * (memory, engine, link), the blocks with errors, the retired/pending/
+ * failed bad pages and the driver's bad-page threshold; reads
+ * gpu.<gpu>.vram_bytes, so it runs after the memory facts */
+void gp_ras_facts(struct factset *fs, int gpu, const char *bdf);
+
+/* ---- partition modes (probe_gpu_partition.c) --------------------------- */
+
+/* gpu.<gpu>.{compute,memory}_partition and _partitions_available from the
+ * device's current_/available_{compute,memory}_partition */
+void gp_partition_facts(struct factset *fs, int gpu, const char *bdf);
+
 /* ---- PCIe link text (probe_pcie.c) -------------------------------------- */
 
 /* pp_dpm_pcie ("1: 16.0GT/s, x16 619Mhz *"): the fastest level */

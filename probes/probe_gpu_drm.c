@@ -1,7 +1,7 @@
 /* probe_gpu_drm.c - per-GPU facts from the amdgpu DRM sysfs files in the PCI
  * device directory (the same directory as /sys/class/drm/cardN/device):
  * DRM nodes, VRAM and BAR size, performance level, load, thermal sensors,
- * RAS error counters, power and the VBIOS version. Formats: the kernel's
+ * power and the VBIOS version (RAS: probe_gpu_ras.c). Formats: the kernel's
  * amdgpu_pm.c / amdgpu_ras.c; rocm_smi_lib reads the same files. */
 #include "gpu_pci.h"
 
@@ -311,65 +311,6 @@ static void power_profile_fact(struct factset *fs, int gpu, const char *bdf)
     free(text);
 }
 
-/* ---- RAS ----------------------------------------------------------------- */
-
-static void ras_facts(struct factset *fs, int gpu, const char *bdf)
-{
-    char fn[FACT_NAME_MAX], dir[96];
-    struct strlist ents = STRLIST_INIT;
-    snprintf(dir, sizeof(dir), GP_PCI_DEVICES "/%s/ras", bdf);
-    int rc = rootfs_list(dir, &ents);
-    size_t counters = 0, read_ok = 0;
-    int64_t ue = 0, ce = 0;
-    int last_err = 0;
-    for (size_t i = 0; rc == 0 && i < ents.n; i++) {
-        if (!str_ends(ents.v[i], "_err_count"))
-            continue;
-        counters++;
-        char *text;
-        int r = rootfs_readf_str(&text, "%s/%s", dir, ents.v[i]);
-        if (r) {
-            last_err = r; /* blocks without RAS enabled fail to read */
-            continue;
-        }
-        /* "ue: 0\nce: 0" */
-        const char *p;
-        long long v;
-        int got = 0;
-        if ((p = strstr(text, "ue:")) && sscanf(p + 3, "%lld", &v) == 1) {
-            ue += v;
-            got = 1;
-        }
-        if ((p = strstr(text, "ce:")) && sscanf(p + 3, "%lld", &v) == 1) {
-            ce += v;
-            got = 1;
-        }
-        read_ok += got;
-        if (!got)
-            last_err = -EINVAL;
-        free(text);
-    }
-    strlist_release(&ents);
-
-    if (rc && rc != -ENOENT) {
-        fact_set_errno(fs, fact_gpu_name(fn, gpu, "ras_present"), dir, rc);
-        fact_set_errno(fs, fact_gpu_name(fn, gpu, "ras_ue"), dir, rc);
-        fact_set_errno(fs, fact_gpu_name(fn, gpu, "ras_ce"), dir, rc);
-        return;
-    }
-    fact_set_bool(fs, fact_gpu_name(fn, gpu, "ras_present"), counters > 0, dir);
-    if (counters == 0) {
-        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "ras_ue"), dir, "no RAS counters on this GPU");
-        fact_set_unknown(fs, fact_gpu_name(fn, gpu, "ras_ce"), dir, "no RAS counters on this GPU");
-    } else if (read_ok == 0) {
-        fact_set_errno(fs, fact_gpu_name(fn, gpu, "ras_ue"), dir, last_err);
-        fact_set_errno(fs, fact_gpu_name(fn, gpu, "ras_ce"), dir, last_err);
-    } else {
-        fact_set_int(fs, fact_gpu_name(fn, gpu, "ras_ue"), ue, dir);
-        fact_set_int(fs, fact_gpu_name(fn, gpu, "ras_ce"), ce, dir);
-    }
-}
-
 /* ---- simple files ------------------------------------------------------ */
 
 static void text_fact(struct factset *fs, int gpu, const char *bdf, const char *file,
@@ -406,5 +347,6 @@ void gp_drm_facts(struct factset *fs, int gpu, const char *bdf, int kfd_node, co
     hwmon_facts(fs, gpu, bdf);
     power_cap_facts(fs, gpu, bdf);
     power_profile_fact(fs, gpu, bdf);
-    ras_facts(fs, gpu, bdf);
+    gp_ras_facts(fs, gpu, bdf);
+    gp_partition_facts(fs, gpu, bdf);
 }

@@ -46,6 +46,9 @@ int probe_vla_run(struct probe_ctx *ctx);
 int probe_torch_run(struct probe_ctx *ctx);
 int probe_memtest_run(struct probe_ctx *ctx);
 int probe_p2p_run(struct probe_ctx *ctx);
+int probe_virt_run(struct probe_ctx *ctx);
+int probe_link_start_run(struct probe_ctx *ctx);
+int probe_link_end_run(struct probe_ctx *ctx);
 
 const struct probe probe_table[] = {
     {"host", LEVEL_QUICK, PROBE_HOST, probe_host_run, "host name, OS release and kernel release"},
@@ -67,6 +70,8 @@ const struct probe probe_table[] = {
      "PCIe path from each GPU to the root port: link per hop, AtomicOp bits (config space), AER "
      "counters, replays, ASPM states"},
     {"iommu", LEVEL_QUICK, PROBE_HOST, probe_iommu_run, "IOMMU presence and the GPU's domain type"},
+    {"virt", LEVEL_QUICK, PROBE_HOST, probe_virt_run,
+     "VM guest (hypervisor flag, DMI), SR-IOV functions, the GPU's emulated root port"},
     {"kernel", LEVEL_QUICK, PROBE_HOST, probe_kernel_run,
      "kernel command line, amdgpu parameters in force, CONFIG_HSA_AMD_SVM and CONFIG_DRM_AMDGPU"},
     /* after host, driver, kernel_log, gpu and kernel: reads their facts */
@@ -86,6 +91,9 @@ const struct probe probe_table[] = {
     {"rocm_libs", LEVEL_QUICK, PROBE_HOST, probe_rocm_libs_run,
      "the ROCm libraries that will be loaded (system and PyTorch's torch/lib) and where their "
      "dependencies resolve (RUNPATH, LD_LIBRARY_PATH, ld.so.cache)"},
+    /* the links before the GPU probes load them (probe_link_watch.c) */
+    {"link_start", LEVEL_STANDARD, PROBE_HOST, probe_link_start_run,
+     "each GPU's PCIe link speed and width before the GPU probes"},
     /* GPU probes (needs_gpu = 1): each in its own child with a watchdog */
     {"gpu_runtime", LEVEL_STANDARD, PROBE_GPU_ONCE, probe_gpu_runtime_run,
      "GPU runtimes (HIP, CUDA): load, version, devices; HIP's view against KFD"},
@@ -124,6 +132,8 @@ const struct probe probe_table[] = {
     /* after the per-GPU probes: reads gpu.measured */
     {"p2p", LEVEL_STANDARD, PROBE_GPU_PAIRS, probe_p2p_run,
      "peer-to-peer between the selected GPUs: access, copy bandwidth each way, xGMI/PCIe link"},
+    {"link_end", LEVEL_STANDARD, PROBE_HOST, probe_link_end_run,
+     "each GPU's PCIe link speed and width after the GPU probes (retrained or lost lanes?)"},
     {"vla", LEVEL_FULL, PROBE_GPU_ONCE, probe_vla_run,
      "the reference VLA pass (pi0 bf16 on a GPU, tiny on the CPU): latency, memory, numerics"},
     /* after python and gpu: reads python.executable/torch_present, gpu.<i> PCI addresses */
@@ -147,6 +157,9 @@ static const struct {
     {"gpu", "env"},
     {"pcie", "gpu"},
     {"iommu", "gpu"},
+    {"virt", "gpu"},
+    {"link_start", "gpu"},
+    {"link_end", "gpu"},
     {"kernel", "host,driver"},
     {"driver_cause", "host,kernel_log,gpu,kernel"},
     {"tuning", "kernel"},

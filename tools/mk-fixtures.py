@@ -347,7 +347,14 @@ def machine_mi300x(out):
          "BOOT_IMAGE=/vmlinuz-5.15.0-116-generic root=/dev/nvme0n1p2 ro iommu=pt amd_iommu=on",
          "root:x:0:0:root:/root:/bin/bash\nops:x:1000:1000::/home/ops:/bin/bash\n",
          GROUP_BASE % ("ops", "ops", "ops", "ops"), svm="y")
-    amdgpu_module(r, version="6.8.5")
+    amdgpu_module(r, version="6.8.5", params={"bad_page_threshold": "-1"})
+    # bare metal (probe_virt.c): the CPU flags without "hypervisor" (an
+    # EPYC 9654's /proc/cpuinfo flags line, abridged) and the board's DMI names
+    r.file("/proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9654 "
+           "96-Core Processor\nflags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sse sse2 ht "
+           "syscall nx lm constant_tsc svm avx512f avx512_bf16 la57\n\n")
+    r.file("/sys/class/dmi/id/sys_vendor", "Supermicro\n")
+    r.file("/sys/class/dmi/id/product_name", "AS -8125GS-TNMR2\n")
     rocm_install(r, "6.2.0")
     r.file("/sys/class/iommu/ivhd0/uevent", "")
     kfd_cpu_node(r, 0)
@@ -385,6 +392,13 @@ def machine_mi300x(out):
             "vbios_version": "113-M3000100-102\n",
             "ras/umc_err_count": "ue: 0\nce: 0\n",
             "ras/gfx_err_count": "ue: 0\nce: 0\n",
+            "ras/gpu_vram_bad_pages": "",   # no retired page
+            # amdgpu_gfx.c / amdgpu_gmc.c: one partition, the modes an
+            # 8-XCD MI300X offers
+            "current_compute_partition": "SPX\n",
+            "available_compute_partition": "SPX, DPX, QPX, CPX\n",
+            "current_memory_partition": "NPS1\n",
+            "available_memory_partition": "NPS1, NPS4\n",
         })
         hwmon(r, path, i + 2, [("edge", 38000), ("junction", 41000), ("mem", 36000)],
               [100000, 110000, 95000], power_uw=147000000,
@@ -696,7 +710,7 @@ def machine_mi250x(out):
          "BOOT_IMAGE=/vmlinuz-6.6.30-custom root=/dev/md0 ro intel_iommu=on",
          "root:x:0:0:root:/root:/bin/bash\neve:x:1000:1000::/home/eve:/bin/bash\n",
          GROUP_BASE % ("eve", "eve", "eve", "eve"), svm="n")
-    amdgpu_module(r, version="6.3.6")   # amdgpu-dkms of ROCm 6.0
+    amdgpu_module(r, version="6.3.6", params={"bad_page_threshold": "-1"})  # amdgpu-dkms of ROCm 6.0
     rocm_install(r, "6.2.0")
     r.file("/sys/class/iommu/dmar0/uevent", "")
     r.file("/sys/class/iommu/dmar1/uevent", "")
@@ -725,6 +739,12 @@ def machine_mi250x(out):
             "gpu_busy_percent": "100\n" if i == 0 else "0\n",
             "pp_dpm_pcie": "0: 16.0GT/s, x16 619Mhz *\n",
             "ras/umc_err_count": "ue: 2\nce: 17\n" if i == 0 else "ue: 0\nce: 0\n",
+            "ras/gfx_err_count": "ue: 0\nce: 0\n",
+            "ras/sdma_err_count": "ue: 0\nce: 0\n",
+            # amdgpu_ras_sysfs_badpages_read: two pages retired after the
+            # uncorrectable errors, one still pending (a reboot reserves it)
+            "ras/gpu_vram_bad_pages": ("0x00a3c2e1 : 0x00001000 : R\n0x00a3c2e2 : 0x00001000 : R\n"
+                                       "0x01f0047b : 0x00001000 : P\n") if i == 0 else "",
         })
         hwmon(r, path, i + 2, [("edge", 71000), ("junction", 107000 if i == 0 else 62000),
                                ("mem", 80000)], [100000, 110000, 95000])

@@ -369,7 +369,8 @@ def targets_of(harness):
     return fixture, [p.strip().strip('"') for p in body.split(",") if p.strip()]
 
 
-for h in ("gpu_sysfs", "kfd_topology", "host_text", "kernel_log", "groupdb", "dpkg_status",
+for h in ("gpu_sysfs", "kfd_topology", "host_text", "kernel_log", "groupdb", "dpkg_status", "ras",
+          "partition", "virt",
           "python_answer", "host_settings"):
     reset(h)
     fixture, targets = targets_of(h)
@@ -377,6 +378,15 @@ for h in ("gpu_sysfs", "kfd_topology", "host_text", "kernel_log", "groupdb", "dp
         p = "%s/%s/root%s" % (FX, fixture, t)
         data = read(p)[:32768] if os.path.isfile(p) else b""
         out(h, "%02d-%s" % (i, os.path.basename(t)), bytes([i]) + data)
+
+# ras: the other forms amdgpu_ras.c prints (the 6.8+ "de:" line, a query in a
+# reset) and near misses (first byte: the file, in the harness's order)
+for i, (k, data, name) in enumerate([
+        (0, b"ue: 0\nce: 3\nde: 5\n", "de_line"), (1, b"Query currently inaccessible\n", "inaccessible"),
+        (0, b"ue: 99999999999999999999\nce: 0\n", "overflow"),
+        (3, b"0x00000001 : 0x00001000 : F\n0x1 : 0x1000 : R\n", "bad_line"),
+        (4, b"-2\n", "threshold_driver"), (4, b"0\n", "retirement_off"), (2, b"ue: 1\n", "one_line")]):
+    out("ras", "%02d-%s" % (6 + i, name), bytes([k]) + data)
 
 # ---- snapshot_answers: the answer files only it reaches (first byte: the file,
 # in the harness's order) ------------------------------------------------------

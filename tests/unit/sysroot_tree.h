@@ -85,6 +85,20 @@ static inline int tree_rm_cb(const char *p, const struct stat *st, int flag, str
     return remove(p);
 }
 
+/* a PCI device at /sys/devices/<path> (its vendor and device files) and
+ * the /sys/bus/pci/devices/<bdf> link to it, as the PCI core makes them */
+static inline void put_pci_dev(const char *path, unsigned vendor, unsigned device)
+{
+    char p[256], lnk[96], tgt[256];
+    snprintf(p, sizeof(p), "/sys/devices/%s/vendor", path);
+    putf(p, "0x%04x\n", vendor);
+    snprintf(p, sizeof(p), "/sys/devices/%s/device", path);
+    putf(p, "0x%04x\n", device);
+    snprintf(lnk, sizeof(lnk), "/sys/bus/pci/devices/%s", strrchr(path, '/') + 1);
+    snprintf(tgt, sizeof(tgt), "../../../devices/%s", path);
+    put_link(lnk, tgt);
+}
+
 /* remove the current tree (if any) and make a new empty one */
 static inline void tree_fresh(const char *tag)
 {

@@ -229,10 +229,11 @@ static void test_validation(void)
     CHECK(rejects(
         "    probe: snyc\n", "",
         "t.yaml:8:12: unknown probe 'snyc' (probes: host, env, driver, kernel_log, kfd, "
-        "user, container, gpu, pcie, iommu, kernel, driver_cause, tuning, rocm, python, rocm_libs, "
+        "user, container, gpu, pcie, iommu, virt, kernel, driver_cause, tuning, rocm, python, "
+        "rocm_libs, link_start, "
         "gpu_runtime, peaks, kernels, "
         "sync, bandwidth, mem_bandwidth, hmm, mem_release, target_binaries, vulkan, fp, "
-        "fp_sampling, gemm_peak, memtest, p2p, vla, torch)"));
+        "fp_sampling, gemm_peak, memtest, p2p, link_end, vla, torch)"));
     CHECK(rejects(PER, FAIL_WHEN("!(gpu.gfx in lookup(supported, rocm.series))"),
                   "t.yaml:9:40: unknown data table 'supported' (see 'data:') in rule "
                   "\"!(gpu.gfx in lookup(supported, rocm.series))\""));

@@ -63,6 +63,20 @@ struct vcase {
 };
 
 #define AMD "gpu.count=1; "
+/* a GPU with RAS and no error in any family (gpu.ras), and 64 GiB of
+ * VRAM with the default amdgpu.bad_page_threshold=-1: a threshold of
+ * 64 GiB / 100 MiB = 655 pages, 80 % of it 524 (gpu.ras_pages) */
+#define RAS_OK                                                                                     \
+    "gpu.0.ras_present=true; gpu.0.ras_ue=0; gpu.0.ras_ce=0; gpu.0.ras_umc_ue=0; "                 \
+    "gpu.0.ras_engine_ue=0; gpu.0.ras_link_ue=0; gpu.0.ras_ue_blocks=[]; gpu.0.ras_ce_blocks=[]; " \
+    "gpu.0.ras_unreadable=[]; "
+/* an MI300-class GPU in CPX/NPS1 seen as 8 KFD nodes (gpu.partition) */
+#define PART                                                                                       \
+    "gpu.0.compute_partition=CPX; gpu.0.memory_partition=NPS1; gpu.0.kfd_partitions=8; "           \
+    "gpu.0.compute_partitions_available=[SPX,DPX,QPX,CPX]; "
+#define RAS_PAGES                                                                                  \
+    "gpu.0.ras_present=true; gpu.0.ras_pages_failed=0; gpu.0.ras_page_threshold=655; "             \
+    "gpu.0.ras_page_threshold_param=-1; "
 #define VLA_GPU "vla.available=true; vla.error=; vla.backend=hip; vla.preset=pi0; "
 #define VLA_CPU                                                                                    \
     "vla.available=true; vla.error=; vla.backend=cpu; vla.preset=tiny; "                           \
@@ -179,8 +193,21 @@ static const struct vcase cases[] = {
      "used by python3 (pid 7", NULL, NULL},
     {"gpu.thermal", AMD "gpu.0.temp_junction_c=108; gpu.0.temp_junction_limit_c=110", ST_FAIL, NULL,
      NULL, NULL},
-    {"gpu.ras", AMD "gpu.0.ras_present=true; gpu.0.ras_ue=3; gpu.0.ras_ce=0", ST_FAIL, NULL, NULL,
-     NULL},
+    {"gpu.ras", AMD RAS_OK "gpu.0.ras_engine_ue=3; gpu.0.ras_ue_blocks=[gfx 3]", ST_FAIL,
+     "engines (gfx 3)", "firmware", "replace"},
+    {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=655; gpu.0.ras_pages_pending=0",
+     ST_FAIL, "threshold of 655", "replace", NULL},
+    {"pcie.link_stable",
+     AMD "gpu.0.is_apu=false; gpu.0.link.watch_start_width=16; gpu.0.link.watch_end_width=8; "
+         "gpu.0.link.watch_start_speed_gts=16.0; gpu.0.link.watch_end_speed_gts=16.0",
+     ST_WARN, "x16 before the GPU probes, x8 after", "reseat", NULL},
+    {"gpu.virt",
+     AMD "host.vm=true; host.hypervisor=KVM/QEMU; gpu.0.sriov_vf=false; "
+         "gpu.0.virtual_root_port=true; gpu.0.atomics.path_ok=false; "
+         "gpu.0.atomics.missing_at=0000:00:02.0",
+     ST_WARN, "emulated PCIe root port", "q35", NULL},
+    {"gpu.partition", AMD PART "gpu.0.vram_kfd_bytes=10737418240", ST_FAIL, "8 devices of 10.0 GiB",
+     "SPX", NULL},
     {"pcie.link", AMD "gpu.0.is_apu=false; gpu.0.link.width=8; gpu.0.link.max_width=16", ST_FAIL,
      NULL, NULL, NULL},
     {"pcie.atomics",
@@ -863,6 +890,59 @@ static const struct rcase rules[] = {
     {"python.torch_build", TORCH "cuda", ST_FAIL, "fail[9]"},
     {"python.torch_build", TORCH "cpu", ST_FAIL, "fail[10]"},
     {"python.torch_build", TORCH "xpu", ST_FAIL, "fail[11]"},
+    /* gpu.ras: each family on its own decides its rule; nothing is "replace
+     * the card" for a count alone */
+    {"gpu.ras", AMD RAS_OK "gpu.0.ras_link_ue=1", ST_FAIL, "fail[1]"},
+    {"gpu.ras", AMD RAS_OK "gpu.0.ras_umc_ue=2; gpu.0.ras_ue=2", ST_WARN, "warn[0]"},
+    {"gpu.ras", AMD RAS_OK "gpu.0.ras_ce=17", ST_WARN, "warn[1]"},
+    {"gpu.ras", AMD RAS_OK, ST_PASS, "pass"},
+    /* a counter the driver could not answer is never 0 */
+    {"gpu.ras",
+     AMD RAS_OK "gpu.0.ras_engine_ue=?inaccessible; "
+                "gpu.0.ras_unreadable=[gfx: Query currently inaccessible]",
+     ST_WARN, "warn[2]"},
+    {"gpu.ras", AMD "gpu.0.ras_present=false", ST_SKIP, "skip[2]"},
+    /* gpu.partition: each side of the 11.5 and 15.5 GiB classes per device */
+    {"gpu.partition", AMD PART "gpu.0.vram_kfd_bytes=12348030976", ST_WARN, "warn[0]"},
+    {"gpu.partition", AMD PART "gpu.0.vram_kfd_bytes=16642998272", ST_PASS, "pass"},
+    {"gpu.partition", AMD PART "gpu.0.vram_kfd_bytes=25769803776", ST_PASS, "pass"},
+    {"gpu.partition", AMD PART "gpu.0.vram_kfd_bytes=12348030975", ST_FAIL, "fail[0]"},
+    /* SPX: one device with all the VRAM is gpu.vram's to judge */
+    {"gpu.partition",
+     AMD "gpu.0.compute_partition=SPX; gpu.0.memory_partition=NPS1; gpu.0.kfd_partitions=1; "
+         "gpu.0.vram_kfd_bytes=8589934592",
+     ST_PASS, "pass"},
+    /* partitioned but the VRAM per device unknown: never a pass */
+    {"gpu.partition", AMD PART "gpu.0.vram_kfd_bytes=?no mem_banks", ST_SKIP, "fail[0]?"},
+    {"gpu.partition", AMD "gpu.0.compute_partition=?not partitionable", ST_SKIP, "skip[2]"},
+    /* gpu.virt: a guest whose atomics pass, bare metal, unknown */
+    {"gpu.virt",
+     AMD "host.vm=true; host.hypervisor=KVM/QEMU; gpu.0.virtual_root_port=true; "
+         "gpu.0.atomics.path_ok=true; gpu.0.atomics.missing_at=",
+     ST_PASS, "pass"},
+    {"gpu.virt", AMD "host.vm=false; host.hypervisor=none (bare metal)", ST_SKIP, "skip[3]"},
+    {"gpu.virt", AMD "host.vm=?no flags line", ST_SKIP, "skip[2]"},
+    /* gpu.ras_pages: each side of the threshold (655) and of 80 % (524) */
+    {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=654; gpu.0.ras_pages_pending=1",
+     ST_FAIL, "fail[1]"},
+    {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=654; gpu.0.ras_pages_pending=0",
+     ST_WARN, "warn[0]"},
+    {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=524; gpu.0.ras_pages_pending=0",
+     ST_WARN, "warn[0]"},
+    {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=523; gpu.0.ras_pages_pending=0",
+     ST_PASS, "pass"},
+    {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=2; gpu.0.ras_pages_pending=1", ST_WARN,
+     "warn[1]"},
+    {"gpu.ras_pages",
+     AMD RAS_PAGES "gpu.0.ras_pages_retired=2; gpu.0.ras_pages_pending=0; gpu.0.ras_pages_failed=1",
+     ST_FAIL, "fail[0]"},
+    /* retirement off: no threshold, the pending pages still warn */
+    {"gpu.ras_pages",
+     AMD "gpu.0.ras_present=true; gpu.0.ras_pages_failed=0; gpu.0.ras_page_threshold=?off; "
+         "gpu.0.ras_pages_retired=0; gpu.0.ras_pages_pending=1",
+     ST_WARN, "warn[1]"},
+    {"gpu.ras_pages", AMD "gpu.0.ras_present=true; gpu.0.ras_pages_retired=?no table", ST_SKIP,
+     "skip[3]"},
     /* kernel.svm: the config decides; without it the kernel log does */
     {"kernel.svm", AMD "kernel.svm_config=n", ST_FAIL, "fail[0]"},
     {"kernel.svm", AMD "kernel.svm_config=y", ST_PASS, "pass"},
