@@ -141,12 +141,13 @@ has "$D/big.txt" 'edge 53/100  jct 61/110  mem 68/108 C'
 has "$D/big.txt" 'PCIe 16\.0/16\.0 x16/x16 path x8! 16\.0 replays \? LIMITED at 0000:84:00\.0'
 has "$D/big.txt" '^│ jct  │ +▄▄▄+│ 61\.0\.\.61\.0 C'
 count "$D/big.txt" '^│ \[(XX|!!)\] ' 8
-has "$D/big.txt" 'plots span [0-9]+ s'
+# the key hints come first on the status line; the refresh times after them
+has "$D/big.txt" '^q quit \? help p procs Enter fix  \[1-23 of 38 checks\]  checks [0-9:]{8} \([0-9.]+ s\)  telemetry [0-9:]{8} every 100 ms'
 # the help screen lists every key; any key closes it
 T send-keys -t big '?'
 if wait_for big help.txt 'rocm-vla-doctor dashboard: help'; then ok; else bad "'?' shows no help"; fi
-for k in '\?  h  F1' 'q  Q' 'r  R' 'Up  Down' 'PgUp  PgDn' 'Home  End' 'mouse wheel' \
-    'Left  Right  Tab' '0-9'; do
+for k in '\?  h  F1' 'q  Q' 'r  R' 'p  P' 'Up  Down' 'Enter' 'PgUp PgDn Home End' 'mouse wheel' \
+    'Left Right Tab 0-9'; do
     has "$D/help.txt" "^│   $k "
 done
 T send-keys -t big x
@@ -162,25 +163,25 @@ quit big
 # 80x24: the GPU as one line, every failing check still on screen
 start mid 24 80 "$U8" "$ARGS"
 # (the GPU line shows before the checks have run: wait for the checks)
-if wait_for mid mid.txt '^\[1-19 of 38 checks\]'; then ok; else bad "80x24: the checks never ran"; fi
+if wait_for mid mid.txt '^q quit [^[]*\[1-19 of 38 checks\]'; then ok; else bad "80x24: the checks never ran"; fi
 has "$D/mid.txt" '^GPU0 0000:86:00\.0 3% 68W 61C 31MHz VRAM 0\.6/24G PCIe 16\.0x16 path x8!'
 count "$D/mid.txt" '^│ \[(XX|!!)\] ' 8
-has "$D/mid.txt" '^\[1-19 of 38 checks\]'
+has "$D/mid.txt" '^q quit [^[]*\[1-19 of 38 checks\]'
 # End, then a smaller terminal: still the end; the wheel scrolls 3 lines
 T send-keys -t mid End
-if wait_for mid end.txt '^\[20-38 of 38 checks\]'; then ok; else bad "End: not at the end"; fi
+if wait_for mid end.txt '^q quit [^[]*\[20-38 of 38 checks\]'; then ok; else bad "End: not at the end"; fi
 T resize-window -t mid -x 100 -y 20
-if wait_for mid resized.txt '^\[24-38 of 38 checks\]'; then ok; else bad "End then resize: the end is no longer shown"; fi
+if wait_for mid resized.txt '^q quit [^[]*\[24-38 of 38 checks\]'; then ok; else bad "End then resize: the end is no longer shown"; fi
 has "$D/resized.txt" '^│ \[ok\] rocm\.kernel_userspace '
 T resize-window -t mid -x 80 -y 24
-if wait_for mid resized2.txt '^\[20-38 of 38 checks\]'; then ok; else bad "End then resize back: not at the end"; fi
+if wait_for mid resized2.txt '^q quit [^[]*\[20-38 of 38 checks\]'; then ok; else bad "End then resize back: not at the end"; fi
 # X10 mouse reports (what ncurses asks TERM=screen's tmux for): wheel up, then down
 T send-keys -t mid -H 1b 5b 4d 60 2a 2a
-if wait_for mid wheel-up.txt '^\[17-35 of 38 checks\]'; then ok; else bad "wheel up: not 3 lines up"; fi
+if wait_for mid wheel-up.txt '^q quit [^[]*\[17-35 of 38 checks\]'; then ok; else bad "wheel up: not 3 lines up"; fi
 T send-keys -t mid -H 1b 5b 4d 61 2a 2a
-if wait_for mid wheel-down.txt '^\[20-38 of 38 checks\]'; then ok; else bad "wheel down: not 3 lines down"; fi
+if wait_for mid wheel-down.txt '^q quit [^[]*\[20-38 of 38 checks\]'; then ok; else bad "wheel down: not 3 lines down"; fi
 T send-keys -t mid Home
-if wait_for mid home.txt '^\[1-19 of 38 checks\]'; then ok; else bad "Home: not at the top"; fi
+if wait_for mid home.txt '^q quit [^[]*\[1-19 of 38 checks\]'; then ok; else bad "Home: not at the top"; fi
 quit mid
 
 # 40x10: the failing checks still come first, as many as fit
@@ -201,7 +202,7 @@ quit plain
 start rec 24 80 "$U8" "$ARGS --record $D_ABS/live.cast"
 wait_for rec rec.txt '^GPU0 gfx1100' >/dev/null
 T send-keys -t rec End
-wait_for rec rec-end.txt '^\[20-38 of 38 checks\]' >/dev/null
+wait_for rec rec-end.txt '^q quit [^[]*\[20-38 of 38 checks\]' >/dev/null
 quit rec
 if python3 - "$D/live.cast" <<'PY'; then ok; else bad "live.cast: not the frames drawn"; fi
 import json, sys

@@ -120,9 +120,10 @@ static const struct optspec dashboard_opts[] = {
 
 static void more_help(FILE *out)
 {
-    fputs("keys: ? h F1 help, q quit, r re-run the checks, Left/Right/Tab/0-9 the GPU whose plots\n"
-          "show under the GPU lines, Up/Down/PgUp/PgDn/Home/End and\n"
-          "      the mouse wheel scroll the checklist\n",
+    fputs("keys: ? h F1 help, q quit, r re-run the checks, p the process table,\n"
+          "      Up/Down select a check, Enter its summary and fix (Esc back),\n"
+          "      Left/Right/Tab/0-9 the GPU whose plots show under the GPU lines,\n"
+          "      PgUp/PgDn/Home/End and the mouse wheel scroll the checklist\n",
           out);
 }
 
@@ -259,8 +260,12 @@ static int run_once(const struct tui_opts *o, struct tui_model *m, struct tui_wo
     struct tui_layout l;
     struct tui_canvas cv;
     tui_layout_compute(rows, cols, ngpu, nchecks, tui_model_bad_checks(m), wl != NULL, &l);
-    struct tui_view v = {0,           o->interval_ms,          NULL, wl, 0, 0,
-                         l.plot_cols, per_col(o, l.plot_cols), 0};
+    /* no selected check (csel -1): there are no keys to move it */
+    struct tui_view v = {.interval_ms = o->interval_ms,
+                         .wl = wl,
+                         .plot_cols = l.plot_cols,
+                         .per_col = per_col(o, l.plot_cols),
+                         .csel = -1};
     struct recorder rec;
     if (rec_open(&rec, o->record, rows, cols))
         return 2;
@@ -400,6 +405,7 @@ static void screen_colors(struct screen *s)
     s->attr[TA_SKIP] = A_DIM;
     s->attr[TA_FAIL] = A_BOLD;
     s->attr[TA_WARN] = A_BOLD;
+    s->attr[TA_SELECT] = A_REVERSE;
     if (!has_colors() || getenv("NO_COLOR") || start_color() == ERR)
         return;
     use_default_colors();
@@ -496,6 +502,7 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
     noecho();
     keypad(stdscr, TRUE);
     curs_set(0);
+    set_escdelay(25); /* Esc leaves the fix view at once, not after a second */
     mousemask(BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
     mouseinterval(0);
     struct screen s;
@@ -508,7 +515,8 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
     /* the first workload run goes while the checks run */
     if (wl)
         tui_workload_tick(wl, util_mono_s());
-    struct tui_view v = {0, o->interval_ms, "running checks ...", wl, 0, 0, 0, 1, 0};
+    struct tui_view v = {
+        .interval_ms = o->interval_ms, .note = "running checks ...", .wl = wl, .per_col = 1};
     sample_all(m, wl);
     screen_rebuild(&s, m);
     v.per_col = per_col(o, s.l.plot_cols);
@@ -578,23 +586,36 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
             v.note = NULL;
             screen_rebuild(&s, m);
             break;
+        case 'p':
+        case 'P':
+            v.procs = !v.procs, v.fix = 0;
+            break;
+        case '\n':
+        case '\r':
+        case KEY_ENTER:
+            v.fix = !v.fix, v.procs = 0;
+            break;
+        case 27: /* Esc */
+        case KEY_BACKSPACE:
+            v.fix = 0, v.procs = 0;
+            break;
         case KEY_UP:
-            v.scroll--, v.at_end = 0;
+            v.csel--, v.csel_moved = 1, v.at_end = 0;
             break;
         case KEY_DOWN:
-            v.scroll++;
+            v.csel++, v.csel_moved = 1;
             break;
         case KEY_PPAGE:
-            v.scroll -= page, v.at_end = 0;
+            v.scroll -= page, v.csel_moved = 0, v.at_end = 0;
             break;
         case KEY_NPAGE:
-            v.scroll += page;
+            v.scroll += page, v.csel_moved = 0;
             break;
         case KEY_HOME:
-            v.scroll = 0, v.at_end = 0;
+            v.scroll = 0, v.csel = 0, v.csel_moved = 0, v.at_end = 0;
             break;
         case KEY_END:
-            v.at_end = 1;
+            v.at_end = 1, v.csel_moved = 0;
             break;
         /* the GPU whose panel shows under the GPU lines (drawing clamps it) */
         case KEY_RIGHT:
@@ -622,9 +643,9 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
             if (getmouse(&ev) != OK)
                 break;
             if (ev.bstate & BUTTON4_PRESSED)
-                v.scroll -= TUI_WHEEL_LINES, v.at_end = 0;
+                v.scroll -= TUI_WHEEL_LINES, v.csel_moved = 0, v.at_end = 0;
             else if (ev.bstate & BUTTON5_PRESSED)
-                v.scroll += TUI_WHEEL_LINES;
+                v.scroll += TUI_WHEEL_LINES, v.csel_moved = 0;
             break;
         }
         case KEY_RESIZE:
