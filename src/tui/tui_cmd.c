@@ -46,6 +46,10 @@
 #define TUI_FRAMES_MAX 100000
 /* samples kept per series, whatever --history and --interval ask */
 #define TUI_HIST_CAP_MAX 36000
+/* a terminal emulator can blank its screen after the repaint that follows
+ * a resize (tmux does when the size shrinks): the whole frame is drawn
+ * again this long after, even when nothing in it changed */
+#define TUI_REPAINT_MS 300
 /* the mouse wheel scrolls this many check lines */
 #define TUI_WHEEL_LINES 3
 
@@ -526,14 +530,21 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
     screen_rebuild(&s, m);
     double next = (util_mono_s() * 1e3) + o->interval_ms;
     int dirty = 1;
+    double repaint_at = 0; /* a whole repaint due after a resize, or 0 */
     while (!quit_flag) {
         if (resize_flag) {
             resize_flag = 0;
             follow_resize();
             screen_rebuild(&s, m);
             dirty = 1;
+            repaint_at = util_mono_s() * 1e3 + TUI_REPAINT_MS;
         }
         double now = (util_mono_s() * 1e3);
+        if (repaint_at > 0 && now >= repaint_at) {
+            screen_rebuild(&s, m);
+            repaint_at = 0;
+            dirty = 1;
+        }
         if (now >= next) {
             sample_all(m, wl);
             next = now + o->interval_ms;
@@ -557,6 +568,8 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
                 tui_workload_running(wl) ? TUI_WL_POLL_MS : wl->next_at * 1e3 - util_mono_s() * 1e3;
             wait = wl_wait < wait ? wl_wait : wait;
         }
+        if (repaint_at > 0 && repaint_at - util_mono_s() * 1e3 < wait)
+            wait = repaint_at - util_mono_s() * 1e3;
         timeout(wait < 0 ? 0 : (int)wait + 1);
         int ch = getch();
         if (ch == ERR)
@@ -650,6 +663,7 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
         }
         case KEY_RESIZE:
             screen_rebuild(&s, m);
+            repaint_at = util_mono_s() * 1e3 + TUI_REPAINT_MS;
             break;
         default:
             dirty = 0;

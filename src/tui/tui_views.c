@@ -65,12 +65,25 @@ static const char *const help_panels[] = {
     "  screen shares one time axis (see the status line)",
 };
 
-/* "GPU g: key, key: why" for each reason of GPU g's unknown values (keys
- * with the same reason on one line), then throttling and processes */
+/* GPU g's throttling and processes when unknown, then "GPU g key, key:
+ * why" for each reason of its unknown values (keys with the same reason on
+ * one line) */
 static int unknown_lines(struct tui_canvas *cv, int y, int x, int w, int end,
                          const struct tui_model *m, int g)
 {
     const struct tel_gpu *t = &m->cur.gpus[g];
+    if (!t->throttle_known && y < end) {
+        char buf[192];
+        snprintf(buf, sizeof(buf), "  GPU %d throttle: %s", g,
+                 t->throttle_why[0] ? t->throttle_why : "not reported");
+        y = wrap(cv, y, x, w, end, TA_NORMAL, buf);
+    }
+    const char *pwhy = m->have_procs && (size_t)g < m->procs.ngpu ? m->procs.gpus[g].procs_why : "";
+    if (pwhy[0] && y < end) {
+        char buf[192];
+        snprintf(buf, sizeof(buf), "  GPU %d users: %s", g, pwhy);
+        y = wrap(cv, y, x, w, end, TA_NORMAL, buf);
+    }
     int done[TEL_NKEYS] = {0};
     for (int k = 0; k < TEL_NKEYS && y < end; k++) {
         if (t->src[k] || done[k])
@@ -85,18 +98,6 @@ static int unknown_lines(struct tui_canvas *cv, int y, int x, int w, int end,
         strbuf_addf(&sb, ": %s", t->why[k][0] ? t->why[k] : "not reported");
         y = wrap(cv, y, x, w, end, TA_NORMAL, sb.buf);
         strbuf_release(&sb);
-    }
-    if (!t->throttle_known && y < end) {
-        char buf[192];
-        snprintf(buf, sizeof(buf), "  GPU %d throttle: %s", g,
-                 t->throttle_why[0] ? t->throttle_why : "not reported");
-        y = wrap(cv, y, x, w, end, TA_NORMAL, buf);
-    }
-    const char *pwhy = m->have_procs && (size_t)g < m->procs.ngpu ? m->procs.gpus[g].procs_why : "";
-    if (pwhy[0] && y < end) {
-        char buf[192];
-        snprintf(buf, sizeof(buf), "  GPU %d users: %s", g, pwhy);
-        y = wrap(cv, y, x, w, end, TA_NORMAL, buf);
     }
     return y;
 }
