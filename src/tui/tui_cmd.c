@@ -612,11 +612,14 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
         case KEY_BACKSPACE:
             v.fix = 0, v.procs = 0;
             break;
+        /* kept in range here too: the fix view moves it without the
+         * checklist drawn */
         case KEY_UP:
-            v.csel--, v.csel_moved = 1, v.at_end = 0;
+            v.csel = v.csel > 0 ? v.csel - 1 : 0, v.csel_moved = 1, v.at_end = 0;
             break;
         case KEY_DOWN:
-            v.csel++, v.csel_moved = 1;
+            v.csel = v.csel + 1 < (int)(m->have_res ? m->res.n : 0) ? v.csel + 1 : v.csel;
+            v.csel_moved = 1;
             break;
         case KEY_PPAGE:
             v.scroll -= page, v.csel_moved = 0, v.at_end = 0;
@@ -697,6 +700,11 @@ int tui_cmd_dashboard(int argc, char **argv)
     int hist_cap = cap > TUI_HIST_CAP_MAX ? TUI_HIST_CAP_MAX : (int)cap;
     if (o.probe.requirements && requirements_check_file(o.probe.requirements))
         return 2;
+    /* the live view quits on SIGINT/SIGTERM with the terminal restored and
+     * exit 0: from here, not only once the screen is up, or a signal while
+     * the sysroot opens takes the process-wide handler's exit 143 */
+    if (!o.once)
+        install_handlers();
     struct tui_model m;
     if (tui_model_open(&m, o.sysroot, o.checks, &o.probe, hist_cap))
         return 2;
