@@ -5,7 +5,10 @@
 # few samples), the help screen, End after a resize, the mouse wheel, 'q'
 # exits 0, TERM=dumb / unknown / unset and a non-terminal exit 2 with a
 # message, UTF-8 box drawing only in a UTF-8 locale, and --record (asciicast
-# v2) from the live view and from headless --frames.
+# v2) from the live view and from headless --frames; on the MI250X fixture
+# the colour of values whose checks fail or warn, "?" with its reason in the
+# help, the process table (p), a check's fix (Enter, Esc), the key hints
+# at 60x20 and 80x24.
 # Environment: RVD (the binary), OUT (a scratch directory).
 set -u
 RVD=${RVD:-build/rocm-vla-doctor}
@@ -146,12 +149,13 @@ has "$D/big.txt" 'edge 53/100  jct 61/110  mem 68/108 C'
 has "$D/big.txt" 'PCIe 16\.0/16\.0 x16/x16 path x8! 16\.0 replays \? LIMITED at 0000:84:00\.0'
 has "$D/big.txt" '^│ jct  │ +▄▄▄+│ 61\.0\.\.61\.0 C'
 count "$D/big.txt" '^│ \[(XX|!!)\] ' 8
-has "$D/big.txt" 'plots span [0-9]+ s'
+# the key hints come first on the status line; the refresh times after them
+has "$D/big.txt" '^q quit \? help p procs Enter fix  \[1-23 of 38 checks\]  checks [0-9:]{8} \([0-9.]+ s\)  telemetry [0-9:]{8} every 100 ms'
 # the help screen lists every key; any key closes it
 T send-keys -t big '?'
 if wait_for big help.txt 'rocm-vla-doctor dashboard: help'; then ok; else bad "'?' shows no help"; fi
-for k in '\?  h  F1' 'q  Q' 'r  R' 'Up  Down' 'PgUp  PgDn' 'Home  End' 'mouse wheel' \
-    'Left  Right  Tab' '0-9'; do
+for k in '\?  h  F1' 'q  Q' 'r  R' 'p  P' 'Up  Down' 'Enter' 'PgUp PgDn Home End' 'mouse wheel' \
+    'Left Right Tab 0-9'; do
     has "$D/help.txt" "^│   $k "
 done
 T send-keys -t big x
@@ -167,38 +171,123 @@ quit big
 # 80x24: the GPU as one line, every failing check still on screen
 start mid 24 80 "$U8" "$ARGS"
 # (the GPU line shows before the checks have run: wait for the checks)
-if wait_for mid mid.txt '^\[1-19 of 38 checks\]'; then ok; else bad "80x24: the checks never ran"; fi
+if wait_for mid mid.txt '^q quit [^[]*\[1-19 of 38 checks\]'; then ok; else bad "80x24: the checks never ran"; fi
 has "$D/mid.txt" '^GPU0 0000:86:00\.0 3% 68W 61C 31MHz VRAM 0\.6/24G PCIe 16\.0x16 path x8!'
 count "$D/mid.txt" '^│ \[(XX|!!)\] ' 8
-has "$D/mid.txt" '^\[1-19 of 38 checks\]'
+has "$D/mid.txt" '^q quit [^[]*\[1-19 of 38 checks\]'
 # End, then a smaller terminal: still the end; the wheel scrolls 3 lines
 T send-keys -t mid End
-if wait_for mid end.txt '^\[20-38 of 38 checks\]'; then ok; else bad "End: not at the end"; fi
+if wait_for mid end.txt '^q quit [^[]*\[20-38 of 38 checks\]'; then ok; else bad "End: not at the end"; fi
 T resize-window -t mid -x 100 -y 20
-if wait_for mid resized.txt '^\[24-38 of 38 checks\]'; then ok; else bad "End then resize: the end is no longer shown"; fi
+if wait_for mid resized.txt '^q quit [^[]*\[24-38 of 38 checks\]'; then ok; else bad "End then resize: the end is no longer shown"; fi
 has "$D/resized.txt" '^│ \[ok\] rocm\.kernel_userspace '
 T resize-window -t mid -x 80 -y 24
-if wait_for mid resized2.txt '^\[20-38 of 38 checks\]'; then ok; else bad "End then resize back: not at the end"; fi
+if wait_for mid resized2.txt '^q quit [^[]*\[20-38 of 38 checks\]'; then ok; else bad "End then resize back: not at the end"; fi
 # X10 mouse reports (what ncurses asks TERM=screen's tmux for): wheel up, then down
 T send-keys -t mid -H 1b 5b 4d 60 2a 2a
-if wait_for mid wheel-up.txt '^\[17-35 of 38 checks\]'; then ok; else bad "wheel up: not 3 lines up"; fi
+if wait_for mid wheel-up.txt '^q quit [^[]*\[17-35 of 38 checks\]'; then ok; else bad "wheel up: not 3 lines up"; fi
 T send-keys -t mid -H 1b 5b 4d 61 2a 2a
-if wait_for mid wheel-down.txt '^\[20-38 of 38 checks\]'; then ok; else bad "wheel down: not 3 lines down"; fi
+if wait_for mid wheel-down.txt '^q quit [^[]*\[20-38 of 38 checks\]'; then ok; else bad "wheel down: not 3 lines down"; fi
 T send-keys -t mid Home
-if wait_for mid home.txt '^\[1-19 of 38 checks\]'; then ok; else bad "Home: not at the top"; fi
+if wait_for mid home.txt '^q quit [^[]*\[1-19 of 38 checks\]'; then ok; else bad "Home: not at the top"; fi
 quit mid
 
 # 40x10: the failing checks still come first, as many as fit
 start tiny 10 40 "$U8" "$ARGS"
 if wait_for tiny tiny.txt '^│ \[XX\] '; then ok; else bad "40x10: the checks never ran"; fi
 has "$D/tiny.txt" '^GPU0 0000:86:00\.0 3% 68W'
-count "$D/tiny.txt" '^│ \[XX\] ' 5
+count "$D/tiny.txt" '^│ \[XX\] ' 4
+has "$D/tiny.txt" '^│ \[!!\] pcie\.atomics '
 lacks "$D/tiny.txt" '\[ok\]'
 quit tiny
 
+# ---- the MI250X with a hot junction: coloured values, '?' and its reason,
+# the process table, a check's fix, the key hints at 60x20 -----------------
+# fg FILE TEXT: the foreground colour (SGR 30-37, "default") of TEXT's first
+# character in a `capture-pane -e` capture
+fg() {
+    python3 - "$1" "$2" <<'PY'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+at = text.find(sys.argv[2])
+colour = "default"
+for m in re.finditer(r"\x1b\[([0-9;]*)m", text[:max(at, 0)]):
+    for p in (m.group(1) or "0").split(";"):
+        if p in ("0", "39"):
+            colour = "default"
+        elif p.isdigit() and 30 <= int(p) <= 37:
+            colour = p
+print(colour if at >= 0 else "absent")
+PY
+}
+# is_fg FILE TEXT WANT
+is_fg() {
+    got=$(fg "$1" "$2")
+    if [ "$got" = "$3" ]; then ok; else bad "$(basename "$1"): '$2' in colour $got, want $3"; fi
+}
+MI="--sysroot $PWD/$FX/mi250x-degraded/root --interval 100 --history 2"
+start mi 30 100 "$U8" "$MI"
+if wait_for mi mi.txt '\[XX\] gpu\.thermal'; then ok; else bad "mi250x: the checks never ran"; fi
+T capture-pane -e -p -t mi >"$D/mi-e.txt"
+# gpu.thermal fails on GPU 0 (jct 107/110): red; gpu.idle warns (busy 100):
+# yellow; pcie.aer fails on GPU 0 (12 replays): red; the clocks: plain
+is_fg "$D/mi-e.txt" 'edge 71/100  jct 107/110' 31
+is_fg "$D/mi-e.txt" 'power ?/? W  busy 100 %' 33
+is_fg "$D/mi-e.txt" 'PCIe 16.0/16.0 x16/x16 path x16 16.0 replays 1' 31
+is_fg "$D/mi-e.txt" 'sclk ? MHz' default
+# unknown: '?' in the panel, the reason in the help
+has "$D/mi.txt" '^│ throttle \? +│'
+lacks "$D/mi.txt" 'No such file'
+T send-keys -t mi '?'
+if wait_for mi mi-help.txt 'dashboard: help'; then ok; else bad "mi250x: no help"; fi
+has "$D/mi-help.txt" 'GPU 0 throttle: gpu_metrics: No such file or directory'
+has "$D/mi-help.txt" 'GPU 0 sclk_mhz, sclk_min_mhz, sclk_max_mhz: pp_dpm_sclk: '
+T send-keys -t mi x
+# the process table: the fixture's python3 found through fdinfo and KFD
+T send-keys -t mi p
+if wait_for mi mi-procs.txt 'processes using the GPUs'; then ok; else bad "'p' shows no process table"; fi
+has "$D/mi-procs.txt" '^│ PID +NAME +GPU +PCI +VRAM +SOURCE'
+has "$D/mi-procs.txt" '^│ 41211 +python3 +0 +0000:c1:00\.0 +48\.0 GiB +fdinfo\+kfd'
+has "$D/mi-procs.txt" '^q quit \? help p procs Enter fix'
+T send-keys -t mi p
+if wait_for mi mi-back.txt 'jct 107/110'; then ok; else bad "'p' again: the panels do not come back"; fi
+# the fix of the selected check (the first: gpu.thermal), then the next one
+fix=$("$RVD" check --sysroot $FX/mi250x-degraded/root --json - 2>/dev/null |
+    python3 -c 'import json, sys
+c = [c for c in json.load(sys.stdin)["checks"] if c["id"] == "gpu.thermal"][0]
+print(" ".join(c["fix"].split()[:4]))')
+T send-keys -t mi Enter
+if wait_for mi mi-fix.txt 'gpu\.thermal: fail \(Esc: back\)'; then ok; else bad "Enter: no fix view"; fi
+has "$D/mi-fix.txt" '^│ fix +│'
+if [ -n "$fix" ] && grep -Fq -- "$fix" "$D/mi-fix.txt"; then ok; else bad "fix view: no '$fix'"; fi
+has "$D/mi-fix.txt" 'GPU 0: junction 107 °C'
+T send-keys -t mi Escape
+if wait_for mi mi-esc.txt 'jct 107/110'; then ok; else bad "Esc: the panels do not come back"; fi
+T send-keys -t mi Down Enter
+if wait_for mi mi-fix2.txt 'gpu\.ras: fail \(Esc: back\)'; then ok; else bad "Down Enter: not the second check"; fi
+T send-keys -t mi Escape
+quit mi
+# a process name is the process's own choice: its escape sequence is shown
+# as text, never sent to the terminal
+H="$D_ABS/root-hostile"
+cp -a "$FX/mi250x-degraded/root" "$H"
+printf 'py\033[2Jthon\n' >"$H/proc/41211/comm"
+start hostile 30 100 "$U8" "--sysroot $H --interval 100"
+T send-keys -t hostile p
+if wait_for hostile hostile.txt '^│ 41211 '; then ok; else bad "hostile name: no process row"; fi
+has "$D/hostile.txt" '^│ 41211 +py\\x1b\[2Jthon +0 '
+quit hostile
+# 60x20 and 80x24: the hints on the last row
+for size in 20x60 24x80; do
+    start "mi$size" "${size%x*}" "${size#*x}" "$U8" "$MI"
+    if wait_for "mi$size" "mi$size.txt" '\[XX\] gpu\.thermal'; then ok; else bad "$size: the checks never ran"; fi
+    if tail -1 "$D/mi$size.txt" | grep -q '^q quit ? help p procs Enter fix'; then ok; else bad "$size: no key hints on the last row"; fi
+    quit "mi$size"
+done
+
 # ASCII terminal: no box drawing characters
 start plain 24 80 "LC_ALL=C" "$ARGS"
-if wait_for plain plain.txt '^\+- checks \(quick\): 19 pass, 3 warn, 5 fail, 11 skip -'; then ok; else bad "C locale: no ASCII frame"; fi
+if wait_for plain plain.txt '^\+- checks \(quick\): 19 pass, 4 warn, 4 fail, 11 skip -'; then ok; else bad "C locale: no ASCII frame"; fi
 lacks "$D/plain.txt" '[│┌─]'
 quit plain
 
@@ -206,7 +295,7 @@ quit plain
 start rec 24 80 "$U8" "$ARGS --record $D_ABS/live.cast"
 wait_for rec rec.txt '^GPU0 gfx1100' >/dev/null
 T send-keys -t rec End
-wait_for rec rec-end.txt '^\[20-38 of 38 checks\]' >/dev/null
+wait_for rec rec-end.txt '^q quit [^[]*\[20-38 of 38 checks\]' >/dev/null
 quit rec
 if python3 - "$D/live.cast" <<'PY'; then ok; else bad "live.cast: not the frames drawn"; fi
 import json, sys

@@ -22,6 +22,7 @@ enum tui_attr {
     TA_ERROR,
     TA_TITLE,
     TA_DIM,
+    TA_SELECT, /* the selected check (reverse video) */
     TA__COUNT
 };
 

@@ -46,6 +46,10 @@
 #define TUI_FRAMES_MAX 100000
 /* samples kept per series, whatever --history and --interval ask */
 #define TUI_HIST_CAP_MAX 36000
+/* a terminal emulator can blank its screen after the repaint that follows
+ * a resize (tmux does when the size shrinks): the whole frame is drawn
+ * again this long after, even when nothing in it changed */
+#define TUI_REPAINT_MS 300
 /* the mouse wheel scrolls this many check lines */
 #define TUI_WHEEL_LINES 3
 
@@ -120,9 +124,10 @@ static const struct optspec dashboard_opts[] = {
 
 static void more_help(FILE *out)
 {
-    fputs("keys: ? h F1 help, q quit, r re-run the checks, Left/Right/Tab/0-9 the GPU whose plots\n"
-          "show under the GPU lines, Up/Down/PgUp/PgDn/Home/End and\n"
-          "      the mouse wheel scroll the checklist\n",
+    fputs("keys: ? h F1 help, q quit, r re-run the checks, p the process table,\n"
+          "      Up/Down select a check, Enter its summary and fix (Esc back),\n"
+          "      Left/Right/Tab/0-9 the GPU whose plots show under the GPU lines,\n"
+          "      PgUp/PgDn/Home/End and the mouse wheel scroll the checklist\n",
           out);
 }
 
@@ -259,8 +264,12 @@ static int run_once(const struct tui_opts *o, struct tui_model *m, struct tui_wo
     struct tui_layout l;
     struct tui_canvas cv;
     tui_layout_compute(rows, cols, ngpu, nchecks, tui_model_bad_checks(m), wl != NULL, &l);
-    struct tui_view v = {0,           o->interval_ms,          NULL, wl, 0, 0,
-                         l.plot_cols, per_col(o, l.plot_cols), 0};
+    /* no selected check (csel -1): there are no keys to move it */
+    struct tui_view v = {.interval_ms = o->interval_ms,
+                         .wl = wl,
+                         .plot_cols = l.plot_cols,
+                         .per_col = per_col(o, l.plot_cols),
+                         .csel = -1};
     struct recorder rec;
     if (rec_open(&rec, o->record, rows, cols))
         return 2;
@@ -400,6 +409,7 @@ static void screen_colors(struct screen *s)
     s->attr[TA_SKIP] = A_DIM;
     s->attr[TA_FAIL] = A_BOLD;
     s->attr[TA_WARN] = A_BOLD;
+    s->attr[TA_SELECT] = A_REVERSE;
     if (!has_colors() || getenv("NO_COLOR") || start_color() == ERR)
         return;
     use_default_colors();
@@ -496,6 +506,7 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
     noecho();
     keypad(stdscr, TRUE);
     curs_set(0);
+    set_escdelay(25); /* Esc leaves the fix view at once, not after a second */
     mousemask(BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
     mouseinterval(0);
     struct screen s;
@@ -508,7 +519,8 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
     /* the first workload run goes while the checks run */
     if (wl)
         tui_workload_tick(wl, util_mono_s());
-    struct tui_view v = {0, o->interval_ms, "running checks ...", wl, 0, 0, 0, 1, 0};
+    struct tui_view v = {
+        .interval_ms = o->interval_ms, .note = "running checks ...", .wl = wl, .per_col = 1};
     sample_all(m, wl);
     screen_rebuild(&s, m);
     v.per_col = per_col(o, s.l.plot_cols);
@@ -518,14 +530,21 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
     screen_rebuild(&s, m);
     double next = (util_mono_s() * 1e3) + o->interval_ms;
     int dirty = 1;
+    double repaint_at = 0; /* a whole repaint due after a resize, or 0 */
     while (!quit_flag) {
         if (resize_flag) {
             resize_flag = 0;
             follow_resize();
             screen_rebuild(&s, m);
             dirty = 1;
+            repaint_at = util_mono_s() * 1e3 + TUI_REPAINT_MS;
         }
         double now = (util_mono_s() * 1e3);
+        if (repaint_at > 0 && now >= repaint_at) {
+            screen_rebuild(&s, m);
+            repaint_at = 0;
+            dirty = 1;
+        }
         if (now >= next) {
             sample_all(m, wl);
             next = now + o->interval_ms;
@@ -549,6 +568,8 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
                 tui_workload_running(wl) ? TUI_WL_POLL_MS : wl->next_at * 1e3 - util_mono_s() * 1e3;
             wait = wl_wait < wait ? wl_wait : wait;
         }
+        if (repaint_at > 0 && repaint_at - util_mono_s() * 1e3 < wait)
+            wait = repaint_at - util_mono_s() * 1e3;
         timeout(wait < 0 ? 0 : (int)wait + 1);
         int ch = getch();
         if (ch == ERR)
@@ -578,23 +599,39 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
             v.note = NULL;
             screen_rebuild(&s, m);
             break;
+        case 'p':
+        case 'P':
+            v.procs = !v.procs, v.fix = 0;
+            break;
+        case '\n':
+        case '\r':
+        case KEY_ENTER:
+            v.fix = !v.fix, v.procs = 0;
+            break;
+        case 27: /* Esc */
+        case KEY_BACKSPACE:
+            v.fix = 0, v.procs = 0;
+            break;
+        /* kept in range here too: the fix view moves it without the
+         * checklist drawn */
         case KEY_UP:
-            v.scroll--, v.at_end = 0;
+            v.csel = v.csel > 0 ? v.csel - 1 : 0, v.csel_moved = 1, v.at_end = 0;
             break;
         case KEY_DOWN:
-            v.scroll++;
+            v.csel = v.csel + 1 < (int)(m->have_res ? m->res.n : 0) ? v.csel + 1 : v.csel;
+            v.csel_moved = 1;
             break;
         case KEY_PPAGE:
-            v.scroll -= page, v.at_end = 0;
+            v.scroll -= page, v.csel_moved = 0, v.at_end = 0;
             break;
         case KEY_NPAGE:
-            v.scroll += page;
+            v.scroll += page, v.csel_moved = 0;
             break;
         case KEY_HOME:
-            v.scroll = 0, v.at_end = 0;
+            v.scroll = 0, v.csel = 0, v.csel_moved = 0, v.at_end = 0;
             break;
         case KEY_END:
-            v.at_end = 1;
+            v.at_end = 1, v.csel_moved = 0;
             break;
         /* the GPU whose panel shows under the GPU lines (drawing clamps it) */
         case KEY_RIGHT:
@@ -622,13 +659,14 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
             if (getmouse(&ev) != OK)
                 break;
             if (ev.bstate & BUTTON4_PRESSED)
-                v.scroll -= TUI_WHEEL_LINES, v.at_end = 0;
+                v.scroll -= TUI_WHEEL_LINES, v.csel_moved = 0, v.at_end = 0;
             else if (ev.bstate & BUTTON5_PRESSED)
-                v.scroll += TUI_WHEEL_LINES;
+                v.scroll += TUI_WHEEL_LINES, v.csel_moved = 0;
             break;
         }
         case KEY_RESIZE:
             screen_rebuild(&s, m);
+            repaint_at = util_mono_s() * 1e3 + TUI_REPAINT_MS;
             break;
         default:
             dirty = 0;
@@ -662,6 +700,11 @@ int tui_cmd_dashboard(int argc, char **argv)
     int hist_cap = cap > TUI_HIST_CAP_MAX ? TUI_HIST_CAP_MAX : (int)cap;
     if (o.probe.requirements && requirements_check_file(o.probe.requirements))
         return 2;
+    /* the live view quits on SIGINT/SIGTERM with the terminal restored and
+     * exit 0: from here, not only once the screen is up, or a signal while
+     * the sysroot opens takes the process-wide handler's exit 143 */
+    if (!o.once)
+        install_handlers();
     struct tui_model m;
     if (tui_model_open(&m, o.sysroot, o.checks, &o.probe, hist_cap))
         return 2;

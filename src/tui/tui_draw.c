@@ -3,6 +3,9 @@
  * that is unknown or absent is drawn as "?", never as 0. */
 #include "tui_draw.h"
 
+#include "tui_status.h"
+#include "tui_views.h"
+
 #include "../telemetry/gpu_metrics.h"
 
 #include <math.h>
@@ -15,11 +18,18 @@ struct mark {
     enum tui_attr attr;
 };
 
+const char tui_draw_hints[] = "q quit ? help p procs Enter fix";
+
 static const struct mark marks[ST__COUNT] = {
     [ST_PASS] = {"[ok]", TA_PASS},   [ST_WARN] = {"[!!]", TA_WARN},
     [ST_FAIL] = {"[XX]", TA_FAIL},   [ST_SKIP] = {"[--]", TA_SKIP},
     [ST_ERROR] = {"[ER]", TA_ERROR}, [ST_TIMEOUT] = {"[TO]", TA_ERROR},
 };
+
+enum tui_attr tui_draw_status_attr(enum status st)
+{
+    return st < ST__COUNT ? marks[st].attr : TA_NORMAL;
+}
 
 /* ---- telemetry values as text ------------------------------------------ */
 
@@ -61,8 +71,7 @@ static void throttle_text(const struct tui_model *m, int g, const struct tel_gpu
                           size_t n)
 {
     if (!tg || !tg->throttle_known) {
-        snprintf(out, n, "throttle ? (%s)",
-                 tg && tg->throttle_why[0] ? tg->throttle_why : "unknown");
+        snprintf(out, n, "throttle ?"); /* why: in the help screen */
         return;
     }
     uint64_t first = g < m->nhist && m->first_throttle_known[g] ? m->first_throttle[g] : 0;
@@ -88,14 +97,19 @@ static void throttle_text(const struct tui_model *m, int g, const struct tel_gpu
 
 static void users_text(const struct tui_model *m, int g, struct strbuf *sb)
 {
-    if (!m->have_procs)
-        strbuf_adds(sb, "users: ? (/proc not readable)");
+    /* NVML can leave one GPU's list unknown (procs_why) */
+    int mine = 0, why = m->have_procs && (size_t)g < m->procs.ngpu && m->procs.gpus[g].procs_why[0];
+    for (size_t i = 0; m->have_procs && i < m->procs.nproc; i++)
+        mine += m->procs.procs[i].gpu == g;
+    if (!m->have_procs || (!mine && why))
+        strbuf_adds(sb, "users: ?"); /* why: in the help screen */
     else
         tel_proc_describe(&m->procs, g, sb);
 }
 
 /* the seven value lines inside GPU g's panel */
 #define GPU_VALUE_LINES 7
+_Static_assert(GPU_VALUE_LINES == TP__COUNT, "one tui_part per value line");
 static void gpu_lines(const struct tui_model *m, int g, char out[GPU_VALUE_LINES][512])
 {
     const struct tel_gpu *t = tgpu(m, g);
@@ -211,11 +225,15 @@ static void draw_gpu_panel(struct tui_canvas *cv, const struct tui_rect *r,
     gpu_lines(m, g, lines);
     tui_canvas_box(cv, r, title, TA_TITLE);
     int x = r->x + 2, w = r->w - 4, y = r->y + 1;
+    /* value line i shows part i's facts (the order of gpu_lines) */
+    enum status st[TP__COUNT];
+    tui_status_parts(m, g, st);
     for (int i = 0; i < GPU_VALUE_LINES && i < r->h - 2; i++) {
-        enum tui_attr a =
-            (i == 5 && strstr(lines[i], "NEW")) || (i == 4 && path_limited(tgpu(m, g))) ? TA_WARN
-                                                                                        : TA_NORMAL;
-        tui_canvas_put(cv, y + i, x, w, a, lines[i]);
+        enum status s = st[i];
+        if (s == ST_PASS && ((i == TP_THROTTLE && strstr(lines[i], "NEW")) ||
+                             (i == TP_PCIE && path_limited(tgpu(m, g)))))
+            s = ST_WARN;
+        tui_canvas_put(cv, y + i, x, w, s == ST_PASS ? TA_NORMAL : marks[s].attr, lines[i]);
     }
     static const struct {
         const char *label, *unit;
@@ -246,10 +264,13 @@ static void draw_gpu_line(struct tui_canvas *cv, const struct tui_rect *r,
         enum tel_key k;
         enum tui_series s;
         enum tui_agg agg;
-    } sp[4] = {{"busy", "%", TEL_BUSY_PCT, TS_BUSY, TUI_AGG_MAX},
-               {"pwr", "W", TEL_POWER_W, TS_POWER, TUI_AGG_MAX},
-               {"jct", "C", TEL_TEMP_JUNCTION_C, TS_JUNCTION, TUI_AGG_MAX},
-               {"sclk", "MHz", TEL_SCLK_MHZ, TS_SCLK, TUI_AGG_MIN}};
+        enum tui_part part;
+    } sp[4] = {{"busy", "%", TEL_BUSY_PCT, TS_BUSY, TUI_AGG_MAX, TP_POWER},
+               {"pwr", "W", TEL_POWER_W, TS_POWER, TUI_AGG_MAX, TP_POWER},
+               {"jct", "C", TEL_TEMP_JUNCTION_C, TS_JUNCTION, TUI_AGG_MAX, TP_TEMP},
+               {"sclk", "MHz", TEL_SCLK_MHZ, TS_SCLK, TUI_AGG_MIN, TP_CLOCKS}};
+    enum status st[TP__COUNT];
+    tui_status_parts(m, g, st);
     /* mark: -1 no panel under the lines, 0 not selected, 1 selected */
     snprintf(head, sizeof(head), "%sGPU%d %s ",
              mark < 0 ? ""
@@ -290,10 +311,19 @@ static void draw_gpu_line(struct tui_canvas *cv, const struct tui_rect *r,
                 snprintf(buf, sizeof(buf), "%*s", spark, "");
             x += put_plot(cv, r->y, x, buf, spark);
         }
-        x += tui_canvas_printf(cv, r->y, x, end - x, TA_NORMAL, "%s ", vals[i]);
+        enum status s = st[sp[i].part];
+        x +=
+            tui_canvas_put(cv, r->y, x, end - x, s == ST_PASS ? TA_NORMAL : marks[s].attr, vals[i]);
+        x += tui_canvas_put(cv, r->y, x, end - x, TA_NORMAL, " ");
     }
+    /* the tail shows VRAM, the PCIe link and throttling: the worst of them */
+    enum status ts = ST_PASS;
+    for (int p = TP_VRAM; p <= TP_THROTTLE; p++)
+        ts = tui_status_severity(st[p]) > tui_status_severity(ts) ? st[p] : ts;
+    if (ts == ST_PASS && path_limited(t))
+        ts = ST_WARN;
     if (x < end)
-        tui_canvas_put(cv, r->y, x, end - x, path_limited(t) ? TA_WARN : TA_NORMAL, tail);
+        tui_canvas_put(cv, r->y, x, end - x, ts == ST_PASS ? TA_NORMAL : marks[ts].attr, tail);
 }
 
 /* ---- the workload panel -------------------------------------------------- */
@@ -482,10 +512,9 @@ static void draw_header(struct tui_canvas *cv, const struct tui_layout *l,
         strbuf_addf(&sb, "  sysroot %s", m->sysroot);
     if (l->ngpu_shown < l->ngpu)
         strbuf_addf(&sb, "  (%d of %d GPUs shown)", l->ngpu_shown, l->ngpu);
-    int w = tui_canvas_put(cv, l->header.y, 0, l->header.w, TA_TITLE, sb.buf);
+    /* the keys are on the status line: the last row survives any size */
+    tui_canvas_put(cv, l->header.y, 0, l->header.w, TA_TITLE, sb.buf);
     strbuf_release(&sb);
-    const char *keys = "  ? help  q quit  r re-run checks";
-    tui_canvas_put(cv, l->header.y, w, l->header.w - w, TA_DIM, keys);
 }
 
 static void draw_no_gpu(struct tui_canvas *cv, const struct tui_layout *l,
@@ -530,11 +559,30 @@ static void draw_checks(struct tui_canvas *cv, const struct tui_layout *l,
         y += 1;
         w -= 2;
     }
+    int n = (int)m->res.n, vis = l->checks_visible;
+    /* the selection and the window follow each other: Up/Down move the
+     * selection and scroll to it; paging and the wheel scroll and take the
+     * selection along */
+    int selecting = v->csel >= 0; /* --once has no selection: csel -1 */
+    if (selecting && v->csel >= n)
+        v->csel = n > 0 ? n - 1 : 0;
+    if (selecting && v->csel_moved && vis > 0) {
+        if (v->csel < v->scroll)
+            v->scroll = v->csel;
+        if (v->csel >= v->scroll + vis)
+            v->scroll = v->csel - vis + 1;
+    }
     int max = tui_draw_max_scroll(l, m);
     if (v->scroll > max)
         v->scroll = max;
     if (v->scroll < 0)
         v->scroll = 0;
+    if (selecting && !v->csel_moved && vis > 0) {
+        if (v->csel < v->scroll)
+            v->csel = v->scroll;
+        if (v->csel >= v->scroll + vis)
+            v->csel = v->scroll + vis - 1;
+    }
     if (!m->have_res || m->res.n == 0) {
         tui_canvas_put(cv, y, x + 1, w - 1, TA_DIM,
                        m->have_res ? "no checks at this level" : "checks not run");
@@ -542,26 +590,24 @@ static void draw_checks(struct tui_canvas *cv, const struct tui_layout *l,
     }
     size_t idw = 0;
     for (size_t i = 0; i < m->res.n; i++) {
-        size_t n = strlen(m->res.v[i].check->id);
-        idw = n > idw ? n : idw;
+        size_t len = strlen(m->res.v[i].check->id);
+        idw = len > idw ? len : idw;
     }
-    /* the checks that did not pass come first: on a small terminal they
-     * are what stays visible */
-    size_t *order = xcalloc(m->res.n, sizeof(size_t)), no = 0;
-    static const enum status rank[] = {ST_FAIL, ST_ERROR, ST_TIMEOUT, ST_WARN, ST_SKIP, ST_PASS};
-    for (size_t q = 0; q < ARRAY_SIZE(rank); q++)
-        for (size_t i = 0; i < m->res.n; i++)
-            if (m->res.v[i].st == rank[q])
-                order[no++] = i;
-    for (int k = 0; k < l->checks_visible; k++) {
+    size_t *order = xcalloc(m->res.n, sizeof(size_t));
+    size_t no = tui_model_check_order(m, order);
+    for (int k = 0; k < vis; k++) {
         size_t i = (size_t)(v->scroll + k);
         if (i >= no)
             break;
         const struct result *res = &m->res.v[order[i]];
         const struct mark *mk = &marks[res->st];
+        int here = (int)i == v->csel;
+        /* the selection: its id in reverse video */
         int c = tui_canvas_put(cv, y + k, x + 1, w - 1, mk->attr, mk->text);
-        c += tui_canvas_printf(cv, y + k, x + 1 + c, w - 1 - c, TA_NORMAL, " %-*s  ", (int)idw,
-                               res->check->id);
+        c += tui_canvas_put(cv, y + k, x + 1 + c, w - 1 - c, TA_NORMAL, " ");
+        c += tui_canvas_printf(cv, y + k, x + 1 + c, w - 1 - c, here ? TA_SELECT : TA_NORMAL,
+                               "%-*s", (int)idw, res->check->id);
+        c += tui_canvas_put(cv, y + k, x + 1 + c, w - 1 - c, TA_NORMAL, "  ");
         tui_canvas_put(cv, y + k, x + 1 + c, w - 1 - c,
                        res->st == ST_PASS || res->st == ST_SKIP ? TA_NORMAL : mk->attr,
                        res->summary ? res->summary : "");
@@ -574,9 +620,10 @@ static void draw_status(struct tui_canvas *cv, const struct tui_layout *l,
 {
     if (l->status.h <= 0)
         return;
-    /* what scrolls and what is going on first: on a narrow terminal the
-     * refresh times are what gets cut */
+    /* the keys first, then what scrolls and what is going on: on a narrow
+     * terminal the refresh times are what gets cut, never the keys */
     struct strbuf sb = STRBUF_INIT;
+    strbuf_addf(&sb, "%s  ", tui_draw_hints);
     int n = m->have_res ? (int)m->res.n : 0;
     if (n > l->checks_visible && l->checks_visible > 0)
         strbuf_addf(&sb, "[%d-%d of %d checks]  ", v->scroll + 1,
@@ -589,52 +636,31 @@ static void draw_status(struct tui_canvas *cv, const struct tui_layout *l,
     if (v->plot_cols > 0)
         strbuf_addf(&sb, "  plots span %.0f s",
                     (double)v->plot_cols * v->per_col * v->interval_ms / 1000.0);
-    tui_canvas_put(cv, l->status.y, 0, l->status.w, TA_DIM, sb.buf);
+    int k = tui_canvas_put(cv, l->status.y, 0, l->status.w, TA_TITLE, tui_draw_hints);
+    tui_canvas_put(cv, l->status.y, k, l->status.w - k, TA_DIM, sb.buf + strlen(tui_draw_hints));
     strbuf_release(&sb);
-}
-
-static const char *const help_lines[] = {
-    "keys",
-    "  ?  h  F1          this help (any key closes it)",
-    "  q  Q              quit (exit 0)",
-    "  r  R              re-run the quick checks now",
-    "  Up  Down          scroll the checklist one line",
-    "  PgUp  PgDn        scroll the checklist one page",
-    "  Home  End         first / last checks (End stays at the end",
-    "                    after a resize)",
-    "  mouse wheel       scroll the checklist three lines",
-    "  Left  Right  Tab  the GPU whose plots show under the GPU lines",
-    "  0-9               that GPU (when the GPUs are shown as lines)",
-    "",
-    "panels",
-    "  checks that fail, error or warn are listed first",
-    "  plots: newest sample right; each column is the max (min for",
-    "  sclk) of its samples; blank = unknown; every plot of the",
-    "  screen shares one time axis (see the status line)",
-    "  ? = a value that could not be read (never drawn as 0)",
-};
-
-void tui_draw_help(struct tui_canvas *cv)
-{
-    struct tui_rect r = {0, 0, cv->rows, cv->cols};
-    for (int y = 0; y < cv->rows; y++)
-        for (int x = 0; x < cv->cols; x++)
-            tui_canvas_put(cv, y, x, 1, TA_NORMAL, " ");
-    tui_canvas_box(cv, &r, "rocm-vla-doctor dashboard: help", TA_TITLE);
-    for (int i = 0; i < (int)ARRAY_SIZE(help_lines) && i < cv->rows - 2; i++)
-        tui_canvas_put(cv, 1 + i, 2, cv->cols - 4, i == 0 || i == 12 ? TA_TITLE : TA_NORMAL,
-                       help_lines[i]);
 }
 
 void tui_draw_frame(struct tui_canvas *cv, const struct tui_layout *l, const struct tui_model *m,
                     struct tui_view *v)
 {
     if (v->help) {
-        tui_draw_help(cv);
+        tui_draw_help(cv, m);
         return;
     }
     if (l->header.h > 0)
         draw_header(cv, l, m);
+    if (v->procs || v->fix) {
+        /* everything between the header and the status line */
+        int top = l->header.h, bot = l->status.h > 0 ? l->status.y : l->rows;
+        struct tui_rect r = {top, 0, bot - top, l->cols};
+        if (v->procs)
+            tui_views_procs(cv, &r, m);
+        else
+            tui_views_fix(cv, &r, m, v);
+        draw_status(cv, l, m, v);
+        return;
+    }
     if (l->ngpu == 0 && l->gpu_area.h > 0)
         draw_no_gpu(cv, l, m);
     if (v->sel >= l->ngpu)

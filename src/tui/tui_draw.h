@@ -20,12 +20,23 @@ struct tui_view {
     int per_col;                   /* samples per plot column */
     int sel;                       /* the GPU whose panel shows under the GPU lines
                                     * (Left/Right, Tab, digits); clamped when drawn */
+    int csel;       /* the selected check: its place in tui_model_check_order, clamped;
+                     * -1 none (--once) */
+    int csel_moved; /* 1: csel moved last (the checklist scrolls to it); 0: the
+                     * checklist scrolled last (csel moves into view) */
+    int procs;      /* the process table instead of the panels ('p') */
+    int fix;        /* the selected check's summary and fix (Enter; Esc back) */
 };
 
 void tui_draw_frame(struct tui_canvas *cv, const struct tui_layout *l, const struct tui_model *m,
                     struct tui_view *v);
-/* the help screen over the whole canvas */
-void tui_draw_help(struct tui_canvas *cv);
+/* the help screen over the whole canvas, with why each unknown value of
+ * the panels is unknown */
+void tui_draw_help(struct tui_canvas *cv, const struct tui_model *m);
+/* the colour of a status (the checklist's marks) */
+enum tui_attr tui_draw_status_attr(enum status st);
+/* the key hints of the status line (what tests and the man page name) */
+extern const char tui_draw_hints[];
 /* the largest useful scroll offset for the checklist */
 int tui_draw_max_scroll(const struct tui_layout *l, const struct tui_model *m);
 

@@ -168,3 +168,14 @@ int tui_model_bad_checks(const struct tui_model *m)
     const size_t *c = m->res.counts;
     return (int)(c[ST_FAIL] + c[ST_ERROR] + c[ST_TIMEOUT] + c[ST_WARN]);
 }
+
+size_t tui_model_check_order(const struct tui_model *m, size_t *order)
+{
+    static const enum status rank[] = {ST_FAIL, ST_ERROR, ST_TIMEOUT, ST_WARN, ST_SKIP, ST_PASS};
+    size_t no = 0;
+    for (size_t q = 0; m->have_res && q < ARRAY_SIZE(rank); q++)
+        for (size_t i = 0; i < m->res.n; i++)
+            if (m->res.v[i].st == rank[q])
+                order[no++] = i;
+    return no;
+}

@@ -66,6 +66,10 @@ void tui_model_refresh_telemetry(struct tui_model *m);
 int tui_model_gpu_count(const struct tui_model *m);
 /* GPU g's ring of series s, or NULL */
 const struct tui_ring *tui_model_hist(const struct tui_model *m, int g, enum tui_series s);
+/* the checklist's order into order[] (m->res.n entries): fail, error,
+ * timeout, warn, skip, pass, each in checks.yaml's order, so that what did
+ * not pass stays visible on a small terminal; returns the count */
+size_t tui_model_check_order(const struct tui_model *m, size_t *order);
 /* checks that did not pass or skip (fail, error, timeout, warn) */
 int tui_model_bad_checks(const struct tui_model *m);
 
