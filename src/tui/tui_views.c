@@ -214,9 +214,18 @@ void tui_views_fix(struct tui_canvas *cv, const struct tui_rect *r, const struct
     y = wrap(cv, y, x + 2, w - 2, end, tui_draw_status_attr(res->st), res->summary);
     if (y < end)
         tui_canvas_put(cv, y++, x, w, TA_TITLE, "fix");
-    if (res->fix)
-        y = wrap(cv, y, x + 2, w - 2, end, TA_NORMAL, res->fix);
-    else if (y < end)
+    struct fix fx = result_fix(res);
+    if (fix_present(&fx)) {
+        /* prose wrapped; each command on a line of its own and never
+         * wrapped (a wrapped command is two commands when pasted): a
+         * line too wide for the pane is cut, the report prints it whole */
+        if (fx.say)
+            y = wrap(cv, y, x + 2, w - 2, end, TA_NORMAL, fx.say);
+        for (size_t i = 0; i < fx.run.n && y < end; i++)
+            tui_canvas_put(cv, y++, x + 4, w - 4, TA_TITLE, fx.run.v[i]);
+        if (fx.then)
+            y = wrap(cv, y, x + 2, w - 2, end, TA_NORMAL, fx.then);
+    } else if (y < end)
         tui_canvas_put(cv, y++, x + 2, w - 2, TA_DIM,
                        res->st == ST_PASS   ? "none: the check passed"
                        : res->st == ST_SKIP ? "none: the check skipped"
