@@ -224,6 +224,8 @@ static void add_arg(struct strbuf *sb, const struct gpu_trace_arg *a,
         break;
     }
     case GT_OUT_INT:
+    case GT_OUT_UINT:
+    case GT_OUT_LONG:
     case GT_OUT_SIZE:
     case GT_OUT_FLOAT:
     case GT_OUT_PTR:
@@ -236,6 +238,14 @@ static void add_arg(struct strbuf *sb, const struct gpu_trace_arg *a,
             int v;
             memcpy(&v, a->p, sizeof(v));
             strbuf_addf(sb, "%d", v);
+        } else if (a->k == GT_OUT_UINT) {
+            unsigned v;
+            memcpy(&v, a->p, sizeof(v));
+            strbuf_addf(sb, "%u", v);
+        } else if (a->k == GT_OUT_LONG) {
+            long v;
+            memcpy(&v, a->p, sizeof(v));
+            strbuf_addf(sb, "%ld", v);
         } else if (a->k == GT_OUT_SIZE) {
             size_t v;
             memcpy(&v, a->p, sizeof(v));

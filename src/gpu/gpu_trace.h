@@ -35,6 +35,8 @@ enum gpu_trace_kind {
     GT_STR,       /* a NUL-terminated input string */
     GT_STRV,      /* an array of strings, counted by the integer before it */
     GT_OUT_INT,   /* int *: the value after the call */
+    GT_OUT_UINT,  /* unsigned *: the value after the call */
+    GT_OUT_LONG,  /* long * (int64_t *): the value after the call */
     GT_OUT_SIZE,  /* size_t *: the value after the call */
     GT_OUT_FLOAT, /* float *: the value after the call */
     GT_OUT_PTR,   /* a pointer to a pointer or handle: the id after the call */

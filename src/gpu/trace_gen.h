@@ -151,6 +151,8 @@ static inline void gt_uint(struct gpu_trace_call *c, unsigned long long v)
     X(gt_str, const char *, GT_STR)                                                                \
     X(gt_strv, const char **, GT_STRV)                                                             \
     X(gt_out_int, const int *, GT_OUT_INT)                                                         \
+    X(gt_out_uint, const unsigned *, GT_OUT_UINT)                                                  \
+    X(gt_out_long, const long *, GT_OUT_LONG)                                                      \
     X(gt_out_size, const size_t *, GT_OUT_SIZE)                                                    \
     X(gt_out_float, const float *, GT_OUT_FLOAT)                                                   \
     X(gt_out_handle, const void *, GT_OUT_PTR)
@@ -170,6 +172,8 @@ GT_PTR_KINDS(GT_PTR_REC)
         unsigned long: gt_uint,                                                                    \
         unsigned long long: gt_uint,                                                               \
         int *: gt_out_int,                                                                         \
+        unsigned *: gt_out_uint,                                                                   \
+        long *: gt_out_long,                                                                       \
         size_t *: gt_out_size,                                                                     \
         float *: gt_out_float,                                                                     \
         void **: gt_out_handle,                                                                    \
