@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +18,8 @@
 #define MAX_LINES 5000
 #define STR_CUT 64
 
+/* the soak and multi-GPU probes call the runtime from several threads */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int fd = -1;
 static double t0;
 static unsigned long seq, lines;
@@ -101,7 +104,9 @@ void gpu_trace_begin(struct gpu_trace_call *c, const char *lib, const char *fn)
     c->lib = lib;
     c->fn = fn;
     c->n = 0;
+    pthread_mutex_lock(&lock);
     c->seq = ++seq;
+    pthread_mutex_unlock(&lock);
     c->t0 = util_mono_s();
 }
 
@@ -190,8 +195,10 @@ static void add_str(struct strbuf *sb, const char *s)
     replace_word(sb, start, user, "USER");
 }
 
+/* failed: the call returned an error, so what its outputs point at was
+ * not written by it (the caller's initial value, or nothing) */
 static void add_arg(struct strbuf *sb, const struct gpu_trace_arg *a,
-                    const struct gpu_trace_arg *prev)
+                    const struct gpu_trace_arg *prev, int failed)
 {
     switch (a->k) {
     case GT_INT:
@@ -234,7 +241,9 @@ static void add_arg(struct strbuf *sb, const struct gpu_trace_arg *a,
             break;
         }
         strbuf_addc(sb, '&');
-        if (a->k == GT_OUT_INT) {
+        if (failed) {
+            strbuf_addc(sb, '?');
+        } else if (a->k == GT_OUT_INT) {
             int v;
             memcpy(&v, a->p, sizeof(v));
             strbuf_addf(sb, "%d", v);
@@ -313,10 +322,9 @@ static void put(const char *s, size_t n)
     }
 }
 
-static void end(struct gpu_trace_call *c, unsigned e, const char *s, int is_str,
-                const char *(*name)(unsigned))
+static void end_locked(struct gpu_trace_call *c, double t1, unsigned e, const char *s, int is_str,
+                       const char *(*name)(unsigned))
 {
-    double t1 = util_mono_s();
     if (fd < 0)
         return;
     if (!is_str)
@@ -336,7 +344,7 @@ static void end(struct gpu_trace_call *c, unsigned e, const char *s, int is_str,
     for (int i = 0; i < c->n; i++) {
         if (i)
             strbuf_adds(&sb, ", ");
-        add_arg(&sb, &c->a[i], i ? &c->a[i - 1] : NULL);
+        add_arg(&sb, &c->a[i], i ? &c->a[i - 1] : NULL, !is_str && e);
     }
     strbuf_adds(&sb, ")\t");
     if (is_str) {
@@ -354,6 +362,15 @@ static void end(struct gpu_trace_call *c, unsigned e, const char *s, int is_str,
     strbuf_release(&sb);
     if (!is_str)
         track_free(c, e);
+}
+
+static void end(struct gpu_trace_call *c, unsigned e, const char *s, int is_str,
+                const char *(*name)(unsigned))
+{
+    double t1 = util_mono_s();
+    pthread_mutex_lock(&lock);
+    end_locked(c, t1, e, s, is_str, name);
+    pthread_mutex_unlock(&lock);
 }
 
 void gpu_trace_end_status(struct gpu_trace_call *c, unsigned e, const char *(*name)(unsigned))

@@ -12,7 +12,8 @@
  * a call made from inside another (an HSA iteration callback) comes first.
  * Redaction: pointers are ids (dN device, mN managed, hN pinned host memory,
  * with +offset inside an allocation; pN any other pointer or handle, by first
- * appearance); output buffers (names, PCI ids, logs, code) are not printed;
+ * appearance); output buffers (names, PCI ids, logs, code) are not printed,
+ * nor outputs of a failed call ("&?");
  * strings are cut to 64 bytes with the host's and the user's names and the
  * home directory replaced. Writing one line per call costs time: timings
  * measured under a trace are not the card's. */

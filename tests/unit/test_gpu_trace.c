@@ -2,9 +2,10 @@
  * wrapper made by trace_gen.h, the generator the HIP backend uses: an
  * allocation gets an id and pointers into it print as offsets, a freed one
  * leaves the table, other pointers get ids by first appearance, output
- * values print after the call, a failed status is spelled by the library's
- * name function, strings are cut and lose the host's, the user's and the
- * home directory's names, and an unwritable trace path is a clear error. */
+ * values print after the call ("?" after a failed one), a failed status is
+ * spelled by the library's name function, strings are cut and lose the
+ * host's, the user's and the home directory's names, and an unwritable
+ * trace path is a clear error. */
 /* layers: core gpu */
 #include <pwd.h>
 #include <stdio.h>
@@ -127,7 +128,7 @@ int main(void)
     CHECK_STR(call(text, 0, b, sizeof(b)), "hip\thipMalloc(&d1, 256)\t0");
     /* the source lies past the allocation's end: another pointer */
     CHECK_STR(call(text, 1, b, sizeof(b)), "hip\thipCopy(d1+0x40, p1, 16, &16)\t0");
-    CHECK_STR(call(text, 2, b, sizeof(b)), "hip\thipCopy(d1, p2, 0, &0)\t1 myErrorEmpty");
+    CHECK_STR(call(text, 2, b, sizeof(b)), "hip\thipCopy(d1, p2, 0, &?)\t1 myErrorEmpty");
     call(text, 3, b, sizeof(b));
     CHECK(strstr(b, "hip\thipCompile(\"USER on HOST in ~/k.hip and") == b);
     CHECK(strstr(b, "...(") != NULL);
