@@ -16,10 +16,10 @@ _rocm_vla_doctor_commands="check list explain collect bench dashboard diff fleet
 # the options each command takes (check is also the command when none is given)
 _rocm_vla_doctor_opts() {
     case $1 in
-    check) echo "--level --sysroot --json --junit --prom --html --markdown --no-redact --redact --only --strict --checks --requirements --python --preset --dtype --gpu --memtest-fraction --verbose -v --no-color --help -h --version" ;;
+    check) echo "--level --sysroot --json --junit --prom --html --markdown --no-redact --redact --only --strict --checks --requirements --python --preset --dtype --gpu --memtest-fraction --trace-gpu --verbose -v --no-color --help -h --version" ;;
     list) echo "--checks --facts --help -h --version" ;;
     explain) echo "--checks --help -h --version" ;;
-    collect) echo "--output -o --requirements --python --help -h --version" ;;
+    collect) echo "--output -o --level --requirements --python --help -h --version" ;;
     bench) echo "--preset --models --dtype --weights --save-weights --runs --seed --json --image-size --batch --rows --backend --dry-run --force --sweep --grid --checks --kernel-test --profile --html --verbose -v --help -h --version" ;;
     dashboard) echo "--interval --sysroot --checks --requirements --python --once --size --workload --dtype --workload-interval --record --frames --history --help -h --version" ;;
     diff) echo "--json --html --tolerance --allow-skip --no-color --verbose -v --help -h --version" ;;
@@ -49,9 +49,11 @@ _rocm_vla_doctor_arg() {
     "check --dtype") echo enum bf16 fp16 fp32 ;;
     "check --gpu") echo any ;;
     "check --memtest-fraction") echo any ;;
+    "check --trace-gpu") echo file ;;
     "list --checks") echo file ;;
     "explain --checks") echo file ;;
     "collect --output" | "collect -o") echo file ;;
+    "collect --level") echo enum quick standard full ;;
     "collect --requirements") echo file ;;
     "collect --python") echo command ;;
     "bench --preset") echo preset ;;

@@ -20,6 +20,7 @@
 #include "report/report.h"
 #include "report/report_prom.h"
 #include "fleet/fleet.h"
+#include "gpu/gpu_trace.h"
 #include "report/report_doc.h"
 #include "core/rootfs.h"
 #include "snapshot/snapshot.h"
@@ -58,7 +59,8 @@ struct opts {
     int no_redact;          /* --no-redact: keep host, user and home names in --markdown */
     int redact;             /* --redact: hide them in --html too */
     const char *checks;
-    const char *output; /* collect -o */
+    const char *output;    /* collect -o */
+    const char *trace_gpu; /* --trace-gpu FILE (gpu/gpu_trace.h) */
     struct strlist only;
     int verbose, no_color, strict;
     int facts; /* list --facts */
@@ -138,6 +140,8 @@ static const struct optspec check_opts[] = {
                  "the GPUs the per-GPU probes measure (default 0)"),
     OPT_CALLBACK("memtest-fraction", 0, OPTA_REQUIRED, opt_memtest, OPTC_ANY, "F",
                  "the share of free VRAM the memory test covers (0 < F <= 0.9)"),
+    OPT_OUT(struct opts, trace_gpu, "trace-gpu", 0, "FILE",
+            "record every HIP, HSA, hiprtc and rocBLAS call of the GPU probes, redacted"),
     OPT_VERBOSE(struct opts, verbose),
     OPT_NO_COLOR(struct opts, no_color),
     OPT_HELP_VERSION_END,
@@ -157,6 +161,12 @@ static const struct optspec explain_opts[] = {
 static const struct optspec collect_opts[] = {
     OPT_OUT(struct opts, output, "output", 'o', "FILE.tar.gz",
             "the snapshot (default rocm-vla-doctor-HOST.tar.gz)"),
+    {.name = "level",
+     .kind = OPTK_CALLBACK,
+     .arg = OPTA_REQUIRED,
+     .values = level_values,
+     .cb = opt_level,
+     .help = "standard and full also run the GPU probes, for their call trace"},
     OPT_REQUIREMENTS(struct opts, probe.requirements),
     OPT_PYTHON(struct opts, probe.python),
     OPT_HELP_VERSION_END,
@@ -390,6 +400,13 @@ static int cmd_check(struct opts *o, int argc, char **argv)
         checks_release(&cs);
         return EXIT_USAGE;
     }
+    char twhy[4200];
+    if (o->trace_gpu && gpu_trace_open(o->trace_gpu, twhy, sizeof(twhy))) {
+        error("%s", twhy);
+        outputs_abort(&outs);
+        checks_release(&cs);
+        return EXIT_USAGE;
+    }
 
     int rc = EXIT_OK;
     char *unpacked = NULL;
@@ -480,6 +497,22 @@ out:
     return rc;
 }
 
+/* collect --level standard: the GPU calls, in /.snapshot/gpu-trace.txt */
+static int collect_trace_open(const char *stage)
+{
+    char *dir = xasprintf("%s" ROOTFS_SNAPSHOT_DIR, stage);
+    char *path = xasprintf("%s/gpu-trace.txt", dir);
+    char why[4200];
+    int e = 0;
+    if (mkdir(dir, 0755) && errno != EEXIST)
+        e = error("cannot create '%s': %s", dir, strerror(errno));
+    else if ((e = gpu_trace_open(path, why, sizeof(why))))
+        error("%s", why);
+    free(path);
+    free(dir);
+    return e;
+}
+
 static int cmd_collect(struct opts *o, int argc, char **argv)
 {
     if (argc)
@@ -494,13 +527,17 @@ static int cmd_collect(struct opts *o, int argc, char **argv)
     rootfs_init(NULL);
     struct factset fs = FACTSET_INIT;
     /* collect records what the host-level probes read; GPU probes measure
-     * and are not replayable from files */
-    struct probe_ctx pctx = {&fs, LEVEL_QUICK, &o->probe, 0};
+     * and are not replayable from files, but at --level standard or full
+     * they run for their call trace, a member of the snapshot */
+    struct probe_ctx pctx = {&fs, o->level, &o->probe, 0};
     int rec = rootfs_record_start(stage);
     if (rec)
         error("cannot create the staging directory '%s': %s", stage, strerror(-rec));
+    else if (o->level > LEVEL_QUICK && collect_trace_open(stage))
+        rc = EXIT_USAGE;
     else
         probes_run_all(&pctx);
+    gpu_trace_close();
     if (rootfs_record_stop() || rec)
         rc = EXIT_USAGE;
 

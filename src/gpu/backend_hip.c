@@ -19,51 +19,114 @@
 #include <string.h>
 
 #include "backend.h"
+#include "gpu_trace.h"
 #include "hip_api.h"
 #include "pci_addr.h"
 #include "rocblas_api.h"
+#include "trace_gen.h"
 
-#define HIP_FNS(X)                                                                                 \
-    X(hipInit)                                                                                     \
-    X(hipRuntimeGetVersion)                                                                        \
-    X(hipDriverGetVersion) X(hipGetErrorName) X(hipGetErrorString) X(hipGetDeviceCount)            \
-        X(hipSetDevice) X(hipDeviceGetName) X(hipDeviceGetPCIBusId) X(hipDeviceTotalMem)           \
-            X(hipDeviceGetAttribute) X(hipMemGetInfo) X(hipMalloc) X(hipMallocManaged)             \
-                X(hipHostMalloc) X(hipFree) X(hipHostFree) X(hipMemcpy) X(hipMemcpyAsync)          \
-                    X(hipMemset) X(hipStreamCreateWithFlags) X(hipStreamDestroy)                   \
-                        X(hipStreamSynchronize) X(hipDeviceSynchronize) X(hipEventCreate)          \
-                            X(hipEventDestroy) X(hipEventRecord) X(hipEventSynchronize)            \
-                                X(hipEventElapsedTime) X(hipModuleLoadData) X(hipModuleUnload)     \
-                                    X(hipModuleGetFunction) X(hipModuleLaunchKernel)
+/* The bound functions, each with its return and parameter types: the same
+ * list declares the pointers, binds them and generates the --trace-gpu
+ * wrappers (trace_gen.h), so no call escapes the trace. X0: no parameters. */
+typedef hsa_status_t (*agent_cb_t)(hsa_agent_t, void *);
+typedef hsa_status_t (*isa_cb_t)(hsa_isa_t, void *);
+#define HIP_FNS(X, X0)                                                                             \
+    X(hipError_t, hipInit, unsigned int)                                                           \
+    X(hipError_t, hipRuntimeGetVersion, int *)                                                     \
+    X(hipError_t, hipDriverGetVersion, int *)                                                      \
+    X(const char *, hipGetErrorName, hipError_t)                                                   \
+    X(const char *, hipGetErrorString, hipError_t)                                                 \
+    X(hipError_t, hipGetDeviceCount, int *)                                                        \
+    X(hipError_t, hipSetDevice, int)                                                               \
+    X(hipError_t, hipDeviceGetName, char *, int, hipDevice_t)                                      \
+    X(hipError_t, hipDeviceGetPCIBusId, char *, int, int)                                          \
+    X(hipError_t, hipDeviceTotalMem, size_t *, hipDevice_t)                                        \
+    X(hipError_t, hipDeviceGetAttribute, int *, hipDeviceAttribute_t, int)                         \
+    X(hipError_t, hipMemGetInfo, size_t *, size_t *)                                               \
+    X(hipError_t, hipMalloc, void **, size_t)                                                      \
+    X(hipError_t, hipMallocManaged, void **, size_t, unsigned int)                                 \
+    X(hipError_t, hipHostMalloc, void **, size_t, unsigned int)                                    \
+    X(hipError_t, hipFree, void *)                                                                 \
+    X(hipError_t, hipHostFree, void *)                                                             \
+    X(hipError_t, hipMemcpy, void *, const void *, size_t, hipMemcpyKind)                          \
+    X(hipError_t, hipMemcpyAsync, void *, const void *, size_t, hipMemcpyKind, hipStream_t)        \
+    X(hipError_t, hipMemset, void *, int, size_t)                                                  \
+    X(hipError_t, hipStreamCreateWithFlags, hipStream_t *, unsigned int)                           \
+    X(hipError_t, hipStreamDestroy, hipStream_t)                                                   \
+    X(hipError_t, hipStreamSynchronize, hipStream_t)                                               \
+    X0(hipError_t, hipDeviceSynchronize)                                                           \
+    X(hipError_t, hipEventCreate, hipEvent_t *)                                                    \
+    X(hipError_t, hipEventDestroy, hipEvent_t)                                                     \
+    X(hipError_t, hipEventRecord, hipEvent_t, hipStream_t)                                         \
+    X(hipError_t, hipEventSynchronize, hipEvent_t)                                                 \
+    X(hipError_t, hipEventElapsedTime, float *, hipEvent_t, hipEvent_t)                            \
+    X(hipError_t, hipModuleLoadData, hipModule_t *, const void *)                                  \
+    X(hipError_t, hipModuleUnload, hipModule_t)                                                    \
+    X(hipError_t, hipModuleGetFunction, hipFunction_t *, hipModule_t, const char *)                \
+    X(hipError_t, hipModuleLaunchKernel, hipFunction_t, unsigned int, unsigned int, unsigned int,  \
+      unsigned int, unsigned int, unsigned int, unsigned int, hipStream_t, void **, void **)
 /* optional: missing in old or stripped builds */
-#define HIP_OPT_FNS(X)                                                                             \
-    X(hipMemPrefetchAsync)                                                                         \
-    X(hipDeviceCanAccessPeer)                                                                      \
-    X(hipDeviceEnablePeerAccess) X(hipMemcpyPeerAsync) X(hipMemRangeGetAttribute)                  \
-        X(hipStreamBeginCapture) X(hipStreamEndCapture) X(hipGraphInstantiate) X(hipGraphLaunch)   \
-            X(hipGraphExecDestroy) X(hipGraphDestroy)
-#define RTC_FNS(X)                                                                                 \
-    X(hiprtcVersion)                                                                               \
-    X(hiprtcGetErrorString)                                                                        \
-    X(hiprtcCreateProgram) X(hiprtcCompileProgram) X(hiprtcGetProgramLogSize)                      \
-        X(hiprtcGetProgramLog) X(hiprtcGetCodeSize) X(hiprtcGetCode) X(hiprtcDestroyProgram)
-#define BLAS_FNS(X)                                                                                \
-    X(rocblas_create_handle) X(rocblas_destroy_handle) X(rocblas_set_stream) X(rocblas_gemm_ex)
-#define BLAS_OPT_FNS(X)                                                                            \
-    X(rocblas_gemm_strided_batched_ex) X(rocblas_gemm_batched_ex) X(rocblas_status_to_string)
-#define HSA_FNS(X)                                                                                 \
-    X(hsa_init)                                                                                    \
-    X(hsa_iterate_agents) X(hsa_agent_get_info) X(hsa_agent_iterate_isas) X(hsa_isa_get_info_alt)
+#define HIP_OPT_FNS(X, X0)                                                                         \
+    X(hipError_t, hipMemPrefetchAsync, const void *, size_t, int, hipStream_t)                     \
+    X(hipError_t, hipDeviceCanAccessPeer, int *, int, int)                                         \
+    X(hipError_t, hipDeviceEnablePeerAccess, int, unsigned int)                                    \
+    X(hipError_t, hipMemcpyPeerAsync, void *, int, const void *, int, size_t, hipStream_t)         \
+    X(hipError_t, hipMemRangeGetAttribute, void *, size_t, hipMemRangeAttribute, const void *,     \
+      size_t)                                                                                      \
+    X(hipError_t, hipStreamBeginCapture, hipStream_t, hipStreamCaptureMode)                        \
+    X(hipError_t, hipStreamEndCapture, hipStream_t, hipGraph_t *)                                  \
+    X(hipError_t, hipGraphInstantiate, hipGraphExec_t *, hipGraph_t, hipGraphNode_t *, char *,     \
+      size_t)                                                                                      \
+    X(hipError_t, hipGraphLaunch, hipGraphExec_t, hipStream_t)                                     \
+    X(hipError_t, hipGraphExecDestroy, hipGraphExec_t)                                             \
+    X(hipError_t, hipGraphDestroy, hipGraph_t)
+#define RTC_FNS(X, X0)                                                                             \
+    X(hiprtcResult, hiprtcVersion, int *, int *)                                                   \
+    X(const char *, hiprtcGetErrorString, hiprtcResult)                                            \
+    X(hiprtcResult, hiprtcCreateProgram, hiprtcProgram *, const char *, const char *, int,         \
+      const char **, const char **)                                                                \
+    X(hiprtcResult, hiprtcCompileProgram, hiprtcProgram, int, const char **)                       \
+    X(hiprtcResult, hiprtcGetProgramLogSize, hiprtcProgram, size_t *)                              \
+    X(hiprtcResult, hiprtcGetProgramLog, hiprtcProgram, char *)                                    \
+    X(hiprtcResult, hiprtcGetCodeSize, hiprtcProgram, size_t *)                                    \
+    X(hiprtcResult, hiprtcGetCode, hiprtcProgram, char *)                                          \
+    X(hiprtcResult, hiprtcDestroyProgram, hiprtcProgram *)
+#define BLAS_FNS(X, X0)                                                                            \
+    X(rocblas_status, rocblas_create_handle, rocblas_handle *)                                     \
+    X(rocblas_status, rocblas_destroy_handle, rocblas_handle)                                      \
+    X(rocblas_status, rocblas_set_stream, rocblas_handle, hipStream_t)                             \
+    X(rocblas_status, rocblas_gemm_ex, rocblas_handle, rocblas_operation, rocblas_operation,       \
+      rocblas_int, rocblas_int, rocblas_int, const void *, const void *, rocblas_datatype,         \
+      rocblas_int, const void *, rocblas_datatype, rocblas_int, const void *, const void *,        \
+      rocblas_datatype, rocblas_int, void *, rocblas_datatype, rocblas_int, rocblas_datatype,      \
+      rocblas_gemm_algo, int32_t, uint32_t)
+#define BLAS_OPT_FNS(X, X0)                                                                        \
+    X(rocblas_status, rocblas_gemm_strided_batched_ex, rocblas_handle, rocblas_operation,          \
+      rocblas_operation, rocblas_int, rocblas_int, rocblas_int, const void *, const void *,        \
+      rocblas_datatype, rocblas_int, rocblas_stride, const void *, rocblas_datatype, rocblas_int,  \
+      rocblas_stride, const void *, const void *, rocblas_datatype, rocblas_int, rocblas_stride,   \
+      void *, rocblas_datatype, rocblas_int, rocblas_stride, rocblas_int, rocblas_datatype,        \
+      rocblas_gemm_algo, int32_t, uint32_t)                                                        \
+    X(rocblas_status, rocblas_gemm_batched_ex, rocblas_handle, rocblas_operation,                  \
+      rocblas_operation, rocblas_int, rocblas_int, rocblas_int, const void *, const void *,        \
+      rocblas_datatype, rocblas_int, const void *, rocblas_datatype, rocblas_int, const void *,    \
+      const void *, rocblas_datatype, rocblas_int, void *, rocblas_datatype, rocblas_int,          \
+      rocblas_int, rocblas_datatype, rocblas_gemm_algo, int32_t, uint32_t)                         \
+    X(const char *, rocblas_status_to_string, rocblas_status)
+#define HSA_FNS(X, X0)                                                                             \
+    X0(hsa_status_t, hsa_init)                                                                     \
+    X(hsa_status_t, hsa_iterate_agents, agent_cb_t, void *)                                        \
+    X(hsa_status_t, hsa_agent_get_info, hsa_agent_t, hsa_agent_info_t, void *)                     \
+    X(hsa_status_t, hsa_agent_iterate_isas, hsa_agent_t, isa_cb_t, void *)                         \
+    X(hsa_status_t, hsa_isa_get_info_alt, hsa_isa_t, hsa_isa_info_t, void *)
+#define ALL_FNS(X, X0)                                                                             \
+    HIP_FNS(X, X0)                                                                                 \
+    HIP_OPT_FNS(X, X0) RTC_FNS(X, X0) HSA_FNS(X, X0) BLAS_FNS(X, X0) BLAS_OPT_FNS(X, X0)
 
-#define DECL(fn) __typeof__(&fn) fn;
+#define DECL(r, fn, ...) __typeof__(&fn) fn;
 struct hip {
     void *h, *rtc, *hsa, *blas;
-    HIP_FNS(DECL)
-    HIP_OPT_FNS(DECL)
-    RTC_FNS(DECL)
-    HSA_FNS(DECL)
-    BLAS_FNS(DECL)
-    BLAS_OPT_FNS(DECL)
+    ALL_FNS(DECL, DECL)
     rocblas_handle handle; /* created on the first GEMM (needs a device) */
     int hsa_ok;
     char hsa_why[256]; /* why there are no agents: library, symbol or hsa_init */
@@ -74,6 +137,87 @@ struct hip {
         struct pci_addr addr;
     } agent[16]; /* HSA GPU agents, in enumeration order */
 };
+
+/* ---- --trace-gpu (gpu_trace.h): the real functions behind the wrappers --- */
+static struct {
+    ALL_FNS(DECL, DECL)
+} tr_real;
+
+static const char *tr_hip_name(unsigned e)
+{
+    return tr_real.hipGetErrorName ? tr_real.hipGetErrorName(e) : NULL;
+}
+static const char *tr_rtc_name(unsigned e)
+{
+    return tr_real.hiprtcGetErrorString ? tr_real.hiprtcGetErrorString(e) : NULL;
+}
+static const char *tr_blas_name(unsigned e)
+{
+    return tr_real.rocblas_status_to_string ? tr_real.rocblas_status_to_string(e) : NULL;
+}
+static void tr_agent(struct gpu_trace_call *c, hsa_agent_t a)
+{
+    gpu_trace_rec(c, GT_HANDLE, 0, a.handle, 0);
+}
+static void tr_isa(struct gpu_trace_call *c, hsa_isa_t a)
+{
+    gpu_trace_rec(c, GT_HANDLE, 0, a.handle, 0);
+}
+static void tr_agent_cb(struct gpu_trace_call *c, agent_cb_t f)
+{
+    gpu_trace_rec(c, GT_FN, 0, f != NULL, 0);
+}
+static void tr_isa_cb(struct gpu_trace_call *c, isa_cb_t f)
+{
+    gpu_trace_rec(c, GT_FN, 0, f != NULL, 0);
+}
+/* the handles these libraries return through a pointer */
+#define GT_EXTRA_TYPES                                                                             \
+    hipStream_t * : gt_out_handle,                                                                 \
+                    hipEvent_t * : gt_out_handle,                                                  \
+                                   hipModule_t                                                     \
+                                       * : gt_out_handle,                                          \
+                                           hipFunction_t                                           \
+                                               * : gt_out_handle,                                  \
+                                                   hipGraph_t                                      \
+                                                       * : gt_out_handle,                          \
+                                                           hipGraphExec_t                          \
+                                                               * : gt_out_handle,                  \
+                                                                   hiprtcProgram                   \
+                                                                       * : gt_out_handle,          \
+                                                                           rocblas_handle          \
+                                                                               * : gt_out_handle,  \
+                                                                                   hsa_agent_t     \
+        : tr_agent,                                                                                \
+          hsa_isa_t : tr_isa,                                                                      \
+                      agent_cb_t : tr_agent_cb,                                                    \
+                                   isa_cb_t : tr_isa_cb,
+
+#define TW_HIP(r, fn, ...) GT_WRAPPER(tr_real, "hip", tr_hip_name, r, fn, __VA_ARGS__)
+#define TW0_HIP(r, fn) GT_WRAPPER0(tr_real, "hip", tr_hip_name, r, fn)
+#define TW_RTC(r, fn, ...) GT_WRAPPER(tr_real, "hiprtc", tr_rtc_name, r, fn, __VA_ARGS__)
+#define TW_HSA(r, fn, ...) GT_WRAPPER(tr_real, "hsa", NULL, r, fn, __VA_ARGS__)
+#define TW0_HSA(r, fn) GT_WRAPPER0(tr_real, "hsa", NULL, r, fn)
+#define TW_BLAS(r, fn, ...) GT_WRAPPER(tr_real, "rocblas", tr_blas_name, r, fn, __VA_ARGS__)
+HIP_FNS(TW_HIP, TW0_HIP)
+HIP_OPT_FNS(TW_HIP, TW0_HIP)
+RTC_FNS(TW_RTC, TW_RTC)
+HSA_FNS(TW_HSA, TW0_HSA)
+BLAS_FNS(TW_BLAS, TW_BLAS)
+BLAS_OPT_FNS(TW_BLAS, TW_BLAS)
+
+/* with a trace open, the bound pointers of one list become the wrappers */
+#define WRAP(r, fn, ...)                                                                           \
+    if (h->fn) {                                                                                   \
+        tr_real.fn = h->fn;                                                                        \
+        h->fn = tw_##fn;                                                                           \
+    }
+#define TRACE_LIST(LIST)                                                                           \
+    do {                                                                                           \
+        if (gpu_trace_on()) {                                                                      \
+            LIST(WRAP, WRAP)                                                                       \
+        }                                                                                          \
+    } while (0)
 
 static struct hip *H(struct gpu_backend *b)
 {
@@ -518,16 +662,18 @@ static void load_blas(struct gpu_backend *b, struct hip *h)
         return;
     }
     strbuf_release(&why);
-#define LOADBLAS(fn) h->fn = (__typeof__(&fn))dlsym(l, #fn);
-    BLAS_FNS(LOADBLAS)
-    BLAS_OPT_FNS(LOADBLAS)
-#define NEEDBLAS(fn)                                                                               \
+#define LOADBLAS(r, fn, ...) h->fn = (__typeof__(&fn))dlsym(l, #fn);
+    BLAS_FNS(LOADBLAS, LOADBLAS)
+    BLAS_OPT_FNS(LOADBLAS, LOADBLAS)
+#define NEEDBLAS(r, fn, ...)                                                                       \
     if (!h->fn) {                                                                                  \
         snprintf(b->blas_err, sizeof(b->blas_err), "%.400s lacks %s", b->blas_lib, #fn);           \
         b->blas_lib[0] = '\0';                                                                     \
         return;                                                                                    \
     }
-    BLAS_FNS(NEEDBLAS)
+    BLAS_FNS(NEEDBLAS, NEEDBLAS)
+    TRACE_LIST(BLAS_FNS);
+    TRACE_LIST(BLAS_OPT_FNS);
     h->blas = l;
     b->blas_api = "rocBLAS rocblas_gemm_ex";
 }
@@ -604,13 +750,14 @@ static void load_hsa(struct hip *h)
         return;
     }
     strbuf_release(&why);
-#define LOADHSA(fn) h->fn = (__typeof__(&fn))dlsym(h->hsa, #fn);
-    HSA_FNS(LOADHSA)
+#define LOADHSA(r, fn, ...) h->fn = (__typeof__(&fn))dlsym(h->hsa, #fn);
+    HSA_FNS(LOADHSA, LOADHSA)
     if (!h->hsa_init || !h->hsa_iterate_agents || !h->hsa_agent_get_info ||
         !h->hsa_agent_iterate_isas || !h->hsa_isa_get_info_alt) {
         snprintf(h->hsa_why, sizeof(h->hsa_why), "libhsa-runtime64 lacks the hsa_* functions used");
         return;
     }
+    TRACE_LIST(HSA_FNS);
     hsa_status_t e = h->hsa_init();
     if (e) {
         snprintf(h->hsa_why, sizeof(h->hsa_why), "hsa_init: status 0x%x", (unsigned)e);
@@ -640,14 +787,15 @@ static void load_rtc(struct gpu_backend *b, struct hip *h)
         if (!cand)
             return;
     }
-#define LOADRTC(fn) h->fn = (__typeof__(&fn))dlsym(cand, #fn);
-    RTC_FNS(LOADRTC)
-#define NEEDRTC(fn)                                                                                \
+#define LOADRTC(r, fn, ...) h->fn = (__typeof__(&fn))dlsym(cand, #fn);
+    RTC_FNS(LOADRTC, LOADRTC)
+#define NEEDRTC(r, fn, ...)                                                                        \
     if (!h->fn) {                                                                                  \
         snprintf(b->rtc_err, sizeof(b->rtc_err), "%.400s lacks %s", b->rtc_lib, #fn);              \
         return;                                                                                    \
     }
-    RTC_FNS(NEEDRTC)
+    RTC_FNS(NEEDRTC, NEEDRTC)
+    TRACE_LIST(RTC_FNS);
     h->rtc = cand;
 }
 
@@ -670,15 +818,17 @@ struct gpu_backend *gpu_backend_hip_open(char **why)
     h->h = gpu_dlopen_first(names, ARRAY_SIZE(names), b->lib, sizeof(b->lib), &sb);
     if (!h->h)
         goto fail;
-#define LOAD(fn) h->fn = (__typeof__(&fn))dlsym(h->h, #fn);
-    HIP_FNS(LOAD)
-    HIP_OPT_FNS(LOAD)
-#define NEED(fn)                                                                                   \
+#define LOAD(r, fn, ...) h->fn = (__typeof__(&fn))dlsym(h->h, #fn);
+    HIP_FNS(LOAD, LOAD)
+    HIP_OPT_FNS(LOAD, LOAD)
+#define NEED(r, fn, ...)                                                                           \
     if (!h->fn) {                                                                                  \
         strbuf_addf(&sb, "%s lacks %s", b->lib, #fn);                                              \
         goto fail;                                                                                 \
     }
-    HIP_FNS(NEED)
+    HIP_FNS(NEED, NEED)
+    TRACE_LIST(HIP_FNS);
+    TRACE_LIST(HIP_OPT_FNS);
     h->hipRuntimeGetVersion(&b->runtime_version);
     load_rtc(b, h);
     /* with no GPU, hipInit fails (hipErrorNoDevice, or hipErrorInvalidDevice

@@ -5,6 +5,26 @@
 #include <string.h>
 
 #include "backend.h"
+#include "gpu_trace.h"
+
+/* --trace-gpu (gpu_trace.h): the real functions behind the wrappers */
+static struct {
+    RSMI_BIND_FNS(RSMI_BIND_DECL, RSMI_BIND_DECL)
+} tr_real;
+
+static const char *tr_rsmi_name(unsigned e)
+{
+    const char *s = NULL;
+    if (!tr_real.rsmi_status_string || tr_real.rsmi_status_string(e, &s) != RSMI_STATUS_SUCCESS)
+        return NULL;
+    return s;
+}
+
+#define GT_EXTRA_TYPES
+#include "trace_gen.h"
+#define TW_RSMI(r, fn, ...) GT_WRAPPER(tr_real, "rsmi", tr_rsmi_name, r, fn, __VA_ARGS__)
+#define TW0_RSMI(r, fn) GT_WRAPPER0(tr_real, "rsmi", tr_rsmi_name, r, fn)
+RSMI_BIND_FNS(TW_RSMI, TW0_RSMI)
 
 int rsmi_bind_load(struct rsmi_bind *b, char *why, size_t why_n)
 {
@@ -16,8 +36,14 @@ int rsmi_bind_load(struct rsmi_bind *b, char *why, size_t why_n)
                           sizeof(b->lib), why, why_n);
     if (!b->h)
         return -1;
-#define RSMI_BIND_LOAD(fn) b->fn = (__typeof__(&fn))dlsym(b->h, #fn);
-    RSMI_BIND_FNS(RSMI_BIND_LOAD)
+#define RSMI_BIND_LOAD(r, fn, ...) b->fn = (__typeof__(&fn))dlsym(b->h, #fn);
+    RSMI_BIND_FNS(RSMI_BIND_LOAD, RSMI_BIND_LOAD)
+#define RSMI_BIND_WRAP(r, fn, ...)                                                                 \
+    if (b->fn && gpu_trace_on()) {                                                                 \
+        tr_real.fn = b->fn;                                                                        \
+        b->fn = tw_##fn;                                                                           \
+    }
+    RSMI_BIND_FNS(RSMI_BIND_WRAP, RSMI_BIND_WRAP)
     return 0;
 }
 

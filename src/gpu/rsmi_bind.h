@@ -13,26 +13,29 @@
 #include "pci_addr.h"
 #include "rsmi_api.h"
 
-#define RSMI_BIND_FNS(X)                                                                           \
-    X(rsmi_init)                                                                                   \
-    X(rsmi_shut_down)                                                                              \
-    X(rsmi_status_string)                                                                          \
-    X(rsmi_num_monitor_devices)                                                                    \
-    X(rsmi_dev_pci_id_get)                                                                         \
-    X(rsmi_dev_gpu_clk_freq_get)                                                                   \
-    X(rsmi_dev_power_ave_get)                                                                      \
-    X(rsmi_dev_power_cap_get)                                                                      \
-    X(rsmi_dev_temp_metric_get)                                                                    \
-    X(rsmi_dev_busy_percent_get)                                                                   \
-    X(rsmi_dev_fan_rpms_get)                                                                       \
-    X(rsmi_dev_memory_usage_get)                                                                   \
-    X(rsmi_dev_memory_total_get)
+/* each function with its return and parameter types: the same list binds
+ * them and generates their --trace-gpu wrappers (trace_gen.h); X0: none */
+#define RSMI_BIND_FNS(X, X0)                                                                       \
+    X(rsmi_status_t, rsmi_init, uint64_t)                                                          \
+    X0(rsmi_status_t, rsmi_shut_down)                                                              \
+    X(rsmi_status_t, rsmi_status_string, rsmi_status_t, const char **)                             \
+    X(rsmi_status_t, rsmi_num_monitor_devices, uint32_t *)                                         \
+    X(rsmi_status_t, rsmi_dev_pci_id_get, uint32_t, uint64_t *)                                    \
+    X(rsmi_status_t, rsmi_dev_gpu_clk_freq_get, uint32_t, rsmi_clk_type_t, rsmi_frequencies_t *)   \
+    X(rsmi_status_t, rsmi_dev_power_ave_get, uint32_t, uint32_t, uint64_t *)                       \
+    X(rsmi_status_t, rsmi_dev_power_cap_get, uint32_t, uint32_t, uint64_t *)                       \
+    X(rsmi_status_t, rsmi_dev_temp_metric_get, uint32_t, uint32_t, rsmi_temperature_metric_t,      \
+      int64_t *)                                                                                   \
+    X(rsmi_status_t, rsmi_dev_busy_percent_get, uint32_t, uint32_t *)                              \
+    X(rsmi_status_t, rsmi_dev_fan_rpms_get, uint32_t, uint32_t, int64_t *)                         \
+    X(rsmi_status_t, rsmi_dev_memory_usage_get, uint32_t, rsmi_memory_type_t, uint64_t *)          \
+    X(rsmi_status_t, rsmi_dev_memory_total_get, uint32_t, rsmi_memory_type_t, uint64_t *)
 
-#define RSMI_BIND_DECL(fn) __typeof__(&fn) fn;
+#define RSMI_BIND_DECL(r, fn, ...) __typeof__(&fn) fn;
 struct rsmi_bind {
     void *h;
     char lib[256]; /* the path that loaded */
-    RSMI_BIND_FNS(RSMI_BIND_DECL)
+    RSMI_BIND_FNS(RSMI_BIND_DECL, RSMI_BIND_DECL)
 };
 
 /* load the library and resolve every function (NULL: not in this library):

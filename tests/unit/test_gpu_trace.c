@@ -1,0 +1,147 @@
+/* test_gpu_trace.c - the --trace-gpu lines (src/gpu/gpu_trace.c) through a
+ * wrapper made by trace_gen.h, the generator the HIP backend uses: an
+ * allocation gets an id and pointers into it print as offsets, a freed one
+ * leaves the table, other pointers get ids by first appearance, output
+ * values print after the call ("?" after a failed one), a failed status is
+ * spelled by the library's name function, strings are cut and lose the
+ * host's, the user's and the home directory's names, and an unwritable
+ * trace path is a clear error. */
+/* layers: core gpu */
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../src/gpu/gpu_trace.h"
+#include "test.h"
+
+static char arena[4096];
+
+static unsigned my_malloc(void **p, size_t n)
+{
+    *p = n <= sizeof(arena) ? arena : NULL;
+    return *p ? 0 : 2;
+}
+static unsigned my_free(void *p)
+{
+    (void)p;
+    return 0;
+}
+static unsigned my_copy(void *d, const void *s, size_t n, int *out)
+{
+    (void)d, (void)s;
+    *out = (int)n;
+    return n ? 0 : 1;
+}
+static unsigned my_compile(const char *name, int n, const char **opts)
+{
+    (void)name, (void)n, (void)opts;
+    return 0;
+}
+static unsigned my_sync(void)
+{
+    return 0;
+}
+static const char *my_err(unsigned e)
+{
+    return e == 1 ? "myErrorEmpty" : NULL;
+}
+
+static struct {
+    __typeof__(&my_malloc) hipMalloc;
+    __typeof__(&my_free) hipFree;
+    __typeof__(&my_copy) hipCopy;
+    __typeof__(&my_compile) hipCompile;
+    __typeof__(&my_sync) hipSync;
+} real = {my_malloc, my_free, my_copy, my_compile, my_sync};
+
+#define GT_EXTRA_TYPES
+#include "../../src/gpu/trace_gen.h"
+GT_WRAPPER(real, "hip", my_err, unsigned, hipMalloc, void **, size_t)
+GT_WRAPPER(real, "hip", my_err, unsigned, hipFree, void *)
+GT_WRAPPER(real, "hip", my_err, unsigned, hipCopy, void *, const void *, size_t, int *)
+GT_WRAPPER(real, "hip", my_err, unsigned, hipCompile, const char *, int, const char **)
+GT_WRAPPER0(real, "hip", my_err, unsigned, hipSync)
+
+/* the call and result columns of line i (0: the first call), "" if none */
+static const char *call(const char *text, int i, char *buf, size_t n)
+{
+    const char *l = text;
+    for (int k = -2; l && k < i; k++) /* two header lines */
+        l = (l = strchr(l, '\n')) ? l + 1 : NULL;
+    buf[0] = '\0';
+    if (!l)
+        return buf;
+    for (int tab = 0; tab < 4 && l; tab++)
+        l = (l = strchr(l, '\t')) ? l + 1 : NULL;
+    if (l)
+        snprintf(buf, n, "%.*s", (int)strcspn(l, "\n"), l);
+    return buf;
+}
+
+int main(void)
+{
+    char why[512], path[] = "/tmp/rvd-test-gpu-trace.XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+
+    CHECK(gpu_trace_open("/nonexistent-dir/trace.txt", why, sizeof(why)) == -1);
+    CHECK(strstr(why, "/nonexistent-dir/trace.txt") != NULL);
+    CHECK(!gpu_trace_on());
+
+    setenv("HOME", "/home/trace-tester", 1);
+    CHECK(gpu_trace_open(path, why, sizeof(why)) == 0);
+    CHECK(gpu_trace_on());
+    char host[256] = "";
+    gethostname(host, sizeof(host) - 1);
+    const struct passwd *pw = getpwuid(getuid());
+
+    void *d = NULL;
+    int got = -1;
+    CHECK(tw_hipMalloc(&d, 256) == 0);
+    CHECK(tw_hipCopy((char *)d + 64, arena + 4095, 16, &got) == 0 && got == 16);
+    CHECK(tw_hipCopy(d, &got, 0, &got) == 1);
+    char src[200];
+    snprintf(src, sizeof(src), "%s on %s in /home/trace-tester/k.hip %s", pw ? pw->pw_name : "u",
+             host, "and a tail that runs past the cut at sixty-four bytes");
+    const char *opts[] = {"--offload-arch=gfx90a", "-O3"};
+    CHECK(tw_hipCompile(src, 2, opts) == 0);
+    CHECK(tw_hipSync() == 0);
+    CHECK(tw_hipFree(d) == 0);
+    CHECK(tw_hipCopy(arena, NULL, 1, &got) == 0);
+    gpu_trace_close();
+    CHECK(!gpu_trace_on());
+
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL);
+    static char text[8192];
+    size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+    text[n] = '\0';
+    if (f)
+        fclose(f);
+    unlink(path);
+
+    char b[512];
+    CHECK(strncmp(text, "# rocm-vla-doctor GPU call trace 1:", 35) == 0);
+    CHECK_STR(call(text, 0, b, sizeof(b)), "hip\thipMalloc(&d1, 256)\t0");
+    /* the source lies past the allocation's end: another pointer */
+    CHECK_STR(call(text, 1, b, sizeof(b)), "hip\thipCopy(d1+0x40, p1, 16, &16)\t0");
+    CHECK_STR(call(text, 2, b, sizeof(b)), "hip\thipCopy(d1, p2, 0, &?)\t1 myErrorEmpty");
+    call(text, 3, b, sizeof(b));
+    CHECK(strstr(b, "hip\thipCompile(\"USER on HOST in ~/k.hip and") == b);
+    CHECK(strstr(b, "...(") != NULL);
+    CHECK(strstr(b, ", 2, {\"--offload-arch=gfx90a\", \"-O3\"})\t0") != NULL);
+    CHECK_STR(call(text, 4, b, sizeof(b)), "hip\thipSync()\t0");
+    CHECK_STR(call(text, 5, b, sizeof(b)), "hip\thipFree(d1)\t0");
+    /* freed: the arena's address is an ordinary pointer now */
+    CHECK_STR(call(text, 6, b, sizeof(b)), "hip\thipCopy(p3, NULL, 1, &1)\t0");
+    CHECK_STR(call(text, 7, b, sizeof(b)), "");
+    if (host[0] && strlen(host) >= 2)
+        CHECK(strstr(text, host) == NULL);
+    if (pw && strlen(pw->pw_name) >= 2)
+        CHECK(strstr(text, pw->pw_name) == NULL);
+    CHECK(strstr(text, "trace-tester") == NULL);
+    return test_report();
+}
