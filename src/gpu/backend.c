@@ -142,6 +142,8 @@ void gpu_backend_close(struct gpu_backend *b)
      * their code; the probe child exits right after */
     if (!b)
         return;
+    if (b->close)
+        b->close(b);
     free(b->priv);
     free(b);
 }
