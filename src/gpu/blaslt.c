@@ -43,25 +43,15 @@ struct lt_plan {
     int ran;     /* a run of the plan succeeded */
 };
 
-/* the calls with the libraries' handles as void * (both are pointers to
- * opaque structures) and their enumerations as int (4 bytes in both ABIs) */
 struct gpu_lt {
     const struct lt_lib *L;
-    int (*create)(void **h);
-    int (*pref_create)(void **p);
-    int (*desc_create)(void **d, int compute, int scale);
-    int (*desc_set)(void *d, int attr, const void *buf, size_t n);
-    int (*layout_create)(void **l, int type, uint64_t rows, uint64_t cols, int64_t ld);
-    int (*pref_set)(void *p, int attr, const void *buf, size_t n);
-    int (*heuristic)(void *h, void *d, void *a, void *b, void *c, void *dd, void *p, int want,
-                     void *res, int *got);
-    int (*matmul)(void *h, void *d, const void *alpha, const void *A, void *la, const void *B,
-                  void *lb, const void *beta, const void *C, void *lc, void *D, void *ld,
-                  const void *algo, void *ws, size_t wsn, void *stream);
-    int (*layout_destroy)(void *l);
-    int (*desc_destroy)(void *d);
-    int (*pref_destroy)(void *p);
-    int (*destroy)(void *h);
+    lt_create_fn create, pref_create;
+    lt_desc_create_fn desc_create;
+    lt_set_fn desc_set, pref_set;
+    lt_layout_create_fn layout_create;
+    lt_heuristic_fn heuristic;
+    lt_matmul_fn matmul;
+    lt_destroy_fn layout_destroy, desc_destroy, pref_destroy, destroy;
     void *handle, *pref;
     void *ws;
     size_t ws_len;

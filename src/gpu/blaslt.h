@@ -47,6 +47,28 @@ enum lt_fn {
         [LT_PREF_DESTROY] = p "MatmulPreferenceDestroy", [LT_DESTROY] = p "Destroy"                \
     }
 
+/* the calls as blaslt.c makes them: the libraries' handles as void * (both
+ * are pointers to opaque structures), their enumerations as int (4 bytes in
+ * both ABIs) */
+typedef int (*lt_create_fn)(void **o); /* the handle, the preference */
+typedef int (*lt_desc_create_fn)(void **d, int compute, int scale);
+typedef int (*lt_set_fn)(void *o, int attr, const void *buf, size_t n);
+typedef int (*lt_layout_create_fn)(void **l, int type, uint64_t rows, uint64_t cols, int64_t ld);
+typedef int (*lt_heuristic_fn)(void *h, void *d, void *a, void *b, void *c, void *dd, void *p,
+                               int want, void *res, int *got);
+typedef int (*lt_matmul_fn)(void *h, void *d, const void *alpha, const void *A, void *la,
+                            const void *B, void *lb, const void *beta, const void *C, void *lc,
+                            void *D, void *ld, const void *algo, void *ws, size_t wsn,
+                            void *stream);
+typedef int (*lt_destroy_fn)(void *o);
+
+/* the binding's prototype fn (from its *_api.h, held against the vendor's
+ * header) has the shape of the call T that blaslt.c makes: gcc's
+ * -Wcast-function-type, an error under -Werror, rejects another number of
+ * arguments or an integer where a pointer (or a wider integer) is; never
+ * evaluated, so nothing is linked */
+#define LT_SHAPE(T, fn) _Static_assert(sizeof((T)&fn) != 0, #fn)
+
 /* one library: symbols, the enumeration values its header gives, and where
  * the heuristic result's fields are (offsetof in the binding) */
 struct lt_lib {

@@ -9,6 +9,19 @@
 
 #include "cublaslt_api.h"
 
+/* the prototypes have the shapes blaslt.c calls them with */
+LT_SHAPE(lt_create_fn, cublasLtCreate);
+LT_SHAPE(lt_create_fn, cublasLtMatmulPreferenceCreate);
+LT_SHAPE(lt_desc_create_fn, cublasLtMatmulDescCreate);
+LT_SHAPE(lt_set_fn, cublasLtMatmulDescSetAttribute);
+LT_SHAPE(lt_set_fn, cublasLtMatmulPreferenceSetAttribute);
+LT_SHAPE(lt_layout_create_fn, cublasLtMatrixLayoutCreate);
+LT_SHAPE(lt_heuristic_fn, cublasLtMatmulAlgoGetHeuristic);
+LT_SHAPE(lt_matmul_fn, cublasLtMatmul);
+LT_SHAPE(lt_destroy_fn, cublasLtMatrixLayoutDestroy);
+LT_SHAPE(lt_destroy_fn, cublasLtMatmulDescDestroy);
+LT_SHAPE(lt_destroy_fn, cublasLtMatmulPreferenceDestroy);
+
 static const struct lt_lib cublaslt = {
     .name = "cuBLASLt",
     .sym = LT_SYMS("cublasLt"),

@@ -12,6 +12,20 @@
 
 #include "hipblaslt_api.h"
 
+/* the prototypes have the shapes blaslt.c calls them with */
+LT_SHAPE(lt_create_fn, hipblasLtCreate);
+LT_SHAPE(lt_create_fn, hipblasLtMatmulPreferenceCreate);
+LT_SHAPE(lt_desc_create_fn, hipblasLtMatmulDescCreate);
+LT_SHAPE(lt_set_fn, hipblasLtMatmulDescSetAttribute);
+LT_SHAPE(lt_set_fn, hipblasLtMatmulPreferenceSetAttribute);
+LT_SHAPE(lt_layout_create_fn, hipblasLtMatrixLayoutCreate);
+LT_SHAPE(lt_heuristic_fn, hipblasLtMatmulAlgoGetHeuristic);
+LT_SHAPE(lt_matmul_fn, hipblasLtMatmul);
+LT_SHAPE(lt_destroy_fn, hipblasLtMatrixLayoutDestroy);
+LT_SHAPE(lt_destroy_fn, hipblasLtMatmulDescDestroy);
+LT_SHAPE(lt_destroy_fn, hipblasLtMatmulPreferenceDestroy);
+LT_SHAPE(lt_destroy_fn, hipblasLtDestroy);
+
 static const struct lt_lib hipblaslt = {
     .name = "hipBLASLt",
     .sym = LT_SYMS("hipblasLt"),
