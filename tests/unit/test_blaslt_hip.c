@@ -5,7 +5,8 @@
  * one GEMM with bias and GELU in hipBLASLt's own attribute numbers (create,
  * preference, matmul descriptor, layouts, preference attribute, heuristic,
  * matmul, and every object destroyed at close); and each call failing in
- * turn: at open (the library absent, hipblasLtCreate, the preference)
+ * turn: at open (the library absent, hipblasLtCreate, the preference,
+ * ROCM_VLA_DOCTOR_NO_BLASLT, ROCM_VLA_DOCTOR_NO_BLAS)
  * blas_lt is NULL with the reason in blas_lt_err and the runtime.hip.blaslt
  * text while rocBLAS stays bound; during a GEMM (descriptor, an attribute, a
  * layout, the preference, the heuristic, no algorithm, the matmul itself)
@@ -130,6 +131,15 @@ static void test_open_failures(void)
     setenv("ROCM_VLA_DOCTOR_HIPBLASLT_LIB", "/nonexistent/libhipblaslt.so.1", 1);
     open_fails(NULL, "/nonexistent/libhipblaslt.so.1");
     setenv("ROCM_VLA_DOCTOR_HIPBLASLT_LIB", keep, 1);
+    /* no vendor BLAS at all: hipBLASLt dropped with rocBLAS, and said */
+    setenv("ROCM_VLA_DOCTOR_NO_BLAS", "1", 1);
+    struct gpu_backend *nb = open_hip();
+    unsetenv("ROCM_VLA_DOCTOR_NO_BLAS");
+    CHECK(nb && !nb->blas_lt && !nb->blas_gemm_ex);
+    CHECK(nb && strstr(nb->blas_lt_err, "disabled by ROCM_VLA_DOCTOR_NO_BLAS"));
+    CHECK(nb && strstr(nb->extra_lib, "no hipBLASLt: disabled by ROCM_VLA_DOCTOR_NO_BLAS"));
+    gpu_backend_close(nb);
+    CHECK(fk && fk->live == 0);
     /* no rocBLAS: nothing to fall back on, hipBLASLt is not tried */
     snprintf(keep, sizeof(keep), "%s", getenv("ROCM_VLA_DOCTOR_ROCBLAS_LIB"));
     setenv("ROCM_VLA_DOCTOR_ROCBLAS_LIB", "/nonexistent/librocblas.so", 1);
