@@ -42,9 +42,11 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # librocm_smi64 whose devices come from the environment, loaded by test_gpu_pairing;
 # a libcublasLt that records the epilogue asked (test_blaslt); a librocblas
 # whose batched GEMM runs on the host, and one without it (test_vla_attn_ptrs);
-# a libnvidia-ml whose processes come from the environment (test_tel_nvml)
+# a libnvidia-ml whose processes come from the environment (test_tel_nvml);
+# a libhipblaslt that logs its calls and fails the one named (test_blaslt_hip)
 FAKE_LIBS := $(BUILD)/tests/fake/libamdhip64.so $(BUILD)/tests/fake/libhsa-runtime64.so \
              $(BUILD)/tests/fake/librocm_smi64.so $(BUILD)/tests/fake/libcublasLt.so \
+             $(BUILD)/tests/fake/libhipblaslt.so \
              $(BUILD)/tests/fake/librocblas.so $(BUILD)/tests/fake/librocblas_nobatch.so \
              $(BUILD)/tests/fake/libnvidia-ml.so.1
 
@@ -136,6 +138,9 @@ $(BUILD)/tests/fake/librocm_smi64.so: tests/fake/fake_rsmi.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -shared -fPIC -o $@ $<
 $(BUILD)/tests/fake/libcublasLt.so: tests/fake/fake_cublaslt.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -shared -fPIC -o $@ $<
+$(BUILD)/tests/fake/libhipblaslt.so: tests/fake/fake_hipblaslt.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -shared -fPIC -o $@ $<
 $(BUILD)/tests/fake/librocblas.so: tests/fake/fake_rocblas.c

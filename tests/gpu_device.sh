@@ -202,13 +202,13 @@ for case in 'decoder attention' 'attention_o' 'time_concat' 'axpy, then matmul';
     [ "$(grep -c "^ok   $case" "$OUT/ktest.txt")" -ge 6 ] && ! grep -q "^FAIL $case" "$OUT/ktest.txt" && ok || bad "kernel tests: '$case' cases missing or failed"
 done
 if grep -q 'GEMMs through .*(tuned per shape)' "$OUT/ktest.txt"; then
-    grep -q '^ok   pass: GPU bf16 cuBLASLt vs cublasGemmEx' "$OUT/ktest.txt" && ok || bad "kernel tests: the cuBLASLt A/B pass missing"
-    grep -q '^-- fused ops, fp32, GEMMs through cublasGemmEx instead of cuBLASLt' "$OUT/ktest.txt" && ok || bad "kernel tests: the ops without cuBLASLt missing"
+    grep -Eq '^ok   pass: GPU bf16 (cuBLASLt vs cublasGemmEx|hipBLASLt vs rocBLAS)' "$OUT/ktest.txt" && ok || bad "kernel tests: the Lt A/B pass missing"
+    grep -Eq '^-- fused ops, fp32, GEMMs through (cublasGemmEx instead of cuBLASLt|rocBLAS instead of hipBLASLt)' "$OUT/ktest.txt" && ok || bad "kernel tests: the ops without the Lt library missing"
     ROCM_VLA_DOCTOR_NO_BLASLT=1 "$RVD" bench --kernel-test >"$OUT/ktest-nolt.txt" 2>&1 && ok || bad "bench --kernel-test with ROCM_VLA_DOCTOR_NO_BLASLT=1 failed"
-    grep -q '^skip the cuBLASLt A/B: disabled by ROCM_VLA_DOCTOR_NO_BLASLT=1' "$OUT/ktest-nolt.txt" && ok || bad "NO_BLASLT: the kernel tests still used cuBLASLt"
+    grep -Eq '^skip the (cu|hip)BLASLt A/B: disabled by ROCM_VLA_DOCTOR_NO_BLASLT=1' "$OUT/ktest-nolt.txt" && ok || bad "NO_BLASLT: the kernel tests still used the Lt library"
 else
-    echo "SKIP gpu_device: no cuBLASLt on this backend: $(grep '^skip the cuBLASLt' "$OUT/ktest.txt")"
-    grep -q '^skip the cuBLASLt A/B: ' "$OUT/ktest.txt" && ok || bad "kernel tests: no cuBLASLt and no reason given"
+    echo "SKIP gpu_device: no Lt library on this backend: $(grep -E '^skip the (cu|hip)BLASLt' "$OUT/ktest.txt")"
+    grep -Eq '^skip the (cu|hip)BLASLt A/B: ' "$OUT/ktest.txt" && ok || bad "kernel tests: no Lt library and no reason given"
 fi
 # the vision attention's GEMMs over sequences x heads by pointer arrays
 # (cublasGemmBatchedEx / rocblas_gemm_batched_ex), else and with

@@ -59,6 +59,10 @@ static struct gpu_backend *no_blas_if_asked(struct gpu_backend *b)
     if (b->blas_lt) {
         b->blas_lt = NULL;
         snprintf(b->blas_lt_err, sizeof(b->blas_lt_err), "disabled by ROCM_VLA_DOCTOR_NO_BLAS");
+        if (b->extra_lib[0]) /* HIP: runtime.hip.blaslt named the library bound */
+            snprintf(b->extra_lib, sizeof(b->extra_lib),
+                     "no hipBLASLt: disabled by ROCM_VLA_DOCTOR_NO_BLAS, not using %.400s",
+                     b->blas_lt_lib);
         b->blas_lt_lib[0] = '\0';
     }
     b->blas_gemm = NULL;
@@ -142,6 +146,8 @@ void gpu_backend_close(struct gpu_backend *b)
      * their code; the probe child exits right after */
     if (!b)
         return;
+    if (b->close)
+        b->close(b);
     free(b->priv);
     free(b);
 }

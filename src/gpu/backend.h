@@ -157,8 +157,10 @@ struct gpu_backend {
                    int transb, int m, int n, int k, float alpha, const void *A, long lda,
                    const void *B, long ldb, float beta, void *C, long ldc, const void *bias,
                    enum gpu_dtype bias_t, int epi, gpu_stream s);
-    char blas_lt_lib[512]; /* the cuBLASLt loaded, "" = none */
-    char blas_lt_err[512]; /* why none ("" when bound) */
+    char blas_lt_lib[512];  /* the cuBLASLt loaded, "" = none */
+    char blas_lt_err[512];  /* why none ("" when bound) */
+    char blas_lt_note[512]; /* why the last GPU_LT_NO_ALGO ("" = none yet): the caller's BLAS ran */
+    void (*close)(struct gpu_backend *b); /* frees what priv holds beyond itself; NULL = nothing */
 
     /* graph capture of everything issued on s, then replay */
     int (*graph_begin)(struct gpu_backend *b, gpu_stream s);

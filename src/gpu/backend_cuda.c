@@ -451,6 +451,11 @@ static int c_blas_lt(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct,
                        beta, Cm, ldc, bias, bias_t, epi, s);
 }
 
+static void c_close(struct gpu_backend *b)
+{
+    gpu_lt_close(C(b)->lt);
+}
+
 static int c_graph_begin(struct gpu_backend *b, gpu_stream s)
 {
     if (!C(b)->cuStreamBeginCapture_v2)
@@ -610,6 +615,7 @@ struct gpu_backend *gpu_backend_cuda_open(char **why)
     b->blas_gemm_ex = c->blas && c->cublasGemmStridedBatchedEx ? c_blas_gemm_ex : NULL;
     b->blas_gemm_ptrs = c->blas && c->cublasGemmBatchedEx ? c_blas_gemm_ptrs : NULL;
     b->blas_lt = c->lt ? c_blas_lt : NULL;
+    b->close = c_close;
     b->graph_begin = c_graph_begin;
     b->graph_end = c_graph_end;
     b->graph_launch = c_graph_launch;

@@ -5,8 +5,10 @@
  * .so.4 of ROCm 6, .so.3, .so.0) through rocblas_gemm_ex when it loads, else
  * blas_gemm is NULL and gpu_gemm() uses the project's kernel (gemm.h;
  * blas_err says why). hipBLASLt (libhipblaslt.so.1 of ROCm 7, .so.0 of 6.x) is
- * looked for and reported (extra_lib), not bound: rocBLAS is the BLAS every
- * ROCm release ships and PyTorch falls back to.
+ * bound as blas_lt (blaslt_hip.c: the tuned per-shape path cuBLASLt takes on
+ * CUDA) where rocBLAS is, since every call it refuses runs through rocBLAS;
+ * without it, or when it fails, blas_lt is NULL and blas_lt_err and extra_lib
+ * (the runtime.hip.blaslt fact) say why the GEMMs go through rocBLAS.
  *
  * Devices: a HIP device's ISA name comes from the HSA agent at the same PCI
  * address (hipDeviceGetPCIBusId against HSA_AMD_AGENT_INFO_BDFID/DOMAIN),
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "blaslt_hip.h"
 #include "gpu_trace.h"
 #include "hip_api.h"
 #include "pci_addr.h"
@@ -128,6 +131,8 @@ struct hip {
     void *h, *rtc, *hsa, *blas;
     ALL_FNS(DECL, DECL)
     rocblas_handle handle; /* created on the first GEMM (needs a device) */
+    struct gpu_lt *lt;     /* hipBLASLt, NULL = GEMMs through rocBLAS */
+    int capturing;         /* between graph_begin and graph_end: hipBLASLt must not tune */
     int hsa_ok;
     char hsa_why[256]; /* why there are no agents: library, symbol or hsa_init */
     int nagent;
@@ -507,11 +512,14 @@ static int h_graph_begin(struct gpu_backend *b, gpu_stream s)
 {
     if (!H(b)->hipStreamBeginCapture)
         return gpu_set_err(b, "no graph API in this runtime"), -1;
-    return CALL(b, hipStreamBeginCapture, s, hipStreamCaptureModeThreadLocal);
+    int e = CALL(b, hipStreamBeginCapture, s, hipStreamCaptureModeThreadLocal);
+    H(b)->capturing = !e;
+    return e;
 }
 static int h_graph_end(struct gpu_backend *b, gpu_stream s, gpu_graph *g)
 {
     hipGraph_t graph = NULL;
+    H(b)->capturing = 0;
     int e = CALL(b, hipStreamEndCapture, s, &graph);
     if (e)
         return e;
@@ -617,6 +625,23 @@ static int h_blas_gemm_ptrs(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dt
                         rocblas_gemm_algo_standard, 0, 0));
 }
 
+/* backend.h blas_lt: tuned only outside this backend's own stream capture
+ * (no allocation, no synchronisation inside one) */
+static int h_blas_lt(struct gpu_backend *b, enum gpu_dtype t, enum gpu_dtype ct, int transa,
+                     int transb, int m, int n, int k, float alpha, const void *A, long lda,
+                     const void *B, long ldb, float beta, void *Cm, long ldc, const void *bias,
+                     enum gpu_dtype bias_t, int epi, gpu_stream s)
+{
+    struct hip *h = H(b);
+    return gpu_lt_gemm(h->lt, b, !h->capturing, t, ct, transa, transb, m, n, k, alpha, A, lda, B,
+                       ldb, beta, Cm, ldc, bias, bias_t, epi, s);
+}
+
+static void h_close(struct gpu_backend *b)
+{
+    gpu_lt_close(H(b)->lt);
+}
+
 static char *hip_dir;
 
 void gpu_backend_hip_use_dir(const char *dir)
@@ -678,10 +703,25 @@ static void load_blas(struct gpu_backend *b, struct hip *h)
     b->blas_api = "rocBLAS rocblas_gemm_ex";
 }
 
-/* hipBLASLt: reported beside rocBLAS (PyTorch's default GEMM path on MI200+ since
- * ROCm 6), not bound; the loaded name says which ROCm series it belongs to */
-static void find_blaslt(struct gpu_backend *b)
+/* hipBLASLt (PyTorch's default GEMM path on MI200+ since ROCm 6): bound as
+ * blas_lt where rocBLAS is (the fallback for what it refuses); extra_lib is
+ * the library bound (its name says the ROCm series) or why the GEMMs go
+ * through rocBLAS instead */
+static void bind_blaslt(struct gpu_backend *b, struct hip *h)
 {
+    const char *off = getenv("ROCM_VLA_DOCTOR_NO_BLASLT");
+    if (off && *off && strcmp(off, "0") != 0)
+        snprintf(b->blas_lt_err, sizeof(b->blas_lt_err),
+                 "disabled by ROCM_VLA_DOCTOR_NO_BLASLT=%.32s", off);
+    else if (!h->blas)
+        snprintf(b->blas_lt_err, sizeof(b->blas_lt_err), "not tried: no rocBLAS (%.400s)",
+                 b->blas_err);
+    else if (b->init_err[0]) /* hipblasLtCreate needs a device */
+        snprintf(b->blas_lt_err, sizeof(b->blas_lt_err), "not tried: %.400s", b->init_err);
+    if (b->blas_lt_err[0]) {
+        snprintf(b->extra_lib, sizeof(b->extra_lib), "no hipBLASLt: %.480s", b->blas_lt_err);
+        return;
+    }
     const char *forced = getenv("ROCM_VLA_DOCTOR_HIPBLASLT_LIB");
     char own[4096];
     const char *const names[] = {forced,
@@ -690,15 +730,16 @@ static void find_blaslt(struct gpu_backend *b)
                                  forced ? NULL : "libhipblaslt.so.1",
                                  forced ? NULL : "libhipblaslt.so.0",
                                  forced ? NULL : "/opt/rocm/lib/libhipblaslt.so"};
-    struct strbuf why = STRBUF_INIT;
-    char path[sizeof(b->extra_lib)] = "";
-    void *l = gpu_dlopen_first(names, ARRAY_SIZE(names), path, sizeof(path), &why);
-    if (l)
-        snprintf(b->extra_lib, sizeof(b->extra_lib), "%s", path);
-    else
-        snprintf(b->extra_lib, sizeof(b->extra_lib), "no hipBLASLt: %.480s",
-                 why.buf ? why.buf : "not found");
-    strbuf_release(&why);
+    char *why = NULL;
+    h->lt = gpu_lt_hip_open(names, ARRAY_SIZE(names), b->blas_lt_lib, sizeof(b->blas_lt_lib), &why);
+    if (h->lt)
+        snprintf(b->extra_lib, sizeof(b->extra_lib), "%s", b->blas_lt_lib);
+    else {
+        snprintf(b->blas_lt_err, sizeof(b->blas_lt_err), "%.300s; GEMMs through rocBLAS (%.160s)",
+                 why ? why : "not loaded", b->blas_lib);
+        snprintf(b->extra_lib, sizeof(b->extra_lib), "no hipBLASLt: %.480s", b->blas_lt_err);
+    }
+    free(why);
 }
 
 static hsa_status_t isa_cb(hsa_isa_t isa, void *data)
@@ -840,7 +881,7 @@ struct gpu_backend *gpu_backend_hip_open(char **why)
     h->hipDriverGetVersion(&b->driver_version);
     load_hsa(h);
     load_blas(b, h);
-    find_blaslt(b);
+    bind_blaslt(b, h);
     b->device_count = h_device_count;
     b->set_device = h_set_device;
     b->props = h_props;
@@ -875,6 +916,8 @@ struct gpu_backend *gpu_backend_hip_open(char **why)
     b->blas_gemm = h->blas ? h_blas_gemm : NULL;
     b->blas_gemm_ex = h->blas && h->rocblas_gemm_strided_batched_ex ? h_blas_gemm_ex : NULL;
     b->blas_gemm_ptrs = h->blas && h->rocblas_gemm_batched_ex ? h_blas_gemm_ptrs : NULL;
+    b->blas_lt = h->lt ? h_blas_lt : NULL;
+    b->close = h_close;
     b->graph_begin = h_graph_begin;
     b->graph_end = h_graph_end;
     b->graph_launch = h_graph_launch;

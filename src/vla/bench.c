@@ -545,6 +545,8 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
     json_batch_grid(f, o, p);
     fputs("  \"vision_attention\": ", f);
     json_write_string(f, g->attention);
+    fputs(",\n  \"gemms\": ", f);
+    json_write_string(f, g->blas[0] ? g->blas : "the project's own kernel");
     fprintf(f, ",\n  \"graph\": %s,\n  \"graph_note\": ", g->graph ? "true" : "false");
     json_write_string(f, g->graph_why);
     fputs(",\n  \"flops\": ", f);

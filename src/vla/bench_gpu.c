@@ -192,6 +192,14 @@ static int prepare(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vl
         return gpu_error(g, o->error, sizeof(o->error), "first pass: ");
     o->first_pass_s = util_mono_s() - t1;
     o->cold_s = util_mono_s() - t0;
+    /* GEMMs the Lt BLAS refused ran through the plain BLAS: said beside it */
+    const char *lt_why = "";
+    long long ltf = vla_gpu_lt_fallbacks(g, &lt_why);
+    if (ltf > 0) {
+        size_t bl = strlen(o->blas);
+        snprintf(o->blas + bl, sizeof(o->blas) - bl,
+                 "; %lld GEMM calls of the first pass fell back (%s)", ltf, lt_why);
+    }
     /* which vision attention the first pass ran: launches, not intent */
     long long fl = 0;
     const char *fwhy = vla_gpu_flash(g, &fl);

@@ -129,17 +129,20 @@ int vla_kernel_test(const char *backend)
     }
     vla_gpu_set_dtype(g, "fp32");
     int lt = vla_gpu_set_blaslt(g, 0) == 0;
+    /* the libraries by name: on AMD the A/B is hipBLASLt against rocBLAS */
+    int amd = strcmp(gi->backend, "hip") == 0;
+    const char *ltn = amd ? "hipBLASLt" : "cuBLASLt", *exn = amd ? "rocBLAS" : "cublasGemmEx";
     if (lt) {
-        printf("-- fused ops, fp32, GEMMs through cublasGemmEx instead of cuBLASLt\n");
+        printf("-- fused ops, fp32, GEMMs through %s instead of %s\n", exn, ltn);
         fails += vla_ops_check(&vla_ops_cpu, go, 1e-4, stdout);
         /* the vision blocks' portable path: no bias or GELU epilogue, the
          * bias (and GELU) by kernels after a BLAS GEMM */
         vla_gpu_set_dtype(g, "bf16");
-        printf("-- fused ops, bf16, no cuBLASLt (the blocks' bias and GELU by kernels)\n");
+        printf("-- fused ops, bf16, no %s (the blocks' bias and GELU by kernels)\n", ltn);
         fails += vla_ops_check(&vla_ops_cpu, go, 3e-2, stdout);
         vla_gpu_set_dtype(g, "fp32");
     } else {
-        printf("skip the cuBLASLt A/B: %s\n", gi->lt_why);
+        printf("skip the %s A/B: %s\n", ltn, gi->lt_why);
     }
     vla_gpu_set_blaslt(g, 1);
 
@@ -198,8 +201,10 @@ int vla_kernel_test(const char *backend)
         }
         fails += judge("pass: GPU bf16 fused vs GPU bf16 unfused", gbf, gun, na, 0.99999, 2e-2);
         fails += judge("pass: GPU bf16 vs CPU fp32", gbf, cpu, na, 0.999, 5e-2);
+        char ab[96];
+        snprintf(ab, sizeof(ab), "pass: GPU bf16 %s vs %s", ltn, exn);
         if (lt)
-            fails += judge("pass: GPU bf16 cuBLASLt vs cublasGemmEx", gbf, gex, na, 0.99999, 2e-2);
+            fails += judge(ab, gbf, gex, na, 0.99999, 2e-2);
     }
     vla_weights_release(&hw);
     vla_weights_release(&dw);

@@ -135,15 +135,20 @@ int vla_gpu_open(const char *kind, struct vla_gpu **out, char **why)
     snprintf(gp->info.device, sizeof(gp->info.device), "%s", p.name);
     snprintf(gp->info.pci, sizeof(gp->info.pci), "%s", p.pci);
     snprintf(gp->info.target, sizeof(gp->info.target), "%s", target);
-    if (b->blas_gemm_ex && b->blas_lt)
-        snprintf(gp->info.blas, sizeof(gp->info.blas), "%.200s + %.200s (tuned per shape)",
-                 b->blas_lib, b->blas_lt_lib);
-    else
-        snprintf(gp->info.blas, sizeof(gp->info.blas), "%s", b->blas_gemm_ex ? b->blas_lib : "");
     snprintf(gp->info.lt_why, sizeof(gp->info.lt_why), "%s",
              b->blas_lt          ? ""
              : b->blas_lt_err[0] ? b->blas_lt_err
-                                 : "this backend has no cuBLASLt binding (HIP: rocBLAS only)");
+                                 : "this backend has no Lt BLAS binding");
+    /* bench prints this: never the BLAS alone where the tuned path is missing */
+    const char *lt_name = strcmp(b->name, "hip") == 0 ? "hipBLASLt" : "cuBLASLt";
+    if (b->blas_gemm_ex && b->blas_lt)
+        snprintf(gp->info.blas, sizeof(gp->info.blas), "%.200s + %.200s (tuned per shape)",
+                 b->blas_lib, b->blas_lt_lib);
+    else if (b->blas_gemm_ex)
+        snprintf(gp->info.blas, sizeof(gp->info.blas), "%.150s (no %s: %.300s)", b->blas_lib,
+                 lt_name, gp->info.lt_why);
+    else
+        gp->info.blas[0] = '\0';
     gp->info.total_mem = p.total_mem;
     /* the fused attention kernel has a body only where the module's target
      * has mma.sync (CUDA sm_80 and newer) */
@@ -218,6 +223,12 @@ void vla_gpu_close(struct vla_gpu *gp)
         b->stream_destroy(b, gp->s);
     gpu_backend_close(b);
     free(gp);
+}
+
+long long vla_gpu_lt_fallbacks(struct vla_gpu *gp, const char **why)
+{
+    *why = gp->b->blas_lt_note;
+    return gp->lt_fallbacks;
 }
 
 int vla_gpu_set_blaslt(struct vla_gpu *gp, int on)

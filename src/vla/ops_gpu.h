@@ -50,6 +50,9 @@ void vla_gpu_set_fuse(struct vla_gpu *g, int on);
  * (ROCM_VLA_DOCTOR_NO_BLASLT=1 at open: never); 0: through blas_gemm_ex (the
  * kernel tests' A/B). -1 when the backend has no cuBLASLt */
 int vla_gpu_set_blaslt(struct vla_gpu *g, int on);
+/* batch-1 GEMMs the Lt BLAS answered GPU_LT_NO_ALGO since open (they ran
+ * through blas_gemm_ex instead); *why: the last reason, "" = none */
+long long vla_gpu_lt_fallbacks(struct vla_gpu *g, const char **why);
 /* since open: 16-bit GEMM operands found as a producer's shadow, found in a
  * mirror (the KV cache, x_t), and conversion kernels launched (the kernel
  * tests check that the fused paths ran) */

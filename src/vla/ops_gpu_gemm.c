@@ -26,10 +26,10 @@ int vgpu_lt_ex(struct vla_gpu *gp, enum gpu_dtype t, enum gpu_dtype ct, int ta, 
         return 1;
     }
     if (e)
-        vgpu_fail(gp, "GEMM (cuBLASLt)");
-    vgpu_prof_mark(gp, epi == GPU_LT_GELU ? "GEMM + bias + GELU (cuBLASLt)"
-                       : m <= 64          ? "GEMM, M <= 64 (cuBLASLt)"
-                                          : "GEMM, M > 64 (cuBLASLt)");
+        vgpu_fail(gp, "GEMM (cuBLASLt / hipBLASLt)");
+    vgpu_prof_mark(gp, epi == GPU_LT_GELU ? "GEMM + bias + GELU (Lt BLAS)"
+                       : m <= 64          ? "GEMM, M <= 64 (Lt BLAS)"
+                                          : "GEMM, M > 64 (Lt BLAS)");
     return 0;
 }
 
