@@ -136,9 +136,14 @@ struct pci_names *pci_names_open(void)
     pn->pacc->id_lookup_mode = 0;
     pci_set_name_list_path(pn->pacc, host, 1);
     lib_msg[0] = '\0';
-    if (!pci_load_name_list(pn->pacc))
-        snprintf(pn->why, sizeof(pn->why), "libpci cannot read %s: %s", pn->source,
-                 lib_msg[0] ? lib_msg : "no reason given");
+    if (!pci_load_name_list(pn->pacc)) {
+        /* built on the heap, then cut to the reason's size: a path and a
+         * message may be longer together than the reason holds */
+        char *why = xasprintf("libpci cannot read %s: %s", pn->source,
+                              lib_msg[0] ? lib_msg : "no reason given");
+        snprintf(pn->why, sizeof(pn->why), "%s", why);
+        free(why);
+    }
     return pn;
 }
 
