@@ -11,7 +11,7 @@ and the mutant is judged by the fast layers that read checks.yaml:
     (build/tools/mutation_eval; the facts come from one run of each
     fixture with the committed checks.yaml, so a mutant costs milliseconds),
   - the unit tests that load checks.yaml (test_boundaries, test_verdicts,
-    test_thermal, test_peaks) with RVD_TEST_CHECKS=<mutant>.
+    test_thermal, test_peaks, test_sources) with RVD_TEST_CHECKS=<mutant>.
 A mutant that no layer tells apart from the original is a survivor: a rule,
 threshold or operator that no test pins.
 
@@ -36,7 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 BUILD = os.environ.get("BUILD", "build")
 RVD = os.path.join(BUILD, "rocm-vla-doctor")
 EVAL = os.path.join(BUILD, "tools", "mutation_eval")
-UNITS = ["test_boundaries", "test_verdicts", "test_thermal", "test_peaks"]
+UNITS = ["test_boundaries", "test_verdicts", "test_thermal", "test_peaks", "test_sources"]
 FIX = "tests/fixtures"
 
 WHEN = re.compile(r'^(?P<indent>\s*)(?P<dash>- )?when: "(?P<expr>(?:[^"\\]|\\.)*)"\s*$')
