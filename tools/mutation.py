@@ -109,14 +109,17 @@ def expr_mutants(expr):
         for label, nv in (("x10", f * 10), ("/10", f / 10 if f else 1)):
             text = str(int(nv)) if isint and nv == int(nv) else repr(nv)
             if text != v:
-                out.append(("%s %s -> %s" % (label, v, text),
+                out.append(("%s %s -> %s at %d" % (label, v, text, m.start()),
                             expr[:m.start()] + text + expr[m.end():]))
+    # the position names which of several equal operators was swapped
     for a, b in SWAPS:
         for m in re.finditer(re.escape(a), expr):
-            out.append(("'%s' -> '%s'" % (a, b), expr[:m.start()] + b + expr[m.end():]))
+            out.append(("'%s' -> '%s' at %d" % (a, b, m.start()),
+                        expr[:m.start()] + b + expr[m.end():]))
     for a, b in SINGLE:
         for m in re.finditer(r"(?<![<>=!])%s(?!=)" % re.escape(a), expr):
-            out.append(("'%s' -> '%s'" % (a, b), expr[:m.start()] + b + expr[m.end():]))
+            out.append(("'%s' -> '%s' at %d" % (a, b, m.start()),
+                        expr[:m.start()] + b + expr[m.end():]))
     return out
 
 
