@@ -213,7 +213,7 @@ boundaries: $(BUILD)/.deps $(BUILD)/tools/dead_rules
 	@$(BUILD)/tools/dead_rules checks.yaml --cases tests/data/boundaries/cases.tsv
 
 mutation: $(BUILD)/.deps $(BIN) $(BUILD)/tools/mutation_eval $(BUILD)/tests/test_verdicts \
-          $(BUILD)/tests/test_boundaries
+          $(BUILD)/tests/test_boundaries $(BUILD)/tests/test_sources
 	@BUILD=$(BUILD) python3 tools/mutation.py $(if $(MUTATION_ONLY),--only $(MUTATION_ONLY))
 
 # the doctor on this machine

@@ -9,7 +9,9 @@
 # the VRAM pattern test, clean and with an injected bit flip; with two or more
 # GPUs, tests/gpu_multi.sh (every GPU, peer-to-peer);
 # every fact of these runs must be declared in the fact catalogue.
-# last the VLA probe's GPU path (tests/vla_probe.sh).
+# last the VLA probe's GPU path (tests/vla_probe.sh). On the H200 the GPU
+# checks that must give one status there are pinned (tests/data/h200-pins.tsv
+# through tests/gpu_pins.py): one "pin" line each with its status and rule.
 # Ends with "N passed, M failed".
 set -u
 RVD=${RVD:-build/rocm-vla-doctor}
@@ -338,7 +340,20 @@ sed -n '1,30p' "$OUT/soak.txt"
 
 # the fact catalogue covers what the GPU probes produce on real silicon
 # (tests/catalog.sh does the same for the CPU paths), the VLA pass included
-"$RVD" --level full --only vla.latency.total --json "$OUT/full.json" >"$OUT/full.txt" 2>&1
+"$RVD" --level full --only vla. --json "$OUT/full.json" >"$OUT/full.txt" 2>&1
+# issue 21: on the H200 (runtime device 0's name), the checks that must give
+# one status there (tests/data/h200-pins.tsv, each with why), so that a
+# threshold or probe regression shows on real hardware; one line per pin
+# with its status and deciding rule. Not judged on another GPU.
+python3 tests/gpu_pins.py tests/data/h200-pins.tsv "$W" "$OUT/full.json" >"$OUT/pins.out" 2>&1
+while read -r verdict rest; do
+    case $verdict in
+    pin) echo "pin $rest" && ok ;;
+    PIN) echo "pin $rest" && bad "pinned check off its H200 status: $rest" ;;
+    note) echo "note gpu_device: $rest" ;;
+    *) bad "gpu_pins.py: $verdict $rest" ;;
+    esac
+done <"$OUT/pins.out"
 "$RVD" list --facts >"$OUT/facts.txt"
 python3 tests/catalog_check.py "$OUT/facts.txt" "$OUT"/*.json >"$OUT/catalog.out" 2>&1
 while read -r verdict rest; do

@@ -11,13 +11,21 @@ and the mutant is judged by the fast layers that read checks.yaml:
     (build/tools/mutation_eval; the facts come from one run of each
     fixture with the committed checks.yaml, so a mutant costs milliseconds),
   - the unit tests that load checks.yaml (test_boundaries, test_verdicts,
-    test_thermal, test_peaks) with RVD_TEST_CHECKS=<mutant>.
+    test_thermal, test_peaks, test_sources) with RVD_TEST_CHECKS=<mutant>.
 A mutant that no layer tells apart from the original is a survivor: a rule,
 threshold or operator that no test pins.
 
+Data mutations (all of them without --only; --data adds them to --only,
+--data-only runs them alone): each figure of the peaks table x2 and /2,
+each wheel index's Python tags one removed and the next CPython added,
+judged like the rule mutants (test_sources reads the cited tables).
+
 C mutations: each entry of tools/mutations-c.txt (file, the exact text,
 its replacement, why) is applied to a copy of the tree, built, and run
-through the unit tests and tests/fixtures.sh.
+through the unit tests and tests/fixtures.sh. An entry with a "gpu:" field
+(a decision only a GPU run reaches; the H200 pins catch it) is judged only
+with --gpu, on a GPU machine, through tests/gpu_device.sh as well; without
+--gpu it is listed as not judged.
 
 Survivors go to BUILD/mutation/survivors.txt, one per line, with what was
 changed; the summary line says how many mutants each kind killed. Exit 0
@@ -36,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 BUILD = os.environ.get("BUILD", "build")
 RVD = os.path.join(BUILD, "rocm-vla-doctor")
 EVAL = os.path.join(BUILD, "tools", "mutation_eval")
-UNITS = ["test_boundaries", "test_verdicts", "test_thermal", "test_peaks"]
+UNITS = ["test_boundaries", "test_verdicts", "test_thermal", "test_peaks", "test_sources"]
 FIX = "tests/fixtures"
 
 WHEN = re.compile(r'^(?P<indent>\s*)(?P<dash>- )?when: "(?P<expr>(?:[^"\\]|\\.)*)"\s*$')
@@ -101,14 +109,17 @@ def expr_mutants(expr):
         for label, nv in (("x10", f * 10), ("/10", f / 10 if f else 1)):
             text = str(int(nv)) if isint and nv == int(nv) else repr(nv)
             if text != v:
-                out.append(("%s %s -> %s" % (label, v, text),
+                out.append(("%s %s -> %s at %d" % (label, v, text, m.start()),
                             expr[:m.start()] + text + expr[m.end():]))
+    # the position names which of several equal operators was swapped
     for a, b in SWAPS:
         for m in re.finditer(re.escape(a), expr):
-            out.append(("'%s' -> '%s'" % (a, b), expr[:m.start()] + b + expr[m.end():]))
+            out.append(("'%s' -> '%s' at %d" % (a, b, m.start()),
+                        expr[:m.start()] + b + expr[m.end():]))
     for a, b in SINGLE:
         for m in re.finditer(r"(?<![<>=!])%s(?!=)" % re.escape(a), expr):
-            out.append(("'%s' -> '%s'" % (a, b), expr[:m.start()] + b + expr[m.end():]))
+            out.append(("'%s' -> '%s' at %d" % (a, b, m.start()),
+                        expr[:m.start()] + b + expr[m.end():]))
     return out
 
 
@@ -128,6 +139,43 @@ def rule_mutants(lines, only):
             nl = list(lines)
             nl[i] = '%s%swhen: "%s"' % (m.group("indent"), m.group("dash") or "", new)
             yield where, "%s in %s" % (label, m.group("expr")), nl
+
+
+PEAK_FIG = re.compile(r'^(?P<pre>\s+(?:fp16_matrix|bf16_matrix|fp32_vector|mem_transfers_per_clock): )'
+                      r'(?P<v>\d+(?:\.\d+)?)\s*$')
+WHEEL_PY = re.compile(r'^(?P<pre>\s+"(?P<key>rocm[^"]+)": \[)(?P<tags>cp\d+(?:, cp\d+)*)\]\s*$')
+
+
+def data_mutants(lines):
+    """the data tables test_sources checks against their sources: each peaks
+    figure x2 and /2, each wheel index's Python tags one removed and the next
+    CPython added"""
+    arch, table = "?", None
+    for i, line in enumerate(lines):
+        m = re.match(r"^\s*- arch: (\S+)", line)
+        if m:
+            arch = m.group(1)
+        t = re.match(r"^  (\w+):\s*$", line)
+        if t:
+            table = t.group(1)
+        m = PEAK_FIG.match(line)
+        if m:
+            v = float(m.group("v"))
+            for label, nv in (("x2", v * 2), ("/2", v / 2)):
+                nl = list(lines)
+                nl[i] = m.group("pre") + ("%g" % nv)
+                yield ("peaks %s (checks.yaml:%d)" % (arch, i + 1),
+                       "%s %s -> %g" % (label, line.strip(), nv), nl)
+        m = WHEEL_PY.match(line)
+        if m and table == "torch_wheel_python":
+            tags = m.group("tags").split(", ")
+            last = int(tags[-1][3:])
+            for k in range(len(tags) + 1):
+                new = tags[:k] + tags[k + 1:] if k < len(tags) else tags + ["cp3%d" % (last + 1)]
+                nl = list(lines)
+                nl[i] = m.group("pre") + ", ".join(new) + "]"
+                what = ("%s removed" % tags[k]) if k < len(tags) else ("%s added" % new[-1])
+                yield "torch_wheel_python %s (checks.yaml:%d)" % (m.group("key"), i + 1), what, nl
 
 
 def killed_by_rules(path, pairs):
@@ -165,7 +213,7 @@ def c_mutants(path):
     return out
 
 
-def killed_by_c(m, jobs):
+def killed_by_c(m, jobs, gpu=False):
     tmp = tempfile.mkdtemp(prefix="rvd-mut-c.")
     try:
         subprocess.run(["git", "worktree", "add", "-q", "--detach", tmp, "HEAD"], check=True,
@@ -189,11 +237,15 @@ def killed_by_c(m, jobs):
                 if subprocess.run([exe], cwd=tmp, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL).returncode:
                     return "unit: " + t
-        f = subprocess.run(["sh", "tests/fixtures.sh"], cwd=tmp, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True,
-                           env=dict(os.environ, RVD="build/rocm-vla-doctor", OUT="build/out"))
-        fails = [l for l in f.stdout.splitlines() if l.startswith("FAIL")]
-        return "fixtures: " + fails[0] if fails else ""
+        layers = ["tests/fixtures.sh"] + (["tests/gpu_device.sh"] if gpu else [])
+        for layer in layers:
+            f = subprocess.run(["sh", layer], cwd=tmp, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True,
+                               env=dict(os.environ, RVD="build/rocm-vla-doctor", OUT="build/out"))
+            fails = [l for l in f.stdout.splitlines() if l.startswith("FAIL")]
+            if fails:
+                return "%s: %s" % (os.path.basename(layer), fails[0])
+        return ""
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", tmp], stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
@@ -205,6 +257,13 @@ def main():
     ap.add_argument("--only", help="check ids or prefixes (a,b.), as --only")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--no-c", action="store_true", help="rule mutations only")
+    ap.add_argument("--gpu", action="store_true",
+                    help="on a GPU machine: also the C mutations marked gpu:, through "
+                    "tests/gpu_device.sh (minutes each)")
+    ap.add_argument("--data", action="store_true",
+                    help="with --only: the data table mutations too (always without --only)")
+    ap.add_argument("--data-only", action="store_true",
+                    help="the data table mutations alone (no rule, no C mutation)")
     a = ap.parse_args()
     only = a.only.split(",") if a.only else None
     out_dir = os.path.join(BUILD, "mutation")
@@ -217,6 +276,10 @@ def main():
                  "statuses from their recorded facts; fix that first:\n" + base.stdout)
     lines = open("checks.yaml").read().split("\n")
     mutants = list(rule_mutants(lines, only))
+    if a.data_only:
+        mutants = []
+    if not only or a.data or a.data_only:
+        mutants += list(data_mutants(lines))
 
     def judge(k):
         where, what, nl = mutants[k]
@@ -230,10 +293,12 @@ def main():
     with ThreadPoolExecutor(a.jobs) as ex:
         results = list(ex.map(judge, range(len(mutants))))
     survivors = [(w, x) for w, x, why in results if not why]
-    cm = [] if a.no_c else c_mutants("tools/mutations-c.txt")
-    c_surv = []
+    cm = [] if a.no_c or a.data_only else c_mutants("tools/mutations-c.txt")
+    c_surv, gpu_left = [], [m for m in cm if m.get("gpu") and not a.gpu]
     for m in cm:
-        why = killed_by_c(m, a.jobs)
+        if m in gpu_left:
+            continue
+        why = killed_by_c(m, a.jobs, gpu=bool(m.get("gpu")))
         if not why or why.startswith("stale"):
             c_surv.append((m["file"], "%s -> %s (%s)%s" % (m["from"].strip(), m["to"].strip(),
                                                           m.get("why", ""),
@@ -243,9 +308,13 @@ def main():
             f.write("%s: %s\n" % (w, x))
     for w, x in survivors + c_surv:
         print("survivor %s: %s" % (w, x))
-    print("rule mutants: %d, killed %d, survived %d; C mutants: %d, survived %d "
-          "(list: %s)" % (len(mutants), len(mutants) - len(survivors), len(survivors), len(cm),
-                          len(c_surv), os.path.join(out_dir, "survivors.txt")))
+    for m in gpu_left:
+        print("not judged here (--gpu on a GPU machine): %s: %s (%s)" % (m["file"], m["why"],
+                                                                          m["gpu"]))
+    print("rule and data mutants: %d, killed %d, survived %d; C mutants: %d, survived %d, "
+          "%d left to --gpu (list: %s)" % (len(mutants), len(mutants) - len(survivors),
+                                           len(survivors), len(cm), len(c_surv), len(gpu_left),
+                                           os.path.join(out_dir, "survivors.txt")))
 
 
 if __name__ == "__main__":
