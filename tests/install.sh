@@ -41,6 +41,7 @@ want_files() {
         for m in man/*.1; do echo ".$1/share/man/man1/${m#man/}$2"; done
         for m in man/*.5; do echo ".$1/share/man/man5/${m#man/}$2"; done
         echo ".$1/share/rocm-vla-doctor/checks.yaml"
+        echo ".$1/share/rocm-vla-doctor/torch_probe.py"
         for m in models/*.yaml; do echo ".$1/share/rocm-vla-doctor/models/${m#models/}"; done
     } | LC_ALL=C sort
 }

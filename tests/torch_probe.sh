@@ -75,5 +75,5 @@ else
 fi
 python3 -m py_compile probes/torch_probe.py && ok || bad "probes/torch_probe.py does not compile"
 
-echo "torch_probe: $pass passed, $fail failed"
+echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
