@@ -242,7 +242,10 @@ is_fg "$D/mi-e.txt" 'sclk ? MHz' default
 has "$D/mi.txt" '^│ throttle \? +│'
 lacks "$D/mi.txt" 'No such file'
 T send-keys -t mi '?'
-if wait_for mi mi-help.txt 'dashboard: help'; then ok; else bad "mi250x: no help"; fi
+# wait for the reasons themselves: under load the frame is written in
+# pieces, and its first line alone may be on the screen already
+if wait_for mi mi-help.txt 'GPU 0 sclk_mhz, sclk_min_mhz'; then ok; else bad "mi250x: no help"; fi
+has "$D/mi-help.txt" 'dashboard: help'
 has "$D/mi-help.txt" 'GPU 0 throttle: gpu_metrics: No such file or directory'
 has "$D/mi-help.txt" 'GPU 0 sclk_mhz, sclk_min_mhz, sclk_max_mhz: pp_dpm_sclk: '
 T send-keys -t mi x

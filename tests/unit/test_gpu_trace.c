@@ -103,7 +103,7 @@ int main(void)
     CHECK(tw_hipMalloc(&d, 256) == 0);
     CHECK(tw_hipCopy((char *)d + 64, arena + 4095, 16, &got) == 0 && got == 16);
     CHECK(tw_hipCopy(d, &got, 0, &got) == 1);
-    char src[200];
+    char src[640]; /* a user name and a host name of up to 255 bytes each fit */
     snprintf(src, sizeof(src), "%s on %s in /home/trace-tester/k.hip %s", pw ? pw->pw_name : "u",
              host, "and a tail that runs past the cut at sixty-four bytes");
     const char *opts[] = {"--offload-arch=gfx90a", "-O3"};
