@@ -17,11 +17,13 @@ static int is(const char *got, const char *want)
 int main(void)
 {
     /* CUDA: the names torch 2.11 ran on the H200 */
-    const char *h200[] = {
-        "aten::_cudnn_attention_forward",
+    /* one name split over two lines: a variable, so that no compiler takes
+     * the two literals for a missing comma (clang -Wstring-concatenation) */
+    static const char cudnn_sdpa[] =
         "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x128_4x1x1_"
-        "cga1x1x1_kernel0_0",
-        "nvjet_sm90_tst_128x104_64x7_1x2_h_bz_TNT",
+        "cga1x1x1_kernel0_0";
+    const char *h200[] = {
+        "aten::_cudnn_attention_forward", cudnn_sdpa, "nvjet_sm90_tst_128x104_64x7_1x2_h_bz_TNT",
         "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_bf16_128x64_64x6_tn_align2>",
         "Memcpy DtoD (Device -> Device)"};
     CHECK(is(torch_sdpa_backend(h200, N(h200)), "cudnn"));
