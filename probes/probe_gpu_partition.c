@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "XXX" or "XXX, YYY" where every item is one of modes[]: 0, else -1 */
+/* "SPX" or "NPS1, NPS4": each item one of modes[]; 0, else -1 */
 static int mode_list(const char *text, const char *const *modes, struct strlist *out)
 {
     struct strlist items = STRLIST_INIT;
