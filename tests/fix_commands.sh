@@ -36,15 +36,7 @@ for dir in tests/fixtures/*/; do
     dir=${dir%/}
     name=$(basename "$dir")
     [ -f "$dir/expected" ] || continue
-    root="$dir/root"
-    [ -d "$root" ] || root="$dir/snapshot.tar.gz"
-    set --
-    if [ -f "$dir/args" ]; then
-        while IFS= read -r a; do
-            [ -n "$a" ] && set -- "$@" "$(printf '%s' "$a" | sed "s|@FIX@|$dir|g")"
-        done <"$dir/args"
-    fi
-    env COLUMNS=80 "$RVD" --sysroot "$root" --no-color --json "$OUT/$name.json" "$@" \
+    (export COLUMNS=80 && fixture_check "$dir" --no-color --json "$OUT/$name.json") \
         >"$OUT/$name.txt" 2>"$OUT/$name.err"
     [ -s "$OUT/$name.json" ] || {
         bad "$name: no JSON report"
