@@ -1,0 +1,212 @@
+/* test_kernel_defs.c - the kernel interfaces the probes decode, held
+ * against copies of the kernel's own definitions in tests/data/kernel/
+ * (each file names the kernel file and commit it was copied from), never
+ * against the decoder's own tables:
+ * - PCI config-space offsets and AtomicOp bits (probes/pcie_regs.h) against
+ *   include/uapi/linux/pci_regs.h (pci_regs.txt);
+ * - the KFD node capability bit for SVM (probes/kfd_sysfs.h) against
+ *   include/uapi/linux/kfd_sysfs.h (kfd_sysfs.txt);
+ * - every key a probe reads from a KFD properties file (each
+ *   gp_kv_get(..., "key", ...) in a probes/ source) against the keys
+ *   kfd_topology.c prints (kfd_topology_keys.txt);
+ * - the name of every ASIC-independent throttler bit
+ *   (gpu_metrics_throttle_names) against amdgpu_smu.h's SMU_THROTTLER_*_BIT
+ *   (smu_throttler_bits.txt), both ways.
+ * gpu_metrics layouts have their own test (test_gpu_metrics.c). */
+#include "../../probes/kfd_sysfs.h"
+#include "../../probes/pcie_regs.h"
+#include "../../src/core/util.h"
+#include "../../src/telemetry/gpu_metrics.h"
+#include "test.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KDIR "tests/data/kernel/"
+
+static char *slurp(const char *path)
+{
+    char *buf = NULL;
+    size_t len;
+    if (read_user_file(path, 1 << 20, &buf, &len)) {
+        fprintf(stderr, "cannot read %s (run from the repository root)\n", path);
+        exit(2);
+    }
+    return buf;
+}
+
+/* the value of "#define NAME VALUE" in a copy of kernel lines; -1 when the
+ * copy has no such line (a missing name fails, never passes) */
+static long long kernel_define(const char *text, const char *name)
+{
+    for (const char *p = text; (p = strstr(p, "#define")); p++) {
+        char nm[96];
+        char val[32];
+        if (sscanf(p, "#define %95s %31s", nm, val) == 2 && !strcmp(nm, name))
+            return strtoll(val, NULL, 0);
+    }
+    return -1;
+}
+
+static void check_define(const char *text, const char *kname, long long ours, const char *oname)
+{
+    long long k = kernel_define(text, kname);
+    CHECK(k == ours);
+    if (k != ours)
+        fprintf(stderr, "  %s = %#llx, the kernel's %s = %#llx\n", oname, ours, kname, k);
+}
+
+#define SAME(kname, ours) check_define(text, kname, (long long)(ours), #ours)
+
+static void test_pci_regs(void)
+{
+    char *text = slurp(KDIR "pci_regs.txt");
+    SAME("PCI_STATUS", PCI_STATUS);
+    SAME("PCI_STATUS_CAP_LIST", PCI_STATUS_CAP_LIST);
+    SAME("PCI_CAPABILITY_LIST", PCI_CAPABILITY_LIST);
+    SAME("PCI_CAP_ID_EXP", PCI_CAP_ID_EXP);
+    SAME("PCI_EXP_FLAGS", PCI_EXP_FLAGS);
+    SAME("PCI_EXP_FLAGS_VERS", PCI_EXP_FLAGS_VERS);
+    SAME("PCI_EXP_FLAGS_TYPE", PCI_EXP_FLAGS_TYPE);
+    SAME("PCI_EXP_TYPE_ENDPOINT", PCI_EXP_TYPE_ENDPOINT);
+    SAME("PCI_EXP_TYPE_LEG_END", PCI_EXP_TYPE_LEG_END);
+    SAME("PCI_EXP_TYPE_ROOT_PORT", PCI_EXP_TYPE_ROOT_PORT);
+    SAME("PCI_EXP_TYPE_UPSTREAM", PCI_EXP_TYPE_UPSTREAM);
+    SAME("PCI_EXP_TYPE_DOWNSTREAM", PCI_EXP_TYPE_DOWNSTREAM);
+    SAME("PCI_EXP_TYPE_RC_END", PCI_EXP_TYPE_ROOT_INT_EP);
+    SAME("PCI_EXP_DEVCAP2", PCI_EXP_DEVCAP2);
+    SAME("PCI_EXP_DEVCTL2", PCI_EXP_DEVCTL2);
+    SAME("PCI_EXP_DEVCAP2_ATOMIC_ROUTE", PCI_EXP_DEVCAP2_ATOMICOP_ROUTING);
+    SAME("PCI_EXP_DEVCAP2_ATOMIC_COMP32", PCI_EXP_DEVCAP2_32BIT_ATOMICOP_COMP);
+    SAME("PCI_EXP_DEVCAP2_ATOMIC_COMP64", PCI_EXP_DEVCAP2_64BIT_ATOMICOP_COMP);
+    SAME("PCI_EXP_DEVCTL2_ATOMIC_REQ", PCI_EXP_DEVCTL2_ATOMICOP_REQUESTER_EN);
+    SAME("PCI_EXP_DEVCTL2_ATOMIC_EGRESS_BLOCK", PCI_EXP_DEVCTL2_ATOMICOP_EGRESS_BLOCK);
+    /* the lookup fails for a name the copy lacks */
+    CHECK(kernel_define(text, "PCI_EXP_DEVCTL2_ATOMIC_BLOCK") == -1);
+    free(text);
+}
+
+static void test_kfd_caps(void)
+{
+    char *text = slurp(KDIR "kfd_sysfs.txt");
+    SAME("HSA_CAP_SVMAPI_SUPPORTED", HSA_CAP_SVMAPI_SUPPORTED);
+    free(text);
+}
+
+/* the keys kfd_topology.c prints: the quoted name of each
+ * "sysfs_show_<n>bit_prop(buffer, offs, "<key>"," line */
+static void kernel_keys(const char *text, struct strlist *out)
+{
+    const char *tag = "bit_prop(buffer, offs, \"";
+    for (const char *p = text; (p = strstr(p, tag)); p++) {
+        const char *k = p + strlen(tag);
+        size_t n = strcspn(k, "\"");
+        char *key = xstrndup(k, n);
+        strlist_add(out, key);
+        free(key);
+    }
+}
+
+static int has(const struct strlist *l, const char *s)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->v[i], s))
+            return 1;
+    return 0;
+}
+
+/* every gp_kv_get(<text>, "<key>", ...) of one source file */
+static int probe_keys(const char *path, const struct strlist *kernel)
+{
+    char *src = slurp(path);
+    int n = 0;
+    for (const char *p = src; (p = strstr(p, "gp_kv_get(")); p++) {
+        const char *comma = strchr(p, ',');
+        const char *paren = strchr(p, ')');
+        if (!comma || (paren && paren < comma))
+            continue;
+        const char *q = comma + 1;
+        while (*q == ' ' || *q == '\n')
+            q++;
+        if (*q != '"')
+            continue; /* a key in a variable: the declaration, or a table */
+        char *key = xstrndup(q + 1, strcspn(q + 1, "\""));
+        int ok = has(kernel, key);
+        CHECK(ok);
+        if (!ok)
+            fprintf(stderr, "  %s reads KFD key '%s', which kfd_topology.c does not print\n", path,
+                    key);
+        free(key);
+        n++;
+    }
+    free(src);
+    return n;
+}
+
+static void test_kfd_keys(void)
+{
+    char *text = slurp(KDIR "kfd_topology_keys.txt");
+    struct strlist keys = STRLIST_INIT;
+    kernel_keys(text, &keys);
+    CHECK(keys.n >= 50 && has(&keys, "gfx_target_version") && has(&keys, "node_to"));
+    DIR *d = opendir("probes");
+    CHECK(d != NULL);
+    int seen = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        if (len > 2 && !strcmp(de->d_name + len - 2, ".c")) {
+            char *path = xasprintf("probes/%s", de->d_name);
+            seen += probe_keys(path, &keys);
+            free(path);
+        }
+    }
+    if (d)
+        closedir(d);
+    CHECK(seen >= 10); /* the scan found the probes' reads */
+    strlist_release(&keys);
+    free(text);
+}
+
+static void test_throttler_bits(void)
+{
+    char *text = slurp(KDIR "smu_throttler_bits.txt");
+    uint64_t kernel_bits = 0;
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, "#define SMU_THROTTLER_")); p++) {
+        char name[64];
+        unsigned bit;
+        if (sscanf(p, "#define SMU_THROTTLER_%63s %u", name, &bit) != 2 || bit > 63)
+            continue;
+        size_t len = strlen(name);
+        CHECK(len > 4 && !strcmp(name + len - 4, "_BIT"));
+        name[len - 4] = '\0';
+        char got[64];
+        gpu_metrics_throttle_names(1ull << bit, got, sizeof(got));
+        CHECK_STR(got, name);
+        kernel_bits |= 1ull << bit;
+        n++;
+    }
+    CHECK(n == 34);
+    /* a bit the kernel does not define has no name of ours */
+    for (unsigned b = 0; b < 64; b++) {
+        if (kernel_bits >> b & 1)
+            continue;
+        char got[16], want[16];
+        gpu_metrics_throttle_names(1ull << b, got, sizeof(got));
+        snprintf(want, sizeof(want), "BIT%u", b);
+        CHECK_STR(got, want);
+    }
+    free(text);
+}
+
+int main(void)
+{
+    test_pci_regs();
+    test_kfd_caps();
+    test_kfd_keys();
+    test_throttler_bits();
+    return test_report();
+}
