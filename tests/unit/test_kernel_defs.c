@@ -11,12 +11,17 @@
  *   kfd_topology.c prints (kfd_topology_keys.txt);
  * - the name of every ASIC-independent throttler bit
  *   (gpu_metrics_throttle_names) against amdgpu_smu.h's SMU_THROTTLER_*_BIT
- *   (smu_throttler_bits.txt), both ways.
+ *   (smu_throttler_bits.txt), both ways;
+ * - the compute and memory partition mode names amdgpu_gfx.h and
+ *   amdgpu_gmc.c print (partition_modes.txt), each read back as that mode
+ *   by probe_gpu_partition.c, and the kernel's "UNKNOWN" never as a mode.
  * gpu_metrics layouts have their own test (test_gpu_metrics.c). */
+#include "../../probes/gpu_pci.h"
 #include "../../probes/kfd_sysfs.h"
 #include "../../probes/pcie_regs.h"
 #include "../../src/core/util.h"
 #include "../../src/telemetry/gpu_metrics.h"
+#include "sysroot_tree.h"
 #include "test.h"
 
 #include <dirent.h>
@@ -202,11 +207,74 @@ static void test_throttler_bits(void)
     free(text);
 }
 
+/* the quoted names of one [section] of partition_modes.txt */
+static void section_names(const char *text, const char *section, struct strlist *out)
+{
+    const char *p = strstr(text, section);
+    if (!p)
+        return;
+    for (p = strchr(p, '\n'); p && p[1] && p[1] != '['; p = strchr(p + 1, '\n')) {
+        const char *q = memchr(p + 1, '"', strcspn(p + 1, "\n"));
+        if (q)
+            strlist_add_owned(out, xstrndup(q + 1, strcspn(q + 1, "\"\\")));
+    }
+}
+
+#define PART_DEV "/sys/bus/pci/devices/0000:05:00.0"
+
+/* the probe's reading of one current_*_partition text: the mode, or "" */
+static const char *partition_read(struct factset *fs, const char *file, const char *text,
+                                  const char *fact)
+{
+    char *path = xasprintf(PART_DEV "/%s", file);
+    char *line = xasprintf("%s\n", text);
+    put(path, line);
+    free(path);
+    free(line);
+    factset_release(fs);
+    if (rootfs_init(root))
+        exit(2);
+    gp_partition_facts(fs, 0, "0000:05:00.0");
+    const struct fact *f = fact_get(fs, fact);
+    return f && f->type == FACT_STR ? f->s : "";
+}
+
+static void test_partition_modes(void)
+{
+    char *text = slurp(KDIR "partition_modes.txt");
+    struct strlist compute = STRLIST_INIT, memory = STRLIST_INIT;
+    section_names(text, "[amdgpu_gfx_compute_mode_desc]", &compute);
+    section_names(text, "[nps_desc]", &memory);
+    section_names(text, "[current_memory_partition_show]", &memory);
+    CHECK(compute.n == 6 && memory.n == 7);
+    struct factset fs = FACTSET_INIT;
+    tree_fresh("kdefs");
+    put(PART_DEV "/current_memory_partition", "NPS1\n");
+    for (size_t i = 0; i < compute.n; i++) {
+        const char *got = partition_read(&fs, "current_compute_partition", compute.v[i],
+                                         "gpu.0.compute_partition");
+        CHECK_STR(got, strcmp(compute.v[i], "UNKNOWN") ? compute.v[i] : "");
+    }
+    for (size_t i = 0; i < memory.n; i++) {
+        const char *got =
+            partition_read(&fs, "current_memory_partition", memory.v[i], "gpu.0.memory_partition");
+        CHECK_STR(got, strcmp(memory.v[i], "UNKNOWN") ? memory.v[i] : "");
+    }
+    tree_fresh("kdefs"); /* removes the last tree */
+    rmdir(root);
+    rootfs_release();
+    factset_release(&fs);
+    strlist_release(&compute);
+    strlist_release(&memory);
+    free(text);
+}
+
 int main(void)
 {
     test_pci_regs();
     test_kfd_caps();
     test_kfd_keys();
     test_throttler_bits();
+    test_partition_modes();
     return test_report();
 }
