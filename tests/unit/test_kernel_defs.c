@@ -14,13 +14,16 @@
  *   (smu_throttler_bits.txt), both ways;
  * - the compute and memory partition mode names amdgpu_gfx.h and
  *   amdgpu_gmc.c print (partition_modes.txt), each read back as that mode
- *   by probe_gpu_partition.c, and the kernel's "UNKNOWN" never as a mode.
+ *   by probe_gpu_partition.c, and the kernel's "UNKNOWN" never as a mode;
+ * - DRM fdinfo lines in drm_file.c's formats (drm_fdinfo.txt), read back by
+ *   tel_fdinfo_parse(), every size unit print_size() uses.
  * gpu_metrics layouts have their own test (test_gpu_metrics.c). */
 #include "../../probes/gpu_pci.h"
 #include "../../probes/kfd_sysfs.h"
 #include "../../probes/pcie_regs.h"
 #include "../../src/core/util.h"
 #include "../../src/telemetry/gpu_metrics.h"
+#include "../../src/telemetry/telemetry.h"
 #include "sysroot_tree.h"
 #include "test.h"
 
@@ -269,6 +272,50 @@ static void test_partition_modes(void)
     free(text);
 }
 
+/* a size in print_size()'s form: the largest unit of units[] that divides it */
+static void print_size(struct strbuf *sb, const char *stat, const char *region, uint64_t sz)
+{
+    static const char *const units[] = {"", " KiB", " MiB"};
+    unsigned u;
+    for (u = 0; u < ARRAY_SIZE(units) - 1; u++) {
+        if (sz == 0 || sz % 1024)
+            break;
+        sz /= 1024;
+    }
+    strbuf_addf(sb, "drm-%s-%s:\t%llu%s\n", stat, region, (unsigned long long)sz, units[u]);
+}
+
+static void test_drm_fdinfo(void)
+{
+    char *text = slurp(KDIR "drm_fdinfo.txt");
+    /* the formats this test prints are the copy's */
+    CHECK(strstr(text, "\"drm-driver:\\t%s\\n\"") && strstr(text, "\"drm-client-id:\\t%llu\\n\"") &&
+          strstr(text, "\"drm-pdev:\\t%04x:%02x:%02x.%d\\n\"") &&
+          strstr(text, "\"drm-%s-%s:\\t%llu%s\\n\"") &&
+          strstr(text, "units[] = {\"\", \" KiB\", \" MiB\"}") &&
+          strstr(text, "print_size(p, \"total\"") && strstr(text, "print_size(p, \"resident\""));
+    /* bytes (not a KiB multiple), KiB, MiB: each read back in bytes */
+    static const uint64_t sizes[] = {1000, 3 * 1024, 5ull << 30};
+    for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+        struct strbuf sb = STRBUF_INIT;
+        strbuf_addf(&sb, "drm-driver:\t%s\n", "amdgpu");
+        strbuf_addf(&sb, "drm-client-id:\t%llu\n", 77ull);
+        strbuf_addf(&sb, "drm-pdev:\t%04x:%02x:%02x.%d\n", 0, 0x86, 0, 0);
+        print_size(&sb, "total", "vram", sizes[i] * 2);
+        print_size(&sb, "shared", "vram", 0);
+        print_size(&sb, "active", "vram", 0);
+        print_size(&sb, "resident", "vram", sizes[i]);
+        struct tel_fdinfo f;
+        CHECK(tel_fdinfo_parse(sb.buf, &f) == 0);
+        CHECK_STR(f.driver, "amdgpu");
+        CHECK_STR(f.pdev, "0000:86:00.0");
+        CHECK(f.has_client_id && f.client_id == 77);
+        CHECK(f.vram_bytes == (int64_t)sizes[i]); /* resident, not total */
+        strbuf_release(&sb);
+    }
+    free(text);
+}
+
 int main(void)
 {
     test_pci_regs();
@@ -276,5 +323,6 @@ int main(void)
     test_kfd_keys();
     test_throttler_bits();
     test_partition_modes();
+    test_drm_fdinfo();
     return test_report();
 }
