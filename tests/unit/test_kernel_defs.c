@@ -16,11 +16,14 @@
  *   amdgpu_gmc.c print (partition_modes.txt), each read back as that mode
  *   by probe_gpu_partition.c, and the kernel's "UNKNOWN" never as a mode;
  * - DRM fdinfo lines in drm_file.c's formats (drm_fdinfo.txt), read back by
- *   tel_fdinfo_parse(), every size unit print_size() uses.
+ *   tel_fdinfo_parse(), every size unit print_size() uses;
+ * - amdgpu's RAS counts, "Query currently inaccessible" and bad-page lines
+ *   (amdgpu_ras.txt), read back by probes/ras_parse.c.
  * gpu_metrics layouts have their own test (test_gpu_metrics.c). */
 #include "../../probes/gpu_pci.h"
 #include "../../probes/kfd_sysfs.h"
 #include "../../probes/pcie_regs.h"
+#include "../../probes/ras_parse.h"
 #include "../../src/core/util.h"
 #include "../../src/telemetry/gpu_metrics.h"
 #include "../../src/telemetry/telemetry.h"
@@ -316,6 +319,36 @@ static void test_drm_fdinfo(void)
     free(text);
 }
 
+static void test_ras(void)
+{
+    char *text = slurp(KDIR "amdgpu_ras.txt");
+    CHECK(strstr(text, "\"%s: %lu\\n%s: %lu\\n\", \"ue\"") &&
+          strstr(text, "\"ce\", info.ce_count") &&
+          strstr(text, "\"Query currently inaccessible\\n\"") &&
+          strstr(text, "\"0x%08x : 0x%08x : %1s\\n\"") && strstr(text, "return \"R\";") &&
+          strstr(text, "return \"P\";") && strstr(text, "return \"F\";") &&
+          strstr(text, "sizeof(\"0xabcdabcd : 0x12345678 : R\\n\") - 1"));
+    char buf[128];
+    struct ras_count c;
+    snprintf(buf, sizeof(buf), "%s: %lu\n%s: %lu\n", "ue", 3ul, "ce", 4000000000ul);
+    CHECK(ras_parse_count(buf, &c) == RAS_COUNT_OK);
+    CHECK(c.ue == 3 && c.ce == 4000000000LL && c.de == -1);
+    CHECK(ras_parse_count("Query currently inaccessible\n", &c) == RAS_COUNT_INACCESSIBLE);
+    /* one page of each flag, each line the kernel's element_size long */
+    struct strbuf sb = STRBUF_INIT;
+    static const char *const flags[] = {"R", "P", "F"};
+    for (unsigned i = 0; i < ARRAY_SIZE(flags); i++) {
+        snprintf(buf, sizeof(buf), "0x%08x : 0x%08x : %1s\n", 0x12340u + i, 0x1000u, flags[i]);
+        CHECK(strlen(buf) == sizeof("0xabcdabcd : 0x12345678 : R\n") - 1);
+        strbuf_adds(&sb, buf);
+    }
+    struct ras_pages pg;
+    CHECK(ras_parse_bad_pages(sb.buf, &pg) == 0);
+    CHECK(pg.reserved == 1 && pg.pending == 1 && pg.failed == 1 && pg.bad_line == 0);
+    strbuf_release(&sb);
+    free(text);
+}
+
 int main(void)
 {
     test_pci_regs();
@@ -324,5 +357,6 @@ int main(void)
     test_throttler_bits();
     test_partition_modes();
     test_drm_fdinfo();
+    test_ras();
     return test_report();
 }
