@@ -18,11 +18,14 @@
  * - DRM fdinfo lines in drm_file.c's formats (drm_fdinfo.txt), read back by
  *   tel_fdinfo_parse(), every size unit print_size() uses;
  * - amdgpu's RAS counts, "Query currently inaccessible" and bad-page lines
- *   (amdgpu_ras.txt), read back by probes/ras_parse.c.
+ *   (amdgpu_ras.txt), read back by probes/ras_parse.c;
+ * - the module states of /sys/module/amdgpu/initstate (module_initstate.txt):
+ *   probe_driver.c calls amdgpu loaded for "live" alone.
  * gpu_metrics layouts have their own test (test_gpu_metrics.c). */
 #include "../../probes/gpu_pci.h"
 #include "../../probes/kfd_sysfs.h"
 #include "../../probes/pcie_regs.h"
+#include "../../probes/probe.h"
 #include "../../probes/ras_parse.h"
 #include "../../src/core/util.h"
 #include "../../src/telemetry/gpu_metrics.h"
@@ -349,6 +352,40 @@ static void test_ras(void)
     free(text);
 }
 
+int probe_driver_run(struct probe_ctx *ctx);
+
+static void test_initstate(void)
+{
+    char *text = slurp(KDIR "module_initstate.txt");
+    struct strlist states = STRLIST_INIT;
+    for (const char *p = text; (p = strstr(p, "state = \"")); p++)
+        strlist_add_owned(&states, xstrndup(p + 9, strcspn(p + 9, "\"")));
+    CHECK(states.n == 4 && strstr(text, "sprintf(buffer, \"%s\\n\", state)"));
+    struct factset fs = FACTSET_INIT;
+    struct probe_opts opts = {0};
+    struct probe_ctx ctx = {&fs, LEVEL_QUICK, &opts, 0};
+    for (size_t i = 0; i < states.n; i++) {
+        tree_fresh("kdefs");
+        char *line = xasprintf("%s\n", states.v[i]);
+        put("/sys/module/amdgpu/initstate", line);
+        free(line);
+        if (rootfs_init(root))
+            exit(2);
+        factset_release(&fs);
+        probe_driver_run(&ctx);
+        const struct fact *st = fact_get(&fs, "driver.initstate");
+        const struct fact *ld = fact_get(&fs, "driver.loaded");
+        CHECK(st && st->type == FACT_STR && !strcmp(st->s, states.v[i]));
+        CHECK(ld && ld->type == FACT_BOOL && ld->b == !strcmp(states.v[i], "live"));
+    }
+    tree_fresh("kdefs"); /* removes the last tree */
+    rmdir(root);
+    rootfs_release();
+    factset_release(&fs);
+    strlist_release(&states);
+    free(text);
+}
+
 int main(void)
 {
     test_pci_regs();
@@ -358,5 +395,6 @@ int main(void)
     test_partition_modes();
     test_drm_fdinfo();
     test_ras();
+    test_initstate();
     return test_report();
 }
