@@ -6,6 +6,7 @@
  * are listed in gpu.other so that "no AMD GPU" can say what is there
  * instead. */
 #include "gpu_pci.h"
+#include "kfd_sysfs.h"
 #include "../src/core/gpu_enum.h"
 #include "../src/gpu/pci_addr.h"
 #include "../src/core/pci_names.h"
@@ -208,7 +209,8 @@ static unsigned kfd_facts(struct factset *fs, int gpu, const struct kfd_node *k)
                          "simd_count or simd_per_cu missing");
 
     if (gp_kv_get(k->props, "capability", &cap) == 0)
-        fact_set_bool(fs, fact_gpu_name(fn, gpu, "svm_capable"), (cap & 0x08000000u) != 0, src);
+        fact_set_bool(fs, fact_gpu_name(fn, gpu, "svm_capable"),
+                      (cap & HSA_CAP_SVMAPI_SUPPORTED) != 0, src);
     else
         fact_set_unknown(fs, fact_gpu_name(fn, gpu, "svm_capable"), src, "no capability line");
     return gfxv;

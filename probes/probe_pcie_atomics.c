@@ -15,34 +15,12 @@
  * (libpci's value for a failed read). sysfs gives non-root readers only the
  * first 64 bytes, which hold no PCI Express capability. */
 #include "gpu_pci.h"
+#include "pcie_regs.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* config space offsets and bits (PCI Local Bus 3.0, PCI Express Base 4.0
- * section 7.5.3; the names are the kernel's and libpci's) */
-#define PCI_STATUS 0x06
-#define PCI_STATUS_CAP_LIST 0x10
-#define PCI_CAPABILITY_LIST 0x34
-#define PCI_CAP_ID_EXP 0x10
-#define PCI_EXP_FLAGS 0x02
-#define PCI_EXP_FLAGS_VERS 0x000f
-#define PCI_EXP_FLAGS_TYPE 0x00f0
-#define PCI_EXP_DEVCAP2 0x24
-#define PCI_EXP_DEVCTL2 0x28
-#define PCI_EXP_TYPE_ENDPOINT 0x0
-#define PCI_EXP_TYPE_LEG_END 0x1
-#define PCI_EXP_TYPE_ROOT_PORT 0x4
-#define PCI_EXP_TYPE_UPSTREAM 0x5
-#define PCI_EXP_TYPE_DOWNSTREAM 0x6
-#define PCI_EXP_TYPE_ROOT_INT_EP 0x9
-#define PCI_EXP_DEVCAP2_ATOMICOP_ROUTING 0x0040u
-#define PCI_EXP_DEVCAP2_32BIT_ATOMICOP_COMP 0x0080u
-#define PCI_EXP_DEVCAP2_64BIT_ATOMICOP_COMP 0x0100u
-#define PCI_EXP_DEVCTL2_ATOMICOP_REQUESTER_EN 0x0040u
-#define PCI_EXP_DEVCTL2_ATOMICOP_EGRESS_BLOCK 0x0080u
 
 #define ATOMICS_ROOT_REASON                                                                        \
     "PCI config space beyond 64 bytes needs root (run as root, or collect as root)"

@@ -1,0 +1,400 @@
+/* test_kernel_defs.c - the kernel interfaces the probes decode, held
+ * against copies of the kernel's own definitions in tests/data/kernel/
+ * (each file names the kernel file and commit it was copied from), never
+ * against the decoder's own tables:
+ * - PCI config-space offsets and AtomicOp bits (probes/pcie_regs.h) against
+ *   include/uapi/linux/pci_regs.h (pci_regs.txt);
+ * - the KFD node capability bit for SVM (probes/kfd_sysfs.h) against
+ *   include/uapi/linux/kfd_sysfs.h (kfd_sysfs.txt);
+ * - every key a probe reads from a KFD properties file (each
+ *   gp_kv_get(..., "key", ...) in a probes/ source) against the keys
+ *   kfd_topology.c prints (kfd_topology_keys.txt);
+ * - the name of every ASIC-independent throttler bit
+ *   (gpu_metrics_throttle_names) against amdgpu_smu.h's SMU_THROTTLER_*_BIT
+ *   (smu_throttler_bits.txt), both ways;
+ * - the compute and memory partition mode names amdgpu_gfx.h and
+ *   amdgpu_gmc.c print (partition_modes.txt), each read back as that mode
+ *   by probe_gpu_partition.c, and the kernel's "UNKNOWN" never as a mode;
+ * - DRM fdinfo lines in drm_file.c's formats (drm_fdinfo.txt), read back by
+ *   tel_fdinfo_parse(), every size unit print_size() uses;
+ * - amdgpu's RAS counts, "Query currently inaccessible" and bad-page lines
+ *   (amdgpu_ras.txt), read back by probes/ras_parse.c;
+ * - the module states of /sys/module/amdgpu/initstate (module_initstate.txt):
+ *   probe_driver.c calls amdgpu loaded for "live" alone.
+ * gpu_metrics layouts have their own test (test_gpu_metrics.c). */
+#include "../../probes/gpu_pci.h"
+#include "../../probes/kfd_sysfs.h"
+#include "../../probes/pcie_regs.h"
+#include "../../probes/probe.h"
+#include "../../probes/ras_parse.h"
+#include "../../src/core/util.h"
+#include "../../src/telemetry/gpu_metrics.h"
+#include "../../src/telemetry/telemetry.h"
+#include "sysroot_tree.h"
+#include "test.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KDIR "tests/data/kernel/"
+
+static char *slurp(const char *path)
+{
+    char *buf = NULL;
+    size_t len;
+    if (read_user_file(path, 1 << 20, &buf, &len)) {
+        fprintf(stderr, "cannot read %s (run from the repository root)\n", path);
+        exit(2);
+    }
+    return buf;
+}
+
+/* the value of "#define NAME VALUE" in a copy of kernel lines; -1 when the
+ * copy has no such line (a missing name fails, never passes) */
+static long long kernel_define(const char *text, const char *name)
+{
+    for (const char *p = text; (p = strstr(p, "#define")); p++) {
+        char nm[96];
+        char val[32];
+        if (sscanf(p, "#define %95s %31s", nm, val) == 2 && !strcmp(nm, name))
+            return strtoll(val, NULL, 0);
+    }
+    return -1;
+}
+
+static void check_define(const char *text, const char *kname, long long ours, const char *oname)
+{
+    long long k = kernel_define(text, kname);
+    CHECK(k == ours);
+    if (k != ours)
+        fprintf(stderr, "  %s = %#llx, the kernel's %s = %#llx\n", oname, ours, kname, k);
+}
+
+#define SAME(kname, ours) check_define(text, kname, (long long)(ours), #ours)
+
+static void test_pci_regs(void)
+{
+    char *text = slurp(KDIR "pci_regs.txt");
+    SAME("PCI_STATUS", PCI_STATUS);
+    SAME("PCI_STATUS_CAP_LIST", PCI_STATUS_CAP_LIST);
+    SAME("PCI_CAPABILITY_LIST", PCI_CAPABILITY_LIST);
+    SAME("PCI_CAP_ID_EXP", PCI_CAP_ID_EXP);
+    SAME("PCI_EXP_FLAGS", PCI_EXP_FLAGS);
+    SAME("PCI_EXP_FLAGS_VERS", PCI_EXP_FLAGS_VERS);
+    SAME("PCI_EXP_FLAGS_TYPE", PCI_EXP_FLAGS_TYPE);
+    SAME("PCI_EXP_TYPE_ENDPOINT", PCI_EXP_TYPE_ENDPOINT);
+    SAME("PCI_EXP_TYPE_LEG_END", PCI_EXP_TYPE_LEG_END);
+    SAME("PCI_EXP_TYPE_ROOT_PORT", PCI_EXP_TYPE_ROOT_PORT);
+    SAME("PCI_EXP_TYPE_UPSTREAM", PCI_EXP_TYPE_UPSTREAM);
+    SAME("PCI_EXP_TYPE_DOWNSTREAM", PCI_EXP_TYPE_DOWNSTREAM);
+    SAME("PCI_EXP_TYPE_RC_END", PCI_EXP_TYPE_ROOT_INT_EP);
+    SAME("PCI_EXP_DEVCAP2", PCI_EXP_DEVCAP2);
+    SAME("PCI_EXP_DEVCTL2", PCI_EXP_DEVCTL2);
+    SAME("PCI_EXP_DEVCAP2_ATOMIC_ROUTE", PCI_EXP_DEVCAP2_ATOMICOP_ROUTING);
+    SAME("PCI_EXP_DEVCAP2_ATOMIC_COMP32", PCI_EXP_DEVCAP2_32BIT_ATOMICOP_COMP);
+    SAME("PCI_EXP_DEVCAP2_ATOMIC_COMP64", PCI_EXP_DEVCAP2_64BIT_ATOMICOP_COMP);
+    SAME("PCI_EXP_DEVCTL2_ATOMIC_REQ", PCI_EXP_DEVCTL2_ATOMICOP_REQUESTER_EN);
+    SAME("PCI_EXP_DEVCTL2_ATOMIC_EGRESS_BLOCK", PCI_EXP_DEVCTL2_ATOMICOP_EGRESS_BLOCK);
+    /* the lookup fails for a name the copy lacks */
+    CHECK(kernel_define(text, "PCI_EXP_DEVCTL2_ATOMIC_BLOCK") == -1);
+    free(text);
+}
+
+static void test_kfd_caps(void)
+{
+    char *text = slurp(KDIR "kfd_sysfs.txt");
+    SAME("HSA_CAP_SVMAPI_SUPPORTED", HSA_CAP_SVMAPI_SUPPORTED);
+    free(text);
+}
+
+/* the keys kfd_topology.c prints: the quoted name of each
+ * "sysfs_show_<n>bit_prop(buffer, offs, "<key>"," line */
+static void kernel_keys(const char *text, struct strlist *out)
+{
+    const char *tag = "bit_prop(buffer, offs, \"";
+    for (const char *p = text; (p = strstr(p, tag)); p++) {
+        const char *k = p + strlen(tag);
+        size_t n = strcspn(k, "\"");
+        char *key = xstrndup(k, n);
+        strlist_add(out, key);
+        free(key);
+    }
+}
+
+static int has(const struct strlist *l, const char *s)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->v[i], s))
+            return 1;
+    return 0;
+}
+
+/* every gp_kv_get(<text>, "<key>", ...) of one source file */
+static int probe_keys(const char *path, const struct strlist *kernel)
+{
+    char *src = slurp(path);
+    int n = 0;
+    for (const char *p = src; (p = strstr(p, "gp_kv_get(")); p++) {
+        const char *comma = strchr(p, ',');
+        const char *paren = strchr(p, ')');
+        if (!comma || (paren && paren < comma))
+            continue;
+        const char *q = comma + 1;
+        while (*q == ' ' || *q == '\n')
+            q++;
+        if (*q != '"')
+            continue; /* a key in a variable: the declaration, or a table */
+        char *key = xstrndup(q + 1, strcspn(q + 1, "\""));
+        int ok = has(kernel, key);
+        CHECK(ok);
+        if (!ok)
+            fprintf(stderr, "  %s reads KFD key '%s', which kfd_topology.c does not print\n", path,
+                    key);
+        free(key);
+        n++;
+    }
+    free(src);
+    return n;
+}
+
+static void test_kfd_keys(void)
+{
+    char *text = slurp(KDIR "kfd_topology_keys.txt");
+    struct strlist keys = STRLIST_INIT;
+    kernel_keys(text, &keys);
+    CHECK(keys.n >= 50 && has(&keys, "gfx_target_version") && has(&keys, "node_to"));
+    DIR *d = opendir("probes");
+    CHECK(d != NULL);
+    int seen = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        if (len > 2 && !strcmp(de->d_name + len - 2, ".c")) {
+            char *path = xasprintf("probes/%s", de->d_name);
+            seen += probe_keys(path, &keys);
+            free(path);
+        }
+    }
+    if (d)
+        closedir(d);
+    CHECK(seen >= 10); /* the scan found the probes' reads */
+    strlist_release(&keys);
+    free(text);
+}
+
+static void test_throttler_bits(void)
+{
+    char *text = slurp(KDIR "smu_throttler_bits.txt");
+    uint64_t kernel_bits = 0;
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, "#define SMU_THROTTLER_")); p++) {
+        char name[64];
+        unsigned bit;
+        if (sscanf(p, "#define SMU_THROTTLER_%63s %u", name, &bit) != 2 || bit > 63)
+            continue;
+        size_t len = strlen(name);
+        CHECK(len > 4 && !strcmp(name + len - 4, "_BIT"));
+        name[len - 4] = '\0';
+        char got[64];
+        gpu_metrics_throttle_names(1ull << bit, got, sizeof(got));
+        CHECK_STR(got, name);
+        kernel_bits |= 1ull << bit;
+        n++;
+    }
+    CHECK(n == 34);
+    /* a bit the kernel does not define has no name of ours */
+    for (unsigned b = 0; b < 64; b++) {
+        if (kernel_bits >> b & 1)
+            continue;
+        char got[16], want[16];
+        gpu_metrics_throttle_names(1ull << b, got, sizeof(got));
+        snprintf(want, sizeof(want), "BIT%u", b);
+        CHECK_STR(got, want);
+    }
+    free(text);
+}
+
+/* the quoted names of one [section] of partition_modes.txt */
+static void section_names(const char *text, const char *section, struct strlist *out)
+{
+    const char *p = strstr(text, section);
+    if (!p)
+        return;
+    for (p = strchr(p, '\n'); p && p[1] && p[1] != '['; p = strchr(p + 1, '\n')) {
+        const char *q = memchr(p + 1, '"', strcspn(p + 1, "\n"));
+        if (q)
+            strlist_add_owned(out, xstrndup(q + 1, strcspn(q + 1, "\"\\")));
+    }
+}
+
+#define PART_DEV "/sys/bus/pci/devices/0000:05:00.0"
+
+/* the probe's reading of one current_*_partition text: the mode, or "" */
+static const char *partition_read(struct factset *fs, const char *file, const char *text,
+                                  const char *fact)
+{
+    char *path = xasprintf(PART_DEV "/%s", file);
+    char *line = xasprintf("%s\n", text);
+    put(path, line);
+    free(path);
+    free(line);
+    factset_release(fs);
+    if (rootfs_init(root))
+        exit(2);
+    gp_partition_facts(fs, 0, "0000:05:00.0");
+    const struct fact *f = fact_get(fs, fact);
+    return f && f->type == FACT_STR ? f->s : "";
+}
+
+static void test_partition_modes(void)
+{
+    char *text = slurp(KDIR "partition_modes.txt");
+    struct strlist compute = STRLIST_INIT, memory = STRLIST_INIT;
+    section_names(text, "[amdgpu_gfx_compute_mode_desc]", &compute);
+    section_names(text, "[nps_desc]", &memory);
+    section_names(text, "[current_memory_partition_show]", &memory);
+    CHECK(compute.n == 6 && memory.n == 7);
+    struct factset fs = FACTSET_INIT;
+    tree_fresh("kdefs");
+    put(PART_DEV "/current_memory_partition", "NPS1\n");
+    for (size_t i = 0; i < compute.n; i++) {
+        const char *got = partition_read(&fs, "current_compute_partition", compute.v[i],
+                                         "gpu.0.compute_partition");
+        CHECK_STR(got, strcmp(compute.v[i], "UNKNOWN") ? compute.v[i] : "");
+    }
+    for (size_t i = 0; i < memory.n; i++) {
+        const char *got =
+            partition_read(&fs, "current_memory_partition", memory.v[i], "gpu.0.memory_partition");
+        CHECK_STR(got, strcmp(memory.v[i], "UNKNOWN") ? memory.v[i] : "");
+    }
+    tree_fresh("kdefs"); /* removes the last tree */
+    rmdir(root);
+    rootfs_release();
+    factset_release(&fs);
+    strlist_release(&compute);
+    strlist_release(&memory);
+    free(text);
+}
+
+/* a size in print_size()'s form: the largest unit of units[] that divides it */
+static void print_size(struct strbuf *sb, const char *stat, const char *region, uint64_t sz)
+{
+    static const char *const units[] = {"", " KiB", " MiB"};
+    unsigned u;
+    for (u = 0; u < ARRAY_SIZE(units) - 1; u++) {
+        if (sz == 0 || sz % 1024)
+            break;
+        sz /= 1024;
+    }
+    strbuf_addf(sb, "drm-%s-%s:\t%llu%s\n", stat, region, (unsigned long long)sz, units[u]);
+}
+
+static void test_drm_fdinfo(void)
+{
+    char *text = slurp(KDIR "drm_fdinfo.txt");
+    /* the formats this test prints are the copy's */
+    CHECK(strstr(text, "\"drm-driver:\\t%s\\n\"") && strstr(text, "\"drm-client-id:\\t%llu\\n\"") &&
+          strstr(text, "\"drm-pdev:\\t%04x:%02x:%02x.%d\\n\"") &&
+          strstr(text, "\"drm-%s-%s:\\t%llu%s\\n\"") &&
+          strstr(text, "units[] = {\"\", \" KiB\", \" MiB\"}") &&
+          strstr(text, "print_size(p, \"total\"") && strstr(text, "print_size(p, \"resident\""));
+    /* bytes (not a KiB multiple), KiB, MiB: each read back in bytes */
+    static const uint64_t sizes[] = {1000, 3 * 1024, 5ull << 30};
+    for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+        struct strbuf sb = STRBUF_INIT;
+        strbuf_addf(&sb, "drm-driver:\t%s\n", "amdgpu");
+        strbuf_addf(&sb, "drm-client-id:\t%llu\n", 77ull);
+        strbuf_addf(&sb, "drm-pdev:\t%04x:%02x:%02x.%d\n", 0, 0x86, 0, 0);
+        print_size(&sb, "total", "vram", sizes[i] * 2);
+        print_size(&sb, "shared", "vram", 0);
+        print_size(&sb, "active", "vram", 0);
+        print_size(&sb, "resident", "vram", sizes[i]);
+        struct tel_fdinfo f;
+        CHECK(tel_fdinfo_parse(sb.buf, &f) == 0);
+        CHECK_STR(f.driver, "amdgpu");
+        CHECK_STR(f.pdev, "0000:86:00.0");
+        CHECK(f.has_client_id && f.client_id == 77);
+        CHECK(f.vram_bytes == (int64_t)sizes[i]); /* resident, not total */
+        strbuf_release(&sb);
+    }
+    free(text);
+}
+
+static void test_ras(void)
+{
+    char *text = slurp(KDIR "amdgpu_ras.txt");
+    CHECK(strstr(text, "\"%s: %lu\\n%s: %lu\\n\", \"ue\"") &&
+          strstr(text, "\"ce\", info.ce_count") &&
+          strstr(text, "\"Query currently inaccessible\\n\"") &&
+          strstr(text, "\"0x%08x : 0x%08x : %1s\\n\"") && strstr(text, "return \"R\";") &&
+          strstr(text, "return \"P\";") && strstr(text, "return \"F\";") &&
+          strstr(text, "sizeof(\"0xabcdabcd : 0x12345678 : R\\n\") - 1"));
+    char buf[128];
+    struct ras_count c;
+    snprintf(buf, sizeof(buf), "%s: %lu\n%s: %lu\n", "ue", 3ul, "ce", 4000000000ul);
+    CHECK(ras_parse_count(buf, &c) == RAS_COUNT_OK);
+    CHECK(c.ue == 3 && c.ce == 4000000000LL && c.de == -1);
+    CHECK(ras_parse_count("Query currently inaccessible\n", &c) == RAS_COUNT_INACCESSIBLE);
+    /* one page of each flag, each line the kernel's element_size long */
+    struct strbuf sb = STRBUF_INIT;
+    static const char *const flags[] = {"R", "P", "F"};
+    for (unsigned i = 0; i < ARRAY_SIZE(flags); i++) {
+        snprintf(buf, sizeof(buf), "0x%08x : 0x%08x : %1s\n", 0x12340u + i, 0x1000u, flags[i]);
+        CHECK(strlen(buf) == sizeof("0xabcdabcd : 0x12345678 : R\n") - 1);
+        strbuf_adds(&sb, buf);
+    }
+    struct ras_pages pg;
+    CHECK(ras_parse_bad_pages(sb.buf, &pg) == 0);
+    CHECK(pg.reserved == 1 && pg.pending == 1 && pg.failed == 1 && pg.bad_line == 0);
+    strbuf_release(&sb);
+    free(text);
+}
+
+int probe_driver_run(struct probe_ctx *ctx);
+
+static void test_initstate(void)
+{
+    char *text = slurp(KDIR "module_initstate.txt");
+    struct strlist states = STRLIST_INIT;
+    for (const char *p = text; (p = strstr(p, "state = \"")); p++)
+        strlist_add_owned(&states, xstrndup(p + 9, strcspn(p + 9, "\"")));
+    CHECK(states.n == 4 && strstr(text, "sprintf(buffer, \"%s\\n\", state)"));
+    struct factset fs = FACTSET_INIT;
+    struct probe_opts opts = {0};
+    struct probe_ctx ctx = {&fs, LEVEL_QUICK, &opts, 0};
+    for (size_t i = 0; i < states.n; i++) {
+        tree_fresh("kdefs");
+        char *line = xasprintf("%s\n", states.v[i]);
+        put("/sys/module/amdgpu/initstate", line);
+        free(line);
+        if (rootfs_init(root))
+            exit(2);
+        factset_release(&fs);
+        probe_driver_run(&ctx);
+        const struct fact *st = fact_get(&fs, "driver.initstate");
+        const struct fact *ld = fact_get(&fs, "driver.loaded");
+        CHECK(st && st->type == FACT_STR && !strcmp(st->s, states.v[i]));
+        CHECK(ld && ld->type == FACT_BOOL && ld->b == !strcmp(states.v[i], "live"));
+    }
+    tree_fresh("kdefs"); /* removes the last tree */
+    rmdir(root);
+    rootfs_release();
+    factset_release(&fs);
+    strlist_release(&states);
+    free(text);
+}
+
+int main(void)
+{
+    test_pci_regs();
+    test_kfd_caps();
+    test_kfd_keys();
+    test_throttler_bits();
+    test_partition_modes();
+    test_drm_fdinfo();
+    test_ras();
+    test_initstate();
+    return test_report();
+}
