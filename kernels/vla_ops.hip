@@ -185,6 +185,54 @@ extern "C" __global__ void vla_glu(const float *gate, const float *up, float *ou
     }
 }
 
+// gated_mlp's GLU on 16-bit words: out16[t, f] = act(gate[t, f]) * up[t, f]
+// with gate = gu[t, 0..F), up = gu[t, F..2F) (the gate/up GEMM's 16-bit
+// output, rows of 2F), written only in 16 bits (the down GEMM's operand):
+// a third of vla_glu's bytes. vec: F a multiple of 8 and gu, out 16-byte
+// aligned (the host checks), eight elements a thread in 16-byte loads and
+// stores; else one. The row and column come from one 32-bit division per
+// eight elements (T * F / 8 < 2^32 for every preset), not a 64-bit one per
+// element, which bounded vla_glu in the prefix.
+struct __attribute__((aligned(16))) vla_w8 {
+    unsigned w[4];
+};
+
+__device__ inline float vla_from16(rvd_u16 h, int bf)
+{
+    return bf ? rvd_bf16_to_float(h) : rvd_half_to_float(h);
+}
+
+__device__ inline float vla_glu1(rvd_u16 g, rvd_u16 u, int act, int bf)
+{
+    float x = vla_from16(g, bf);
+    return (act ? vla_silu(x) : vla_gelu_tanh(x)) * vla_from16(u, bf);
+}
+
+extern "C" __global__ void vla_glu16(const rvd_u16 *gu, rvd_u16 *out, int T, int F, int act,
+                                     int bf, int vec)
+{
+    unsigned per = vec ? 8u : 1u, nc = (unsigned)F / per, n = (unsigned)T * nc;
+    for (unsigned i = (unsigned)RVD_TID; i < n; i += (unsigned)RVD_NTHREADS) {
+        unsigned t = i / nc, c = (i - t * nc) * per;
+        const rvd_u16 *g = gu + (rvd_u64)t * 2 * F + c;
+        rvd_u16 *o = out + (rvd_u64)t * F + c;
+        if (!vec) {
+            *o = bf ? vla_f2bf(vla_glu1(g[0], g[F], act, bf))
+                    : vla_f2h(vla_glu1(g[0], g[F], act, bf));
+            continue;
+        }
+        struct vla_w8 a = *(const struct vla_w8 *)g, b = *(const struct vla_w8 *)(g + F), r;
+        for (int k = 0; k < 4; k++) {
+            rvd_u16 lo = (rvd_u16)(a.w[k] & 0xffffu), hi = (rvd_u16)(a.w[k] >> 16);
+            rvd_u16 ulo = (rvd_u16)(b.w[k] & 0xffffu), uhi = (rvd_u16)(b.w[k] >> 16);
+            float v0 = vla_glu1(lo, ulo, act, bf), v1 = vla_glu1(hi, uhi, act, bf);
+            unsigned r0 = bf ? vla_f2bf(v0) : vla_f2h(v0), r1 = bf ? vla_f2bf(v1) : vla_f2h(v1);
+            r.w[k] = r0 | (r1 << 16);
+        }
+        *(struct vla_w8 *)o = r;
+    }
+}
+
 // ---- norms: one block per row, fp32 sums ------------------------------
 
 __device__ inline float vla_block_sum(float v, float *sh)

@@ -275,9 +275,7 @@ static void gated_mlp(struct vla_model *m, const float *h, float *x, const float
                       const float *down, int T, int D, int F, enum vla_act act)
 {
     const struct vla_ops *o = m->ops;
-    o->matmul(o->ctx, h, gate_up, NULL, m->gu, T, 2 * F, D, 0);
-    o->glu(o->ctx, m->gu, m->gu + F, m->act, T, F, 2 * F, act);
-    o->matmul(o->ctx, m->act, down, NULL, x, T, D, F, 1);
+    o->gated_mlp(o->ctx, h, gate_up, down, m->gu, m->act, x, T, D, F, act);
 }
 
 /* sparse MoE with optional shared expert: x += sum_k w_k E_k(h) + S(h) */

@@ -136,6 +136,13 @@ struct vla_ops {
      * accumulating) */
     void (*mlp_block)(void *ctx, const float *h, const float *w1, const float *b1, const float *w2,
                       float *hid, float *x, int T, int D, int F, enum vla_bias_act act);
+    /* x [T, D] += (act(h gate^T) * (h up^T)) down^T: gate_up [2F, D] (the
+     * gate's rows, then the up's), down [D, F], act gelu_tanh or silu; gu
+     * [T, 2F] and hid [T, F] are scratch, left unspecified (a GPU in 16 bits
+     * keeps them 16-bit only)  (matmul into gu, glu into hid, matmul
+     * accumulating into x) */
+    void (*gated_mlp)(void *ctx, const float *h, const float *gate_up, const float *down, float *gu,
+                      float *hid, float *x, int T, int D, int F, enum vla_act act);
     /* x [Tq, D] += attention(q, k, v) o_w^T, o_w [D, H*hd]  (attention into
      * att [Tq, H*hd], then matmul accumulating into x); att is the caller's
      * scratch and holds nothing defined afterwards (a GPU in 16 bits keeps

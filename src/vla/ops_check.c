@@ -406,6 +406,35 @@ static void check_mlp_block(struct ctx *c, int T, int D, int F, enum vla_bias_ac
     free(h), free(x), free(b), free(w1), free(w2), free(want), free(hid), free(got);
 }
 
+/* x += (act(h gate^T) * (h up^T)) down^T (the decoder's MLP) */
+static void check_gated_mlp(struct ctx *c, int T, int D, int F, enum vla_act a)
+{
+    size_t nx = (size_t)T * D, ng = (size_t)T * 2 * F;
+    float *h = host_rand(c, nx), *x = host_rand(c, nx);
+    float *w1 = host_rand_scaled(c, (size_t)2 * F * D, 1.0 / sqrt((double)D));
+    float *w2 = host_rand_scaled(c, (size_t)D * F, 1.0 / sqrt((double)F));
+    float *want = xmalloc(nx * sizeof(float)), *gu = xmalloc(ng * sizeof(float));
+    float *hid = xmalloc(ng / 2 * sizeof(float));
+    memcpy(want, x, nx * sizeof(float));
+    c->ref->matmul(c->ref->ctx, h, w1, NULL, gu, T, 2 * F, D, 0);
+    c->ref->glu(c->ref->ctx, gu, gu + F, hid, T, F, 2 * F, a);
+    c->ref->matmul(c->ref->ctx, hid, w2, NULL, want, T, D, F, 1);
+    const struct vla_ops *o = c->test;
+    float *dh = dev(o, h, nx), *dx = dev(o, x, nx), *dw1 = dev(o, w1, (size_t)2 * F * D);
+    float *dw2 = dev(o, w2, (size_t)D * F), *dgu = o->alloc(o->ctx, ng);
+    float *dhid = o->alloc(o->ctx, ng / 2);
+    o->gated_mlp(o->ctx, dh, dw1, dw2, dgu, dhid, dx, T, D, F, a);
+    float *got = fetch(o, dx, nx);
+    char what[80];
+    snprintf(what, sizeof(what), "gated_mlp %s %d x %d x %d", a == VLA_ACT_SWIGLU ? "silu" : "gelu",
+             T, D, F);
+    judge(c, what, got, want, nx);
+    float *ds[] = {dh, dx, dw1, dw2, dgu, dhid};
+    for (size_t i = 0; i < ARRAY_SIZE(ds); i++)
+        o->release(o->ctx, ds[i]);
+    free(h), free(x), free(w1), free(w2), free(want), free(gu), free(hid), free(got);
+}
+
 /* y = x w^T (+ bias) (+ y when accumulating); off: operands one float past
  * an allocation's start (4-byte alignment, which a GEMM library must not
  * assume away) */
@@ -488,5 +517,11 @@ int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double 
     check_mlp_block(&c, 7, 72, 1153, VLA_BIAS_GELU_TANH);
     check_mlp_block(&c, 1, 216, 37, VLA_BIAS_GELU_TANH);
     check_mlp_block(&c, 37, 72, 100, VLA_BIAS_SILU); /* no epilogue for SiLU: the composition */
+    /* vla_glu16's eight-wide path (F % 8 == 0, pi0's shapes scaled down) and
+     * its one-wide path (an odd F) */
+    check_gated_mlp(&c, 50, 72, 128, VLA_ACT_GEGLU);
+    check_gated_mlp(&c, 37, 216, 1024, VLA_ACT_GEGLU);
+    check_gated_mlp(&c, 7, 72, 101, VLA_ACT_SWIGLU);
+    check_gated_mlp(&c, 1, 50, 8, VLA_ACT_SWIGLU);
     return c.fails;
 }

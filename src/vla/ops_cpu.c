@@ -327,6 +327,14 @@ static void cpu_mlp_block(void *ctx, const float *h, const float *w1, const floa
     cpu_matmul(ctx, hid, w2, NULL, x, T, D, F, 1);
 }
 
+static void cpu_gated_mlp(void *ctx, const float *h, const float *gate_up, const float *down,
+                          float *gu, float *hid, float *x, int T, int D, int F, enum vla_act act)
+{
+    cpu_matmul(ctx, h, gate_up, NULL, gu, T, 2 * F, D, 0);
+    cpu_glu(ctx, gu, gu + F, hid, T, F, 2 * F, act);
+    cpu_matmul(ctx, hid, down, NULL, x, T, D, F, 1);
+}
+
 static void cpu_add(void *ctx, float *y, const float *x, size_t n)
 {
     (void)ctx; /* the CPU has no state */
@@ -572,6 +580,7 @@ const struct vla_ops vla_ops_cpu = {
     .attention_packed = cpu_attention_packed,
     .attention_block = cpu_attention_block,
     .mlp_block = cpu_mlp_block,
+    .gated_mlp = cpu_gated_mlp,
     .attention_o = cpu_attention_o,
     .time_concat = cpu_time_concat,
     .denorm_clamp = cpu_denorm_clamp,

@@ -73,6 +73,7 @@ static const struct vla_ops ops_template = {
     .attention_packed = vgpu_attention_packed,
     .attention_block = vgpu_attention_block,
     .mlp_block = vgpu_mlp_block,
+    .gated_mlp = vgpu_gated_mlp,
     .attention_o = vgpu_attention_o,
     .time_concat = vgpu_time_concat,
     .denorm_clamp = vgpu_denorm_clamp,
@@ -200,7 +201,8 @@ void vla_gpu_close(struct vla_gpu *gp)
     struct scratch *sc[] = {&gp->a16,     &gp->q16,    &gp->k16,    &gp->v16,   &gp->S,
                             &gp->P16,     &gp->tok,    &gp->red,    &gp->moe_w, &gp->moe_gu,
                             &gp->moe_act, &gp->moe_eo, &gp->qkvbuf, &gp->o16,   &gp->w16,
-                            &gp->qkv16,   &gp->att16,  &gp->hid16,  &gp->wa16,  &gp->wb16};
+                            &gp->qkv16,   &gp->att16,  &gp->hid16,  &gp->wa16,  &gp->wb16,
+                            &gp->gu16,    &gp->glu16};
     for (size_t i = 0; i < ARRAY_SIZE(sc); i++)
         if (sc[i]->p)
             b->free(b, sc[i]->p);

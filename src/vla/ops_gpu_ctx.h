@@ -58,7 +58,8 @@
     X(vla_flash_attn_bf)                                                                           \
     X(vla_flash_attn_h)                                                                            \
     X(vla_flash_attn_w_bf)                                                                         \
-    X(vla_flash_attn_w_h)
+    X(vla_flash_attn_w_h)                                                                          \
+    X(vla_glu16)
 /* clang-format on */
 #define VGPU_KENUM(n) K_##n,
 enum { VGPU_KERNELS(VGPU_KENUM) K_COUNT };
@@ -130,6 +131,7 @@ struct vla_gpu {
     struct scratch a16, q16, k16, v16, S, P16, tok, red, moe_w, moe_gu, moe_act, moe_eo;
     struct scratch sh_buf[SH_N], qkvbuf, o16, w16;
     struct scratch qkv16, att16, hid16, wa16, wb16; /* the vision blocks' 16-bit intermediates */
+    struct scratch gu16, glu16;                     /* gated_mlp's 16-bit intermediates */
     struct shadow sh[SH_N];
     struct alloc_rec *allocs; /* vgpu_alloc's allocations, for their mirrors */
     int nallocs, capallocs;
@@ -273,6 +275,8 @@ void vgpu_bias_layernorm(void *ctx, float *x, const float *bias, const float *w,
                          float *y, int T, int D, float eps);
 void vgpu_mlp_block(void *ctx, const float *h, const float *w1, const float *b1, const float *w2,
                     float *hid, float *x, int T, int D, int F, enum vla_bias_act a);
+void vgpu_gated_mlp(void *ctx, const float *h, const float *gate_up, const float *down, float *gu,
+                    float *hid, float *x, int T, int D, int F, enum vla_act a);
 void vgpu_add(void *ctx, float *y, const float *x, size_t n);
 void vgpu_scale(void *ctx, float *x, size_t n, float s);
 void vgpu_axpy(void *ctx, float *y, const float *x, float a, size_t n);

@@ -128,6 +128,42 @@ void vgpu_mlp_block(void *ctx, const float *h, const float *w1, const float *b1,
     vgpu_matmul(gp, hid, w2, NULL, x, T, D, F, 1);
 }
 
+/* 16-bit: the gate/up GEMM writes its output in 16 bits, vla_glu16 reads
+ * that and writes only the down GEMM's 16-bit operand, the down GEMM
+ * accumulates into x. Against the composition (fp32 GEMM output, vla_glu
+ * reading fp32 and writing fp32 and 16 bits) the GLU moves a third of the
+ * bytes and the gate/up GEMM stores half: the prefix's GLU (816 x 16384)
+ * was 2.4x its bandwidth time. Rounding gate and up to 16 bits before the
+ * activation is what a 16-bit framework pass does (its linear layers write
+ * 16 bits). In fp32, the GPU's reference precision, and without a BLAS
+ * (the own GEMM kernel writes fp32): the composition. gu and hid, the fp32
+ * scratch, are left unspecified. */
+void vgpu_gated_mlp(void *ctx, const float *h, const float *gate_up, const float *down, float *gu,
+                    float *hid, float *x, int T, int D, int F, enum vla_act a)
+{
+    struct vla_gpu *gp = ctx;
+    if (vgpu_blocks16(gp) && T > 0 && F > 0) {
+        enum gpu_dtype t = gp->dt;
+        const void *A = vgpu_act_operand(gp, h, T, D, t, &gp->a16);
+        const void *W1 = vgpu_weight16(gp, gate_up, 2 * F, D, &gp->wa16);
+        void *gu16 = vgpu_scratch(gp, &gp->gu16, (size_t)T * 2 * F * 2);
+        void *hid16 = vgpu_scratch(gp, &gp->glu16, (size_t)T * F * 2);
+        vgpu_wrote(gp, gu, (size_t)T * 2 * F * sizeof(float));
+        vgpu_wrote(gp, hid, (size_t)T * F * sizeof(float));
+        vgpu_gemm16(gp, t, 0, 1, T, 2 * F, D, A, D, 0, W1, D, 0, gu16, 2 * F, 0, 1);
+        int silu = a == VLA_ACT_SWIGLU, bf = t == GPU_BF16, vec = F % 8 == 0;
+        uint64_t work = (uint64_t)T * F / (vec ? 8 : 1);
+        LAUNCH(gp, K_vla_glu16, vgpu_grid_for(gp, work), &gu16, &hid16, &T, &F, &silu, &bf, &vec);
+        const void *W2 = vgpu_weight16(gp, down, D, F, &gp->wb16);
+        vgpu_wrote(gp, x, (size_t)T * D * sizeof(float));
+        vgpu_gemm(gp, t, 0, 1, T, D, F, 1.0f, hid16, F, 0, W2, F, 0, 1.0f, x, D, 0, 1);
+        return;
+    }
+    vgpu_matmul(gp, h, gate_up, NULL, gu, T, 2 * F, D, 0);
+    vgpu_glu(gp, gu, gu + F, hid, T, F, 2 * F, a);
+    vgpu_matmul(gp, hid, down, NULL, x, T, D, F, 1);
+}
+
 void vgpu_add(void *ctx, float *y, const float *x, size_t n)
 {
     struct vla_gpu *gp = ctx;
