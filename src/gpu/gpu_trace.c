@@ -20,6 +20,7 @@
 
 /* the soak and multi-GPU probes call the runtime from several threads */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static int fd = -1;
 static double t0;
 static unsigned long seq, lines;
@@ -65,9 +66,29 @@ static void who(void)
     snprintf(home, sizeof(home), "%s", h && strcmp(h, "/") ? h : "");
 }
 
+/* A probe forks (the isolated children, the watchdog, python) while another
+ * thread may be writing a line: a child would inherit the lock held by a
+ * thread it does not have and hang on its first traced call. fork waits for
+ * the lock instead, so the child starts with it free and the table whole
+ * (the lock is held while one line is made and written, never across a
+ * traced call, so the wait is one line). */
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&lock);
+}
+static void fork_release(void)
+{
+    pthread_mutex_unlock(&lock);
+}
+static void atfork_register(void)
+{
+    pthread_atfork(fork_prepare, fork_release, fork_release);
+}
+
 int gpu_trace_open(const char *path, char *why, size_t why_n)
 {
     gpu_trace_close();
+    pthread_once(&atfork_once, atfork_register);
     int f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
     if (f < 0) {
         snprintf(why, why_n, "cannot write the GPU trace '%s': %s", path, strerror(errno));

@@ -5,12 +5,17 @@
  * values print after the call ("?" after a failed one), a failed status is
  * spelled by the library's name function, strings are cut and lose the
  * host's, the user's and the home directory's names, and an unwritable
- * trace path is a clear error. */
+ * trace path is a clear error; and a fork while another thread holds the
+ * trace's lock leaves a child whose traced calls finish. */
 /* layers: core gpu */
+#include <pthread.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../src/gpu/gpu_trace.h"
@@ -80,6 +85,61 @@ static const char *call(const char *text, int i, char *buf, size_t n)
     return buf;
 }
 
+/* a status name that holds the trace's lock (names are spelled while the
+ * line is written) until the main thread has called fork */
+static volatile int in_name;
+static const char *slow_err(unsigned e)
+{
+    (void)e;
+    in_name = 1;
+    struct timespec ts = {0, 300 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    return "slowError";
+}
+static void *slow_call(void *arg)
+{
+    (void)arg;
+    struct gpu_trace_call c;
+    gpu_trace_begin(&c, "hip", "hipSlow");
+    gpu_trace_end_status(&c, 7, slow_err);
+    return NULL;
+}
+
+/* fork while another thread holds the trace lock: the child's own traced
+ * call must finish (it hung before fork waited for the lock); the child is
+ * killed after 5 s so a hang fails the case instead of the run */
+static void test_fork_while_locked(const char *path)
+{
+    char why[512];
+    CHECK(gpu_trace_open(path, why, sizeof(why)) == 0);
+    in_name = 0;
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, slow_call, NULL) == 0);
+    while (!in_name)
+        sched_yield();
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(5);
+        void *d = NULL;
+        _exit(tw_hipMalloc(&d, 16) == 0 ? 0 : 3);
+    }
+    CHECK(pid > 0);
+    int st = -1;
+    if (pid > 0)
+        CHECK(waitpid(pid, &st, 0) == pid);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    pthread_join(t, NULL);
+    gpu_trace_close();
+    FILE *f = fopen(path, "r");
+    static char text[8192];
+    size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+    text[n] = '\0';
+    if (f)
+        fclose(f);
+    CHECK(strstr(text, "hipSlow()\t7 slowError") != NULL);
+    CHECK(strstr(text, "hipMalloc(&") != NULL); /* the child's line */
+}
+
 int main(void)
 {
     char why[512], path[] = "/tmp/rvd-test-gpu-trace.XXXXXX";
@@ -143,5 +203,7 @@ int main(void)
     if (pw && strlen(pw->pw_name) >= 2)
         CHECK(strstr(text, pw->pw_name) == NULL);
     CHECK(strstr(text, "trace-tester") == NULL);
+    test_fork_while_locked(path);
+    unlink(path);
     return test_report();
 }
