@@ -48,6 +48,10 @@ static const struct {
     char kind;
 } alloc_fns[] = {{"hipMalloc", 'd'}, {"hipMallocManaged", 'm'}, {"hipHostMalloc", 'h'}};
 static const char *const free_fns[] = {"hipFree", "hipHostFree"};
+/* the functions whose third argument is a value of the size in their fourth
+ * (the Lt attribute setters, any library's prefix): the value is printed, as
+ * an allocation's id where it is a pointer into one */
+static const char *const value_fns[] = {"MatmulDescSetAttribute", "MatmulPreferenceSetAttribute"};
 
 int gpu_trace_on(void)
 {
@@ -216,6 +220,40 @@ static void add_str(struct strbuf *sb, const char *s)
     replace_word(sb, start, user, "USER");
 }
 
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && !strcmp(s + n - t, tail);
+}
+
+/* arg 2 of a value_fns call: "&=112", "&=d3" (a bias pointer), "&=33554432" */
+static int add_value(struct strbuf *sb, const struct gpu_trace_call *c, int i)
+{
+    int is_value = 0;
+    for (size_t k = 0; k < ARRAY_SIZE(value_fns); k++)
+        is_value |= ends_with(c->fn, value_fns[k]);
+    if (!is_value || i != 2 || c->n < 4 || c->a[2].k != GT_PTR || !c->a[2].p ||
+        c->a[3].k != GT_UINT || (c->a[3].u != 4 && c->a[3].u != 8))
+        return 0;
+    strbuf_adds(sb, "&=");
+    if (c->a[3].u == 4) {
+        int32_t v;
+        memcpy(&v, c->a[2].p, sizeof(v));
+        strbuf_addf(sb, "%d", (int)v);
+        return 1;
+    }
+    uint64_t v;
+    memcpy(&v, c->a[2].p, sizeof(v));
+    /* 8 bytes: a size (the workspace) or a pointer (the bias); no size the
+     * libraries take reaches 4 GiB and no user address lies below it on a
+     * 64-bit Linux process, so an address is never printed as a number */
+    if (v < (1ull << 32))
+        strbuf_addf(sb, "%llu", (unsigned long long)v);
+    else
+        add_ptr(sb, (const void *)(uintptr_t)v);
+    return 1;
+}
+
 /* failed: the call returned an error, so what its outputs point at was
  * not written by it (the caller's initial value, or nothing) */
 static void add_arg(struct strbuf *sb, const struct gpu_trace_arg *a,
@@ -365,7 +403,8 @@ static void end_locked(struct gpu_trace_call *c, double t1, unsigned e, const ch
     for (int i = 0; i < c->n; i++) {
         if (i)
             strbuf_adds(&sb, ", ");
-        add_arg(&sb, &c->a[i], i ? &c->a[i - 1] : NULL, !is_str && e);
+        if (!add_value(&sb, c, i))
+            add_arg(&sb, &c->a[i], i ? &c->a[i - 1] : NULL, !is_str && e);
     }
     strbuf_adds(&sb, ")\t");
     if (is_str) {
