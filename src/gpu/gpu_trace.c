@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../core/util.h"
+#include "trace_hsa.h"
 
 /* a run's first calls are the ones a bug report needs; a benchmark loop of
  * launches would otherwise fill the snapshot (its members are capped) */
@@ -254,6 +255,45 @@ static int add_value(struct strbuf *sb, const struct gpu_trace_call *c, int i)
     return 1;
 }
 
+/* hsa_agent_get_info's attribute by name (arg 1) and its value by type
+ * (arg 2): "HSA_AMD_AGENT_INFO_BDFID, &03:00.0"; the name string goes
+ * through add_str's cut and redaction */
+static int add_hsa_info(struct strbuf *sb, const struct gpu_trace_call *c, int i, int failed)
+{
+    if (strcmp(c->fn, "hsa_agent_get_info") || c->n != 3 || i < 1 || c->a[1].k != GT_UINT)
+        return 0;
+    const struct trace_hsa_attr *at = trace_hsa_agent_attr((unsigned)c->a[1].u);
+    if (!at)
+        return 0;
+    if (i == 1) {
+        strbuf_adds(sb, at->name);
+        return 1;
+    }
+    if (c->a[2].k != GT_PTR || !c->a[2].p)
+        return 0;
+    strbuf_addc(sb, '&');
+    if (failed) {
+        strbuf_addc(sb, '?');
+        return 1;
+    }
+    if (at->type == TH_STR) {
+        char name[65]; /* HSA's name attributes are char[64], NUL-padded */
+        size_t n = strnlen(c->a[2].p, 64);
+        memcpy(name, c->a[2].p, n);
+        name[n] = '\0';
+        add_str(sb, name);
+        return 1;
+    }
+    uint32_t v;
+    memcpy(&v, c->a[2].p, sizeof(v));
+    if (at->type == TH_BDF)
+        strbuf_addf(sb, "%02x:%02x.%x", (unsigned)(v >> 8) & 0xff, (unsigned)(v >> 3) & 0x1f,
+                    (unsigned)v & 7);
+    else
+        strbuf_addf(sb, "%u", (unsigned)v);
+    return 1;
+}
+
 /* failed: the call returned an error, so what its outputs point at was
  * not written by it (the caller's initial value, or nothing) */
 static void add_arg(struct strbuf *sb, const struct gpu_trace_arg *a,
@@ -403,7 +443,7 @@ static void end_locked(struct gpu_trace_call *c, double t1, unsigned e, const ch
     for (int i = 0; i < c->n; i++) {
         if (i)
             strbuf_adds(&sb, ", ");
-        if (!add_value(&sb, c, i))
+        if (!add_value(&sb, c, i) && !add_hsa_info(&sb, c, i, !is_str && e))
             add_arg(&sb, &c->a[i], i ? &c->a[i - 1] : NULL, !is_str && e);
     }
     strbuf_adds(&sb, ")\t");

@@ -15,7 +15,8 @@
  * with +offset inside an allocation; pN any other pointer or handle, by first
  * appearance); output buffers (names, PCI ids, logs, code) are not printed,
  * nor outputs of a failed call ("&?"); an Lt attribute's value prints as
- * "&=112" (an address as its id);
+ * "&=112" (an address as its id), an hsa_agent_get_info's attribute by name
+ * and its value by type (trace_hsa.h: the agent's name, its PCI bus:dev.fn);
  * strings are cut to 64 bytes with the host's and the user's names and the
  * home directory replaced. Writing one line per call costs time: timings
  * measured under a trace are not the card's. */
