@@ -117,6 +117,11 @@ l=$(leaks "$W/member.txt")
 "$RVD" --sysroot "$W/snap.tar.gz" --json "$W/replay.json" >/dev/null 2>&1
 rc=$?
 [ $rc -le 1 ] && ok || bad "replay of the traced snapshot: exit $rc"
+# README's "new AMD card" section runs this and names this member
+for w in 'collect --level standard -o snapshot.tar.gz' '.snapshot/gpu-trace.txt' \
+    '--level standard --json report.json --markdown issue.md'; do
+    grep -qF -- "$w" README.md && ok || bad "README's new-card section lacks '$w'"
+done
 fake collect -o "$W/quick.tar.gz" >/dev/null 2>&1
 tar tzf "$W/quick.tar.gz" | grep -q gpu-trace && bad "collect at the quick level wrote a GPU trace" || ok
 
