@@ -417,7 +417,10 @@ static void rates(const struct vla_gpu_out *g, int s, int ns, double t, double *
 static void print_gaps(FILE *f, const struct vla_gap_set *gs)
 {
     if (!vla_gaps_count(gs)) {
-        fputs("  fast paths: all taken (fused attention, Lt GEMMs, pointer batch, graph)\n", f);
+        fputs("  fast paths: all taken (", f);
+        for (int i = 0; i < VLA_GAP_N; i++)
+            fprintf(f, "%s%s", i ? ", " : "", vla_gap_table[i].key);
+        fputs(")\n", f);
         return;
     }
     fprintf(f, "  fast paths not taken (%d):\n", vla_gaps_count(gs));
