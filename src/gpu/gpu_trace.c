@@ -103,7 +103,8 @@ int gpu_trace_open(const char *path, char *why, size_t why_n)
         "# rocm-vla-doctor GPU call trace 1: pid, seq, start ms, duration us, library, "
         "call(arguments), result\n"
         "# pointers are ids (dN device, mN managed, hN pinned host, pN other) with +offset; "
-        "output buffers are not printed; host, user and home names are replaced\n";
+        "output buffers are not printed (but hsa_agent_get_info's value and an Lt attribute's, "
+        "decoded); host, user and home names are replaced\n";
     if (write(f, head, sizeof(head) - 1) != (ssize_t)(sizeof(head) - 1)) {
         snprintf(why, why_n, "cannot write the GPU trace '%s': %s", path, strerror(errno));
         close(f);

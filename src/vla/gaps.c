@@ -22,9 +22,15 @@ void vla_gaps_from_pass(struct vla_gpu *g, const char *dtype, struct vla_gap_set
 {
     long long fl = 0, calls = 0, fb = 0;
     const char *fwhy = vla_gpu_flash(g, &fl);
-    /* the kernel is 16-bit only: an fp32 pass never takes it by design */
-    set(gs, VLA_GAP_flash_attention, fl == 0 && strcmp(dtype, "fp32") != 0 ? fwhy : NULL);
-    const char *lt = vla_gpu_info(g)->lt_why, *note = "";
+    /* the kernel is 16-bit only: an fp32 pass never takes it by design;
+     * the reason names the backend and the target the module was built for */
+    const struct vla_gpu_info *info = vla_gpu_info(g);
+    if (fl == 0 && fwhy && strcmp(dtype, "fp32") != 0)
+        snprintf(gs->why[VLA_GAP_flash_attention], sizeof(gs->why[0]),
+                 "%.300s (backend %.16s, target %.60s)", fwhy, info->backend, info->target);
+    else
+        set(gs, VLA_GAP_flash_attention, NULL);
+    const char *lt = info->lt_why, *note = "";
     long long ltf = vla_gpu_lt_fallbacks(g, &note);
     if (lt[0])
         set(gs, VLA_GAP_lt_epilogues, lt);
