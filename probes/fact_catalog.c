@@ -385,6 +385,9 @@ static const struct fact_decl facts_vla[] = {
     {"vla.numerics.cosine_normalised", F}, {"vla.numerics.max_error_normalised", F},
     {"vla.max_activation", F}, {"vla.max_activation_layer", S}, {"vla.nonfinite", B},
     {"vla.nonfinite_layer", S},
+    {"vla.backend_gaps", S}, {"vla.backend_gaps_n", I}, {"vla.backend_gaps.flash_attention", S},
+    {"vla.backend_gaps.lt_epilogues", S}, {"vla.backend_gaps.ptr_batch", S},
+    {"vla.backend_gaps.graph", S},
     END};
 
 /* the soak command's facts (src/soak: the child's and the analysis'); not a

@@ -90,7 +90,13 @@ static void unknown_gpu_facts(struct factset *fs, const char *why)
                                         "vla.numerics.max_error_normalised",
                                         "vla.energy_per_call_j",
                                         "vla.avg_power_w",
-                                        "vla.energy_source"};
+                                        "vla.energy_source",
+                                        "vla.backend_gaps",
+                                        "vla.backend_gaps_n",
+                                        "vla.backend_gaps.flash_attention",
+                                        "vla.backend_gaps.lt_epilogues",
+                                        "vla.backend_gaps.ptr_batch",
+                                        "vla.backend_gaps.graph"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         fact_set_unknown(fs, names[i], SRC, "%s", why);
 }
@@ -164,6 +170,21 @@ static int run_cpu(struct factset *fs, const struct vla_preset *p, const char *g
     return rc ? -1 : 0;
 }
 
+/* the fast paths the pass could not take on this backend, from what it
+ * answered at run time (src/vla/gaps.h): the list, its length, and each
+ * path's reason ("" where it was taken) */
+static void gap_facts(struct factset *fs, const struct vla_gap_set *gs)
+{
+    char all[VLA_GAP_N * 420];
+    vla_gaps_join(gs, all, sizeof(all));
+    fact_set_str(fs, "vla.backend_gaps", all, SRC);
+    fact_set_int(fs, "vla.backend_gaps_n", vla_gaps_count(gs), SRC);
+    fact_set_str(fs, "vla.backend_gaps.flash_attention", gs->why[VLA_GAP_flash_attention], SRC);
+    fact_set_str(fs, "vla.backend_gaps.lt_epilogues", gs->why[VLA_GAP_lt_epilogues], SRC);
+    fact_set_str(fs, "vla.backend_gaps.ptr_batch", gs->why[VLA_GAP_ptr_batch], SRC);
+    fact_set_str(fs, "vla.backend_gaps.graph", gs->why[VLA_GAP_graph], SRC);
+}
+
 static void gpu_facts(struct factset *fs, const struct vla_preset *p, const char *dtype,
                       const struct vla_gpu_out *g)
 {
@@ -228,6 +249,7 @@ static void gpu_facts(struct factset *fs, const struct vla_preset *p, const char
         fact_set_unknown(fs, "vla.energy_source", SRC, "%s", g->energy_why);
     }
     layer_facts(fs, &g->st);
+    gap_facts(fs, &g->gaps);
 }
 
 int probe_vla_run(struct probe_ctx *ctx)

@@ -2,7 +2,8 @@
 # gpu_trace.sh - --trace-gpu and collect --level standard's trace member, on
 # the fake libamdhip64, libhsa-runtime64 and librocm_smi64 (tests/fake/):
 # every process's calls are listed in order with their results (the fake's
-# failing hipDeviceGetAttribute included, with its error name), the trace
+# failing hipDeviceGetAttribute included, with its error name, and
+# hsa_agent_get_info's attributes and values decoded), the trace
 # holds neither the host's nor the user's name, collect puts it in the
 # snapshot as .snapshot/gpu-trace.txt and the snapshot still replays, and an
 # unwritable trace path is a usage error. Where Debian's real hiprtc is
@@ -76,6 +77,14 @@ grep -q "$(printf 'hip\thipGetDeviceCount(&1)\t0$')" "$T" && ok || bad "no outpu
 grep -q "$(printf 'hipDeviceGetAttribute(&?, 63, 0)\t1 hipErrorUnknown$')" "$T" && ok ||
     bad "the failing hipDeviceGetAttribute is not traced with its error name"
 grep -q "$(printf 'rsmi\trsmi_init(0)\t0$')" "$T" && ok || bad "no rocm-smi call traced"
+# HSA's answers decoded, on a fake with a CPU and a GPU agent: the
+# attribute by name, the device type as a number, the BDF id as bus:dev.fn
+TH="$W/trace-hsa.txt"
+FAKE_HSA_AGENTS=cpu,0000:03:00.0=gfx90a fake --level standard --trace-gpu "$TH" >"$W/rh.out" 2>&1
+grep -q "$(printf 'hsa_agent_get_info(p[0-9]*, HSA_AMD_AGENT_INFO_BDFID, &03:00.0)\t0$')" "$TH" &&
+    ok || bad "hsa_agent_get_info's BDF id is not decoded"
+grep -q "$(printf 'hsa_agent_get_info(p[0-9]*, HSA_AGENT_INFO_DEVICE, &0)\t0$')" "$TH" && ok ||
+    bad "hsa_agent_get_info's device type (the CPU agent's 0) is not decoded"
 grep -q 'Fake AMD GPU\|0000:03:00' "$T" && bad "an output buffer (name, PCI id) is in the trace" || ok
 l=$(leaks "$T")
 [ -z "$l" ] && ok || bad "the trace names '$l'"
@@ -108,6 +117,11 @@ l=$(leaks "$W/member.txt")
 "$RVD" --sysroot "$W/snap.tar.gz" --json "$W/replay.json" >/dev/null 2>&1
 rc=$?
 [ $rc -le 1 ] && ok || bad "replay of the traced snapshot: exit $rc"
+# README's "new AMD card" section runs this and names this member
+for w in 'collect --level standard -o snapshot.tar.gz' '.snapshot/gpu-trace.txt' \
+    '--level standard --json report.json --markdown issue.md'; do
+    grep -qF -- "$w" README.md && ok || bad "README's new-card section lacks '$w'"
+done
 fake collect -o "$W/quick.tar.gz" >/dev/null 2>&1
 tar tzf "$W/quick.tar.gz" | grep -q gpu-trace && bad "collect at the quick level wrote a GPU trace" || ok
 

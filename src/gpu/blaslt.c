@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define GT_EXTRA_TYPES /* the handles are void * here */
+#include "trace_gen.h"
+
 #define LT_CAND 32            /* heuristic candidates timed per shape */
 #define LT_REPS 5             /* timed runs per candidate */
 #define LT_PLANS 256          /* shapes cached; beyond that the caller's BLAS path runs */
@@ -60,6 +63,52 @@ struct gpu_lt {
     struct lt_plan plan[LT_PLANS];
     int n;
 };
+
+/* ---- --trace-gpu (gpu_trace.h): every call below, through trace_gen.h ----
+ * X(result, field of struct gpu_lt, its lt_fn, the parameter types): the
+ * wrappers are assigned over the bound pointers, so a list that does not
+ * match the lt_*_fn shapes fails the build */
+#define LT_CALLS(X)                                                                                \
+    X(int, create, LT_CREATE, void **)                                                             \
+    X(int, pref_create, LT_PREF_CREATE, void **)                                                   \
+    X(int, desc_create, LT_DESC_CREATE, void **, int, int)                                         \
+    X(int, desc_set, LT_DESC_SET, void *, int, const void *, size_t)                               \
+    X(int, pref_set, LT_PREF_SET, void *, int, const void *, size_t)                               \
+    X(int, layout_create, LT_LAYOUT_CREATE, void **, int, uint64_t, uint64_t, int64_t)             \
+    X(int, heuristic, LT_HEURISTIC, void *, void *, void *, void *, void *, void *, void *, int,   \
+      void *, int *)                                                                               \
+    X(int, matmul, LT_MATMUL, void *, void *, const void *, const void *, void *, const void *,    \
+      void *, const void *, const void *, void *, void *, void *, const void *, void *, size_t,    \
+      void *)                                                                                      \
+    X(int, layout_destroy, LT_LAYOUT_DESTROY, void *)                                              \
+    X(int, desc_destroy, LT_DESC_DESTROY, void *)                                                  \
+    X(int, pref_destroy, LT_PREF_DESTROY, void *)                                                  \
+    X(int, destroy, LT_DESTROY, void *)
+
+/* one process binds one Lt library: the real pointers, and that library for
+ * the trace's names (a second, other library is not traced) */
+static const struct lt_lib *tr_L;
+static struct {
+#define LT_REAL(r, fn, f, ...) r (*fn)(__VA_ARGS__);
+    LT_CALLS(LT_REAL)
+} tr_real;
+#define LT_TW(r, fn, f, ...)                                                                       \
+    GT_WRAPPER_AS(tr_real, tr_L->name, tr_L->sym[f], NULL, r, fn, __VA_ARGS__)
+LT_CALLS(LT_TW)
+
+/* with a trace open, lt's bound pointers become the wrappers */
+static void lt_trace(struct gpu_lt *lt)
+{
+    if (!gpu_trace_on() || (tr_L && tr_L != lt->L))
+        return;
+    tr_L = lt->L;
+#define LT_WRAP(r, fn, f, ...)                                                                     \
+    if (lt->fn) {                                                                                  \
+        tr_real.fn = lt->fn;                                                                       \
+        lt->fn = tw_##fn;                                                                          \
+    }
+    LT_CALLS(LT_WRAP)
+}
 
 /* the symbol of call f, NULL where the binding names none or it is absent */
 static void *sym(void *dl, const struct lt_lib *L, enum lt_fn f)
@@ -110,6 +159,7 @@ struct gpu_lt *gpu_lt_load(const struct lt_lib *L, const char *const *names, siz
             *err = xasprintf("%.400s lacks %s", lib, L->sym[f]);
             goto fail;
         }
+    lt_trace(lt);
     if (L->heur_size > LT_HEUR_MAX || L->algo_size > sizeof(struct lt_algo)) {
         *err = xasprintf("%s: a heuristic result of %zu bytes is more than this build holds",
                          L->name, L->heur_size);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../core/util.h"
+#include "trace_hsa.h"
 
 /* a run's first calls are the ones a bug report needs; a benchmark loop of
  * launches would otherwise fill the snapshot (its members are capped) */
@@ -20,6 +21,7 @@
 
 /* the soak and multi-GPU probes call the runtime from several threads */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static int fd = -1;
 static double t0;
 static unsigned long seq, lines;
@@ -47,6 +49,10 @@ static const struct {
     char kind;
 } alloc_fns[] = {{"hipMalloc", 'd'}, {"hipMallocManaged", 'm'}, {"hipHostMalloc", 'h'}};
 static const char *const free_fns[] = {"hipFree", "hipHostFree"};
+/* the functions whose third argument is a value of the size in their fourth
+ * (the Lt attribute setters, any library's prefix): the value is printed, as
+ * an allocation's id where it is a pointer into one */
+static const char *const value_fns[] = {"MatmulDescSetAttribute", "MatmulPreferenceSetAttribute"};
 
 int gpu_trace_on(void)
 {
@@ -65,9 +71,29 @@ static void who(void)
     snprintf(home, sizeof(home), "%s", h && strcmp(h, "/") ? h : "");
 }
 
+/* A probe forks (the isolated children, the watchdog, python) while another
+ * thread may be writing a line: a child would inherit the lock held by a
+ * thread it does not have and hang on its first traced call. fork waits for
+ * the lock instead, so the child starts with it free and the table whole
+ * (the lock is held while one line is made and written, never across a
+ * traced call, so the wait is one line). */
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&lock);
+}
+static void fork_release(void)
+{
+    pthread_mutex_unlock(&lock);
+}
+static void atfork_register(void)
+{
+    pthread_atfork(fork_prepare, fork_release, fork_release);
+}
+
 int gpu_trace_open(const char *path, char *why, size_t why_n)
 {
     gpu_trace_close();
+    pthread_once(&atfork_once, atfork_register);
     int f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
     if (f < 0) {
         snprintf(why, why_n, "cannot write the GPU trace '%s': %s", path, strerror(errno));
@@ -77,7 +103,8 @@ int gpu_trace_open(const char *path, char *why, size_t why_n)
         "# rocm-vla-doctor GPU call trace 1: pid, seq, start ms, duration us, library, "
         "call(arguments), result\n"
         "# pointers are ids (dN device, mN managed, hN pinned host, pN other) with +offset; "
-        "output buffers are not printed; host, user and home names are replaced\n";
+        "output buffers are not printed (but hsa_agent_get_info's value and an Lt attribute's, "
+        "decoded); host, user and home names are replaced\n";
     if (write(f, head, sizeof(head) - 1) != (ssize_t)(sizeof(head) - 1)) {
         snprintf(why, why_n, "cannot write the GPU trace '%s': %s", path, strerror(errno));
         close(f);
@@ -193,6 +220,79 @@ static void add_str(struct strbuf *sb, const char *s)
     replace_word(sb, start, host, "HOST");
     replace_word(sb, start, shorthost, "HOST");
     replace_word(sb, start, user, "USER");
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && !strcmp(s + n - t, tail);
+}
+
+/* arg 2 of a value_fns call: "&=112", "&=d3" (a bias pointer), "&=33554432" */
+static int add_value(struct strbuf *sb, const struct gpu_trace_call *c, int i)
+{
+    int is_value = 0;
+    for (size_t k = 0; k < ARRAY_SIZE(value_fns); k++)
+        is_value |= ends_with(c->fn, value_fns[k]);
+    if (!is_value || i != 2 || c->n < 4 || c->a[2].k != GT_PTR || !c->a[2].p ||
+        c->a[3].k != GT_UINT || (c->a[3].u != 4 && c->a[3].u != 8))
+        return 0;
+    strbuf_adds(sb, "&=");
+    if (c->a[3].u == 4) {
+        int32_t v;
+        memcpy(&v, c->a[2].p, sizeof(v));
+        strbuf_addf(sb, "%d", (int)v);
+        return 1;
+    }
+    uint64_t v;
+    memcpy(&v, c->a[2].p, sizeof(v));
+    /* 8 bytes: a size (the workspace) or a pointer (the bias); no size the
+     * libraries take reaches 4 GiB and no user address lies below it on a
+     * 64-bit Linux process, so an address is never printed as a number */
+    if (v < (1ull << 32))
+        strbuf_addf(sb, "%llu", (unsigned long long)v);
+    else
+        add_ptr(sb, (const void *)(uintptr_t)v);
+    return 1;
+}
+
+/* hsa_agent_get_info's attribute by name (arg 1) and its value by type
+ * (arg 2): "HSA_AMD_AGENT_INFO_BDFID, &03:00.0"; the name string goes
+ * through add_str's cut and redaction */
+static int add_hsa_info(struct strbuf *sb, const struct gpu_trace_call *c, int i, int failed)
+{
+    if (strcmp(c->fn, "hsa_agent_get_info") || c->n != 3 || i < 1 || c->a[1].k != GT_UINT)
+        return 0;
+    const struct trace_hsa_attr *at = trace_hsa_agent_attr((unsigned)c->a[1].u);
+    if (!at)
+        return 0;
+    if (i == 1) {
+        strbuf_adds(sb, at->name);
+        return 1;
+    }
+    if (c->a[2].k != GT_PTR || !c->a[2].p)
+        return 0;
+    strbuf_addc(sb, '&');
+    if (failed) {
+        strbuf_addc(sb, '?');
+        return 1;
+    }
+    if (at->type == TH_STR) {
+        char name[65]; /* HSA's name attributes are char[64], NUL-padded */
+        size_t n = strnlen(c->a[2].p, 64);
+        memcpy(name, c->a[2].p, n);
+        name[n] = '\0';
+        add_str(sb, name);
+        return 1;
+    }
+    uint32_t v;
+    memcpy(&v, c->a[2].p, sizeof(v));
+    if (at->type == TH_BDF)
+        strbuf_addf(sb, "%02x:%02x.%x", (unsigned)(v >> 8) & 0xff, (unsigned)(v >> 3) & 0x1f,
+                    (unsigned)v & 7);
+    else
+        strbuf_addf(sb, "%u", (unsigned)v);
+    return 1;
 }
 
 /* failed: the call returned an error, so what its outputs point at was
@@ -344,7 +444,8 @@ static void end_locked(struct gpu_trace_call *c, double t1, unsigned e, const ch
     for (int i = 0; i < c->n; i++) {
         if (i)
             strbuf_adds(&sb, ", ");
-        add_arg(&sb, &c->a[i], i ? &c->a[i - 1] : NULL, !is_str && e);
+        if (!add_value(&sb, c, i) && !add_hsa_info(&sb, c, i, !is_str && e))
+            add_arg(&sb, &c->a[i], i ? &c->a[i - 1] : NULL, !is_str && e);
     }
     strbuf_adds(&sb, ")\t");
     if (is_str) {

@@ -1,5 +1,6 @@
 /* gpu_trace.h - --trace-gpu: every call the HIP backend makes into libamdhip64,
- * hiprtc, libhsa-runtime64 and rocBLAS, one line each, so that the first run
+ * hiprtc, libhsa-runtime64, rocBLAS and hipBLASLt (and cuBLASLt's, blaslt.c,
+ * when the CUDA backend runs under a trace), one line each, so that the first run
  * on an AMD card this project has never seen is a precise bug report.
  *
  * The wrappers are generated (trace_gen.h) from the same lists that bind the
@@ -13,7 +14,9 @@
  * Redaction: pointers are ids (dN device, mN managed, hN pinned host memory,
  * with +offset inside an allocation; pN any other pointer or handle, by first
  * appearance); output buffers (names, PCI ids, logs, code) are not printed,
- * nor outputs of a failed call ("&?");
+ * nor outputs of a failed call ("&?"); an Lt attribute's value prints as
+ * "&=112" (an address as its id), an hsa_agent_get_info's attribute by name
+ * and its value by type (trace_hsa.h: the agent's name, its PCI bus:dev.fn);
  * strings are cut to 64 bytes with the host's and the user's names and the
  * home directory replaced. Writing one line per call costs time: timings
  * measured under a trace are not the card's. */

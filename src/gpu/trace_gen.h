@@ -189,20 +189,25 @@ GT_PTR_KINDS(GT_PTR_REC)
     _Generic((r), const char *: gpu_trace_end_str, default: gpu_trace_end_status)((c), (r), (name))
 
 /* REAL: the struct holding the real pointers; LIB: the trace's library
- * column; NAME: a const char *(*)(unsigned) spelling a failed status, or NULL */
-#define GT_BODY(REAL, LIB, NAME, r, fn, RECS, ARGS)                                                \
+ * column; FNAME: the call's name in the trace (#fn but for GT_WRAPPER_AS);
+ * NAME: a const char *(*)(unsigned) spelling a failed status, or NULL */
+#define GT_BODY(REAL, LIB, FNAME, NAME, r, fn, RECS, ARGS)                                         \
     {                                                                                              \
         struct gpu_trace_call c_;                                                                  \
-        gpu_trace_begin(&c_, LIB, #fn);                                                            \
+        gpu_trace_begin(&c_, LIB, FNAME);                                                          \
         RECS r ret_ = REAL.fn ARGS;                                                                \
         GT_END(&c_, ret_, NAME);                                                                   \
         return ret_;                                                                               \
     }
-#define GT_WRAPPER(REAL, LIB, NAME, r, fn, ...)                                                    \
+/* GT_WRAPPER_AS: the trace names the call FNAME, an expression (the Lt
+ * bindings share one set of wrappers and name each call by its library) */
+#define GT_WRAPPER_AS(REAL, LIB, FNAME, NAME, r, fn, ...)                                          \
     static r tw_##fn(GT_MAP(GT_PARAM, GT_COMMA, __VA_ARGS__))                                      \
-        GT_BODY(REAL, LIB, NAME, r, fn, GT_MAP(GT_RECI, GT_NONE, __VA_ARGS__),                     \
+        GT_BODY(REAL, LIB, FNAME, NAME, r, fn, GT_MAP(GT_RECI, GT_NONE, __VA_ARGS__),              \
                 (GT_MAP(GT_ARG, GT_COMMA, __VA_ARGS__)))
+#define GT_WRAPPER(REAL, LIB, NAME, r, fn, ...)                                                    \
+    GT_WRAPPER_AS(REAL, LIB, #fn, NAME, r, fn, __VA_ARGS__)
 #define GT_WRAPPER0(REAL, LIB, NAME, r, fn)                                                        \
-    static r tw_##fn(void) GT_BODY(REAL, LIB, NAME, r, fn, , ())
+    static r tw_##fn(void) GT_BODY(REAL, LIB, #fn, NAME, r, fn, , ())
 
 #endif

@@ -412,6 +412,38 @@ static void rates(const struct vla_gpu_out *g, int s, int ns, double t, double *
     *by = k >= 0 && t > 0 ? g->stage_bytes[k] / t : NAN;
 }
 
+/* the fast paths this backend could not take (vla.backend_gaps), each with
+ * the reason the run got */
+static void print_gaps(FILE *f, const struct vla_gap_set *gs)
+{
+    if (!vla_gaps_count(gs)) {
+        fputs("  fast paths: all taken (", f);
+        for (int i = 0; i < VLA_GAP_N; i++)
+            fprintf(f, "%s%s", i ? ", " : "", vla_gap_table[i].key);
+        fputs(")\n", f);
+        return;
+    }
+    fprintf(f, "  fast paths not taken (%d):\n", vla_gaps_count(gs));
+    for (int i = 0; i < VLA_GAP_N; i++)
+        if (gs->why[i][0])
+            fprintf(f, "    %-16s %s\n", vla_gap_table[i].key, gs->why[i]);
+}
+
+static void json_gaps(FILE *f, const struct vla_gap_set *gs)
+{
+    fputs(",\n  \"backend_gaps\": [", f);
+    const char *sep = "";
+    for (int i = 0; i < VLA_GAP_N; i++) {
+        if (!gs->why[i][0])
+            continue;
+        fprintf(f, "%s{\"gap\": \"%s\", \"why\": ", sep, vla_gap_table[i].key);
+        json_write_string(f, gs->why[i]);
+        fputc('}', f);
+        sep = ", ";
+    }
+    fputc(']', f);
+}
+
 static void print_gpu(FILE *f, const struct bench_opts *o, const struct vla_preset *p,
                       const struct vla_gpu_out *g)
 {
@@ -421,6 +453,7 @@ static void print_gpu(FILE *f, const struct bench_opts *o, const struct vla_pres
     fprintf(f, "  weights  %s: %.3f M parameters; GEMMs through %s\n", g->origin,
             (double)g->params / 1e6, g->blas[0] ? g->blas : "the project's own kernel");
     fprintf(f, "  attention vision: %s\n", g->attention);
+    print_gaps(f, &g->gaps);
     fprintf(f, "  work     %.3f GFLOP per pass; %.1f TFLOP/s at p50\n", g->flops / 1e9,
             g->flops / g->stage[ns].p50 / 1e12);
     fprintf(f,
@@ -549,6 +582,7 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
     json_write_string(f, g->blas[0] ? g->blas : "the project's own kernel");
     fprintf(f, ",\n  \"graph\": %s,\n  \"graph_note\": ", g->graph ? "true" : "false");
     json_write_string(f, g->graph_why);
+    json_gaps(f, &g->gaps);
     fputs(",\n  \"flops\": ", f);
     json_write_number(f, g->flops, 9);
     fputs(",\n  \"cold_ms\": ", f);

@@ -212,6 +212,8 @@ static int prepare(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vl
                  : strcmp(r->dtype, "fp32") == 0 ? "fp32 (the fused kernel is 16-bit only)"
                                                  : "a head size over 128 (or unaligned operands)");
 
+    vla_gaps_from_pass(g, r->dtype, &o->gaps);
+
     o->flops = B * vla_flops(p, r->image);
     stage_work(p, w, r->image, strcmp(r->dtype, "fp32") == 0 ? 4 : 2, B, o);
     return 0;
@@ -318,6 +320,7 @@ static int run(const struct vla_gpu_req *r, struct vla_gpu_out *o, struct vla_gp
         snprintf(o->graph_why, sizeof(o->graph_why), "%s", gwhy ? gwhy : "graph replay failed");
     }
     free(gwhy);
+    vla_gaps_set_graph(&o->gaps, o->graph, o->graph_why);
     for (int s = 0; s <= ns; s++) {
         for (int k = 0; k < r->runs; k++)
             col[k] = times[(size_t)k * (ns + 1) + s];

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gaps.h"
 #include "model.h"
 #include "ops_gpu.h"
 #include "preset.h"
@@ -32,6 +33,7 @@ struct vla_gpu_out {
     char pci[32];        /* the device's PCI address, "" when the runtime does not say */
     char graph_why[512]; /* why no graph ("" with one) */
     char attention[512]; /* how the vision attention ran (fused kernel, or BLAS and why) */
+    struct vla_gap_set gaps; /* the fast paths not taken and why (after the graph's try) */
     char error[700];     /* why the run failed ("" if it ran) */
     int graph;           /* 1: timed runs are graph replays */
     uint64_t params;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "../../src/gpu/backend.h"
+#include "../../src/gpu/gpu_trace.h"
 #include "test.h"
 
 struct fake_hipblaslt {
@@ -187,6 +188,58 @@ static void gemm_fails(const char *fail, const char *algos, const char *want, in
     CHECK(fk->live == 0);
 }
 
+/* --trace-gpu: every hipBLASLt call through trace_gen.h, named by the
+ * library, with its arguments (the attribute values decoded, the bias an
+ * allocation's id where it is one) and result */
+static void test_traced(void)
+{
+    char path[] = "/tmp/rvd-test-blaslt-trace.XXXXXX", why[512];
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    close(fd);
+    CHECK(gpu_trace_open(path, why, sizeof(why)) == 0);
+    struct gpu_backend *b = open_hip();
+    CHECK(b && b->blas_lt);
+    if (b && b->blas_lt)
+        CHECK(gemm(b, 4, GPU_LT_GELU) == 0);
+    gpu_backend_close(b);
+    gpu_trace_close();
+    static char text[65536];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+    text[n] = '\0';
+    if (f)
+        fclose(f);
+    unlink(path);
+    static const char *const want[] = {
+        "\thipBLASLt\thipblasLtCreate(&p",
+        "\thipBLASLt\thipblasLtMatmulPreferenceCreate(&p",
+        "\thipBLASLt\thipblasLtMatmulDescCreate(&p",
+        ", 2, 0)\t0\n", /* COMPUTE_32F, HIP_R_32F */
+        "\thipblasLtMatmulDescSetAttribute(p",
+        ", 0, &=112, 4)\t0\n", /* TRANSA = OP_T */
+        ", 2, &=36, 4)\t0\n",  /* EPILOGUE = GELU_BIAS */
+        "\thipblasLtMatrixLayoutCreate(&p",
+        "\thipblasLtMatmulPreferenceSetAttribute(p",
+        ", 1, &=0, 8)\t0\n", /* no workspace: the fake hipMalloc refuses 32 MiB */
+        ", 3, &=p",          /* BIAS_POINTER: an id, never the address */
+        "\thipblasLtMatmulAlgoGetHeuristic(p",
+        ", 32, p",
+        "\thipblasLtMatmul(p",
+        "\thipblasLtMatmulDescDestroy(p",
+        "\thipblasLtMatrixLayoutDestroy(p",
+        "\thipblasLtMatmulPreferenceDestroy(p",
+        "\thipblasLtDestroy(p",
+    };
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+        if (!strstr(text, want[i])) {
+            fprintf(stderr, "  the trace lacks '%s':\n%s\n", want[i], text);
+            CHECK(0);
+        }
+}
+
 static void test_gemm_failures(void)
 {
     gemm_fails("MatmulDescCreate", NULL, "refused the matmul descriptor or a layout (status 3)", 0);
@@ -230,5 +283,6 @@ int main(int argc, char **argv)
     test_sequence();
     test_open_failures();
     test_gemm_failures();
+    test_traced();
     return test_report();
 }

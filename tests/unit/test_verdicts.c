@@ -78,6 +78,10 @@ struct vcase {
     "gpu.0.ras_present=true; gpu.0.ras_pages_failed=0; gpu.0.ras_page_threshold=655; "             \
     "gpu.0.ras_page_threshold_param=-1; "
 #define VLA_GPU "vla.available=true; vla.error=; vla.backend=hip; vla.preset=pi0; "
+/* every fast path taken (vla.backend_gaps): a case sets the ones it tests after */
+#define VLA_GAPS_NONE                                                                              \
+    "vla.backend_gaps=; vla.backend_gaps_n=0; vla.backend_gaps.flash_attention=; "                 \
+    "vla.backend_gaps.lt_epilogues=; vla.backend_gaps.ptr_batch=; vla.backend_gaps.graph=; "
 #define VLA_CPU                                                                                    \
     "vla.available=true; vla.error=; vla.backend=cpu; vla.preset=tiny; "                           \
     "vla.requested_preset=pi0; vla.latency.total_ms=58.5; vla.latency.vision_ms=0.6; "             \
@@ -489,6 +493,24 @@ static const struct vcase cases[] = {
     {"vla.numerics", VLA_GPU "vla.numerics.cosine=0.5; vla.numerics.max_error_rel=0.1", ST_FAIL,
      NULL, NULL, NULL},
     {"vla.nonfinite", VLA_GPU "vla.nonfinite=true", ST_FAIL, NULL, NULL, NULL},
+    /* the fast paths: hipBLASLt absent (installable), graph capture refused;
+     * a fused kernel without a body on this target alone is the project's,
+     * listed but passing */
+    {"vla.backend_gaps",
+     VLA_GPU VLA_GAPS_NONE "vla.backend_gaps_n=2; vla.backend_gaps.lt_epilogues=no hipBLASLt: "
+                           "not found; vla.backend_gaps=flash_attention: needs mma.sync; "
+                           "lt_epilogues: no hipBLASLt: not found",
+     ST_WARN, "without hipBLASLt (no hipBLASLt: not found)", "apt install hipblaslt", NULL},
+    {"vla.backend_gaps",
+     "vla.available=true; vla.error=; vla.backend=cuda; vla.preset=pi0; " VLA_GAPS_NONE
+     "vla.backend_gaps_n=1; vla.backend_gaps.lt_epilogues=no libcublasLt; "
+     "vla.backend_gaps=lt_epilogues: no libcublasLt",
+     ST_WARN, "without cuBLASLt", "libcublasLt", "hipblaslt"},
+    {"vla.backend_gaps",
+     VLA_GPU VLA_GAPS_NONE "vla.backend_gaps_n=1; vla.backend_gaps.graph=hipStreamBeginCapture: "
+                           "hipErrorNotSupported; vla.backend_gaps=graph: hipStreamBeginCapture",
+     ST_WARN, "no graph capture (hipStreamBeginCapture: hipErrorNotSupported)", NULL, NULL},
+    {"vla.backend_gaps", VLA_CPU, ST_SKIP, "CPU reference backend", NULL, NULL},
     {"torch.latency", TORCH_OK "torch.latency.best_ms=95.0", ST_FAIL, "95", NULL, NULL},
     {"torch.latency", "torch.available=false; torch.error=exit status 1; torch.why=exit status 1",
      ST_FAIL, "no answer", "reinstall", NULL},
@@ -734,6 +756,14 @@ static const struct vcase cases[] = {
 
 /* the self-test passes where it ran (the one CPU status that is a pass) */
 static const struct vcase passes[] = {
+    {"vla.backend_gaps",
+     VLA_GPU VLA_GAPS_NONE "vla.device=MI210; vla.backend_gaps_n=1; "
+                           "vla.backend_gaps.flash_attention=needs mma.sync; "
+                           "vla.backend_gaps=flash_attention: needs mma.sync",
+     ST_PASS,
+     "hip on MI210: the Lt BLAS and graph capture ran; fast paths not taken: 1 "
+     "[flash_attention: needs mma.sync]",
+     NULL, NULL},
     {"vla.selftest", VLA_CPU, ST_PASS, "tiny ran on the CPU reference backend: 58.5 ms", NULL,
      NULL},
     /* the support data has every release: gfx1030 on 5.4, gfx1201 on a
