@@ -361,6 +361,7 @@ def machine_mi300x(out):
     kfd_cpu_node(r, 1)
     buses = ["05", "15", "65", "75", "85", "95", "e5", "f5"]
     gib = 1 << 30
+    xgmi_paths = []
     for i, bus in enumerate(buses):
         bdf = "0000:%s:00.0" % bus
         rp = "0000:%02x:01.1" % (int(bus, 16) - 1)
@@ -375,6 +376,7 @@ def machine_mi300x(out):
         # MI300X is a processing accelerator: class 0x1200 - the doctor must
         # also find GPUs that are not display-class
         r.file(path + "/iommu_group/type", "identity\n")
+        xgmi_paths.append(path)
         aer_files(r, os.path.dirname(path))
         aer_files(r, path)
         aspm_link(r, path, 0, 0)
@@ -407,6 +409,7 @@ def machine_mi300x(out):
         kfd_gpu_node(r, 2 + i, props_text(90402, 1216, 0x74a1, location_id(bdf), 128 + i,
                                           simd_per_cu=4, capability=0x0a3a2280),
                      192 * gib, 41000 + i, width=8192, mem_clk=1300)
+    mi300x_xgmi(r, [2 + i for i in range(8)], [i // 4 for i in range(8)], xgmi_paths)
     r.file("/dev/kfd", "")
     # two sockets of 64 cores with SMT (the KFD CPU nodes' cpu_cores_count)
     for n, cpus in enumerate(MI300X_NODE_CPUS):
@@ -442,7 +445,45 @@ balancing off, memlock unlimited, transparent hugepages 'madvise', two NUMA
 nodes (GPUs 0-3 on node 0, 4-7 on node 1) and a process that may run on every
 CPU of both; the board power cap at the MI300X's 750 W default. Expected:
 every quick check passes (gpu.firmware skips: no capture of an MI300X's
-fw_version/ exists, and none is invented).""")
+fw_version/ exists, and none is invented). XGMI: one hive of the 8 GPUs,
+KFD io_links and amdgpu's xgmi files written from the kernel's definitions
+(mi300x_xgmi), not captured.""")
+
+
+# KFD io_links and amdgpu's XGMI sysfs of an 8-GPU MI300X hive, written from
+# the kernel's definitions (not captured: no capture of an MI300X's topology
+# is public): kfd_topology.c iolink_show's keys, kfd_crat.h type 2 PCIe /
+# 11 XGMI and flags bit 0 enabled, weight 20 for PCIe and 15 per XGMI hop
+# (kfd_parse_subtype_iolink), max_bandwidth = links x 16 lanes x 25 Gbps / 8
+# (amdgpu_amdkfd_get_xgmi_bandwidth_mbytes), amdgpu_xgmi.c's files.
+MI300X_HIVE_ID = 0x5a1c07e3b9d2f841
+
+
+def iolink_text(type_, frm, to, weight, min_bw, max_bw):
+    return ("type %d\nversion_major 0\nversion_minor 0\nnode_from %d\nnode_to %d\n"
+            "weight %d\nmin_latency 0\nmax_latency 0\nmin_bandwidth %d\nmax_bandwidth %d\n"
+            "recommended_transfer_size 0\nrecommended_sdma_engine_id_mask 0\nflags 1\n"
+            % (type_, frm, to, weight, min_bw, max_bw))
+
+
+def mi300x_xgmi(r, gpu_nodes, cpu_of, dev_paths):
+    """gpu_nodes: KFD node of each GPU; cpu_of: its CPU node; dev_paths: PCI dirs"""
+    nodes = "/sys/class/kfd/kfd/topology/nodes"
+    for i, n in enumerate(gpu_nodes):
+        links = [iolink_text(2, n, cpu_of[i], 20, 0, 0)]
+        links += [iolink_text(11, n, m, 15, 50000, 50000) for m in gpu_nodes if m != n]
+        for k, text in enumerate(links):
+            r.file("%s/%d/io_links/%d/properties" % (nodes, n, k), text)
+        props = open(r.p("%s/%d/properties" % (nodes, n))).read()
+        r.file("%s/%d/properties" % (nodes, n),
+               props.replace("io_links_count 1\n", "io_links_count %d\n" % len(links)))
+        d = dev_paths[i]
+        r.file(d + "/xgmi_device_id", "%d\n" % (MI300X_HIVE_ID + 1 + i))
+        r.file(d + "/xgmi_physical_id", "%d\n" % i)
+        if i == 0:
+            r.file(d + "/xgmi_hive_info/xgmi_hive_id", "%d\n" % MI300X_HIVE_ID)
+        else:
+            r.link(d + "/xgmi_hive_info", relto(d, dev_paths[0] + "/xgmi_hive_info"))
 
 
 MI300X_NODE_CPUS = ["0-63,128-191", "64-127,192-255"]
@@ -466,7 +507,8 @@ with the process's CPU set (the cpu-affinity query, sched_getaffinity on a
 live host) cut to node 0's CPUs, %s, as a batch job that asked for half the
 cores gets it. gpu.numa_affinity warns for GPUs 4-7, whose node's CPUs the
 process may not run on, and passes for 0-3; the worst GPU is reported.
-Every file is synthesized: no capture of an MI300X exists.
+Every file is synthesized: no capture of an MI300X exists (the XGMI hive
+and io_links too: see mi300x-node's README; gpu.xgmi passes).
 """ % MI300X_NODE_CPUS[0])
 
 
