@@ -486,6 +486,53 @@ def mi300x_xgmi(r, gpu_nodes, cpu_of, dev_paths):
             r.link(d + "/xgmi_hive_info", relto(d, dev_paths[0] + "/xgmi_hive_info"))
 
 
+def mi300x_to_cpx_nps4(root):
+    """the mi300x-node tree at `root` switched to CPX/NPS4 as amd-smi's
+    partition settings leave it: every GPU 8 compute partitions on 4 memory
+    partitions, each partition a KFD node with location_id | partition in
+    the function bits (kfd_topology.c, GC 9.4.3), 152 SIMDs (38 CUs of an
+    XCD) and 24 GiB (192 GiB / 8: KFD divides a memory partition among the
+    compute partitions on it). Partition 0 keeps node 2+i and its io_links;
+    partitions 1-7 of GPU i are nodes 10+7i..16+7i, without io_links."""
+    nodes = root + "/sys/class/kfd/kfd/topology/nodes"
+    part_vram = 24 << 30
+    for i in range(8):
+        node = "%s/%d" % (nodes, 2 + i)
+        props = open(node + "/properties").read()
+        lines = dict(l.split(" ", 1) for l in props.splitlines())
+        dev = os.path.dirname(os.path.dirname(os.path.realpath(root + "/sys/class/drm/card%d" % (i + 1))))
+        with open(dev + "/current_compute_partition", "w") as f:
+            f.write("CPX\n")
+        with open(dev + "/current_memory_partition", "w") as f:
+            f.write("NPS4\n")
+        for p in range(8):
+            n = node if p == 0 else "%s/%d" % (nodes, 10 + 7 * i + p - 1)
+            os.makedirs(n + "/mem_banks/0", exist_ok=True)
+            text = props.replace("simd_count %s\n" % lines["simd_count"], "simd_count 152\n")
+            text = text.replace("location_id %s\n" % lines["location_id"],
+                                "location_id %d\n" % (int(lines["location_id"]) | p))
+            if p:
+                text = text.replace("io_links_count %s\n" % lines["io_links_count"],
+                                    "io_links_count 0\n")
+            with open(n + "/properties", "w") as f:
+                f.write(text)
+            if p:
+                with open(n + "/gpu_id", "w") as f:
+                    f.write("%d\n" % (51000 + 10 * i + p))
+            bank = open(node + "/mem_banks/0/properties").read()
+            size = [l for l in bank.splitlines() if l.startswith("size_in_bytes ")][0]
+            with open(n + "/mem_banks/0/properties", "w") as f:
+                f.write(bank.replace(size, "size_in_bytes %d" % part_vram))
+
+
+def machine_mi300x_cpx(out):
+    """mi300x-node with every GPU in CPX/NPS4"""
+    machine_mi300x(out)
+    mi300x_to_cpx_nps4(out + "/root")
+    with open(out + "/root/proc/sys/kernel/hostname", "w") as f:
+        f.write("mi300x-node09\n")
+
+
 MI300X_NODE_CPUS = ["0-63,128-191", "64-127,192-255"]
 
 
@@ -1352,6 +1399,7 @@ def main():
                      ("rx6700xt-rocm54", machine_rx6700xt_rocm54),
                      ("rx6900xt-docker-seccomp", machine_rx6900xt_docker),
                      ("mi300x-numa-pinned", machine_mi300x_pinned),
+                     ("mi300x-cpx-nps4", machine_mi300x_cpx),
                      ("rx7800xt-power-capped", machine_rx7800xt_power_capped)]:
         if len(sys.argv) > 3 and name not in sys.argv[3:]:
             continue
