@@ -28,7 +28,7 @@ static const struct fact_decl facts_host[] = {
 
 /* probe_virt.c */
 static const struct fact_decl facts_virt[] = {
-    {"host.vm", B}, {"host.hypervisor", S}, {"gpu.<i>.sriov_vf", B},
+    {"host.vm", B}, {"host.hypervisor", S}, {"gpu.<i>.sriov_vf", B}, {"gpu.<i>.vf_name", S}, {"gpu.<i>.virt_function", S},
     {"gpu.<i>.sriov_totalvfs", I}, {"gpu.<i>.sriov_numvfs", I},
     {"gpu.<i>.virtual_root_port", B},
     END};

@@ -533,6 +533,57 @@ def machine_mi300x_cpx(out):
         f.write("mi300x-node09\n")
 
 
+def mi300x_to_vf_guest(root):
+    """the mi300x-node tree at `root` as a KVM/QEMU guest given the eight
+    GPUs as SR-IOV virtual functions: the CPU's hypervisor flag, QEMU's DMI
+    names, each GPU's device id 74b5 (Instinct MI300X VF) in sysfs, its
+    config header and its KFD node, QEMU's pcie-root-port (1b36:000c, the
+    AtomicOp bits of the host's port kept) above it, no hwmon and no
+    gpu_busy_percent (the host's driver keeps them), no XGMI hive files"""
+    import glob
+    cpu = open(root + "/proc/cpuinfo").read()
+    with open(root + "/proc/cpuinfo", "w") as f:
+        f.write(cpu.replace("flags\t\t: fpu ", "flags\t\t: hypervisor fpu ", 1))
+    with open(root + "/sys/class/dmi/id/sys_vendor", "w") as f:
+        f.write("QEMU\n")
+    with open(root + "/sys/class/dmi/id/product_name", "w") as f:
+        f.write("Standard PC (Q35 + ICH9, 2009)\n")
+    for i in range(8):
+        dev = os.path.dirname(os.path.dirname(os.path.realpath(root + "/sys/class/drm/card%d" % (i + 1))))
+        port = os.path.dirname(dev)
+        for d, vendor, device in ((dev, 0x1002, 0x74b5), (port, 0x1b36, 0x000c)):
+            with open(d + "/vendor", "w") as f:
+                f.write("0x%04x\n" % vendor)
+            with open(d + "/device", "w") as f:
+                f.write("0x%04x\n" % device)
+            cfg = bytearray(open(d + "/config", "rb").read())
+            struct.pack_into("<HH", cfg, 0, vendor, device)
+            with open(d + "/config", "wb") as f:
+                f.write(bytes(cfg))
+        shutil.rmtree(dev + "/hwmon")
+        for name in ["gpu_busy_percent", "xgmi_device_id", "xgmi_physical_id", "xgmi_hive_info"]:
+            p = dev + "/" + name
+            if os.path.islink(p) or os.path.isfile(p):
+                os.remove(p)
+            elif os.path.isdir(p):
+                shutil.rmtree(p)
+        props = root + "/sys/class/kfd/kfd/topology/nodes/%d/properties" % (2 + i)
+        text = open(props).read().replace("device_id %d\n" % 0x74a1, "device_id %d\n" % 0x74b5)
+        with open(props, "w") as f:
+            f.write(text)
+    for links in glob.glob(root + "/sys/class/kfd/kfd/topology/nodes/*/io_links/*/properties"):
+        if "type 11\n" in open(links).read():
+            shutil.rmtree(os.path.dirname(links))
+
+
+def machine_mi300x_vf_guest(out):
+    """mi300x-node as a guest on eight MI300X VFs"""
+    machine_mi300x(out)
+    mi300x_to_vf_guest(out + "/root")
+    with open(out + "/root/proc/sys/kernel/hostname", "w") as f:
+        f.write("mi300x-vm01\n")
+
+
 MI300X_NODE_CPUS = ["0-63,128-191", "64-127,192-255"]
 
 
@@ -1400,6 +1451,7 @@ def main():
                      ("rx6900xt-docker-seccomp", machine_rx6900xt_docker),
                      ("mi300x-numa-pinned", machine_mi300x_pinned),
                      ("mi300x-cpx-nps4", machine_mi300x_cpx),
+                     ("kvm-guest-mi300x-vf", machine_mi300x_vf_guest),
                      ("rx7800xt-power-capped", machine_rx7800xt_power_capped)]:
         if len(sys.argv) > 3 and name not in sys.argv[3:]:
             continue
