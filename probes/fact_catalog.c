@@ -28,7 +28,7 @@ static const struct fact_decl facts_host[] = {
 
 /* probe_virt.c */
 static const struct fact_decl facts_virt[] = {
-    {"host.vm", B}, {"host.hypervisor", S}, {"gpu.<i>.sriov_vf", B},
+    {"host.vm", B}, {"host.hypervisor", S}, {"gpu.<i>.sriov_vf", B}, {"gpu.<i>.vf_name", S}, {"gpu.<i>.virt_function", S},
     {"gpu.<i>.sriov_totalvfs", I}, {"gpu.<i>.sriov_numvfs", I},
     {"gpu.<i>.virtual_root_port", B},
     END};
@@ -120,6 +120,10 @@ static const struct fact_decl facts_gpu[] = {
     /* probe_gpu_partition.c: MI300-class compute and memory partitions */
     {"gpu.<i>.compute_partition", S}, {"gpu.<i>.compute_partitions_available", L},
     {"gpu.<i>.memory_partition", S}, {"gpu.<i>.memory_partitions_available", L},
+    /* probe_gpu_xgmi.c: XGMI hive and the KFD io_links to the other GPUs */
+    {"gpu.<i>.xgmi_hive_id", S}, {"gpu.<i>.xgmi_physical_id", I}, {"gpu.<i>.xgmi_hive_gpus", I},
+    {"gpu.<i>.xgmi_links", I}, {"gpu.<i>.xgmi_links_down", L}, {"gpu.<i>.xgmi_links_slow", L},
+    {"gpu.<i>.xgmi_bw_min_mbs", I}, {"gpu.<i>.xgmi_links_expected", I},
     {"gpu.<i>.vbios", S}, {"gpu.<i>.busy_percent", I},
     {"gpu.<i>.power_cap_w", F}, {"gpu.<i>.power_cap_default_w", F}, {"gpu.<i>.power_cap_max_w", F},
     {"gpu.<i>.power_profile", S},

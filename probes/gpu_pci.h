@@ -124,6 +124,11 @@ void gp_ras_facts(struct factset *fs, int gpu, const char *bdf);
  * device's current_/available_{compute,memory}_partition */
 void gp_partition_facts(struct factset *fs, int gpu, const char *bdf);
 
+/* ---- XGMI hive and links (probe_gpu_xgmi.c) ---------------------------- */
+
+/* gpu.<i>.xgmi_* for GPUs 0..ngpu-1, after their gpu.<i>.kfd_node and gfx */
+void gp_xgmi_facts(struct factset *fs, int ngpu);
+
 /* ---- PCIe link text (probe_pcie.c) -------------------------------------- */
 
 /* pp_dpm_pcie ("1: 16.0GT/s, x16 619Mhz *"): the fastest level */

@@ -376,6 +376,7 @@ int probe_gpu_run(struct probe_ctx *ctx)
     fact_set_str(fs, "gpu.names", all.buf ? all.buf : "", GP_PCI_DEVICES);
     strbuf_release(&all);
     users_facts(fs, gpus, ngpu);
+    gp_xgmi_facts(fs, (int)ngpu); /* needs every GPU's KFD node */
     free(numa);
 
     for (size_t i = 0; i < nnodes; i++)

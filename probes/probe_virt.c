@@ -94,6 +94,53 @@ static void host_facts(struct factset *fs)
     free(product);
 }
 
+/* AMD's SR-IOV virtual functions (MxGPU) by PCI device id. A guest sees its
+ * VF as a plain PCI function without the host's physfn link, so only the id
+ * tells. amdgpu itself detects a VF from a register (amdgpu_virt.c
+ * amdgpu_detect_virtualization), not from its pciidlist, which names VFs no
+ * differently from whole GPUs. Sources: the pci.ids of this project's build
+ * host (Version 2023.04.10, Debian's package) for 686c, 73ae and 73ce; the
+ * hwdata pci.ids entries "74b5 Aqua Vanjaram [Instinct MI300X VF]" and
+ * "74b9 ... [Instinct MI325X VF]" (as lspci prints them in AMD GPU
+ * Operator's SR-IOV documentation: "[Instinct MI300X VF] [1002:74b5]"), and
+ * the GPU Operator's VF bind script for 7410 (MI210), 74b5 and 74b9. */
+static const struct {
+    unsigned device;
+    const char *name;
+} amd_vfs[] = {
+    {0x686c, "Vega 10 [Instinct MI25 / Radeon Pro V340 MxGPU]"},
+    {0x73ae, "Navi 21 [Radeon Pro V620 MxGPU]"},
+    {0x73ce, "Navi 22 [SR-IOV MxGPU]"},
+    {0x7410, "Aldebaran [Instinct MI210 VF]"},
+    {0x74b5, "Aqua Vanjaram [Instinct MI300X VF]"},
+    {0x74b9, "Aqua Vanjaram [Instinct MI325X VF]"},
+};
+
+/* what the host's driver keeps from a VF: hwmon power and temperatures,
+ * the power caps, the busy counter and the board's RAS (amdgpu creates
+ * none of these files under SR-IOV, amdgpu_pm.c / amdgpu_ras.c) */
+static const char *const vf_hidden[] = {
+    "power_w",         "power_cap_w", "power_cap_default_w", "power_cap_max_w", "temp_edge_c",
+    "temp_junction_c", "temp_mem_c",  "busy_percent",        "ras_ue",          "ras_ce",
+};
+
+/* the unknown facts of vf_hidden[] get the reason a VF gives them */
+static void vf_reasons(struct factset *fs, int g, int vm)
+{
+    char fn[FACT_NAME_MAX];
+    for (size_t i = 0; i < ARRAY_SIZE(vf_hidden); i++) {
+        const struct fact *f = fact_get(fs, fact_gpu_name(fn, g, vf_hidden[i]));
+        if (!f || f->type != FACT_UNKNOWN)
+            continue;
+        char *was = xstrdup(f->reason ? f->reason : "");
+        char *src = xstrdup(f->source ? f->source : "");
+        fact_set_unknown(fs, fn, src, "not readable %s: the host's driver keeps it (%s)",
+                         vm ? "in a VM guest on an SR-IOV VF" : "on an SR-IOV VF", was);
+        free(was);
+        free(src);
+    }
+}
+
 static void gpu_facts(struct factset *fs, int g, const char *bdf, int vm)
 {
     char fn[FACT_NAME_MAX], dir[96];
@@ -104,10 +151,37 @@ static void gpu_facts(struct factset *fs, int g, const char *bdf, int vm)
     for (size_t i = 0; lrc == 0 && i < ents.n && !vf; i++)
         vf = strcmp(ents.v[i], "physfn") == 0;
     strlist_release(&ents);
-    if (lrc)
+    uint64_t dev = 0;
+    const char *vf_name = NULL;
+    int drc = rootfs_readf_u64(&dev, "%s/device", dir);
+    for (size_t i = 0; drc == 0 && i < ARRAY_SIZE(amd_vfs) && !vf_name; i++)
+        if (amd_vfs[i].device == dev)
+            vf_name = amd_vfs[i].name;
+    fact_gpu_name(fn, g, "vf_name");
+    if (vf_name)
+        fact_set_str(fs, fn, vf_name, dir);
+    else if (drc)
+        fact_set_errno(fs, fn, dir, drc);
+    else
+        fact_set_unknown(fs, fn, dir, "device 0x%04llx is no AMD SR-IOV VF id in the table",
+                         (unsigned long long)dev);
+    vf = vf || vf_name;
+    if (lrc && !vf_name)
         fact_set_errno(fs, fact_gpu_name(fn, g, "sriov_vf"), dir, lrc);
     else
         fact_set_bool(fs, fact_gpu_name(fn, g, "sriov_vf"), vf, dir);
+    fact_gpu_name(fn, g, "virt_function");
+    if (vf) {
+        char *what =
+            xasprintf("an SR-IOV virtual function (%s)", vf_name ? vf_name : "physfn link");
+        fact_set_str(fs, fn, what, dir);
+        free(what);
+        vf_reasons(fs, g, vm);
+    } else if (lrc == 0 || drc == 0) {
+        fact_set_str(fs, fn, vm ? "the whole GPU passed through" : "the whole GPU", dir);
+    } else {
+        fact_set_errno(fs, fn, dir, lrc);
+    }
     static const char *const counts[] = {"sriov_totalvfs", "sriov_numvfs"};
     for (int i = 0; i < 2; i++) {
         int64_t v;

@@ -361,6 +361,7 @@ def machine_mi300x(out):
     kfd_cpu_node(r, 1)
     buses = ["05", "15", "65", "75", "85", "95", "e5", "f5"]
     gib = 1 << 30
+    xgmi_paths = []
     for i, bus in enumerate(buses):
         bdf = "0000:%s:00.0" % bus
         rp = "0000:%02x:01.1" % (int(bus, 16) - 1)
@@ -375,6 +376,7 @@ def machine_mi300x(out):
         # MI300X is a processing accelerator: class 0x1200 - the doctor must
         # also find GPUs that are not display-class
         r.file(path + "/iommu_group/type", "identity\n")
+        xgmi_paths.append(path)
         aer_files(r, os.path.dirname(path))
         aer_files(r, path)
         aspm_link(r, path, 0, 0)
@@ -407,6 +409,7 @@ def machine_mi300x(out):
         kfd_gpu_node(r, 2 + i, props_text(90402, 1216, 0x74a1, location_id(bdf), 128 + i,
                                           simd_per_cu=4, capability=0x0a3a2280),
                      192 * gib, 41000 + i, width=8192, mem_clk=1300)
+    mi300x_xgmi(r, [2 + i for i in range(8)], [i // 4 for i in range(8)], xgmi_paths)
     r.file("/dev/kfd", "")
     # two sockets of 64 cores with SMT (the KFD CPU nodes' cpu_cores_count)
     for n, cpus in enumerate(MI300X_NODE_CPUS):
@@ -442,7 +445,143 @@ balancing off, memlock unlimited, transparent hugepages 'madvise', two NUMA
 nodes (GPUs 0-3 on node 0, 4-7 on node 1) and a process that may run on every
 CPU of both; the board power cap at the MI300X's 750 W default. Expected:
 every quick check passes (gpu.firmware skips: no capture of an MI300X's
-fw_version/ exists, and none is invented).""")
+fw_version/ exists, and none is invented). XGMI: one hive of the 8 GPUs,
+KFD io_links and amdgpu's xgmi files written from the kernel's definitions
+(mi300x_xgmi), not captured.""")
+
+
+# KFD io_links and amdgpu's XGMI sysfs of an 8-GPU MI300X hive, written from
+# the kernel's definitions (not captured: no capture of an MI300X's topology
+# is public): kfd_topology.c iolink_show's keys, kfd_crat.h type 2 PCIe /
+# 11 XGMI and flags bit 0 enabled, weight 20 for PCIe and 15 per XGMI hop
+# (kfd_parse_subtype_iolink), max_bandwidth = links x 16 lanes x 25 Gbps / 8
+# (amdgpu_amdkfd_get_xgmi_bandwidth_mbytes), amdgpu_xgmi.c's files.
+MI300X_HIVE_ID = 0x5a1c07e3b9d2f841
+
+
+def iolink_text(type_, frm, to, weight, min_bw, max_bw):
+    return ("type %d\nversion_major 0\nversion_minor 0\nnode_from %d\nnode_to %d\n"
+            "weight %d\nmin_latency 0\nmax_latency 0\nmin_bandwidth %d\nmax_bandwidth %d\n"
+            "recommended_transfer_size 0\nrecommended_sdma_engine_id_mask 0\nflags 1\n"
+            % (type_, frm, to, weight, min_bw, max_bw))
+
+
+def mi300x_xgmi(r, gpu_nodes, cpu_of, dev_paths):
+    """gpu_nodes: KFD node of each GPU; cpu_of: its CPU node; dev_paths: PCI dirs"""
+    nodes = "/sys/class/kfd/kfd/topology/nodes"
+    for i, n in enumerate(gpu_nodes):
+        links = [iolink_text(2, n, cpu_of[i], 20, 0, 0)]
+        links += [iolink_text(11, n, m, 15, 50000, 50000) for m in gpu_nodes if m != n]
+        for k, text in enumerate(links):
+            r.file("%s/%d/io_links/%d/properties" % (nodes, n, k), text)
+        props = open(r.p("%s/%d/properties" % (nodes, n))).read()
+        r.file("%s/%d/properties" % (nodes, n),
+               props.replace("io_links_count 1\n", "io_links_count %d\n" % len(links)))
+        d = dev_paths[i]
+        r.file(d + "/xgmi_device_id", "%d\n" % (MI300X_HIVE_ID + 1 + i))
+        r.file(d + "/xgmi_physical_id", "%d\n" % i)
+        if i == 0:
+            r.file(d + "/xgmi_hive_info/xgmi_hive_id", "%d\n" % MI300X_HIVE_ID)
+        else:
+            r.link(d + "/xgmi_hive_info", relto(d, dev_paths[0] + "/xgmi_hive_info"))
+
+
+def mi300x_to_cpx_nps4(root):
+    """the mi300x-node tree at `root` switched to CPX/NPS4 as amd-smi's
+    partition settings leave it: every GPU 8 compute partitions on 4 memory
+    partitions, each partition a KFD node with location_id | partition in
+    the function bits (kfd_topology.c, GC 9.4.3), 152 SIMDs (38 CUs of an
+    XCD) and 24 GiB (192 GiB / 8: KFD divides a memory partition among the
+    compute partitions on it). Partition 0 keeps node 2+i and its io_links;
+    partitions 1-7 of GPU i are nodes 10+7i..16+7i, without io_links."""
+    nodes = root + "/sys/class/kfd/kfd/topology/nodes"
+    part_vram = 24 << 30
+    for i in range(8):
+        node = "%s/%d" % (nodes, 2 + i)
+        props = open(node + "/properties").read()
+        lines = dict(l.split(" ", 1) for l in props.splitlines())
+        dev = os.path.dirname(os.path.dirname(os.path.realpath(root + "/sys/class/drm/card%d" % (i + 1))))
+        with open(dev + "/current_compute_partition", "w") as f:
+            f.write("CPX\n")
+        with open(dev + "/current_memory_partition", "w") as f:
+            f.write("NPS4\n")
+        for p in range(8):
+            n = node if p == 0 else "%s/%d" % (nodes, 10 + 7 * i + p - 1)
+            os.makedirs(n + "/mem_banks/0", exist_ok=True)
+            text = props.replace("simd_count %s\n" % lines["simd_count"], "simd_count 152\n")
+            text = text.replace("location_id %s\n" % lines["location_id"],
+                                "location_id %d\n" % (int(lines["location_id"]) | p))
+            if p:
+                text = text.replace("io_links_count %s\n" % lines["io_links_count"],
+                                    "io_links_count 0\n")
+            with open(n + "/properties", "w") as f:
+                f.write(text)
+            if p:
+                with open(n + "/gpu_id", "w") as f:
+                    f.write("%d\n" % (51000 + 10 * i + p))
+            bank = open(node + "/mem_banks/0/properties").read()
+            size = [l for l in bank.splitlines() if l.startswith("size_in_bytes ")][0]
+            with open(n + "/mem_banks/0/properties", "w") as f:
+                f.write(bank.replace(size, "size_in_bytes %d" % part_vram))
+
+
+def machine_mi300x_cpx(out):
+    """mi300x-node with every GPU in CPX/NPS4"""
+    machine_mi300x(out)
+    mi300x_to_cpx_nps4(out + "/root")
+    with open(out + "/root/proc/sys/kernel/hostname", "w") as f:
+        f.write("mi300x-node09\n")
+
+
+def mi300x_to_vf_guest(root):
+    """the mi300x-node tree at `root` as a KVM/QEMU guest given the eight
+    GPUs as SR-IOV virtual functions: the CPU's hypervisor flag, QEMU's DMI
+    names, each GPU's device id 74b5 (Instinct MI300X VF) in sysfs, its
+    config header and its KFD node, QEMU's pcie-root-port (1b36:000c, the
+    AtomicOp bits of the host's port kept) above it, no hwmon and no
+    gpu_busy_percent (the host's driver keeps them), no XGMI hive files"""
+    import glob
+    cpu = open(root + "/proc/cpuinfo").read()
+    with open(root + "/proc/cpuinfo", "w") as f:
+        f.write(cpu.replace("flags\t\t: fpu ", "flags\t\t: hypervisor fpu ", 1))
+    with open(root + "/sys/class/dmi/id/sys_vendor", "w") as f:
+        f.write("QEMU\n")
+    with open(root + "/sys/class/dmi/id/product_name", "w") as f:
+        f.write("Standard PC (Q35 + ICH9, 2009)\n")
+    for i in range(8):
+        dev = os.path.dirname(os.path.dirname(os.path.realpath(root + "/sys/class/drm/card%d" % (i + 1))))
+        port = os.path.dirname(dev)
+        for d, vendor, device in ((dev, 0x1002, 0x74b5), (port, 0x1b36, 0x000c)):
+            with open(d + "/vendor", "w") as f:
+                f.write("0x%04x\n" % vendor)
+            with open(d + "/device", "w") as f:
+                f.write("0x%04x\n" % device)
+            cfg = bytearray(open(d + "/config", "rb").read())
+            struct.pack_into("<HH", cfg, 0, vendor, device)
+            with open(d + "/config", "wb") as f:
+                f.write(bytes(cfg))
+        shutil.rmtree(dev + "/hwmon")
+        for name in ["gpu_busy_percent", "xgmi_device_id", "xgmi_physical_id", "xgmi_hive_info"]:
+            p = dev + "/" + name
+            if os.path.islink(p) or os.path.isfile(p):
+                os.remove(p)
+            elif os.path.isdir(p):
+                shutil.rmtree(p)
+        props = root + "/sys/class/kfd/kfd/topology/nodes/%d/properties" % (2 + i)
+        text = open(props).read().replace("device_id %d\n" % 0x74a1, "device_id %d\n" % 0x74b5)
+        with open(props, "w") as f:
+            f.write(text)
+    for links in glob.glob(root + "/sys/class/kfd/kfd/topology/nodes/*/io_links/*/properties"):
+        if "type 11\n" in open(links).read():
+            shutil.rmtree(os.path.dirname(links))
+
+
+def machine_mi300x_vf_guest(out):
+    """mi300x-node as a guest on eight MI300X VFs"""
+    machine_mi300x(out)
+    mi300x_to_vf_guest(out + "/root")
+    with open(out + "/root/proc/sys/kernel/hostname", "w") as f:
+        f.write("mi300x-vm01\n")
 
 
 MI300X_NODE_CPUS = ["0-63,128-191", "64-127,192-255"]
@@ -466,7 +605,8 @@ with the process's CPU set (the cpu-affinity query, sched_getaffinity on a
 live host) cut to node 0's CPUs, %s, as a batch job that asked for half the
 cores gets it. gpu.numa_affinity warns for GPUs 4-7, whose node's CPUs the
 process may not run on, and passes for 0-3; the worst GPU is reported.
-Every file is synthesized: no capture of an MI300X exists.
+Every file is synthesized: no capture of an MI300X exists (the XGMI hive
+and io_links too: see mi300x-node's README; gpu.xgmi passes).
 """ % MI300X_NODE_CPUS[0])
 
 
@@ -1310,6 +1450,8 @@ def main():
                      ("rx6700xt-rocm54", machine_rx6700xt_rocm54),
                      ("rx6900xt-docker-seccomp", machine_rx6900xt_docker),
                      ("mi300x-numa-pinned", machine_mi300x_pinned),
+                     ("mi300x-cpx-nps4", machine_mi300x_cpx),
+                     ("kvm-guest-mi300x-vf", machine_mi300x_vf_guest),
                      ("rx7800xt-power-capped", machine_rx7800xt_power_capped)]:
         if len(sys.argv) > 3 and name not in sys.argv[3:]:
             continue

@@ -71,6 +71,13 @@ struct vcase {
     "gpu.0.ras_engine_ue=0; gpu.0.ras_link_ue=0; gpu.0.ras_ue_blocks=[]; gpu.0.ras_ce_blocks=[]; " \
     "gpu.0.ras_unreadable=[]; "
 /* an MI300-class GPU in CPX/NPS1 seen as 8 KFD nodes (gpu.partition) */
+/* one GPU of a healthy 8-GPU MI300X hive (gpu.xgmi) */
+#define XGMI_OK                                                                                    \
+    "gpu.0.xgmi_hive_id=77; gpu.0.xgmi_hive_gpus=8; gpu.0.xgmi_links=7; "                          \
+    "gpu.0.xgmi_links_expected=7; gpu.0.xgmi_links_down=[]; gpu.0.xgmi_links_slow=[]; "            \
+    "gpu.0.gfx=gfx942; gpu.0.xgmi_bw_min_mbs=50000; "
+/* a KVM guest whose GPU hangs off QEMU's root port (pcie.atomics) */
+#define GUEST "host.vm=true; host.hypervisor=KVM/QEMU; gpu.0.virtual_root_port=true; "
 #define PART                                                                                       \
     "gpu.0.compute_partition=CPX; gpu.0.memory_partition=NPS1; gpu.0.kfd_partitions=8; "           \
     "gpu.0.compute_partitions_available=[SPX,DPX,QPX,CPX]; "
@@ -161,6 +168,12 @@ static const struct vcase cases[] = {
          "gpu.0.gfx_override_major_differs=true; gpu.0.gfx=gfx1030; gpu.0.gfx_override=11.0.0",
      ST_FAIL, NULL, NULL, NULL},
     {"gpu.vram", AMD "gpu.0.vram_bytes=8589934592", ST_FAIL, NULL, NULL, NULL},
+    /* a partitioned MI300X: each device's own VRAM, not the board's */
+    {"gpu.vram",
+     AMD "gpu.0.vram_bytes=206158430208; gpu.0.kfd_partitions=8; gpu.0.vram_kfd_bytes=10737418240",
+     ST_FAIL, "10.0 GiB of VRAM per partition", "fewer compute partitions", NULL},
+    {"gpu.xgmi", AMD XGMI_OK "gpu.0.xgmi_links_down=[gpu.1]", ST_FAIL, "not enabled", "power-cycle",
+     NULL},
     {"gpu.large_bar",
      AMD "gpu.0.is_apu=false; gpu.0.vis_vram_bytes=268435456; gpu.0.vram_bytes=17179869184",
      ST_WARN, NULL, NULL, NULL},
@@ -998,14 +1011,14 @@ static const struct rcase rules[] = {
      AMD PCIE_ATOMICS "gpu.0.needs_atomics=true; gpu.0.atomics.path_ok=true; "
                       "gpu.0.atomics.requester_enabled=false; "
                       "gpu.0.kfd_refuses_without_atomics=true; gpu.0.mec_fw=80",
-     ST_FAIL, "fail[2]"},
+     ST_FAIL, "fail[3]"},
     /* the firmware unknown: KFD may or may not refuse, so the check warns
      * that atomics are missing rather than skipping */
     {"pcie.atomics",
      AMD PCIE_ATOMICS
      "gpu.0.needs_atomics=true; gpu.0.atomics.path_ok=true; "
      "gpu.0.atomics.requester_enabled=false; kernel.dmesg.atomics_unsupported=false",
-     ST_WARN, "warn[1]"},
+     ST_WARN, "warn[2]"},
     {"pcie.atomics",
      AMD PCIE_ATOMICS "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=true; "
                       "gpu.0.atomics.requester_enabled=true; kernel.dmesg.atomics_unsupported=true",
@@ -1014,17 +1027,46 @@ static const struct rcase rules[] = {
      AMD PCIE_ATOMICS
      "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=false; "
      "gpu.0.atomics.requester_enabled=true; kernel.dmesg.atomics_unsupported=false",
-     ST_WARN, "warn[2]"},
+     ST_WARN, "warn[3]"},
     {"pcie.atomics",
      AMD PCIE_ATOMICS
      "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=true; "
      "gpu.0.atomics.requester_enabled=false; kernel.dmesg.atomics_unsupported=false",
-     ST_WARN, "warn[3]"},
+     ST_WARN, "warn[4]"},
     {"pcie.atomics",
      AMD PCIE_ATOMICS
      "gpu.0.needs_atomics=true; gpu.0.atomics.path_ok=true; "
      "gpu.0.atomics.requester_enabled=true; kernel.dmesg.atomics_unsupported=false",
      ST_PASS, "pass"},
+    /* pcie.atomics in a guest: the VM's root port is named as the cause */
+    {"pcie.atomics",
+     AMD PCIE_ATOMICS GUEST "gpu.0.needs_atomics=true; gpu.0.atomics.path_ok=false; "
+                            "gpu.0.atomics.requester_enabled=true; gpu.0.mec_fw=80; "
+                            "kernel.dmesg.atomics_unsupported=false; "
+                            "gpu.0.kfd_refuses_without_atomics=true",
+     ST_FAIL, "fail[1]"},
+    {"pcie.atomics",
+     AMD PCIE_ATOMICS GUEST "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=false; "
+                            "gpu.0.atomics.requester_enabled=true; "
+                            "kernel.dmesg.atomics_unsupported=false",
+     ST_WARN, "warn[1]"},
+    /* gpu.xgmi: each skip, fail and the pass */
+    {"gpu.xgmi", AMD "gpu.0.xgmi_hive_id=?no xgmi_hive_info", ST_SKIP, "skip[2]"},
+    {"gpu.xgmi", AMD XGMI_OK "gpu.0.xgmi_hive_gpus=1", ST_SKIP, "skip[3]"},
+    {"gpu.xgmi", AMD XGMI_OK "gpu.0.xgmi_links=6", ST_FAIL, "fail[1]"},
+    {"gpu.xgmi", AMD XGMI_OK "gpu.0.xgmi_links_slow=[gpu.3]", ST_FAIL, "fail[2]"},
+    {"gpu.xgmi", AMD XGMI_OK "gpu.0.xgmi_links_expected=?not fully connected", ST_PASS, "pass"},
+    {"gpu.xgmi", AMD XGMI_OK, ST_PASS, "pass"},
+    /* gpu.vram per partition: 12 GiB warns, 24 GiB passes on a 192 GiB board */
+    {"gpu.vram",
+     AMD "gpu.0.vram_bytes=206158430208; gpu.0.kfd_partitions=8; gpu.0.vram_kfd_bytes=12884901888",
+     ST_WARN, "warn[0]"},
+    {"gpu.vram",
+     AMD "gpu.0.vram_bytes=206158430208; gpu.0.kfd_partitions=8; gpu.0.vram_kfd_bytes=25769803776",
+     ST_PASS, "pass"},
+    {"gpu.vram",
+     AMD "gpu.0.vram_bytes=8589934592; gpu.0.kfd_partitions=1; gpu.0.vram_kfd_bytes=8589934592",
+     ST_FAIL, "fail[1]"},
     /* torch.gap: each cause on its own, ROCm's (rocBLAS, TunableOp) included */
     {"torch.gap", TORCH_OK, ST_PASS, "pass"},
     {"torch.gap", TORCH_OK "torch.latency.best_ms=90.0; torch.sdpa_backend=math", ST_WARN,

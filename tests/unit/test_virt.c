@@ -1,7 +1,8 @@
 /* test_virt.c - the VM-guest and SR-IOV facts (probes/probe_virt.c): the
  * CPU's hypervisor flag and the DMI names, a QEMU guest whose GPU hangs off
  * QEMU's pcie-root-port (1b36:000c), bare metal, an SR-IOV physical
- * function with its VF counts and a VF (physfn link), and an aarch64 host
+ * function with its VF counts and a VF (physfn link), a guest's MI300X VF
+ * told by its device id alone, and an aarch64 host
  * (no flags line) that is unknown, never "bare metal". */
 #include "../../probes/probe.h"
 #include "sysroot_tree.h"
@@ -71,6 +72,29 @@ int main(void)
     CHECK(fbool("gpu.0.virtual_root_port") == 1);
     CHECK(fbool("gpu.0.sriov_vf") == 0);
     CHECK(fint("gpu.0.sriov_totalvfs") == -999);
+
+    CHECK_STR(fstr("gpu.0.virt_function"), "the whole GPU passed through");
+
+    /* an MI300X VF in a guest: no physfn link, only the device id (74b5)
+     * tells; what the host keeps gets the VF's reason, a read value stays */
+    machine("fpu vme sse2 hypervisor", "QEMU\n", 0x1b36, 0x000c);
+    put_pci_dev(GPU, 0x1002, 0x74b5);
+    factset_release(&fs);
+    if (rootfs_init(root))
+        return 2;
+    fact_set_int(&fs, "gpu.count", 1, "test");
+    fact_set_str(&fs, "gpu.0.pci", "0000:01:00.0", "test");
+    fact_set_unknown(&fs, "gpu.0.power_w", "hwmon", "No such file or directory");
+    fact_set_float(&fs, "gpu.0.temp_edge_c", 40.0, "hwmon");
+    probe_virt_run(&ctx);
+    CHECK(fbool("gpu.0.sriov_vf") == 1);
+    CHECK_STR(fstr("gpu.0.vf_name"), "Aqua Vanjaram [Instinct MI300X VF]");
+    CHECK(strstr(fstr("gpu.0.virt_function"), "SR-IOV virtual function") != NULL);
+    const struct fact *p = fact_get(&fs, "gpu.0.power_w");
+    CHECK(p && p->type == FACT_UNKNOWN && strstr(p->reason, "not readable in a VM guest") &&
+          strstr(p->reason, "No such file"));
+    p = fact_get(&fs, "gpu.0.temp_edge_c");
+    CHECK(p && p->type == FACT_FLOAT);
 
     /* bare metal: no flag, a real AMD root port; the word inside another
      * flag is not the flag */
