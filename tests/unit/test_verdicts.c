@@ -676,7 +676,7 @@ static const struct vcase cases[] = {
     {"soak.pcie_counters",
      "soak.pcie_replays_grew=16; soak.pcie_recoveries_grew=1; soak.pcie_naks_grew=0; "
      "soak.pcie_counter_detail=GPU 0 replays +16; GPU 0 recoveries +1",
-     ST_FAIL, "the link went into recovery during the run: GPU 0 replays +16", NULL, NULL},
+     ST_WARN, "the link went into recovery during the run: GPU 0 replays +16", NULL, NULL},
     {"soak.pcie_counters",
      "soak.pcie_replays_grew=3; soak.pcie_recoveries_grew=?sysfs has none; "
      "soak.pcie_naks_grew=?sysfs has none; soak.pcie_counter_detail=GPU 0 replays +3",
