@@ -410,6 +410,13 @@ static const struct fact_decl facts_soak[] = {
     {"soak.vram_growth_bytes", I},
     {"soak.outliers", I}, {"soak.outliers_unexplained", I}, {"soak.outlier_causes", L},
     {"soak.energy_per_call_j", F}, {"soak.avg_power_w", F}, {"soak.energy_source", S},
+    /* src/soak/soak_counters.c: residency, PCIe counters, the slot's link */
+    {"soak.residency_thermal_grew", I}, {"soak.residency_power_grew", I},
+    {"soak.residency_thermal_pct", F}, {"soak.residency_power_pct", F}, {"soak.residency_detail", S},
+    {"soak.pcie_replays_grew", I}, {"soak.pcie_recoveries_grew", I}, {"soak.pcie_naks_grew", I},
+    {"soak.pcie_counter_detail", S},
+    {"soak.link_start_width", I}, {"soak.link_start_speed_gts", F}, {"soak.link_min_width", I},
+    {"soak.link_min_speed_gts", F}, {"soak.link_changes", I}, {"soak.link_change_list", L},
     END};
 
 /* the runner's own facts; a per-GPU probe's outcome also per slot (probe_each_gpu.c) */

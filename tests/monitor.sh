@@ -113,6 +113,11 @@ for r, l in enumerate(rows):
         else:
             assert float(cell) == round(g[key]), (key, cell, g[key])
     assert cells[-1] == ("-" if g["throttle"] is None else g["throttle"] or "none"), cells
+    # res: the residency growth since the GPU's previous row; none before
+    # the first, and "-" where no residency counter is known (v1_3, hwmon only)
+    import re
+    known = g["thr_acc_counter"] is not None or g["thr_thm_gfx_acc"] is not None
+    assert (cells[-2] == "-") if r < ngpu or not known else re.match(r"^(none|(hot|thm|ppt):\+?[0-9]+%?(,(thm|ppt):\+?[0-9]+%?)*)$", cells[-2]), cells
 PY
 }
 for fx in rx7900xtx-desktop mi300x-node mi250x-degraded; do

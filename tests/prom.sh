@@ -91,6 +91,60 @@ if cmp -s "$D/code-metrics" "$D/man-metrics"; then ok; else
     diff "$D/code-metrics" "$D/man-metrics" | sed 's/^/    /' | head -10
 fi
 
+# ---- a strict reader of the exposition format (promtool may be absent) ----
+# HELP then TYPE once per family before its samples, counters named *_total
+# and only they, names and labels by the grammar, only \\ \" \n escaped,
+# numeric values, no series twice; a broken file as the control
+prom_lint() {
+    python3 - "$@" <<'PY'
+import re, sys
+NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*$")
+LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"(?:,|$)')
+def lint(path):
+    fams, series, fam, typ, after_help = set(), set(), None, None, False
+    for n, l in enumerate(open(path, encoding="utf-8").read().split("\n")[:-1], 1):
+        if l.startswith("# HELP "):
+            name = l[7:].split(" ", 1)[0]
+            assert NAME.match(name) and name not in fams, (n, l)
+            fams.add(name); fam, typ, after_help = name, None, True
+        elif l.startswith("# TYPE "):
+            name, t = l[7:].split(" ")
+            assert after_help and name == fam and t in ("counter", "gauge"), (n, l)
+            assert (t == "counter") == name.endswith("_total"), (n, l)
+            typ, after_help = t, False
+        else:
+            assert not l.startswith("#"), (n, l)
+            m = re.match(r"([a-zA-Z_:][a-zA-Z0-9_:]*)(\{.*\})? (\S+)$", l)
+            assert m and typ and m.group(1) == fam, (n, l)
+            if m.group(2):
+                body, names, i = m.group(2)[1:-1], [], 0
+                while i < len(body):
+                    lm = LABEL.match(body, i)
+                    assert lm, (n, l)
+                    names.append(lm.group(1)); i = lm.end()
+                assert len(names) == len(set(names)), (n, l)
+            v = m.group(3)
+            assert v in ("NaN", "+Inf", "-Inf") or float(v) is not None, (n, l)
+            key = m.group(1) + (m.group(2) or "")
+            assert key not in series, (n, l)
+            series.add(key); after_help = False
+bad = 0
+for p in sys.argv[1:]:
+    try:
+        lint(p)
+    except (AssertionError, ValueError) as e:
+        print("%s: %s" % (p, e)); bad = 1
+sys.exit(bad)
+PY
+}
+if prom_lint "$D"/text/*.prom >"$D/lint.out" 2>&1; then ok; else
+    bad "the strict reader refuses a fixture's .prom:"; sed 's/^/    /' "$D/lint.out" | head -5
+fi
+printf '# HELP a x\n# TYPE a counter\na{k="v} 1\n' >"$D/lint-broken.prom"
+if prom_lint "$D/lint-broken.prom" >/dev/null 2>&1; then
+    bad "the strict reader accepted a broken file (the check proves nothing)"
+else ok; fi
+
 # ---- promtool ------------------------------------------------------------
 if command -v promtool >/dev/null 2>&1; then
     for p in "$D"/text/*.prom; do

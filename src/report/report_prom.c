@@ -69,6 +69,42 @@ const struct prom_map prom_map[] = {
     {"gpu.<i>.link.max_speed_gts", P "pcie_link_speed_transfers_per_second", "state=\"max\"", 1e9, "PCIe link speed of the GPU.", 0},
     {"gpu.<i>.link.width", P "pcie_link_width_lanes", "state=\"current\"", 1, "PCIe link width of the GPU.", 0},
     {"gpu.<i>.link.max_width", P "pcie_link_width_lanes", "state=\"max\"", 1, "PCIe link width of the GPU.", 0},
+    /* the slot's link before and after the GPU probes (probe_link_watch.c, pcie.link_stable) */
+    {"gpu.<i>.link.watch_start_width", P "pcie_link_width_lanes", "state=\"watch_start\"", 1, "PCIe link width of the GPU.", 0},
+    {"gpu.<i>.link.watch_end_width", P "pcie_link_width_lanes", "state=\"watch_end\"", 1, "PCIe link width of the GPU.", 0},
+    {"gpu.<i>.link.watch_start_speed_gts", P "pcie_link_speed_transfers_per_second", "state=\"watch_start\"", 1e9, "PCIe link speed of the GPU.", 0},
+    {"gpu.<i>.link.watch_end_speed_gts", P "pcie_link_speed_transfers_per_second", "state=\"watch_end\"", 1e9, "PCIe link speed of the GPU.", 0},
+    /* counters since the driver loaded: _total, TYPE counter (probe_gpu_ras.c, probe_pcie_aer.c) */
+    {"gpu.<i>.ras_umc_ue", P "gpu_ras_block_errors_total", "block=\"umc\",kind=\"uncorrectable\"", 1, "GPU RAS errors since the driver loaded, by block family (umc: memory; engine: gfx, sdma, mmhub and the other engines; link: xgmi_wafl, pcie_bif).", 0},
+    {"gpu.<i>.ras_umc_ce", P "gpu_ras_block_errors_total", "block=\"umc\",kind=\"correctable\"", 1, "GPU RAS errors since the driver loaded, by block family (umc: memory; engine: gfx, sdma, mmhub and the other engines; link: xgmi_wafl, pcie_bif).", 0},
+    {"gpu.<i>.ras_engine_ue", P "gpu_ras_block_errors_total", "block=\"engine\",kind=\"uncorrectable\"", 1, "GPU RAS errors since the driver loaded, by block family (umc: memory; engine: gfx, sdma, mmhub and the other engines; link: xgmi_wafl, pcie_bif).", 0},
+    {"gpu.<i>.ras_link_ue", P "gpu_ras_block_errors_total", "block=\"link\",kind=\"uncorrectable\"", 1, "GPU RAS errors since the driver loaded, by block family (umc: memory; engine: gfx, sdma, mmhub and the other engines; link: xgmi_wafl, pcie_bif).", 0},
+    {"gpu.<i>.ras_de", P "gpu_ras_block_errors_total", "block=\"all\",kind=\"deferred\"", 1, "GPU RAS errors since the driver loaded, by block family (umc: memory; engine: gfx, sdma, mmhub and the other engines; link: xgmi_wafl, pcie_bif).", 0},
+    {"gpu.<i>.pcie_replay_count", P "gpu_pcie_replays_total", NULL, 1, "PCIe replays of the GPU's link since the driver loaded (sysfs pcie_replay_count).", 0},
+    /* bad pages of VRAM (probe_gpu_ras.c: amdgpu's eeprom table) */
+    {"gpu.<i>.ras_pages_retired", P "gpu_bad_pages", "state=\"retired\"", 1, "VRAM pages in the GPU's bad-page table by state.", 0},
+    {"gpu.<i>.ras_pages_pending", P "gpu_bad_pages", "state=\"pending\"", 1, "VRAM pages in the GPU's bad-page table by state.", 0},
+    {"gpu.<i>.ras_pages_failed", P "gpu_bad_pages", "state=\"failed\"", 1, "VRAM pages in the GPU's bad-page table by state.", 0},
+    {"gpu.<i>.ras_page_threshold", P "gpu_bad_page_threshold_pages", NULL, 1, "Bad pages at which amdgpu stops using the GPU (amdgpu.bad_page_threshold, resolved).", 0},
+    /* power cap against the board's default and maximum (probe_gpu_drm.c) */
+    {"gpu.<i>.power_cap_w", P "gpu_power_cap_watts", "limit=\"current\"", 1, "GPU power cap (hwmon power1_cap, _default, _max).", 0},
+    {"gpu.<i>.power_cap_default_w", P "gpu_power_cap_watts", "limit=\"default\"", 1, "GPU power cap (hwmon power1_cap, _default, _max).", 0},
+    {"gpu.<i>.power_cap_max_w", P "gpu_power_cap_watts", "limit=\"max\"", 1, "GPU power cap (hwmon power1_cap, _default, _max).", 0},
+    /* CPU-GPU NUMA affinity (probe_gpu_numa.c) */
+    {"gpu.<i>.numa_node", P "gpu_numa_node", NULL, 1, "NUMA node of the GPU's PCI device (-1: the firmware names none).", 0},
+    {"gpu.<i>.numa_allowed_cpus", P "gpu_numa_allowed_cpus", NULL, 1, "CPUs of the GPU's NUMA node that the process may run on.", 0},
+    {"host.cpus_allowed_count", P "host_allowed_cpus", NULL, 1, "CPUs the process may run on (its affinity mask).", 0},
+    /* the soak (src/soak/soak_counters.c): growth over the run */
+    {"soak.residency_thermal_pct", P "soak_throttle_residency_ratio", "class=\"thermal\"", 0.01, "Share of the soak that a thermal or power limiter held the clocks back (gpu_metrics residency over accumulation_counter).", 0},
+    {"soak.residency_power_pct", P "soak_throttle_residency_ratio", "class=\"power\"", 0.01, "Share of the soak that a thermal or power limiter held the clocks back (gpu_metrics residency over accumulation_counter).", 0},
+    {"soak.pcie_replays_grew", P "soak_pcie_link_events", "kind=\"replay\"", 1, "PCIe link events during the soak (growth of the gpu_metrics accumulators or pcie_replay_count).", 0},
+    {"soak.pcie_recoveries_grew", P "soak_pcie_link_events", "kind=\"recovery\"", 1, "PCIe link events during the soak (growth of the gpu_metrics accumulators or pcie_replay_count).", 0},
+    {"soak.pcie_naks_grew", P "soak_pcie_link_events", "kind=\"nak\"", 1, "PCIe link events during the soak (growth of the gpu_metrics accumulators or pcie_replay_count).", 0},
+    {"soak.link_changes", P "soak_pcie_link_events", "kind=\"link_change\"", 1, "PCIe link events during the soak (growth of the gpu_metrics accumulators or pcie_replay_count).", 0},
+    {"soak.link_start_width", P "soak_pcie_link_width_lanes", "state=\"start\"", 1, "The slot's PCIe link width during the soak: at the first sample and the lowest.", 0},
+    {"soak.link_min_width", P "soak_pcie_link_width_lanes", "state=\"min\"", 1, "The slot's PCIe link width during the soak: at the first sample and the lowest.", 0},
+    {"soak.link_start_speed_gts", P "soak_pcie_link_speed_transfers_per_second", "state=\"start\"", 1e9, "The slot's PCIe link speed during the soak: at the first sample and the lowest.", 0},
+    {"soak.link_min_speed_gts", P "soak_pcie_link_speed_transfers_per_second", "state=\"min\"", 1e9, "The slot's PCIe link speed during the soak: at the first sample and the lowest.", 0},
 };
 /* clang-format on */
 const size_t prom_map_count = ARRAY_SIZE(prom_map);
@@ -132,11 +168,13 @@ void prom_write_help(FILE *out, const char *s)
     write_escaped(out, s, 0);
 }
 
+/* a metric named *_total is a counter (the exposition format's
+ * convention), every other one a gauge */
 static void family_head(FILE *out, const char *metric, const char *help)
 {
     fprintf(out, "# HELP %s ", metric);
     prom_write_help(out, help);
-    fprintf(out, "\n# TYPE %s gauge\n", metric);
+    fprintf(out, "\n# TYPE %s %s\n", metric, str_ends(metric, "_total") ? "counter" : "gauge");
 }
 
 static void write_value(FILE *out, double v)
@@ -235,6 +273,49 @@ static const char *fact_text(const struct factset *fs, const char *name)
     return f && f->type == FACT_STR ? f->s : NULL;
 }
 
+/* string facts as an info metric: one series per GPU whose value is 1,
+ * the strings as labels (an unknown one is the empty, absent label) */
+/* clang-format off */
+const struct prom_info prom_info[] = {
+    {P "gpu_partition_info", "MI300-class compute and memory partition mode of the GPU (always 1).",
+     {{"compute", "compute_partition"}, {"memory", "memory_partition"}}},
+};
+/* clang-format on */
+const size_t prom_info_count = ARRAY_SIZE(prom_info);
+
+static void write_info(FILE *out, const struct prom_info *in, const struct factset *fs)
+{
+    int head = 0;
+    char fn[FACT_NAME_MAX];
+    for (size_t i = 0; i < fs->n; i++) {
+        size_t n;
+        const char *idx = gpu_index("pci", fs->v[i]->name, &n);
+        if (!idx)
+            continue;
+        int any = 0;
+        for (size_t l = 0; l < PROM_INFO_LABELS && in->label[l].name; l++) {
+            snprintf(fn, sizeof(fn), "gpu.%.*s.%s", (int)n, idx, in->label[l].fact);
+            any |= fact_text(fs, fn) != NULL;
+        }
+        if (!any)
+            continue; /* no sample without a value: the family stays out */
+        if (!head++)
+            family_head(out, in->metric, in->help);
+        fprintf(out, "%s{gpu=\"%.*s\"", in->metric, (int)n, idx);
+        if (fs->v[i]->type == FACT_STR) {
+            fputs(",pci=", out);
+            prom_write_label_value(out, fs->v[i]->s);
+        }
+        for (size_t l = 0; l < PROM_INFO_LABELS && in->label[l].name; l++) {
+            snprintf(fn, sizeof(fn), "gpu.%.*s.%s", (int)n, idx, in->label[l].fact);
+            fprintf(out, ",%s=", in->label[l].name);
+            const char *v = fact_text(fs, fn);
+            prom_write_label_value(out, v ? v : "");
+        }
+        fputs("} 1\n", out);
+    }
+}
+
 int report_prom_write(FILE *out, const struct report_meta *m, const struct factset *fs,
                       const struct results *r)
 {
@@ -299,5 +380,7 @@ int report_prom_write(FILE *out, const struct report_meta *m, const struct facts
         }
         free(buf);
     }
+    for (size_t i = 0; i < prom_info_count; i++)
+        write_info(out, &prom_info[i], fs);
     return ferror(out) ? -1 : 0;
 }

@@ -31,6 +31,18 @@ struct prom_map {
 extern const struct prom_map prom_map[];
 extern const size_t prom_map_count;
 
+/* a per-GPU info metric: string facts gpu.<i>.<fact> as labels of a series
+ * whose value is 1 (Prometheus' *_info convention) */
+#define PROM_INFO_LABELS 4
+struct prom_info {
+    const char *metric, *help;
+    struct {
+        const char *name, *fact;
+    } label[PROM_INFO_LABELS];
+};
+extern const struct prom_info prom_info[];
+extern const size_t prom_info_count;
+
 /* check status -> the value of rocm_vla_doctor_check_status */
 int prom_status_code(enum status st);
 

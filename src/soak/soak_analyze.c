@@ -1,6 +1,8 @@
 /* soak_analyze.c - see soak_analyze.h. */
 #include "soak_analyze.h"
 
+#include "soak_counters.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -360,13 +362,8 @@ static void energy_facts(struct factset *fs, size_t ncalls, const struct tel_sam
 {
     /* the first GPU with a counter at both ends; else integrated power */
     for (size_t g = 0; g < max_gpus(s, ns); g++) {
-        long a = -1, b = -1;
-        for (size_t i = 0; i < ns; i++)
-            if (g < s[i].ngpu && s[i].gpus[g].src[TEL_ENERGY_J]) {
-                if (a < 0)
-                    a = (long)i;
-                b = (long)i;
-            }
+        long a, b;
+        soak_first_last(s, ns, g, TEL_ENERGY_J, &a, &b);
         if (a >= 0 && b > a && s[b].gpus[g].v[TEL_ENERGY_J] >= s[a].gpus[g].v[TEL_ENERGY_J]) {
             double j = s[b].gpus[g].v[TEL_ENERGY_J] - s[a].gpus[g].v[TEL_ENERGY_J];
             double dt = s[b].t_s - s[a].t_s;
@@ -496,4 +493,5 @@ void soak_analyze(const struct soak_call *c, size_t n, const struct tel_sample *
     temp_facts(fs, s, ns);
     throttle_facts(fs, s, ns);
     vram_facts(fs, s, ns, lo0, hi0, lo1, hi1);
+    soak_counter_facts(fs, s, ns);
 }

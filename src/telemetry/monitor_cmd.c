@@ -161,6 +161,7 @@ int monitor_cmd(int argc, char **argv)
         fprintf(stderr, "rocm-vla-doctor monitor: stopped by %s after %ld sample%s%s\n",
                 tmpdirs_signal_name(stop_flag), i, i == 1 ? "" : "s",
                 count ? " (fewer than --count asked)" : "");
+    tel_table_release(&table);
     tel_close(t);
     strlist_release(&bdfs);
     sysroot_close(unpacked);

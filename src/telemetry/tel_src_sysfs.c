@@ -4,6 +4,7 @@
  * memory files, the GPU's own PCIe link, gpu_metrics' throttle bits; the
  * processes from DRM fdinfo and KFD (tel_procs.c). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,6 +275,81 @@ static void hwmon(struct sysfs *t, size_t i, struct tel_gpu *g, const char *dir)
     read_opt(t, i, OPT_PWM, g, TEL_FAN_PCT, h, "pwm1", 100.0 / 255.0, "hwmon");
 }
 
+/* the gpu_metrics counters and arrays (gpu_metrics.h) a sample carries,
+ * with the kernel's field name for the reason a revision lacks one */
+static const struct {
+    enum gm_field f;
+    enum tel_key k;
+    const char *name;
+} gm_keys[] = {
+    {GM_ACC_COUNTER, TEL_THR_ACC, "accumulation_counter"},
+    {GM_RES_PROCHOT, TEL_THR_PROCHOT, "prochot_residency_acc"},
+    {GM_RES_PPT, TEL_THR_PPT, "ppt_residency_acc"},
+    {GM_RES_SOCKET_THM, TEL_THR_SOCKET_THM, "socket_thm_residency_acc"},
+    {GM_RES_VR_THM, TEL_THR_VR_THM, "vr_thm_residency_acc"},
+    {GM_RES_HBM_THM, TEL_THR_HBM_THM, "hbm_thm_residency_acc"},
+    {GM_THR_SPL, TEL_THR_SPL, "throttle_residency_spl"},
+    {GM_THR_FPPT, TEL_THR_FPPT, "throttle_residency_fppt"},
+    {GM_THR_SPPT, TEL_THR_SPPT, "throttle_residency_sppt"},
+    {GM_THR_THM_CORE, TEL_THR_THM_CORE, "throttle_residency_thm_core"},
+    {GM_THR_THM_GFX, TEL_THR_THM_GFX, "throttle_residency_thm_gfx"},
+    {GM_THR_THM_SOC, TEL_THR_THM_SOC, "throttle_residency_thm_soc"},
+    {GM_PCIE_L0_TO_RECOV, TEL_PCIE_L0_RECOV, "pcie_l0_to_recov_count_acc"},
+    {GM_PCIE_REPLAY, TEL_PCIE_REPLAY_ACC, "pcie_replay_count_acc"},
+    {GM_PCIE_REPLAY_ROVER, TEL_PCIE_REPLAY_ROVER, "pcie_replay_rover_count_acc"},
+    {GM_PCIE_NAK_SENT, TEL_PCIE_NAK_SENT, "pcie_nak_sent_count_acc"},
+    {GM_PCIE_NAK_RCVD, TEL_PCIE_NAK_RCVD, "pcie_nak_rcvd_count_acc"},
+    {GM_PCIE_OTHER_END_RECOV, TEL_PCIE_OTHER_RECOV, "pcie_lc_perf_other_end_recovery"},
+};
+
+/* every gpu_metrics key unknown for one reason (the file or its parse) */
+static void metrics_unknown(struct tel_gpu *g, const char *why)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(gm_keys); i++)
+        tel_gpu_unknown(g, gm_keys[i].k, "%s", why);
+    tel_gpu_unknown(g, TEL_TEMP_HBM_MAX_C, "%s", why);
+    tel_gpu_unknown(g, TEL_XCD_SCLK_MIN_MHZ, "%s", why);
+}
+
+/* the counters, the hottest HBM stack and the slowest XCD of a parsed
+ * blob; a field the revision lacks (or reports as all-ones, "not
+ * provided") is unknown naming the field, never 0. v3_0's prochot counter
+ * is the same limiter as v1_6's and shares its key. */
+static void metrics_counters(struct tel_gpu *g, const struct gpu_metrics *m)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(gm_keys); i++) {
+        enum gm_field f = gm_keys[i].f;
+        if (gm_keys[i].k == TEL_THR_PROCHOT && !m->known[f] && m->known[GM_THR_PROCHOT])
+            f = GM_THR_PROCHOT;
+        if (m->known[f])
+            tel_gpu_set(g, gm_keys[i].k, m->v[f], "gpu_metrics");
+        else
+            tel_gpu_unknown(g, gm_keys[i].k,
+                            "gpu_metrics %u.%u: no %s (not in this revision, or all-ones)",
+                            m->format, m->content, gm_keys[i].name);
+    }
+    double hbm = NAN, xcd = NAN;
+    for (int i = 0; i < GM_NHBM; i++)
+        if (m->hbm_known[i] && !(hbm >= m->hbm_temp_c[i]))
+            hbm = m->hbm_temp_c[i];
+    for (int i = 0; i < GM_NXCD; i++)
+        if (m->xcd_known[i] && !(xcd <= m->xcd_gfxclk_mhz[i]))
+            xcd = m->xcd_gfxclk_mhz[i];
+    if (isnan(hbm))
+        tel_gpu_unknown(g, TEL_TEMP_HBM_MAX_C,
+                        "gpu_metrics %u.%u: no temperature_hbm (not in this revision, or all-ones)",
+                        m->format, m->content);
+    else
+        tel_gpu_set(g, TEL_TEMP_HBM_MAX_C, hbm, "gpu_metrics");
+    if (isnan(xcd))
+        tel_gpu_unknown(
+            g, TEL_XCD_SCLK_MIN_MHZ,
+            "gpu_metrics %u.%u: no current_gfxclk[] (not in this revision, or all-ones)", m->format,
+            m->content);
+    else
+        tel_gpu_set(g, TEL_XCD_SCLK_MIN_MHZ, xcd, "gpu_metrics");
+}
+
 /* 0, or the failed read's -errno */
 static int metrics(struct tel_gpu *g, const char *dir)
 {
@@ -284,16 +360,19 @@ static int metrics(struct tel_gpu *g, const char *dir)
     int rc = rootfs_read(path, &buf, &len);
     if (rc) {
         snprintf(g->throttle_why, sizeof(g->throttle_why), "gpu_metrics: %s", strerror(-rc));
+        metrics_unknown(g, g->throttle_why);
         return rc;
     }
     struct gpu_metrics m;
     char why[128];
     if (gpu_metrics_parse(buf, len, &m, why, sizeof(why))) {
         snprintf(g->throttle_why, sizeof(g->throttle_why), "%s", why);
+        metrics_unknown(g, why);
         free(buf);
         return 0;
     }
     free(buf);
+    metrics_counters(g, &m);
     snprintf(g->throttle_src, sizeof(g->throttle_src), "gpu_metrics %u.%u", m.format, m.content);
     if (m.has_indep) {
         g->throttle_known = 1;
@@ -344,9 +423,10 @@ static void sample(void *st, size_t i, struct tel_gpu *g, const struct tel_src_c
     read_opt(t, i, OPT_GTT_TOTAL, g, TEL_GTT_TOTAL_B, dir, "mem_info_gtt_total", 1,
              "mem_info_gtt_total");
     pcie(g, dir);
-    if (t->absent[i] & (1u << OPT_METRICS))
+    if (t->absent[i] & (1u << OPT_METRICS)) {
         snprintf(g->throttle_why, sizeof(g->throttle_why), "gpu_metrics: %s", strerror(ENOENT));
-    else if (metrics(g, dir) == -ENOENT)
+        metrics_unknown(g, g->throttle_why);
+    } else if (metrics(g, dir) == -ENOENT)
         t->absent[i] |= 1u << OPT_METRICS;
 }
 

@@ -54,6 +54,28 @@ static const char *const key_names[TEL_NKEYS] = {
     "pcie_path_width",
     "pcie_path_gts",
     "pcie_path_limited",
+    "link_slot_gts",
+    "link_slot_width",
+    "thr_acc_counter",
+    "thr_prochot_acc",
+    "thr_ppt_acc",
+    "thr_socket_thm_acc",
+    "thr_vr_thm_acc",
+    "thr_hbm_thm_acc",
+    "thr_spl_acc",
+    "thr_fppt_acc",
+    "thr_sppt_acc",
+    "thr_thm_core_acc",
+    "thr_thm_gfx_acc",
+    "thr_thm_soc_acc",
+    "pcie_l0_to_recov_acc",
+    "pcie_replay_acc",
+    "pcie_replay_rover_acc",
+    "pcie_nak_sent_acc",
+    "pcie_nak_rcvd_acc",
+    "pcie_other_end_recov_acc",
+    "temp_hbm_max_c",
+    "xcd_sclk_min_mhz",
 };
 
 const char *tel_key_name(enum tel_key k)
@@ -77,6 +99,8 @@ struct tel_path {
     double gts;
     unsigned width;
     char hop[16];
+    double slot_gts; /* the slot's link (pci_path_slot); 0 when unreadable */
+    unsigned slot_width;
 };
 
 /* one source as opened */
@@ -287,7 +311,17 @@ static void pcie_path(struct tel_path *p, const char *bdf, struct tel_gpu *g, do
                 p->gts = h[slow].speed;
                 snprintf(p->hop, sizeof(p->hop), "%s", h[narrow].bdf);
             }
+            const struct pci_hop *slot = &h[pci_path_slot(h, p->n)];
+            p->slot_width = slot->has_link ? slot->width : 0;
+            p->slot_gts = slot->has_link ? slot->speed : 0;
         }
+    }
+    if (p->slot_width > 0 && p->slot_gts > 0) {
+        tel_gpu_set(g, TEL_LINK_SLOT_WIDTH, p->slot_width, "current_link_width");
+        tel_gpu_set(g, TEL_LINK_SLOT_GTS, p->slot_gts, "current_link_speed");
+    } else {
+        tel_gpu_unknown(g, TEL_LINK_SLOT_WIDTH, "the slot's link files are not readable");
+        tel_gpu_unknown(g, TEL_LINK_SLOT_GTS, "the slot's link files are not readable");
     }
     if (p->rc) {
         const char *why =
@@ -377,6 +411,9 @@ void tel_sample(struct tel *t, struct tel_sample *s)
     list_gpus(t, s);
     struct tel_src_ctx c = {s->t_s, t->recheck_s};
     for (size_t g = 0; g < t->ngpu; g++) {
+        /* a key no source reads for this GPU says so, never an empty reason */
+        for (int k = 0; k < TEL_NKEYS; k++)
+            tel_gpu_unknown(&s->gpus[g], (enum tel_key)k, "no source reads it for this GPU");
         /* the owner first, then the overlays in table order: what an
          * overlay gives wins, the rest stays the owner's */
         for (size_t k = 0; k < t->nsrc; k++) {

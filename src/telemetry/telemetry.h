@@ -63,6 +63,38 @@ enum tel_key {
     TEL_PCIE_PATH_WIDTH,
     TEL_PCIE_PATH_GTS,
     TEL_PCIE_PATH_LIMITED,
+    /* the slot's link (pci_path_slot: the on-card switch's upstream port of
+     * a Navi card, else the GPU), as pcie.link_stable reads it: the soak
+     * compares it window by window (a retrain or a lost lane) */
+    TEL_LINK_SLOT_GTS,
+    TEL_LINK_SLOT_WIDTH,
+    /* gpu_metrics counters (gpu_metrics.h), accumulated since the driver
+     * loaded: consumers judge their growth between samples, never the value.
+     * v1_6+ throttler residency, read against the accumulation counter */
+    TEL_THR_ACC,
+    TEL_THR_PROCHOT,
+    TEL_THR_PPT,
+    TEL_THR_SOCKET_THM,
+    TEL_THR_VR_THM,
+    TEL_THR_HBM_THM,
+    /* v3_0 (APU) throttle_residency_*: no accumulation counter */
+    TEL_THR_SPL,
+    TEL_THR_FPPT,
+    TEL_THR_SPPT,
+    TEL_THR_THM_CORE,
+    TEL_THR_THM_GFX,
+    TEL_THR_THM_SOC,
+    /* v1_4+ PCIe link health counters */
+    TEL_PCIE_L0_RECOV,
+    TEL_PCIE_REPLAY_ACC,
+    TEL_PCIE_REPLAY_ROVER,
+    TEL_PCIE_NAK_SENT,
+    TEL_PCIE_NAK_RCVD,
+    TEL_PCIE_OTHER_RECOV,
+    /* the hottest HBM stack (v1_1..v1_3 temperature_hbm[]) and the slowest
+     * XCD's current gfxclk (v1_4+ current_gfxclk[]) */
+    TEL_TEMP_HBM_MAX_C,
+    TEL_XCD_SCLK_MIN_MHZ,
     TEL_NKEYS
 };
 

@@ -19,6 +19,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int k = 0; k < GM_NFIELDS; k++)
             if (m.known[k] && (!isfinite(m.v[k]) || m.v[k] < 0))
                 abort();
+        /* the arrays the sampler reduces (hottest HBM, slowest XCD) */
+        for (int i = 0; i < GM_NHBM; i++)
+            if (m.hbm_known[i] && (!isfinite(m.hbm_temp_c[i]) || m.hbm_temp_c[i] < 0))
+                abort();
+        for (int i = 0; i < GM_NXCD; i++)
+            if (m.xcd_known[i] && (!isfinite(m.xcd_gfxclk_mhz[i]) || m.xcd_gfxclk_mhz[i] < 0))
+                abort();
+        if (m.known[GM_GFXCLK_MHZ] && m.xcd_known[0] && m.v[GM_GFXCLK_MHZ] != m.xcd_gfxclk_mhz[0])
+            abort(); /* gfxclk is XCD 0's where the array exists */
         gpu_metrics_throttle_names(m.indep_throttle, names, sizeof(names));
         if (strlen(names) >= sizeof(names))
             abort();

@@ -57,7 +57,13 @@ static int base_unit(const char *metric)
                                         "_ratio",
                                         "_lanes",
                                         "_transfers_per_second",
-                                        "_errors"};
+                                        "_errors",
+                                        "_errors_total",
+                                        "_replays_total",
+                                        "_pages",
+                                        "_events",
+                                        "_cpus",
+                                        "_numa_node"};
     for (size_t i = 0; i < ARRAY_SIZE(units); i++)
         if (str_ends(metric, units[i]))
             return 1;
@@ -235,10 +241,222 @@ static void test_render(void)
     factset_release(&fs);
 }
 
+/* ---- a strict reader of the text exposition format (promtool is not
+ * installed here): every line is a HELP, a TYPE or a sample; HELP and TYPE
+ * once per family, TYPE right after HELP and before the family's samples,
+ * a family's samples together; names and label names by the format's
+ * grammar, label values quoted with only \\ \" \n escaped; counters named
+ * *_total and only they; values as Go's ParseFloat reads them; no series
+ * twice. 0, or -1 with the line and why on stderr. */
+static int name_ok(const char *p, size_t n, int colon)
+{
+    for (size_t i = 0; i < n; i++) {
+        char c = p[i];
+        int alpha =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (colon && c == ':');
+        if (!alpha && !(i && c >= '0' && c <= '9'))
+            return 0;
+    }
+    return n > 0;
+}
+
+/* the labels between { and }: *end after the }. 0, or -1 */
+static int labels_ok(const char *p, const char **end)
+{
+    struct strlist seen = STRLIST_INIT;
+    int rc = -1;
+    while (*p != '}') {
+        size_t n = strcspn(p, "=");
+        char *nm = xstrndup(p, n);
+        int dup = strlist_has(&seen, nm);
+        strlist_add(&seen, nm);
+        free(nm);
+        if (!name_ok(p, n, 0) || dup || p[n] != '=' || p[n + 1] != '"')
+            goto out;
+        for (p += n + 2; *p != '"'; p++) {
+            if (!*p || *p == '\n')
+                goto out;
+            if (*p == '\\' && !strchr("\\\"n", *++p))
+                goto out;
+        }
+        p++;
+        if (*p == ',')
+            p++;
+        else if (*p != '}')
+            goto out;
+    }
+    *end = p + 1;
+    rc = 0;
+out:
+    strlist_release(&seen);
+    return rc;
+}
+
+static int value_ok(const char *v)
+{
+    if (!strcmp(v, "NaN") || !strcmp(v, "+Inf") || !strcmp(v, "-Inf"))
+        return 1;
+    char *end;
+    strtod(v, &end);
+    return end != v && !*end && !strpbrk(v, "xXpP");
+}
+
+static int lint_quiet; /* the refusals test_lint expects are not news */
+
+static int prom_lint(const char *text)
+{
+    struct strlist families = STRLIST_INIT, series = STRLIST_INIT;
+    char fam[256] = "", type[16] = "";
+    int after_help = 0, bad = 0, lineno = 0;
+    char *copy = xstrdup(text), *save = NULL;
+    for (char *l = strtok_r(copy, "\n", &save); l && !bad; l = strtok_r(NULL, "\n", &save)) {
+        lineno++;
+        const char *why = NULL;
+        if (str_starts(l, "# HELP ")) {
+            size_t n = strcspn(l + 7, " ");
+            if (!name_ok(l + 7, n, 1) || l[7 + n] != ' ')
+                why = "HELP without a name and a text";
+            else if (snprintf(fam, sizeof(fam), "%.*s", (int)n, l + 7) &&
+                     strlist_has(&families, fam))
+                why = "a family's HELP twice (its samples split)";
+            strlist_add(&families, fam);
+            after_help = 1;
+            type[0] = '\0';
+        } else if (str_starts(l, "# TYPE ")) {
+            size_t n = strlen(fam);
+            if (!after_help || strncmp(l + 7, fam, n) || l[7 + n] != ' ')
+                why = "TYPE not right after its family's HELP";
+            else if (strcmp(l + 8 + n, "counter") && strcmp(l + 8 + n, "gauge"))
+                why = "TYPE neither counter nor gauge";
+            else if ((strcmp(l + 8 + n, "counter") == 0) != (str_ends(fam, "_total") != 0))
+                why = "a counter not named *_total, or a *_total not a counter";
+            else
+                snprintf(type, sizeof(type), "%s", l + 8 + n);
+            after_help = 0;
+        } else if (l[0] == '#') {
+            why = "a comment that is neither HELP nor TYPE";
+        } else {
+            size_t n = strcspn(l, "{ ");
+            const char *p = l + n;
+            if (!type[0] || strlen(fam) != n || strncmp(l, fam, n))
+                why = "a sample outside its family (or before its TYPE)";
+            else if (*p == '{' && labels_ok(p + 1, &p))
+                why = "bad labels";
+            else if (*p != ' ' || !value_ok(p + 1))
+                why = "no value, or not a number";
+            else {
+                char *key = xstrndup(l, (size_t)(p - l));
+                if (strlist_has(&series, key))
+                    why = "the same series twice";
+                strlist_add(&series, key);
+                free(key);
+            }
+            after_help = 0;
+        }
+        if (why) {
+            if (!lint_quiet)
+                fprintf(stderr, "prom line %d: %s: %s\n", lineno, why, l);
+            bad = 1;
+        }
+    }
+    free(copy);
+    strlist_release(&families);
+    strlist_release(&series);
+    return bad ? -1 : 0;
+}
+
+/* the reader refuses what the format forbids */
+static void test_lint(void)
+{
+    lint_quiet = 1;
+    CHECK(prom_lint("# HELP a_total x\n# TYPE a_total counter\na_total{k=\"v\"} 1\n") == 0);
+    CHECK(prom_lint("# HELP a x\n# TYPE a counter\na 1\n") < 0); /* counter not _total */
+    CHECK(prom_lint("# HELP a_total x\n# TYPE a_total gauge\na_total 1\n") < 0);
+    CHECK(prom_lint("# HELP a x\n# TYPE a gauge\na{k=\"v} 1\n") < 0);     /* unterminated */
+    CHECK(prom_lint("# HELP a x\n# TYPE a gauge\na{k=\"\\t\"} 1\n") < 0); /* bad escape */
+    CHECK(prom_lint("# HELP a x\n# TYPE a gauge\na{k=\"1\",k=\"2\"} 1\n") < 0);
+    CHECK(prom_lint("# HELP a x\n# TYPE a gauge\na 1\na 2\n") < 0); /* series twice */
+    CHECK(prom_lint("# HELP a x\n# TYPE a gauge\nb 1\n") < 0);      /* other family */
+    CHECK(prom_lint("# HELP a x\n# TYPE a gauge\na one\n") < 0);
+    CHECK(prom_lint("# HELP a x\n# TYPE a gauge\na 1\n# HELP a x\n# TYPE a gauge\n") < 0);
+    lint_quiet = 0;
+}
+
+/* the facts of the last rounds (RAS per block, bad pages, partitions,
+ * power caps, NUMA, the link watch, the soak's counters) as an MI300X-like
+ * node gives them, rendered and read back strictly */
+static void test_new_facts(void)
+{
+    struct factset fs = FACTSET_INIT;
+    fact_set_str(&fs, "gpu.0.pci", "0000:0c:00.0", NULL);
+    fact_set_str(&fs, "gpu.1.pci", "0000:22:00.0 \"odd\"\n", NULL); /* escaped in labels */
+    fact_set_int(&fs, "gpu.0.ras_umc_ue", 2, NULL);
+    fact_set_int(&fs, "gpu.0.ras_umc_ce", 37, NULL);
+    fact_set_int(&fs, "gpu.0.ras_engine_ue", 0, NULL);
+    fact_set_unknown(&fs, "gpu.0.ras_link_ue", NULL, "no xgmi_wafl or pcie_bif counters");
+    fact_set_int(&fs, "gpu.0.ras_pages_retired", 12, NULL);
+    fact_set_int(&fs, "gpu.0.ras_pages_pending", 1, NULL);
+    fact_set_int(&fs, "gpu.0.ras_page_threshold", 128, NULL);
+    fact_set_int(&fs, "gpu.0.pcie_replay_count", 5, NULL);
+    fact_set_str(&fs, "gpu.0.compute_partition", "SPX", NULL);
+    fact_set_str(&fs, "gpu.0.memory_partition", "NPS1", NULL);
+    fact_set_str(&fs, "gpu.1.compute_partition", "CPX", NULL);
+    fact_set_float(&fs, "gpu.0.power_cap_w", 550, NULL);
+    fact_set_float(&fs, "gpu.0.power_cap_default_w", 750, NULL);
+    fact_set_int(&fs, "gpu.0.numa_node", 0, NULL);
+    fact_set_int(&fs, "gpu.0.numa_allowed_cpus", 48, NULL);
+    fact_set_int(&fs, "host.cpus_allowed_count", 96, NULL);
+    fact_set_int(&fs, "gpu.0.link.watch_start_width", 16, NULL);
+    fact_set_int(&fs, "gpu.0.link.watch_end_width", 8, NULL);
+    fact_set_float(&fs, "gpu.0.link.watch_start_speed_gts", 32, NULL);
+    fact_set_float(&fs, "soak.residency_thermal_pct", 12.5, NULL);
+    fact_set_unknown(&fs, "soak.residency_power_pct", NULL, "v3_0");
+    fact_set_int(&fs, "soak.pcie_replays_grew", 16, NULL);
+    fact_set_int(&fs, "soak.link_min_width", 8, NULL);
+    struct results none = {NULL, 0, {0}};
+    char *t = render(&fs, &none);
+    CHECK(prom_lint(t) == 0);
+    CHECK_LINE(t, "# TYPE rocm_vla_doctor_gpu_ras_block_errors_total counter");
+    CHECK_LINE(t, "rocm_vla_doctor_gpu_ras_block_errors_total{block=\"umc\",kind=\"uncorrectable\","
+                  "gpu=\"0\",pci=\"0000:0c:00.0\"} 2");
+    CHECK_LINE(t, "rocm_vla_doctor_gpu_ras_block_errors_total{block=\"engine\",kind="
+                  "\"uncorrectable\",gpu=\"0\",pci=\"0000:0c:00.0\"} 0"); /* a measured 0 */
+    CHECK(!strstr(t, "block=\"link\"")); /* unknown: no sample, never 0 */
+    CHECK_LINE(t, "# TYPE rocm_vla_doctor_gpu_pcie_replays_total counter");
+    CHECK_LINE(
+        t, "rocm_vla_doctor_gpu_bad_pages{state=\"retired\",gpu=\"0\",pci=\"0000:0c:00.0\"} 12");
+    CHECK_LINE(t, "rocm_vla_doctor_gpu_power_cap_watts{limit=\"default\",gpu=\"0\",pci=\"0000:0c:"
+                  "00.0\"} 750");
+    CHECK_LINE(t, "# TYPE rocm_vla_doctor_gpu_partition_info gauge");
+    CHECK_LINE(t, "rocm_vla_doctor_gpu_partition_info{gpu=\"0\",pci=\"0000:0c:00.0\","
+                  "compute=\"SPX\",memory=\"NPS1\"} 1");
+    CHECK_LINE(t,
+               "rocm_vla_doctor_gpu_partition_info{gpu=\"1\",pci=\"0000:22:00.0 \\\"odd\\\"\\n\","
+               "compute=\"CPX\",memory=\"\"} 1");
+    CHECK_LINE(t, "rocm_vla_doctor_pcie_link_width_lanes{state=\"watch_end\",gpu=\"0\",pci=\"0000:"
+                  "0c:00.0\"} 8");
+    CHECK_LINE(
+        t, "rocm_vla_doctor_pcie_link_speed_transfers_per_second{state=\"watch_start\",gpu=\"0\","
+           "pci=\"0000:0c:00.0\"} 3.2e+10");
+    CHECK_LINE(t, "rocm_vla_doctor_soak_throttle_residency_ratio{class=\"thermal\"} 0.125");
+    CHECK(!strstr(t, "class=\"power\""));
+    CHECK_LINE(t, "rocm_vla_doctor_soak_pcie_link_events{kind=\"replay\"} 16");
+    CHECK_LINE(t, "rocm_vla_doctor_host_allowed_cpus 96");
+    free(t);
+    factset_release(&fs);
+    /* the earlier renders pass the reader too */
+    struct factset empty = FACTSET_INIT;
+    t = render(&empty, &none);
+    CHECK(prom_lint(t) == 0);
+    free(t);
+}
+
 int main(void)
 {
     test_escaping();
     test_table();
     test_render();
+    test_lint();
+    test_new_facts();
     return test_report();
 }

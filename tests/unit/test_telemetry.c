@@ -12,6 +12,7 @@
 #include "../../src/core/rootfs.h"
 #include "../../src/core/util.h"
 #include "../../src/telemetry/tel_energy.h"
+#include "../../src/telemetry/tel_table.h"
 #include "../../src/telemetry/telemetry.h"
 #include "test.h"
 #include "rx7900_path.h"
@@ -287,6 +288,34 @@ static int rx7900_root(char *root)
     return 0;
 }
 
+/* the sampler of the one GPU of an rx7900_root copy, and its end: the
+ * sampler closed, the root released and removed */
+static struct tel *rx7900_tel(struct strlist *bdfs, double recheck)
+{
+    strlist_add(bdfs, GPU_BDF);
+    struct tel *t = tel_open(bdfs, 0, 0);
+    tel_set_recheck(t, recheck);
+    return t;
+}
+
+static void rx7900_done(const char *root, struct tel *t, struct strlist *bdfs)
+{
+    tel_close(t);
+    strlist_release(bdfs);
+    rootfs_release();
+    char *cmd = xasprintf("rm -rf %s", root);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+}
+
+/* the real v1_3 capture as the GPU's gpu_metrics */
+static void copy_real_v1_3(const char *root)
+{
+    char *cmd = xasprintf("cp " REAL "rx6900xt/gpu_metrics %s" GPU_DIR "/gpu_metrics", root);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+}
+
 /* an optional file found absent is not opened again until the recheck
  * interval has passed (the dashboard samples every 100 ms): a file that
  * appears is seen at the next recheck, and meanwhile the value stays
@@ -296,11 +325,8 @@ static void test_absent_files(void)
     char root[] = "/tmp/rvd-tel-XXXXXX";
     if (rx7900_root(root))
         return;
-    char *cmd;
     struct strlist bdfs = STRLIST_INIT;
-    strlist_add(&bdfs, GPU_BDF);
-    struct tel *t = tel_open(&bdfs, 0, 0);
-    tel_set_recheck(t, 1e6);
+    struct tel *t = rx7900_tel(&bdfs, 1e6);
     struct tel_sample s;
     tel_sample(t, &s);
     CHECK(!s.gpus[0].src[TEL_GTT_USED_B]);
@@ -309,9 +335,7 @@ static void test_absent_files(void)
     tel_sample_release(&s);
     /* both appear: remembered absent until the recheck */
     put_file(root, GPU_DIR "/mem_info_gtt_used", "4096\n");
-    cmd = xasprintf("cp " REAL "rx6900xt/gpu_metrics %s" GPU_DIR "/gpu_metrics", root);
-    CHECK(system(cmd) == 0);
-    free(cmd);
+    copy_real_v1_3(root);
     tel_sample(t, &s);
     CHECK(!s.gpus[0].src[TEL_GTT_USED_B]);
     CHECK(strstr(s.gpus[0].why[TEL_GTT_USED_B], "mem_info_gtt_used: No such file"));
@@ -325,12 +349,7 @@ static void test_absent_files(void)
     CHECK(s.gpus[0].throttle_known);
     CHECK_STR(s.gpus[0].throttle_src, "gpu_metrics 1.3");
     tel_sample_release(&s);
-    tel_close(t);
-    strlist_release(&bdfs);
-    rootfs_release();
-    cmd = xasprintf("rm -rf %s", root);
-    CHECK(system(cmd) == 0);
-    free(cmd);
+    rx7900_done(root, t, &bdfs);
 }
 
 static void write_at(const char *root, const char *rel, const char *text)
@@ -447,6 +466,98 @@ static void test_pcie_path(void)
     tel_sample_release(&s);
 }
 
+/* a synthetic gpu_metrics v1_6 (the layout that stayed upstream) written at
+ * the offsets tests/data/kernel/gpu_metrics_layouts.txt holds from the
+ * kernel's struct: no real v1_6+ capture is public (tests/data/kernel/README) */
+static void put_le(unsigned char *b, size_t off, unsigned bytes, uint64_t v)
+{
+    for (unsigned i = 0; i < bytes; i++)
+        b[off + i] = (unsigned char)(v >> (8 * i));
+}
+
+static void write_v1_6(const char *root, uint32_t acc, uint32_t socket_thm, uint32_t ppt,
+                       uint64_t replays, uint64_t recov)
+{
+    unsigned char b[1664] = {0};
+    put_le(b, 0, 2, sizeof(b));
+    b[2] = 1, b[3] = 6;
+    put_le(b, 32, 4, acc);        /* accumulation_counter */
+    put_le(b, 36, 4, 0);          /* prochot_residency_acc */
+    put_le(b, 40, 4, ppt);        /* ppt_residency_acc */
+    put_le(b, 44, 4, socket_thm); /* socket_thm_residency_acc */
+    put_le(b, 48, 4, 0xffffffff); /* vr_thm_residency_acc: not provided */
+    put_le(b, 96, 8, recov);      /* pcie_l0_to_recov_count_acc */
+    put_le(b, 104, 8, replays);   /* pcie_replay_count_acc */
+    for (int x = 0; x < 8; x++)   /* current_gfxclk[8]: XCD 5 slower */
+        put_le(b, 264 + 2 * x, 2, x == 5 ? 1900 : 2100);
+    char *path = xasprintf("%s" GPU_DIR "/gpu_metrics", root);
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(b, 1, sizeof(b), f) == sizeof(b));
+    if (f)
+        fclose(f);
+    free(path);
+}
+
+/* the counters of gpu_metrics reach the sample, a field the revision lacks
+ * or does not provide is unknown naming it, and the monitor's res cell is
+ * the growth between two rows */
+static void test_counters(void)
+{
+    char root[] = "/tmp/rvd-tel-XXXXXX";
+    if (rx7900_root(root))
+        return;
+    struct strlist bdfs = STRLIST_INIT;
+    struct tel *t = rx7900_tel(&bdfs, 0);
+    struct tel_sample a, b;
+    write_v1_6(root, 1000, 40, 900, 7, 2);
+    tel_sample(t, &a);
+    const struct tel_gpu *g = &a.gpus[0];
+    CHECK(g->src[TEL_THR_ACC] && g->v[TEL_THR_ACC] == 1000);
+    CHECK(g->v[TEL_THR_SOCKET_THM] == 40 && g->v[TEL_THR_PPT] == 900);
+    CHECK(g->src[TEL_THR_PROCHOT] && g->v[TEL_THR_PROCHOT] == 0); /* a real 0 */
+    CHECK(!g->src[TEL_THR_VR_THM] && strstr(g->why[TEL_THR_VR_THM], "vr_thm_residency_acc"));
+    CHECK(!g->src[TEL_THR_SPL] && strstr(g->why[TEL_THR_SPL], "gpu_metrics 1.6: no "));
+    CHECK(g->v[TEL_PCIE_REPLAY_ACC] == 7 && g->v[TEL_PCIE_L0_RECOV] == 2);
+    CHECK(g->src[TEL_XCD_SCLK_MIN_MHZ] && g->v[TEL_XCD_SCLK_MIN_MHZ] == 1900);
+    CHECK(!g->src[TEL_TEMP_HBM_MAX_C] && strstr(g->why[TEL_TEMP_HBM_MAX_C], "temperature_hbm"));
+    /* the slot's link: the on-card switch's upstream port, x8 in this fixture */
+    CHECK(g->src[TEL_LINK_SLOT_WIDTH] && g->v[TEL_LINK_SLOT_WIDTH] == 8);
+    CHECK(g->v[TEL_LINK_SLOT_GTS] == 16);
+    char cell[64];
+    tel_residency_cell(NULL, g, cell, sizeof(cell));
+    CHECK_STR(cell, "-"); /* the first row has no interval */
+    /* 100 accumulations later: socket thermal 12 of them, PPT 30 */
+    write_v1_6(root, 1100, 52, 930, 9, 2);
+    tel_sample(t, &b);
+    tel_residency_cell(g, &b.gpus[0], cell, sizeof(cell));
+    CHECK_STR(cell, "thm:12%,ppt:30%");
+    tel_residency_cell(&b.gpus[0], &b.gpus[0], cell, sizeof(cell));
+    CHECK_STR(cell, "none");
+    tel_sample_release(&b);
+    /* the real v1_3 capture: no residency counters, the reason names them */
+    copy_real_v1_3(root);
+    tel_sample(t, &b);
+    CHECK(!b.gpus[0].src[TEL_THR_PPT]);
+    CHECK(strstr(b.gpus[0].why[TEL_THR_PPT], "gpu_metrics 1.3: no ppt_residency_acc"));
+    CHECK(!b.gpus[0].src[TEL_PCIE_REPLAY_ACC]);
+    tel_residency_cell(&b.gpus[0], &b.gpus[0], cell, sizeof(cell));
+    CHECK_STR(cell, "-");
+    /* the table: a res column between pcie and the throttle reasons */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    struct tel_table tt = TEL_TABLE_INIT;
+    tel_write_table(mem, &tt, &a);
+    tel_write_table(mem, &tt, &b);
+    fclose(mem);
+    CHECK(buf && strstr(buf, " pcie res ") && strstr(buf, "%acc"));
+    tel_table_release(&tt);
+    free(buf);
+    tel_sample_release(&a);
+    tel_sample_release(&b);
+    rx7900_done(root, t, &bdfs);
+}
+
 int main(void)
 {
     test_pcie_path();
@@ -456,5 +567,6 @@ int main(void)
     test_sampler();
     test_absent_files();
     test_energy();
+    test_counters();
     return test_report();
 }

@@ -689,6 +689,45 @@ static const struct vcase cases[] = {
      ST_WARN, "2 of 3 outliers (above the p99 and 1.5x the median)", NULL, NULL},
     {"soak.throttle", "soak.throttle_events=?no throttle status readable", ST_SKIP, NULL, NULL,
      NULL},
+    /* gpu_metrics residency (v1_6+: a share of accumulation_counter; v3_0:
+     * growth only), PCIe counters and the slot link over the soak */
+    {"soak.thermal_residency",
+     "soak.residency_thermal_grew=250; soak.residency_thermal_pct=25; "
+     "soak.residency_detail=GPU 0: socket thermal 25.0% of the run (accumulation_counter +1000)",
+     ST_FAIL, "held the clocks back for 25% of the run: GPU 0: socket thermal 25.0%", NULL, NULL},
+    {"soak.thermal_residency",
+     "soak.residency_thermal_grew=24; soak.residency_thermal_pct=?gpu_metrics v3_0 has none; "
+     "soak.residency_detail=GPU 0: gfx thermal +24",
+     ST_WARN, "residency counter grew during the run: GPU 0: gfx thermal +24", NULL, NULL},
+    {"soak.thermal_residency",
+     "soak.residency_thermal_grew=?gpu_metrics 1.3: no prochot_residency_acc; "
+     "soak.residency_thermal_pct=?no counter; soak.residency_detail=?no counter",
+     ST_SKIP, NULL, NULL, NULL},
+    {"soak.power_residency",
+     "soak.residency_power_grew=500; soak.residency_power_pct=50; "
+     "soak.residency_detail=GPU 0: PPT 50.0% of the run (accumulation_counter +1000)",
+     ST_WARN, "power limiter's residency counter grew during the run: GPU 0: PPT 50.0%", NULL,
+     NULL},
+    {"soak.pcie_counters",
+     "soak.pcie_replays_grew=16; soak.pcie_recoveries_grew=1; soak.pcie_naks_grew=0; "
+     "soak.pcie_counter_detail=GPU 0 replays +16; GPU 0 recoveries +1",
+     ST_WARN, "the link went into recovery during the run: GPU 0 replays +16", NULL, NULL},
+    {"soak.pcie_counters",
+     "soak.pcie_replays_grew=3; soak.pcie_recoveries_grew=?sysfs has none; "
+     "soak.pcie_naks_grew=?sysfs has none; soak.pcie_counter_detail=GPU 0 replays +3",
+     ST_WARN, "the link replayed packets during the run: GPU 0 replays +3", NULL, NULL},
+    {"soak.link_stable",
+     "soak.link_start_width=16; soak.link_min_width=8; soak.link_start_speed_gts=16; "
+     "soak.link_min_speed_gts=16; soak.link_changes=2; "
+     "soak.link_change_list=[t=3.0s GPU 0 x16 16 GT/s -> x8 16 GT/s, t=5.0s GPU 0 x8 16 GT/s -> "
+     "x16 16 GT/s]",
+     ST_WARN, "the link lost lanes during the run: x16 at the start, x8 at its lowest", NULL, NULL},
+    {"soak.link_stable",
+     "soak.link_start_width=16; soak.link_min_width=16; soak.link_start_speed_gts=32; "
+     "soak.link_min_speed_gts=16; soak.link_changes=1; "
+     "soak.link_change_list=[t=6.0s GPU 0 x16 32 GT/s -> x16 16 GT/s]",
+     ST_WARN, "retrained slower during the run: 32 GT/s at the start, 16 GT/s at its lowest", NULL,
+     NULL},
     /* ---- issue 22: kernel-log signatures as current kernels print them ---- */
     {"kfd.access",
      AMD "env.wsl=false; kfd.present=true; kernel.dmesg.kfd_unsupported=true; "
