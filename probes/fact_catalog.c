@@ -549,13 +549,30 @@ static int probe_is_each_gpu(size_t i)
     return i < probe_count && probe_table[i].needs_gpu == PROBE_GPU_EACH;
 }
 
+/* whether name is one of decl_forms(each_gpu, decl), matched in place: the
+ * quick level looks up every fact each check names, and formatting each
+ * declaration's forms for each lookup was most of its start-up (issue 25) */
+static int decl_matches(int each_gpu, const char *decl, const char *name)
+{
+    if (!each_gpu)
+        return fact_pattern_match(decl, name);
+    if (strncmp(name, "gpu.", 4) != 0)
+        return 0;
+    const char *r = strncmp(decl, "gpu.", 4) == 0 ? decl + 4 : decl;
+    const char *rest = name + 4;
+    if (fact_pattern_match(r, rest)) /* gpu.R */
+        return 1;
+    size_t n = 0; /* gpu.<i>.R, <i> matched as fact_pattern_match does */
+    while (word_char(rest[n], 1))
+        n++;
+    return n > 0 && rest[n] == '.' && fact_pattern_match(r, rest + n + 1);
+}
+
 static const struct fact_decl *find_in(const struct fact_decl *d, int each_gpu, const char *name)
 {
-    char forms[2][FACT_NAME_MAX];
     for (; d && d->name; d++)
-        for (int k = decl_forms(each_gpu, d->name, forms) - 1; k >= 0; k--)
-            if (fact_pattern_match(forms[k], name))
-                return d;
+        if (decl_matches(each_gpu, d->name, name))
+            return d;
     return NULL;
 }
 
