@@ -47,7 +47,7 @@ t list 0 "$RVD" list
 has list "^pcie\.atomics +quick +"
 t explain 0 "$RVD" explain gpu.vram
 has explain "^Why:"
-has explain "fail when gpu.vram_bytes < 11.5 GiB"
+has explain "fail when .*gpu.vram_bytes < 11.5 GiB"
 t explain-unknown 2 "$RVD" explain no.such.check
 has explain-unknown "no check named 'no.such.check'"
 t only-unknown 2 "$RVD" --only gpu.vram,no.such --sysroot tests/cli-roots/named

@@ -102,6 +102,8 @@ expect "memtest: a malformed flip hook is said" "$OUT/mtbadhook.json" 'c["gpu.me
 # PCIe (type 2), none between gpu.0 and gpu.5 (KFD nodes 2, 4, 7)
 P2P="$OUT/p2proot"
 cp -r "$MI" "$P2P"
+# the fixture has its own full xGMI mesh (gpu.xgmi): this test draws its own
+rm -rf "$P2P"/sys/class/kfd/kfd/topology/nodes/*/io_links
 link() { # FROM TO TYPE
     d="$P2P/sys/class/kfd/kfd/topology/nodes/$1/io_links/$2"
     mkdir -p "$d" && printf 'type %s\nnode_from %s\nnode_to %s\n' "$3" "$1" "$2" >"$d/properties"
