@@ -509,6 +509,14 @@ static void test_navi31(void)
     CHECK(NEAR(fflt("gpu.0.link.reachable_speed_gts"), 16.0));
     CHECK_STR(fstr("gpu.0.link.slowest_hop"), "0000:84:00.0 [1002:1478]");
 
+    /* a Gen5 card in a Gen4 slot: its top DPM level (32) trains to the
+     * slot's 16 GT/s, not to the idle 2.5 */
+    put("/sys/devices/" N31_GPU "/pp_dpm_pcie",
+        "0: 2.5GT/s, x16 78Mhz *\n1: 32.0GT/s, x16 619Mhz \n");
+    run_probes();
+    CHECK(NEAR(fflt("gpu.0.link.reachable_speed_gts"), 16.0));
+    CHECK(strstr(F("gpu.0.link.reachable_speed_gts")->source, "max_link_speed") != NULL);
+
     /* idle without pp_dpm_pcie: cannot tell downclock from a slow slot */
     rm("/sys/devices/" N31_GPU "/pp_dpm_pcie");
     run_probes();
