@@ -596,6 +596,20 @@ static void test_navi31(void)
               "0000:86:00.0 (not a PCI Express device)");
     CHECK(fbool("gpu.0.atomics.requester_enabled") == 0);
 
+    /* the kernel lets only endpoints request AtomicOps: a GPU function whose
+     * capability says switch port is refused, a legacy endpoint is not */
+    fresh();
+    build_navi31("16.0", 16, "16.0", 16);
+    pci_config(N31_GPU, 0x1002, 0x744c, PCI_EXP_TYPE_DOWNSTREAM, 0,
+               PCI_EXP_DEVCTL2_ATOMICOP_REQUESTER_EN);
+    run_probes();
+    CHECK(fbool("gpu.0.atomics.path_ok") == 0);
+    CHECK_STR(fstr("gpu.0.atomics.missing_at"), "0000:86:00.0 (not a PCI Express endpoint)");
+    pci_config(N31_GPU, 0x1002, 0x744c, PCI_EXP_TYPE_LEG_END, 0,
+               PCI_EXP_DEVCTL2_ATOMICOP_REQUESTER_EN);
+    run_probes();
+    CHECK(fbool("gpu.0.atomics.path_ok") == 1);
+
     /* unprivileged: sysfs gives 64 bytes of config space */
     fresh();
     build_navi31("16.0", 16, "16.0", 16);
