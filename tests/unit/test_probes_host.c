@@ -374,6 +374,15 @@ static void test_user(void)
         CHECK_STR(fstr("dri.render_group"), "video");
         CHECK(fbool("user.in_device_groups") == (i == 2));
     }
+    /* the render node's owner not recorded: membership is unknown, never
+     * taken as held because /dev/kfd's group is */
+    put("/.snapshot/devnodes", "/dev/kfd 0660 0 109\n");
+    put("/.snapshot/identity", "user alice\nuid 1000\ngid 1000\ngroups 1000 44 109\n");
+    factset_release(&fs);
+    probe_kfd_run(&ctx);
+    probe_user_run(&ctx);
+    CHECK(fbool("dri.render_present") == 1);
+    CHECK(is_unknown("user.in_device_groups"));
     put("/.snapshot/devnodes", "/dev/kfd 0660 0 109\n/dev/dri/renderD128 0660 0 109\n");
 
     /* never added */
