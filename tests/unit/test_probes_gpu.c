@@ -987,10 +987,12 @@ static int refuses_at(unsigned major, unsigned minor, unsigned rev, unsigned mec
 
 static void test_atomics_fw(void)
 {
-    /* GC 10.1 (145), 10.3 (92), GFX11 RS64 (509), GFX12 (2090) */
+    /* GC 10.1 (145), 10.3 (92) but 10.3.6 (14) and 10.3.7 (3), each with its
+     * own firmware line, GFX11 RS64 (509), GFX12 (2090) */
     static const struct {
         unsigned major, minor, rev, need;
-    } t[] = {{10, 1, 10, 145}, {10, 3, 0, 92}, {10, 3, 2, 92}, {11, 0, 0, 509}, {12, 0, 1, 2090}};
+    } t[] = {{10, 1, 10, 145}, {10, 3, 0, 92},  {10, 3, 2, 92},  {10, 3, 6, 14},
+             {10, 3, 7, 3},    {11, 0, 0, 509}, {12, 0, 1, 2090}};
     for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
         CHECK(refuses_at(t[i].major, t[i].minor, t[i].rev, t[i].need - 1) == 1);
         CHECK(refuses_at(t[i].major, t[i].minor, t[i].rev, t[i].need) == 0);
