@@ -927,9 +927,12 @@ static void mi300x_partitions(unsigned shift)
         "cpu_cores_count 96\nsimd_count 0\nlocation_id 0\ndomain 0\n");
     /* the nodes listed out of partition order, as a directory read may give */
     static const int order[] = {3, 1, 4, 2};
+    /* with the id in the function bits, partition 0 is not the lowest node
+     * (node 2), so the exact match, not the first, must give the facts */
+    static const unsigned part_of[5] = {0, 2, 0, 3, 1};
     for (int i = 0; i < 4; i++) {
         int node = order[i];
-        unsigned part = (unsigned)node - 1;
+        unsigned part = shift ? (unsigned)node - 1 : part_of[node];
         char p[96];
         snprintf(p, sizeof(p), "/sys/class/kfd/kfd/topology/nodes/%d/properties", node);
         putf(p,
@@ -940,7 +943,7 @@ static void mi300x_partitions(unsigned shift)
     run_probes();
     CHECK(fint("gpu.count") == 1);
     CHECK(fint("gpu.0.kfd_partitions") == 4);
-    CHECK(fint("gpu.0.kfd_node") == 1);
+    CHECK(fint("gpu.0.kfd_node") == (shift ? 1 : 2));
     CHECK_STR(fstr("gpu.0.gfx"), "gfx942");
 }
 
