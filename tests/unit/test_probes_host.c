@@ -693,6 +693,12 @@ static void test_rocm(void)
     CHECK_STR(fstr("rocm.version"), "6.4.1");
     CHECK(fint("driver.rocm_series_gap") == 3);
     CHECK_STR(fstr("rocm.support_series"), "6.4"); /* a release of the table: itself */
+    /* 6.16 serves two releases: its patch level 6 is ROCm 7.1's, 13 is 7.2's */
+    put("/sys/module/amdgpu/version", "6.16.6\n");
+    factset_release(&fs);
+    probe_driver_run(&ctx);
+    probe_rocm_run(&ctx);
+    CHECK(fint("driver.rocm_series_gap") == 2);
 
     /* the support data's release: the newest known one at or below the
      * installed series; a series older than the data is unknown, never 0 */
