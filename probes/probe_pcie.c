@@ -108,7 +108,8 @@ static void link_facts(struct factset *fs, int gpu, const char *bdf, const struc
     strbuf_release(&sb);
 
     /* idle links train down; the top DPM level is what the GPU will ask
-     * for under load, as long as that hop can do it at all */
+     * for under load. A top above a hop's maximum (a Gen5 card in a Gen4
+     * slot) is capped below, not dropped for the idle speed */
     char *dpm, dsrc[128];
     double top = 0;
     unsigned topw = 0;
@@ -119,7 +120,7 @@ static void link_facts(struct factset *fs, int gpu, const char *bdf, const struc
         free(dpm);
     }
     const char *fr = fact_gpu_name(fn, gpu, "link.reachable_speed_gts");
-    int use_top = drc == 0 && top > sh->speed && top <= sh->max_speed + 1e-9;
+    int use_top = drc == 0 && top > sh->speed;
     double reach = use_top ? top : sh->speed;
     const char *rsrc = use_top ? dsrc : ssrc;
     /* no link trains above either end's maximum, and the slowest link

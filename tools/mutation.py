@@ -18,11 +18,18 @@ threshold or operator that no test pins.
 Data mutations (all of them without --only; --data adds them to --only,
 --data-only runs them alone): each figure of the peaks table x2 and /2,
 each wheel index's Python tags one removed and the next CPython added,
+each index's torch releases one removed and the next minor added,
 judged like the rule mutants (test_sources reads the cited tables).
 
 C mutations: each entry of tools/mutations-c.txt (file, the exact text,
-its replacement, why) is applied to a copy of the tree, built, and run
-through the unit tests and tests/fixtures.sh. An entry with a "gpu:" field
+its replacement, why) is applied alone to one persistent mutation tree
+(BUILD/mutation/tree, a detached git worktree built once), built
+incrementally: first the doctor and the unit tests that name the file or
+one of its object's symbols, then, for a mutant those and tests/fixtures.sh
+miss, every unit binary and each test that was relinked; the file is then
+restored byte for byte and its object rebuilt.
+A mutant that does not compile counts as killed only on a compiler
+error. --c-only runs the C mutations alone. An entry with a "gpu:" field
 (a decision only a GPU run reaches; the H200 pins catch it) is judged only
 with --gpu, on a GPU machine, through tests/gpu_device.sh as well; without
 --gpu it is listed as not judged.
@@ -38,7 +45,7 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 BUILD = os.environ.get("BUILD", "build")
@@ -46,6 +53,7 @@ RVD = os.path.join(BUILD, "rocm-vla-doctor")
 EVAL = os.path.join(BUILD, "tools", "mutation_eval")
 UNITS = ["test_boundaries", "test_verdicts", "test_thermal", "test_peaks", "test_sources"]
 FIX = "tests/fixtures"
+BUILD_IN_TREE = "build"  # the mutation tree builds in its own default folder
 
 WHEN = re.compile(r'^(?P<indent>\s*)(?P<dash>- )?when: "(?P<expr>(?:[^"\\]|\\.)*)"\s*$')
 NUMBER = re.compile(r'(?<![\w.])(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w.])')
@@ -144,6 +152,7 @@ def rule_mutants(lines, only):
 PEAK_FIG = re.compile(r'^(?P<pre>\s+(?:fp16_matrix|bf16_matrix|fp32_vector|mem_transfers_per_clock): )'
                       r'(?P<v>\d+(?:\.\d+)?)\s*$')
 WHEEL_PY = re.compile(r'^(?P<pre>\s+"(?P<key>rocm[^"]+)": \[)(?P<tags>cp\d+(?:, cp\d+)*)\]\s*$')
+WHEEL_TORCH = re.compile(r'^(?P<pre>\s*"(?P<key>rocm[\d.]+)": \[)(?P<vers>"[\d.]+"(?:, "[\d.]+")*)\]\s*$')
 
 
 def data_mutants(lines):
@@ -151,6 +160,15 @@ def data_mutants(lines):
     figure x2 and /2, each wheel index's Python tags one removed and the next
     CPython added"""
     arch, table = "?", None
+    # an index whose torch releases are not confirmed (torch_wheel_verified)
+    # is not checked against wheel-indexes.tsv, so its mutants say nothing
+    torch_verified, cur = set(), None
+    for line in lines:
+        t = re.match(r"^  (\w+):\s*$", line)
+        cur = t.group(1) if t else cur
+        v = re.match(r'^\s*"(rocm[\d.]+)": \[(.*)\]\s*$', line)
+        if cur == "torch_wheel_verified" and v and "torch" in v.group(2).split(", "):
+            torch_verified.add(v.group(1))
     for i, line in enumerate(lines):
         m = re.match(r"^\s*- arch: (\S+)", line)
         if m:
@@ -176,6 +194,23 @@ def data_mutants(lines):
                 nl[i] = m.group("pre") + ", ".join(new) + "]"
                 what = ("%s removed" % tags[k]) if k < len(tags) else ("%s added" % new[-1])
                 yield "torch_wheel_python %s (checks.yaml:%d)" % (m.group("key"), i + 1), what, nl
+        m = WHEEL_TORCH.match(line)
+        if m and table == "torch_wheel_torch" and m.group("key") in torch_verified:
+            vers = m.group("vers").split(", ")
+            # each release removed, and one the index never carried added
+            # (the next minor of its last): wheel-indexes.tsv must tell
+            for k in range(len(vers) + 1):
+                if k < len(vers):
+                    new, what = vers[:k] + vers[k + 1:], "%s removed" % vers[k]
+                else:
+                    last = vers[-1].strip('"').split(".")
+                    nxt = '"%s.%d.0"' % (last[0], int(last[1]) + 1)
+                    new, what = vers + [nxt], "%s added" % nxt
+                if not new:
+                    continue
+                nl = list(lines)
+                nl[i] = m.group("pre") + ", ".join(new) + "]"
+                yield "torch_wheel_torch %s (checks.yaml:%d)" % (m.group("key"), i + 1), what, nl
 
 
 def killed_by_rules(path, pairs):
@@ -213,43 +248,165 @@ def c_mutants(path):
     return out
 
 
-def killed_by_c(m, jobs, gpu=False):
-    tmp = tempfile.mkdtemp(prefix="rvd-mut-c.")
+def git_out(*args, cwd=None):
+    return subprocess.run(["git"] + list(args), cwd=cwd, stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True).stdout
+
+
+def same_file(a, b):
     try:
-        subprocess.run(["git", "worktree", "add", "-q", "--detach", tmp, "HEAD"], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for f in subprocess.run(["git", "diff", "--name-only", "HEAD"], stdout=subprocess.PIPE,
-                                text=True).stdout.split():
-            if os.path.isfile(f):
-                shutil.copy(f, os.path.join(tmp, f))  # the uncommitted tree, as tested
-        src = os.path.join(tmp, m["file"])
-        text = open(src).read()
+        with open(a, "rb") as x, open(b, "rb") as y:
+            return x.read() == y.read()
+    except OSError:
+        return False
+
+
+class CTree:
+    """one persistent mutation tree (BUILD/mutation/tree): a detached git
+    worktree of HEAD with the uncommitted and untracked files of this tree
+    copied in, built once; a mutant then costs the one object it changes and
+    the binaries that link it, where a fresh tree per mutant rebuilt all.
+    GIT_DESC is fixed on make's command line so that the mutant's dirty tree
+    does not rewrite version_gen.c and relink every binary."""
+
+    def __init__(self, jobs):
+        self.dir = os.path.join(BUILD, "mutation", "tree")
+        self.jobs = jobs
+        self.build_s, self.ran = 0.0, 0
+        head = git_out("rev-parse", "HEAD").strip()
+        if not os.path.isdir(os.path.join(self.dir, "src")):
+            shutil.rmtree(self.dir, ignore_errors=True)
+            subprocess.run(["git", "worktree", "prune"])
+            subprocess.run(["git", "worktree", "add", "-q", "--detach", self.dir, head], check=True)
+        else:
+            # only the files that differ are rewritten (their objects rebuild)
+            subprocess.run(["git", "checkout", "-q", "-f", "--detach", head], cwd=self.dir,
+                           check=True)
+        changed = git_out("diff", "--name-only", "HEAD").split()
+        changed += git_out("ls-files", "--others", "--exclude-standard").split()
+        for f in changed:
+            dst = os.path.join(self.dir, f)
+            if os.path.isfile(f) and not same_file(f, dst):
+                os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
+                shutil.copy(f, dst)  # the uncommitted tree, as tested
+        r = self.make()
+        if r.returncode:
+            sys.exit("mutation: the mutation tree %s does not build unmutated:\n%s"
+                     % (self.dir, r.stderr[-2000:]))
+
+    def make(self, target="unit-bins"):
+        targets = [target] if isinstance(target, str) else list(target)
+        return subprocess.run(["make", "-C", self.dir, "-j%d" % self.jobs, "GIT_DESC=mutation"] +
+                              targets, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True)
+
+    def near(self, file):
+        """the unit tests whose source names the file's stem or a global
+        symbol of its object (nm): the likely killers, tried first"""
+        obj = os.path.join(self.dir, BUILD_IN_TREE, os.path.splitext(file)[0] + ".o")
+        r = subprocess.run(["nm", "-g", "--defined-only", obj], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
+        names = {l.split()[-1] for l in r.stdout.splitlines() if l.split()}
+        names.add(os.path.splitext(os.path.basename(file))[0])
+        out = []
+        d = os.path.join(self.dir, "tests", "unit")
+        for src in sorted(os.listdir(d)):
+            if src.startswith("test_") and src.endswith(".c"):
+                with open(os.path.join(d, src), errors="replace") as f:
+                    if names & set(re.findall(r"\w+", f.read())):
+                        out.append(src[:-2])
+        return out
+
+    def units(self, tests, before):
+        """the first of `tests` that fails ('unit: NAME'), or ''"""
+        self.ran += len(tests)
+
+        def unit(t):
+            exe = os.path.join(BUILD_IN_TREE, "tests", t)  # from cwd=self.dir
+            return subprocess.run([exe], cwd=self.dir, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL).returncode
+
+        with ThreadPoolExecutor(self.jobs) as ex:
+            for t, rc in zip(tests, ex.map(unit, tests)):
+                if rc:
+                    return "unit: " + t
+        return ""
+
+    def finish(self):
+        r = self.make()
+        if r.returncode:
+            sys.exit("mutation: the tree does not build again:\n" + r.stderr[-2000:])
+
+    def binaries(self):
+        d = os.path.join(self.dir, BUILD_IN_TREE, "tests")
+        out = {}
+        for t in sorted(os.listdir(d)):
+            exe = os.path.join(d, t)
+            if t.startswith("test_") and os.path.isfile(exe) and os.access(exe, os.X_OK):
+                out[t] = os.stat(exe).st_mtime_ns
+        return out
+
+    def judge(self, m, gpu=False):
+        src = os.path.join(self.dir, m["file"])
+        with open(src) as f:
+            text = f.read()
         if text.count(m["from"]) != 1:
             return "stale: the text is not found exactly once in %s" % m["file"]
-        open(src, "w").write(text.replace(m["from"], m["to"]))
-        b = subprocess.run(["make", "-C", tmp, "-j%d" % jobs, "unit-bins"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if b.returncode:
-            return "build: does not compile"
-        for t in sorted(os.listdir(os.path.join(tmp, "build", "tests"))):
-            exe = os.path.join(tmp, "build", "tests", t)
-            if t.startswith("test_") and os.access(exe, os.X_OK) and os.path.isfile(exe):
-                if subprocess.run([exe], cwd=tmp, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL).returncode:
-                    return "unit: " + t
-        layers = ["tests/fixtures.sh"] + (["tests/gpu_device.sh"] if gpu else [])
-        for layer in layers:
-            f = subprocess.run(["sh", layer], cwd=tmp, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True,
-                               env=dict(os.environ, RVD="build/rocm-vla-doctor", OUT="build/out"))
-            fails = [l for l in f.stdout.splitlines() if l.startswith("FAIL")]
-            if fails:
-                return "%s: %s" % (os.path.basename(layer), fails[0])
-        return ""
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", tmp], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-        shutil.rmtree(tmp, ignore_errors=True)
+        before, self.ran = self.binaries(), 0
+        try:
+            with open(src, "w") as f:
+                f.write(text.replace(m["from"], m["to"]))
+            # first the doctor and the unit tests that name the file or one
+            # of its object's symbols: most mutants die there, for the cost of
+            # a few links where every unit binary (each links every object)
+            # costs ~60. A kill there is as sound as any; a mutant that
+            # survives it is judged by the fixtures and every relinked test.
+            near = self.near(m["file"])
+            t0 = time.monotonic()
+            b = self.make([BUILD_IN_TREE + "/rocm-vla-doctor"] +
+                          [BUILD_IN_TREE + "/tests/" + u for u in near])
+            self.build_s = time.monotonic() - t0
+            if b.returncode:
+                # a compiler's diagnostic is a kill; anything else (make itself,
+                # the disk) is not a verdict on the mutant
+                errs = [l for l in b.stderr.splitlines() if "error:" in l]
+                if errs:
+                    return "build: does not compile (%s)" % errs[0].strip()
+                return "stale: the build failed without a compiler error: %s" % (
+                    b.stderr.strip().splitlines() or ["?"])[-1]
+            why = self.units(near, before)
+            if why:
+                return why
+            layers = ["tests/fixtures.sh"] + (["tests/gpu_device.sh"] if gpu else [])
+            for layer in layers:
+                f = subprocess.run(["sh", layer], cwd=self.dir, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True,
+                                   env=dict(os.environ, RVD=BUILD_IN_TREE + "/rocm-vla-doctor",
+                                            BUILD=BUILD_IN_TREE, OUT=BUILD_IN_TREE + "/out"))
+                fails = [l for l in f.stdout.splitlines() if l.startswith("FAIL")]
+                if fails:
+                    return "%s: %s" % (os.path.basename(layer), fails[0])
+            t0 = time.monotonic()
+            b = self.make()
+            self.build_s += time.monotonic() - t0
+            if b.returncode:
+                return "stale: the full build failed after the first: %s" % (
+                    b.stderr.strip().splitlines() or ["?"])[-1]
+            after = self.binaries()
+            return self.units([t for t in after if after[t] != before.get(t) and t not in near],
+                              before)
+        finally:
+            # restored byte for byte and its object rebuilt; the binaries are
+            # relinked by the next mutant's build (every unit binary links
+            # every object, so relinking here as well doubled the cost) and
+            # by finish()
+            with open(src, "w") as f:
+                f.write(text)
+            obj = os.path.join(BUILD_IN_TREE, os.path.splitext(m["file"])[0] + ".o")
+            r = self.make(obj if m["file"].endswith(".c") else "unit-bins")
+            if r.returncode:
+                sys.exit("mutation: the tree does not build again after %s:\n%s"
+                         % (m["file"], r.stderr[-2000:]))
 
 
 def main():
@@ -264,45 +421,71 @@ def main():
                     help="with --only: the data table mutations too (always without --only)")
     ap.add_argument("--data-only", action="store_true",
                     help="the data table mutations alone (no rule, no C mutation)")
+    ap.add_argument("--c-only", action="store_true",
+                    help="the C mutations alone (tools/mutations-c.txt), no rule or data mutant")
     a = ap.parse_args()
     only = a.only.split(",") if a.only else None
     out_dir = os.path.join(BUILD, "mutation")
-    shutil.rmtree(out_dir, ignore_errors=True)
-    os.makedirs(out_dir)
-    pairs = fixture_runs(out_dir)
-    base = subprocess.run([EVAL, "checks.yaml"] + pairs, stdout=subprocess.PIPE, text=True)
-    if base.returncode != 0:
-        sys.exit("mutation: the committed checks.yaml does not reproduce the fixtures' expected "
-                 "statuses from their recorded facts; fix that first:\n" + base.stdout)
-    lines = open("checks.yaml").read().split("\n")
-    mutants = list(rule_mutants(lines, only))
-    if a.data_only:
-        mutants = []
-    if not only or a.data or a.data_only:
-        mutants += list(data_mutants(lines))
+    # the mutation tree (BUILD/mutation/tree) is kept: built once, reused
+    os.makedirs(out_dir, exist_ok=True)
+    for e in os.listdir(out_dir):
+        if e != "tree":
+            p = os.path.join(out_dir, e)
+            shutil.rmtree(p) if os.path.isdir(p) else os.unlink(p)
+    mutants, results = [], []
+    t_rules = time.monotonic()
+    if not a.c_only:
+        pairs = fixture_runs(out_dir)
+        base = subprocess.run([EVAL, "checks.yaml"] + pairs, stdout=subprocess.PIPE, text=True)
+        if base.returncode != 0:
+            sys.exit("mutation: the committed checks.yaml does not reproduce the fixtures' "
+                     "expected statuses from their recorded facts; fix that first:\n" +
+                     base.stdout)
+        lines = open("checks.yaml").read().split("\n")
+        mutants = list(rule_mutants(lines, only))
+        if a.data_only:
+            mutants = []
+        if not only or a.data or a.data_only:
+            mutants += list(data_mutants(lines))
 
-    def judge(k):
-        where, what, nl = mutants[k]
-        p = os.path.join(out_dir, "m%05d.yaml" % k)
-        with open(p, "w") as f:
-            f.write("\n".join(nl))
-        why = killed_by_rules(p, pairs)
-        os.unlink(p)
-        return where, what, why
+        def judge(k):
+            where, what, nl = mutants[k]
+            p = os.path.join(out_dir, "m%05d.yaml" % k)
+            with open(p, "w") as f:
+                f.write("\n".join(nl))
+            why = killed_by_rules(p, pairs)
+            os.unlink(p)
+            return where, what, why
 
-    with ThreadPoolExecutor(a.jobs) as ex:
-        results = list(ex.map(judge, range(len(mutants))))
+        with ThreadPoolExecutor(a.jobs) as ex:
+            results = list(ex.map(judge, range(len(mutants))))
+    t_rules = time.monotonic() - t_rules
     survivors = [(w, x) for w, x, why in results if not why]
     cm = [] if a.no_c or a.data_only else c_mutants("tools/mutations-c.txt")
     c_surv, gpu_left = [], [m for m in cm if m.get("gpu") and not a.gpu]
-    for m in cm:
-        if m in gpu_left:
-            continue
-        why = killed_by_c(m, a.jobs, gpu=bool(m.get("gpu")))
-        if not why or why.startswith("stale"):
-            c_surv.append((m["file"], "%s -> %s (%s)%s" % (m["from"].strip(), m["to"].strip(),
-                                                          m.get("why", ""),
-                                                          " [" + why + "]" if why else "")))
+    judged = [m for m in cm if m not in gpu_left]
+    t_c, t_setup, kinds = time.monotonic(), 0.0, {}
+    if judged:
+        tree = CTree(a.jobs)
+        t_setup = time.monotonic() - t_c
+    with open(os.path.join(out_dir, "c-verdicts.txt"), "w") as log:
+        for m in judged:
+            t0 = time.monotonic()
+            why = tree.judge(m, gpu=bool(m.get("gpu")))
+            kind = why.split(":")[0] if why else "survived"
+            kinds[kind] = kinds.get(kind, 0) + 1
+            log.write("%s: %s -> %s [%s] %.1f s (build %.1f s, %d unit tests)\n" % (
+                m["file"], m["from"].strip(), m["to"].strip(), why or "SURVIVED",
+                time.monotonic() - t0, tree.build_s, tree.ran))
+            log.flush()
+            if not why or why.startswith("stale"):
+                c_surv.append((m["file"], "%s -> %s (%s)%s" % (m["from"].strip(),
+                                                              m["to"].strip(),
+                                                              m.get("why", ""),
+                                                              " [" + why + "]" if why else "")))
+    if judged:
+        tree.finish()
+    t_c = time.monotonic() - t_c
     with open(os.path.join(out_dir, "survivors.txt"), "w") as f:
         for w, x in survivors + c_surv:
             f.write("%s: %s\n" % (w, x))
@@ -311,10 +494,14 @@ def main():
     for m in gpu_left:
         print("not judged here (--gpu on a GPU machine): %s: %s (%s)" % (m["file"], m["why"],
                                                                           m["gpu"]))
-    print("rule and data mutants: %d, killed %d, survived %d; C mutants: %d, survived %d, "
-          "%d left to --gpu (list: %s)" % (len(mutants), len(mutants) - len(survivors),
-                                           len(survivors), len(cm), len(c_surv), len(gpu_left),
-                                           os.path.join(out_dir, "survivors.txt")))
+    print("rule and data mutants: %d, killed %d, survived %d (%.1f s); C mutants: %d, "
+          "survived %d, %d left to --gpu (list: %s)" % (
+              len(mutants), len(mutants) - len(survivors), len(survivors), t_rules, len(cm),
+              len(c_surv), len(gpu_left), os.path.join(out_dir, "survivors.txt")))
+    if judged:
+        print("C mutants judged: %d in %.0f s (tree set-up %.0f s, %.1f s a mutant); %s" % (
+            len(judged), t_c, t_setup, (t_c - t_setup) / len(judged),
+            ", ".join("%s %d" % kv for kv in sorted(kinds.items()))))
 
 
 if __name__ == "__main__":

@@ -266,6 +266,9 @@ static void test_hostile(void)
     CHECK(perr("vram < 1e999", "number out of range") == 7);
     CHECK(perr("vram < 1e300 TiB", "number out of range") == 7);
     CHECK(ev("vram < 1e300") == 1);
+    /* unary minus negates: -2 is below 0, and 3 - -2 is 5 */
+    CHECK(ev("-2 < 0") == 1);
+    CHECK(ev("3 - -2 == 5") == 1);
 
     /* regular expressions: measured before regcomp, at load time with the
      * rule's column and at evaluation for patterns that come from facts */

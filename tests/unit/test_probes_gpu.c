@@ -509,6 +509,14 @@ static void test_navi31(void)
     CHECK(NEAR(fflt("gpu.0.link.reachable_speed_gts"), 16.0));
     CHECK_STR(fstr("gpu.0.link.slowest_hop"), "0000:84:00.0 [1002:1478]");
 
+    /* a Gen5 card in a Gen4 slot: its top DPM level (32) trains to the
+     * slot's 16 GT/s, not to the idle 2.5 */
+    put("/sys/devices/" N31_GPU "/pp_dpm_pcie",
+        "0: 2.5GT/s, x16 78Mhz *\n1: 32.0GT/s, x16 619Mhz \n");
+    run_probes();
+    CHECK(NEAR(fflt("gpu.0.link.reachable_speed_gts"), 16.0));
+    CHECK(strstr(F("gpu.0.link.reachable_speed_gts")->source, "max_link_speed") != NULL);
+
     /* idle without pp_dpm_pcie: cannot tell downclock from a slow slot */
     rm("/sys/devices/" N31_GPU "/pp_dpm_pcie");
     run_probes();
@@ -587,6 +595,20 @@ static void test_navi31(void)
               "0000:84:00.0 (switch upstream port: AtomicOp egress blocking on), "
               "0000:86:00.0 (not a PCI Express device)");
     CHECK(fbool("gpu.0.atomics.requester_enabled") == 0);
+
+    /* the kernel lets only endpoints request AtomicOps: a GPU function whose
+     * capability says switch port is refused, a legacy endpoint is not */
+    fresh();
+    build_navi31("16.0", 16, "16.0", 16);
+    pci_config(N31_GPU, 0x1002, 0x744c, PCI_EXP_TYPE_DOWNSTREAM, 0,
+               PCI_EXP_DEVCTL2_ATOMICOP_REQUESTER_EN);
+    run_probes();
+    CHECK(fbool("gpu.0.atomics.path_ok") == 0);
+    CHECK_STR(fstr("gpu.0.atomics.missing_at"), "0000:86:00.0 (not a PCI Express endpoint)");
+    pci_config(N31_GPU, 0x1002, 0x744c, PCI_EXP_TYPE_LEG_END, 0,
+               PCI_EXP_DEVCTL2_ATOMICOP_REQUESTER_EN);
+    run_probes();
+    CHECK(fbool("gpu.0.atomics.path_ok") == 1);
 
     /* unprivileged: sysfs gives 64 bytes of config space */
     fresh();
@@ -905,9 +927,12 @@ static void mi300x_partitions(unsigned shift)
         "cpu_cores_count 96\nsimd_count 0\nlocation_id 0\ndomain 0\n");
     /* the nodes listed out of partition order, as a directory read may give */
     static const int order[] = {3, 1, 4, 2};
+    /* with the id in the function bits, partition 0 is not the lowest node
+     * (node 2), so the exact match, not the first, must give the facts */
+    static const unsigned part_of[5] = {0, 2, 0, 3, 1};
     for (int i = 0; i < 4; i++) {
         int node = order[i];
-        unsigned part = (unsigned)node - 1;
+        unsigned part = shift ? (unsigned)node - 1 : part_of[node];
         char p[96];
         snprintf(p, sizeof(p), "/sys/class/kfd/kfd/topology/nodes/%d/properties", node);
         putf(p,
@@ -918,7 +943,7 @@ static void mi300x_partitions(unsigned shift)
     run_probes();
     CHECK(fint("gpu.count") == 1);
     CHECK(fint("gpu.0.kfd_partitions") == 4);
-    CHECK(fint("gpu.0.kfd_node") == 1);
+    CHECK(fint("gpu.0.kfd_node") == (shift ? 1 : 2));
     CHECK_STR(fstr("gpu.0.gfx"), "gfx942");
 }
 
@@ -965,10 +990,12 @@ static int refuses_at(unsigned major, unsigned minor, unsigned rev, unsigned mec
 
 static void test_atomics_fw(void)
 {
-    /* GC 10.1 (145), 10.3 (92), GFX11 RS64 (509), GFX12 (2090) */
+    /* GC 10.1 (145), 10.3 (92) but 10.3.6 (14) and 10.3.7 (3), each with its
+     * own firmware line, GFX11 RS64 (509), GFX12 (2090) */
     static const struct {
         unsigned major, minor, rev, need;
-    } t[] = {{10, 1, 10, 145}, {10, 3, 0, 92}, {10, 3, 2, 92}, {11, 0, 0, 509}, {12, 0, 1, 2090}};
+    } t[] = {{10, 1, 10, 145}, {10, 3, 0, 92},  {10, 3, 2, 92},  {10, 3, 6, 14},
+             {10, 3, 7, 3},    {11, 0, 0, 509}, {12, 0, 1, 2090}};
     for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
         CHECK(refuses_at(t[i].major, t[i].minor, t[i].rev, t[i].need - 1) == 1);
         CHECK(refuses_at(t[i].major, t[i].minor, t[i].rev, t[i].need) == 0);

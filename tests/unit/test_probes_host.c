@@ -374,6 +374,15 @@ static void test_user(void)
         CHECK_STR(fstr("dri.render_group"), "video");
         CHECK(fbool("user.in_device_groups") == (i == 2));
     }
+    /* the render node's owner not recorded: membership is unknown, never
+     * taken as held because /dev/kfd's group is */
+    put("/.snapshot/devnodes", "/dev/kfd 0660 0 109\n");
+    put("/.snapshot/identity", "user alice\nuid 1000\ngid 1000\ngroups 1000 44 109\n");
+    factset_release(&fs);
+    probe_kfd_run(&ctx);
+    probe_user_run(&ctx);
+    CHECK(fbool("dri.render_present") == 1);
+    CHECK(is_unknown("user.in_device_groups"));
     put("/.snapshot/devnodes", "/dev/kfd 0660 0 109\n/dev/dri/renderD128 0660 0 109\n");
 
     /* never added */
@@ -684,6 +693,12 @@ static void test_rocm(void)
     CHECK_STR(fstr("rocm.version"), "6.4.1");
     CHECK(fint("driver.rocm_series_gap") == 3);
     CHECK_STR(fstr("rocm.support_series"), "6.4"); /* a release of the table: itself */
+    /* 6.16 serves two releases: its patch level 6 is ROCm 7.1's, 13 is 7.2's */
+    put("/sys/module/amdgpu/version", "6.16.6\n");
+    factset_release(&fs);
+    probe_driver_run(&ctx);
+    probe_rocm_run(&ctx);
+    CHECK(fint("driver.rocm_series_gap") == 2);
 
     /* the support data's release: the newest known one at or below the
      * installed series; a series older than the data is unknown, never 0 */

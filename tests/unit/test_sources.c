@@ -16,6 +16,11 @@
  * the union of the stable Python ranges of the torch versions the index
  * carries (torch_wheel_torch).
  *
+ * wheel-indexes.tsv: the torch releases each ROCm wheel index carries, from
+ * PyTorch's "Previous PyTorch Versions" commands; wherever
+ * torch_wheel_verified names "torch", torch_wheel_torch must be exactly the
+ * index's verified rows, and an index it names "index" must have one.
+ *
  * The gfx support lists (gfx_supported) are checked by their own test
  * (branch support). RVD_TEST_CHECKS: a mutant of checks.yaml (make mutation). */
 #include "../../probes/fact_catalog.h"
@@ -28,6 +33,7 @@
 
 #define PEAKS "tests/data/sources/peaks.tsv"
 #define WHEELS "tests/data/sources/wheels.tsv"
+#define INDEXES "tests/data/sources/wheel-indexes.tsv"
 #define MAXCOLS 12
 
 enum {
@@ -282,6 +288,59 @@ static void check_wheels(const struct checkset *cs)
     table_release(&t);
 }
 
+/* the row of `index` and `torch` in wheel-indexes.tsv, marked verified */
+static int index_has(const struct table *t, const char *index, const char *torch)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (!strcmp(t->v[i].cell[0], index) && (!torch || !strcmp(t->v[i].cell[1], torch)) &&
+            !strcmp(t->v[i].cell[2], "verified"))
+            return 1;
+    return 0;
+}
+
+static void check_wheel_indexes(const struct checkset *cs)
+{
+    struct table t;
+    int rd = table_read(INDEXES, 4, "index\t", &t);
+    CHECK(rd == 0);
+    for (size_t i = 0; !rd && i < t.n; i++)
+        CHECK(!strcmp(t.v[i].cell[2], "verified") || !strcmp(t.v[i].cell[2], "unverified"));
+    size_t checked = 0;
+    for (size_t i = 0; !rd && i < cs->ndata; i++) {
+        const struct data_table *ver = &cs->data[i];
+        if (strcmp(ver->name, "torch_wheel_verified") != 0 || !ver->key)
+            continue;
+        if (strlist_has(&ver->values, "index") && !index_has(&t, ver->key, NULL)) {
+            CHECK(0);
+            fprintf(stderr, "  %s: named a verified index, but %s has no verified row of it\n",
+                    ver->key, INDEXES);
+        }
+        if (!strlist_has(&ver->values, "torch"))
+            continue;
+        const struct data_table *tv = checks_data_find(cs, "torch_wheel_torch", ver->key);
+        CHECK(tv != NULL);
+        if (!tv)
+            continue;
+        for (size_t j = 0; j < tv->values.n; j++)
+            if (!index_has(&t, ver->key, tv->values.v[j])) {
+                CHECK(0);
+                fprintf(stderr, "  torch_wheel_torch %s: torch %s, which %s does not confirm\n",
+                        ver->key, tv->values.v[j], INDEXES);
+            }
+        for (size_t r = 0; r < t.n; r++)
+            if (!strcmp(t.v[r].cell[0], ver->key) && !strcmp(t.v[r].cell[2], "verified") &&
+                !strlist_has(&tv->values, t.v[r].cell[1])) {
+                CHECK(0);
+                fprintf(stderr, "  torch_wheel_torch %s: torch %s missing (%s:%d)\n", ver->key,
+                        t.v[r].cell[1], INDEXES, t.v[r].line);
+            }
+        checked++;
+    }
+    /* every index but rocm7.1 has its torch releases verified today */
+    CHECK(checked >= 11);
+    table_release(&t);
+}
+
 int main(void)
 {
     checks_set_schema(&fact_catalog_schema); /* what main() passes in */
@@ -289,6 +348,7 @@ int main(void)
     CHECK(checks_load_default(&cs, getenv("RVD_TEST_CHECKS")) == 0);
     check_peaks(&cs);
     check_wheels(&cs);
+    check_wheel_indexes(&cs);
     checks_release(&cs);
     return test_report();
 }
