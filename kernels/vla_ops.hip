@@ -1078,3 +1078,214 @@ extern "C" __global__ void __launch_bounds__(128) vla_flash_attn_w_bf(VLA_FA_ARG
     VLA_FA_CALL(1, 8, 1)
 extern "C" __global__ void __launch_bounds__(128) vla_flash_attn_w_h(VLA_FA_ARGS)
     VLA_FA_CALL(0, 8, 1)
+
+// ---- small-M GEMM of the denoising step (M <= 64), RMSNorm prologue ------
+//
+// y[m, n] = sum_k rmsnorm(x)[m, k] W[n, k] for the step's 50 rows: the
+// cuBLASLt GEMMs of a step each took about 10 us for a few us of weight
+// bytes, and the norm and the GLU around them were launches of their own.
+// Here the fp32 residual stream x [M, K] is the operand: each block scales
+// it by the norm weight nw[k] (NULL: none) while staging a 128-k chunk in
+// shared memory in 16 bits, sums x^2 per row on the way (fixed order:
+// deterministic) and applies the row's 1/rms to the fp32 sums at the end
+// (a per-row scalar commutes with the product; the reference rounds x nw /
+// rms to 16 bits, this rounds x nw: the same relative error). Epilogues:
+// glu: the weight is [2N, K] (the gate's rows, then the up's) and the
+// output act(gate) * up in 16 bits (C16 [M, N], the down GEMM's operand);
+// else C [M, N] fp32 = y + beta C (beta 1: the residual add). A block takes
+// 32 output columns of all M rows, so gate/up (N 4096) is 128 blocks, each
+// streaming its weight rows once in 16-byte loads, the next chunk's loads
+// issued before the current chunk's products. mma: the products on tensor
+// cores (mma.sync m16n8k16, CUDA sm_80+; eight warps: 4 column groups of 8
+// times 2 halves of the chunk, the halves added through shared memory); the
+// lane's 8 consecutive k of a weight row are two k16 fragments with k
+// permuted, the same permutation on the A side. Else (HIP, older targets,
+// or mma 0: the kernel test's portable case) FMA on the same tiles. The
+// host checks M <= 64, K % 8 == 0, x and W 16-byte aligned, 256 threads.
+#define VLA_SM_BN 32
+#define VLA_SM_BK 128
+#define VLA_SM_AS (VLA_SM_BK + 8) // a row's 16-bit words in shared memory (pad: banks)
+
+__device__ inline unsigned vla_sm_pack(float lo, float hi, int bf)
+{
+    unsigned a = bf ? vla_f2bf(lo) : vla_f2h(lo), b = bf ? vla_f2bf(hi) : vla_f2h(hi);
+    return a | (b << 16);
+}
+
+__device__ inline struct vla_w8 vla_sm_ldw(const rvd_u16 *W, int n, int N, int k, int K)
+{
+    struct vla_w8 r = {{0u, 0u, 0u, 0u}};
+    if (n < N && k < K)
+        r = *(const struct vla_w8 *)(W + (rvd_u64)n * K + k);
+    return r;
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+    vla_gemm_sm(const float *x, const float *nw, float eps, const rvd_u16 *W, int M, int N, int K,
+                int glu, int act, float beta, float *C, rvd_u16 *C16, int bf, int mma)
+{
+    __shared__ struct vla_w8 As8[64 * VLA_SM_AS / 8];
+    __shared__ float red[2][64][VLA_SM_BN];
+    __shared__ float part[256];
+    __shared__ float rinv[64];
+    rvd_u16 *As = (rvd_u16 *)As8;
+    const int t = (int)threadIdx.x, n0 = (int)blockIdx.x * VLA_SM_BN, NW = glu ? 2 * N : N;
+    const int ar = t >> 2, aq = (t & 3) * 32; // the A row and k offset this thread stages
+    float ss = 0.0f;
+#if defined(RVD_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const int lane = t & 31, w = t >> 5, cg = w & 3, kh = w >> 2, g = lane >> 2, q = lane & 3;
+    const int wn = n0 + cg * 8 + g; // this lane's weight row (gate; up: + N)
+    float ag[4][4], au[4][4];
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            ag[i][j] = au[i][j] = 0.0f;
+    struct vla_w8 wg[2], wu[2];
+#pragma unroll
+    for (int j = 0; j < 2; j++) {
+        int k = kh * 64 + j * 32 + q * 8;
+        wg[j] = vla_sm_ldw(W, wn, N, k, K);
+        wu[j] = glu ? vla_sm_ldw(W, N + wn, NW, k, K) : wg[j];
+    }
+#endif
+    // FMA path: column t % 32, rows t / 32 + 8 i
+    const int fc = t & 31, fr = t >> 5;
+    float fg[8], fu[8];
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+        fg[i] = fu[i] = 0.0f;
+    for (int kc = 0; kc < K; kc += VLA_SM_BK) {
+        // stage x[ar, kc + aq .. +32) * nw in 16 bits; zero past M and K
+#pragma unroll
+        for (int e = 0; e < 32; e += 8) {
+            int k = kc + aq + e;
+            float v[8];
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+                v[i] = 0.0f;
+            if (ar < M && k < K) {
+                const float4 *p = (const float4 *)(x + (rvd_u64)ar * K + k);
+                float4 v0 = p[0], v1 = p[1];
+                v[0] = v0.x, v[1] = v0.y, v[2] = v0.z, v[3] = v0.w;
+                v[4] = v1.x, v[5] = v1.y, v[6] = v1.z, v[7] = v1.w;
+#pragma unroll
+                for (int i = 0; i < 8; i++) {
+                    ss += v[i] * v[i];
+                    if (nw)
+                        v[i] *= nw[k + i];
+                }
+            }
+            struct vla_w8 s;
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                s.w[i] = vla_sm_pack(v[2 * i], v[2 * i + 1], bf);
+            As8[(ar * VLA_SM_AS + aq + e) / 8] = s;
+        }
+        __syncthreads();
+        int more = kc + VLA_SM_BK < K;
+        if (mma) {
+#if defined(RVD_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+            struct vla_w8 ng[2], nu[2];
+#pragma unroll
+            for (int j = 0; j < 2; j++) { // the next chunk's weights, in flight meanwhile
+                int k = kc + VLA_SM_BK + kh * 64 + j * 32 + q * 8;
+                ng[j] = more ? vla_sm_ldw(W, wn, N, k, K) : wg[j];
+                nu[j] = more && glu ? vla_sm_ldw(W, N + wn, NW, k, K) : ng[j];
+            }
+#pragma unroll
+            for (int j = 0; j < 2; j++) {
+                int ko = kh * 64 + j * 32 + q * 8;
+#pragma unroll
+                for (int mt = 0; mt < 4; mt++) {
+                    if (mt * 16 >= M) // warp-uniform: rows past M are zero anyway
+                        continue;
+                    struct vla_w8 r0 = As8[((mt * 16 + g) * VLA_SM_AS + ko) / 8];
+                    struct vla_w8 r1 = As8[((mt * 16 + g + 8) * VLA_SM_AS + ko) / 8];
+                    unsigned a0[4] = {r0.w[0], r1.w[0], r0.w[1], r1.w[1]};
+                    unsigned a1[4] = {r0.w[2], r1.w[2], r0.w[3], r1.w[3]};
+                    if (bf) {
+                        vla_fa_mma<1>(ag[mt], a0, wg[j].w[0], wg[j].w[1]);
+                        vla_fa_mma<1>(ag[mt], a1, wg[j].w[2], wg[j].w[3]);
+                        if (glu) {
+                            vla_fa_mma<1>(au[mt], a0, wu[j].w[0], wu[j].w[1]);
+                            vla_fa_mma<1>(au[mt], a1, wu[j].w[2], wu[j].w[3]);
+                        }
+                    } else {
+                        vla_fa_mma<0>(ag[mt], a0, wg[j].w[0], wg[j].w[1]);
+                        vla_fa_mma<0>(ag[mt], a1, wg[j].w[2], wg[j].w[3]);
+                        if (glu) {
+                            vla_fa_mma<0>(au[mt], a0, wu[j].w[0], wu[j].w[1]);
+                            vla_fa_mma<0>(au[mt], a1, wu[j].w[2], wu[j].w[3]);
+                        }
+                    }
+                }
+            }
+#pragma unroll
+            for (int j = 0; j < 2; j++)
+                wg[j] = ng[j], wu[j] = nu[j];
+#endif
+        } else {
+            int n = n0 + fc;
+            for (int k = 0; k < VLA_SM_BK; k += 8) {
+                struct vla_w8 wa = vla_sm_ldw(W, n, N, kc + k, K);
+                struct vla_w8 wb = glu ? vla_sm_ldw(W, N + n, NW, kc + k, K) : wa;
+#pragma unroll
+                for (int e = 0; e < 8; e++) {
+                    unsigned sh = (unsigned)(e & 1) * 16u;
+                    float gw = vla_from16((rvd_u16)(wa.w[e >> 1] >> sh), bf);
+                    float uw = vla_from16((rvd_u16)(wb.w[e >> 1] >> sh), bf);
+#pragma unroll
+                    for (int i = 0; i < 8; i++) {
+                        float a = vla_from16(As[(fr + 8 * i) * VLA_SM_AS + k + e], bf);
+                        fg[i] = fmaf(a, gw, fg[i]);
+                        fu[i] = fmaf(a, uw, fu[i]);
+                    }
+                }
+            }
+        }
+        __syncthreads();
+    }
+    part[t] = ss;
+    if (mma) {
+#if defined(RVD_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#pragma unroll
+        for (int h = 0; h < 2; h++) { // the two k halves' sums, in a fixed order
+            if (kh == h)
+#pragma unroll
+                for (int mt = 0; mt < 4; mt++)
+#pragma unroll
+                    for (int e = 0; e < 4; e++) {
+                        int r = mt * 16 + g + (e >> 1) * 8, c = cg * 8 + 2 * q + (e & 1);
+                        red[0][r][c] = h ? red[0][r][c] + ag[mt][e] : ag[mt][e];
+                        red[1][r][c] = h ? red[1][r][c] + au[mt][e] : au[mt][e];
+                    }
+            __syncthreads();
+        }
+#endif
+    } else {
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+            red[0][fr + 8 * i][fc] = fg[i], red[1][fr + 8 * i][fc] = fu[i];
+    }
+    __syncthreads();
+    if (t < 64) {
+        float s = ((part[4 * t] + part[4 * t + 1]) + part[4 * t + 2]) + part[4 * t + 3];
+        rinv[t] = nw ? rsqrtf(s / (float)K + eps) : 1.0f;
+    }
+    __syncthreads();
+    for (int i = t; i < 64 * VLA_SM_BN; i += (int)blockDim.x) {
+        int m = i / VLA_SM_BN, c = i % VLA_SM_BN, n = n0 + c;
+        if (m >= M || n >= N)
+            continue;
+        float y = red[0][m][c] * rinv[m];
+        if (glu) {
+            float u = red[1][m][c] * rinv[m];
+            float v = (act ? vla_silu(y) : vla_gelu_tanh(y)) * u;
+            C16[(rvd_u64)m * N + n] = bf ? vla_f2bf(v) : vla_f2h(v);
+        } else {
+            float *o = C + (rvd_u64)m * N + n;
+            *o = y + (beta != 0.0f ? beta * *o : 0.0f);
+        }
+    }
+}

@@ -343,6 +343,11 @@ static void decoder_layer(struct vla_model *m, const struct vla_tower *t, const 
         }
         o->matmul(o->ctx, m->att, L->o_w, NULL, x, BT, D, qd, 1);
     }
+    if (!t->moe.experts && o->rms_gated_mlp) { /* the norm inside the MLP's first GEMM */
+        o->rms_gated_mlp(o->ctx, x, L->mlp_norm, eps, L->gate_up_w, L->down_w, m->h, m->gu, m->act,
+                         BT, D, t->mlp, t->mlp_act);
+        return;
+    }
     o->rmsnorm(o->ctx, x, L->mlp_norm, m->h, BT, D, eps);
     if (t->moe.experts)
         moe(m, L, m->h, x, BT);

@@ -143,6 +143,12 @@ struct vla_ops {
      * accumulating into x) */
     void (*gated_mlp)(void *ctx, const float *h, const float *gate_up, const float *down, float *gu,
                       float *hid, float *x, int T, int D, int F, enum vla_act act);
+    /* optional (NULL: the composition): x [T, D] += gated_mlp(rmsnorm(x,
+     * norm_w, eps)); h [T, D], gu and hid scratch, left unspecified
+     * (rmsnorm into h, then gated_mlp) */
+    void (*rms_gated_mlp)(void *ctx, float *x, const float *norm_w, float eps, const float *gate_up,
+                          const float *down, float *h, float *gu, float *hid, int T, int D, int F,
+                          enum vla_act act);
     /* x [Tq, D] += attention(q, k, v) o_w^T, o_w [D, H*hd]  (attention into
      * att [Tq, H*hd], then matmul accumulating into x); att is the caller's
      * scratch and holds nothing defined afterwards (a GPU in 16 bits keeps

@@ -435,6 +435,39 @@ static void check_gated_mlp(struct ctx *c, int T, int D, int F, enum vla_act a)
     free(h), free(x), free(w1), free(w2), free(want), free(gu), free(hid), free(got);
 }
 
+/* x += gated_mlp(rmsnorm(x)) (the denoising step's MLP half: the GPU's
+ * small-M kernel with the norm prologue and the GLU epilogue) against
+ * rmsnorm, then gated_mlp, on the reference; a table without the op has
+ * nothing to check */
+static void check_rms_gated_mlp(struct ctx *c, int T, int D, int F, enum vla_act a)
+{
+    const struct vla_ops *o = c->test;
+    if (!o->rms_gated_mlp)
+        return;
+    size_t nx = (size_t)T * D, ng = (size_t)T * 2 * F;
+    float *x = host_rand(c, nx), *nw = host_rand(c, (size_t)D);
+    float *w1 = host_rand_scaled(c, (size_t)2 * F * D, 1.0 / sqrt((double)D));
+    float *w2 = host_rand_scaled(c, (size_t)D * F, 1.0 / sqrt((double)F));
+    float *want = xmalloc(nx * sizeof(float)), *h = xmalloc(nx * sizeof(float));
+    float *gu = xmalloc(ng * sizeof(float)), *hid = xmalloc(ng / 2 * sizeof(float));
+    memcpy(want, x, nx * sizeof(float));
+    c->ref->rmsnorm(c->ref->ctx, want, nw, h, T, D, 1e-6f);
+    c->ref->gated_mlp(c->ref->ctx, h, w1, w2, gu, hid, want, T, D, F, a);
+    float *dx = dev(o, x, nx), *dnw = dev(o, nw, (size_t)D), *dw1 = dev(o, w1, (size_t)2 * F * D);
+    float *dw2 = dev(o, w2, (size_t)D * F), *dh = o->alloc(o->ctx, nx);
+    float *dgu = o->alloc(o->ctx, ng), *dhid = o->alloc(o->ctx, ng / 2);
+    o->rms_gated_mlp(o->ctx, dx, dnw, 1e-6f, dw1, dw2, dh, dgu, dhid, T, D, F, a);
+    float *got = fetch(o, dx, nx);
+    char what[80];
+    snprintf(what, sizeof(what), "rms_gated_mlp %s %d x %d x %d",
+             a == VLA_ACT_SWIGLU ? "silu" : "gelu", T, D, F);
+    judge(c, what, got, want, nx);
+    float *ds[] = {dx, dnw, dw1, dw2, dh, dgu, dhid};
+    for (size_t i = 0; i < ARRAY_SIZE(ds); i++)
+        o->release(o->ctx, ds[i]);
+    free(x), free(nw), free(w1), free(w2), free(want), free(h), free(gu), free(hid), free(got);
+}
+
 /* y = x w^T (+ bias) (+ y when accumulating); off: operands one float past
  * an allocation's start (4-byte alignment, which a GEMM library must not
  * assume away) */
@@ -523,5 +556,14 @@ int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double 
     check_gated_mlp(&c, 37, 216, 1024, VLA_ACT_GEGLU);
     check_gated_mlp(&c, 7, 72, 101, VLA_ACT_SWIGLU);
     check_gated_mlp(&c, 1, 50, 8, VLA_ACT_SWIGLU);
+    /* the small-M kernel (vla_gemm_sm: 32 columns a block, 128-k chunks,
+     * rows in 16s): pi0's step (50 x 1024 x 4096), 1 and 64 rows, partial
+     * column blocks and chunks (F 100, D 72 and 200), and D % 8 != 0 (the
+     * composition) */
+    check_rms_gated_mlp(&c, 50, 1024, 4096, VLA_ACT_GEGLU);
+    check_rms_gated_mlp(&c, 1, 1024, 512, VLA_ACT_GEGLU);
+    check_rms_gated_mlp(&c, 64, 200, 100, VLA_ACT_SWIGLU);
+    check_rms_gated_mlp(&c, 7, 72, 40, VLA_ACT_GEGLU);
+    check_rms_gated_mlp(&c, 37, 76, 33, VLA_ACT_SWIGLU);
     return c.fails;
 }

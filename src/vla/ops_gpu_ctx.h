@@ -59,7 +59,8 @@
     X(vla_flash_attn_h)                                                                            \
     X(vla_flash_attn_w_bf)                                                                         \
     X(vla_flash_attn_w_h)                                                                          \
-    X(vla_glu16)
+    X(vla_glu16)                                                                                   \
+    X(vla_gemm_sm)
 /* clang-format on */
 #define VGPU_KENUM(n) K_##n,
 enum { VGPU_KERNELS(VGPU_KENUM) K_COUNT };
@@ -147,6 +148,11 @@ struct vla_gpu {
      * ROCM_VLA_DOCTOR_NO_FLASH=1 or vla_gpu_set_flash(0) */
     int flash_hw, flash_off;
     long long flash_calls;
+    /* the step's small-M GEMM kernel (vla_gemm_sm): sm_off when
+     * ROCM_VLA_DOCTOR_NO_SMGEMM=1 or vla_gpu_set_smgemm(0); sm_fma: its
+     * portable FMA path where mma.sync is there too (the kernel tests) */
+    int sm_off, sm_fma;
+    long long sm_calls;
     long long lt_fallbacks; /* Lt calls that found no algorithm and ran blas_gemm_ex */
     long long sh_hits, cvt_launches;
     /* --profile: an event after every launch of one eager pass */
@@ -275,6 +281,9 @@ void vgpu_bias_layernorm(void *ctx, float *x, const float *bias, const float *w,
                          float *y, int T, int D, float eps);
 void vgpu_mlp_block(void *ctx, const float *h, const float *w1, const float *b1, const float *w2,
                     float *hid, float *x, int T, int D, int F, enum vla_bias_act a);
+void vgpu_rms_gated_mlp(void *ctx, float *x, const float *nw, float eps, const float *gate_up,
+                        const float *down, float *h, float *gu, float *hid, int T, int D, int F,
+                        enum vla_act a);
 void vgpu_gated_mlp(void *ctx, const float *h, const float *gate_up, const float *down, float *gu,
                     float *hid, float *x, int T, int D, int F, enum vla_act a);
 void vgpu_add(void *ctx, float *y, const float *x, size_t n);
