@@ -118,6 +118,12 @@ struct vla_ops {
     void (*qkv_rope)(void *ctx, const float *h, const float *q_w, const float *kv_w, float *q,
                      float *kv, int nseq, size_t kvs, int T, int D, int H, int KV, int hd, int pos0,
                      double theta);
+    /* optional (NULL: the composition): h = rmsnorm(x, norm_w, eps) (h [nseq*T,
+     * D] scratch, left unspecified), then qkv_rope(h, ...)  (rmsnorm,
+     * qkv_rope) */
+    void (*rms_qkv_rope)(void *ctx, const float *x, const float *norm_w, float eps, float *h,
+                         const float *q_w, const float *kv_w, float *q, float *kv, int nseq,
+                         size_t kvs, int T, int D, int H, int KV, int hd, int pos0, double theta);
     /* C independent sequences of T tokens: qkv [C*T, 3*H*hd] rows (q, k, v) +
      * bias [3*H*hd] (NULL: none) -> out [C*T, H*hd], softmax attention per
      * sequence  (bias add, then one attention call per sequence) */

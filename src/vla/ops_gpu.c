@@ -70,6 +70,7 @@ static const struct vla_ops ops_template = {
     .bias_act = vgpu_bias_act,
     .bias_layernorm = vgpu_bias_layernorm,
     .qkv_rope = vgpu_qkv_rope,
+    .rms_qkv_rope = vgpu_rms_qkv_rope,
     .attention_packed = vgpu_attention_packed,
     .attention_block = vgpu_attention_block,
     .mlp_block = vgpu_mlp_block,

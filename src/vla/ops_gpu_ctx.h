@@ -258,6 +258,14 @@ void vgpu_attention(void *ctx, const float *q, int qs, const float *k, const flo
 void vgpu_attention_o(void *ctx, const float *q, int qs, const float *k, const float *v, int ks,
                       const float *o_w, float *att, float *x, int Tq, int Tk, int H, int KV, int hd,
                       int D, float scale);
+void vgpu_rms_qkv_rope(void *ctx, const float *x, const float *nw, float eps, float *h,
+                       const float *q_w, const float *kv_w, float *q, float *kv, int nseq,
+                       size_t kvs, int T, int D, int H, int KV, int hd, int pos0, double theta);
+/* vla_gemm_sm (ops_gpu_elem.c): y = rmsnorm(x) W^T for M <= 64 rows, fp32
+ * y (+ beta y) or, glu, act(gate) * up in 16 bits into y16; 0 when it ran,
+ * 1 when the caller runs its own path */
+int vgpu_gemm_sm(struct vla_gpu *gp, const float *x, const float *nw, float eps, const void *W,
+                 int M, int N, int K, int glu, enum vla_act a, float beta, float *y, void *y16);
 void vgpu_qkv_rope(void *ctx, const float *h, const float *q_w, const float *kv_w, float *q,
                    float *kv, int nseq, size_t kvs, int T, int D, int H, int KV, int hd, int pos0,
                    double theta);
