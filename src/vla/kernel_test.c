@@ -127,23 +127,6 @@ int vla_kernel_test(const char *backend)
                ptr_ok ? "ok  " : "FAIL", pc, pf, pwhy ? ": " : "", pwhy ? pwhy : "");
         fails += !ptr_ok;
     }
-    /* the step's small-M kernel: tensor cores in the bf16/fp16 cases above
-     * where the target has them; its portable FMA path here */
-    long long sm0, sm1;
-    const char *smwhy = vla_gpu_smgemm(g, &sm0);
-    if (smwhy) {
-        printf("skip the small-M GEMM kernel (rmsnorm + gated_mlp ran): %s\n", smwhy);
-    } else {
-        vla_gpu_set_smgemm(g, 2);
-        printf("-- fused ops, bf16, the small-M GEMM kernel's portable FMA path\n");
-        fails += vla_ops_check(&vla_ops_cpu, go, 3e-2, stdout);
-        vla_gpu_set_smgemm(g, 1);
-        vla_gpu_smgemm(g, &sm1);
-        int sm_ok = sm0 > 0 && sm1 > sm0;
-        printf("%s small-M GEMM kernel: %lld launches in the cases before, %lld on the FMA path\n",
-               sm_ok ? "ok  " : "FAIL", sm0, sm1 - sm0);
-        fails += !sm_ok;
-    }
     vla_gpu_set_dtype(g, "fp32");
     int lt = vla_gpu_set_blaslt(g, 0) == 0;
     /* the libraries by name: on AMD the A/B is hipBLASLt against rocBLAS */

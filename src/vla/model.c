@@ -328,14 +328,9 @@ static void decoder_layer(struct vla_model *m, const struct vla_tower *t, const 
     size_t kvs = (size_t)(m->P + m->C) * kvd;
     float eps = (float)m->p->norm_eps;
     float *kvrows = kvl + (size_t)pos0 * kvd;
-    if (o->rms_qkv_rope) { /* the norm inside the projection's GEMM */
-        o->rms_qkv_rope(o->ctx, x, L->attn_norm, eps, m->h, L->q_w, L->kv_w, m->q, kvrows, B, kvs,
-                        T, D, H, KV, hd, pos0, m->p->rope_theta);
-    } else {
-        o->rmsnorm(o->ctx, x, L->attn_norm, m->h, BT, D, eps);
-        o->qkv_rope(o->ctx, m->h, L->q_w, L->kv_w, m->q, kvrows, B, kvs, T, D, H, KV, hd, pos0,
-                    m->p->rope_theta);
-    }
+    o->rmsnorm(o->ctx, x, L->attn_norm, m->h, BT, D, eps);
+    o->qkv_rope(o->ctx, m->h, L->q_w, L->kv_w, m->q, kvrows, B, kvs, T, D, H, KV, hd, pos0,
+                m->p->rope_theta);
     float scale = 1.0f / sqrtf((float)hd);
     if (B == 1) { /* attention and the output projection in one op (16-bit O on a GPU) */
         o->attention_o(o->ctx, m->q, qd, kvl, kvl + (size_t)KV * hd, kvd, L->o_w, m->att, x, T,
@@ -347,11 +342,6 @@ static void decoder_layer(struct vla_model *m, const struct vla_tower *t, const 
                          m->att + (size_t)b * T * qd, T, pos0 + T, H, KV, hd, scale);
         }
         o->matmul(o->ctx, m->att, L->o_w, NULL, x, BT, D, qd, 1);
-    }
-    if (!t->moe.experts && o->rms_gated_mlp) { /* the norm inside the MLP's first GEMM */
-        o->rms_gated_mlp(o->ctx, x, L->mlp_norm, eps, L->gate_up_w, L->down_w, m->h, m->gu, m->act,
-                         BT, D, t->mlp, t->mlp_act);
-        return;
     }
     o->rmsnorm(o->ctx, x, L->mlp_norm, m->h, BT, D, eps);
     if (t->moe.experts)

@@ -118,12 +118,6 @@ struct vla_ops {
     void (*qkv_rope)(void *ctx, const float *h, const float *q_w, const float *kv_w, float *q,
                      float *kv, int nseq, size_t kvs, int T, int D, int H, int KV, int hd, int pos0,
                      double theta);
-    /* optional (NULL: the composition): h = rmsnorm(x, norm_w, eps) (h [nseq*T,
-     * D] scratch, left unspecified), then qkv_rope(h, ...)  (rmsnorm,
-     * qkv_rope) */
-    void (*rms_qkv_rope)(void *ctx, const float *x, const float *norm_w, float eps, float *h,
-                         const float *q_w, const float *kv_w, float *q, float *kv, int nseq,
-                         size_t kvs, int T, int D, int H, int KV, int hd, int pos0, double theta);
     /* C independent sequences of T tokens: qkv [C*T, 3*H*hd] rows (q, k, v) +
      * bias [3*H*hd] (NULL: none) -> out [C*T, H*hd], softmax attention per
      * sequence  (bias add, then one attention call per sequence) */
@@ -149,12 +143,6 @@ struct vla_ops {
      * accumulating into x) */
     void (*gated_mlp)(void *ctx, const float *h, const float *gate_up, const float *down, float *gu,
                       float *hid, float *x, int T, int D, int F, enum vla_act act);
-    /* optional (NULL: the composition): x [T, D] += gated_mlp(rmsnorm(x,
-     * norm_w, eps)); h [T, D], gu and hid scratch, left unspecified
-     * (rmsnorm into h, then gated_mlp) */
-    void (*rms_gated_mlp)(void *ctx, float *x, const float *norm_w, float eps, const float *gate_up,
-                          const float *down, float *h, float *gu, float *hid, int T, int D, int F,
-                          enum vla_act act);
     /* x [Tq, D] += attention(q, k, v) o_w^T, o_w [D, H*hd]  (attention into
      * att [Tq, H*hd], then matmul accumulating into x); att is the caller's
      * scratch and holds nothing defined afterwards (a GPU in 16 bits keeps

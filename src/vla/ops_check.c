@@ -163,44 +163,6 @@ static void check_qkv_rope(struct ctx *c, int nseq, int gap, int T, int D, int H
     free(h), free(w), free(kv0), free(wq), free(wkv), free(gq), free(gkv);
 }
 
-/* h = rmsnorm(x), then qkv_rope(h) (the step's attention half: the GPU's
- * small-M kernel with the norm prologue) against the two ops on the
- * reference; a table without the op has nothing to check */
-static void check_rms_qkv_rope(struct ctx *c, int nseq, int T, int D, int H, int KV, int hd,
-                               int pos0)
-{
-    const struct vla_ops *o = c->test;
-    if (!o->rms_qkv_rope)
-        return;
-    int qd = H * hd, kvd = 2 * KV * hd, NT = nseq * T;
-    size_t nx = (size_t)NT * D, nw = (size_t)(qd + kvd) * D, kvs = (size_t)(T + 3) * kvd;
-    size_t nkv = nseq * kvs;
-    float *x = host_rand(c, nx), *g = host_rand(c, (size_t)D), *w = host_rand(c, nw);
-    float *kv0 = host_rand(c, nkv), *h = xmalloc(nx * sizeof(float));
-    float *wq = xmalloc((size_t)NT * qd * sizeof(float)), *wkv = xmalloc(nkv * sizeof(float));
-    memcpy(wkv, kv0, nkv * sizeof(float));
-    c->ref->rmsnorm(c->ref->ctx, x, g, h, NT, D, 1e-6f);
-    c->ref->qkv_rope(c->ref->ctx, h, w, w + (size_t)qd * D, wq, wkv, nseq, kvs, T, D, H, KV, hd,
-                     pos0, 10000.0);
-    float *dx = dev(o, x, nx), *dg = dev(o, g, (size_t)D), *dw = dev(o, w, nw);
-    float *dh = o->alloc(o->ctx, nx), *dq = o->alloc(o->ctx, (size_t)NT * qd);
-    float *dkv = dev(o, kv0, nkv);
-    o->rms_qkv_rope(o->ctx, dx, dg, 1e-6f, dh, dw, dw + (size_t)qd * D, dq, dkv, nseq, kvs, T, D, H,
-                    KV, hd, pos0, 10000.0);
-    float *gq = fetch(o, dq, (size_t)NT * qd), *gkv = fetch(o, dkv, nkv);
-    char what[96];
-    snprintf(what, sizeof(what), "rms_qkv_rope %dx%d D %d %dx%d/%d pos %d: q", nseq, T, D, H, hd,
-             KV, pos0);
-    judge(c, what, gq, wq, (size_t)NT * qd);
-    snprintf(what, sizeof(what), "rms_qkv_rope %dx%d D %d %dx%d/%d pos %d: kv", nseq, T, D, H, hd,
-             KV, pos0);
-    judge(c, what, gkv, wkv, nkv);
-    float *ds[] = {dx, dg, dw, dh, dq, dkv};
-    for (size_t i = 0; i < ARRAY_SIZE(ds); i++)
-        o->release(o->ctx, ds[i]);
-    free(x), free(g), free(w), free(kv0), free(h), free(wq), free(wkv), free(gq), free(gkv);
-}
-
 /* g x g patches of p px from each of n S px images, g <= S/p (the
  * remainder pixels dropped), against the element-by-element definition */
 static void check_patchify(struct ctx *c, int n, int S, int p, int g)
@@ -473,39 +435,6 @@ static void check_gated_mlp(struct ctx *c, int T, int D, int F, enum vla_act a)
     free(h), free(x), free(w1), free(w2), free(want), free(gu), free(hid), free(got);
 }
 
-/* x += gated_mlp(rmsnorm(x)) (the denoising step's MLP half: the GPU's
- * small-M kernel with the norm prologue and the GLU epilogue) against
- * rmsnorm, then gated_mlp, on the reference; a table without the op has
- * nothing to check */
-static void check_rms_gated_mlp(struct ctx *c, int T, int D, int F, enum vla_act a)
-{
-    const struct vla_ops *o = c->test;
-    if (!o->rms_gated_mlp)
-        return;
-    size_t nx = (size_t)T * D, ng = (size_t)T * 2 * F;
-    float *x = host_rand(c, nx), *nw = host_rand(c, (size_t)D);
-    float *w1 = host_rand_scaled(c, (size_t)2 * F * D, 1.0 / sqrt((double)D));
-    float *w2 = host_rand_scaled(c, (size_t)D * F, 1.0 / sqrt((double)F));
-    float *want = xmalloc(nx * sizeof(float)), *h = xmalloc(nx * sizeof(float));
-    float *gu = xmalloc(ng * sizeof(float)), *hid = xmalloc(ng / 2 * sizeof(float));
-    memcpy(want, x, nx * sizeof(float));
-    c->ref->rmsnorm(c->ref->ctx, want, nw, h, T, D, 1e-6f);
-    c->ref->gated_mlp(c->ref->ctx, h, w1, w2, gu, hid, want, T, D, F, a);
-    float *dx = dev(o, x, nx), *dnw = dev(o, nw, (size_t)D), *dw1 = dev(o, w1, (size_t)2 * F * D);
-    float *dw2 = dev(o, w2, (size_t)D * F), *dh = o->alloc(o->ctx, nx);
-    float *dgu = o->alloc(o->ctx, ng), *dhid = o->alloc(o->ctx, ng / 2);
-    o->rms_gated_mlp(o->ctx, dx, dnw, 1e-6f, dw1, dw2, dh, dgu, dhid, T, D, F, a);
-    float *got = fetch(o, dx, nx);
-    char what[80];
-    snprintf(what, sizeof(what), "rms_gated_mlp %s %d x %d x %d",
-             a == VLA_ACT_SWIGLU ? "silu" : "gelu", T, D, F);
-    judge(c, what, got, want, nx);
-    float *ds[] = {dx, dnw, dw1, dw2, dh, dgu, dhid};
-    for (size_t i = 0; i < ARRAY_SIZE(ds); i++)
-        o->release(o->ctx, ds[i]);
-    free(x), free(nw), free(w1), free(w2), free(want), free(h), free(gu), free(hid), free(got);
-}
-
 /* y = x w^T (+ bias) (+ y when accumulating); off: operands one float past
  * an allocation's start (4-byte alignment, which a GEMM library must not
  * assume away) */
@@ -594,19 +523,5 @@ int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double 
     check_gated_mlp(&c, 37, 216, 1024, VLA_ACT_GEGLU);
     check_gated_mlp(&c, 7, 72, 101, VLA_ACT_SWIGLU);
     check_gated_mlp(&c, 1, 50, 8, VLA_ACT_SWIGLU);
-    /* the small-M kernel (vla_gemm_sm: 32 columns a block, 128-k chunks,
-     * rows in 16s): pi0's step (50 x 1024 x 4096), 1 and 64 rows, partial
-     * column blocks and chunks (F 100, D 72 and 200), and D % 8 != 0 (the
-     * composition) */
-    check_rms_gated_mlp(&c, 50, 1024, 4096, VLA_ACT_GEGLU);
-    check_rms_gated_mlp(&c, 1, 1024, 512, VLA_ACT_GEGLU);
-    check_rms_gated_mlp(&c, 64, 200, 100, VLA_ACT_SWIGLU);
-    check_rms_gated_mlp(&c, 7, 72, 40, VLA_ACT_GEGLU);
-    check_rms_gated_mlp(&c, 37, 76, 33, VLA_ACT_SWIGLU);
-    /* pi0's step attention (50 rows, 8 x 256 over 1 KV head, D 1024), a
-     * batch of 2 x 7 rows, 64 rows of a partial block (N 3 x 16 + 32) */
-    check_rms_qkv_rope(&c, 1, 50, 1024, 8, 1, 256, 37);
-    check_rms_qkv_rope(&c, 2, 7, 72, 3, 1, 72, 5);
-    check_rms_qkv_rope(&c, 1, 64, 200, 3, 1, 16, 0);
     return c.fails;
 }

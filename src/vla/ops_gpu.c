@@ -70,12 +70,10 @@ static const struct vla_ops ops_template = {
     .bias_act = vgpu_bias_act,
     .bias_layernorm = vgpu_bias_layernorm,
     .qkv_rope = vgpu_qkv_rope,
-    .rms_qkv_rope = vgpu_rms_qkv_rope,
     .attention_packed = vgpu_attention_packed,
     .attention_block = vgpu_attention_block,
     .mlp_block = vgpu_mlp_block,
     .gated_mlp = vgpu_gated_mlp,
-    .rms_gated_mlp = vgpu_rms_gated_mlp,
     .attention_o = vgpu_attention_o,
     .time_concat = vgpu_time_concat,
     .denorm_clamp = vgpu_denorm_clamp,
@@ -124,8 +122,6 @@ int vla_gpu_open(const char *kind, struct vla_gpu **out, char **why)
     gp->no_ptr_batch = np && strcmp(np, "1") == 0;
     const char *nfl = getenv("ROCM_VLA_DOCTOR_NO_FLASH");
     gp->flash_off = nfl && strcmp(nfl, "1") == 0;
-    const char *nsm = getenv("ROCM_VLA_DOCTOR_NO_SMGEMM");
-    gp->sm_off = nsm && strcmp(nsm, "1") == 0;
     gp->gridmax = (p.cu_count > 0 ? p.cu_count : 64) * 16;
     const char *target = getenv("ROCM_VLA_DOCTOR_TARGET");
     target = target && *target ? target : p.target;
@@ -241,24 +237,6 @@ int vla_gpu_set_blaslt(struct vla_gpu *gp, int on)
 {
     gp->no_lt = !on;
     return gp->b && gp->b->blas_lt ? 0 : -1;
-}
-
-void vla_gpu_set_smgemm(struct vla_gpu *gp, int mode)
-{
-    gp->sm_off = mode == 0;
-    gp->sm_fma = mode == 2;
-}
-
-const char *vla_gpu_smgemm(struct vla_gpu *gp, long long *calls)
-{
-    *calls = gp->sm_calls;
-    if (!gp->b->blas_gemm_ex)
-        return "the small-M kernel's GLU output feeds a 16-bit BLAS GEMM; this backend has no BLAS";
-    if (gp->sm_off)
-        return "switched off (ROCM_VLA_DOCTOR_NO_SMGEMM=1)";
-    if (gp->no_shadow)
-        return "the unfused path (ROCM_VLA_DOCTOR_VLA_NO_FUSE=1) has no small-M kernel";
-    return NULL;
 }
 
 void vla_gpu_set_fuse(struct vla_gpu *gp, int on)

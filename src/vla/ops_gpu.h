@@ -50,13 +50,6 @@ void vla_gpu_set_fuse(struct vla_gpu *g, int on);
  * (ROCM_VLA_DOCTOR_NO_BLASLT=1 at open: never); 0: through blas_gemm_ex (the
  * kernel tests' A/B). -1 when the backend has no cuBLASLt */
 int vla_gpu_set_blaslt(struct vla_gpu *g, int on);
-/* the denoising step's own small-M GEMM kernel (rms_gated_mlp): 1 (the
- * default; ROCM_VLA_DOCTOR_NO_SMGEMM=1 at open: 0) on, tensor cores where
- * the target has mma.sync; 2 on, its portable FMA path everywhere; 0 off
- * (rmsnorm, then gated_mlp). vla_gpu_smgemm: NULL where it can run, else
- * why not; *calls: its launches since open */
-void vla_gpu_set_smgemm(struct vla_gpu *g, int mode);
-const char *vla_gpu_smgemm(struct vla_gpu *g, long long *calls);
 /* batch-1 GEMMs the Lt BLAS answered GPU_LT_NO_ALGO since open (they ran
  * through blas_gemm_ex instead); *why: the last reason, "" = none */
 long long vla_gpu_lt_fallbacks(struct vla_gpu *g, const char **why);

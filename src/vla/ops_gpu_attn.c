@@ -138,9 +138,6 @@ void vgpu_attention_o(void *ctx, const float *q, int qs, const float *k, const f
     vgpu_gemm(gp, t, 0, 1, Tq, D, qd, 1.0f, a16, qd, 0, W, qd, 0, 1.0f, x, D, 0, 1);
 }
 
-static void rope_split(struct vla_gpu *gp, float *buf, float *q, float *kv, int nseq, size_t kvs,
-                       int T, int H, int KV, int hd, int pos0, double theta);
-
 void vgpu_qkv_rope(void *ctx, const float *h, const float *q_w, const float *kv_w, float *q,
                    float *kv, int nseq, size_t kvs, int T, int D, int H, int KV, int hd, int pos0,
                    double theta)
@@ -163,15 +160,6 @@ void vgpu_qkv_rope(void *ctx, const float *h, const float *q_w, const float *kv_
      * cache, positions restart per sequence) */
     float *buf = vgpu_scratch(gp, &gp->qkvbuf, (size_t)NT * (qd + kvd) * sizeof(float));
     vgpu_matmul(gp, h, q_w, NULL, buf, NT, qd + kvd, D, 0);
-    rope_split(gp, buf, q, kv, nseq, kvs, T, H, KV, hd, pos0, theta);
-}
-
-/* the [q; kv] GEMM's fp32 rows buf [nseq*T, qd + kvd] -> RoPE'd q (and its
- * 16-bit shadow) and each sequence's K/V cache rows (and their mirror) */
-static void rope_split(struct vla_gpu *gp, float *buf, float *q, float *kv, int nseq, size_t kvs,
-                       int T, int H, int KV, int hd, int pos0, double theta)
-{
-    int qd = H * hd, kvd = 2 * KV * hd, NT = nseq * T;
     vgpu_wrote(gp, q, (size_t)NT * qd * sizeof(float));
     /* 16-bit: q's copy as a shadow (every sequence's rows), each sequence's
      * K/V rows into the mirror of kv's allocation (made on first use,
@@ -192,29 +180,6 @@ static void rope_split(struct vla_gpu *gp, float *buf, float *q, float *kv, int 
             vla_spans_add(&r->valid, (size_t)(ks - r->p), (size_t)(ks - r->p) + (size_t)T * kvd);
     }
     vgpu_shadow_set(gp, SH_ROPE_Q, q, (size_t)NT * qd, q16);
-}
-
-/* h = rmsnorm(x), then qkv_rope(h): for a step's few rows (16 bits, the
- * [q; kv] matrix adjacent) the norm is vla_gemm_sm's prologue (one launch
- * less); else the two ops */
-void vgpu_rms_qkv_rope(void *ctx, const float *x, const float *nw, float eps, float *h,
-                       const float *q_w, const float *kv_w, float *q, float *kv, int nseq,
-                       size_t kvs, int T, int D, int H, int KV, int hd, int pos0, double theta)
-{
-    struct vla_gpu *gp = ctx;
-    int qd = H * hd, kvd = 2 * KV * hd, NT = nseq * T;
-    int ok = gp->dt != GPU_F32 && !gp->sm_off && !gp->no_shadow && NT <= 64 &&
-             kv_w == q_w + (size_t)qd * D;
-    const void *W = ok ? vgpu_weight16(gp, q_w, qd + kvd, D, &gp->wa16) : NULL;
-    float *buf = ok ? vgpu_scratch(gp, &gp->qkvbuf, (size_t)NT * (qd + kvd) * sizeof(float)) : NULL;
-    if (!ok ||
-        vgpu_gemm_sm(gp, x, nw, eps, W, NT, qd + kvd, D, 0, VLA_ACT_GEGLU, 0.0f, buf, NULL)) {
-        vgpu_rmsnorm(gp, x, nw, h, NT, D, eps);
-        vgpu_qkv_rope(gp, h, q_w, kv_w, q, kv, nseq, kvs, T, D, H, KV, hd, pos0, theta);
-        return;
-    }
-    vgpu_wrote(gp, h, (size_t)NT * D * sizeof(float));
-    rope_split(gp, buf, q, kv, nseq, kvs, T, H, KV, hd, pos0, theta);
 }
 
 /* vision attention on the QKV projection's 16-bit rows qkv16 [C*T, 3W]

@@ -59,8 +59,7 @@
     X(vla_flash_attn_h)                                                                            \
     X(vla_flash_attn_w_bf)                                                                         \
     X(vla_flash_attn_w_h)                                                                          \
-    X(vla_glu16)                                                                                   \
-    X(vla_gemm_sm)
+    X(vla_glu16)
 /* clang-format on */
 #define VGPU_KENUM(n) K_##n,
 enum { VGPU_KERNELS(VGPU_KENUM) K_COUNT };
@@ -148,11 +147,6 @@ struct vla_gpu {
      * ROCM_VLA_DOCTOR_NO_FLASH=1 or vla_gpu_set_flash(0) */
     int flash_hw, flash_off;
     long long flash_calls;
-    /* the step's small-M GEMM kernel (vla_gemm_sm): sm_off when
-     * ROCM_VLA_DOCTOR_NO_SMGEMM=1 or vla_gpu_set_smgemm(0); sm_fma: its
-     * portable FMA path where mma.sync is there too (the kernel tests) */
-    int sm_off, sm_fma;
-    long long sm_calls;
     long long lt_fallbacks; /* Lt calls that found no algorithm and ran blas_gemm_ex */
     long long sh_hits, cvt_launches;
     /* --profile: an event after every launch of one eager pass */
@@ -258,14 +252,6 @@ void vgpu_attention(void *ctx, const float *q, int qs, const float *k, const flo
 void vgpu_attention_o(void *ctx, const float *q, int qs, const float *k, const float *v, int ks,
                       const float *o_w, float *att, float *x, int Tq, int Tk, int H, int KV, int hd,
                       int D, float scale);
-void vgpu_rms_qkv_rope(void *ctx, const float *x, const float *nw, float eps, float *h,
-                       const float *q_w, const float *kv_w, float *q, float *kv, int nseq,
-                       size_t kvs, int T, int D, int H, int KV, int hd, int pos0, double theta);
-/* vla_gemm_sm (ops_gpu_elem.c): y = rmsnorm(x) W^T for M <= 64 rows, fp32
- * y (+ beta y) or, glu, act(gate) * up in 16 bits into y16; 0 when it ran,
- * 1 when the caller runs its own path */
-int vgpu_gemm_sm(struct vla_gpu *gp, const float *x, const float *nw, float eps, const void *W,
-                 int M, int N, int K, int glu, enum vla_act a, float beta, float *y, void *y16);
 void vgpu_qkv_rope(void *ctx, const float *h, const float *q_w, const float *kv_w, float *q,
                    float *kv, int nseq, size_t kvs, int T, int D, int H, int KV, int hd, int pos0,
                    double theta);
@@ -289,9 +275,6 @@ void vgpu_bias_layernorm(void *ctx, float *x, const float *bias, const float *w,
                          float *y, int T, int D, float eps);
 void vgpu_mlp_block(void *ctx, const float *h, const float *w1, const float *b1, const float *w2,
                     float *hid, float *x, int T, int D, int F, enum vla_bias_act a);
-void vgpu_rms_gated_mlp(void *ctx, float *x, const float *nw, float eps, const float *gate_up,
-                        const float *down, float *h, float *gu, float *hid, int T, int D, int F,
-                        enum vla_act a);
 void vgpu_gated_mlp(void *ctx, const float *h, const float *gate_up, const float *down, float *gu,
                     float *hid, float *x, int T, int D, int F, enum vla_act a);
 void vgpu_add(void *ctx, float *y, const float *x, size_t n);

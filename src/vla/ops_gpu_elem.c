@@ -164,50 +164,6 @@ void vgpu_gated_mlp(void *ctx, const float *h, const float *gate_up, const float
     vgpu_matmul(gp, hid, down, NULL, x, T, D, F, 1);
 }
 
-/* whether vla_gemm_sm takes these operands (ops_gpu_ctx.h), then its launch */
-int vgpu_gemm_sm(struct vla_gpu *gp, const float *x, const float *nw, float eps, const void *W,
-                 int M, int N, int K, int glu, enum vla_act a, float beta, float *y, void *y16)
-{
-    if (gp->err || gp->sm_off || gp->no_shadow || gp->dt == GPU_F32 || M <= 0 || M > 64 || N <= 0 ||
-        K % 8 || (uintptr_t)x % 16 || (uintptr_t)W % 16)
-        return 1;
-    int silu = a == VLA_ACT_SWIGLU, bf = gp->dt == GPU_BF16;
-    int mma = gp->flash_hw && !gp->sm_fma; /* the kernel's tensor-core body exists there only */
-    if (y)
-        vgpu_wrote(gp, y, (size_t)M * N * sizeof(float));
-    LAUNCH(gp, K_vla_gemm_sm, (unsigned)((N + 31) / 32), &x, &nw, &eps, &W, &M, &N, &K, &glu, &silu,
-           &beta, &y, &y16, &bf, &mma);
-    gp->sm_calls++;
-    return 0;
-}
-
-/* x += gated_mlp(rmsnorm(x)) for a denoising step's rows (T <= 64, 16
- * bits): vla_gemm_sm does the norm, the gate/up product and the GLU in one
- * launch, writing the down GEMM's 16-bit operand (rmsnorm, the gate/up
- * GEMM and vla_glu16 were three), the down GEMM (cuBLASLt) accumulates
- * into x. Elsewhere (more rows, fp32, no BLAS, switched off, operands not
- * 16-byte aligned): rmsnorm into h, then gated_mlp. */
-void vgpu_rms_gated_mlp(void *ctx, float *x, const float *nw, float eps, const float *gate_up,
-                        const float *down, float *h, float *gu, float *hid, int T, int D, int F,
-                        enum vla_act a)
-{
-    struct vla_gpu *gp = ctx;
-    int ok = vgpu_blocks16(gp) && !gp->sm_off && T > 0 && T <= 64 && F > 0 && D % 8 == 0;
-    const void *W1 = ok ? vgpu_weight16(gp, gate_up, 2 * F, D, &gp->wa16) : NULL;
-    void *hid16 = ok ? vgpu_scratch(gp, &gp->glu16, (size_t)T * F * 2) : NULL;
-    if (!ok || vgpu_gemm_sm(gp, x, nw, eps, W1, T, F, D, 1, a, 0.0f, NULL, hid16)) {
-        vgpu_rmsnorm(gp, x, nw, h, T, D, eps);
-        vgpu_gated_mlp(gp, h, gate_up, down, gu, hid, x, T, D, F, a);
-        return;
-    }
-    vgpu_wrote(gp, h, (size_t)T * D * sizeof(float));
-    vgpu_wrote(gp, gu, (size_t)T * 2 * F * sizeof(float));
-    vgpu_wrote(gp, hid, (size_t)T * F * sizeof(float));
-    const void *W2 = vgpu_weight16(gp, down, D, F, &gp->wb16);
-    vgpu_wrote(gp, x, (size_t)T * D * sizeof(float));
-    vgpu_gemm(gp, gp->dt, 0, 1, T, D, F, 1.0f, hid16, F, 0, W2, F, 0, 1.0f, x, D, 0, 1);
-}
-
 void vgpu_add(void *ctx, float *y, const float *x, size_t n)
 {
     struct vla_gpu *gp = ctx;
