@@ -156,7 +156,9 @@ count "$D/big.txt" '^│ \[(XX|!!)\] ' 8
 has "$D/big.txt" '^q quit \? help p procs Enter fix  \[1-23 of '"$NQ"' checks\]  checks [0-9:]{8} \([0-9.]+ s\)  telemetry [0-9:]{8} every 100 ms'
 # the help screen lists every key; any key closes it
 T send-keys -t big '?'
-if wait_for big help.txt 'rocm-vla-doctor dashboard: help'; then ok; else bad "'?' shows no help"; fi
+# wait for the last key's line: under load the header is drawn before the rest
+if wait_for big help.txt '^│   Left Right Tab 0-9 '; then ok; else bad "'?' shows no help"; fi
+has "$D/help.txt" 'rocm-vla-doctor dashboard: help'
 for k in '\?  h  F1' 'q  Q' 'r  R' 'p  P' 'Up  Down' 'Enter' 'PgUp PgDn Home End' 'mouse wheel' \
     'Left Right Tab 0-9'; do
     has "$D/help.txt" "^│   $k "
