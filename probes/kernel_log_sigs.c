@@ -18,7 +18,7 @@ static const struct kl_signature signatures[] = {
      AMD "amdgpu_device.c amdgpu_device_init: \"PCIE atomic ops is not supported\"",
      "[    3.211000] amdgpu 0000:03:00.0: amdgpu: PCIE atomic ops is not supported", 0, NULL},
     {"pci_rejects_atomics", "skipped device", "PCI rejects atomics", KL_FAIL,
-     "amdkfd/kfd_device.c kgd2kfd_probe: \"skipped device %x:%x, PCI rejects atomics %d<%d\"",
+     "amdkfd/kfd_device.c kgd2kfd_device_init: \"skipped device %x:%x, PCI rejects atomics %d<%d\"",
      "[    4.100000] kfd kfd: amdgpu: skipped device 1002:73bf, PCI rejects atomics 730<92", 0,
      NULL},
     /* page faults: the first row is the generic one of older kernels; the
@@ -56,14 +56,16 @@ static const struct kl_signature signatures[] = {
      "%06x %s not supported in kfd\"",
      "[   13.966785] kfd kfd: amdgpu: TAHITI  not supported in kfd", 0, NULL},
     {"key_rejected", "Key was rejected by service", NULL, KL_FAIL,
-     "kernel/module/signing.c (EKEYREJECTED as strerror): \"Key was rejected by service\"",
+     "user space: kmod's modprobe prints strerror(EKEYREJECTED) when kernel/module/signing.c "
+     "refuses the module's key",
      "[    3.101400] modprobe: Key was rejected by service", 0, NULL},
     /* Secure Boot / lockdown refusing an unsigned module (kernel/module/signing.c) */
     {"module_rejected", "Loading of unsigned module is rejected", NULL, KL_FAIL,
      "kernel/module/signing.c module_sig_check: \"Loading of unsigned module is rejected\"",
      "[    3.101200] Loading of unsigned module is rejected", 0, NULL},
     {"module_rejected", "Lockdown:", "unsigned module loading is restricted", KL_FAIL,
-     "security/lockdown/lockdown.c: \"Lockdown: %s: %s is restricted; see man kernel_lockdown.7\"",
+     "security/lockdown/lockdown.c lockdown_is_locked_down: \"Lockdown: %s: %s is restricted; see "
+     "man kernel_lockdown.7\"",
      "[    3.101200] Lockdown: modprobe: unsigned module loading is restricted; see man "
      "kernel_lockdown.7",
      0, NULL},
@@ -80,13 +82,20 @@ static const struct kl_signature signatures[] = {
      "[    2.902100] amdgpu 0000:03:00.0: amdgpu: Failed to load gpu_info firmware "
      "\"amdgpu/navi10_gpu_info.bin\"",
      1, OPTIONAL_FW},
-    /* lower case in amdgpu_ucode.c and gfx_v11_0.c, "Failed" in the older
-     * gmc/psp/sdma files: matched without case (real line:
+    /* 6.x names the file it asked for ("%s_gpu_info.bin") and says "get" */
+    {"firmware_failed", "amdgpu", "Failed to get gpu_info firmware", KL_FAIL,
+     AMD "amdgpu_device.c amdgpu_device_parse_gpu_info_fw (6.x): \"Failed to get gpu_info "
+         "firmware \\\"%s_gpu_info.bin\\\"\"",
+     "[    2.902100] amdgpu 0000:03:00.0: amdgpu: Failed to get gpu_info firmware "
+     "\"navi10_gpu_info.bin\"",
+     1, OPTIONAL_FW},
+    /* "Failed" in the gmc/psp/sdma files that tests/data/kernel/log_sigs.txt
+     * copies, "failed" in some newer ones: matched without case (real line:
      * geerlingguy/raspberry-pi-pcie-devices#331, a WX 2100 on 5.x) */
     {"firmware_failed", "amdgpu", "failed to load firmware", KL_FAIL,
-     AMD "amdgpu_ucode.c amdgpu_ucode_request / gfx_v*_0.c init_microcode: \"failed to load "
-         "firmware \\\"%s\\\"\"; gmc_v8_0.c/psp_v11_0.c/sdma_v4_0.c: \"%s: Failed to load "
-         "firmware \\\"%s\\\"\"",
+     AMD "gmc_v8_0.c gmc_v8_0_init_microcode, psp_v11_0.c psp_v11_0_init_microcode, sdma_v4_0.c "
+         "and the gfx_v*_0.c init_microcode: \"%s: Failed to load firmware \\\"%s\\\"\" (the "
+         "prefix names the block; some newer files spell it \"failed\")",
      "[    4.825152] amdgpu: mc: Failed to load firmware \"amdgpu/polaris12_mc.bin\"", 1,
      OPTIONAL_FW},
     /* Vega 20's TA (trusted application) firmware was never in
@@ -105,12 +114,12 @@ static const struct kl_signature signatures[] = {
      "drivers/base/dd.c call_driver_probe: \"probe with driver %s failed with error %d\"",
      "[    2.902500] amdgpu 0000:03:00.0: probe with driver amdgpu failed with error -22", 0, NULL},
     {"probe_failed", "amdgpu: probe of", "failed with error", KL_FAIL,
-     "drivers/base/dd.c call_driver_probe (older kernels): \"%s: probe of %s failed with error "
+     "drivers/base/dd.c really_probe (older kernels): \"%s: probe of %s failed with error "
      "%d\"",
      "[    2.902500] amdgpu: probe of 0000:03:00.0 failed with error -19", 0, NULL},
     /* amdgpu's own words when its init of the device gives up */
     {"probe_failed", "amdgpu", "Fatal error during GPU init", KL_FAIL,
-     AMD "amdgpu_device.c amdgpu_device_init: \"Fatal error during GPU init\"",
+     AMD "amdgpu_kms.c amdgpu_driver_load_kms: \"Fatal error during GPU init\"",
      "[    2.902400] amdgpu 0000:03:00.0: amdgpu: Fatal error during GPU init", 0, NULL},
     {"probe_failed", "amdgpu", "amdgpu_device_ip_init failed", KL_FAIL,
      AMD "amdgpu_device.c amdgpu_device_init: \"amdgpu_device_ip_init failed\"",
@@ -170,13 +179,14 @@ static const struct kl_signature signatures[] = {
      AMD "amdgpu_device.c amdgpu_device_gpu_recover: \"GPU reset(%d) failed\"",
      "[ 1206.100412] amdgpu 0000:03:00.0: amdgpu: GPU reset(3) failed", 0, NULL},
     {"gpu_reset_failed", "ASIC reset failed with error", NULL, KL_FAIL,
-     AMD "amdgpu_device.c amdgpu_device_gpu_recover: \"ASIC reset failed with error, %d for drm "
-         "dev, %s\"",
+     AMD "amdgpu_device.c amdgpu_do_asic_reset: \"ASIC reset failed with error, %d for drm dev, "
+         "%s\"",
      "[ 1206.000100] [drm:amdgpu_device_gpu_recover [amdgpu]] *ERROR* ASIC reset failed with "
      "error, -110 for drm dev, 0000:03:00.0",
      0, NULL},
     {"vram_lost", "VRAM is lost due to GPU reset!", NULL, KL_FAIL,
-     AMD "amdgpu_device.c amdgpu_device_reinit_after_reset: \"VRAM is lost due to GPU reset!\"",
+     AMD "amdgpu_device.c amdgpu_do_asic_reset (amdgpu_device_reinit_after_reset in newer "
+         "kernels): \"VRAM is lost due to GPU reset!\"",
      "[ 1205.990100] amdgpu 0000:03:00.0: amdgpu: VRAM is lost due to GPU reset!", 0, NULL},
     /* the micro engine scheduler (gfx11+) and the kernel interface queue */
     {"mes_failure", "MES failed to respon", NULL, KL_WARN,
@@ -193,8 +203,8 @@ static const struct kl_signature signatures[] = {
      * quoting "amdgpu 0000:0a:00.0: MES(1) failed to respond to
      * msg=REMOVE_QUEUE") */
     {"mes_failure", "MES(", ") failed to respond to msg=", KL_WARN,
-     AMD "mes_v11_0.c/mes_v12_0.c submit_pkt_and_poll_completion (newer): \"MES(%d) failed to "
-         "respond to msg=%s (%s)\"",
+     AMD "mes_v12_0.c mes_v12_0_submit_pkt_and_poll_completion (and mes_v11_0.c in newer "
+         "kernels): \"MES(%d) failed to respond to msg=%s (%s)\"",
      "[  130.963939] amdgpu 0000:0a:00.0: amdgpu: MES(1) failed to respond to msg=REMOVE_QUEUE", 0,
      NULL},
     /* compute queues that could not be preempted or evicted: the hardware
@@ -236,13 +246,14 @@ static const struct kl_signature signatures[] = {
      AMD "amdgpu_gfx.c amdgpu_gfx_enable_kcq: \"KCQ enable failed\"",
      "[    5.100000] [drm:amdgpu_gfx_enable_kcq [amdgpu]] *ERROR* KCQ enable failed", 0, NULL},
     {"kiq_failure", "KCQ disable failed", NULL, KL_WARN,
-     AMD "amdgpu_gfx.c amdgpu_gfx_disable_kcq: \"KCQ disable failed\"",
+     AMD "gfx_v10_0.c gfx_v10_0_hw_fini, gfx_v11_0.c gfx_v11_0_hw_fini (amdgpu_gfx.c "
+         "amdgpu_gfx_disable_kcq in newer kernels): \"KCQ disable failed\"",
      "[ 1204.600000] [drm:amdgpu_gfx_disable_kcq [amdgpu]] *ERROR* KCQ disable failed", 0, NULL},
     /* the gfx queues of gfx10+ (real line: a Navi journal quoted on the
      * amd-gfx list, "KGQ disable failed" after "ring kiq_2.1.0 test failed
      * (-110)") */
     {"kiq_failure", "KGQ disable failed", NULL, KL_WARN,
-     AMD "gfx_v10_0.c/gfx_v11_0.c hw_fini: \"KGQ disable failed\"",
+     AMD "gfx_v10_0.c gfx_v10_0_hw_fini, gfx_v11_0.c gfx_v11_0_hw_fini: \"KGQ disable failed\"",
      "Nov 08 02:01:34 workstation kernel: [drm:gfx_v10_0_hw_fini [amdgpu]] *ERROR* KGQ disable "
      "failed",
      0, NULL},
@@ -288,7 +299,8 @@ static const struct kl_signature signatures[] = {
      * <psp> failed -22"; ROCm/ROCm#2533 "ring gfx_32782.1.1 test failed
      * (-110)") */
     {"ip_init_failed", " of IP block <", "> failed", KL_FAIL,
-     AMD "amdgpu_device.c amdgpu_device_ip_init/_early_init/_hw_init_phase*/_fw_loading/"
+     AMD "amdgpu_device.c amdgpu_device_ip_init, amdgpu_device_ip_hw_init_phase1 (and "
+         "_early_init, _hw_init_phase2, _fw_loading, "
          "_ip_resume: \"sw_init of IP block <%s> failed %d\" (and early_init, hw_init, "
          "resume)",
      "[    4.825981] [drm:amdgpu_device_init [amdgpu]] *ERROR* sw_init of IP block <gmc_v8_0> "

@@ -17,6 +17,8 @@
  *   by probe_gpu_partition.c, and the kernel's "UNKNOWN" never as a mode;
  * - DRM fdinfo lines in drm_file.c's formats (drm_fdinfo.txt), read back by
  *   tel_fdinfo_parse(), every size unit print_size() uses;
+ * - amdgpu's own fdinfo lines per kernel, 5.15 to 6.11 (amdgpu_fdinfo.txt),
+ *   the 5.14-5.18 "vram mem" format included;
  * - amdgpu's RAS counts, "Query currently inaccessible" and bad-page lines
  *   (amdgpu_ras.txt), read back by probes/ras_parse.c;
  * - the module states of /sys/module/amdgpu/initstate (module_initstate.txt):
@@ -34,6 +36,7 @@
 #include "test.h"
 
 #include <dirent.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,6 +325,81 @@ static void test_drm_fdinfo(void)
     free(text);
 }
 
+/* the lines of one kernel's section ("@ v6.1 ...") of amdgpu_fdinfo.txt;
+ * the caller frees. An absent section is empty, so its checks fail. */
+static char *fdinfo_section(const char *text, const char *ver)
+{
+    char *mark = xasprintf("@ %s ", ver);
+    const char *b = strstr(text, mark);
+    free(mark);
+    if (!b)
+        return xasprintf("%s", "");
+    const char *e = strstr(b + 1, "\n@ ");
+    return xasprintf("%.*s", (int)(e ? e - b : (ptrdiff_t)strlen(b)), b);
+}
+
+/* amdgpu's own fdinfo keys per kernel (amdgpu_fdinfo.txt): the 5.14-5.18
+ * "pdev"/"vram mem" format, 6.1's drm-* keys printed by amdgpu itself
+ * (%Lu and %Ld are the kernel's long long), 6.6's, and 6.11's legacy
+ * drm-memory-vram after the DRM core's drm-driver/drm-pdev lines */
+static void test_amdgpu_fdinfo(void)
+{
+    char *text = slurp(KDIR "amdgpu_fdinfo.txt");
+    char *v515 = fdinfo_section(text, "v5.15");
+    CHECK(strstr(v515, "\"pdev:\\t%04x:%02x:%02x.%d\\npasid:\\t%u\\n\"") &&
+          strstr(v515, "\"vram mem:\\t%llu kB\\n\"") && strstr(v515, "\"gtt mem:\\t%llu kB\\n\"") &&
+          strstr(v515, "\"%s%d:\\t%d.%d%%\\n\"") && !strstr(v515, "\"drm-"));
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_addf(&sb, "pdev:\t%04x:%02x:%02x.%d\npasid:\t%u\n", 0, 0x86, 0, 0, 32770u);
+    strbuf_addf(&sb, "vram mem:\t%llu kB\n", 4096ull);
+    strbuf_addf(&sb, "gtt mem:\t%llu kB\n", 8ull);
+    strbuf_addf(&sb, "%s%d:\t%d.%d%%\n", "gfx", 0, 12, 34);
+    struct tel_fdinfo f;
+    CHECK(tel_fdinfo_parse(sb.buf, &f) == 0);
+    CHECK_STR(f.driver, "amdgpu");
+    CHECK_STR(f.pdev, "0000:86:00.0");
+    CHECK(f.vram_bytes == 4096 * 1024);
+    CHECK(f.engine_ns == -1); /* percentages, not a time: unknown */
+    strbuf_release(&sb);
+
+    char *v61 = fdinfo_section(text, "v6.1");
+    CHECK(strstr(v61, "\"drm-driver:\\t%s\\n\"") &&
+          strstr(v61, "\"drm-pdev:\\t%04x:%02x:%02x.%d\\n\"") &&
+          strstr(v61, "\"drm-client-id:\\t%Lu\\n\"") &&
+          strstr(v61, "\"drm-memory-vram:\\t%llu KiB\\n\"") &&
+          strstr(v61, "\"drm-memory-gtt: \\t%llu KiB\\n\"") &&
+          strstr(v61, "\"drm-engine-%s:\\t%Ld ns\\n\""));
+    char *v66 = fdinfo_section(text, "v6.6");
+    char *v611 = fdinfo_section(text, "v6.11");
+    CHECK(strstr(v66, "\"drm-client-id:\\t%llu\\n\"") &&
+          strstr(v66, "\"drm-memory-vram:\\t%llu KiB\\n\"") &&
+          strstr(v66, "\"drm-engine-%s:\\t%lld ns\\n\""));
+    /* 6.11: the core prints drm-driver and drm-pdev, amdgpu the rest */
+    CHECK(strstr(v611, "\"drm-memory-vram:\\t%llu KiB\\n\"") &&
+          strstr(v611, "\"drm-engine-%s:\\t%lld ns\\n\"") && !strstr(v611, "\"drm-driver") &&
+          !strstr(v611, "\"drm-pdev"));
+    strbuf_addf(&sb, "pasid:\t%u\n", 32770u);
+    strbuf_addf(&sb, "drm-driver:\t%s\n", "amdgpu");
+    strbuf_addf(&sb, "drm-pdev:\t%04x:%02x:%02x.%d\n", 0, 0x86, 0, 0);
+    strbuf_addf(&sb, "drm-client-id:\t%llu\n", 9ull);
+    strbuf_addf(&sb, "drm-memory-vram:\t%llu KiB\n", 2048ull);
+    strbuf_addf(&sb, "drm-memory-gtt: \t%llu KiB\n", 16ull);
+    strbuf_addf(&sb, "drm-engine-%s:\t%lld ns\n", "gfx", 1000ll);
+    strbuf_addf(&sb, "drm-engine-%s:\t%lld ns\n", "compute", 500ll);
+    CHECK(tel_fdinfo_parse(sb.buf, &f) == 0);
+    CHECK_STR(f.driver, "amdgpu");
+    CHECK_STR(f.pdev, "0000:86:00.0");
+    CHECK(f.has_client_id && f.client_id == 9);
+    CHECK(f.vram_bytes == 2048 * 1024);
+    CHECK(f.engine_ns == 1500);
+    strbuf_release(&sb);
+    free(v515);
+    free(v61);
+    free(v66);
+    free(v611);
+    free(text);
+}
+
 static void test_ras(void)
 {
     char *text = slurp(KDIR "amdgpu_ras.txt");
@@ -394,6 +472,7 @@ int main(void)
     test_throttler_bits();
     test_partition_modes();
     test_drm_fdinfo();
+    test_amdgpu_fdinfo();
     test_ras();
     test_initstate();
     return test_report();
