@@ -542,6 +542,10 @@ int main(void)
     CHECK(ev("yes == 1") == -3);
     CHECK(ev("yes == true") == 1);
     CHECK(ev("vram == \"8589934592\"") == 1); /* a number and a numeric string */
+    /* spelt otherwise than the number prints: still compared as numbers */
+    CHECK(ev("seven == \"7.0\"") == 1);
+    CHECK(ev("half != \"0.50\"") == 0);
+    CHECK(ev("seven == \"7.5\"") == 0);
     CHECK(ev("gfx < 3") == -3);
     CHECK(ev("yes <= true") == -3);
     CHECK(ev("groups > 1") == -3);
