@@ -507,7 +507,8 @@ int main(void)
     CHECK(ev("gfx in lookup(tab, \"9.9\")") == -1);
     CHECK(ev("gfx in lookup(tab, [\"6.2.1\", \"6.2\"])") == 1); /* first key the table has */
     CHECK(ev("gfx in lookup(tab, [\"9.9.9\", \"9.9\"])") == -1);
-    CHECK(ev("ver > \"6.2\"") == 1); /* version order, not text order */
+    CHECK(ev("gfx in lookup(tab, [\"6.2\", \"9.9\"])") == 1); /* not only the last key */
+    CHECK(ev("ver > \"6.2\"") == 1);                          /* version order, not text order */
     CHECK(ev("gfx matches \"^gfx11\"") == 1);
     CHECK(ev("count(groups, \"^re\") == 1") == 1);
     CHECK(ev("2 * 3 + 1 == 7") == 1);
