@@ -869,6 +869,20 @@ static void test_fix_render(void)
     CHECK(v && v->fix_parts.say &&
           strcmp(v->fix_parts.say, "series 6.2 (as root: sudo is not installed)") == 0);
     fix_done(&r, &cs, &fs);
+    /* a command whose fact is unknown is left out, never printed with
+     * "unknown" in it; the prose says which and why */
+    fix_run(0, 1, "6.2", &v, &r, &cs, &fs);
+    results_release(&r);
+    fact_set_unknown(&fs, "rocm.series", "/opt/rocm/.info/version", "unreadable");
+    struct run_filter flt = {LEVEL_STANDARD, NULL};
+    CHECK(checks_run(&cs, &fs, &flt, &r) == 0);
+    v = find(&r, "t.fix");
+    CHECK(v && v->fix_parts.run.n == 1);
+    if (v && v->fix_parts.run.n == 1)
+        CHECK_STR(v->fix_parts.run.v[0], "rocminfo");
+    CHECK(v && v->fix_parts.say &&
+          strstr(v->fix_parts.say, "(the commands are left out: rocm.series is unknown here)"));
+    fix_done(&r, &cs, &fs);
 }
 
 int main(void)
