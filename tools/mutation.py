@@ -29,7 +29,8 @@ one of its object's symbols, then, for a mutant those and tests/fixtures.sh
 miss, every unit binary and each test that was relinked; the file is then
 restored byte for byte and its object rebuilt.
 A mutant that does not compile counts as killed only on a compiler
-error. --c-only runs the C mutations alone. An entry with a "gpu:" field
+error. --c-only runs the C mutations alone; --c-match TEXT and --c-from N
+pick some of them (a new test's targets, the rest of a stopped run). An entry with a "gpu:" field
 (a decision only a GPU run reaches; the H200 pins catch it) is judged only
 with --gpu, on a GPU machine, through tests/gpu_device.sh as well; without
 --gpu it is listed as not judged.
@@ -423,6 +424,12 @@ def main():
                     help="the data table mutations alone (no rule, no C mutation)")
     ap.add_argument("--c-only", action="store_true",
                     help="the C mutations alone (tools/mutations-c.txt), no rule or data mutant")
+    ap.add_argument("--c-match", action="append", default=[], metavar="TEXT",
+                    help="only the C mutations whose file, from, to or why contains TEXT "
+                    "(repeatable: any of them); to judge again the ones a new test targets")
+    ap.add_argument("--c-from", type=int, default=1, metavar="N",
+                    help="only the C mutations from the Nth of tools/mutations-c.txt on "
+                    "(1-based): to finish a run stopped for time")
     a = ap.parse_args()
     only = a.only.split(",") if a.only else None
     out_dir = os.path.join(BUILD, "mutation")
@@ -462,6 +469,10 @@ def main():
     t_rules = time.monotonic() - t_rules
     survivors = [(w, x) for w, x, why in results if not why]
     cm = [] if a.no_c or a.data_only else c_mutants("tools/mutations-c.txt")
+    c_listed = len(cm)
+    cm = [m for k, m in enumerate(cm, 1) if k >= a.c_from and
+          (not a.c_match or any(t in m.get(f, "") for t in a.c_match
+                                for f in ("file", "from", "to", "why")))]
     c_surv, gpu_left = [], [m for m in cm if m.get("gpu") and not a.gpu]
     judged = [m for m in cm if m not in gpu_left]
     t_c, t_setup, kinds = time.monotonic(), 0.0, {}
@@ -494,10 +505,10 @@ def main():
     for m in gpu_left:
         print("not judged here (--gpu on a GPU machine): %s: %s (%s)" % (m["file"], m["why"],
                                                                           m["gpu"]))
-    print("rule and data mutants: %d, killed %d, survived %d (%.1f s); C mutants: %d, "
+    print("rule and data mutants: %d, killed %d, survived %d (%.1f s); C mutants: %d of %d, "
           "survived %d, %d left to --gpu (list: %s)" % (
               len(mutants), len(mutants) - len(survivors), len(survivors), t_rules, len(cm),
-              len(c_surv), len(gpu_left), os.path.join(out_dir, "survivors.txt")))
+              c_listed, len(c_surv), len(gpu_left), os.path.join(out_dir, "survivors.txt")))
     if judged:
         print("C mutants judged: %d in %.0f s (tree set-up %.0f s, %.1f s a mutant); %s" % (
             len(judged), t_c, t_setup, (t_c - t_setup) / len(judged),

@@ -321,6 +321,43 @@ static void test_eval_type_error(void)
     factset_release(&fs);
 }
 
+/* a list fact past FACT_LIST_MAX keeps its first items and counts the rest:
+ * asking for an item it did not keep cannot tell (skip), never "not there"
+ * (pass); one it kept still decides */
+static enum status capped_list_status(const char *needle)
+{
+    char *rule = xasprintf("    fail: [{when: '\"%s\" in kernel.dmesg.firmware_files', "
+                           "summary: failed}]\n",
+                           needle);
+    char *text = check_yaml(GLOBAL, rule);
+    struct checkset cs;
+    CHECK(checks_load_string(&cs, "t.yaml", text, strlen(text)) == 0);
+    free(text);
+    free(rule);
+    struct strlist fw = STRLIST_INIT;
+    for (size_t i = 0; i < FACT_LIST_MAX + 5; i++)
+        strlist_add_owned(&fw, xasprintf("fw/%zu.bin", i));
+    struct factset fs = FACTSET_INIT;
+    fact_set_list(&fs, "kernel.dmesg.firmware_files", &fw, NULL);
+    strlist_release(&fw);
+    struct results r;
+    struct run_filter flt = {LEVEL_QUICK, NULL};
+    CHECK(checks_run(&cs, &fs, &flt, &r) == 0);
+    enum status st = r.n == 1 ? r.v[0].st : ST_ERROR;
+    results_release(&r);
+    factset_release(&fs);
+    checks_release(&cs);
+    return st;
+}
+
+static void test_capped_list(void)
+{
+    char last[32];
+    snprintf(last, sizeof(last), "fw/%d.bin", FACT_LIST_MAX + 4); /* not kept */
+    CHECK(capped_list_status(last) == ST_SKIP);
+    CHECK(capped_list_status("fw/0.bin") == ST_FAIL); /* kept */
+}
+
 /* the catalogue: every probe declares its facts; patterns match as documented */
 static void test_catalogue(void)
 {
@@ -832,6 +869,20 @@ static void test_fix_render(void)
     CHECK(v && v->fix_parts.say &&
           strcmp(v->fix_parts.say, "series 6.2 (as root: sudo is not installed)") == 0);
     fix_done(&r, &cs, &fs);
+    /* a command whose fact is unknown is left out, never printed with
+     * "unknown" in it; the prose says which and why */
+    fix_run(0, 1, "6.2", &v, &r, &cs, &fs);
+    results_release(&r);
+    fact_set_unknown(&fs, "rocm.series", "/opt/rocm/.info/version", "unreadable");
+    struct run_filter flt = {LEVEL_STANDARD, NULL};
+    CHECK(checks_run(&cs, &fs, &flt, &r) == 0);
+    v = find(&r, "t.fix");
+    CHECK(v && v->fix_parts.run.n == 1);
+    if (v && v->fix_parts.run.n == 1)
+        CHECK_STR(v->fix_parts.run.v[0], "rocminfo");
+    CHECK(v && v->fix_parts.say &&
+          strstr(v->fix_parts.say, "(the commands are left out: rocm.series is unknown here)"));
+    fix_done(&r, &cs, &fs);
 }
 
 int main(void)
@@ -845,6 +896,7 @@ int main(void)
     test_catalogue();
     test_validation();
     test_eval_type_error();
+    test_capped_list();
     test_cause_loader();
     test_cause_run();
 

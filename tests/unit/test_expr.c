@@ -41,6 +41,10 @@ static int fact_cb(void *ctx, const char *name, struct val *out)
         out->s = strdup("abc");
     } else if (strcmp(name, "none") == 0) {
         out->t = VAL_LIST;
+    } else if (strcmp(name, "capped") == 0) { /* a list fact past FACT_LIST_MAX */
+        out->t = VAL_LIST;
+        strlist_add(&out->l, "video");
+        out->more = 300;                   /* items the fact layer did not keep */
     } else if (strcmp(name, "pat") == 0) { /* a hostile pattern from the machine */
         out->t = VAL_STR;
         out->s = strdup("(x{200}){200}");
@@ -432,6 +436,13 @@ static void test_boundaries(void)
         {"unk in groups", -1},
         {"groups contains unk", -1},
         {"\"x\" in unk", -1},
+        /* a capped list: an item not kept may be the one asked for */
+        {"\"video\" in capped", 1},
+        {"\"wheel\" in capped", -1},
+        {"capped contains \"video\"", 1},
+        {"capped contains \"wheel\"", -1},
+        {"len(capped) == 301", 1},
+        {"count(capped, \"^v\") > 0", -1},
         /* len: lists and strings, at, below and above their length */
         {"len(groups) == 2", 1},
         {"len(groups) < 2", 0},
@@ -496,7 +507,8 @@ int main(void)
     CHECK(ev("gfx in lookup(tab, \"9.9\")") == -1);
     CHECK(ev("gfx in lookup(tab, [\"6.2.1\", \"6.2\"])") == 1); /* first key the table has */
     CHECK(ev("gfx in lookup(tab, [\"9.9.9\", \"9.9\"])") == -1);
-    CHECK(ev("ver > \"6.2\"") == 1); /* version order, not text order */
+    CHECK(ev("gfx in lookup(tab, [\"6.2\", \"9.9\"])") == 1); /* not only the last key */
+    CHECK(ev("ver > \"6.2\"") == 1);                          /* version order, not text order */
     CHECK(ev("gfx matches \"^gfx11\"") == 1);
     CHECK(ev("count(groups, \"^re\") == 1") == 1);
     CHECK(ev("2 * 3 + 1 == 7") == 1);
@@ -531,6 +543,10 @@ int main(void)
     CHECK(ev("yes == 1") == -3);
     CHECK(ev("yes == true") == 1);
     CHECK(ev("vram == \"8589934592\"") == 1); /* a number and a numeric string */
+    /* spelt otherwise than the number prints: still compared as numbers */
+    CHECK(ev("seven == \"7.0\"") == 1);
+    CHECK(ev("half != \"0.50\"") == 0);
+    CHECK(ev("seven == \"7.5\"") == 0);
     CHECK(ev("gfx < 3") == -3);
     CHECK(ev("yes <= true") == -3);
     CHECK(ev("groups > 1") == -3);

@@ -321,6 +321,17 @@ static void test_kfd(void)
     CHECK(fbool("dri.render_present") == 0);
     CHECK(list_n("dri.render_nodes") == 0);
     CHECK(is_unknown("dri.render_group"));
+
+    /* a snapshot without its kfd-open record: the open was never tried,
+     * so its result is unknown, never "ok" */
+    fresh();
+    put("/dev/kfd", "");
+    put("/etc/group", etc_group);
+    put("/.snapshot/devnodes", "/dev/kfd 0660 0 109\n");
+    use_root();
+    probe_kfd_run(&ctx);
+    CHECK(fbool("kfd.present") == 1);
+    CHECK(is_unknown("kfd.open_result"));
 }
 
 static void test_user(void)
