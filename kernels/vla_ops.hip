@@ -276,10 +276,71 @@ extern "C" __global__ void vla_layernorm(const float *x, const float *w, const f
     }
 }
 
-extern "C" __global__ void vla_rmsnorm(const float *x, const float *w, float *y, int T, int D,
-                                       float eps, rvd_u16 *y16, int bf)
+// 16-byte and 8-byte words of the vectorised row kernels (four fp32
+// values, their four 16-bit copies): one load or store instruction where
+// the scalar walk took four
+struct __attribute__((aligned(16))) vla_f4 {
+    float v[4];
+};
+struct __attribute__((aligned(8))) vla_h4 {
+    unsigned w[2];
+};
+
+__device__ inline void vla_put16x4(rvd_u16 *y16, rvd_u64 i, const struct vla_f4 &o, int bf)
+{
+    struct vla_h4 h;
+    for (int k = 0; k < 2; k++) {
+        unsigned lo = bf ? vla_f2bf(o.v[2 * k]) : vla_f2h(o.v[2 * k]);
+        unsigned hi = bf ? vla_f2bf(o.v[2 * k + 1]) : vla_f2h(o.v[2 * k + 1]);
+        h.w[k] = lo | (hi << 16);
+    }
+    *(struct vla_h4 *)(y16 + i) = h;
+}
+
+// vec (D % 4 == 0, x, w, y 16-byte and y16 8-byte aligned: the host
+// checks) and D <= VLA_RN_C * 4 * VLA_BLOCK: the row and the weights held
+// in registers as 16-byte words, x read once (the scalar walk read it
+// twice and the weights after the reduction: 9.75 us a prefix row block of
+// 816 x 2048 against ~4 us of its bytes at copy bandwidth); else the
+// scalar walk
+#define VLA_RN_C 4
+extern "C" __global__ void __launch_bounds__(VLA_BLOCK) vla_rmsnorm(const float *x, const float *w, float *y, int T, int D,
+                                       float eps, rvd_u16 *y16, int bf, int vec)
 {
     __shared__ float sh[VLA_BLOCK];
+    int nc = D / 4;
+    if (vec && nc <= VLA_RN_C * VLA_BLOCK) {
+        for (int t = blockIdx.x; t < T; t += gridDim.x) {
+            const struct vla_f4 *r = (const struct vla_f4 *)(x + (rvd_u64)t * D);
+            struct vla_f4 v[VLA_RN_C], g[VLA_RN_C];
+            float s = 0;
+#pragma unroll
+            for (int k = 0; k < VLA_RN_C; k++) {
+                int c = k * VLA_BLOCK + (int)threadIdx.x;
+                if (c < nc) {
+                    v[k] = r[c];
+                    g[k] = ((const struct vla_f4 *)w)[c];
+                    for (int e = 0; e < 4; e++)
+                        s += v[k].v[e] * v[k].v[e];
+                }
+            }
+            float inv = 1.0f / sqrtf(vla_block_sum(s, sh) / (float)D + eps);
+#pragma unroll
+            for (int k = 0; k < VLA_RN_C; k++) {
+                int c = k * VLA_BLOCK + (int)threadIdx.x;
+                if (c < nc) {
+                    struct vla_f4 o;
+                    for (int e = 0; e < 4; e++)
+                        o.v[e] = v[k].v[e] * inv * g[k].v[e];
+                    rvd_u64 i = (rvd_u64)t * D + 4 * (rvd_u64)c;
+                    *(struct vla_f4 *)(y + i) = o;
+                    if (y16)
+                        vla_put16x4(y16, i, o, bf);
+                }
+            }
+        }
+        return;
+    }
     for (int t = blockIdx.x; t < T; t += gridDim.x) {
         const float *r = x + (rvd_u64)t * D;
         float s = 0;
@@ -316,52 +377,115 @@ extern "C" __global__ void vla_rope(float *x, int T, int heads, int hd, int stri
 
 // ---- softmax over rows (attention probabilities, fp32) -----------------
 
-// S[r, :n] = softmax(S[r, :n] * scale); with p16, also its 16-bit copy.
-// gs threads per row (a power of two dividing VLA_BLOCK), VLA_BLOCK / gs rows
-// per block: rows of a few hundred (vision's 256 keys) would leave most of a
-// whole block idle through each reduction. Every thread of the block walks
-// the same number of row groups, so the barriers stay uniform.
-extern "C" __global__ void vla_softmax(float *S, int rows, int n, float scale, rvd_u16 *p16,
-                                       int bf, int gs)
+// S[r, :n] = softmax(S[r, :n] * scale); with p16 only its 16-bit copy is
+// written (all the next GEMM reads), else S in place. One warp a row, no
+// barrier (the rows of a block are independent): rows of up to 1024
+// scores (VLA_SM_C a lane) are held in registers (vec: n % 4 == 0, S
+// 16-byte and p16 8-byte aligned, in 16-byte words), so S is read once
+// and the probabilities written once; a longer row keeps a running
+// maximum and sum in one read pass, then reads the row again for the
+// write. The per-row thread group of block-wide tree reductions it
+// replaces took 26 us a prefix call (6528 rows of 816) against ~8 us of
+// its bytes.
+#define VLA_SM_C (1024 / RVD_WARP)
+__device__ inline float vla_warp_max(float v)
 {
-    __shared__ float sh[VLA_BLOCK];
-    int per = VLA_BLOCK / gs, lane = (int)threadIdx.x % gs, grp = (int)threadIdx.x / gs;
-    float *g = sh + grp * gs;
-    for (int r0 = (int)blockIdx.x * per; r0 < rows; r0 += (int)gridDim.x * per) {
-        int r = r0 + grp, live = r < rows;
-        float *row = S + (rvd_u64)(live ? r : 0) * n;
-        float mx = -3.402823466e38f;
-        for (int j = lane; live && j < n; j += gs)
-            mx = fmaxf(mx, row[j] * scale);
-        g[lane] = mx;
-        __syncthreads();
-        for (int s = gs / 2; s > 0; s >>= 1) {
-            if (lane < s)
-                g[lane] = fmaxf(g[lane], g[lane + s]);
-            __syncthreads();
+    for (int m = RVD_WARP / 2; m > 0; m >>= 1)
+        v = fmaxf(v, RVD_SHFL_XOR(v, m));
+    return v;
+}
+
+__device__ inline float vla_warp_sum(float v)
+{
+    for (int m = RVD_WARP / 2; m > 0; m >>= 1)
+        v += RVD_SHFL_XOR(v, m);
+    return v;
+}
+
+__device__ inline void vla_sm_put(float *row, rvd_u16 *p, int j, float v, int bf)
+{
+    if (p)
+        p[j] = bf ? vla_f2bf(v) : vla_f2h(v);
+    else
+        row[j] = v;
+}
+
+extern "C" __global__ void __launch_bounds__(VLA_BLOCK) vla_softmax(float *S, int rows, int n, float scale, rvd_u16 *p16,
+                                       int bf, int vec)
+{
+    const float lo = -3.402823466e38f;
+    int lane = (int)threadIdx.x % RVD_WARP, wpb = (int)blockDim.x / RVD_WARP;
+    for (int r = (int)blockIdx.x * wpb + (int)threadIdx.x / RVD_WARP; r < rows;
+         r += (int)gridDim.x * wpb) {
+        float *row = S + (rvd_u64)r * n;
+        rvd_u16 *p = p16 ? p16 + (rvd_u64)r * n : (rvd_u16 *)0;
+        float v[VLA_SM_C], mx = lo;
+        if (n > VLA_SM_C * RVD_WARP) { // online: max and sum in one pass
+            float sum = 0;
+            for (int j = lane; j < n; j += RVD_WARP) {
+                float x = row[j] * scale;
+                if (x > mx) {
+                    sum *= expf(mx - x);
+                    mx = x;
+                }
+                sum += expf(x - mx);
+            }
+            float m = vla_warp_max(mx);
+            sum = vla_warp_sum(sum * expf(mx - m));
+            float inv = 1.0f / sum;
+            for (int j = lane; j < n; j += RVD_WARP)
+                vla_sm_put(row, p, j, expf(row[j] * scale - m) * inv, bf);
+            continue;
         }
-        mx = g[0];
-        __syncthreads();
+        if (vec) {
+#pragma unroll
+            for (int k = 0; k < VLA_SM_C / 4; k++) {
+                int j = (k * RVD_WARP + lane) * 4;
+                struct vla_f4 f = {{0, 0, 0, 0}};
+                if (j < n)
+                    f = *(const struct vla_f4 *)(row + j);
+                for (int e = 0; e < 4; e++) {
+                    v[4 * k + e] = j < n ? f.v[e] * scale : lo;
+                    mx = fmaxf(mx, v[4 * k + e]);
+                }
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < VLA_SM_C; k++) {
+                int j = k * RVD_WARP + lane;
+                v[k] = j < n ? row[j] * scale : lo;
+                mx = fmaxf(mx, v[k]);
+            }
+        }
+        mx = vla_warp_max(mx);
         float sum = 0;
-        for (int j = lane; live && j < n; j += gs)
-            sum += expf(row[j] * scale - mx);
-        g[lane] = sum;
-        __syncthreads();
-        for (int s = gs / 2; s > 0; s >>= 1) {
-            if (lane < s)
-                g[lane] += g[lane + s];
-            __syncthreads();
+#pragma unroll
+        for (int k = 0; k < VLA_SM_C; k++) {
+            v[k] = expf(v[k] - mx); // the padding's -FLT_MAX becomes 0
+            sum += v[k];
         }
-        float inv = 1.0f / g[0];
-        __syncthreads();
-        // the exponent again rather than a write and a read of S; with p16
-        // only the 16-bit probabilities are written (all the next GEMM reads)
-        for (int j = lane; live && j < n; j += gs) {
-            float p = expf(row[j] * scale - mx) * inv;
-            if (p16)
-                p16[(rvd_u64)r * n + j] = bf ? vla_f2bf(p) : vla_f2h(p);
-            else
-                row[j] = p;
+        float inv = 1.0f / vla_warp_sum(sum);
+        if (vec) {
+#pragma unroll
+            for (int k = 0; k < VLA_SM_C / 4; k++) {
+                int j = (k * RVD_WARP + lane) * 4;
+                if (j >= n)
+                    continue;
+                struct vla_f4 o;
+                for (int e = 0; e < 4; e++)
+                    o.v[e] = v[4 * k + e] * inv;
+                if (p)
+                    vla_put16x4(p, (rvd_u64)j, o, bf);
+                else
+                    *(struct vla_f4 *)(row + j) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < VLA_SM_C; k++) {
+                int j = k * RVD_WARP + lane;
+                if (j < n)
+                    vla_sm_put(row, p, j, v[k] * inv, bf);
+            }
         }
     }
 }
@@ -432,11 +556,66 @@ __device__ inline void vla_put(float *o, rvd_u16 *o16, rvd_u64 i, float v, int b
         o16[i] = bf ? vla_f2bf(v) : vla_f2h(v);
 }
 
-extern "C" __global__ void vla_rope_split(const float *qkv, int T, int H, int KV, int hd,
+// vec (half % 4 == 0, qkv, q, kv 16-byte and q16, kv16 8-byte aligned:
+// the host checks): a thread takes four rotation pairs (four angles) and
+// the head slots (q heads, k heads, v heads: adjacent in a qkv row) in
+// groups of VLA_RS_U, every load of a group issued before its first use:
+// the scalar walk waited for one load pair at a time through its ten head
+// slots (12.4 us a prefix call, latency bound at ~5 us of bytes)
+#define VLA_RS_U 5
+__device__ inline void vla_put4(float *o, rvd_u16 *o16, rvd_u64 i, const struct vla_f4 &v, int bf)
+{
+    *(struct vla_f4 *)(o + i) = v;
+    if (o16)
+        vla_put16x4(o16, i, v, bf);
+}
+
+extern "C" __global__ void __launch_bounds__(VLA_BLOCK) vla_rope_split(const float *qkv, int T, int H, int KV, int hd,
                                           int pos0, double theta, float *q, float *kv,
-                                          rvd_u16 *q16, rvd_u16 *kv16, int bf)
+                                          rvd_u16 *q16, rvd_u16 *kv16, int bf, int vec)
 {
     int half = hd / 2, qd = H * hd, kvd = 2 * KV * hd, ld = qd + kvd;
+    if (vec) {
+        int nc = half / 4, ns = H + 2 * KV, nr = H + KV;
+        rvd_u64 n = (rvd_u64)T * nc;
+        for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
+            int t = (int)(i / nc), k = (int)(i % nc) * 4;
+            float c[4], s[4];
+            for (int e = 0; e < 4; e++) {
+                double ang = (double)(pos0 + t) * pow(theta, -2.0 * (k + e) / hd);
+                c[e] = (float)cos(ang), s[e] = (float)sin(ang);
+            }
+            const float *src = qkv + (rvd_u64)t * ld + k;
+            for (int h0 = 0; h0 < ns; h0 += VLA_RS_U) {
+                struct vla_f4 a[VLA_RS_U], b[VLA_RS_U];
+#pragma unroll
+                for (int u = 0; u < VLA_RS_U; u++)
+                    if (h0 + u < ns) {
+                        a[u] = *(const struct vla_f4 *)(src + (rvd_u64)(h0 + u) * hd);
+                        b[u] = *(const struct vla_f4 *)(src + (rvd_u64)(h0 + u) * hd + half);
+                    }
+#pragma unroll
+                for (int u = 0; u < VLA_RS_U; u++) {
+                    int h = h0 + u;
+                    if (h >= ns)
+                        continue;
+                    struct vla_f4 ra = a[u], rb = b[u];
+                    if (h < nr) // q and k heads rotated, v as is
+                        for (int e = 0; e < 4; e++) {
+                            ra.v[e] = a[u].v[e] * c[e] - b[u].v[e] * s[e];
+                            rb.v[e] = b[u].v[e] * c[e] + a[u].v[e] * s[e];
+                        }
+                    rvd_u64 at = h < H ? (rvd_u64)t * qd + (rvd_u64)h * hd
+                                       : (rvd_u64)t * kvd + (rvd_u64)(h - H) * hd;
+                    float *o = h < H ? q : kv;
+                    rvd_u16 *o16 = h < H ? q16 : kv16;
+                    vla_put4(o, o16, at + k, ra, bf);
+                    vla_put4(o, o16, at + k + half, rb, bf);
+                }
+            }
+        }
+        return;
+    }
     rvd_u64 n = (rvd_u64)T * half;
     for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
         int t = (int)(i / half), k = (int)(i % half);

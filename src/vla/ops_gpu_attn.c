@@ -8,17 +8,18 @@
 
 #include "ops_gpu_ctx.h"
 
-/* rows of n scores: the smallest group of threads per row (32 .. BLOCK)
- * that leaves each thread at most 8 of a row and still gives a quarter of
- * the grid cap in blocks; BLOCK / group rows a block */
+/* rows of n scores, one warp a row (kernels/vla_ops.hip vla_softmax): a
+ * block takes BLOCK / 32 rows (fewer where a warp is 64 lanes: the grid
+ * stride takes the rest); vec: 16-byte words where every row is aligned */
 static void softmax(struct vla_gpu *gp, float *S, int rows, int n, float scale, void *P16, int bf)
 {
-    int gs = 32;
-    while (gs < BLOCK && (gs * 8 < n || (rows + BLOCK / gs - 1) / (BLOCK / gs) < gp->gridmax / 4))
-        gs *= 2; /* also wider while there are too few blocks to fill the device */
-    int per = BLOCK / gs, blocks = (rows + per - 1) / per;
-    LAUNCH(gp, K_vla_softmax, (unsigned)(blocks < gp->gridmax ? blocks : gp->gridmax), &S, &rows,
-           &n, &scale, &P16, &bf, &gs);
+    int per = BLOCK / 32, blocks = (rows + per - 1) / per;
+    int vec = n % 4 == 0 && (uintptr_t)S % 16 == 0 && (uintptr_t)P16 % 8 == 0;
+    LAUNCH(gp, K_vla_softmax,
+           (unsigned)(blocks < 1             ? 1
+                      : blocks < gp->gridmax ? blocks
+                                             : gp->gridmax),
+           &S, &rows, &n, &scale, &P16, &bf, &vec);
 }
 
 /* BLAS-based attention: S_h = Q_h K_g^T, P = softmax(S * scale) in fp32,
@@ -174,8 +175,11 @@ void vgpu_qkv_rope(void *ctx, const float *h, const float *q_w, const float *kv_
         struct alloc_rec *r = vgpu_mirror_target(gp, ks, (size_t)T * kvd);
         if (r)
             kv16 = r->m16 + (ks - r->p);
-        LAUNCH(gp, K_vla_rope_split, vgpu_grid_for(gp, (uint64_t)T * (hd / 2)), &bs, &T, &H, &KV,
-               &hd, &pos0, &theta, &qs, &ks, &q16s, &kv16, &bf);
+        /* four rotation pairs a thread where every row is 16-byte aligned */
+        int vec = (hd / 2) % 4 == 0 && (uintptr_t)bs % 16 == 0 && (uintptr_t)qs % 16 == 0 &&
+                  (uintptr_t)ks % 16 == 0 && (uintptr_t)q16s % 8 == 0 && (uintptr_t)kv16 % 8 == 0;
+        LAUNCH(gp, K_vla_rope_split, vgpu_grid_for(gp, (uint64_t)T * (hd / 2) / (vec ? 4 : 1)), &bs,
+               &T, &H, &KV, &hd, &pos0, &theta, &qs, &ks, &q16s, &kv16, &bf, &vec);
         if (kv16 && !gp->err)
             vla_spans_add(&r->valid, (size_t)(ks - r->p), (size_t)(ks - r->p) + (size_t)T * kvd);
     }
