@@ -377,6 +377,56 @@ extern "C" __global__ void vla_rope(float *x, int T, int heads, int hd, int stri
 
 // ---- softmax over rows (attention probabilities, fp32) -----------------
 
+// S[r, :n] = softmax(S[r, :n] * scale); with p16, also its 16-bit copy.
+// gs threads per row (a power of two dividing VLA_BLOCK), VLA_BLOCK / gs rows
+// per block: rows of a few hundred (vision's 256 keys) would leave most of a
+// whole block idle through each reduction. Every thread of the block walks
+// the same number of row groups, so the barriers stay uniform.
+extern "C" __global__ void vla_softmax(float *S, int rows, int n, float scale, rvd_u16 *p16,
+                                       int bf, int gs)
+{
+    __shared__ float sh[VLA_BLOCK];
+    int per = VLA_BLOCK / gs, lane = (int)threadIdx.x % gs, grp = (int)threadIdx.x / gs;
+    float *g = sh + grp * gs;
+    for (int r0 = (int)blockIdx.x * per; r0 < rows; r0 += (int)gridDim.x * per) {
+        int r = r0 + grp, live = r < rows;
+        float *row = S + (rvd_u64)(live ? r : 0) * n;
+        float mx = -3.402823466e38f;
+        for (int j = lane; live && j < n; j += gs)
+            mx = fmaxf(mx, row[j] * scale);
+        g[lane] = mx;
+        __syncthreads();
+        for (int s = gs / 2; s > 0; s >>= 1) {
+            if (lane < s)
+                g[lane] = fmaxf(g[lane], g[lane + s]);
+            __syncthreads();
+        }
+        mx = g[0];
+        __syncthreads();
+        float sum = 0;
+        for (int j = lane; live && j < n; j += gs)
+            sum += expf(row[j] * scale - mx);
+        g[lane] = sum;
+        __syncthreads();
+        for (int s = gs / 2; s > 0; s >>= 1) {
+            if (lane < s)
+                g[lane] += g[lane + s];
+            __syncthreads();
+        }
+        float inv = 1.0f / g[0];
+        __syncthreads();
+        // the exponent again rather than a write and a read of S; with p16
+        // only the 16-bit probabilities are written (all the next GEMM reads)
+        for (int j = lane; live && j < n; j += gs) {
+            float p = expf(row[j] * scale - mx) * inv;
+            if (p16)
+                p16[(rvd_u64)r * n + j] = bf ? vla_f2bf(p) : vla_f2h(p);
+            else
+                row[j] = p;
+        }
+    }
+}
+
 // S[r, :n] = softmax(S[r, :n] * scale); with p16 only its 16-bit copy is
 // written (all the next GEMM reads), else S in place. One warp a row, no
 // barrier (the rows of a block are independent): rows of up to 1024
@@ -384,9 +434,10 @@ extern "C" __global__ void vla_rope(float *x, int T, int heads, int hd, int stri
 // 16-byte and p16 8-byte aligned, in 16-byte words), so S is read once
 // and the probabilities written once; a longer row keeps a running
 // maximum and sum in one read pass, then reads the row again for the
-// write. The per-row thread group of block-wide tree reductions it
-// replaces took 26 us a prefix call (6528 rows of 816) against ~8 us of
-// its bytes.
+// write. Launched only where the rows fill the device (ops_gpu_attn.c):
+// vla_softmax above took 26 us a prefix call (6528 rows of 816) against
+// ~8 us of its bytes, but spreads a step's 400 rows over 400 blocks where
+// this takes 50 (8.0 against 6.9 us a step call, H200).
 #define VLA_SM_C (1024 / RVD_WARP)
 __device__ inline float vla_warp_max(float v)
 {
@@ -410,7 +461,7 @@ __device__ inline void vla_sm_put(float *row, rvd_u16 *p, int j, float v, int bf
         row[j] = v;
 }
 
-extern "C" __global__ void __launch_bounds__(VLA_BLOCK) vla_softmax(float *S, int rows, int n, float scale, rvd_u16 *p16,
+extern "C" __global__ void __launch_bounds__(VLA_BLOCK) vla_softmax_warp(float *S, int rows, int n, float scale, rvd_u16 *p16,
                                        int bf, int vec)
 {
     const float lo = -3.402823466e38f;
@@ -556,66 +607,11 @@ __device__ inline void vla_put(float *o, rvd_u16 *o16, rvd_u64 i, float v, int b
         o16[i] = bf ? vla_f2bf(v) : vla_f2h(v);
 }
 
-// vec (half % 4 == 0, qkv, q, kv 16-byte and q16, kv16 8-byte aligned:
-// the host checks): a thread takes four rotation pairs (four angles) and
-// the head slots (q heads, k heads, v heads: adjacent in a qkv row) in
-// groups of VLA_RS_U, every load of a group issued before its first use:
-// the scalar walk waited for one load pair at a time through its ten head
-// slots (12.4 us a prefix call, latency bound at ~5 us of bytes)
-#define VLA_RS_U 5
-__device__ inline void vla_put4(float *o, rvd_u16 *o16, rvd_u64 i, const struct vla_f4 &v, int bf)
-{
-    *(struct vla_f4 *)(o + i) = v;
-    if (o16)
-        vla_put16x4(o16, i, v, bf);
-}
-
-extern "C" __global__ void __launch_bounds__(VLA_BLOCK) vla_rope_split(const float *qkv, int T, int H, int KV, int hd,
+extern "C" __global__ void vla_rope_split(const float *qkv, int T, int H, int KV, int hd,
                                           int pos0, double theta, float *q, float *kv,
-                                          rvd_u16 *q16, rvd_u16 *kv16, int bf, int vec)
+                                          rvd_u16 *q16, rvd_u16 *kv16, int bf)
 {
     int half = hd / 2, qd = H * hd, kvd = 2 * KV * hd, ld = qd + kvd;
-    if (vec) {
-        int nc = half / 4, ns = H + 2 * KV, nr = H + KV;
-        rvd_u64 n = (rvd_u64)T * nc;
-        for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
-            int t = (int)(i / nc), k = (int)(i % nc) * 4;
-            float c[4], s[4];
-            for (int e = 0; e < 4; e++) {
-                double ang = (double)(pos0 + t) * pow(theta, -2.0 * (k + e) / hd);
-                c[e] = (float)cos(ang), s[e] = (float)sin(ang);
-            }
-            const float *src = qkv + (rvd_u64)t * ld + k;
-            for (int h0 = 0; h0 < ns; h0 += VLA_RS_U) {
-                struct vla_f4 a[VLA_RS_U], b[VLA_RS_U];
-#pragma unroll
-                for (int u = 0; u < VLA_RS_U; u++)
-                    if (h0 + u < ns) {
-                        a[u] = *(const struct vla_f4 *)(src + (rvd_u64)(h0 + u) * hd);
-                        b[u] = *(const struct vla_f4 *)(src + (rvd_u64)(h0 + u) * hd + half);
-                    }
-#pragma unroll
-                for (int u = 0; u < VLA_RS_U; u++) {
-                    int h = h0 + u;
-                    if (h >= ns)
-                        continue;
-                    struct vla_f4 ra = a[u], rb = b[u];
-                    if (h < nr) // q and k heads rotated, v as is
-                        for (int e = 0; e < 4; e++) {
-                            ra.v[e] = a[u].v[e] * c[e] - b[u].v[e] * s[e];
-                            rb.v[e] = b[u].v[e] * c[e] + a[u].v[e] * s[e];
-                        }
-                    rvd_u64 at = h < H ? (rvd_u64)t * qd + (rvd_u64)h * hd
-                                       : (rvd_u64)t * kvd + (rvd_u64)(h - H) * hd;
-                    float *o = h < H ? q : kv;
-                    rvd_u16 *o16 = h < H ? q16 : kv16;
-                    vla_put4(o, o16, at + k, ra, bf);
-                    vla_put4(o, o16, at + k + half, rb, bf);
-                }
-            }
-        }
-        return;
-    }
     rvd_u64 n = (rvd_u64)T * half;
     for (rvd_u64 i = RVD_TID; i < n; i += RVD_NTHREADS) {
         int t = (int)(i / half), k = (int)(i % half);
