@@ -276,10 +276,71 @@ extern "C" __global__ void vla_layernorm(const float *x, const float *w, const f
     }
 }
 
-extern "C" __global__ void vla_rmsnorm(const float *x, const float *w, float *y, int T, int D,
-                                       float eps, rvd_u16 *y16, int bf)
+// 16-byte and 8-byte words of the vectorised row kernels (four fp32
+// values, their four 16-bit copies): one load or store instruction where
+// the scalar walk took four
+struct __attribute__((aligned(16))) vla_f4 {
+    float v[4];
+};
+struct __attribute__((aligned(8))) vla_h4 {
+    unsigned w[2];
+};
+
+__device__ inline void vla_put16x4(rvd_u16 *y16, rvd_u64 i, const struct vla_f4 &o, int bf)
+{
+    struct vla_h4 h;
+    for (int k = 0; k < 2; k++) {
+        unsigned lo = bf ? vla_f2bf(o.v[2 * k]) : vla_f2h(o.v[2 * k]);
+        unsigned hi = bf ? vla_f2bf(o.v[2 * k + 1]) : vla_f2h(o.v[2 * k + 1]);
+        h.w[k] = lo | (hi << 16);
+    }
+    *(struct vla_h4 *)(y16 + i) = h;
+}
+
+// vec (D % 4 == 0, x, w, y 16-byte and y16 8-byte aligned: the host
+// checks) and D <= VLA_RN_C * 4 * VLA_BLOCK: the row and the weights held
+// in registers as 16-byte words, x read once (the scalar walk read it
+// twice and the weights after the reduction: 9.75 us a prefix row block of
+// 816 x 2048 against ~4 us of its bytes at copy bandwidth); else the
+// scalar walk
+#define VLA_RN_C 4
+extern "C" __global__ void __launch_bounds__(VLA_BLOCK) vla_rmsnorm(const float *x, const float *w, float *y, int T, int D,
+                                       float eps, rvd_u16 *y16, int bf, int vec)
 {
     __shared__ float sh[VLA_BLOCK];
+    int nc = D / 4;
+    if (vec && nc <= VLA_RN_C * VLA_BLOCK) {
+        for (int t = blockIdx.x; t < T; t += gridDim.x) {
+            const struct vla_f4 *r = (const struct vla_f4 *)(x + (rvd_u64)t * D);
+            struct vla_f4 v[VLA_RN_C], g[VLA_RN_C];
+            float s = 0;
+#pragma unroll
+            for (int k = 0; k < VLA_RN_C; k++) {
+                int c = k * VLA_BLOCK + (int)threadIdx.x;
+                if (c < nc) {
+                    v[k] = r[c];
+                    g[k] = ((const struct vla_f4 *)w)[c];
+                    for (int e = 0; e < 4; e++)
+                        s += v[k].v[e] * v[k].v[e];
+                }
+            }
+            float inv = 1.0f / sqrtf(vla_block_sum(s, sh) / (float)D + eps);
+#pragma unroll
+            for (int k = 0; k < VLA_RN_C; k++) {
+                int c = k * VLA_BLOCK + (int)threadIdx.x;
+                if (c < nc) {
+                    struct vla_f4 o;
+                    for (int e = 0; e < 4; e++)
+                        o.v[e] = v[k].v[e] * inv * g[k].v[e];
+                    rvd_u64 i = (rvd_u64)t * D + 4 * (rvd_u64)c;
+                    *(struct vla_f4 *)(y + i) = o;
+                    if (y16)
+                        vla_put16x4(y16, i, o, bf);
+                }
+            }
+        }
+        return;
+    }
     for (int t = blockIdx.x; t < T; t += gridDim.x) {
         const float *r = x + (rvd_u64)t * D;
         float s = 0;
@@ -362,6 +423,120 @@ extern "C" __global__ void vla_softmax(float *S, int rows, int n, float scale, r
                 p16[(rvd_u64)r * n + j] = bf ? vla_f2bf(p) : vla_f2h(p);
             else
                 row[j] = p;
+        }
+    }
+}
+
+// S[r, :n] = softmax(S[r, :n] * scale); with p16 only its 16-bit copy is
+// written (all the next GEMM reads), else S in place. One warp a row, no
+// barrier (the rows of a block are independent): rows of up to 1024
+// scores (VLA_SM_C a lane) are held in registers (vec: n % 4 == 0, S
+// 16-byte and p16 8-byte aligned, in 16-byte words), so S is read once
+// and the probabilities written once; a longer row keeps a running
+// maximum and sum in one read pass, then reads the row again for the
+// write. Launched only where the rows fill the device (ops_gpu_attn.c):
+// vla_softmax above took 26 us a prefix call (6528 rows of 816) against
+// ~8 us of its bytes, but spreads a step's 400 rows over 400 blocks where
+// this takes 50 (8.0 against 6.9 us a step call, H200).
+#define VLA_SM_C (1024 / RVD_WARP)
+__device__ inline float vla_warp_max(float v)
+{
+    for (int m = RVD_WARP / 2; m > 0; m >>= 1)
+        v = fmaxf(v, RVD_SHFL_XOR(v, m));
+    return v;
+}
+
+__device__ inline float vla_warp_sum(float v)
+{
+    for (int m = RVD_WARP / 2; m > 0; m >>= 1)
+        v += RVD_SHFL_XOR(v, m);
+    return v;
+}
+
+__device__ inline void vla_sm_put(float *row, rvd_u16 *p, int j, float v, int bf)
+{
+    if (p)
+        p[j] = bf ? vla_f2bf(v) : vla_f2h(v);
+    else
+        row[j] = v;
+}
+
+extern "C" __global__ void __launch_bounds__(VLA_BLOCK) vla_softmax_warp(float *S, int rows, int n, float scale, rvd_u16 *p16,
+                                       int bf, int vec)
+{
+    const float lo = -3.402823466e38f;
+    int lane = (int)threadIdx.x % RVD_WARP, wpb = (int)blockDim.x / RVD_WARP;
+    for (int r = (int)blockIdx.x * wpb + (int)threadIdx.x / RVD_WARP; r < rows;
+         r += (int)gridDim.x * wpb) {
+        float *row = S + (rvd_u64)r * n;
+        rvd_u16 *p = p16 ? p16 + (rvd_u64)r * n : (rvd_u16 *)0;
+        float v[VLA_SM_C], mx = lo;
+        if (n > VLA_SM_C * RVD_WARP) { // online: max and sum in one pass
+            float sum = 0;
+            for (int j = lane; j < n; j += RVD_WARP) {
+                float x = row[j] * scale;
+                if (x > mx) {
+                    sum *= expf(mx - x);
+                    mx = x;
+                }
+                sum += expf(x - mx);
+            }
+            float m = vla_warp_max(mx);
+            sum = vla_warp_sum(sum * expf(mx - m));
+            float inv = 1.0f / sum;
+            for (int j = lane; j < n; j += RVD_WARP)
+                vla_sm_put(row, p, j, expf(row[j] * scale - m) * inv, bf);
+            continue;
+        }
+        if (vec) {
+#pragma unroll
+            for (int k = 0; k < VLA_SM_C / 4; k++) {
+                int j = (k * RVD_WARP + lane) * 4;
+                struct vla_f4 f = {{0, 0, 0, 0}};
+                if (j < n)
+                    f = *(const struct vla_f4 *)(row + j);
+                for (int e = 0; e < 4; e++) {
+                    v[4 * k + e] = j < n ? f.v[e] * scale : lo;
+                    mx = fmaxf(mx, v[4 * k + e]);
+                }
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < VLA_SM_C; k++) {
+                int j = k * RVD_WARP + lane;
+                v[k] = j < n ? row[j] * scale : lo;
+                mx = fmaxf(mx, v[k]);
+            }
+        }
+        mx = vla_warp_max(mx);
+        float sum = 0;
+#pragma unroll
+        for (int k = 0; k < VLA_SM_C; k++) {
+            v[k] = expf(v[k] - mx); // the padding's -FLT_MAX becomes 0
+            sum += v[k];
+        }
+        float inv = 1.0f / vla_warp_sum(sum);
+        if (vec) {
+#pragma unroll
+            for (int k = 0; k < VLA_SM_C / 4; k++) {
+                int j = (k * RVD_WARP + lane) * 4;
+                if (j >= n)
+                    continue;
+                struct vla_f4 o;
+                for (int e = 0; e < 4; e++)
+                    o.v[e] = v[4 * k + e] * inv;
+                if (p)
+                    vla_put16x4(p, (rvd_u64)j, o, bf);
+                else
+                    *(struct vla_f4 *)(row + j) = o;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < VLA_SM_C; k++) {
+                int j = k * RVD_WARP + lane;
+                if (j < n)
+                    vla_sm_put(row, p, j, v[k] * inv, bf);
+            }
         }
     }
 }

@@ -270,6 +270,7 @@ vis = calls.get("vision", {})
 if os.environ.get("FLASH") == "1":
     ok = ok and sum(n for k, n in vis.items() if k.startswith("vla_flash_attn")) > 0
     ok = ok and "vla_softmax" not in vis
+    ok = ok and "vla_softmax_warp" not in vis
     ok = ok and "GEMM, batched over cameras x heads (BLAS)" not in vis
     ok = ok and "attention vision: fused kernel" in txt
 elif os.environ.get("PTR") == "1":

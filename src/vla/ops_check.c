@@ -125,6 +125,33 @@ static void check_bias_layernorm(struct ctx *c, int T, int D, int with_bias)
     free(x), free(b), free(lw), free(lb), free(wx), free(wy), free(gx), free(gy);
 }
 
+/* y = rmsnorm(x) and then y W^T: the norm's 16-bit copy is what the GEMM
+ * reads in 16-bit mode (ops_gpu_elem.c); off 1: x one float past an
+ * alignment of 16 bytes (vla_rmsnorm's scalar walk) */
+static void check_rmsnorm(struct ctx *c, int T, int D, int off)
+{
+    size_t n = (size_t)T * D, nw = (size_t)37 * D;
+    float *x = host_rand(c, n + 1), *g = host_rand(c, (size_t)D), *w = host_rand(c, nw);
+    float *wy = xmalloc(n * sizeof(float)), *wz = xmalloc((size_t)T * 37 * sizeof(float));
+    c->ref->rmsnorm(c->ref->ctx, x + off, g, wy, T, D, 1e-6f);
+    c->ref->matmul(c->ref->ctx, wy, w, NULL, wz, T, 37, D, 0);
+    float *dx = dev(c->test, x, n + 1), *dg = dev(c->test, g, (size_t)D), *dw = dev(c->test, w, nw);
+    float *dy = c->test->alloc(c->test->ctx, n), *dz = c->test->alloc(c->test->ctx, (size_t)T * 37);
+    c->test->rmsnorm(c->test->ctx, dx + off, dg, dy, T, D, 1e-6f);
+    c->test->matmul(c->test->ctx, dy, dw, NULL, dz, T, 37, D, 0);
+    float *gy = fetch(c->test, dy, n), *gz = fetch(c->test, dz, (size_t)T * 37);
+    char what[64];
+    snprintf(what, sizeof(what), "rmsnorm %d x %d%s: y", T, D, off ? " (4-byte aligned)" : "");
+    judge(c, what, gy, wy, n);
+    snprintf(what, sizeof(what), "rmsnorm %d x %d%s, then a GEMM", T, D,
+             off ? " (4-byte aligned)" : "");
+    judge(c, what, gz, wz, (size_t)T * 37);
+    float *ds[] = {dx, dg, dw, dy, dz};
+    for (int i = 0; i < 5; i++)
+        c->test->release(c->test->ctx, ds[i]);
+    free(x), free(g), free(w), free(wy), free(wz), free(gy), free(gz);
+}
+
 /* adjacent: q_w and kv_w one [q; kv] allocation (the GPU's one-GEMM path);
  * nseq sequences of T rows, each sequence's K/V rows gap rows apart in the
  * cache (which must keep its other rows: they start as noise) */
@@ -139,7 +166,8 @@ static void check_qkv_rope(struct ctx *c, int nseq, int gap, int T, int D, int H
     for (int s = 0; s < nseq; s++) { /* the composition, one sequence at a time */
         float *q = wq + (size_t)s * T * qd, *kv = wkv + s * kvs;
         c->ref->matmul(c->ref->ctx, h + (size_t)s * T * D, w, NULL, q, T, qd, D, 0);
-        c->ref->matmul(c->ref->ctx, h + (size_t)s * T * D, w + (size_t)qd * D, NULL, kv, T, kvd, D, 0);
+        c->ref->matmul(c->ref->ctx, h + (size_t)s * T * D, w + (size_t)qd * D, NULL, kv, T, kvd, D,
+                       0);
         c->ref->rope(c->ref->ctx, q, T, H, hd, qd, pos0, 10000.0);
         c->ref->rope(c->ref->ctx, kv, T, KV, hd, kvd, pos0, 10000.0);
     }
@@ -148,7 +176,8 @@ static void check_qkv_rope(struct ctx *c, int nseq, int gap, int T, int D, int H
     if (!adjacent)
         kvw = dkv_w = dev(c->test, w + (size_t)qd * D, (size_t)kvd * D);
     float *dq = c->test->alloc(c->test->ctx, (size_t)NT * qd), *dkv = dev(c->test, kv0, nkv);
-    c->test->qkv_rope(c->test->ctx, dh, dw, kvw, dq, dkv, nseq, kvs, T, D, H, KV, hd, pos0, 10000.0);
+    c->test->qkv_rope(c->test->ctx, dh, dw, kvw, dq, dkv, nseq, kvs, T, D, H, KV, hd, pos0,
+                      10000.0);
     float *gq = fetch(c->test, dq, (size_t)NT * qd), *gkv = fetch(c->test, dkv, nkv);
     char what[96];
     snprintf(what, sizeof(what), "qkv_rope %dx%d+%d D %d %dx%d/%d pos %d%s: q", nseq, T, gap, D, H,
@@ -157,7 +186,8 @@ static void check_qkv_rope(struct ctx *c, int nseq, int gap, int T, int D, int H
     snprintf(what, sizeof(what), "qkv_rope %dx%d+%d D %d %dx%d/%d pos %d%s: kv", nseq, T, gap, D, H,
              hd, KV, pos0, adjacent ? "" : " (2 GEMMs)");
     judge(c, what, gkv, wkv, nkv);
-    c->test->release(c->test->ctx, dh), c->test->release(c->test->ctx, dw), c->test->release(c->test->ctx, dq), c->test->release(c->test->ctx, dkv);
+    c->test->release(c->test->ctx, dh), c->test->release(c->test->ctx, dw),
+        c->test->release(c->test->ctx, dq), c->test->release(c->test->ctx, dkv);
     if (dkv_w)
         c->test->release(c->test->ctx, dkv_w);
     free(h), free(w), free(kv0), free(wq), free(wkv), free(gq), free(gkv);
@@ -224,13 +254,14 @@ static void check_decoder_attention(struct ctx *c, int P, int T, int D, int H, i
     const struct vla_ops *r = c->ref, *o = c->test;
     r->scale(r->ctx, w, nw, 1.0f / sqrtf((float)D)); /* q, k, v ~ N(0, 1), as the other cases' */
     r->qkv_rope(r->ctx, hp, w, w + (size_t)qd * D, q, cache, 1, 0, P, D, H, KV, hd, 0, 10000.0);
-    r->qkv_rope(r->ctx, h, w, w + (size_t)qd * D, q, cache + (size_t)P * kvd, 1, 0, T, D, H, KV, hd, P,
-                10000.0);
+    r->qkv_rope(r->ctx, h, w, w + (size_t)qd * D, q, cache + (size_t)P * kvd, 1, 0, T, D, H, KV, hd,
+                P, 10000.0);
     if (overwrite)
         memcpy(cache + (size_t)(P / 2) * kvd, row, (size_t)kvd * sizeof(float));
     r->attention(r->ctx, q, qd, cache, cache + (size_t)KV * hd, kvd, want, T, Tk, H, KV, hd, scale);
     float *dhp = dev(o, hp, (size_t)P * D), *dh = dev(o, h, (size_t)T * D), *dw = dev(o, w, nw);
-    float *dq = o->alloc(o->ctx, (size_t)Tk * qd), *dc = o->alloc(o->ctx, nc), *dout = o->alloc(o->ctx, no);
+    float *dq = o->alloc(o->ctx, (size_t)Tk * qd), *dc = o->alloc(o->ctx, nc),
+          *dout = o->alloc(o->ctx, no);
     const float *kvw = dw + (size_t)qd * D;
     o->qkv_rope(o->ctx, dhp, dw, kvw, dq, dc, 1, 0, P, D, H, KV, hd, 0, 10000.0);
     o->sync(o->ctx); /* a stage boundary between the prefix and the step, as in a pass */
@@ -250,8 +281,8 @@ static void check_decoder_attention(struct ctx *c, int P, int T, int D, int H, i
     memcpy(wx, x, nx * sizeof(float));
     r->matmul(r->ctx, want, wo, NULL, wx, T, D, qd, 1);
     float *dx = dev(o, x, nx), *dwo = dev(o, wo, nwo);
-    o->attention_o(o->ctx, dq, qd, dc, dc + (size_t)KV * hd, kvd, dwo, dout, dx, T, Tk, H, KV, hd, D,
-                   scale);
+    o->attention_o(o->ctx, dq, qd, dc, dc + (size_t)KV * hd, kvd, dwo, dout, dx, T, Tk, H, KV, hd,
+                   D, scale);
     float *gx = fetch(o, dx, nx);
     snprintf(what, sizeof(what), "attention_o %d keys, %d queries, %dx%d/%d -> %d%s", Tk, T, H, hd,
              KV, D, overwrite ? " (row rewritten)" : "");
@@ -306,7 +337,8 @@ static void check_axpy_matmul(struct ctx *c, int T, int A, int N, int rewrite)
     snprintf(what, sizeof(what), "axpy, then matmul %d x %d x %d%s", T, N, A,
              rewrite ? " (row rewritten)" : "");
     judge(c, what, got, want, (size_t)T * N);
-    c->test->release(c->test->ctx, dy), c->test->release(c->test->ctx, dx), c->test->release(c->test->ctx, dw), c->test->release(c->test->ctx, dout);
+    c->test->release(c->test->ctx, dy), c->test->release(c->test->ctx, dx),
+        c->test->release(c->test->ctx, dw), c->test->release(c->test->ctx, dout);
     free(y), free(x), free(w), free(row), free(want), free(wy), free(got);
 }
 
@@ -322,8 +354,8 @@ static void check_attention_packed(struct ctx *c, int C, int T, int H, int hd, i
         row_bias(c->ref, tmp, b, C * T, 3 * W);
     for (int s = 0; s < C; s++) {
         const float *q = tmp + (size_t)s * T * 3 * W;
-        c->ref->attention(c->ref->ctx, q, 3 * W, q + W, q + 2 * W, 3 * W, want + (size_t)s * T * W, T, T, H, H,
-                          hd, scale);
+        c->ref->attention(c->ref->ctx, q, 3 * W, q + W, q + 2 * W, 3 * W, want + (size_t)s * T * W,
+                          T, T, H, H, hd, scale);
     }
     float *dq = dev(c->test, qkv, n), *db = dev(c->test, b, (size_t)3 * W);
     float *dout = c->test->alloc(c->test->ctx, no);
@@ -333,7 +365,8 @@ static void check_attention_packed(struct ctx *c, int C, int T, int H, int hd, i
     snprintf(what, sizeof(what), "attention_packed %d seq x %d, %d heads x %d%s", C, T, H, hd,
              with_bias ? "" : " (no bias)");
     judge(c, what, got, want, no);
-    c->test->release(c->test->ctx, dq), c->test->release(c->test->ctx, db), c->test->release(c->test->ctx, dout);
+    c->test->release(c->test->ctx, dq), c->test->release(c->test->ctx, db),
+        c->test->release(c->test->ctx, dout);
     free(qkv), free(b), free(tmp), free(want), free(got);
 }
 
@@ -367,7 +400,8 @@ static void check_attention_block(struct ctx *c, int C, int T, int H, int hd, in
     float *dh = dev(o, h, nx), *dx = dev(o, x, nx), *db = dev(o, b, (size_t)3 * W);
     float *dwq = dev(o, wq, (size_t)3 * W * W), *dwo = dev(o, wo, (size_t)W * W);
     float *dqkv = o->alloc(o->ctx, nq), *datt = o->alloc(o->ctx, nx);
-    o->attention_block(o->ctx, dh, dwq, with_bias ? db : NULL, dwo, dqkv, datt, dx, C, T, H, hd, scale);
+    o->attention_block(o->ctx, dh, dwq, with_bias ? db : NULL, dwo, dqkv, datt, dx, C, T, H, hd,
+                       scale);
     float *got = fetch(o, dx, nx);
     char what[80];
     snprintf(what, sizeof(what), "attention_block %d seq x %d, %d heads x %d%s", C, T, H, hd,
@@ -393,7 +427,8 @@ static void check_mlp_block(struct ctx *c, int T, int D, int F, enum vla_bias_ac
     c->ref->matmul(c->ref->ctx, hid, w2, NULL, want, T, D, F, 1);
     const struct vla_ops *o = c->test;
     float *dh = dev(o, h, nx), *dx = dev(o, x, nx), *db = dev(o, b, (size_t)F);
-    float *dw1 = dev(o, w1, (size_t)F * D), *dw2 = dev(o, w2, (size_t)D * F), *dhid = o->alloc(o->ctx, nh);
+    float *dw1 = dev(o, w1, (size_t)F * D), *dw2 = dev(o, w2, (size_t)D * F),
+          *dhid = o->alloc(o->ctx, nh);
     o->mlp_block(o->ctx, dh, dw1, db, dw2, dhid, dx, T, D, F, a);
     float *got = fetch(o, dx, nx);
     char what[80];
@@ -444,17 +479,20 @@ static void check_matmul(struct ctx *c, int M, int N, int K, int with_bias, int 
     float *x = host_rand(c, nx), *w = host_rand(c, nw), *b = host_rand(c, (size_t)N + 1);
     float *y0 = host_rand(c, ny), *want = xmalloc(ny * sizeof(float));
     memcpy(want, y0, ny * sizeof(float));
-    c->ref->matmul(c->ref->ctx, x + off, w + off, with_bias ? b + off : NULL, want + off, M, N, K, accumulate);
+    c->ref->matmul(c->ref->ctx, x + off, w + off, with_bias ? b + off : NULL, want + off, M, N, K,
+                   accumulate);
     float *dx = dev(c->test, x, nx), *dw = dev(c->test, w, nw),
           *db = dev(c->test, b, (size_t)N + 1);
     float *dy = dev(c->test, y0, ny);
-    c->test->matmul(c->test->ctx, dx + off, dw + off, with_bias ? db + off : NULL, dy + off, M, N, K, accumulate);
+    c->test->matmul(c->test->ctx, dx + off, dw + off, with_bias ? db + off : NULL, dy + off, M, N,
+                    K, accumulate);
     float *got = fetch(c->test, dy, ny);
     char what[80];
     snprintf(what, sizeof(what), "matmul %d x %d x %d%s%s%s", M, N, K, with_bias ? " +bias" : "",
              accumulate ? " +=" : "", off ? " (4-byte aligned)" : "");
     judge(c, what, got + off, want + off, (size_t)M * N);
-    c->test->release(c->test->ctx, dx), c->test->release(c->test->ctx, dw), c->test->release(c->test->ctx, db), c->test->release(c->test->ctx, dy);
+    c->test->release(c->test->ctx, dx), c->test->release(c->test->ctx, dw),
+        c->test->release(c->test->ctx, db), c->test->release(c->test->ctx, dy);
     free(x), free(w), free(b), free(y0), free(want), free(got);
 }
 
@@ -478,6 +516,21 @@ int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double 
     check_decoder_attention(&c, 37, 7, 72, 3, 1, 72, 0);
     check_decoder_attention(&c, 49, 50, 72, 4, 1, 36, 1);
     check_decoder_attention(&c, 7, 1, 50, 4, 2, 16, 0);
+    /* vla_softmax_warp (2048 rows or more: ops_gpu_attn.c): rows of 816
+     * keys in 16-byte words (pi0's prefix), of an odd length, past the
+     * registers' 32 x 32 (its one-pass running max and sum); vla_softmax's
+     * per-row groups: a step's 400 rows of 867 keys (on 50 CUs or more) */
+    check_decoder_attention(&c, 304, 512, 72, 4, 1, 36, 0);
+    check_decoder_attention(&c, 301, 512, 50, 4, 1, 16, 0);
+    check_decoder_attention(&c, 101, 1024, 50, 2, 1, 16, 0);
+    check_decoder_attention(&c, 817, 50, 72, 8, 1, 16, 0);
+    /* vla_rmsnorm: rows in registers (pi0's widths), the scalar walk (an odd
+     * width, a misaligned x, a row past the registers' 4 x 4 x 256) */
+    check_rmsnorm(&c, 37, 2048, 0);
+    check_rmsnorm(&c, 50, 1024, 0);
+    check_rmsnorm(&c, 7, 1153, 0);
+    check_rmsnorm(&c, 5, 216, 1);
+    check_rmsnorm(&c, 3, 4100, 0);
     check_time_concat(&c, 50, 72, 72, 0.7f);
     check_time_concat(&c, 7, 37, 101, 1.0f); /* odd D: its last column 0 */
     check_time_concat(&c, 1, 216, 50, 0.1f);

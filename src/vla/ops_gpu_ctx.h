@@ -37,6 +37,7 @@
     X(vla_rmsnorm)                                                                                 \
     X(vla_rope)                                                                                    \
     X(vla_softmax)                                                                                 \
+    X(vla_softmax_warp)                                                                            \
     X(vla_patchify)                                                                                \
     X(vla_pos_interp)                                                                              \
     X(vla_merge)                                                                                   \

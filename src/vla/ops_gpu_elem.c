@@ -3,6 +3,7 @@
  * integrator's axpy, the statistics), the MLP block and the dense MoE. A
  * producer whose output a GEMM reads next writes its 16-bit shadow in the
  * same kernel; norms, softmax, RoPE and x_t stay fp32. */
+#include <stdint.h>
 #include <string.h>
 
 #include "ops_gpu_ctx.h"
@@ -27,8 +28,11 @@ void vgpu_rmsnorm(void *ctx, const float *x, const float *w, float *y, int T, in
     vgpu_wrote(gp, y, n * sizeof(float));
     void *y16 = vgpu_shadow_target(gp, SH_NORM, n);
     int bf = gp->dt == GPU_BF16;
+    /* 16-byte words where every row is aligned (kernels/vla_ops.hip) */
+    int vec = D % 4 == 0 && (uintptr_t)x % 16 == 0 && (uintptr_t)w % 16 == 0 &&
+              (uintptr_t)y % 16 == 0 && (uintptr_t)y16 % 8 == 0;
     LAUNCH(gp, K_vla_rmsnorm, (unsigned)(T < gp->gridmax ? T : gp->gridmax), &x, &w, &y, &T, &D,
-           &eps, &y16, &bf);
+           &eps, &y16, &bf, &vec);
     vgpu_shadow_set(gp, SH_NORM, y, n, y16);
 }
 
