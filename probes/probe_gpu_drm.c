@@ -4,6 +4,7 @@
  * power and the VBIOS version (RAS: probe_gpu_ras.c). Formats: the kernel's
  * amdgpu_pm.c / amdgpu_ras.c; rocm_smi_lib reads the same files. */
 #include "gpu_pci.h"
+#include "kfd_sysfs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -52,7 +53,7 @@ static void drm_node_facts(struct factset *fs, int gpu, const char *bdf, const c
 
 /* ---- memory ----------------------------------------------------------- */
 
-/* sum of the node's VRAM banks (heap_type 1 public / 2 private framebuffer) */
+/* sum of the node's VRAM banks (heap_type public / private framebuffer) */
 static int kfd_vram_sum(int node, uint64_t *sum)
 {
     char dir[96];
@@ -68,7 +69,8 @@ static int kfd_vram_sum(int node, uint64_t *sum)
         uint64_t heap, size;
         if (rootfs_readf_str(&props, "%s/%s/properties", dir, banks.v[i]))
             continue;
-        if (gp_kv_get(props, "heap_type", &heap) == 0 && (heap == 1 || heap == 2) &&
+        if (gp_kv_get(props, "heap_type", &heap) == 0 &&
+            (heap == HSA_MEM_HEAP_TYPE_FB_PUBLIC || heap == HSA_MEM_HEAP_TYPE_FB_PRIVATE) &&
             gp_kv_get(props, "size_in_bytes", &size) == 0) {
             *sum += size;
             found = 1;

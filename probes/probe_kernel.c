@@ -139,7 +139,7 @@ static const struct param_default {
     {"msi", "-1", NULL, 0},
     {"gttsize", "-1", NULL, 0},
     {"moverate", "-1", NULL, 0},
-    {"vramlimit", "0", NULL, 0},
+    {"vramlimit", "-1", "0", 1000000}, /* UINT_MAX (an int param: -1) now; 0 before */
     {"vis_vramlimit", "0", NULL, 0},
     {"exp_hw_support", "0", NULL, 0},
     {"dc", "-1", NULL, 0},

@@ -4,8 +4,14 @@
  * against the decoder's own tables:
  * - PCI config-space offsets and AtomicOp bits (probes/pcie_regs.h) against
  *   include/uapi/linux/pci_regs.h (pci_regs.txt);
- * - the KFD node capability bit for SVM (probes/kfd_sysfs.h) against
- *   include/uapi/linux/kfd_sysfs.h (kfd_sysfs.txt);
+ * - the KFD node capability bit for SVM and the mem_banks heap types of
+ *   VRAM (probes/kfd_sysfs.h) against include/uapi/linux/kfd_sysfs.h
+ *   (kfd_sysfs.txt);
+ * - every string pci_speed_string() gives current_link_speed
+ *   (pci_speed.txt): the PCIe rates read back by pci_link_speed_parse(),
+ *   the PCI/AGP/"Unknown" ones refused;
+ * - every amdgpu parameter default in probes/probe_kernel.c's table against
+ *   amdgpu_drv.c's variables and module_param lines (amdgpu_params.txt);
  * - every key a probe reads from a KFD properties file (each
  *   gp_kv_get(..., "key", ...) in a probes/ source) against the keys
  *   kfd_topology.c prints (kfd_topology_keys.txt);
@@ -29,6 +35,7 @@
 #include "../../probes/pcie_regs.h"
 #include "../../probes/probe.h"
 #include "../../probes/ras_parse.h"
+#include "../../src/core/pci_path.h"
 #include "../../src/core/util.h"
 #include "../../src/telemetry/gpu_metrics.h"
 #include "../../src/telemetry/telemetry.h"
@@ -109,6 +116,8 @@ static void test_kfd_caps(void)
 {
     char *text = slurp(KDIR "kfd_sysfs.txt");
     SAME("HSA_CAP_SVMAPI_SUPPORTED", HSA_CAP_SVMAPI_SUPPORTED);
+    SAME("HSA_MEM_HEAP_TYPE_FB_PUBLIC", HSA_MEM_HEAP_TYPE_FB_PUBLIC);
+    SAME("HSA_MEM_HEAP_TYPE_FB_PRIVATE", HSA_MEM_HEAP_TYPE_FB_PRIVATE);
     free(text);
 }
 
@@ -430,6 +439,130 @@ static void test_ras(void)
     free(text);
 }
 
+/* the first quoted string of each copied (not '#') line of pci_speed.txt */
+static void test_link_speed(void)
+{
+    char *text = slurp(KDIR "pci_speed.txt");
+    static const double rates[] = {2.5, 5.0, 8.0, 16.0, 32.0, 64.0};
+    size_t npcie = 0, nother = 0;
+    for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+        const char *q = strchr(l, '"');
+        if (*l == '#' || !q || q > l + strcspn(l, "\n"))
+            continue;
+        char *s = xstrndup(q + 1, strcspn(q + 1, "\""));
+        char *sysfs = xasprintf("%s\n", s); /* the attribute adds "\n" */
+        double g = 0;
+        int rc = pci_link_speed_parse(sysfs, &g);
+        if (strstr(s, "GT/s PCIe")) {
+            int ok = npcie < ARRAY_SIZE(rates) && rc == 0 && g == rates[npcie];
+            CHECK(ok);
+            if (!ok)
+                fprintf(stderr, "  \"%s\": rc %d, %g GT/s\n", s, rc, g);
+            npcie++;
+        } else {
+            CHECK(rc != 0);
+            if (rc == 0)
+                fprintf(stderr, "  \"%s\" read as a PCIe rate\n", s);
+            nother++;
+        }
+        free(sysfs);
+        free(s);
+    }
+    CHECK(npcie == ARRAY_SIZE(rates) && nother == 17);
+    free(text);
+}
+
+/* the text after "key" up to the first of `stop` in the copy, or NULL */
+static char *after(const char *text, const char *key, const char *stop)
+{
+    const char *p = strstr(text, key);
+    return p ? xstrndup(p + strlen(key), strcspn(p + strlen(key), stop)) : NULL;
+}
+
+/* the default the copy gives parameter `name`, as sysfs prints it; 0 when
+ * found. A symbolic initializer takes the value its MODULE_PARM_DESC calls
+ * the default ("N = ... (Default)"). */
+static int kernel_param_default(const char *text, const char *name, long long *out)
+{
+    char *key = xasprintf("module_param_named(%s, ", name);
+    char *var = after(text, key, ",");
+    free(key);
+    if (!var) {
+        key = xasprintf("module_param(%s, ", name);
+        char *has = after(text, key, ",");
+        free(key);
+        if (!has)
+            return -1;
+        free(has);
+        var = xstrdup(name);
+    }
+    key = xasprintf("(%s, %s, ", name, var);
+    char *type = after(text, key, ",");
+    free(key);
+    if (!type) {
+        key = xasprintf("(%s, ", name);
+        type = after(text, key, ",");
+        free(key);
+    }
+    key = xasprintf(" %s", var);
+    const char *p = text;
+    while ((p = strstr(p, key)) && p[strlen(key)] != ';' && strncmp(p + strlen(key), " = ", 3))
+        p++;
+    free(key);
+    int rc = 0;
+    unsigned long long v = 0;
+    if (!p || !type) {
+        rc = -1;
+    } else if (!strncmp(p + strlen(var) + 1, " = ", 3)) {
+        const char *val = p + strlen(var) + 4;
+        char *end;
+        if (!strncmp(val, "UINT_MAX;", 9)) {
+            v = 0xffffffffull;
+        } else if ((v = (unsigned long long)strtoll(val, &end, 0)), end == val || *end != ';') {
+            const char *d = strstr(p, "(Default)");
+            const char *r = d;
+            while (r && r > p && r[-1] != '(')
+                r--;
+            v = (unsigned long long)strtoll(r ? r : "", &end, 10);
+            rc = r && d && end != r && !strncmp(end, " = ", 3) ? 0 : -1;
+        }
+    }
+    if (rc == 0)
+        *out = !strcmp(type, "int")    ? (long long)(int32_t)(uint32_t)v
+               : !strcmp(type, "uint") ? (long long)(uint32_t)v
+                                       : (long long)v;
+    free(type);
+    free(var);
+    return rc;
+}
+
+static void test_amdgpu_params(void)
+{
+    char *text = slurp(KDIR "amdgpu_params.txt");
+    char *src = slurp("probes/probe_kernel.c");
+    const char *p = strstr(src, "param_defaults[] = {");
+    const char *end = p ? strstr(p, "};") : NULL;
+    size_t n = 0;
+    for (p = p ? strstr(p, "{\"") : NULL; p && p < end; p = strstr(p + 1, "{\"")) {
+        char *name = xstrndup(p + 2, strcspn(p + 2, "\""));
+        const char *d = strchr(p + 2 + strlen(name) + 1, '"');
+        char *def = d ? xstrndup(d + 1, strcspn(d + 1, "\"")) : xstrdup("?");
+        long long k = 0;
+        int ok = kernel_param_default(text, name, &k) == 0 && strtoll(def, NULL, 10) == k;
+        CHECK(ok);
+        if (!ok)
+            fprintf(stderr, "  %s: probe_kernel.c says %s, amdgpu_drv.c %lld\n", name, def, k);
+        n++;
+        free(name);
+        free(def);
+    }
+    CHECK(n >= 30); /* the table was found and read */
+    long long k;
+    CHECK(kernel_param_default(text, "no_such_param", &k) != 0);
+    free(src);
+    free(text);
+}
+
 int probe_driver_run(struct probe_ctx *ctx);
 
 static void test_initstate(void)
@@ -475,5 +608,7 @@ int main(void)
     test_amdgpu_fdinfo();
     test_ras();
     test_initstate();
+    test_link_speed();
+    test_amdgpu_params();
     return test_report();
 }

@@ -31,6 +31,7 @@ static const char *macro_prefix(const char *macro, const char *func, char *buf, 
         {"dev_err", "amdgpu 0000:03:00.0: amdgpu: "},
         {"dev_info", "amdgpu 0000:03:00.0: amdgpu: "},
         {"dev_warn", "amdgpu 0000:03:00.0: "},
+        {"dev_err_core", "amdgpu 0000:03:00.0: "}, /* a file without amdgpu's dev_fmt */
         {"drm_info", "amdgpu 0000:03:00.0: [drm] "},
         {"dev_kfd", "kfd kfd: amdgpu: "},
         {"pr_err", "amdgpu: "},
