@@ -424,6 +424,12 @@ static void test_ras(void)
     CHECK(ras_parse_count(buf, &c) == RAS_COUNT_OK);
     CHECK(c.ue == 3 && c.ce == 4000000000LL && c.de == -1);
     CHECK(ras_parse_count("Query currently inaccessible\n", &c) == RAS_COUNT_INACCESSIBLE);
+    /* the ACA form of 6.8+ kernels: ue, ce and deferred errors */
+    CHECK(strstr(text, "\"%s: %lu\\n%s: %lu\\n%s: %lu\\n\", \"ue\"") &&
+          strstr(text, "\"de\", info.de_count"));
+    snprintf(buf, sizeof(buf), "%s: %lu\n%s: %lu\n%s: %lu\n", "ue", 0ul, "ce", 7ul, "de", 2ul);
+    CHECK(ras_parse_count(buf, &c) == RAS_COUNT_OK);
+    CHECK(c.ue == 0 && c.ce == 7 && c.de == 2);
     /* one page of each flag, each line the kernel's element_size long */
     struct strbuf sb = STRBUF_INIT;
     static const char *const flags[] = {"R", "P", "F"};
