@@ -84,7 +84,7 @@ struct cls_sum {
 static void residency_gpu(const struct tel_sample *s, size_t ns, size_t g, struct cls_sum *sum,
                           struct strbuf *detail, char (*why)[WHY_N])
 {
-    double acc;
+    double acc = 0; /* read only when acc_ok; gcc -O3 cannot see that */
     int acc_ok = growth(s, ns, g, TEL_THR_ACC, &acc) == 0 && acc > 0;
     size_t n0 = detail->len;
     for (size_t i = 0; i < ARRAY_SIZE(limiters); i++) {
