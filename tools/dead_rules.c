@@ -303,6 +303,22 @@ static enum fact_type declared(const struct check *ck, const char *name, char *s
 }
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+/* the sampling is seeded per check and per phase (random sampling: rule
+ * -1, the search for rule t: t), from the check's id: a check's cases then
+ * depend only on its own rules and facts, so adding a check or a rule
+ * elsewhere leaves every other check's table as it was (one sequence over
+ * the whole file made a merge rewrite thousands of lines and drop
+ * witnesses that killed mutants) */
+static void seed_rand(const char *id, long rule)
+{
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (const char *p = id; *p; p++)
+        h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+    h ^= (uint64_t)(rule + 2) * 0x9e3779b97f4a7c15ull;
+    rng = h ? h : 0x9e3779b97f4a7c15ull; /* xorshift never leaves 0 */
+}
+
 static uint64_t next_rand(void)
 {
     rng ^= rng << 13;
@@ -390,6 +406,7 @@ static double search(const struct checkset *cs, const struct check *ck, struct v
                      size_t *pick, int set_count, char *hit, size_t **wit, size_t t)
 {
     double made = 0;
+    seed_rand(ck->id, (long)t);
     for (int start = 0; start < 8 && !hit[t]; start++) {
         for (size_t j = 0; j < nv; j++)
             pick[j] = vars[j].n < 2 ? 0 : 1 + (size_t)(next_rand() % (vars[j].n - 1));
@@ -614,6 +631,7 @@ static int explore(const struct checkset *cs, const struct check *ck, double cap
                 break;
         }
     } else {
+        seed_rand(ck->id, -1);
         for (; tried < cap && !all_hit(hit, nr); tried++) {
             /* a later rule decides only when every earlier one is known
              * false: most samples leave few facts unknown (candidate 0) */
