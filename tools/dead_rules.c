@@ -53,9 +53,13 @@ struct cand {
     struct strlist l;
 };
 
+/* slots past MAX_CANDS: the values of a fact-to-fact boundary case
+ * (emit_relations), set on a copy, never explored */
+#define REL_SLOTS 6
+
 struct var {
     char *name; /* as set in the fact set (per-GPU: gpu.0.<name>) */
-    struct cand c[MAX_CANDS];
+    struct cand c[MAX_CANDS + REL_SLOTS];
     size_t n;
 };
 
@@ -587,6 +591,169 @@ static void emit_edges(FILE *out, const struct checkset *cs, const struct check 
     strlist_release(&k.str);
 }
 
+/* a comparison of fact a with a linear form of fact b, `a OP k*b + c`
+ * (`a > 2 * b`, `a < b * 0.98`, `a < b`, `b + 1 <= a`): its boundary is
+ * where a equals k*b + c, which no constant of the text marks */
+struct relation {
+    char a[FACT_NAME_MAX], b[FACT_NAME_MAX];
+    double k, c;
+};
+
+/* an operand, spaces trimmed: a fact name, or a fact times, plus or minus
+ * a number (either order); 0 and id, k, c filled, or -1 (anything else) */
+static int linear_operand(const char *s, size_t n, char *id, double *k, double *c)
+{
+    char tok[3][FACT_NAME_MAX];
+    size_t nt = 0;
+    for (size_t i = 0; i < n;) {
+        size_t len = strcspn(s + i, " *+-");
+        len = len > n - i ? n - i : len;
+        if (s[i] == ' ') {
+            i++;
+            continue;
+        }
+        if (nt == 3)
+            return -1;
+        if (!len)
+            len = 1; /* an operator */
+        if (len >= FACT_NAME_MAX)
+            return -1;
+        memcpy(tok[nt], s + i, len);
+        tok[nt++][len] = '\0';
+        i += len;
+    }
+    *k = 1;
+    *c = 0;
+    int name0 = nt && ((tok[0][0] | 32) >= 'a' && (tok[0][0] | 32) <= 'z');
+    if (nt == 1 && name0) {
+        snprintf(id, FACT_NAME_MAX, "%s", tok[0]);
+        return 0;
+    }
+    if (nt != 3 || !strchr("*+-", tok[1][0]) || tok[1][1])
+        return -1;
+    int num = name0 ? 2 : 0;
+    char *end;
+    double v = strtod(tok[num], &end);
+    const char *name = tok[2 - num];
+    if (*end || end == tok[num] || !((name[0] | 32) >= 'a' && (name[0] | 32) <= 'z'))
+        return -1;
+    if (tok[1][0] == '-' && !name0)
+        return -1; /* k - b: b's sign flips, not a form read here */
+    snprintf(id, FACT_NAME_MAX, "%s", name);
+    if (tok[1][0] == '*')
+        *k = v;
+    else
+        *c = tok[1][0] == '+' ? v : -v;
+    return 0;
+}
+
+/* the relations of a rule's text: every comparison whose sides are a fact
+ * and a linear form of another fact; returns how many (at most max) */
+static size_t find_relations(const char *src, struct relation *rel, size_t max)
+{
+    size_t nrel = 0;
+    for (const char *p = src; *p && nrel < max; p++) {
+        if (*p == '"') { /* a string constant: no operator inside counts */
+            for (p++; *p && *p != '"'; p++)
+                p += *p == '\\' && p[1];
+            if (!*p)
+                break;
+            continue;
+        }
+        size_t oplen = (*p == '<' || *p == '>')                    ? 1 + (p[1] == '=')
+                       : ((*p == '=' || *p == '!') && p[1] == '=') ? 2
+                                                                   : 0;
+        if (!oplen)
+            continue;
+        const char *l = p;
+        while (l > src && !strchr("&|(!,[", l[-1]))
+            l--;
+        const char *r = p + oplen;
+        size_t rn = strcspn(r, "&|)],");
+        char la[FACT_NAME_MAX], ra[FACT_NAME_MAX];
+        double lk, lc, rk, rc;
+        if (linear_operand(l, (size_t)(p - l), la, &lk, &lc) == 0 &&
+            linear_operand(r, rn, ra, &rk, &rc) == 0 && strcmp(la, ra) != 0) {
+            /* the plain side is a; the other, b (both plain: the left is a) */
+            int left_plain = lk == 1 && lc == 0;
+            if (left_plain || (rk == 1 && rc == 0)) {
+                struct relation *x = &rel[nrel++];
+                snprintf(x->a, sizeof(x->a), "%s", left_plain ? la : ra);
+                snprintf(x->b, sizeof(x->b), "%s", left_plain ? ra : la);
+                x->k = left_plain ? rk : lk;
+                x->c = left_plain ? rc : lc;
+            }
+        }
+        p += oplen - 1;
+    }
+    return nrel;
+}
+
+static int is_number(const struct var *v)
+{
+    return v->n > 1 && (v->c[1].t == FACT_INT || v->c[1].t == FACT_FLOAT);
+}
+
+/* a number candidate of v's type */
+static struct cand num_cand(const struct var *v, double x)
+{
+    if (v->c[1].t == FACT_INT)
+        return (struct cand){.t = FACT_INT, .i = (int64_t)x};
+    return (struct cand){.t = FACT_FLOAT, .f = x};
+}
+
+/* the witness of rule ru with, for each relation `a OP k*b + c` of its
+ * text, b at its witness value (10 where that is unknown or 0, so that
+ * k moved still moves the boundary) and a at k*b + c and a step either
+ * side (integers: the integers around it; floats: a relative 1e-6) */
+static void emit_relations(FILE *out, const struct checkset *cs, const struct check *ck,
+                           const struct var *vars, const struct strlist *names, const size_t *wit,
+                           int set_count, const struct rule *ru, const char *about)
+{
+    struct relation rel[8];
+    size_t nrel = find_relations(ru->when_src, rel, ARRAY_SIZE(rel)), nv = names->n;
+    struct var *v2 = xcalloc(nv + 1, sizeof(*v2));
+    size_t *p = xcalloc(nv + 1, sizeof(*p));
+    for (size_t r = 0; r < nrel; r++) {
+        size_t ia = nv, ib = nv;
+        for (size_t j = 0; j < nv; j++) {
+            ia = strcmp(names->v[j], rel[r].a) == 0 ? j : ia;
+            ib = strcmp(names->v[j], rel[r].b) == 0 ? j : ib;
+        }
+        if (ia == nv || ib == nv || !is_number(&vars[ia]) || !is_number(&vars[ib]))
+            continue;
+        /* a shallow copy: the extra slots are set here, nothing released */
+        memcpy(v2, vars, nv * sizeof(*v2));
+        memcpy(p, wit, nv * sizeof(*p));
+        const struct cand *wb = &vars[ib].c[wit[ib]];
+        double b = wb->t == FACT_INT ? (double)wb->i : wb->t == FACT_FLOAT ? wb->f : 0;
+        b = b ? b : 10;
+        v2[ib].c[MAX_CANDS] = num_cand(&vars[ib], b);
+        p[ib] = MAX_CANDS;
+        b = v2[ib].c[MAX_CANDS].t == FACT_INT ? (double)v2[ib].c[MAX_CANDS].i : b;
+        double t = rel[r].k * b + rel[r].c, e = t ? fabs(t) * 1e-6 : 1e-6;
+        double at[4] = {t - e, t, t + e, t + e};
+        size_t na = 3;
+        if (vars[ia].c[1].t == FACT_INT) { /* the integers either side, and t if it is one */
+            at[0] = floor(t) - (floor(t) == t);
+            at[1] = floor(t);
+            at[2] = ceil(t) + (ceil(t) == t);
+            at[3] = ceil(t);
+            na = floor(t) == t ? 3 : 4;
+        }
+        for (size_t m = 0; m < na; m++) {
+            v2[ia].c[MAX_CANDS + 1] = num_cand(&vars[ia], at[m]);
+            p[ia] = MAX_CANDS + 1;
+            char what[3 * FACT_NAME_MAX + 80];
+            snprintf(what, sizeof(what), "%.159s=%.12g vs %g*%.159s%+g (%.159s=%.12g)", rel[r].a,
+                     at[m], rel[r].k, rel[r].b, rel[r].c, rel[r].b, b);
+            emit_case(out, cs, ck, v2, nv, p, set_count, about, what);
+        }
+    }
+    free(p);
+    free(v2);
+}
+
 /* the number of dead rules of one check; with cases, its boundary table */
 static int explore(const struct checkset *cs, const struct check *ck, double cap, FILE *cases)
 {
@@ -658,8 +825,10 @@ static int explore(const struct checkset *cs, const struct check *ck, double cap
         const struct rule *ru = i < nr ? rule_at(ck, i, &kind, &idx) : NULL;
         snprintf(about, sizeof(about), ru ? "%s[%zu]" : "pass", kind, idx);
         emit_case(cases, cs, ck, vars, names.n, wit[i], set_count, about, "witness");
-        if (ru)
+        if (ru) {
             emit_edges(cases, cs, ck, vars, &names, wit[i], set_count, ru, about);
+            emit_relations(cases, cs, ck, vars, &names, wit[i], set_count, ru, about);
+        }
     }
     int dead = 0;
     for (size_t i = 0; i < nr; i++) {
