@@ -67,6 +67,7 @@ struct consts {
     double num[64];
     size_t nnum;
     struct strlist str;
+    int known; /* edges_of: the fact unknown and known (its first value) */
 };
 
 static void add_num(struct consts *k, double v)
@@ -500,6 +501,8 @@ static int near_const(const struct cand *c, const struct consts *k)
  * where the rule measures lists with len() or count()? */
 static int edge_cand(const struct cand *cd, size_t c, const struct rule *ru, const struct consts *k)
 {
+    if (k->known)
+        return c <= 1;
     if (cd->t == FACT_LIST)
         return c >= 1 && c <= 3 &&
                (strstr(ru->when_src, "len(") != NULL || strstr(ru->when_src, "count(") != NULL);
@@ -544,7 +547,9 @@ static int edges_of(FILE *out, const struct checkset *cs, const struct check *ck
             continue;
         }
         char what[FACT_NAME_MAX + 40];
-        if (cd->t == FACT_INT)
+        if (k->known)
+            snprintf(what, sizeof(what), "%s %s", vars[j].name, c ? "known" : "unknown");
+        else if (cd->t == FACT_INT)
             snprintf(what, sizeof(what), "%s=%" PRId64, vars[j].name, cd->i);
         else if (cd->t == FACT_FLOAT)
             snprintf(what, sizeof(what), "%s=%.9g", vars[j].name, cd->f);
@@ -556,16 +561,56 @@ static int edges_of(FILE *out, const struct checkset *cs, const struct check *ck
     return moved;
 }
 
+static int is_number(const struct var *v)
+{
+    return v->n > 1 && (v->c[1].t == FACT_INT || v->c[1].t == FACT_FLOAT);
+}
+
+/* fact j's edges (the neighbours of k's constants) from the witness;
+ * where they move no verdict (`a > 0 || b > 0` with both past), the edges
+ * again from the witness with one other fact changed, the first such base
+ * where they do, so each threshold of a disjunction is pinned */
+static void edges_for(FILE *out, const struct checkset *cs, const struct check *ck,
+                      const struct var *vars, size_t nv, const size_t *wit, size_t j, int set_count,
+                      const struct rule *ru, const struct consts *k, const char *about,
+                      size_t *base, const size_t *alt)
+{
+    edges_of(out, cs, ck, vars, nv, wit, j, set_count, ru, k, about, 1);
+    if (edges_of(out, cs, ck, vars, nv, wit, j, set_count, ru, k, about, 0))
+        return;
+    if (alt && alt != wit && edges_of(out, cs, ck, vars, nv, alt, j, set_count, ru, k, about, 0)) {
+        edges_of(out, cs, ck, vars, nv, alt, j, set_count, ru, k, about, 1);
+        return;
+    }
+    int found = 0;
+    for (size_t m = 0; m < nv && !found; m++)
+        for (size_t c = 0; m != j && c < vars[m].n && !found; c++) {
+            memcpy(base, wit, nv * sizeof(*base));
+            base[m] = c;
+            found = edges_of(out, cs, ck, vars, nv, base, j, set_count, ru, k, about, 0);
+        }
+    if (found)
+        edges_of(out, cs, ck, vars, nv, base, j, set_count, ru, k, about, 1);
+}
+
 /* the witness of rule ru with each number fact it reads moved to each
  * neighbour of each constant of its text: inside and outside its bounds.
- * Where that moves no verdict (`a > 0 || b > 0` with both past), the
- * edges again from the witness with one other fact changed, the first
- * such base where they do, so each threshold of a disjunction is pinned */
+ * A number fact's edges are judged one constant at a time: in
+ * `cos < 0.9995 || err > 0.05` a witness with cos past its bound moves no
+ * verdict at err = 0.05, yet err near the fail rule's 0.9995 does, and
+ * judged together that move hid the missing 0.05 edge (its x10 and /10
+ * survived make mutation); a list's edges (lengths) judged once. A fact
+ * the rule tests with known() has two more: unknown and known, so that
+ * `!known(a) || !known(b)` is pinned with a alone unknown: where one
+ * other fact changed is not enough (every other fact of the witness
+ * unknown), from the pass verdict's witness (`pass`, NULL if none), where
+ * the facts are known */
 static void emit_edges(FILE *out, const struct checkset *cs, const struct check *ck,
                        const struct var *vars, const struct strlist *names, const size_t *wit,
-                       int set_count, const struct rule *ru, const char *about)
+                       int set_count, const struct rule *ru, const char *about, const size_t *pass)
 {
-    struct consts k = {.nnum = 0, .str = STRLIST_INIT};
+    struct consts k = {.nnum = 0, .str = STRLIST_INIT}, one = {.nnum = 1, .str = STRLIST_INIT},
+                  kn = {.nnum = 0, .str = STRLIST_INIT, .known = 1};
     scan_consts(cs, ru->when_src, &k);
     struct strlist ids = STRLIST_INIT;
     expr_idents(ru->when, &ids);
@@ -573,18 +618,19 @@ static void emit_edges(FILE *out, const struct checkset *cs, const struct check 
     for (size_t j = 0; j < nv; j++) {
         if (!strlist_has(&ids, names->v[j]))
             continue;
-        edges_of(out, cs, ck, vars, nv, wit, j, set_count, ru, &k, about, 1);
-        if (edges_of(out, cs, ck, vars, nv, wit, j, set_count, ru, &k, about, 0))
+        /* known(x) || known(y): each one alone, the other known too */
+        char guard[FACT_NAME_MAX + 8];
+        snprintf(guard, sizeof(guard), "known(%s)", names->v[j]);
+        if (strstr(ru->when_src, guard))
+            edges_for(out, cs, ck, vars, nv, wit, j, set_count, ru, &kn, about, base, pass);
+        if (!is_number(&vars[j])) {
+            edges_for(out, cs, ck, vars, nv, wit, j, set_count, ru, &k, about, base, NULL);
             continue;
-        int found = 0;
-        for (size_t m = 0; m < nv && !found; m++)
-            for (size_t c = 0; m != j && c < vars[m].n && !found; c++) {
-                memcpy(base, wit, nv * sizeof(*base));
-                base[m] = c;
-                found = edges_of(out, cs, ck, vars, nv, base, j, set_count, ru, &k, about, 0);
-            }
-        if (found)
-            edges_of(out, cs, ck, vars, nv, base, j, set_count, ru, &k, about, 1);
+        }
+        for (size_t q = 0; q < k.nnum; q++) {
+            one.num[0] = k.num[q];
+            edges_for(out, cs, ck, vars, nv, wit, j, set_count, ru, &one, about, base, NULL);
+        }
     }
     free(base);
     strlist_release(&ids);
@@ -687,11 +733,6 @@ static size_t find_relations(const char *src, struct relation *rel, size_t max)
         p += oplen - 1;
     }
     return nrel;
-}
-
-static int is_number(const struct var *v)
-{
-    return v->n > 1 && (v->c[1].t == FACT_INT || v->c[1].t == FACT_FLOAT);
 }
 
 /* a number candidate of v's type */
@@ -826,7 +867,7 @@ static int explore(const struct checkset *cs, const struct check *ck, double cap
         snprintf(about, sizeof(about), ru ? "%s[%zu]" : "pass", kind, idx);
         emit_case(cases, cs, ck, vars, names.n, wit[i], set_count, about, "witness");
         if (ru) {
-            emit_edges(cases, cs, ck, vars, &names, wit[i], set_count, ru, about);
+            emit_edges(cases, cs, ck, vars, &names, wit[i], set_count, ru, about, wit[nr]);
             emit_relations(cases, cs, ck, vars, &names, wit[i], set_count, ru, about);
         }
     }
