@@ -25,10 +25,14 @@
  * where it decides (its witness; the pass verdict's too, when one was
  * seen), then that witness with each fact the rule reads moved to each
  * neighbour of each number in the rule's text (c-1, c, c+1; a list the
- * rule measures with len() or count(): lengths 0, 1 and 2), so a case
- * just inside and one just outside every threshold pin the verdict and
- * the deciding rule. The expected values are what the engine gives now:
- * a change of a threshold shows as a diff of this table for a reviewer. */
+ * rule measures with len() or count(): lengths 0, 1 and 2; a fact it
+ * tests with known(): unknown and known), each constant judged on its own;
+ * for a comparison with another fact, `a OP k*b + c`, a at k*b + c and a
+ * step either side; so a case just inside and one just outside every
+ * threshold pin the verdict and the deciding rule. The sampling is seeded
+ * per check and rule, so a check's cases change only with its own rules. The expected values are
+ * what the engine gives now: a change of a threshold shows as a diff of this table for a reviewer.
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
