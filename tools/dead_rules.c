@@ -25,10 +25,14 @@
  * where it decides (its witness; the pass verdict's too, when one was
  * seen), then that witness with each fact the rule reads moved to each
  * neighbour of each number in the rule's text (c-1, c, c+1; a list the
- * rule measures with len() or count(): lengths 0, 1 and 2), so a case
- * just inside and one just outside every threshold pin the verdict and
- * the deciding rule. The expected values are what the engine gives now:
- * a change of a threshold shows as a diff of this table for a reviewer. */
+ * rule measures with len() or count(): lengths 0, 1 and 2; a fact it
+ * tests with known(): unknown and known), each constant judged on its own;
+ * for a comparison with another fact, `a OP k*b + c`, a at k*b + c and a
+ * step either side; so a case just inside and one just outside every
+ * threshold pin the verdict and the deciding rule. The sampling is seeded
+ * per check and rule, so a check's cases change only with its own rules. The expected values are
+ * what the engine gives now: a change of a threshold shows as a diff of this table for a reviewer.
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -53,9 +57,13 @@ struct cand {
     struct strlist l;
 };
 
+/* slots past MAX_CANDS: the values of a fact-to-fact boundary case
+ * (emit_relations), set on a copy, never explored */
+#define REL_SLOTS 6
+
 struct var {
     char *name; /* as set in the fact set (per-GPU: gpu.0.<name>) */
-    struct cand c[MAX_CANDS];
+    struct cand c[MAX_CANDS + REL_SLOTS];
     size_t n;
 };
 
@@ -63,6 +71,7 @@ struct consts {
     double num[64];
     size_t nnum;
     struct strlist str;
+    int known; /* edges_of: the fact unknown and known (its first value) */
 };
 
 static void add_num(struct consts *k, double v)
@@ -303,6 +312,22 @@ static enum fact_type declared(const struct check *ck, const char *name, char *s
 }
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+/* the sampling is seeded per check and per phase (random sampling: rule
+ * -1, the search for rule t: t), from the check's id: a check's cases then
+ * depend only on its own rules and facts, so adding a check or a rule
+ * elsewhere leaves every other check's table as it was (one sequence over
+ * the whole file made a merge rewrite thousands of lines and drop
+ * witnesses that killed mutants) */
+static void seed_rand(const char *id, long rule)
+{
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (const char *p = id; *p; p++)
+        h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+    h ^= (uint64_t)(rule + 2) * 0x9e3779b97f4a7c15ull;
+    rng = h ? h : 0x9e3779b97f4a7c15ull; /* xorshift never leaves 0 */
+}
+
 static uint64_t next_rand(void)
 {
     rng ^= rng << 13;
@@ -390,6 +415,7 @@ static double search(const struct checkset *cs, const struct check *ck, struct v
                      size_t *pick, int set_count, char *hit, size_t **wit, size_t t)
 {
     double made = 0;
+    seed_rand(ck->id, (long)t);
     for (int start = 0; start < 8 && !hit[t]; start++) {
         for (size_t j = 0; j < nv; j++)
             pick[j] = vars[j].n < 2 ? 0 : 1 + (size_t)(next_rand() % (vars[j].n - 1));
@@ -479,6 +505,8 @@ static int near_const(const struct cand *c, const struct consts *k)
  * where the rule measures lists with len() or count()? */
 static int edge_cand(const struct cand *cd, size_t c, const struct rule *ru, const struct consts *k)
 {
+    if (k->known)
+        return c <= 1;
     if (cd->t == FACT_LIST)
         return c >= 1 && c <= 3 &&
                (strstr(ru->when_src, "len(") != NULL || strstr(ru->when_src, "count(") != NULL);
@@ -523,7 +551,9 @@ static int edges_of(FILE *out, const struct checkset *cs, const struct check *ck
             continue;
         }
         char what[FACT_NAME_MAX + 40];
-        if (cd->t == FACT_INT)
+        if (k->known)
+            snprintf(what, sizeof(what), "%s %s", vars[j].name, c ? "known" : "unknown");
+        else if (cd->t == FACT_INT)
             snprintf(what, sizeof(what), "%s=%" PRId64, vars[j].name, cd->i);
         else if (cd->t == FACT_FLOAT)
             snprintf(what, sizeof(what), "%s=%.9g", vars[j].name, cd->f);
@@ -535,16 +565,56 @@ static int edges_of(FILE *out, const struct checkset *cs, const struct check *ck
     return moved;
 }
 
+static int is_number(const struct var *v)
+{
+    return v->n > 1 && (v->c[1].t == FACT_INT || v->c[1].t == FACT_FLOAT);
+}
+
+/* fact j's edges (the neighbours of k's constants) from the witness;
+ * where they move no verdict (`a > 0 || b > 0` with both past), the edges
+ * again from the witness with one other fact changed, the first such base
+ * where they do, so each threshold of a disjunction is pinned */
+static void edges_for(FILE *out, const struct checkset *cs, const struct check *ck,
+                      const struct var *vars, size_t nv, const size_t *wit, size_t j, int set_count,
+                      const struct rule *ru, const struct consts *k, const char *about,
+                      size_t *base, const size_t *alt)
+{
+    edges_of(out, cs, ck, vars, nv, wit, j, set_count, ru, k, about, 1);
+    if (edges_of(out, cs, ck, vars, nv, wit, j, set_count, ru, k, about, 0))
+        return;
+    if (alt && alt != wit && edges_of(out, cs, ck, vars, nv, alt, j, set_count, ru, k, about, 0)) {
+        edges_of(out, cs, ck, vars, nv, alt, j, set_count, ru, k, about, 1);
+        return;
+    }
+    int found = 0;
+    for (size_t m = 0; m < nv && !found; m++)
+        for (size_t c = 0; m != j && c < vars[m].n && !found; c++) {
+            memcpy(base, wit, nv * sizeof(*base));
+            base[m] = c;
+            found = edges_of(out, cs, ck, vars, nv, base, j, set_count, ru, k, about, 0);
+        }
+    if (found)
+        edges_of(out, cs, ck, vars, nv, base, j, set_count, ru, k, about, 1);
+}
+
 /* the witness of rule ru with each number fact it reads moved to each
  * neighbour of each constant of its text: inside and outside its bounds.
- * Where that moves no verdict (`a > 0 || b > 0` with both past), the
- * edges again from the witness with one other fact changed, the first
- * such base where they do, so each threshold of a disjunction is pinned */
+ * A number fact's edges are judged one constant at a time: in
+ * `cos < 0.9995 || err > 0.05` a witness with cos past its bound moves no
+ * verdict at err = 0.05, yet err near the fail rule's 0.9995 does, and
+ * judged together that move hid the missing 0.05 edge (its x10 and /10
+ * survived make mutation); a list's edges (lengths) judged once. A fact
+ * the rule tests with known() has two more: unknown and known, so that
+ * `!known(a) || !known(b)` is pinned with a alone unknown: where one
+ * other fact changed is not enough (every other fact of the witness
+ * unknown), from the pass verdict's witness (`pass`, NULL if none), where
+ * the facts are known */
 static void emit_edges(FILE *out, const struct checkset *cs, const struct check *ck,
                        const struct var *vars, const struct strlist *names, const size_t *wit,
-                       int set_count, const struct rule *ru, const char *about)
+                       int set_count, const struct rule *ru, const char *about, const size_t *pass)
 {
-    struct consts k = {.nnum = 0, .str = STRLIST_INIT};
+    struct consts k = {.nnum = 0, .str = STRLIST_INIT}, one = {.nnum = 1, .str = STRLIST_INIT},
+                  kn = {.nnum = 0, .str = STRLIST_INIT, .known = 1};
     scan_consts(cs, ru->when_src, &k);
     struct strlist ids = STRLIST_INIT;
     expr_idents(ru->when, &ids);
@@ -552,22 +622,181 @@ static void emit_edges(FILE *out, const struct checkset *cs, const struct check 
     for (size_t j = 0; j < nv; j++) {
         if (!strlist_has(&ids, names->v[j]))
             continue;
-        edges_of(out, cs, ck, vars, nv, wit, j, set_count, ru, &k, about, 1);
-        if (edges_of(out, cs, ck, vars, nv, wit, j, set_count, ru, &k, about, 0))
+        /* known(x) || known(y): each one alone, the other known too */
+        char guard[FACT_NAME_MAX + 8];
+        snprintf(guard, sizeof(guard), "known(%s)", names->v[j]);
+        if (strstr(ru->when_src, guard))
+            edges_for(out, cs, ck, vars, nv, wit, j, set_count, ru, &kn, about, base, pass);
+        if (!is_number(&vars[j])) {
+            edges_for(out, cs, ck, vars, nv, wit, j, set_count, ru, &k, about, base, NULL);
             continue;
-        int found = 0;
-        for (size_t m = 0; m < nv && !found; m++)
-            for (size_t c = 0; m != j && c < vars[m].n && !found; c++) {
-                memcpy(base, wit, nv * sizeof(*base));
-                base[m] = c;
-                found = edges_of(out, cs, ck, vars, nv, base, j, set_count, ru, &k, about, 0);
-            }
-        if (found)
-            edges_of(out, cs, ck, vars, nv, base, j, set_count, ru, &k, about, 1);
+        }
+        for (size_t q = 0; q < k.nnum; q++) {
+            one.num[0] = k.num[q];
+            edges_for(out, cs, ck, vars, nv, wit, j, set_count, ru, &one, about, base, NULL);
+        }
     }
     free(base);
     strlist_release(&ids);
     strlist_release(&k.str);
+}
+
+/* a comparison of fact a with a linear form of fact b, `a OP k*b + c`
+ * (`a > 2 * b`, `a < b * 0.98`, `a < b`, `b + 1 <= a`): its boundary is
+ * where a equals k*b + c, which no constant of the text marks */
+struct relation {
+    char a[FACT_NAME_MAX], b[FACT_NAME_MAX];
+    double k, c;
+};
+
+/* an operand, spaces trimmed: a fact name, or a fact times, plus or minus
+ * a number (either order); 0 and id, k, c filled, or -1 (anything else) */
+static int linear_operand(const char *s, size_t n, char *id, double *k, double *c)
+{
+    char tok[3][FACT_NAME_MAX];
+    size_t nt = 0;
+    for (size_t i = 0; i < n;) {
+        size_t len = strcspn(s + i, " *+-");
+        len = len > n - i ? n - i : len;
+        if (s[i] == ' ') {
+            i++;
+            continue;
+        }
+        if (nt == 3)
+            return -1;
+        if (!len)
+            len = 1; /* an operator */
+        if (len >= FACT_NAME_MAX)
+            return -1;
+        memcpy(tok[nt], s + i, len);
+        tok[nt++][len] = '\0';
+        i += len;
+    }
+    *k = 1;
+    *c = 0;
+    int name0 = nt && ((tok[0][0] | 32) >= 'a' && (tok[0][0] | 32) <= 'z');
+    if (nt == 1 && name0) {
+        snprintf(id, FACT_NAME_MAX, "%s", tok[0]);
+        return 0;
+    }
+    if (nt != 3 || !strchr("*+-", tok[1][0]) || tok[1][1])
+        return -1;
+    int num = name0 ? 2 : 0;
+    char *end;
+    double v = strtod(tok[num], &end);
+    const char *name = tok[2 - num];
+    if (*end || end == tok[num] || !((name[0] | 32) >= 'a' && (name[0] | 32) <= 'z'))
+        return -1;
+    if (tok[1][0] == '-' && !name0)
+        return -1; /* k - b: b's sign flips, not a form read here */
+    snprintf(id, FACT_NAME_MAX, "%s", name);
+    if (tok[1][0] == '*')
+        *k = v;
+    else
+        *c = tok[1][0] == '+' ? v : -v;
+    return 0;
+}
+
+/* the relations of a rule's text: every comparison whose sides are a fact
+ * and a linear form of another fact; returns how many (at most max) */
+static size_t find_relations(const char *src, struct relation *rel, size_t max)
+{
+    size_t nrel = 0;
+    for (const char *p = src; *p && nrel < max; p++) {
+        if (*p == '"') { /* a string constant: no operator inside counts */
+            for (p++; *p && *p != '"'; p++)
+                p += *p == '\\' && p[1];
+            if (!*p)
+                break;
+            continue;
+        }
+        size_t oplen = (*p == '<' || *p == '>')                    ? 1 + (p[1] == '=')
+                       : ((*p == '=' || *p == '!') && p[1] == '=') ? 2
+                                                                   : 0;
+        if (!oplen)
+            continue;
+        const char *l = p;
+        while (l > src && !strchr("&|(!,[", l[-1]))
+            l--;
+        const char *r = p + oplen;
+        size_t rn = strcspn(r, "&|)],");
+        char la[FACT_NAME_MAX], ra[FACT_NAME_MAX];
+        double lk, lc, rk, rc;
+        if (linear_operand(l, (size_t)(p - l), la, &lk, &lc) == 0 &&
+            linear_operand(r, rn, ra, &rk, &rc) == 0 && strcmp(la, ra) != 0) {
+            /* the plain side is a; the other, b (both plain: the left is a) */
+            int left_plain = lk == 1 && lc == 0;
+            if (left_plain || (rk == 1 && rc == 0)) {
+                struct relation *x = &rel[nrel++];
+                snprintf(x->a, sizeof(x->a), "%s", left_plain ? la : ra);
+                snprintf(x->b, sizeof(x->b), "%s", left_plain ? ra : la);
+                x->k = left_plain ? rk : lk;
+                x->c = left_plain ? rc : lc;
+            }
+        }
+        p += oplen - 1;
+    }
+    return nrel;
+}
+
+/* a number candidate of v's type */
+static struct cand num_cand(const struct var *v, double x)
+{
+    if (v->c[1].t == FACT_INT)
+        return (struct cand){.t = FACT_INT, .i = (int64_t)x};
+    return (struct cand){.t = FACT_FLOAT, .f = x};
+}
+
+/* the witness of rule ru with, for each relation `a OP k*b + c` of its
+ * text, b at its witness value (10 where that is unknown or 0, so that
+ * k moved still moves the boundary) and a at k*b + c and a step either
+ * side (integers: the integers around it; floats: a relative 1e-6) */
+static void emit_relations(FILE *out, const struct checkset *cs, const struct check *ck,
+                           const struct var *vars, const struct strlist *names, const size_t *wit,
+                           int set_count, const struct rule *ru, const char *about)
+{
+    struct relation rel[8];
+    size_t nrel = find_relations(ru->when_src, rel, ARRAY_SIZE(rel)), nv = names->n;
+    struct var *v2 = xcalloc(nv + 1, sizeof(*v2));
+    size_t *p = xcalloc(nv + 1, sizeof(*p));
+    for (size_t r = 0; r < nrel; r++) {
+        size_t ia = nv, ib = nv;
+        for (size_t j = 0; j < nv; j++) {
+            ia = strcmp(names->v[j], rel[r].a) == 0 ? j : ia;
+            ib = strcmp(names->v[j], rel[r].b) == 0 ? j : ib;
+        }
+        if (ia == nv || ib == nv || !is_number(&vars[ia]) || !is_number(&vars[ib]))
+            continue;
+        /* a shallow copy: the extra slots are set here, nothing released */
+        memcpy(v2, vars, nv * sizeof(*v2));
+        memcpy(p, wit, nv * sizeof(*p));
+        const struct cand *wb = &vars[ib].c[wit[ib]];
+        double b = wb->t == FACT_INT ? (double)wb->i : wb->t == FACT_FLOAT ? wb->f : 0;
+        b = b ? b : 10;
+        v2[ib].c[MAX_CANDS] = num_cand(&vars[ib], b);
+        p[ib] = MAX_CANDS;
+        b = v2[ib].c[MAX_CANDS].t == FACT_INT ? (double)v2[ib].c[MAX_CANDS].i : b;
+        double t = rel[r].k * b + rel[r].c, e = t ? fabs(t) * 1e-6 : 1e-6;
+        double at[4] = {t - e, t, t + e, t + e};
+        size_t na = 3;
+        if (vars[ia].c[1].t == FACT_INT) { /* the integers either side, and t if it is one */
+            at[0] = floor(t) - (floor(t) == t);
+            at[1] = floor(t);
+            at[2] = ceil(t) + (ceil(t) == t);
+            at[3] = ceil(t);
+            na = floor(t) == t ? 3 : 4;
+        }
+        for (size_t m = 0; m < na; m++) {
+            v2[ia].c[MAX_CANDS + 1] = num_cand(&vars[ia], at[m]);
+            p[ia] = MAX_CANDS + 1;
+            char what[3 * FACT_NAME_MAX + 80];
+            snprintf(what, sizeof(what), "%.159s=%.12g vs %g*%.159s%+g (%.159s=%.12g)", rel[r].a,
+                     at[m], rel[r].k, rel[r].b, rel[r].c, rel[r].b, b);
+            emit_case(out, cs, ck, v2, nv, p, set_count, about, what);
+        }
+    }
+    free(p);
+    free(v2);
 }
 
 /* the number of dead rules of one check; with cases, its boundary table */
@@ -614,6 +843,7 @@ static int explore(const struct checkset *cs, const struct check *ck, double cap
                 break;
         }
     } else {
+        seed_rand(ck->id, -1);
         for (; tried < cap && !all_hit(hit, nr); tried++) {
             /* a later rule decides only when every earlier one is known
              * false: most samples leave few facts unknown (candidate 0) */
@@ -640,8 +870,10 @@ static int explore(const struct checkset *cs, const struct check *ck, double cap
         const struct rule *ru = i < nr ? rule_at(ck, i, &kind, &idx) : NULL;
         snprintf(about, sizeof(about), ru ? "%s[%zu]" : "pass", kind, idx);
         emit_case(cases, cs, ck, vars, names.n, wit[i], set_count, about, "witness");
-        if (ru)
-            emit_edges(cases, cs, ck, vars, &names, wit[i], set_count, ru, about);
+        if (ru) {
+            emit_edges(cases, cs, ck, vars, &names, wit[i], set_count, ru, about, wit[nr]);
+            emit_relations(cases, cs, ck, vars, &names, wit[i], set_count, ru, about);
+        }
     }
     int dead = 0;
     for (size_t i = 0; i < nr; i++) {
