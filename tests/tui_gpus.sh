@@ -104,13 +104,14 @@ tmux_begin
 A="--sysroot $PWD/$MI --requirements $PWD/$REQ --interval 100 --history 2"
 
 start big 40 120 LC_ALL=C.UTF-8 "$A"
-if wait_for big big.txt '\[XX\] python\.requirements'; then ok; else bad "120x40: checks never shown"; fi
+if wait_for big big.txt '\[XX\] python\.requirements' '^┌─ GPU 0  gfx942  0000:05:00\.0 ' \
+    '^>GPU0 0000:05:00\.0 busy ' '^ GPU7 0000:f5:00\.0 '; then ok; else bad "120x40: checks never shown"; fi
 all_gpus "$D/big.txt"
 has "$D/big.txt" '^┌─ GPU 0  gfx942  0000:05:00\.0 '
 has "$D/big.txt" '^>GPU0 0000:05:00\.0 busy '
 # Right: GPU 1's panel; 7: GPU 7; Right wraps to 0; Left wraps to 7; Tab: 0
 T send-keys -t big Right
-if wait_for big sel1.txt '^┌─ GPU 1  gfx942  0000:15:00\.0 '; then ok; else bad "Right does not select GPU 1"; fi
+if wait_for big sel1.txt '^┌─ GPU 1  gfx942  0000:15:00\.0 ' '^>GPU1 0000:15:00\.0 ' '^ GPU0 0000:05:00\.0 '; then ok; else bad "Right does not select GPU 1"; fi
 has "$D/sel1.txt" '^>GPU1 0000:15:00\.0 '
 has "$D/sel1.txt" '^ GPU0 0000:05:00\.0 '
 T send-keys -t big 7
@@ -120,7 +121,7 @@ if wait_for big sel0.txt '^┌─ GPU 0  gfx942  0000:05:00\.0 '; then ok; else 
 T send-keys -t big Left
 if wait_for big selw.txt '^┌─ GPU 7  gfx942 '; then ok; else bad "Left from GPU 0 does not wrap to GPU 7"; fi
 T send-keys -t big Tab
-if wait_for big selt.txt '^┌─ GPU 0  gfx942 '; then ok; else bad "Tab does not select the next GPU"; fi
+if wait_for big selt.txt '^┌─ GPU 0  gfx942 ' '^ GPU7 0000:f5:00\.0 '; then ok; else bad "Tab does not select the next GPU"; fi
 # 9: no GPU 9, the selection stays
 T send-keys -t big 9
 sleep 0.3
@@ -130,7 +131,7 @@ all_gpus "$D/selt.txt"
 quit big
 
 start mid 24 80 LC_ALL=C.UTF-8 "$A"
-if wait_for mid mid.txt '\[XX\] python\.requirements'; then ok; else bad "80x24: checks never shown"; fi
+if wait_for mid mid.txt '\[XX\] python\.requirements' 'GPU7 0000:f5:00\.0 '; then ok; else bad "80x24: checks never shown"; fi
 all_gpus "$D/mid.txt"
 lacks "$D/mid.txt" '^┌─ GPU '
 quit mid

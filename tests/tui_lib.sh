@@ -34,12 +34,23 @@ start() {
         "env $s_env $RVD_ABS dashboard $*; echo \$? >$D_ABS/$s_name.rc; sleep 30"
 }
 cap() { T capture-pane -p -t "$1" >"$D/$2"; }
-# wait_for NAME FILE REGEX: capture until REGEX shows (5 s at most)
+# wait_for NAME FILE REGEX...: capture until every REGEX shows in one
+# capture (10 s at most). Under load (ASan, 2 cores) ncurses writes a frame
+# in pieces and tmux may capture half of it: a caller that checks several
+# lines of one frame names them all here, so the capture it checks is one
+# where the whole frame had arrived.
 wait_for() {
+    w_name=$1
+    w_file=$2
+    shift 2
     i=0
-    while [ $i -lt 50 ]; do
-        cap "$1" "$2"
-        grep -Eq -- "$3" "$D/$2" && return 0
+    while [ $i -lt 100 ]; do
+        cap "$w_name" "$w_file"
+        w_all=1
+        for w_re in "$@"; do
+            grep -Eq -- "$w_re" "$D/$w_file" || { w_all=0; break; }
+        done
+        [ $w_all = 1 ] && return 0
         sleep 0.1
         i=$((i + 1))
     done

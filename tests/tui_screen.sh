@@ -145,7 +145,8 @@ ARGS="--sysroot $PWD/$DESK --interval 100 --history 2"
 # 120x40: the full panel with the fixture's values, the plots after a few
 # samples, and all eight checks that fail or warn
 start big 40 120 "$U8" "$ARGS"
-if wait_for big big.txt '^│ power│ +▄▄▄'; then ok; else bad "120x40: no power plot after a few samples"; fi
+if wait_for big big.txt '^│ power│ +▄▄▄' 'power 68/290 W  busy 3 %' 'edge 53/100  jct 61/110' \
+    'PCIe 16\.0/16\.0 x16/x16 path x8!' '^│ jct  │ +▄▄▄+│' '^q quit \? help p procs Enter fix  \[1-23 of'; then ok; else bad "120x40: no power plot after a few samples"; fi
 has "$D/big.txt" 'power 68/290 W  busy 3 %  fan 0 rpm'
 has "$D/big.txt" 'sclk 31 MHz \[500-2219\]  mclk 1249 \[96-1249\]'
 has "$D/big.txt" 'edge 53/100  jct 61/110  mem 68/108 C'
@@ -157,7 +158,7 @@ has "$D/big.txt" '^q quit \? help p procs Enter fix  \[1-23 of '"$NQ"' checks\] 
 # the help screen lists every key; any key closes it
 T send-keys -t big '?'
 # wait for the last key's line: under load the header is drawn before the rest
-if wait_for big help.txt '^│   Left Right Tab 0-9 '; then ok; else bad "'?' shows no help"; fi
+if wait_for big help.txt '^│   Left Right Tab 0-9 ' 'rocm-vla-doctor dashboard: help' '^│   \?  h  F1 '; then ok; else bad "'?' shows no help"; fi
 has "$D/help.txt" 'rocm-vla-doctor dashboard: help'
 for k in '\?  h  F1' 'q  Q' 'r  R' 'p  P' 'Up  Down' 'Enter' 'PgUp PgDn Home End' 'mouse wheel' \
     'Left Right Tab 0-9'; do
@@ -176,7 +177,7 @@ quit big
 # 80x24: the GPU as one line, every failing check still on screen
 start mid 24 80 "$U8" "$ARGS"
 # (the GPU line shows before the checks have run: wait for the checks)
-if wait_for mid mid.txt '^q quit [^[]*\[1-19 of '"$NQ"' checks\]'; then ok; else bad "80x24: the checks never ran"; fi
+if wait_for mid mid.txt '^q quit [^[]*\[1-19 of '"$NQ"' checks\]' '^GPU0 0000:86:00\.0 3% 68W'; then ok; else bad "80x24: the checks never ran"; fi
 has "$D/mid.txt" '^GPU0 0000:86:00\.0 3% 68W 61C 31MHz VRAM 0\.6/24G PCIe 16\.0x16 path x8!'
 count "$D/mid.txt" '^│ \[(XX|!!)\] ' 8
 has "$D/mid.txt" '^q quit [^[]*\[1-19 of '"$NQ"' checks\]'
@@ -199,7 +200,7 @@ quit mid
 
 # 40x10: the failing checks still come first, as many as fit
 start tiny 10 40 "$U8" "$ARGS"
-if wait_for tiny tiny.txt '^│ \[XX\] '; then ok; else bad "40x10: the checks never ran"; fi
+if wait_for tiny tiny.txt '^│ \[XX\] ' '^GPU0 0000:86:00\.0 3% 68W' '^│ \[!!\] pcie\.atomics '; then ok; else bad "40x10: the checks never ran"; fi
 has "$D/tiny.txt" '^GPU0 0000:86:00\.0 3% 68W'
 count "$D/tiny.txt" '^│ \[XX\] ' 4
 has "$D/tiny.txt" '^│ \[!!\] pcie\.atomics '
@@ -246,14 +247,14 @@ lacks "$D/mi.txt" 'No such file'
 T send-keys -t mi '?'
 # wait for the reasons themselves: under load the frame is written in
 # pieces, and its first line alone may be on the screen already
-if wait_for mi mi-help.txt 'GPU 0 sclk_mhz, sclk_min_mhz'; then ok; else bad "mi250x: no help"; fi
+if wait_for mi mi-help.txt 'GPU 0 sclk_mhz, sclk_min_mhz' 'dashboard: help' 'GPU 0 throttle: gpu_metrics'; then ok; else bad "mi250x: no help"; fi
 has "$D/mi-help.txt" 'dashboard: help'
 has "$D/mi-help.txt" 'GPU 0 throttle: gpu_metrics: No such file or directory'
 has "$D/mi-help.txt" 'GPU 0 sclk_mhz, sclk_min_mhz, sclk_max_mhz: pp_dpm_sclk: '
 T send-keys -t mi x
 # the process table: the fixture's python3 found through fdinfo and KFD
 T send-keys -t mi p
-if wait_for mi mi-procs.txt 'processes using the GPUs'; then ok; else bad "'p' shows no process table"; fi
+if wait_for mi mi-procs.txt 'processes using the GPUs' '^│ PID +NAME +GPU' '^│ 41211 +python3 ' '^q quit \? help p procs'; then ok; else bad "'p' shows no process table"; fi
 has "$D/mi-procs.txt" '^│ PID +NAME +GPU +PCI +VRAM +SOURCE'
 has "$D/mi-procs.txt" '^│ 41211 +python3 +0 +0000:c1:00\.0 +48\.0 GiB +fdinfo\+kfd'
 has "$D/mi-procs.txt" '^q quit \? help p procs Enter fix'
@@ -265,7 +266,7 @@ fix=$("$RVD" check --sysroot $FX/mi250x-degraded/root --json - 2>/dev/null |
 c = [c for c in json.load(sys.stdin)["checks"] if c["id"] == "gpu.thermal"][0]
 print(" ".join(c["fix"].split()[:4]))')
 T send-keys -t mi Enter
-if wait_for mi mi-fix.txt 'gpu\.thermal: fail \(Esc: back\)'; then ok; else bad "Enter: no fix view"; fi
+if wait_for mi mi-fix.txt 'gpu\.thermal: fail \(Esc: back\)' '^│ fix +│' 'GPU 0: junction 107 °C'; then ok; else bad "Enter: no fix view"; fi
 has "$D/mi-fix.txt" '^│ fix +│'
 if [ -n "$fix" ] && grep -Fq -- "$fix" "$D/mi-fix.txt"; then ok; else bad "fix view: no '$fix'"; fi
 has "$D/mi-fix.txt" 'GPU 0: junction 107 °C'
@@ -284,7 +285,7 @@ cp -a "$FX/mi250x-degraded/root" "$H"
 printf 'py\033[2Jthon\n' >"$H/proc/41211/comm"
 start hostile 30 100 "$U8" "--sysroot $H --interval 100"
 T send-keys -t hostile p
-if wait_for hostile hostile.txt '^│ 41211 '; then ok; else bad "hostile name: no process row"; fi
+if wait_for hostile hostile.txt '^│ 41211 +py'; then ok; else bad "hostile name: no process row"; fi
 has "$D/hostile.txt" '^│ 41211 +py\\x1b\[2Jthon +0 '
 quit hostile
 # 60x20 and 80x24: the hints on the last row
