@@ -221,6 +221,7 @@ static const struct fact_decl facts_python[] = {
     {"python.torch_wheel_tags", L}, {"python.abi_tag", S}, {"python.wheel_tags_match", B},
     {"python.in_venv", B}, {"python.externally_managed", B},
     {"python.ensurepip_present", B}, {"python.venv_package", S},
+    {"python.pip_present", B},
     /* probe_python_wheel.c */
     {"python.torch_wheel_index_why", S},
     END};

@@ -4,9 +4,9 @@
  * The interpreter is asked once (query "python") with a fixed script that
  * never imports torch: importing torch takes seconds and may initialise a
  * GPU. The script prints key=value lines: executable, version, prefix,
- * torch_dir (from importlib.util.find_spec, which locates the package
- * without running it) and one dist=<name> <version> line per installed
- * distribution. The probe then reads <torch_dir>/version.py through rootfs,
+ * torch_dir and pip_dir (from importlib.util.find_spec, which locates a
+ * package without running it) and one dist=<name> <version> line per
+ * installed distribution. The probe then reads <torch_dir>/version.py through rootfs,
  * so collect records it and a replay reads the same file. */
 #include "probe.h"
 #include "probe_python.h"
@@ -88,14 +88,14 @@ static const char python_script[] =
     "    out('stdlib', sysconfig.get_path('stdlib'))\n"
     "except Exception as e:\n"
     "    out('stdlib_error', '%s: %s' % (type(e).__name__, e))\n"
-    "def torch_dir():\n"
+    "def spec_dir(name):\n"
     "    import importlib\n"
     "    b = getattr(importlib, '_bootstrap', None)\n"
-    "    if 'torch' in sys.modules or not hasattr(b, '_find_spec'):\n"
+    "    if name in sys.modules or not hasattr(b, '_find_spec'):\n"
     "        import importlib.util\n"
-    "        s = importlib.util.find_spec('torch')\n"
+    "        s = importlib.util.find_spec(name)\n"
     "    else:\n"
-    "        s = b._find_spec('torch', None)\n"
+    "        s = b._find_spec(name, None)\n"
     "    o = getattr(s, 'origin', None)\n"
     "    return os.path.dirname(os.path.abspath(o)) if o and os.path.isfile(o) else ''\n"
     "def field(text, key):\n"
@@ -134,7 +134,7 @@ static const char python_script[] =
     "                found.append((field(t, 'name'), field(t, 'version')))\n"
     "    return found\n"
     "try:\n"
-    "    td = torch_dir()\n"
+    "    td = spec_dir('torch')\n"
     "except Exception as e:\n"
     "    td = e\n"
     "dists = scan()\n"
@@ -148,13 +148,18 @@ static const char python_script[] =
     "            pass\n"
     "    dists = None\n"
     "    try:\n"
-    "        td = torch_dir()\n"
+    "        td = spec_dir('torch')\n"
     "    except Exception as e:\n"
     "        td = e\n"
     "if isinstance(td, Exception):\n"
     "    out('torch_error', '%s: %s' % (type(td).__name__, td))\n"
     "else:\n"
     "    out('torch_dir', td)\n"
+    /* `python -m pip` needs an importable pip package: located, not run */
+    "try:\n"
+    "    out('pip_dir', spec_dir('pip'))\n"
+    "except Exception as e:\n"
+    "    out('pip_error', '%s: %s' % (type(e).__name__, e))\n"
     "try:\n"
     "    if dists is None:\n"
     "        import importlib.metadata as md\n"
@@ -477,7 +482,8 @@ static int python_live(struct strbuf *out)
 struct python_answer {
     char *interpreter, *error, *executable, *version, *prefix, *base_prefix;
     char *torch_dir, *torch_error, *dist_error, *stdlib, *stdlib_error;
-    int has_torch_dir;
+    char *pip_dir, *pip_error;
+    int has_torch_dir, has_pip_dir;
     struct strlist dists; /* "name version" */
 };
 
@@ -520,6 +526,10 @@ static void python_answer_parse(const char *text, struct python_answer *a)
             slot = &a->stdlib;
         else if (strcmp(l, "stdlib_error") == 0)
             slot = &a->stdlib_error;
+        else if (strcmp(l, "pip_dir") == 0)
+            slot = &a->pip_dir, a->has_pip_dir = 1;
+        else if (strcmp(l, "pip_error") == 0)
+            slot = &a->pip_error;
         if (slot) {
             free(*slot);
             *slot = xstrdup(v);
@@ -541,6 +551,8 @@ static void python_answer_release(struct python_answer *a)
     free(a->dist_error);
     free(a->stdlib);
     free(a->stdlib_error);
+    free(a->pip_dir);
+    free(a->pip_error);
     strlist_release(&a->dists);
 }
 
@@ -677,13 +689,34 @@ static void python_venv_facts(struct factset *fs, const struct python_answer *a,
     }
 }
 
+/* Whether `python -m pip` can run: pip's package directory on sys.path
+ * (the answer's pip_dir, '' when the lookup found none) or a pip
+ * distribution among those listed. A minimal container Python, a venv made
+ * with --without-pip or a distribution Python without python3-pip has
+ * neither, and a printed `-m pip` fix fails with "No module named pip". */
+static void python_pip_fact(struct factset *fs, const struct python_answer *a, const char *src)
+{
+    for (size_t i = 0; i < a->dists.n; i++)
+        if (str_starts(a->dists.v[i], "pip ")) {
+            fact_set_bool(fs, "python.pip_present", 1, src);
+            return;
+        }
+    if (a->pip_error)
+        fact_set_unknown(fs, "python.pip_present", src, "cannot look pip up: %s", a->pip_error);
+    else if (!a->has_pip_dir)
+        fact_set_unknown(fs, "python.pip_present", src,
+                         "no pip_dir in the answer (recorded by an older doctor)");
+    else
+        fact_set_bool(fs, "python.pip_present", *a->pip_dir != '\0', src);
+}
+
 /* present, error and interpreter are known even without an interpreter:
  * code below slices the array at 3 */
 static const char *const python_all_facts[] = {
     "python.present",           "python.error",        "python.interpreter",
     "python.executable",        "python.version",      "python.prefix",
     "python.nvidia_packages",   "python.dist_count",   "python.externally_managed",
-    "python.ensurepip_present", "python.venv_package",
+    "python.ensurepip_present", "python.venv_package", "python.pip_present",
 };
 
 static void python_interpreter_facts(struct probe_ctx *ctx)
@@ -738,6 +771,7 @@ static void python_interpreter_facts(struct probe_ctx *ctx)
         fact_set_unknown(fs, "python.prefix", src, "no prefix in the answer");
     python_dists_facts_set(fs, &a, src);
     python_venv_facts(fs, &a, src);
+    python_pip_fact(fs, &a, src);
 
     if (a.torch_error || !a.has_torch_dir) {
         char *reason = a.torch_error ? xasprintf("cannot look torch up: %s", a.torch_error)

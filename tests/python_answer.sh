@@ -4,7 +4,8 @@
 # facts a normal start of the same interpreter gives through site and
 # importlib.metadata (issue 25). A venv from tools/big_pyenv.sh, then torch
 # moved behind a .pth path line, then behind a meta-path finder that a .pth
-# import line installs (an editable install), then odd METADATA files.
+# import line installs (an editable install), then odd METADATA files, then
+# pip found or not (python.pip_present) as `python -m pip` would.
 set -u
 RVD=${RVD:-build/rocm-vla-doctor}
 OUT=${OUT:-build/out}
@@ -32,9 +33,13 @@ for d in md.distributions():
         seen.setdefault(re.sub(r'[-_.]+', '-', n).lower(), d.version)
 s = importlib.util.find_spec('torch')
 o = getattr(s, 'origin', None)
+# `python -m pip` runs when pip's package imports (a namespace directory
+# has no origin file); its dist-info alone also counts as present
+p = getattr(importlib.util.find_spec('pip'), 'origin', None)
 json.dump({"python.executable": sys.executable, "python.prefix": sys.prefix,
            "python.dist_count": len(seen),
            "python.torch_dir": os.path.dirname(os.path.abspath(o)) if o and os.path.isfile(o) else "",
+           "python.pip_present": bool(p and os.path.isfile(p)) or "pip" in seen,
            "dists": sorted("%s %s" % kv for kv in seen.items())}, sys.stdout)
 PY
     "$RVD" --no-color --python "$PY" --json "$D/r.json" >/dev/null 2>"$D/r.err"
@@ -54,6 +59,7 @@ PY
 
 compare "big venv"
 expect "big venv: torch found" "$D/r.json" "f['python.torch_present'] is True and f['python.torch_build'] == 'cuda'"
+expect "big venv (--without-pip): no pip" "$D/r.json" "f['python.pip_present'] is False"
 
 mkdir -p "$D/alt"
 mv "$SP/torch" "$D/alt/torch"
@@ -86,6 +92,20 @@ printf 'Name:   folded\r\nVersion: 1.0\r\n\r\nName: notme\n' >"$SP/FOLD-1.DIST-I
 printf 'Name: asfile\nVersion: 9\n' >"$SP/asfile-9.dist-info"
 printf 'Name: nover\n' >"$SP/nover-0.egg-info"
 compare "odd metadata"
+
+# pip: an empty pip directory (a namespace package: -m pip fails), then a
+# pip package without dist-info, then its dist-info without the package
+mkdir -p "$SP/pip"
+compare "an empty pip directory"
+expect "empty pip directory: no pip" "$D/r.json" "f['python.pip_present'] is False"
+printf '' >"$SP/pip/__init__.py"
+compare "a pip package"
+expect "pip package: present" "$D/r.json" "f['python.pip_present'] is True"
+rm -r "$SP/pip"
+mkdir -p "$SP/pip-24.0.dist-info"
+printf 'Name: pip\nVersion: 24.0\n' >"$SP/pip-24.0.dist-info/METADATA"
+compare "pip's dist-info"
+expect "pip dist-info: present" "$D/r.json" "f['python.pip_present'] is True"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -388,6 +388,15 @@ for i, (k, data, name) in enumerate([
         (4, b"-2\n", "threshold_driver"), (4, b"0\n", "retirement_off"), (2, b"ue: 1\n", "one_line")]):
     out("ras", "%02d-%s" % (6 + i, name), bytes([k]) + data)
 
+# python_answer: pip located, not found, its lookup failed, and a pip
+# dist-info next to an empty pip_dir (python.pip_present)
+PYA = read("%s/rx7900xtx-desktop/root/.snapshot/python" % FX)[:32768]
+for i, (extra, name) in enumerate([
+        (b"pip_dir=/usr/lib/python3/dist-packages/pip\n", "pip_dir"), (b"pip_dir=\n", "no_pip"),
+        (b"pip_error=ValueError: pip.__spec__ is None\n", "pip_error"),
+        (b"pip_dir=\ndist=pip 24.0\n", "pip_dist_only")]):
+    out("python_answer", "%02d-%s" % (1 + i, name), b"\0" + PYA + extra)
+
 # ---- snapshot_answers: the answer files only it reaches (first byte: the file,
 # in the harness's order) ------------------------------------------------------
 reset("snapshot_answers")

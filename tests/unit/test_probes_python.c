@@ -408,6 +408,9 @@ static void test_sysroot(const char *base)
     f = get(&fs, "python.ensurepip_present");
     CHECK(f && f->type == FACT_UNKNOWN && f->reason && strstr(f->reason, "no stdlib path"));
     CHECK_STR(str_of(&fs, "python.venv_package"), "python3.10-venv");
+    /* neither pip_dir= nor a pip distribution: not guessed either */
+    f = get(&fs, "python.pip_present");
+    CHECK(f && f->type == FACT_UNKNOWN && f->reason && strstr(f->reason, "older doctor"));
     f = get(&fs, "python.torch_version");
     CHECK(f && f->source && str_ends(f->source, "/torch/version.py"));
     f = get(&fs, "python.dist_count");
@@ -470,7 +473,35 @@ static void test_sysroot(const char *base)
     CHECK(f && f->type == FACT_UNKNOWN && f->reason && strstr(f->reason, "not installed"));
     f = get(&fs, "python.nvidia_packages");
     CHECK(f && f->type == FACT_LIST && f->list.n == 0);
+    /* pip's dist-info is listed: present, even from an older doctor */
+    f = get(&fs, "python.pip_present");
+    CHECK(f && f->type == FACT_BOOL && f->b == 1);
     factset_release(&fs);
+
+    /* pip_dir: the lookup's answer; '' is no pip, an error is unknown */
+    static const struct {
+        const char *line;
+        enum fact_type type;
+        int b;
+    } pip_cases[] = {
+        {"pip_dir=\n", FACT_BOOL, 0},
+        {"pip_dir=/usr/lib/python3/dist-packages/pip\n", FACT_BOOL, 1},
+        {"pip_error=ValueError: pip.__spec__ is None\n", FACT_UNKNOWN, 0},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(pip_cases); i++) {
+        char *answer = xasprintf("interpreter=/usr/bin/python3\nexecutable=/usr/bin/python3\n"
+                                 "version=3.11.2\nprefix=/usr\ntorch_dir=\n%s",
+                                 pip_cases[i].line);
+        write_file(p, answer);
+        free(answer);
+        run_probe(&fs, NULL, NULL);
+        f = get(&fs, "python.pip_present");
+        CHECK(f && f->type == pip_cases[i].type &&
+              (f->type != FACT_BOOL || f->b == pip_cases[i].b));
+        if (pip_cases[i].type == FACT_UNKNOWN)
+            CHECK(f && f->reason && strstr(f->reason, "cannot look pip up"));
+        factset_release(&fs);
+    }
 
     /* Debian's system Python: PEP 668 marker, ensurepip stripped into
      * python3.11-venv; then with ensurepip back (the package installed) */
@@ -507,6 +538,7 @@ static void test_sysroot(const char *base)
     CHECK(f && f->type == FACT_UNKNOWN && f->reason && strstr(f->reason, "not found on PATH"));
     CHECK(is_type(&fs, "python.torch_present", FACT_UNKNOWN));
     CHECK(is_type(&fs, "python.nvidia_packages", FACT_UNKNOWN));
+    CHECK(is_type(&fs, "python.pip_present", FACT_UNKNOWN));
     factset_release(&fs);
 
     /* a snapshot without the query: every python fact unknown, none made up */
@@ -557,6 +589,8 @@ static void test_live(void)
         f = get(&fs, "python.dist_count");
         CHECK(f && f->type == FACT_INT && f->i >= 0);
         CHECK(is_type(&fs, "python.torch_present", FACT_BOOL));
+        /* the script's own lookup answers: pip is known either way */
+        CHECK(is_type(&fs, "python.pip_present", FACT_BOOL));
         factset_release(&fs);
     }
     rootfs_release();

@@ -969,9 +969,33 @@ static const struct rcase rules[] = {
     AMD "python.present=true; python.torch_present=true; python.torch_version=2.11.0; "            \
         "python.torch_wheel_index=https://download.pytorch.org/whl/rocm6.4; "                      \
         "python.externally_managed=false; python.executable=/usr/bin/python3; python.torch_build="
-    {"python.torch_build", TORCH "cuda", ST_FAIL, "fail[9]"},
-    {"python.torch_build", TORCH "cpu", ST_FAIL, "fail[10]"},
-    {"python.torch_build", TORCH "xpu", ST_FAIL, "fail[11]"},
+    {"python.torch_build", TORCH "cuda", ST_FAIL, "fail[17]"},
+    {"python.torch_build", TORCH "cpu", ST_FAIL, "fail[18]"},
+    {"python.torch_build", TORCH "xpu", ST_FAIL, "fail[19]"},
+/* no pip module: ensurepip first where pip may install, else a venv
+ * (Debian's package first where ensurepip is stripped); pip present or
+ * unknown keeps the `-m pip` fix */
+#define NOPIP "; python.pip_present=false; python.ensurepip_present="
+    {"python.torch_build", TORCH "cuda" NOPIP "true", ST_FAIL, "fail[13]"},
+    {"python.torch_build", TORCH "cuda" NOPIP "false; host.os_id=debian", ST_FAIL, "fail[14]"},
+    {"python.torch_build", TORCH "cuda" NOPIP "false; host.os_id=fedora", ST_FAIL, "fail[15]"},
+    {"python.torch_build", TORCH "cuda" NOPIP "?no stdlib path", ST_FAIL, "fail[16]"},
+    {"python.torch_build", TORCH "cuda; python.pip_present=true; python.ensurepip_present=true",
+     ST_FAIL, "fail[17]"},
+    {"python.torch_build", TORCH "cuda; python.pip_present=?no pip_dir", ST_FAIL, "fail[17]"},
+    /* externally managed outside a venv: the PEP 668 venv, pip or not */
+    {"python.torch_build",
+     TORCH "cuda" NOPIP "true; python.externally_managed=true; python.in_venv=false", ST_FAIL,
+     "fail[12]"},
+    /* in a venv its base Python's marker does not bind pip: ensurepip */
+    {"python.torch_build",
+     TORCH "cuda" NOPIP "true; python.externally_managed=true; python.in_venv=true", ST_FAIL,
+     "fail[13]"},
+    /* the marker unknown outside a venv: never ensurepip, a venv */
+    {"python.torch_build",
+     TORCH "cuda" NOPIP "true; python.externally_managed=?no stdlib; python.in_venv=false", ST_FAIL,
+     "fail[16]"},
+#undef NOPIP
     /* gpu.ras: each family on its own decides its rule; nothing is "replace
      * the card" for a count alone */
     {"gpu.ras", AMD RAS_OK "gpu.0.ras_link_ue=1", ST_FAIL, "fail[1]"},
