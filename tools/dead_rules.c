@@ -28,7 +28,11 @@
  * rule measures with len() or count(): lengths 0, 1 and 2; a fact it
  * tests with known(): unknown and known), each constant judged on its own;
  * for a comparison with another fact, `a OP k*b + c`, a at k*b + c and a
- * step either side; so a case just inside and one just outside every
+ * step either side, and likewise for a sum or difference of facts on a
+ * side (`a + b >= c`, `(a + b) * 10 >= c * 8`, `a + 4 GiB > b`): the
+ * others at their witness values, the solved one at the boundary and a
+ * step either side; for `a == b` or `a != b` between string facts, a
+ * equal to b and different; so a case just inside and one just outside every
  * threshold pin the verdict and the deciding rule. The sampling is seeded
  * per check and rule, so a check's cases change only with its own rules. The expected values are
  * what the engine gives now: a change of a threshold shows as a diff of this table for a reviewer.
@@ -641,13 +645,247 @@ static void emit_edges(FILE *out, const struct checkset *cs, const struct check 
     strlist_release(&k.str);
 }
 
-/* a comparison of fact a with a linear form of fact b, `a OP k*b + c`
- * (`a > 2 * b`, `a < b * 0.98`, `a < b`, `b + 1 <= a`): its boundary is
- * where a equals k*b + c, which no constant of the text marks */
-struct relation {
-    char a[FACT_NAME_MAX], b[FACT_NAME_MAX];
-    double k, c;
+/* a comparison between facts whose boundary no constant of the text marks:
+ * `a OP k*b + c` (`a > 2 * b`, `a < b * 0.98`, `a < b`, `b + 1 <= a`), and
+ * one with a sum or difference of facts on a side (`a + b >= c`,
+ * `(a + b) * 10 >= c * 8`, `a + 4 GiB > b`). Both are kept as a linear
+ * form, sum of w[i]*f[i] + c OP 0 (left side minus right); f[0] is the
+ * fact solved for, the others take their witness values */
+#define LIN_FACTS 4
+
+struct linear {
+    char f[LIN_FACTS][FACT_NAME_MAX];
+    double w[LIN_FACTS], c;
+    size_t n;
 };
+
+struct relation {
+    struct linear d;
+    int sum;        /* 0: `a OP k*b + c` (f[0] = a, w[1] = -k); 1: the sum form */
+    char text[200]; /* the sum form's comparison, for the case's description */
+};
+
+/* a side parsed as a linear form: numbers (with a KiB..TiB unit), fact
+ * names, + - * / and parentheses, a product with at most one fact in it
+ * and a quotient by a number; anything else (a function call, a string,
+ * fact times fact) sets bad */
+struct lparse {
+    const char *s, *end;
+    int bad;
+};
+
+static void lin_skip(struct lparse *p)
+{
+    while (p->s < p->end && *p->s == ' ')
+        p->s++;
+}
+
+static void lin_scale(struct linear *x, double k)
+{
+    x->c *= k;
+    for (size_t i = 0; i < x->n; i++)
+        x->w[i] *= k;
+}
+
+/* x += k*y */
+static void lin_add(struct linear *x, const struct linear *y, double k, struct lparse *p)
+{
+    x->c += k * y->c;
+    for (size_t i = 0; i < y->n; i++) {
+        size_t j = 0;
+        while (j < x->n && strcmp(x->f[j], y->f[i]) != 0)
+            j++;
+        if (j == x->n) {
+            if (x->n == LIN_FACTS) {
+                p->bad = 1;
+                return;
+            }
+            snprintf(x->f[x->n], FACT_NAME_MAX, "%s", y->f[i]);
+            x->w[x->n++] = 0;
+        }
+        x->w[j] += k * y->w[i];
+    }
+}
+
+static int name_char(char c)
+{
+    return ((c | 32) >= 'a' && (c | 32) <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+}
+
+static struct linear lin_sum(struct lparse *p);
+
+static struct linear lin_primary(struct lparse *p)
+{
+    struct linear x = {.n = 0, .c = 0};
+    lin_skip(p);
+    if (p->s >= p->end) {
+        p->bad = 1;
+    } else if (*p->s == '(') {
+        p->s++;
+        x = lin_sum(p);
+        lin_skip(p);
+        if (p->s < p->end && *p->s == ')')
+            p->s++;
+        else
+            p->bad = 1;
+    } else if (*p->s == '-') {
+        p->s++;
+        x = lin_primary(p);
+        lin_scale(&x, -1);
+    } else if (*p->s >= '0' && *p->s <= '9') {
+        char *end;
+        x.c = strtod(p->s, &end);
+        p->s = end;
+        lin_skip(p);
+        static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+        for (size_t u = 0; u < ARRAY_SIZE(units); u++)
+            if (p->end - p->s >= 3 && strncmp(p->s, units[u], 3) == 0) {
+                x.c *= pow(1024.0, (double)(u + 1));
+                p->s += 3;
+            }
+        p->bad |= p->s > p->end;
+    } else if ((*p->s | 32) >= 'a' && (*p->s | 32) <= 'z') {
+        size_t len = 0;
+        while (p->s + len < p->end && name_char(p->s[len]))
+            len++;
+        if (len >= FACT_NAME_MAX)
+            p->bad = 1;
+        else {
+            snprintf(x.f[0], FACT_NAME_MAX, "%.*s", (int)len, p->s);
+            x.w[0] = 1;
+            x.n = 1;
+        }
+        p->s += len;
+        lin_skip(p);
+        p->bad |= p->s < p->end && *p->s == '('; /* len(...), count(...) */
+    } else {
+        p->bad = 1;
+    }
+    return x;
+}
+
+/* the next operator if it is one of ops (consumed), else 0 */
+static char lin_op(struct lparse *p, char a, char b)
+{
+    lin_skip(p);
+    if (p->bad || p->s >= p->end || (*p->s != a && *p->s != b))
+        return 0;
+    return *p->s++;
+}
+
+static struct linear lin_product(struct lparse *p)
+{
+    struct linear x = lin_primary(p);
+    for (char op; (op = lin_op(p, '*', '/'));) {
+        struct linear y = lin_primary(p);
+        if (op == '*' && !x.n) { /* a number times a form */
+            lin_scale(&y, x.c);
+            x = y;
+        } else if (!y.n && (op == '*' || y.c != 0)) {
+            lin_scale(&x, op == '*' ? y.c : 1 / y.c);
+        } else {
+            p->bad = 1; /* fact times fact, a quotient by a fact or by 0 */
+        }
+    }
+    return x;
+}
+
+static struct linear lin_sum(struct lparse *p)
+{
+    struct linear x = lin_product(p);
+    for (char op; (op = lin_op(p, '+', '-'));) {
+        struct linear y = lin_product(p);
+        lin_add(&x, &y, op == '+' ? 1 : -1, p);
+    }
+    return x;
+}
+
+/* the n characters at s as a linear form: 0, or -1 (not one) */
+static int linear_side(const char *s, size_t n, struct linear *x)
+{
+    struct lparse p = {s, s + n, 0};
+    *x = lin_sum(&p);
+    lin_skip(&p);
+    return p.bad || p.s != p.end ? -1 : 0;
+}
+
+/* the extent of a comparison's operands around the operator at op (oplen
+ * characters), parentheses matched: `(a + b) * 10 >= c * 8` is all of it */
+static void operands(const char *src, const char *op, size_t oplen, const char **l, size_t *rn)
+{
+    int depth = 0;
+    const char *s = op;
+    for (; s > src; s--) {
+        char c = s[-1];
+        if (c == ')')
+            depth++;
+        else if (c == '(' && depth-- == 0)
+            break;
+        else if (!depth && strchr("&|!,[", c))
+            break;
+    }
+    *l = s;
+    depth = 0;
+    const char *r = op + oplen, *e = r;
+    for (; *e; e++) {
+        if (*e == '(')
+            depth++;
+        else if (*e == ')' && depth-- == 0)
+            break;
+        else if (!depth && strchr("&|],", *e))
+            break;
+    }
+    *rn = (size_t)(e - r);
+}
+
+/* the sum form of one comparison: two facts or more, solved for the first
+ * fact of the side with fewer (the side without a constant on a tie, then
+ * the left): `a + b >= c` for c; 0 and x filled, or -1 */
+static int sum_relation(const char *src, const char *op, size_t oplen, struct relation *x)
+{
+    const char *l;
+    size_t rn;
+    operands(src, op, oplen, &l, &rn);
+    struct linear L, R;
+    if (linear_side(l, (size_t)(op - l), &L) || linear_side(op + oplen, rn, &R))
+        return -1;
+    struct lparse p = {NULL, NULL, 0};
+    struct linear d = L;
+    lin_add(&d, &R, -1, &p);
+    size_t live = 0;
+    for (size_t i = 0; i < d.n; i++)
+        live += d.w[i] != 0;
+    if (p.bad || live < 2)
+        return -1;
+    int right = R.n < L.n || (R.n == L.n && R.c == 0 && L.c != 0);
+    const struct linear *side = right ? &R : &L;
+    size_t s = d.n;
+    for (size_t i = 0; i < side->n && s == d.n; i++)
+        for (size_t j = 0; j < d.n; j++)
+            if (strcmp(d.f[j], side->f[i]) == 0 && d.w[j] != 0) {
+                s = j;
+                break;
+            }
+    if (s == d.n)
+        return -1;
+    /* the solved fact first */
+    char tf[FACT_NAME_MAX];
+    double tw = d.w[s];
+    memcpy(tf, d.f[s], sizeof(tf));
+    memmove(d.f[s], d.f[0], sizeof(tf));
+    d.w[s] = d.w[0];
+    memcpy(d.f[0], tf, sizeof(tf));
+    d.w[0] = tw;
+    x->d = d;
+    x->sum = 1;
+    const char *e = op + oplen + rn;
+    while (*l == ' ')
+        l++;
+    while (e > l && e[-1] == ' ')
+        e--;
+    snprintf(x->text, sizeof(x->text), "%.*s", (int)(e - l), l);
+    return 0;
+}
 
 /* an operand, spaces trimmed: a fact name, or a fact times, plus or minus
  * a number (either order); 0 and id, k, c filled, or -1 (anything else) */
@@ -698,7 +936,8 @@ static int linear_operand(const char *s, size_t n, char *id, double *k, double *
 }
 
 /* the relations of a rule's text: every comparison whose sides are a fact
- * and a linear form of another fact; returns how many (at most max) */
+ * and a linear form of another fact, or that has a sum of facts on a side;
+ * returns how many (at most max) */
 static size_t find_relations(const char *src, struct relation *rel, size_t max)
 {
     size_t nrel = 0;
@@ -722,18 +961,25 @@ static size_t find_relations(const char *src, struct relation *rel, size_t max)
         size_t rn = strcspn(r, "&|)],");
         char la[FACT_NAME_MAX], ra[FACT_NAME_MAX];
         double lk, lc, rk, rc;
+        int found = 0;
         if (linear_operand(l, (size_t)(p - l), la, &lk, &lc) == 0 &&
             linear_operand(r, rn, ra, &rk, &rc) == 0 && strcmp(la, ra) != 0) {
             /* the plain side is a; the other, b (both plain: the left is a) */
             int left_plain = lk == 1 && lc == 0;
             if (left_plain || (rk == 1 && rc == 0)) {
                 struct relation *x = &rel[nrel++];
-                snprintf(x->a, sizeof(x->a), "%s", left_plain ? la : ra);
-                snprintf(x->b, sizeof(x->b), "%s", left_plain ? ra : la);
-                x->k = left_plain ? rk : lk;
-                x->c = left_plain ? rc : lc;
+                x->sum = 0;
+                x->d.n = 2;
+                snprintf(x->d.f[0], FACT_NAME_MAX, "%s", left_plain ? la : ra);
+                snprintf(x->d.f[1], FACT_NAME_MAX, "%s", left_plain ? ra : la);
+                x->d.w[0] = 1;
+                x->d.w[1] = -(left_plain ? rk : lk);
+                x->d.c = -(left_plain ? rc : lc);
+                found = 1;
             }
         }
+        if (!found && sum_relation(src, p, oplen, &rel[nrel]) == 0)
+            nrel++;
         p += oplen - 1;
     }
     return nrel;
@@ -747,10 +993,51 @@ static struct cand num_cand(const struct var *v, double x)
     return (struct cand){.t = FACT_FLOAT, .f = x};
 }
 
-/* the witness of rule ru with, for each relation `a OP k*b + c` of its
- * text, b at its witness value (10 where that is unknown or 0, so that
- * k moved still moves the boundary) and a at k*b + c and a step either
- * side (integers: the integers around it; floats: a relative 1e-6) */
+static double cand_num(const struct cand *c)
+{
+    return c->t == FACT_INT ? (double)c->i : c->t == FACT_FLOAT ? c->f : 0;
+}
+
+/* where f[0] of d is at its boundary, the others at val[] */
+static double solve(const struct linear *d, const double *val)
+{
+    double s = d->c;
+    for (size_t i = 1; i < d->n; i++)
+        s += d->w[i] * val[i];
+    return -s / d->w[0];
+}
+
+/* `a == b` (or !=) between string facts: b at its witness value ("other"
+ * where that is unknown), a equal to it and a different one, so that the
+ * comparison is pinned both ways and not only by the witness. v2 and p:
+ * the shallow copy of the facts and the witness, changed here */
+static void emit_string_relation(FILE *out, const struct checkset *cs, const struct check *ck,
+                                 struct var *v2, size_t nv, size_t *p, const size_t *ix,
+                                 int set_count, const char *about, const struct linear *d)
+{
+    const struct cand *wb = &v2[ix[1]].c[p[ix[1]]];
+    const char *b = wb->t == FACT_STR ? wb->s : "other";
+    v2[ix[1]].c[MAX_CANDS] = (struct cand){.t = FACT_STR, .s = b};
+    p[ix[1]] = MAX_CANDS;
+    const char *at[2] = {b, strcmp(b, "other") ? "other" : "other2"};
+    for (size_t m = 0; m < 2; m++) {
+        v2[ix[0]].c[MAX_CANDS + 1] = (struct cand){.t = FACT_STR, .s = at[m]};
+        p[ix[0]] = MAX_CANDS + 1;
+        char what[2 * FACT_NAME_MAX + 300];
+        snprintf(what, sizeof(what), "%.159s=\"%.100s\" vs %.159s=\"%.100s\"", d->f[0], at[m],
+                 d->f[1], b);
+        emit_case(out, cs, ck, v2, nv, p, set_count, about, what);
+    }
+}
+
+/* the witness of rule ru with, for each relation of its text, the other
+ * facts at their witness values (10, 20, ... where that is unknown or 0,
+ * so that a factor moved still moves the boundary and no two are equal)
+ * and the solved fact at the boundary and a step either side (integers:
+ * the integers around it; floats: a relative 1e-6). For the sum form, an
+ * integer fact solved off an integer is moved there by raising the first
+ * other integer fact (at most 16 steps), so that the case at equality
+ * exists (`>=` against `>`) */
 static void emit_relations(FILE *out, const struct checkset *cs, const struct check *ck,
                            const struct var *vars, const struct strlist *names, const size_t *wit,
                            int set_count, const struct rule *ru, const char *about)
@@ -760,26 +1047,44 @@ static void emit_relations(FILE *out, const struct checkset *cs, const struct ch
     struct var *v2 = xcalloc(nv + 1, sizeof(*v2));
     size_t *p = xcalloc(nv + 1, sizeof(*p));
     for (size_t r = 0; r < nrel; r++) {
-        size_t ia = nv, ib = nv;
-        for (size_t j = 0; j < nv; j++) {
-            ia = strcmp(names->v[j], rel[r].a) == 0 ? j : ia;
-            ib = strcmp(names->v[j], rel[r].b) == 0 ? j : ib;
+        const struct linear *d = &rel[r].d;
+        size_t ix[LIN_FACTS];
+        int nums = 1, strs = !rel[r].sum;
+        for (size_t i = 0; i < d->n; i++) {
+            ix[i] = nv;
+            for (size_t j = 0; j < nv; j++)
+                ix[i] = strcmp(names->v[j], d->f[i]) == 0 ? j : ix[i];
+            nums &= ix[i] < nv && is_number(&vars[ix[i] < nv ? ix[i] : 0]);
+            strs &= ix[i] < nv && vars[ix[i] < nv ? ix[i] : 0].c[1].t == FACT_STR;
         }
-        if (ia == nv || ib == nv || !is_number(&vars[ia]) || !is_number(&vars[ib]))
-            continue;
         /* a shallow copy: the extra slots are set here, nothing released */
         memcpy(v2, vars, nv * sizeof(*v2));
         memcpy(p, wit, nv * sizeof(*p));
-        const struct cand *wb = &vars[ib].c[wit[ib]];
-        double b = wb->t == FACT_INT ? (double)wb->i : wb->t == FACT_FLOAT ? wb->f : 0;
-        b = b ? b : 10;
-        v2[ib].c[MAX_CANDS] = num_cand(&vars[ib], b);
-        p[ib] = MAX_CANDS;
-        b = v2[ib].c[MAX_CANDS].t == FACT_INT ? (double)v2[ib].c[MAX_CANDS].i : b;
-        double t = rel[r].k * b + rel[r].c, e = t ? fabs(t) * 1e-6 : 1e-6;
+        if (strs) {
+            emit_string_relation(out, cs, ck, v2, nv, p, ix, set_count, about, d);
+            continue;
+        }
+        if (!nums)
+            continue;
+        double val[LIN_FACTS] = {0};
+        for (size_t i = 1; i < d->n; i++) {
+            double b = cand_num(&vars[ix[i]].c[wit[ix[i]]]);
+            v2[ix[i]].c[MAX_CANDS] = num_cand(&vars[ix[i]], b ? b : 10 * (double)i);
+            p[ix[i]] = MAX_CANDS;
+            val[i] = cand_num(&v2[ix[i]].c[MAX_CANDS]);
+        }
+        int ia_int = vars[ix[0]].c[1].t == FACT_INT;
+        double t = solve(d, val);
+        for (size_t i = 1, step = 0; rel[r].sum && ia_int && i < d->n && floor(t) != t; i++)
+            for (; vars[ix[i]].c[1].t == FACT_INT && step < 16 && floor(t) != t; step++) {
+                v2[ix[i]].c[MAX_CANDS].i++;
+                val[i]++;
+                t = solve(d, val);
+            }
+        double e = t ? fabs(t) * 1e-6 : 1e-6;
         double at[4] = {t - e, t, t + e, t + e};
         size_t na = 3;
-        if (vars[ia].c[1].t == FACT_INT) { /* the integers either side, and t if it is one */
+        if (ia_int) { /* the integers either side, and t if it is one */
             at[0] = floor(t) - (floor(t) == t);
             at[1] = floor(t);
             at[2] = ceil(t) + (ceil(t) == t);
@@ -787,11 +1092,21 @@ static void emit_relations(FILE *out, const struct checkset *cs, const struct ch
             na = floor(t) == t ? 3 : 4;
         }
         for (size_t m = 0; m < na; m++) {
-            v2[ia].c[MAX_CANDS + 1] = num_cand(&vars[ia], at[m]);
-            p[ia] = MAX_CANDS + 1;
-            char what[3 * FACT_NAME_MAX + 80];
-            snprintf(what, sizeof(what), "%.159s=%.12g vs %g*%.159s%+g (%.159s=%.12g)", rel[r].a,
-                     at[m], rel[r].k, rel[r].b, rel[r].c, rel[r].b, b);
+            v2[ix[0]].c[MAX_CANDS + 1] = num_cand(&vars[ix[0]], at[m]);
+            p[ix[0]] = MAX_CANDS + 1;
+            char what[4 * FACT_NAME_MAX + 300];
+            if (!rel[r].sum) {
+                snprintf(what, sizeof(what), "%.159s=%.12g vs %g*%.159s%+g (%.159s=%.12g)", d->f[0],
+                         at[m], -d->w[1], d->f[1], -d->c, d->f[1], val[1]);
+            } else {
+                int n = snprintf(what, sizeof(what), "%.159s=%.12g vs %s (", d->f[0], at[m],
+                                 rel[r].text);
+                for (size_t i = 1; i < d->n && n > 0 && (size_t)n < sizeof(what); i++)
+                    n += snprintf(what + n, sizeof(what) - (size_t)n, "%s%.159s=%.12g",
+                                  i > 1 ? ", " : "", d->f[i], val[i]);
+                if (n > 0 && (size_t)n < sizeof(what))
+                    snprintf(what + n, sizeof(what) - (size_t)n, ")");
+            }
             emit_case(out, cs, ck, v2, nv, p, set_count, about, what);
         }
     }

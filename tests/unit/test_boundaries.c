@@ -6,7 +6,9 @@
  * set where it decides (its witness) and the witness with each number fact
  * the rule reads moved to c-1, c and c+1 of each constant of its text (and
  * to k*b + c and either side where it is compared with k*b + c of another
- * fact b; unknown and known where the rule tests it with known()), with
+ * fact b, to the boundary and either side where a side sums facts, as in
+ * `a + b >= c`; equal and different where two string facts are compared;
+ * unknown and known where the rule tests it with known()), with
  * the status and the deciding rule (result.rule: "fail[0]", "warn[1]",
  * "pass") that each gave when the table was written. Each case is run here
  * through the real checks_run() on the checks.yaml the product embeds, so a
