@@ -196,6 +196,9 @@ static int cmd_list(struct opts *o, int argc, char **argv)
     int man = argc == 1 && strcmp(argv[0], "man") == 0;
     if (argc && !man)
         return error("list takes no arguments"), EXIT_USAGE;
+    if (o->facts && o->checks)
+        return error("list --facts prints the probes' fact catalogue; --checks does not apply"),
+               EXIT_USAGE;
     if (o->facts) {
         fact_catalog_print(stdout);
         return EXIT_OK;
@@ -381,6 +384,41 @@ static int outputs_write(struct outputs *outs, const struct out_ctx *c)
     return rc;
 }
 
+/* the level the run reaches: --level, raised by the checks --only names
+ * (as cmd_check raises it for their probes) */
+static enum level run_level(const struct checkset *cs, const struct opts *o)
+{
+    enum level l = o->level;
+    for (size_t i = 0; o->only.n && i < cs->n; i++)
+        if (check_selected(&cs->v[i], &o->only) && cs->v[i].level > l)
+            l = cs->v[i].level;
+    return l;
+}
+
+/* an option that nothing of this run reads is refused (exit 2), not
+ * dropped: the report would look as if it had been applied */
+static int check_moot(const struct checkset *cs, const struct opts *o)
+{
+    enum level l = run_level(cs, o);
+    if (o->redact && !o->out[OUT_HTML])
+        return error("--redact hides names in the --html page; no --html FILE is written");
+    if (o->no_redact && !o->out[OUT_MD])
+        return error("--no-redact keeps names in the --markdown summary; no --markdown FILE is "
+                     "written");
+    if (o->probe.python && o->sysroot)
+        return error("--python runs an interpreter on this host; --sysroot reads the recorded "
+                     "machine's answer");
+    if (l == LEVEL_QUICK && (o->trace_gpu || o->probe.memtest_fraction > 0))
+        return error("%s: the GPU probes run at --level standard or full (or with --only naming "
+                     "one of their checks), not at quick",
+                     o->trace_gpu ? "--trace-gpu" : "--memtest-fraction");
+    if (l < LEVEL_FULL && (o->probe.vla_preset || o->probe.vla_dtype))
+        return error("%s: the VLA pass runs at --level full (or with --only naming one of its "
+                     "checks), not at %s",
+                     o->probe.vla_preset ? "--preset" : "--dtype", level_name(l));
+    return 0;
+}
+
 static int cmd_check(struct opts *o, int argc, char **argv)
 {
     if (argc)
@@ -393,6 +431,11 @@ static int cmd_check(struct opts *o, int argc, char **argv)
     struct checkset cs;
     if (load_checks(&cs, o)) {
         outputs_abort(&outs);
+        return EXIT_USAGE;
+    }
+    if (check_moot(&cs, o)) {
+        outputs_abort(&outs);
+        checks_release(&cs);
         return EXIT_USAGE;
     }
     if (o->probe.requirements && requirements_check_file(o->probe.requirements)) {

@@ -135,7 +135,7 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/
     if head -1 "$D/pty.txt" | grep -q '^# time  *gpu  *pwr' && [ "$(grep -c '^  [0-9]' "$D/pty.txt")" = 2 ]; then ok; else
         bad "monitor on a pty: no table: $(head -3 "$D/pty.txt")"
     fi
-    script -qec "$RVD monitor --sysroot $FIX --count 1 --interval 10 --json" /dev/null </dev/null | tr -d '\r' >"$D/pty.jsonl"
+    script -qec "$RVD monitor --sysroot $FIX --count 1 --json" /dev/null </dev/null | tr -d '\r' >"$D/pty.jsonl"
     jexpect "--json on a pty: JSON lines" "$D/pty.jsonl" 'len(L) == 1'
 else
     echo "SKIP monitor: no working script(1); the terminal default is not exercised"
@@ -167,10 +167,10 @@ cp -a "$R" "$H"
 printf '=\033]0;x\007\033[2J\342\200\256\302\205\377\n' >"$H/proc/4242/comm"
 mkdir -p "$H/proc/5151"
 printf '@SUM(1)\n' >"$H/proc/5151/comm"
-"$RVD" monitor --sysroot "$H" --count 1 --interval 10 -o "$D/hostile.jsonl" >"$D/hostile.out" 2>&1
+"$RVD" monitor --sysroot "$H" --count 1 -o "$D/hostile.jsonl" >"$D/hostile.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && ok || bad "hostile comm json: exit $rc: $(cat "$D/hostile.out")"
-"$RVD" monitor --sysroot "$H" --count 1 --interval 10 --csv -o "$D/hostile.csv" >>"$D/hostile.out" 2>&1
+"$RVD" monitor --sysroot "$H" --count 1 --csv -o "$D/hostile.csv" >>"$D/hostile.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && ok || bad "hostile comm csv: exit $rc: $(cat "$D/hostile.out")"
 for f in "$D/hostile.jsonl" "$D/hostile.csv"; do
@@ -209,7 +209,7 @@ rc=$?
 jexpect "clock change seen" "$D/c.jsonl" 'L[0]["gpus"][0]["sclk_mhz"] == 31 and L[-1]["gpus"][0]["sclk_mhz"] == 1800'
 
 # --- a snapshot tarball (the H200: no AMD GPU in sysfs, NVML not read from a snapshot) ---
-"$RVD" monitor --sysroot tests/fixtures/h200/snapshot.tar.gz --count 1 --interval 10 >"$D/h.jsonl" 2>"$D/h.err"
+"$RVD" monitor --sysroot tests/fixtures/h200/snapshot.tar.gz --count 1 >"$D/h.jsonl" 2>"$D/h.err"
 rc=$?
 [ $rc -eq 0 ] && ok || bad "tarball run exit $rc: $(cat "$D/h.err")"
 jexpect "tarball: no AMD GPU" "$D/h.jsonl" 'len(L) == 1 and L[0]["gpus"] == []'

@@ -59,7 +59,7 @@ has "$D/desk-line.out" '^GPU0 0000:86:00\.0 .* PCIe 16\.0x16 path x8!$'
 
 # ---- monitor: the same fields ------------------------------------------------
 "$RVD" monitor --sysroot $DESK --count 2 --interval 10 --json >"$D/desk.jsonl" 2>"$D/desk.err"
-"$RVD" monitor --sysroot $MI --count 1 --interval 10 --json >"$D/mi.jsonl" 2>>"$D/desk.err"
+"$RVD" monitor --sysroot $MI --count 1 --json >"$D/mi.jsonl" 2>>"$D/desk.err"
 rm -rf "$D/lines" && mkdir -p "$D/lines"
 python3 -c 'import sys
 for n, f in enumerate(sys.argv[2:]):

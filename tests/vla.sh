@@ -107,7 +107,7 @@ TINY_ACTIONS_SHA=c1e36bff8f8c24d092a2f322b09df1b39430cb63440d1dc1356d9816466b76f
     bad "batch 1: tiny's actions are no longer those of the pass before batching (9dc8d7e)"
 expect 2 "--batch must be an integer in [1, 64]" "--batch 0" "$RVD" bench --preset tiny --batch 0
 expect 2 "--batch must be an integer in [1, 64]" "--batch 65" "$RVD" bench --preset tiny --batch 65
-expect 2 "--batch is for one pass" "--sweep with --batch" "$RVD" bench --sweep --preset tiny \
+expect 2 "--batch does not apply" "--sweep with --batch" "$RVD" bench --sweep --preset tiny \
     --backend cpu --batch 4
 
 # ---- the independent NumPy implementation ----------------------------------

@@ -60,7 +60,12 @@ static int render_file(FILE *html, FILE *md, const char *path, const char *check
     int rc;
     struct json *root = json_parse(text, len, err, sizeof(err));
     if (root && report_sweep_is(root)) {
-        rc = report_sweep_validate(root, path);
+        /* a sweep report carries its budgets and names no host, user or home */
+        if (checks || redact != REPORT_REDACT_MD)
+            rc = error("%s: a sweep report is drawn as it is; %s does not apply", path,
+                       checks ? "--checks" : "--redact or --no-redact");
+        else
+            rc = report_sweep_validate(root, path);
         if (!rc && html)
             rc = report_sweep_html(html, root);
         if (!rc && md)
@@ -131,6 +136,13 @@ int report_cmd(int argc, char **argv)
         error("--redact and --no-redact contradict each other");
         return REPORT_EXIT_USAGE;
     }
+    if (ro.redact && !html)
+        return error("--redact hides names in the --html page; no --html FILE is written"),
+               REPORT_EXIT_USAGE;
+    if (ro.no_redact && !md)
+        return error("--no-redact keeps names in the --markdown summary; no --markdown FILE is "
+                     "written"),
+               REPORT_EXIT_USAGE;
     if (!html && !md) {
         error("report needs --html FILE or --markdown FILE");
         parse_options_usage_short(stderr, &report_spec);

@@ -95,10 +95,15 @@ static void nap(long ms)
 
 int monitor_cmd(int argc, char **argv)
 {
-    struct mon_opts mo = {NULL, "-", 1000, 0, FMT_AUTO};
+    struct mon_opts mo = {NULL, "-", 0, 0, FMT_AUTO};
     int p = parse_options(argc, argv, &monitor_spec, &mo);
     if (p <= 0)
         return p == PARSE_DONE ? 0 : 2;
+    if (mo.interval && mo.count == 1) { /* one sample waits for nothing */
+        error("monitor: --interval is the time between samples; --count 1 takes one");
+        return 2;
+    }
+    mo.interval = mo.interval ? mo.interval : 1000;
     if (p < argc) {
         error("monitor takes no arguments, not '%s'", argv[p]);
         return 2;

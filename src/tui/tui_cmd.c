@@ -149,8 +149,17 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
         return error("--record needs a file name");
     if (o->frames && o->once)
         return error("--once is --frames 1; give one of them");
+    /* one frame sleeps no interval and plots one sample */
+    if (o->once && (o->interval_ms || o->history_s))
+        return error("%s: --once draws one frame; give --frames N (or the live dashboard)",
+                     o->interval_ms ? "--interval" : "--history");
+    if (o->probe.python && o->sysroot)
+        return error("--python runs an interpreter on this host; --sysroot reads the recorded "
+                     "machine's answer");
     if (o->frames)
         o->once = 1; /* headless: frames without a terminal */
+    if (!o->interval_ms)
+        o->interval_ms = 1000; /* after the check above: 0 is "not given" */
     if (o->rows && !o->once)
         return error("--size applies to --once and --frames only");
     if ((o->dtype || o->workload_s) && !o->workload)
@@ -683,7 +692,7 @@ static int run_live(const struct tui_opts *o, struct tui_model *m, struct tui_wo
 
 int tui_cmd_dashboard(int argc, char **argv)
 {
-    struct tui_opts o = {1000, NULL, NULL, {0}, 0, 0, 0, NULL, NULL, 0, NULL, 0, 0, 0};
+    struct tui_opts o = {0, NULL, NULL, {0}, 0, 0, 0, NULL, NULL, 0, NULL, 0, 0, 0};
     int rc = parse_opts(argc, argv, &o);
     if (rc > 0)
         return 0;

@@ -40,6 +40,7 @@ struct bench_opts {
     const char *python; /* --python PATH for --torch */
     struct strlist grid;
     uint64_t seed;
+    int seed_given;      /* --seed (0 is a seed too) */
     struct outfile *out; /* --json, opened before the pass runs */
 };
 
@@ -85,6 +86,7 @@ static int opt_seed(void *base, const struct optspec *spec, const char *v)
     if (str_parse_u64(v, &s))
         return error("--seed must be a non-negative integer, not '%s'", v);
     ((struct bench_opts *)base)->seed = s;
+    ((struct bench_opts *)base)->seed_given = 1;
     return 0;
 }
 
@@ -138,6 +140,88 @@ const struct cmd_spec bench_spec = {
     "bench",          "bench",        NULL, "Times the reference VLA pass of a preset.",
     bench_opts_table, bench_more_help};
 
+/* an option a mode reads nothing of is refused by name (exit 2), never
+ * dropped: the user would read a result that did not do what they asked */
+struct given {
+    const char *name;
+    int set;
+};
+
+static int refuse_given(const char *mode, const struct given *g, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (g[i].set)
+            return error("bench: %s; --%s does not apply", mode, g[i].name);
+    return 0;
+}
+
+/* the options that no mode but the one pass reads */
+/* clang-format off */
+#define PASS_ONLY_GIVEN(o)                                                                         \
+    {"rows", (o)->rows >= 0}, {"force", (o)->force}, {"profile", (o)->profile},                    \
+    {"torch", (o)->torch}, {"python", (o)->python != NULL}, {"verbose", (o)->verbose}
+/* clang-format on */
+
+static int bench_modes_check(const struct bench_opts *o)
+{
+    if (o->python && !o->torch)
+        return error("bench: --python is the interpreter of --torch; give --torch too");
+    if (o->kernel_test) {
+        const struct given g[] = {
+            {"models", o->models != NULL},   {"dtype", o->dtype != NULL},
+            {"weights", o->weights != NULL}, {"save-weights", o->save != NULL},
+            {"runs", o->runs > 0},           {"seed", o->seed_given},
+            {"json", o->json != NULL},       {"image-size", o->image > 0},
+            {"batch", o->batch > 0},         {"dry-run", o->dry_run},
+            {"grid", o->grid.n > 0},         {"checks", o->checks != NULL},
+            {"html", o->html != NULL},       PASS_ONLY_GIVEN(o),
+        };
+        return refuse_given("--kernel-test runs its own shapes against the CPU reference and "
+                            "takes only --backend",
+                            g, ARRAY_SIZE(g));
+    }
+    if (o->sweep) {
+        const struct given grid[] = {
+            {"dtype", o->dtype != NULL}, {"image-size", o->image > 0}, {"batch", o->batch > 0}};
+        const struct given g[] = {PASS_ONLY_GIVEN(o)};
+        return refuse_given("--sweep takes its dtypes, image sizes and batch sizes from "
+                            "--grid dtype=..., image=..., batch=...",
+                            grid, ARRAY_SIZE(grid)) ||
+                       refuse_given("--sweep prints one row per configuration", g, ARRAY_SIZE(g))
+                   ? -1
+                   : 0;
+    }
+    if (o->dry_run) {
+        const struct given g[] = {
+            {"runs", o->runs > 0},
+            {"seed", o->seed_given},
+            {"json", o->json != NULL},
+            {"backend", o->backend != NULL},
+            {"dtype", o->dtype != NULL},
+            {"weights", o->weights != NULL},
+            {"save-weights", o->save != NULL},
+            PASS_ONLY_GIVEN(o),
+        };
+        return refuse_given("--dry-run prints the plan and the fp32 sizes and runs no pass", g,
+                            ARRAY_SIZE(g));
+    }
+    if (o->force && o->backend && strcmp(o->backend, "cpu") && strcmp(o->backend, "auto"))
+        return error("bench: --force lets the cpu backend run a large pass; --backend %s does "
+                     "not apply it",
+                     o->backend);
+    return 0;
+}
+
+/* the defaults, after bench_modes_check has seen what was given */
+static void bench_defaults(struct bench_opts *o)
+{
+    o->dtype = o->dtype ? o->dtype : "fp32";
+    o->backend = o->backend ? o->backend : "auto";
+    o->runs = o->runs ? o->runs : 5;
+    o->rows = o->rows >= 0 ? o->rows : 3;
+    o->batch = o->batch ? o->batch : 1;
+}
+
 static int bench_parse(int argc, char **argv, struct bench_opts *o)
 {
     int first = parse_options(argc, argv, &bench_spec, o);
@@ -145,9 +229,13 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         return first == PARSE_DONE ? 1 : -1;
     if (first < argc)
         return error("bench: unexpected argument '%s'", argv[first]);
+    if (o->kernel_test && (o->preset || o->sweep))
+        return error("bench: --kernel-test takes no preset and no --sweep");
+    if (bench_modes_check(o))
+        return -1;
+    bench_defaults(o);
     if (o->kernel_test)
-        return o->preset || o->sweep ? error("bench: --kernel-test takes no preset and no --sweep")
-                                     : 0;
+        return 0;
     if (!o->preset)
         return error("bench: --preset NAME is required");
     if (o->grid.n && !o->sweep)
@@ -160,9 +248,6 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
         return error("bench: --html writes a file, not standard output (the table goes there)");
     if (o->html && o->json && strcmp(o->html, o->json) == 0)
         return error("bench: --html and --json name the same file '%s'", o->html);
-    if (o->sweep && o->batch > 1)
-        return error("bench: --sweep takes its batch sizes from --grid batch=N,...; --batch is "
-                     "for one pass");
     if (o->sweep && (o->dry_run || o->weights || o->save))
         return error("bench: --sweep runs synthetic weights; --dry-run, --weights and "
                      "--save-weights do not apply");
@@ -865,11 +950,7 @@ static int bench_main(struct bench_opts *op);
 int vla_cmd_bench(int argc, char **argv)
 {
     struct bench_opts o = {0};
-    o.dtype = "fp32";
-    o.backend = "auto";
-    o.runs = 5;
-    o.rows = 3;
-    o.batch = 1;
+    o.rows = -1; /* the defaults after parsing (bench_defaults): --rows 0 is a value */
     /* the energy counters (hwmon, gpu_metrics) are read through rootfs */
     rootfs_init(NULL);
     int prc = bench_parse(argc, argv, &o);
