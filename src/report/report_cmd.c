@@ -143,6 +143,10 @@ int report_cmd(int argc, char **argv)
         return error("--no-redact keeps names in the --markdown summary; no --markdown FILE is "
                      "written"),
                REPORT_EXIT_USAGE;
+    if (checks && !html)
+        return error("--checks gives the VLA budgets of the --html page; no --html FILE is "
+                     "written"),
+               REPORT_EXIT_USAGE;
     if (!html && !md) {
         error("report needs --html FILE or --markdown FILE");
         parse_options_usage_short(stderr, &report_spec);

@@ -545,12 +545,23 @@ static void print_summary(const struct factset *fs)
 
 int soak_cmd(int argc, char **argv)
 {
-    struct soak_opts o = {0, "pi0", "bf16", "auto", NULL, NULL, "gemm", 1000};
+    struct soak_opts o = {0, "pi0", NULL, "auto", NULL, NULL, NULL, 1000};
     int prc = parse(argc, argv, &o);
     if (prc)
         return prc > 0 ? 0 : 2;
-    if (!strcmp(o.backend, "cpu") && strcmp(o.dtype, "fp32"))
-        o.dtype = "fp32"; /* the reference backend computes in fp32 only */
+    /* the reference backend computes in fp32 and runs no GEMM load: asked
+     * for anything else, say so rather than run something else */
+    int cpu = !strcmp(o.backend, "cpu");
+    if (cpu && o.dtype && strcmp(o.dtype, "fp32")) {
+        error("soak: --backend cpu is the fp32 reference; --dtype %s does not apply", o.dtype);
+        return 2;
+    }
+    if (cpu && o.load) {
+        error("soak: --backend cpu runs no GEMM load; --load does not apply");
+        return 2;
+    }
+    o.dtype = o.dtype ? o.dtype : cpu ? "fp32" : "bf16";
+    o.load = o.load ? o.load : "gemm";
     struct vla_preset chk;
     if (vla_preset_find(&chk, o.preset, NULL))
         return 2;

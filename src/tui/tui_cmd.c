@@ -150,9 +150,11 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
     if (o->frames && o->once)
         return error("--once is --frames 1; give one of them");
     /* one frame sleeps no interval and plots one sample */
-    if (o->once && (o->interval_ms || o->history_s))
+    if (o->once && (o->interval_ms || o->history_s || o->workload_s))
         return error("%s: --once draws one frame; give --frames N (or the live dashboard)",
-                     o->interval_ms ? "--interval" : "--history");
+                     o->interval_ms ? "--interval"
+                     : o->history_s ? "--history"
+                                    : "--workload-interval");
     if (o->probe.python && o->sysroot)
         return error("--python runs an interpreter on this host; --sysroot reads the recorded "
                      "machine's answer");
