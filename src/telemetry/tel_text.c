@@ -78,6 +78,8 @@ int tel_dpm_pcie_parse(const char *text, struct tel_dpm_pcie *out)
         if (star && out->nstar++ == 0) {
             out->cur_gts = gts;
             out->cur_width = (int)width;
+        } else if (star && (gts != out->cur_gts || (int)width != out->cur_width)) {
+            out->star_conflict = 1;
         }
         if (gts > out->max_gts || (gts == out->max_gts && (int)width > out->max_width)) {
             out->max_gts = gts;

@@ -196,9 +196,13 @@ struct tel_dpm {
 };
 int tel_dpm_parse(const char *text, struct tel_dpm *out);
 /* pp_dpm_pcie: "N: 16.0GT/s, x16 [619Mhz][ *]": the marked level's speed
- * and width (-1 when none is marked), and the top level's */
+ * and width (-1 when none is marked), and the top level's. The SMU marks
+ * every level equal to the link it runs, so a table whose levels are all
+ * one link (RX 7900 XT: three "16.0GT/s, x16 ... *") marks them all:
+ * star_conflict is 1 only when marked levels differ in speed or width,
+ * the one case where the mark does not tell the link */
 struct tel_dpm_pcie {
-    int n, nstar;
+    int n, nstar, star_conflict;
     double cur_gts, max_gts;
     int cur_width, max_width;
 };
