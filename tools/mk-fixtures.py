@@ -952,9 +952,12 @@ def machine_rx580(out):
     ])
     r.copy_capture(REAL + "/amdgpu-sysfs-rs/rx580", path)
     drm_card(r, path, "card0", 128, {})
+    # RX 580 (Polaris 20): 36 CUs of 4 SIMDs (GFX8 reports simd_per_cu 4;
+    # 2 is GFX10+), 256-bit GDDR5; mem_clk_max is the captured pp_dpm_mclk's
+    # top level, 1750 MHz
     kfd_gpu_node(r, 1, props_text(80003, 144, 0x67df, location_id(gpu), 128,
-                                  capability=0x00002280), 4294967296, 31001,
-                 width=256, mem_clk=2000)  # RX 580: 256-bit GDDR5, pp_dpm_mclk top 2000 MHz
+                                  capability=0x00002280, simd_per_cu=4), 4294967296, 31001,
+                 width=256, mem_clk=1750)
     r.file("/dev/kfd", "")
     td = torch(r, "/usr/lib/python3/dist-packages", "1.13.1")
     snapshot(r,
