@@ -188,8 +188,9 @@ void tel_proc_describe(const struct tel_sample *s, int gpu, struct strbuf *out);
 /* pp_dpm_sclk / pp_dpm_mclk: "N: <MHz>Mhz[ *]" lines. The range is the
  * first and the last level (RDNA3 prints the current clock as a middle
  * level "1: 31Mhz *" between the minimum and the maximum), cur = the first
- * level marked '*' (-1 when none is), n = levels. 0, or -EINVAL when no
- * line parses */
+ * level marked '*' (-1 when none is), n = levels, nstar = marked levels. A
+ * deep-sleep line "S: 19Mhz *" (SMU 13.0.6, APUs) gives cur and is no level.
+ * 0, or -EINVAL when no N: line parses */
 struct tel_dpm {
     int n, nstar;
     double min, max, cur;

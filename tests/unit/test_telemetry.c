@@ -58,6 +58,13 @@ static void test_dpm_real(void)
     CHECK(tel_dpm_parse("", &d) == -EINVAL);
     CHECK(tel_dpm_parse("garbage\n0: 12GHz *\n", &d) == -EINVAL);
     CHECK(tel_dpm_parse("0: 300Mhz\n1: 600Mhz\n", &d) == 0 && d.cur == -1 && d.nstar == 0);
+    /* deep sleep below the lowest level, as smu_v13_0_6_ppt.c prints it
+     * ("S: %uMhz *\n" before the levels; no capture of one here): the
+     * current clock, outside the range and the marked levels */
+    CHECK(tel_dpm_parse("S: 19Mhz *\n0: 500Mhz\n1: 1500Mhz\n2: 2100Mhz\n", &d) == 0);
+    CHECK(d.cur == 19 && d.n == 3 && d.nstar == 0 && d.min == 500 && d.max == 2100);
+    CHECK(tel_dpm_parse("S: 19Mhz\n0: 500Mhz *\n1: 2100Mhz\n", &d) == 0 && d.cur == 500);
+    CHECK(tel_dpm_parse("S: 19Mhz *\n", &d) == -EINVAL);
 }
 
 static void test_dpm_pcie_real(void)
