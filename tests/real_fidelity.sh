@@ -88,6 +88,11 @@ for h in hw:
                  int(open(os.path.join(h, n + "_crit")).read()) / 1000.0)
 for p in glob.glob(os.path.join(gpu, "fw_version/*_fw_version")):
     same("fw." + os.path.basename(p)[:-len("_fw_version")], open(p).read().strip())
+# KFD's fw_version is amdgpu's MEC version: a synthesized KFD node beside a
+# real fw_version/ must say what the capture says
+t = text("fw_version/mec_fw_version")
+if t is not None and int(t, 16):
+    same("mec_fw", int(t, 16))
 for p in kfd:
     kv = dict(l.split() for l in open(p) if l.strip())
     kv = {k: int(v) for k, v in kv.items()}
