@@ -33,6 +33,9 @@ expect "RX 7800 XT: real pp_dpm_mclk 1218 MHz x 256 bits x 16 = 624 GB/s" "$W/rx
 "$RVD" --sysroot $F/rx580-legacy/root --only gpu.derived_peak --json "$W/rx580.json" \
     >"$W/rx580.txt" 2>&1
 expect "RX 580 (gfx803, no row): warn naming it, peaks unknown" "$W/rx580.json" 'c["gpu.derived_peak"]["status"] == "warn" and "gfx803" in c["gpu.derived_peak"]["summary"] and f["gpu.0.peak.fp16_tflops"] is None'
+# GFX8 counts 4 SIMDs a CU (GFX10+ 2): the card's 36 CUs, and the captured
+# pp_dpm_mclk's top level
+expect "RX 580: 36 CUs, mclk 1750 MHz" "$W/rx580.json" 'f["gpu.0.cu_count"] == 36 and f["gpu.0.mclk_max_mhz"] == 1750'
 
 # ---- 2. the peaks table is data: a --checks file without gfx942, and broken ones
 sed '/^  - arch: gfx942$/,/^    source:/d' checks.yaml >"$W/no942.yaml"

@@ -155,14 +155,14 @@ def kfd_gpu_node(r, n, props, vram, gpu_id, width, mem_clk):
 
 
 def props_text(gfx_tv, simd, device_id, location_id, render_minor, cpu_cores=0, capability=0x28000280,
-               simd_per_cu=2, local_mem=0, domain=0, engine_clk=2100):
+               simd_per_cu=2, local_mem=0, domain=0, engine_clk=2100, fw=100):
     return ("cpu_cores_count %d\nsimd_count %d\nmem_banks_count 1\ncaches_count 200\n"
             "io_links_count 1\nsimd_per_cu %d\nmax_waves_per_simd 16\nwave_front_size 64\n"
             "gfx_target_version %d\nvendor_id 4098\ndevice_id %d\nlocation_id %d\ndomain %d\n"
-            "drm_render_minor %d\nlocal_mem_size %d\nfw_version 100\ncapability %d\n"
+            "drm_render_minor %d\nlocal_mem_size %d\nfw_version %d\ncapability %d\n"
             "num_xcc 1\nmax_engine_clk_fcompute %d\n"
             % (cpu_cores, simd, simd_per_cu, gfx_tv, device_id, location_id, domain,
-               render_minor, local_mem, capability, engine_clk))
+               render_minor, local_mem, fw, capability, engine_clk))
 
 
 def location_id(bdf):
@@ -952,9 +952,12 @@ def machine_rx580(out):
     ])
     r.copy_capture(REAL + "/amdgpu-sysfs-rs/rx580", path)
     drm_card(r, path, "card0", 128, {})
+    # RX 580 (Polaris 20): 36 CUs of 4 SIMDs (GFX8 reports simd_per_cu 4;
+    # 2 is GFX10+), 256-bit GDDR5; mem_clk_max is the captured pp_dpm_mclk's
+    # top level, 1750 MHz
     kfd_gpu_node(r, 1, props_text(80003, 144, 0x67df, location_id(gpu), 128,
-                                  capability=0x00002280), 4294967296, 31001,
-                 width=256, mem_clk=2000)  # RX 580: 256-bit GDDR5, pp_dpm_mclk top 2000 MHz
+                                  capability=0x00002280, simd_per_cu=4), 4294967296, 31001,
+                 width=256, mem_clk=1750)
     r.file("/dev/kfd", "")
     td = torch(r, "/usr/lib/python3/dist-packages", "1.13.1")
     snapshot(r,
@@ -1269,8 +1272,10 @@ def rx6900xt_driven(out, hostname, degraded):
     root_port = os.path.dirname(os.path.dirname(os.path.dirname(path)))
     aer_files(r, root_port)
     drm_card(r, path, "card0", 128, {})
+    # KFD's fw_version is amdgpu's MEC firmware version, the one the
+    # capture's fw_version/mec_fw_version shows (0x00000068)
     kfd_gpu_node(r, 1, props_text(100300, 160, 0x73bf, location_id(gpu), 128,
-                                  capability=0x28000280), 17163091968, 41234,
+                                  capability=0x28000280, fw=0x68), 17163091968, 41234,
                  width=256, mem_clk=1000)  # RX 6900 XT: 256-bit GDDR6, pp_dpm_mclk top 1000 MHz
     r.file("/dev/kfd", "")
     site = "/home/grace/.local/lib/python3.12/site-packages"
@@ -1365,7 +1370,7 @@ def machine_rx6700xt_rocm54(out):
     path = [d for d, _, f in os.walk(r.p("/sys/devices")) if os.path.basename(d) == bdf][0]
     r.file(os.path.relpath(path, r.path) + "/device", "0x73df\n")
     kfd_gpu_node(r, 1, props_text(100301, 80, 0x73df, location_id(bdf), 128,
-                                  capability=0x28000280), 12868124672, 41235,
+                                  capability=0x28000280, fw=0x68), 12868124672, 41235,
                  width=192, mem_clk=1000)  # RX 6700 XT: 12 GiB, 192-bit GDDR6
     r.real = [(d, s) for d, s in r.real if not d.endswith("/device")]
     readme(r, "rx6700xt-rocm54", """

@@ -170,8 +170,9 @@ static void pcie(struct tel_gpu *g, const char *dir)
     uint64_t w;
     double gts;
     /* the marked DPM level is the link the SMU runs; on Navi the function's
-     * own link registers show the on-card switch's internal link instead */
-    if (have && p.nstar == 1) {
+     * own link registers show the on-card switch's internal link instead.
+     * Several marks that name one link still tell it */
+    if (have && p.nstar >= 1 && !p.star_conflict) {
         tel_gpu_set(g, TEL_PCIE_GTS, p.cur_gts, "pp_dpm_pcie");
         tel_gpu_set(g, TEL_PCIE_WIDTH, p.cur_width, "pp_dpm_pcie");
     } else {

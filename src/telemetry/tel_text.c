@@ -46,13 +46,22 @@ int tel_dpm_parse(const char *text, struct tel_dpm *out)
         int star = strip_star(line);
         unsigned lvl, mhz;
         char unit[4];
+        /* deep sleep: SMU 13.0.6 (MI300) and the APUs print the current
+         * clock as "S: %uMhz *" above the levels when it is below the
+         * lowest one. It is the clock now, not a level: no part of the
+         * range or of nstar (the marked levels) */
+        if (sscanf(line, "S: %u%3[MmHhZz]", &mhz, unit) == 2 && !strcasecmp(unit, "mhz")) {
+            if (star && out->cur < 0)
+                out->cur = mhz;
+            continue;
+        }
         /* amdgpu_pm.c prints "%d: %uMhz" (older kernels "%uMHz") */
         if (sscanf(line, "%u: %u%3[MmHhZz]", &lvl, &mhz, unit) != 3 || strcasecmp(unit, "mhz"))
             continue;
         if (out->n++ == 0)
             first = mhz;
         last = mhz;
-        if (star && out->nstar++ == 0)
+        if (star && out->nstar++ == 0 && out->cur < 0)
             out->cur = mhz;
     }
     if (!out->n)
@@ -78,6 +87,8 @@ int tel_dpm_pcie_parse(const char *text, struct tel_dpm_pcie *out)
         if (star && out->nstar++ == 0) {
             out->cur_gts = gts;
             out->cur_width = (int)width;
+        } else if (star && (gts != out->cur_gts || (int)width != out->cur_width)) {
+            out->star_conflict = 1;
         }
         if (gts > out->max_gts || (gts == out->max_gts && (int)width > out->max_width)) {
             out->max_gts = gts;

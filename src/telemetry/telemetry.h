@@ -188,17 +188,22 @@ void tel_proc_describe(const struct tel_sample *s, int gpu, struct strbuf *out);
 /* pp_dpm_sclk / pp_dpm_mclk: "N: <MHz>Mhz[ *]" lines. The range is the
  * first and the last level (RDNA3 prints the current clock as a middle
  * level "1: 31Mhz *" between the minimum and the maximum), cur = the first
- * level marked '*' (-1 when none is), n = levels. 0, or -EINVAL when no
- * line parses */
+ * level marked '*' (-1 when none is), n = levels, nstar = marked levels. A
+ * deep-sleep line "S: 19Mhz *" (SMU 13.0.6, APUs) gives cur and is no level.
+ * 0, or -EINVAL when no N: line parses */
 struct tel_dpm {
     int n, nstar;
     double min, max, cur;
 };
 int tel_dpm_parse(const char *text, struct tel_dpm *out);
 /* pp_dpm_pcie: "N: 16.0GT/s, x16 [619Mhz][ *]": the marked level's speed
- * and width (-1 when none is marked), and the top level's */
+ * and width (-1 when none is marked), and the top level's. The SMU marks
+ * every level equal to the link it runs, so a table whose levels are all
+ * one link (RX 7900 XT: three "16.0GT/s, x16 ... *") marks them all:
+ * star_conflict is 1 only when marked levels differ in speed or width,
+ * the one case where the mark does not tell the link */
 struct tel_dpm_pcie {
-    int n, nstar;
+    int n, nstar, star_conflict;
     double cur_gts, max_gts;
     int cur_width, max_width;
 };

@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (tel_dpm_parse(s, &d) == 0 && (d.n < 1 || d.nstar > d.n || d.min > d.max))
         abort();
     struct tel_dpm_pcie p;
-    if (tel_dpm_pcie_parse(s, &p) == 0 && (p.n < 1 || p.nstar > p.n))
+    if (tel_dpm_pcie_parse(s, &p) == 0 &&
+        (p.n < 1 || p.nstar > p.n || (p.star_conflict && p.nstar < 2)))
         abort();
     struct tel_fdinfo f;
     if (tel_fdinfo_parse(s, &f) == 0 && (!f.driver[0] || f.vram_bytes < -1 || f.engine_ns < -1))

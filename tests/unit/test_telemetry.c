@@ -58,6 +58,13 @@ static void test_dpm_real(void)
     CHECK(tel_dpm_parse("", &d) == -EINVAL);
     CHECK(tel_dpm_parse("garbage\n0: 12GHz *\n", &d) == -EINVAL);
     CHECK(tel_dpm_parse("0: 300Mhz\n1: 600Mhz\n", &d) == 0 && d.cur == -1 && d.nstar == 0);
+    /* deep sleep below the lowest level, as smu_v13_0_6_ppt.c prints it
+     * ("S: %uMhz *\n" before the levels; no capture of one here): the
+     * current clock, outside the range and the marked levels */
+    CHECK(tel_dpm_parse("S: 19Mhz *\n0: 500Mhz\n1: 1500Mhz\n2: 2100Mhz\n", &d) == 0);
+    CHECK(d.cur == 19 && d.n == 3 && d.nstar == 0 && d.min == 500 && d.max == 2100);
+    CHECK(tel_dpm_parse("S: 19Mhz\n0: 500Mhz *\n1: 2100Mhz\n", &d) == 0 && d.cur == 500);
+    CHECK(tel_dpm_parse("S: 19Mhz *\n", &d) == -EINVAL);
 }
 
 static void test_dpm_pcie_real(void)
@@ -74,16 +81,23 @@ static void test_dpm_pcie_real(void)
     t = real("rx7800xt", "pp_dpm_pcie");
     CHECK(tel_dpm_pcie_parse(t, &p) == 0 && p.n == 3 && p.cur_gts == 16.0 && p.max_width == 16);
     free(t);
-    t = real("rx7900xt", "pp_dpm_pcie"); /* every level marked */
-    CHECK(tel_dpm_pcie_parse(t, &p) == 0 && p.nstar == 3);
+    t = real("rx7900xt", "pp_dpm_pcie"); /* every level marked, all one link */
+    CHECK(tel_dpm_pcie_parse(t, &p) == 0 && p.nstar == 3 && !p.star_conflict);
+    CHECK(p.cur_gts == 16.0 && p.cur_width == 16);
     free(t);
     t = real("rx9070xt", "pp_dpm_pcie"); /* none marked */
     CHECK(tel_dpm_pcie_parse(t, &p) == 0 && p.nstar == 0 && p.cur_gts == -1);
     CHECK(p.max_gts == 8.0 && p.max_width == 16);
     free(t);
-    t = real("vega56", "pp_dpm_pcie");
-    CHECK(tel_dpm_pcie_parse(t, &p) == 0 && p.cur_gts == 8.0);
+    t = real("vega56", "pp_dpm_pcie"); /* two levels marked, one link */
+    CHECK(tel_dpm_pcie_parse(t, &p) == 0 && p.cur_gts == 8.0 && p.cur_width == 16);
+    CHECK(p.nstar == 2 && !p.star_conflict);
     free(t);
+    /* marks on different links do not tell the link */
+    CHECK(tel_dpm_pcie_parse("0: 2.5GT/s, x1 *\n1: 16.0GT/s, x16 *\n", &p) == 0);
+    CHECK(p.nstar == 2 && p.star_conflict);
+    CHECK(tel_dpm_pcie_parse("0: 16.0GT/s, x8 *\n1: 16.0GT/s, x16 *\n", &p) == 0);
+    CHECK(p.star_conflict);
     CHECK(tel_dpm_pcie_parse("0: fast\n", &p) == -EINVAL);
 }
 
@@ -212,8 +226,10 @@ static void test_sampler(void)
     CHECK(fabs(g->v[TEL_TEMP_MEM_C] - 68) < 1e-9 && fabs(g->v[TEL_TEMP_MEM_LIMIT_C] - 108) < 1e-9);
     CHECK(g->src[TEL_BUSY_PCT] && g->v[TEL_BUSY_PCT] == 3);
     CHECK(g->v[TEL_VRAM_USED_B] == 641728512.0);
-    /* every level of this pp_dpm_pcie is marked: the link files instead */
-    CHECK_STR(g->src[TEL_PCIE_GTS], "current_link_speed");
+    /* every level of this pp_dpm_pcie is marked, and all are one link: the
+     * SMU's link, not the function's own link files */
+    CHECK_STR(g->src[TEL_PCIE_GTS], "pp_dpm_pcie");
+    CHECK_STR(g->src[TEL_PCIE_WIDTH], "pp_dpm_pcie");
     CHECK(g->v[TEL_PCIE_GTS] == 16.0 && g->v[TEL_PCIE_WIDTH] == 16);
     /* not in this fixture: unknown with the reason, never 0 */
     CHECK(!g->src[TEL_GTT_USED_B] && strstr(g->why[TEL_GTT_USED_B], "mem_info_gtt_used"));
