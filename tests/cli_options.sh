@@ -275,5 +275,6 @@ while IFS='~' read -r cmd opt cls without with regex; do
     esac
 done <"$D/rows"
 
-echo "cli_options: $pass passed, $fail failed ($n rows)"
+echo "cli_options: $n rows"
+echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

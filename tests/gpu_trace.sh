@@ -100,7 +100,7 @@ sys.exit(1 if d else 0)
 PY
 
 # ---- 3. an unwritable trace path is a usage error --------------------------
-fake --trace-gpu "$W/no/such/dir/t.txt" >/dev/null 2>"$W/bad.err"
+fake --level standard --trace-gpu "$W/no/such/dir/t.txt" >/dev/null 2>"$W/bad.err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "cannot write the GPU trace '.*no/such/dir/t.txt'" "$W/bad.err" && ok ||
     bad "unwritable trace: exit $rc, $(head -1 "$W/bad.err")"
