@@ -89,7 +89,6 @@ check~--dtype~rejected~~$R --sysroot $F --level standard --dtype fp16~--dtype: t
 check~--gpu~reason~no GPU runtime sees a device on the test machine: the per-GPU probes have nothing to pick~$R --level standard --gpu 0~--gpu 0: no GPU runtime shows a device|gpu\.
 check~--gpu~rejected~~$R --sysroot $F --gpu 0~--gpu 0: the GPU probes run at --level standard or full
 check~--memtest-fraction~reason~the memory test needs a GPU, which the test machine lacks~$R --level standard --only gpu.memtest --memtest-fraction 0.1~gpu\.memtest
-check~--memtest-fraction~rejected~~$R --sysroot $F --level standard --memtest-fraction 0.1~--memtest-fraction: the memory test runs on this host's GPUs; --sysroot
 check~--memtest-fraction~rejected~~$R --memtest-fraction 0.1~--memtest-fraction: the GPU probes run at --level standard or full
 check~--trace-gpu~used~$R --sysroot $F --level standard --only gpu.runtime~$R --sysroot $F --level standard --only gpu.runtime --trace-gpu $D/t.txt && cat $D/t.txt~
 check~--trace-gpu~rejected~~$R --sysroot $F --trace-gpu $D/t.txt~--trace-gpu: the GPU probes run at --level standard or full
