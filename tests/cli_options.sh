@@ -219,7 +219,7 @@ soak~--duration~used~$R soak~$R soak --duration 1 --preset tiny --backend cpu~
 soak~--preset~used~$R soak --duration 1 --backend cpu --dtype fp32 --preset tests/vla/no-such.yaml~$R soak --duration 1 --backend cpu --preset tiny~
 soak~--dtype~reason~no GPU here: the auto backend falls back to the fp32 cpu self-test and says which dtype was asked~$R soak --duration 1 --preset tiny --dtype fp16~tiny fp16 for 1 s
 soak~--dtype~rejected~~$R soak --duration 1 --preset tiny --backend cpu --dtype bf16~--backend cpu is the fp32 reference; --dtype bf16 does not apply
-soak~--backend~reason~no GPU here: only the cpu backend runs; hip says why it cannot~$R soak --duration 1 --preset tiny --backend hip~hip
+soak~--backend~reason~no GPU here: only the cpu backend runs; hip says why it cannot (libamdhip64 installed or not)~$R soak --duration 1 --preset tiny --backend hip~the pass stopped: (the hip runtime|no GPU runtime loads \(HIP)
 soak~--json~used~$R soak --duration 1 --preset tiny --backend cpu~$R soak --duration 1 --preset tiny --backend cpu --json -~
 soak~--sysroot~used~$R soak --duration 1 --preset tiny --backend cpu~$R soak --duration 1 --preset tiny --backend cpu --sysroot $F~
 soak~--load~reason~no GPU here: the cpu fallback runs no load and the header names the one asked~$R soak --duration 1 --preset tiny --load none~load: none
