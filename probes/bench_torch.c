@@ -37,7 +37,7 @@ void probe_bench_torch(FILE *f, const char *python, const struct vla_preset *p,
     fflush(f);
     /* a preset file by its path, a built-in one by its name */
     probe_torch_collect(&fs, python ? python : "python3",
-                        p->source && access(p->source, R_OK) == 0 ? p->source : p->name);
+                        p->source && access(p->source, R_OK) == 0 ? p->source : p->name, 0);
     const struct fact *av = fact_get(&fs, "torch.available");
     if (!av || av->type != FACT_BOOL || !av->b) {
         fprintf(f, "\nPyTorch: not measured: %s\n", str_fact(&fs, "torch.why"));

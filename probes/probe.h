@@ -14,6 +14,10 @@
 extern const struct probe probe_table[];
 extern const size_t probe_count;
 
+/* the table's row named name, or NULL: how a command outside the probes
+ * (soak's host line, the dashboard's workload) reaches one probe */
+const struct probe *probe_find(const char *name);
+
 /* run every probe up to ctx->level, in table order; probes with needs_gpu
  * run in an isolated child (src/gpu/isolate.h), the per-GPU ones once per
  * device of ctx->opts->gpus. -1 after an error() when --gpu is malformed or
@@ -32,10 +36,6 @@ void probes_select(const struct strlist *facts, int per_gpu, struct strlist *out
 void probes_select_finish(struct strlist *out, enum level level);
 /* the probes a probe reads facts of, "a,b" (each earlier in the table), or NULL */
 const char *probe_needs_of(const char *probe);
-/* the checks whose `timeout:` sets the GPU probes' budgets (NULL: defaults) */
-void probes_set_checks(const struct checkset *cs);
-/* the checks set above (its `peaks:` table feeds probe_peaks.c), or NULL */
-const struct checkset *probes_checks(void);
 
 /* shared by probes: environment variables recorded in the "environ" query;
  * NULL when unset. Only variables on the whitelist in probe_env.c are ever

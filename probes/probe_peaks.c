@@ -210,7 +210,7 @@ int probe_peaks_run(struct probe_ctx *ctx)
 {
     struct factset *fs = ctx->facts;
     static const struct peak_table none = {NULL, 0};
-    const struct checkset *cs = probes_checks();
+    const struct checkset *cs = probe_ctx_checks(ctx);
     const struct peak_table *t = cs ? &cs->peaks : &none;
     const struct fact *count = fact_get(fs, "gpu.count");
     for (int g = 0; count && count->type == FACT_INT && g < count->i && g < 4096; g++)

@@ -734,7 +734,7 @@ static void python_interpreter_facts(struct probe_ctx *ctx)
             fact_set_errno(fs, python_torch_facts[i], qsrc, rc);
         char *why = xasprintf("the python query failed: %s", strerror(-rc));
         python_env_facts(fs, qsrc, NULL, NULL, NULL, NULL, why);
-        python_wheel_fact(fs, probes_checks(), NULL);
+        python_wheel_fact(fs, probe_ctx_checks(ctx), NULL);
         free(why);
         return;
     }
@@ -792,7 +792,7 @@ static void python_interpreter_facts(struct probe_ctx *ctx)
     python_env_facts(fs, src, a.prefix, a.base_prefix, a.version,
                      a.has_torch_dir && a.torch_dir && *a.torch_dir ? a.torch_dir : NULL, NULL);
 out:
-    python_wheel_fact(fs, probes_checks(), a.error ? NULL : a.version);
+    python_wheel_fact(fs, probe_ctx_checks(ctx), a.error ? NULL : a.version);
     free(src);
     python_answer_release(&a);
 }

@@ -178,7 +178,7 @@ const char *probe_needs_of(const char *probe)
     return NULL;
 }
 
-static const struct probe *probe_find(const char *name)
+const struct probe *probe_find(const char *name)
 {
     for (size_t i = 0; i < probe_count; i++)
         if (strcmp(probe_table[i].name, name) == 0)
@@ -249,25 +249,13 @@ void probes_select_finish(struct strlist *out, enum level level)
             select_probe(out, probe_table[i].name);
 }
 
-static const struct checkset *budget_checks;
-
-void probes_set_checks(const struct checkset *cs)
-{
-    budget_checks = cs;
-}
-
-const struct checkset *probes_checks(void)
-{
-    return budget_checks;
-}
-
 /* a GPU probe's budget: the largest `timeout:` of the checks that name it
  * with `probe:` (checks.yaml), else the default */
-static double probe_budget_s(const char *probe)
+static double probe_budget_s(const struct checkset *cs, const char *probe)
 {
     double b = 0;
-    for (size_t i = 0; budget_checks && i < budget_checks->n; i++) {
-        const struct check *c = &budget_checks->v[i];
+    for (size_t i = 0; cs && i < cs->n; i++) {
+        const struct check *c = &cs->v[i];
         if (c->probe && strcmp(c->probe, probe) == 0 && c->timeout_s > b)
             b = c->timeout_s;
     }
@@ -298,7 +286,8 @@ static int resolve_gpus(struct probe_ctx *ctx, struct gpu_select *sel)
         for (size_t i = 0; i < probe_count; i++)
             if (strcmp(probe_table[i].name, "gpu_runtime") == 0) {
                 probes_pick_hip_dir(ctx->facts);
-                isolate_run(&probe_table[i], ctx, probe_budget_s("gpu_runtime"));
+                isolate_run(&probe_table[i], ctx,
+                            probe_budget_s(probe_ctx_checks(ctx), "gpu_runtime"));
             }
     if (gpu_select_resolve(ctx->facts, sel, why, sizeof(why)))
         return error("%s", why);
@@ -327,12 +316,12 @@ int probes_run_all(struct probe_ctx *ctx)
         if (p->needs_gpu == PROBE_GPU_EACH) {
             if (resolve_gpus(ctx, &sel))
                 return -1;
-            probe_run_each_gpu(p, ctx, probe_budget_s(p->name), &sel);
+            probe_run_each_gpu(p, ctx, probe_budget_s(probe_ctx_checks(ctx), p->name), &sel);
             continue;
         }
         if (p->needs_gpu) {
             /* never in this process: a GPU runtime stays out of the parent */
-            isolate_run(p, ctx, probe_budget_s(p->name));
+            isolate_run(p, ctx, probe_budget_s(probe_ctx_checks(ctx), p->name));
             continue;
         }
         char name[FACT_NAME_MAX];

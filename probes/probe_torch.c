@@ -147,9 +147,8 @@ static int doctor_shared(const struct vla_preset *p, const char *wpath, float **
     return rc;
 }
 
-static double budget_s(void)
+static double budget_s(const struct checkset *cs)
 {
-    const struct checkset *cs = probes_checks();
     double b = 0;
     for (size_t i = 0; cs && i < cs->n; i++)
         if (cs->v[i].probe && strcmp(cs->v[i].probe, "torch") == 0 && cs->v[i].timeout_s > b)
@@ -472,7 +471,8 @@ int probe_torch_run(struct probe_ctx *ctx)
         return 0;
     }
     return probe_torch_collect(fs, exe,
-                               ctx->opts && ctx->opts->vla_preset ? ctx->opts->vla_preset : "pi0");
+                               ctx->opts && ctx->opts->vla_preset ? ctx->opts->vla_preset : "pi0",
+                               budget_s(probe_ctx_checks(ctx)));
 }
 
 /* a bare name is looked up on PATH: execve needs a path */
@@ -495,7 +495,7 @@ static char *find_exe(const char *exe)
     return found ? found : xasprintf("%s", exe);
 }
 
-int probe_torch_collect(struct factset *fs, const char *exe_in, const char *want)
+int probe_torch_collect(struct factset *fs, const char *exe_in, const char *want, double budget)
 {
     char *exe_path = find_exe(exe_in);
     const char *exe = exe_path;
@@ -555,7 +555,8 @@ int probe_torch_collect(struct factset *fs, const char *exe_in, const char *want
         struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
         int timed_out = 0;
         double t0 = util_mono_s();
-        char *why = run_child(argv, budget_s(), &out, &err, &timed_out);
+        char *why =
+            run_child(argv, budget > 0 ? budget : TORCH_DEFAULT_BUDGET_S, &out, &err, &timed_out);
         fact_set_float(fs, "torch.wall_s", util_mono_s() - t0, SRC);
         fact_set_bool(fs, "torch.timed_out", timed_out, SRC);
         /* the raw answer, for the docs' record of which kernels ran */

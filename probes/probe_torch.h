@@ -11,8 +11,9 @@
 
 /* run torch_probe.py under interpreter exe (a path, or a name looked up on
  * PATH) on preset want (a name or a .yaml path); torch.* facts into fs,
- * unknown with the reason where the answer lacks them. 0. */
-int probe_torch_collect(struct factset *fs, const char *exe, const char *want);
+ * unknown with the reason where the answer lacks them; budget_s bounds the
+ * probe's wall time (0: the default). 0. */
+int probe_torch_collect(struct factset *fs, const char *exe, const char *want, double budget_s);
 
 /* `bench --torch`: the table (probes/bench_torch.c; main sets
  * vla_bench_torch_hook to it) */

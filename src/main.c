@@ -485,7 +485,7 @@ static int cmd_check(struct opts *o, int argc, char **argv)
         probes_select_finish(&only_probes, pctx.level);
         o->probe.only_probes = &only_probes;
     }
-    probes_set_checks(&cs); /* GPU probe budgets from `timeout:` */
+    o->probe.checks = &cs; /* GPU probe budgets from `timeout:`, peaks, wheel data */
     int probed = -1;
     if (o->probe.gpus && pctx.level == LEVEL_QUICK)
         error("--gpu %s: the GPU probes run at --level standard or full (or with --only naming "

@@ -22,6 +22,11 @@ struct probe_opts {
     const char *gpus;
     /* --memtest-fraction: the share of free VRAM the memory test covers; 0 = by level */
     double memtest_fraction;
+    /* the loaded checks, passed rather than kept in a static so that the data
+     * flow from checks.yaml into the probes stays visible: their `timeout:`
+     * sets the GPU probes' budgets, their `peaks:` table feeds probe_peaks.c,
+     * their wheel-index data the python and torch probes; NULL = defaults */
+    const struct checkset *checks;
 };
 
 struct probe_ctx {
@@ -31,6 +36,12 @@ struct probe_ctx {
     /* in a per-GPU probe's child: the runtime device to measure (0 by default) */
     int device;
 };
+
+/* ctx's checks (probe_opts.checks), or NULL */
+static inline const struct checkset *probe_ctx_checks(const struct probe_ctx *ctx)
+{
+    return ctx && ctx->opts ? ctx->opts->checks : NULL;
+}
 
 enum { PROBE_HOST = 0, PROBE_GPU_ONCE = 1, PROBE_GPU_EACH = 2, PROBE_GPU_PAIRS = 3 };
 

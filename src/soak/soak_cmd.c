@@ -492,11 +492,10 @@ static const struct probe soak_probe = {"soak", LEVEL_SOAK, 1, child_run,
 static void host_facts(struct factset *fs)
 {
     static const struct probe_opts none = {0};
-    for (size_t i = 0; i < probe_count; i++)
-        if (!strcmp(probe_table[i].name, "host")) {
-            struct probe_ctx ctx = {fs, LEVEL_QUICK, &none, 0};
-            probe_table[i].run(&ctx);
-        }
+    const struct probe *host = probe_find("host");
+    struct probe_ctx ctx = {fs, LEVEL_QUICK, &none, 0};
+    if (host)
+        host->run(&ctx);
 }
 
 static void print_summary(const struct factset *fs)

@@ -83,9 +83,9 @@ void tui_model_run_checks(struct tui_model *m)
         results_release(&m->res);
     m->have_res = 0;
     factset_release(&m->check_facts);
-    static const struct probe_opts none = {0};
-    struct probe_ctx pctx = {&m->check_facts, LEVEL_QUICK, m->popts ? m->popts : &none, 0};
-    probes_set_checks(&m->cs);
+    struct probe_opts po = m->popts ? *m->popts : (struct probe_opts){0};
+    po.checks = &m->cs;
+    struct probe_ctx pctx = {&m->check_facts, LEVEL_QUICK, &po, 0};
     probes_run_all(&pctx);
     struct run_filter flt = {LEVEL_QUICK, NULL};
     if (checks_run(&m->cs, &m->check_facts, &flt, &m->res) == 0)

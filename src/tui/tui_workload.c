@@ -43,14 +43,6 @@ static void tie_to_helper(void)
         close(helper_wfd); /* EOF for the dashboard means the helper is done */
 }
 
-static const struct probe *vla_probe(void)
-{
-    for (size_t i = 0; i < probe_count; i++)
-        if (strcmp(probe_table[i].name, "vla") == 0)
-            return &probe_table[i];
-    return NULL;
-}
-
 static void __attribute__((noreturn))
 helper_main(const struct tui_workload *w, int wfd, pid_t parent)
 {
@@ -82,7 +74,7 @@ helper_main(const struct tui_workload *w, int wfd, pid_t parent)
     helper_self = getpid();
     pthread_atfork(NULL, NULL, tie_to_helper);
     struct factset fs = FACTSET_INIT;
-    const struct probe *p = vla_probe();
+    const struct probe *p = probe_find("vla");
     if (p) {
         struct probe_ctx ctx = {&fs, LEVEL_FULL, &w->popts, 0};
         isolate_run(p, &ctx, w->budget_s);

@@ -170,9 +170,8 @@ static void test_probe(const struct checkset *cs)
     fact_set_int(&fs, "runtime.dev.1.gpu", 0, "test");
     fact_set_unknown(&fs, "runtime.dev.1.clock_khz", "test", "not reported");
 
-    struct probe_opts po = {0};
+    struct probe_opts po = {.checks = cs};
     struct probe_ctx ctx = {&fs, LEVEL_STANDARD, &po, 0};
-    probes_set_checks(cs);
     CHECK(probe_peaks_run(&ctx) == 0);
     CHECK(F(&fs, "gpu.0.sclk_max_mhz") == 2100 && F(&fs, "gpu.0.mclk_max_mhz") == 1300);
     CHECK(F(&fs, "gpu.0.vram_width_bits") == 8192);
@@ -200,8 +199,8 @@ static void test_probe(const struct checkset *cs)
     CHECK(b && b->type == FACT_STR && strstr(b->s, "2100 MHz (sysfs)"));
     factset_release(&fs);
 
-    /* no checks set (a unit caller): nothing is derived, and it says so */
-    probes_set_checks(NULL);
+    /* no checks passed (a unit caller): nothing is derived, and it says so */
+    po.checks = NULL;
     fact_set_int(&fs, "gpu.count", 1, "test");
     fact_set_str(&fs, "gpu.0.gfx", "gfx942", "test");
     CHECK(probe_peaks_run(&ctx) == 0);

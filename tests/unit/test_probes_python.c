@@ -346,9 +346,13 @@ static const char torch_rocm_version_py[] =
     "git_version = '55e93013211e3d9a52e259aee5df4f6198a3cdcc'\n"
     "hip: Optional[str] = '6.0.32830-d62f6a171'\n";
 
+/* the loaded checks, passed in the probe options as main() does */
+static const struct checkset *test_checks;
+
 static void run_probe(struct factset *fs, const char *requirements, const char *python)
 {
-    struct probe_opts opts = {.requirements = requirements, .python = python};
+    struct probe_opts opts = {
+        .requirements = requirements, .python = python, .checks = test_checks};
     struct probe_ctx ctx = {fs, LEVEL_QUICK, &opts, 0};
     CHECK(probe_python_run(&ctx) == 0);
 }
@@ -751,7 +755,7 @@ int main(void)
     struct checkset cs;
     /* RVD_TEST_CHECKS: a mutant of checks.yaml (make mutation) */
     CHECK(checks_load_default(&cs, getenv("RVD_TEST_CHECKS")) == 0);
-    probes_set_checks(&cs);
+    test_checks = &cs;
     test_wheel_pick(&cs);
     test_wheel_gfx_verified();
     char tmpl[] = "/tmp/test_probes_python.XXXXXX";
@@ -774,7 +778,7 @@ int main(void)
 
     if (nftw(base, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
         fprintf(stderr, "cannot remove %s\n", base);
-    probes_set_checks(NULL);
+    test_checks = NULL;
     checks_release(&cs);
     return test_report();
 }
