@@ -194,21 +194,6 @@ struct lib {
     struct strlist targets;
 };
 
-/* split on tabs, keeping empty fields */
-static size_t split_tabs(char *line, char **f, size_t max)
-{
-    size_t n = 0;
-    while (n < max) {
-        f[n++] = line;
-        char *t = strchr(line, '\t');
-        if (!t)
-            break;
-        *t = '\0';
-        line = t + 1;
-    }
-    return n;
-}
-
 static size_t parse_scan(char *text, struct lib **out)
 {
     struct strlist lines = STRLIST_INIT;
@@ -217,7 +202,7 @@ static size_t parse_scan(char *text, struct lib **out)
     size_t n = 0;
     for (size_t i = 0; i < lines.n; i++) {
         char *f[6] = {0};
-        size_t nf = split_tabs(lines.v[i], f, 6);
+        size_t nf = str_split_fields(lines.v[i], f, 6);
         int elf = strcmp(f[0], "elf") == 0;
         if (nf < 3 || (!elf && strcmp(f[0], "tensile") != 0))
             continue;

@@ -191,20 +191,6 @@ static const char *type_name(int t)
     return t >= 0 && t < (int)ARRAY_SIZE(names) ? names[t] : "unknown type";
 }
 
-static size_t split_tabs(char *line, char **f, size_t max)
-{
-    size_t n = 0;
-    while (n < max) {
-        f[n++] = line;
-        char *t = strchr(line, '\t');
-        if (!t)
-            break;
-        *t = '\0';
-        line = t + 1;
-    }
-    return n;
-}
-
 static int is_amd(unsigned vendor, int type, int driver_id)
 {
     if (vendor != 0x1002 || type == VK_PHYSICAL_DEVICE_TYPE_CPU)
@@ -248,7 +234,7 @@ int probe_vulkan_run(struct probe_ctx *ctx)
     struct strbuf err = STRBUF_INIT;
     for (size_t i = 0; i < lines.n; i++) {
         char *f[9] = {0};
-        size_t nf = split_tabs(lines.v[i], f, 9);
+        size_t nf = str_split_fields(lines.v[i], f, 9);
         if (strcmp(f[0], "loader") == 0 && nf >= 2) {
             loader = strcmp(f[1], "1") == 0;
             if (!loader)

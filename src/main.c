@@ -1,6 +1,8 @@
-/* main.c - command line: a static command table (check, list, explain,
- * collect). Only main() exits. Exit codes: 0 no failure, 1 a failure (or a
- * warning with --strict), 2 usage or configuration error, 3 internal error. */
+/* main.c - command line: one static command table, `commands[]` below
+ * (check, list, explain, collect run here; bench, dashboard, diff, fleet,
+ * report, monitor and soak parse their own options in their folders). Only
+ * main() exits. Exit codes: 0 no failure, 1 a failure (or a warning with
+ * --strict), 2 usage or configuration error, 3 internal error. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,8 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-int util_verbose;
-
 /* one diagnostic line; its text may quote file names and file content, so
  * it is sanitised like every other string that reaches a terminal */
 static void diag(const char *prefix, const char *fmt, va_list ap)
@@ -379,6 +377,20 @@ void strlist_split(struct strlist *l, const char *s, const char *seps)
             strlist_add_owned(l, xstrndup(s, n));
         s += n;
     }
+}
+
+size_t str_split_fields(char *line, char **f, size_t max)
+{
+    size_t n = 0;
+    while (n < max) {
+        f[n++] = line;
+        char *t = strchr(line, '\t');
+        if (!t)
+            break;
+        *t = '\0';
+        line = t + 1;
+    }
+    return n;
 }
 
 char *str_colon_field(const char *line, int idx)

@@ -16,7 +16,6 @@ void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* stderr text with no prefix (file:line:col messages), sanitised like
  * error()'s */
 void eprint_safe(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-extern int util_verbose;
 
 /* A file the user named (checks.yaml, a preset, a requirements file, a
  * report): not a machine fact, so not read through rootfs. 0, or -errno
@@ -66,6 +65,10 @@ int str_ends(const char *s, const char *suffix);
 /* field idx (0-based) of a colon-separated line (/etc/passwd, /etc/group)
  * as a new string; NULL when the line has fewer fields */
 char *str_colon_field(const char *line, int idx);
+/* split line in place at each tab into at most max fields (what follows
+ * the max-th field is dropped): the rows of the probes' tab-separated queries. The
+ * number of fields, at least 1. */
+size_t str_split_fields(char *line, char **f, size_t max);
 int str_parse_u64(const char *s, uint64_t *out); /* decimal or 0x; 0 or -EINVAL */
 int str_parse_i64(const char *s, int64_t *out);
 int str_parse_double(const char *s, double *out);

@@ -56,6 +56,12 @@ int main(void)
     CHECK(str_safe_next("\xff", &unsafe, &cp) == 1 && unsafe == 2 && cp == 0xff);
     CHECK(str_safe_next("\xe2\x9c\x93", &unsafe, &cp) == 3 && unsafe == 0 && cp == 0x2713);
     CHECK(str_safe_next("", &unsafe, &cp) == 0);
+    /* str_split_fields: empty fields kept, what follows the last is dropped */
+    char row[] = "elf\t\tgfx90a\tx\ty", one[] = "";
+    char *fl[3] = {0};
+    CHECK(str_split_fields(row, fl, 3) == 3 && !strcmp(fl[0], "elf") && !*fl[1] &&
+          !strcmp(fl[2], "gfx90a"));
+    CHECK(str_split_fields(one, fl, 3) == 1 && fl[0] == one);
     /* user_file_strerror names the refusal of non-regular files */
     CHECK(strstr(user_file_strerror(-USER_FILE_NOT_REGULAR), "not a regular file") != NULL);
 
