@@ -321,6 +321,19 @@ man: $(BIN)
 	@RVD=$(BIN) sh tools/man-checks.sh
 .PHONY: man
 
+# every generator of committed files, in order (docs/ARCHITECTURE.md "Where
+# changes go"): the man page's lists, the bash completion, the monitor
+# schema's value lists, the boundary cases, then the fixtures' expected
+# verdicts (last: they read the checks the steps above describe). Review
+# `git diff` afterwards: each step's test fails while its file is stale.
+regen: $(BIN) $(BUILD)/tools/dead_rules
+	@RVD=$(BIN) sh tools/man-checks.sh
+	@sh tools/completion.sh $(BIN)
+	@/usr/bin/env python3 tools/gen_monitor_schema.py $(BIN)
+	@$(BUILD)/tools/dead_rules checks.yaml --cases tests/data/boundaries/cases.tsv
+	@RVD=$(BIN) sh tests/fixtures.sh --update >/dev/null
+.PHONY: regen
+
 format:
 	clang-format -i src/*.c src/*.h src/*/*.c src/*/*.h probes/*.c probes/*.h tests/unit/*.c tests/unit/*.h
 

@@ -30,6 +30,7 @@
 #include "snapshot/snapshot_redact.h"
 #include "soak/soak.h"
 #include "telemetry/monitor.h"
+#include "telemetry/telemetry.h"
 #include "tui/tui.h"
 #include "core/checks_man.h"
 #include "core/suggest.h"
@@ -671,6 +672,13 @@ int main(int argc, char **argv)
     vla_bench_torch_hook = probe_bench_torch; /* bench --torch: the probe a layer up */
     if (argc == 2 && strcmp(argv[1], "__complete-table") == 0)
         return complete_table();
+    /* the telemetry value table (tel_keys.h) that tools/gen_monitor_schema.py
+     * writes reports/monitor-schema.json's lists from */
+    if (argc == 2 && strcmp(argv[1], "__monitor-keys") == 0) {
+        for (int k = 0; k < TEL_NKEYS; k++)
+            printf("%s\t%s\t%s\n", tel_key_name(k), tel_key_unit(k), tel_key_meaning(k));
+        return 0;
+    }
     if (argc > 1 && argv[1][0] != '-') {
         cmd = NULL;
         for (size_t i = 0; i < ARRAY_SIZE(commands); i++)

@@ -265,5 +265,12 @@ rc=$?
 [ $rc -eq 0 ] && ok || bad "SIGINT csv: exit $rc"
 $PY -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); assert len(r) >= 2 and all(len(x) == len(r[0]) and x["pcie_max_width"] == "16" for x in r)' "$D/sig.csv" && ok || bad "SIGINT csv unparseable"
 
+# the schema's value lists are the telemetry table's (src/telemetry/tel_keys.h):
+# a value added to the table but not to the schema, or left in the schema
+# after it left the table, fails here; every value has a name, unit and meaning
+if $PY tools/gen_monitor_schema.py "$RVD" --check >"$D/gen.out" 2>&1; then ok; else bad "monitor schema stale: $(tail -1 "$D/gen.out")"; fi
+"$RVD" __monitor-keys >"$D/keys.tsv" 2>&1
+if awk -F'\t' 'NF != 3 || $1 == "" || $2 == "" || $3 == "" || seen[$1]++ { bad = 1 } END { exit bad || NR < 50 }' "$D/keys.tsv"; then ok; else bad "__monitor-keys: a row without name, unit or meaning, or a duplicate"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -22,65 +22,29 @@
 #define PATH_EVERY_S 1.0
 #define STATUS_MAX 600
 
-static const char *const key_names[TEL_NKEYS] = {
-    "sclk_mhz",
-    "sclk_min_mhz",
-    "sclk_max_mhz",
-    "mclk_mhz",
-    "mclk_min_mhz",
-    "mclk_max_mhz",
-    "power_w",
-    "power_cap_w",
-    "energy_j",
-    "temp_edge_c",
-    "temp_edge_limit_c",
-    "temp_junction_c",
-    "temp_junction_limit_c",
-    "temp_mem_c",
-    "temp_mem_limit_c",
-    "fan_rpm",
-    "fan_pct",
-    "busy_pct",
-    "mem_busy_pct",
-    "vram_used_bytes",
-    "vram_total_bytes",
-    "gtt_used_bytes",
-    "gtt_total_bytes",
-    "pcie_gts",
-    "pcie_width",
-    "pcie_max_gts",
-    "pcie_max_width",
-    "pcie_replays",
-    "pcie_path_width",
-    "pcie_path_gts",
-    "pcie_path_limited",
-    "link_slot_gts",
-    "link_slot_width",
-    "thr_acc_counter",
-    "thr_prochot_acc",
-    "thr_ppt_acc",
-    "thr_socket_thm_acc",
-    "thr_vr_thm_acc",
-    "thr_hbm_thm_acc",
-    "thr_spl_acc",
-    "thr_fppt_acc",
-    "thr_sppt_acc",
-    "thr_thm_core_acc",
-    "thr_thm_gfx_acc",
-    "thr_thm_soc_acc",
-    "pcie_l0_to_recov_acc",
-    "pcie_replay_acc",
-    "pcie_replay_rover_acc",
-    "pcie_nak_sent_acc",
-    "pcie_nak_rcvd_acc",
-    "pcie_other_end_recov_acc",
-    "temp_hbm_max_c",
-    "xcd_sclk_min_mhz",
-};
+#define TEL_KEY_NAME(e, name, unit, what) name,
+static const char *const key_names[TEL_NKEYS] = {TEL_KEYS(TEL_KEY_NAME)};
+#undef TEL_KEY_NAME
+#define TEL_KEY_UNIT(e, name, unit, what) unit,
+static const char *const key_units[TEL_NKEYS] = {TEL_KEYS(TEL_KEY_UNIT)};
+#undef TEL_KEY_UNIT
+#define TEL_KEY_WHAT(e, name, unit, what) what,
+static const char *const key_whats[TEL_NKEYS] = {TEL_KEYS(TEL_KEY_WHAT)};
+#undef TEL_KEY_WHAT
 
 const char *tel_key_name(enum tel_key k)
 {
     return (unsigned)k < TEL_NKEYS ? key_names[k] : "?";
+}
+
+const char *tel_key_unit(enum tel_key k)
+{
+    return (unsigned)k < TEL_NKEYS ? key_units[k] : "?";
+}
+
+const char *tel_key_meaning(enum tel_key k)
+{
+    return (unsigned)k < TEL_NKEYS ? key_whats[k] : "?";
 }
 
 /* engine time of one (pid, GPU) at the last sample, for busy % */

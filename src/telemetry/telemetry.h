@@ -23,83 +23,17 @@
 #include <stdint.h>
 
 #include "../core/util.h"
+#include "tel_keys.h"
 
-enum tel_key {
-    TEL_SCLK_MHZ,
-    TEL_SCLK_MIN_MHZ,
-    TEL_SCLK_MAX_MHZ,
-    TEL_MCLK_MHZ,
-    TEL_MCLK_MIN_MHZ,
-    TEL_MCLK_MAX_MHZ,
-    TEL_POWER_W,
-    TEL_POWER_CAP_W,
-    TEL_ENERGY_J,
-    TEL_TEMP_EDGE_C,
-    TEL_TEMP_EDGE_LIMIT_C,
-    TEL_TEMP_JUNCTION_C,
-    TEL_TEMP_JUNCTION_LIMIT_C,
-    TEL_TEMP_MEM_C,
-    TEL_TEMP_MEM_LIMIT_C,
-    TEL_FAN_RPM,
-    TEL_FAN_PCT,
-    TEL_BUSY_PCT,
-    TEL_MEM_BUSY_PCT,
-    TEL_VRAM_USED_B,
-    TEL_VRAM_TOTAL_B,
-    TEL_GTT_USED_B,
-    TEL_GTT_TOTAL_B,
-    TEL_PCIE_GTS,
-    TEL_PCIE_WIDTH,
-    TEL_PCIE_MAX_GTS,
-    TEL_PCIE_MAX_WIDTH,
-    TEL_PCIE_REPLAYS,
-    /* the path up to the root port (src/core/pci_path.h): the GPU function's
-     * own link reads x16 even behind an x8 or Gen3 hop. width: the hop with
-     * the largest width shortfall; gts: the hop furthest below its top speed
-     * (both among the hops that carry a link's judged end, the slot's
-     * included). limited: 1 when that width is below the GPU's max width or
-     * that speed below the GPU's current speed (not its max: idle links train
-     * down and the GPU's own link shows it), else 0. */
-    TEL_PCIE_PATH_WIDTH,
-    TEL_PCIE_PATH_GTS,
-    TEL_PCIE_PATH_LIMITED,
-    /* the slot's link (pci_path_slot: the on-card switch's upstream port of
-     * a Navi card, else the GPU), as pcie.link_stable reads it: the soak
-     * compares it window by window (a retrain or a lost lane) */
-    TEL_LINK_SLOT_GTS,
-    TEL_LINK_SLOT_WIDTH,
-    /* gpu_metrics counters (gpu_metrics.h), accumulated since the driver
-     * loaded: consumers judge their growth between samples, never the value.
-     * v1_6+ throttler residency, read against the accumulation counter */
-    TEL_THR_ACC,
-    TEL_THR_PROCHOT,
-    TEL_THR_PPT,
-    TEL_THR_SOCKET_THM,
-    TEL_THR_VR_THM,
-    TEL_THR_HBM_THM,
-    /* v3_0 (APU) throttle_residency_*: no accumulation counter */
-    TEL_THR_SPL,
-    TEL_THR_FPPT,
-    TEL_THR_SPPT,
-    TEL_THR_THM_CORE,
-    TEL_THR_THM_GFX,
-    TEL_THR_THM_SOC,
-    /* v1_4+ PCIe link health counters */
-    TEL_PCIE_L0_RECOV,
-    TEL_PCIE_REPLAY_ACC,
-    TEL_PCIE_REPLAY_ROVER,
-    TEL_PCIE_NAK_SENT,
-    TEL_PCIE_NAK_RCVD,
-    TEL_PCIE_OTHER_RECOV,
-    /* the hottest HBM stack (v1_1..v1_3 temperature_hbm[]) and the slowest
-     * XCD's current gfxclk (v1_4+ current_gfxclk[]) */
-    TEL_TEMP_HBM_MAX_C,
-    TEL_XCD_SCLK_MIN_MHZ,
-    TEL_NKEYS
-};
+#define TEL_KEY_ENUM(e, name, unit, what) e,
+enum tel_key { TEL_KEYS(TEL_KEY_ENUM) TEL_NKEYS };
+#undef TEL_KEY_ENUM
 
 /* "sclk_mhz", ... (the JSON and CSV names) */
 const char *tel_key_name(enum tel_key k);
+/* its unit ("MHz", "bytes", "count", ...) and one line of meaning */
+const char *tel_key_unit(enum tel_key k);
+const char *tel_key_meaning(enum tel_key k);
 
 #define TEL_WHY_MAX 96
 
