@@ -36,6 +36,12 @@ KERNELS := $(wildcard kernels/*.hip)
 OBJS    := $(SRCS:%.c=$(BUILD)/%.o) $(BUILD)/src/embed.o $(BUILD)/src/vla/embed_models.o
 OBJS    += $(BUILD)/kernels.o $(BUILD)/version_gen.o
 LIBOBJS := $(filter-out $(BUILD)/src/main.o,$(OBJS))
+# objects only the tests use (the code-object metadata reader behind
+# tests/unit/test_amdgpu_meta and tools/codeobj_table.sh): built, layer-checked
+# and linked into the tests like the rest, never shipped in the binary
+TEST_ONLY_OBJS := $(BUILD)/src/binscan/amdgpu_meta.o $(BUILD)/src/binscan/amdgpu_limits.o \
+                  $(BUILD)/src/binscan/msgpack.o
+BIN_OBJS := $(filter-out $(TEST_ONLY_OBJS),$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # fake vendor libraries (tests/fake/): a libamdhip64, a libhsa-runtime64 and a
@@ -66,9 +72,9 @@ $(BUILD)/.deps:
 	@tools/ensure-deps.sh build
 	@touch $@
 
-$(BIN): $(OBJS)
+$(BIN): $(BIN_OBJS)
 	$(call say,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS_ALL)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BIN_OBJS) $(LDLIBS_ALL)
 
 rocm-vla-doctor: $(BIN)
 	cp $(BIN) $@
