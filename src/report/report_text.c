@@ -269,6 +269,30 @@ static void write_to_fix(struct tw *t, const struct results *r)
     }
 }
 
+/* a per-GPU check that warned or failed on several GPUs: one line per such GPU
+ * with its own words, so that every GPU to drain is named (the check's
+ * line speaks of the worst) */
+static void write_gpu_lines(struct tw *t, const struct result *res, int hang)
+{
+    size_t bad = 0;
+    for (size_t j = 0; j < res->ngpus; j++)
+        bad += status_not_passing(res->gpus[j].st);
+    if (bad < 2) /* the check's line names the one GPU */
+        return;
+    for (size_t j = 0; j < res->ngpus; j++) {
+        const struct gpu_verdict *g = &res->gpus[j];
+        if (!status_not_passing(g->st)) /* a skip's reason is the check's */
+            continue;
+        char *line =
+            xasprintf("GPU %d (%s) %s: %s", g->gpu, g->pci ? g->pci : "PCI address unknown",
+                      status_name(g->st), g->summary);
+        tw_pad(t, hang + 2);
+        tw_text(t, line, hang + 4);
+        free(line);
+        tw_nl(t);
+    }
+}
+
 static void write_evidence(struct tw *t, const struct result *res, int hang)
 {
     tw_pad(t, hang);
@@ -398,6 +422,7 @@ void report_text_write(FILE *out, const struct report_meta *m, const struct resu
         tw_text(&t, s ? s : res->summary, hang);
         free(s);
         tw_nl(&t);
+        write_gpu_lines(&t, res, hang);
         if (o->verbose) {
             if (res->fix)
                 tw_fix(&t, res, hang, NULL);

@@ -69,6 +69,18 @@ const struct json *doc_start_with(const struct diff_doc *d);
  * string as prose (a command inside it cannot be told apart). 1 when the
  * check has a fix, else 0 with out empty */
 int doc_fix(const struct json *check, struct fix *out);
+/* one GPU's verdict of a per-GPU check, borrowed from the document */
+struct doc_gpu {
+    int gpu;
+    const char *pci; /* NULL when unknown */
+    const char *status, *rule, *summary;
+};
+/* a check's "gpus" (issue 34): the well-formed items (an index, a status
+ * name, a summary) in order, at most max; how many. 0 for a check judged
+ * once, or a report older than the array */
+size_t doc_check_gpus(const struct json *check, struct doc_gpu *out, size_t max);
+/* the most GPUs of one check the renderers draw */
+#define DOC_GPUS_MAX 256
 /* the summary's exit_code; -1 when absent */
 int doc_exit_code(const struct diff_doc *d);
 /* the fact as one line: its value (strings bare), or "unknown (reason)",
