@@ -8,7 +8,10 @@
 # naming every failing GPU, a JUnit testcase per GPU, the Prometheus
 # per-GPU series with gpu and pci labels read by a strict exposition-format
 # reader (and promtool where installed), the HTML and markdown per-GPU
-# tables. mi250x-degraded's GPU 1 warning must be stated too. Environment:
+# tables. mi250x-degraded's GPU 1 warning must be stated too. `fleet` on
+# both reports and a copy of the first: the drain list (node, GPU, check)
+# in text, JSON (against reports/fleet-schema.json) and HTML, and the two
+# reports of one host name flagged. Environment:
 # RVD (the binary), OUT (a scratch directory).
 set -u
 NAME=gpu_verdicts
@@ -23,8 +26,13 @@ F=tests/fixtures/mi300x-gpus-failing
     --html "$D/r.html" --markdown "$D/r.md" >"$D/r.txt" 2>"$D/r.err"
 rc=$?
 [ "$rc" = 1 ] && ok || bad "mi300x-gpus-failing: exit $rc, want 1 (see $D/r.err)"
-"$RVD" --sysroot tests/fixtures/mi250x-degraded/root --no-color >"$D/m.txt" 2>&1
+"$RVD" --sysroot tests/fixtures/mi250x-degraded/root --no-color --json "$D/m.json" >"$D/m.txt" 2>&1
 [ $? = 1 ] && ok || bad "mi250x-degraded: exit not 1"
+# the fleet of the two nodes and a second copy of the first (same host name)
+mkdir -p "$D/fleet"
+cp "$D/r.json" "$D/fleet/a.json" && cp "$D/m.json" "$D/fleet/b.json" && cp "$D/r.json" "$D/fleet/c.json"
+"$RVD" fleet "$D/fleet" --no-color --json "$D/fleet.json" --html "$D/fleet.html" >"$D/fleet.txt" 2>&1
+[ $? = 1 ] && ok || bad "fleet: exit not 1"
 
 if command -v xmllint >/dev/null 2>&1; then
     if xmllint --noout --schema reports/junit.xsd "$D/r.xml" 2>"$D/xsd.err"; then ok; else
@@ -216,6 +224,58 @@ md = open(D + "/r.md").read()
 for gpu, pci, stt in ((3, PCI[3], "fail"), (4, PCI[4], "fail"), (6, PCI[6], "fail"), (7, PCI[7], "warn")):
     check("  | %d | `%s` | %s |" % (gpu, pci, stt) in md, "markdown lacks the row of GPU %d" % gpu)
 check("| 0 | `0000:05:00.0`" not in md, "markdown lists a GPU that passed")
+# ---- fleet: the drain list in text, JSON and HTML; the duplicate host ----
+fl = json.load(open(D + "/fleet.json"))
+try:
+    import jsonschema
+    jsonschema.validate(fl, json.load(open("reports/fleet-schema.json")))
+    check(True, "")
+except ImportError:
+    pass
+except jsonschema.ValidationError as e:
+    check(False, "fleet JSON against reports/fleet-schema.json: %s" % e.message)
+drain = [(x["node"], x["file"].split("/")[-1], x["gpu"], x["check"]) for x in fl["drain"]]
+want_r = [("mi300x-node11", f, g, k) for f in ("a.json", "c.json")
+          for g, k in ((4, "gpu.thermal"), (6, "gpu.thermal"), (3, "gpu.ras"))]
+check([x for x in drain if x[0] == "mi300x-node11"] == want_r, "fleet drain of mi300x-node11: %r" % drain)
+check(("hpc-gpu12", "b.json", 0, "gpu.thermal") in drain and ("hpc-gpu12", "b.json", None, "kernel.svm") in drain,
+      "fleet drain of mi250x-degraded: %r" % drain)
+check(all(x["pci"] for x in fl["drain"] if x["gpu"] is not None), "a drained GPU without its PCI address")
+check([(x["hostname"], [f.split("/")[-1] for f in x["files"]]) for x in fl["duplicate_hosts"]] ==
+      [("mi300x-node11", ["a.json", "c.json"])], "duplicate hosts %r" % fl["duplicate_hosts"])
+ft = re.sub(r"\s+", " ", open(D + "/fleet.txt").read())
+for needle in ("Drain (node, GPU, the check that failed):", "mi300x-node11 GPU 3 (0000:75:00.0): gpu.ras fail:",
+               "mi300x-node11 GPU 6 (0000:e5:00.0): gpu.thermal fail:", "hpc-gpu12 the node: kernel.svm fail:",
+               "both report host 'mi300x-node11'"):
+    check(needle in ft, "fleet text lacks %r" % needle)
+class Drain(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.on, self.rows, self.row, self.cell, self.dup = False, [], None, None, ""
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table" and a.get("class") == "drain":
+            self.on = True
+        elif self.on and tag == "tr":
+            self.row = []
+        elif self.on and tag == "td":
+            self.cell = ""
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.on = False
+        elif self.on and tag == "td" and self.row is not None:
+            self.row.append(self.cell.strip()); self.cell = None
+        elif self.on and tag == "tr" and self.row:
+            self.rows.append(self.row); self.row = None
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+        self.dup += data
+h = Drain()
+h.feed(open(D + "/fleet.html").read())
+check(len(h.rows) == len(fl["drain"]) and ["mi300x-node11", "3", "0000:75:00.0", "gpu.ras"] in [r[:4] for r in h.rows],
+      "fleet page drain rows %r" % h.rows[:3])
+check("both report host" in h.dup, "fleet page does not flag the duplicate host")
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
 PY

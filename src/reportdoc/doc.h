@@ -81,6 +81,24 @@ struct doc_gpu {
 size_t doc_check_gpus(const struct json *check, struct doc_gpu *out, size_t max);
 /* the most GPUs of one check the renderers draw */
 #define DOC_GPUS_MAX 256
+
+/* one thing to take out of service (doc_drain.c): node is the index of its
+ * report, gpu -1 for the node as a whole (a failing check not judged per
+ * GPU); strings borrowed from the documents */
+struct doc_drain {
+    size_t node;
+    int gpu;
+    const char *pci, *check, *status, *summary;
+};
+/* every check that failed (fail, error or timeout) on docs[0..n), per GPU
+ * that failed it where the check has per-GPU verdicts, else the node; in
+ * node then check order. *out malloc'd (NULL when none); how many */
+size_t doc_drain_list(const struct diff_doc *const *docs, size_t n, struct doc_drain **out);
+/* the node's name: host.hostname, else the report's file name */
+const char *doc_node_name(const struct diff_doc *d);
+/* the first report before docs[i] with docs[i]'s host name, (size_t)-1 when
+ * none (or the name is unknown): two reports that claim one node */
+size_t doc_same_host(const struct diff_doc *const *docs, size_t i);
 /* the summary's exit_code; -1 when absent */
 int doc_exit_code(const struct diff_doc *d);
 /* the fact as one line: its value (strings bare), or "unknown (reason)",
