@@ -193,7 +193,7 @@ static void write_gpu_table(FILE *f, const struct json *c)
 {
     struct doc_gpu *g = xcalloc(DOC_GPUS_MAX, sizeof(*g));
     size_t n = doc_check_gpus(c, g, DOC_GPUS_MAX);
-    if (!n) {
+    if (n < 2) { /* one GPU: the check's summary is its own */
         free(g);
         return;
     }

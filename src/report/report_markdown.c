@@ -296,13 +296,13 @@ static void md_fix(const struct md *m, const struct json *c)
     fix_release(&fx);
 }
 
-/* a per-GPU check's verdict on each GPU that did not pass, a table inside
- * its list item (issue 34: which GPUs to drain) */
+/* a per-GPU check judged on several GPUs: each GPU that did not pass, a
+ * table inside its list item (issue 34: which GPUs to drain) */
 static void md_gpus(const struct md *m, const struct json *c)
 {
     struct doc_gpu *g = xcalloc(DOC_GPUS_MAX, sizeof(*g));
     size_t n = doc_check_gpus(c, g, DOC_GPUS_MAX), shown = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; n > 1 && i < n; i++) { /* one GPU: the summary is its */
         /* short to paste: the GPUs that passed are counted in the summary */
         if (!strcmp(g[i].status, "pass"))
             continue;
