@@ -11,7 +11,7 @@
 # tables. mi250x-degraded's GPU 1 warning must be stated too. `fleet` on
 # both reports and a copy of the first: the drain list (node, GPU, check)
 # in text, JSON (against reports/fleet-schema.json) and HTML, and the two
-# reports of one host name flagged. Environment:
+# reports of one host name, and of one GPU serial, flagged. Environment:
 # RVD (the binary), OUT (a scratch directory).
 set -u
 NAME=gpu_verdicts
@@ -31,8 +31,19 @@ rc=$?
 # the fleet of the two nodes and a second copy of the first (same host name)
 mkdir -p "$D/fleet"
 cp "$D/r.json" "$D/fleet/a.json" && cp "$D/m.json" "$D/fleet/b.json" && cp "$D/r.json" "$D/fleet/c.json"
+# and one of its GPUs again under another host name: a GPU moved or a copy
+/usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["host"]["hostname"] = d["facts"]["host.hostname"] = "mi300x-node12"
+for k in list(d["facts"]):
+    if k.endswith(".serial") and k != "gpu.5.serial":
+        d["facts"][k] = None
+json.dump(d, open(sys.argv[2], "w"))' "$D/r.json" "$D/fleet/d.json"
 "$RVD" fleet "$D/fleet" --no-color --json "$D/fleet.json" --html "$D/fleet.html" >"$D/fleet.txt" 2>&1
 [ $? = 1 ] && ok || bad "fleet: exit not 1"
+"$RVD" report "$D/r.json" --html "$D/redacted.html" --redact >/dev/null 2>&1
+[ $? = 0 ] && ok || bad "report --html --redact: exit not 0"
 
 if command -v xmllint >/dev/null 2>&1; then
     if xmllint --noout --schema reports/junit.xsd "$D/r.xml" 2>"$D/xsd.err"; then ok; else
@@ -234,7 +245,7 @@ except ImportError:
     pass
 except jsonschema.ValidationError as e:
     check(False, "fleet JSON against reports/fleet-schema.json: %s" % e.message)
-drain = [(x["node"], x["file"].split("/")[-1], x["gpu"], x["check"]) for x in fl["drain"]]
+drain = [(x["node"], x["file"].split("/")[-1], x["gpu"], x["check"]) for x in fl["drain"] if x["node"] != "mi300x-node12"]
 want_r = [("mi300x-node11", f, g, k) for f in ("a.json", "c.json")
           for g, k in ((4, "gpu.thermal"), (6, "gpu.thermal"), (3, "gpu.ras"))]
 check([x for x in drain if x[0] == "mi300x-node11"] == want_r, "fleet drain of mi300x-node11: %r" % drain)
@@ -243,10 +254,13 @@ check(("hpc-gpu12", "b.json", 0, "gpu.thermal") in drain and ("hpc-gpu12", "b.js
 check(all(x["pci"] for x in fl["drain"] if x["gpu"] is not None), "a drained GPU without its PCI address")
 check([(x["hostname"], [f.split("/")[-1] for f in x["files"]]) for x in fl["duplicate_hosts"]] ==
       [("mi300x-node11", ["a.json", "c.json"])], "duplicate hosts %r" % fl["duplicate_hosts"])
+check([(x["serial"], [f.split("/")[-1] for f in x["files"]]) for x in fl["duplicate_gpus"]] ==
+      [("692413000101", ["a.json", "c.json"]), ("692413000106", ["a.json", "d.json"])],
+      "duplicate GPUs %r" % fl["duplicate_gpus"])
 ft = re.sub(r"\s+", " ", open(D + "/fleet.txt").read())
 for needle in ("Drain (node, GPU, the check that failed):", "mi300x-node11 GPU 3 (0000:75:00.0): gpu.ras fail:",
                "mi300x-node11 GPU 6 (0000:e5:00.0): gpu.thermal fail:", "hpc-gpu12 the node: kernel.svm fail:",
-               "both report host 'mi300x-node11'"):
+               "both report host 'mi300x-node11'", "d.json both report the GPU of serial '692413000106'"):
     check(needle in ft, "fleet text lacks %r" % needle)
 class Drain(HTMLParser):
     def __init__(self):
@@ -275,7 +289,12 @@ h = Drain()
 h.feed(open(D + "/fleet.html").read())
 check(len(h.rows) == len(fl["drain"]) and ["mi300x-node11", "3", "0000:75:00.0", "gpu.ras"] in [r[:4] for r in h.rows],
       "fleet page drain rows %r" % h.rows[:3])
-check("both report host" in h.dup, "fleet page does not flag the duplicate host")
+check("both report host" in h.dup and "both report the GPU of serial 692413000106" in h.dup,
+      "fleet page does not flag the duplicate host and GPU")
+# the serials are redacted like the host name on a page to share
+red = open(D + "/redacted.html").read()
+check("692413000" not in red and "&lt;serial&gt;" in red and "692413000" in open(D + "/r.html").read(),
+      "report --html --redact does not hide the GPU serials")
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
 PY

@@ -284,18 +284,24 @@ static void put_drain(FILE *out, const struct fleet *f, size_t W)
         free(line);
     }
     free(dr);
-    for (size_t i = 0; i < f->n; i++) {
-        size_t j = doc_same_host(docs, i);
-        if (j == (size_t)-1)
-            continue;
-        char *line = xasprintf("duplicate: %s and %s both report host '%s': one node twice, or "
-                               "two nodes with one name (its row and figures count twice)",
-                               docs[j]->name, docs[i]->name, doc_node_name(docs[i]));
-        char *safe = str_sanitize(line, 0);
-        fputc('\n', out);
-        put_wrapped(out, safe, 0, 4, W);
-        free(safe);
-        free(line);
+    for (int kind = 0; kind < 2; kind++) {
+        struct doc_dup *du;
+        size_t nd = kind ? doc_same_gpus(docs, f->n, &du) : doc_same_hosts(docs, f->n, &du);
+        for (size_t i = 0; i < nd; i++) {
+            char *line =
+                kind ? xasprintf("duplicate: %s and %s both report the GPU of serial '%s': one "
+                                 "report twice, or a GPU moved between nodes",
+                                 docs[du[i].first]->name, docs[du[i].later]->name, du[i].serial)
+                     : xasprintf("duplicate: %s and %s both report host '%s': one node twice, or "
+                                 "two nodes with one name (its row and figures count twice)",
+                                 docs[du[i].first]->name, docs[du[i].later]->name, du[i].serial);
+            char *safe = str_sanitize(line, 0);
+            fputc('\n', out);
+            put_wrapped(out, safe, 0, 4, W);
+            free(safe);
+            free(line);
+        }
+        free(du);
     }
     free(docs);
 }
@@ -378,21 +384,23 @@ static void json_drain(FILE *out, const struct fleet *f)
     }
     fputs(n ? "\n  ],\n  \"duplicate_hosts\": [" : "],\n  \"duplicate_hosts\": [", out);
     free(dr);
-    int first = 1;
-    for (size_t i = 0; i < f->n; i++) {
-        size_t j = doc_same_host(docs, i);
-        if (j == (size_t)-1)
-            continue;
-        fputs(first ? "\n    {\"hostname\": " : ",\n    {\"hostname\": ", out);
-        first = 0;
-        json_write_string(out, doc_node_name(docs[i]));
-        fputs(", \"files\": [", out);
-        json_write_string(out, docs[j]->name);
-        fputs(", ", out);
-        json_write_string(out, docs[i]->name);
-        fputs("]}", out);
+    for (int kind = 0; kind < 2; kind++) {
+        struct doc_dup *du;
+        size_t nd = kind ? doc_same_gpus(docs, f->n, &du) : doc_same_hosts(docs, f->n, &du);
+        if (kind)
+            fputs("  \"duplicate_gpus\": [", out);
+        for (size_t i = 0; i < nd; i++) {
+            fprintf(out, "%s\n    {\"%s\": ", i ? "," : "", kind ? "serial" : "hostname");
+            json_write_string(out, du[i].serial);
+            fputs(", \"files\": [", out);
+            json_write_string(out, docs[du[i].first]->name);
+            fputs(", ", out);
+            json_write_string(out, docs[du[i].later]->name);
+            fputs("]}", out);
+        }
+        fputs(nd ? "\n  ],\n" : "],\n", out);
+        free(du);
     }
-    fputs(first ? "],\n" : "\n  ],\n", out);
     free(docs);
 }
 

@@ -155,15 +155,19 @@ static void drain_table(FILE *f, const struct diff_doc *docs, size_t n)
     if (nd)
         fputs("</tbody>\n</table>\n", f);
     free(dr);
-    for (size_t i = 0; i < n; i++) {
-        size_t j = doc_same_host(d, i);
-        if (j == (size_t)-1)
-            continue;
-        html_el(f, "<p class=\"duplicate\">Duplicate: <code>", d[j]->name, "</code> and <code>");
-        html_el(f, "", d[i]->name, "</code> both report host ");
-        html_el(f, "<code>", doc_node_name(d[i]),
-                "</code>: one node twice, or two nodes with one "
-                "name.</p>\n");
+    for (int kind = 0; kind < 2; kind++) {
+        struct doc_dup *du;
+        size_t ndup = kind ? doc_same_gpus(d, n, &du) : doc_same_hosts(d, n, &du);
+        for (size_t i = 0; i < ndup; i++) {
+            html_el(f, "<p class=\"duplicate\">Duplicate: <code>", d[du[i].first]->name,
+                    "</code> and <code>");
+            html_el(f, "", d[du[i].later]->name,
+                    kind ? "</code> both report the GPU of serial " : "</code> both report host ");
+            html_el(f, "<code>", du[i].serial,
+                    kind ? "</code>: one report twice, or a GPU moved between nodes.</p>\n"
+                         : "</code>: one node twice, or two nodes with one name.</p>\n");
+        }
+        free(du);
     }
     free(d);
 }

@@ -96,9 +96,18 @@ struct doc_drain {
 size_t doc_drain_list(const struct diff_doc *const *docs, size_t n, struct doc_drain **out);
 /* the node's name: host.hostname, else the report's file name */
 const char *doc_node_name(const struct diff_doc *d);
-/* the first report before docs[i] with docs[i]'s host name, (size_t)-1 when
- * none (or the name is unknown): two reports that claim one node */
-size_t doc_same_host(const struct diff_doc *const *docs, size_t i);
+/* one GPU in two reports: a GPU serial (gpu.<k>.serial) of report later
+ * that report first (the first with it) has too */
+struct doc_dup {
+    size_t first, later;
+    const char *serial; /* borrowed */
+};
+/* every such pair of docs[0..n) once (with the first serial they share),
+ * in the order found; *out malloc'd (NULL when none); how many */
+size_t doc_same_gpus(const struct diff_doc *const *docs, size_t n, struct doc_dup **out);
+/* the same for host names (host.hostname, serial then the name): two
+ * reports that claim one node */
+size_t doc_same_hosts(const struct diff_doc *const *docs, size_t n, struct doc_dup **out);
 /* the summary's exit_code; -1 when absent */
 int doc_exit_code(const struct diff_doc *d);
 /* the fact as one line: its value (strings bare), or "unknown (reason)",

@@ -6,6 +6,7 @@
  * names, which make two reports look like one node, are found here too. */
 #include "doc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,15 +59,58 @@ const char *doc_node_name(const struct diff_doc *d)
     return h && *h ? h : d->name;
 }
 
-size_t doc_same_host(const struct diff_doc *const *docs, size_t i)
+size_t doc_same_gpus(const struct diff_doc *const *docs, size_t n, struct doc_dup **out)
 {
-    const char *h = doc_str(docs[i], "host.hostname");
-    if (!h || !*h)
-        return (size_t)-1;
-    for (size_t j = 0; j < i; j++) {
-        const char *o = doc_str(docs[j], "host.hostname");
-        if (o && strcmp(o, h) == 0)
-            return j;
+    /* one hash set of every serial seen: linear in the GPUs of the fleet */
+    struct strset seen = STRSET_INIT;
+    struct doc_dup *v = NULL;
+    size_t len = 0;
+    char name[32];
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < DOC_GPUS_MAX; k++) {
+            snprintf(name, sizeof(name), "gpu.%d.serial", k);
+            if (!doc_fact(docs[i], name)) /* GPUs count from 0: the last one */
+                break;
+            const char *s = doc_str(docs[i], name);
+            size_t first;
+            if (!s || !*s) /* unknown: no GPU is told by it */
+                continue;
+            if (!strset_get(&seen, s, &first)) {
+                strset_add(&seen, s, i);
+            } else if (first != i) {
+                /* one pair of reports once, with its first shared serial
+                 * (this report's pairs are the last ones added) */
+                size_t e = len;
+                while (e > 0 && v[e - 1].later == i && v[e - 1].first != first)
+                    e--;
+                if (e > 0 && v[e - 1].later == i)
+                    continue;
+                v = xrealloc(v, (len + 1) * sizeof(*v));
+                v[len++] = (struct doc_dup){first, i, s};
+            }
+        }
+    strset_release(&seen);
+    *out = v;
+    return len;
+}
+
+size_t doc_same_hosts(const struct diff_doc *const *docs, size_t n, struct doc_dup **out)
+{
+    struct strset seen = STRSET_INIT;
+    struct doc_dup *v = NULL;
+    size_t len = 0, first;
+    for (size_t i = 0; i < n; i++) {
+        const char *h = doc_str(docs[i], "host.hostname");
+        if (!h || !*h)
+            continue;
+        if (!strset_get(&seen, h, &first)) {
+            strset_add(&seen, h, i);
+        } else {
+            v = xrealloc(v, (len + 1) * sizeof(*v));
+            v[len++] = (struct doc_dup){first, i, h};
+        }
     }
-    return (size_t)-1;
+    strset_release(&seen);
+    *out = v;
+    return len;
 }
