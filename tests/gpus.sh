@@ -53,6 +53,9 @@ expect "0,2: judged on 2 GPUs" "$J" 'c["sync.latency"]["summary"].startswith("no
 # ---- default: device 0 only (documented in rocm-vla-doctor(1)) ----------------
 run default 0 --level standard
 expect "default: runtime device 0 only" "$OUT/default.json" 'f["gpu.measured"] == ["2"] and "GPUs pass" not in c["sync.latency"]["summary"]'
+# issue 34: the text says that a gate would miss the other devices
+if tr '\n' ' ' <"$OUT/default.txt" | tr -s ' ' | grep -q "Note: the GPU probes measured 1 of the runtime's 3 devices; --gpu all measures every one"; then ok; else bad "default: no note that 1 of 3 devices was measured"; fi
+if grep -q "Note: the GPU probes measured" "$OUT/all.txt"; then bad "all: the note with every device measured"; else ok; fi
 
 # ---- devices with no sysfs GPU get slots after the sysfs ones -----------------
 DEVICES=2 ROOT=$NOGPU run nogpu 1 --level standard --gpu all

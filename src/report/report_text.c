@@ -237,6 +237,26 @@ static void write_verdict(struct tw *t, const struct results *r)
     tw_nl(t);
 }
 
+/* the GPU probes measured fewer devices than the runtime shows (the default
+ * is device 0): say so, since a gate that misses GPU 3 of 8 passes it
+ * (issue 34) */
+static void write_measured_note(struct tw *t, const struct factset *fs)
+{
+    const struct fact *m = fs ? fact_get(fs, "gpu.measured") : NULL;
+    const struct fact *c = fs ? fact_get(fs, "runtime.device_count") : NULL;
+    if (!m || m->type != FACT_LIST || !m->list.n || !c || c->type != FACT_INT ||
+        c->i <= (int64_t)m->list.n)
+        return;
+    char buf[256];
+    snprintf(buf, sizeof(buf),
+             "Note: the GPU probes measured %zu of the runtime's %lld devices; --gpu all measures "
+             "every one, as a CI or fleet gate must.",
+             m->list.n, (long long)c->i);
+    tw_nl(t);
+    tw_text(t, buf, 6);
+    tw_nl(t);
+}
+
 /* warnings, then probe errors and timeouts, then failures, each with its fix */
 static void write_to_fix(struct tw *t, const struct results *r)
 {
@@ -433,6 +453,7 @@ void report_text_write(FILE *out, const struct report_meta *m, const struct resu
         write_slowest(&t, o->timing);
     tw_nl(&t);
     write_counts(&t, r, m->duration_s);
+    write_measured_note(&t, o->timing);
     write_to_fix(&t, r);
     write_verdict(&t, r);
 }
