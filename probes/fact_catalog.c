@@ -124,7 +124,7 @@ static const struct fact_decl facts_gpu[] = {
     {"gpu.<i>.xgmi_hive_id", S}, {"gpu.<i>.xgmi_physical_id", I}, {"gpu.<i>.xgmi_hive_gpus", I},
     {"gpu.<i>.xgmi_links", I}, {"gpu.<i>.xgmi_links_down", L}, {"gpu.<i>.xgmi_links_slow", L},
     {"gpu.<i>.xgmi_bw_min_mbs", I}, {"gpu.<i>.xgmi_links_expected", I},
-    {"gpu.<i>.vbios", S}, {"gpu.<i>.busy_percent", I},
+    {"gpu.<i>.vbios", S}, {"gpu.<i>.serial", S}, {"gpu.<i>.busy_percent", I},
     {"gpu.<i>.power_cap_w", F}, {"gpu.<i>.power_cap_default_w", F}, {"gpu.<i>.power_cap_max_w", F},
     {"gpu.<i>.power_profile", S},
     {"host.numa_nodes", I}, {"host.cpus_allowed", S}, {"host.cpus_allowed_count", I},

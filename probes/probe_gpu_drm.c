@@ -336,6 +336,10 @@ void gp_drm_facts(struct factset *fs, int gpu, const char *bdf, int kfd_node, co
     memory_facts(fs, gpu, bdf, kfd_node);
     text_fact(fs, gpu, bdf, "power_dpm_force_performance_level", "perf_level");
     text_fact(fs, gpu, bdf, "vbios_version", "vbios");
+    /* the board's serial from its FRU EEPROM (amdgpu_fru_eeprom.c,
+     * attribute serial_number; Instinct boards and some others): fleet
+     * flags two reports of one GPU (issue 34) */
+    text_fact(fs, gpu, bdf, "serial_number", "serial");
     gp_fw_facts(fs, gpu, bdf);
 
     int64_t busy;

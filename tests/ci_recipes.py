@@ -19,6 +19,11 @@ the binary under test with --sysroot FIXTURE added to the check runs:
   5. rx7900xtx-desktop again: no diff, and no stale diff.json of run 4 is
      kept as this run's (the workspace persists)
 
+and, between runs 2 and 3, mi300x-gpus-failing (mi300x-node's stack, GPU 3
+with an uncorrectable engine error, gpu.ras judged too): the job fails, the
+published JUnit report fails exactly the testcase of GPU 3 for gpu.ras, and
+the baseline stays. The standard-level command must pass --gpu all.
+
 The shell the recipes run is real (bash -e, as both CI systems run it); the
 hosted parts (actions/cache, upload-artifact, the JUnit reporter, GitLab's
 cache and artifacts) are modelled by what their documented keys say.
@@ -58,6 +63,7 @@ RUNS = [  # fixture, job should succeed, diff should run, diff exit, baseline fi
     ("mi250x-degraded", False, False, None, None),
     ("mi300x-node", True, False, None, "mi300x-node"),
     ("mi300x-node", True, False, None, "mi300x-node"),
+    ("mi300x-gpus-failing", False, False, None, "mi300x-node"),
     ("mi250x-degraded", False, True, 1, "mi300x-node"),
     ("rx7900xtx-desktop", True, True, 0, "rx7900xtx-desktop"),
     ("rx7900xtx-desktop", True, False, None, "rx7900xtx-desktop"),
@@ -71,7 +77,7 @@ with open(os.path.join(BIN, "rocm-vla-doctor"), "w") as w:
     w.write(f"""#!/bin/sh
 case "${{1:-}}" in
 diff | explain | list | --version) "{RVD}" "$@" ;;
-*) "{RVD}" "$@" --sysroot "$CI_FIXTURE" --only "{ONLY}" ;;
+*) "{RVD}" "$@" --sysroot "$CI_FIXTURE" --only "$CI_ONLY" ;;
 esac
 rc=$?
 printf '%s\\t%s\\n' "$rc" "$*" >>"$CI_CALLS"
@@ -87,7 +93,7 @@ def fixture_root(name):
 def env_for(fixture, calls):
     e = dict(os.environ)
     e.update(PATH=BIN + ":" + e["PATH"], CI_FIXTURE=fixture_root(fixture), CI_CALLS=calls,
-             NO_COLOR="1")
+             NO_COLOR="1", CI_ONLY=ONLY + (",gpu.ras" if fixture == "mi300x-gpus-failing" else ""))
     return e
 
 
@@ -96,6 +102,10 @@ def stack_of(report):
         return None
     f = json.load(open(report))["facts"]
     return "".join(f"{k}={f.get(k)}\n" for k in ("driver.version", "rocm.version", "kernel.release"))
+
+
+def host_of(report):
+    return json.load(open(report))["host"]["hostname"]
 
 
 def calls_of(path):
@@ -114,6 +124,9 @@ def check_commands(name, text):
         cmds.append(m.group(1).strip())
     check(any(c.startswith("--level standard") and "--json" in c and "--junit" in c for c in cmds),
           f"{name}: no 'rocm-vla-doctor --level standard --json ... --junit ...' command")
+    # the gate measures every GPU of the node, not device 0 alone (issue 34)
+    check(all("--gpu all" in c for c in cmds if c.startswith("--level ")),
+          f"{name}: a measuring run without --gpu all: {[c for c in cmds if c.startswith('--level ')]}")
     check(any(c.startswith("diff ") for c in cmds), f"{name}: no 'rocm-vla-doctor diff' command")
     check(not any("--sysroot" in c for c in cmds), f"{name}: a CI job on the machine itself names --sysroot")
     return cmds
@@ -303,6 +316,12 @@ for name, doc, job in (("github", gh, gh_job), ("gitlab", gl, gl_job)):
         else:
             check(not diffs, f"{tag}: diff ran on an unchanged stack (or without a baseline): {diffs}")
         check("junit.xml" in published, f"{tag}: the JUnit report was not published")
+        if fixture == "mi300x-gpus-failing":  # the CI page names the broken GPU
+            cases = ET.parse(os.path.join(ws, "junit.xml")).getroot().iter("testcase")
+            failing = sorted(t.get("name") for t in cases if t.find("failure") is not None)
+            check(failing == ["gpu.ras (GPU 3, 0000:75:00.0)", "gpu.thermal (GPU 4, 0000:85:00.0)",
+                              "gpu.thermal (GPU 6, 0000:e5:00.0)"],
+                  f"{tag}: the JUnit failures are {failing}")
         check("current.json" in uploaded and "junit.xml" in uploaded
               and ("baseline/" in uploaded) == os.path.isdir(os.path.join(ws, "baseline"))
               and ("diff.json" in uploaded) == want_diff,
@@ -319,8 +338,9 @@ for name, doc, job in (("github", gh, gh_job), ("gitlab", gl, gl_job)):
         elif fixture == base_after:
             check(got_stack is not None and got_stack == stack_of(os.path.join(ws, "current.json")),
                   f"{tag}: the baseline is not this run's report")
-        else:
-            check(got_stack is not None and got_stack != stack_of(os.path.join(ws, "current.json")),
+        else:  # the same stack (mi300x-gpus-failing): told by the host name
+            cur = os.path.join(ws, "current.json")
+            check(got_stack is not None and (got_stack != stack_of(cur) or host_of(base) != host_of(cur)),
                   f"{tag}: a failed run replaced the baseline")
     if name == "github":
         check(len(state) == 2, f"github: {len(state)} baselines cached, want 2 (one per stack that passed)")

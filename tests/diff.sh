@@ -157,6 +157,9 @@ write("perf-lost", dict(perf, **{"gpu.0.gemm_peak.fp16_tflops": None}),
       meta={"gpu.0.gemm_peak.fp16_tflops": {"source": "edited", "reason": "libhipblaslt.so not found"}})
 write("perf-skip", perf, status={"pcie.atomics": "skip"})
 write("driver-only", dict(perf, **{"driver.version": "6.10.5 (amdgpu-dkms)"}))
+# issue 34: a driver update seen hot: the stack apart from the readings
+write("driver-hot", dict(perf, **{"driver.version": "6.10.5 (amdgpu-dkms)", "gpu.0.temp_junction_c": 97,
+                                   "gpu.0.power_w": 612.0, "kernel.release": "6.8.0-51-generic"}))
 EOF
 
 t perf 1 "$RVD" diff "$D/perf-base.json" "$D/perf-slower.json" --no-color
@@ -190,6 +193,20 @@ t skip-allow 0 "$RVD" diff "$D/perf-base.json" "$D/perf-skip.json" --allow-skip
 t driver-only 0 "$RVD" diff "$D/perf-base.json" "$D/driver-only.json" --no-color
 has driver-only out "^  stack: +driver\.version '6\.8\.5 \(amdgpu-dkms\)' -> '6\.10\.5 \(amdgpu-dkms\)'$"
 has driver-only out "^Stack changes \(1\):$"
+# the temperature and power that moved are telemetry, never stack changes
+t driver-hot 0 "$RVD" diff "$D/perf-base.json" "$D/driver-hot.json" --no-color -v
+has driver-hot out "^Stack changes \(2\):$"
+has driver-hot out "^Telemetry \(readings that move between runs\) \(2\):$"
+if sed -n '/^Stack changes/,/^$/p' "$D/driver-hot.out" | grep -q 'temp_junction\|power_w'; then
+    fail=$((fail + 1)); echo "FAIL diff driver-hot: telemetry listed under Stack changes"
+else pass=$((pass + 1)); fi
+t driver-hot-json 0 "$RVD" diff "$D/perf-base.json" "$D/driver-hot.json" --json "$D/driver-hot-diff.json"
+if /usr/bin/python3 -c '
+import json, sys
+g = {i["name"]: i["group"] for i in json.load(open(sys.argv[1]))["changes"] if i["kind"] == "fact"}
+sys.exit(0 if g == {"driver.version": "stack", "kernel.release": "stack", "gpu.0.temp_junction_c": "telemetry", "gpu.0.power_w": "telemetry"} else 1)' "$D/driver-hot-diff.json"; then
+    pass=$((pass + 1))
+else fail=$((fail + 1)); echo "FAIL diff driver-hot-json: groups $(head -c 300 "$D/driver-hot-diff.json")"; fi
 
 # different levels: the standard-only checks are new (skip on a sysroot), not regressions
 t levels 0 "$RVD" diff "$D/mi300x.json" "$D/mi300x-std.json" --no-color

@@ -110,17 +110,23 @@ import json, sys, xml.etree.ElementTree as ET
 suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
 d = json.load(open(sys.argv[2]))
 cases = suite.findall("testcase")
-assert [c.get("name") for c in cases] == [c["id"] for c in d["checks"]], "ids"
-s = d["summary"]
-assert int(suite.get("tests")) == s["total"]
-assert int(suite.get("failures")) == s["fail"]
-assert int(suite.get("errors")) == s["error"] + s["timeout"]
-assert int(suite.get("skipped")) == s["skip"]
-for tc, c in zip(cases, d["checks"]):
-    assert tc.get("classname") == c["id"].split(".")[0]
-    want = {"fail": "failure", "error": "error", "timeout": "error", "skip": "skipped"}.get(c["status"])
+# a per-GPU check of several GPUs is a testcase per GPU of its "gpus" (issue 34)
+def name(c, g):
+    return c["id"] if g is None else "%s (GPU %d%s)" % (c["id"], g["gpu"], ", " + g["pci"] if g["pci"] else "")
+want = [(c, g, name(c, g)) for c in d["checks"]
+        for g in (c["gpus"] if len(c.get("gpus", [])) > 1 else [None])]
+assert [c.get("name") for c in cases] == [w[2] for w in want], "ids"
+st = [w[1]["status"] if w[1] else w[0]["status"] for w in want]
+assert int(suite.get("tests")) == len(want)
+assert int(suite.get("failures")) == st.count("fail")
+assert int(suite.get("errors")) == st.count("error") + st.count("timeout")
+assert int(suite.get("skipped")) == st.count("skip")
+for tc, w in zip(cases, want):
+    assert tc.get("classname") == w[0]["id"].split(".")[0]
+    status = w[1]["status"] if w[1] else w[0]["status"]
+    tag = {"fail": "failure", "error": "error", "timeout": "error", "skip": "skipped"}.get(status)
     kids = [k.tag for k in tc if k.tag != "system-out"]
-    assert kids == ([want] if want else []), (c["id"], kids)
+    assert kids == ([tag] if tag else []), (w[2], kids)
 EOF
 
 # ---- hostile text end to end: a checks file whose strings need escaping ------

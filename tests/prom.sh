@@ -48,7 +48,15 @@ for c in d["checks"]:
         k = 'rocm_vla_doctor_check{check="%s",status="%s"}' % (c["id"], st)
         if samples.get(k) != (1 if st == c["status"] else 0):
             errs.append(k)
-n_status = sum(1 for k in samples if k.startswith("rocm_vla_doctor_check_status{"))
+    # a per-GPU check: a series per GPU of its "gpus", with gpu and pci
+    for g in c.get("gpus", []):
+        k = 'rocm_vla_doctor_check_status{check="%s",gpu="%d",pci="%s"}' % (c["id"], g["gpu"], g["pci"] or "")
+        if samples.get(k) != code[g["status"]]:
+            errs.append("%s: %r, want %s" % (k, samples.get(k), g["status"]))
+n_status = sum(1 for k in samples if k.startswith("rocm_vla_doctor_check_status{") and ",gpu=" not in k)
+n_gpu = sum(1 for k in samples if k.startswith("rocm_vla_doctor_check_status{") and ",gpu=" in k)
+if n_gpu != sum(len(c.get("gpus", [])) for c in d["checks"]):
+    errs.append("%d per-GPU status series for the JSON's per-GPU verdicts" % n_gpu)
 if n_status != len(d["checks"]):
     errs.append("%d status series for %d checks" % (n_status, len(d["checks"])))
 f = d["facts"]

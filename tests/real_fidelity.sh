@@ -60,7 +60,7 @@ for name, fact in (("mem_info_vram_total", "vram_bytes"),
     t = text(name)
     if t is not None:
         same(fact, int(t))
-for name, fact in (("vbios_version", "vbios"),
+for name, fact in (("vbios_version", "vbios"), ("serial_number", "serial"),
                    ("power_dpm_force_performance_level", "perf_level")):
     t = text(name)
     if t is not None:

@@ -145,6 +145,25 @@ struct evidence {
     const struct fact *fact; /* NULL when no probe produced it */
 };
 
+/* one GPU's verdict of a per-GPU check (struct result's gpus) */
+struct gpu_verdict {
+    int gpu;
+    enum status st;
+    char rule[RULE_ID_MAX];
+    char *summary;   /* that GPU's own summary */
+    char *fix;       /* its fix joined, NULL on pass/skip */
+    const char *pci; /* borrowed: the fact gpu.<gpu>.pci, or NULL when unknown */
+};
+
+/* "4-7", "1, 4, 6", "0-2, 5": the GPU indexes of v (sorted ascending) as
+ * ranges, written into buf (cut at size, checks_gpus.c) */
+void gpu_list_compact(const int *v, size_t n, char *buf, size_t size);
+/* the check summary of a per-GPU result over its gpus (checks_gpus.c):
+ * "all 8 GPUs: S", "not judged on 8 GPUs: S", or every not-passing GPU
+ * named by status ("GPUs 4, 6 fail, GPU 1 warns; GPU 4: S (5 of 8 GPUs
+ * pass)"), with S the summary of `worst`; malloc'd */
+char *gpu_results_summary(const struct gpu_verdict *v, size_t n, const struct gpu_verdict *worst);
+
 struct result {
     const struct check *check;
     enum status st;
@@ -165,6 +184,10 @@ struct result {
     int gpu;
     enum status *gst;
     size_t ngst;
+    /* per GPU, in the order judged: every judged GPU's own verdict (issue
+     * 34: which GPUs to drain); ngpus is 0 for a check judged once */
+    struct gpu_verdict *gpus;
+    size_t ngpus;
     /* the not-passing result of a caused_by check that explains this one
      * (its summary then says "caused by ID" and its fix is "see ID"), or
      * NULL: a root cause, or a pass/skip */

@@ -502,6 +502,28 @@ static int measured_gpus(const struct check *ck, const struct factset *fs, int *
     return n;
 }
 
+/* keep one GPU's verdict in the result: its own summary (copied: the
+ * worst one becomes the check's), rule, fix and PCI address */
+static void gpu_verdict_set(struct gpu_verdict *gv, const struct verdict *vg,
+                            const struct env_ctx *cg)
+{
+    char name[FACT_NAME_MAX];
+    gv->gpu = vg->gpu;
+    gv->st = vg->st;
+    memcpy(gv->rule, vg->rule, sizeof(gv->rule));
+    gv->summary = xstrdup(vg->summary ? vg->summary : "");
+    if ((vg->st == ST_FAIL || vg->st == ST_WARN) && vg->fix) {
+        struct fix parts;
+        memset(&parts, 0, sizeof(parts));
+        render_fix(cg, vg->fix, &parts);
+        gv->fix = fix_joined(&parts);
+        fix_release(&parts);
+    }
+    fact_gpu_name(name, vg->gpu, "pci");
+    const struct fact *pci = fact_get(cg->fs, name);
+    gv->pci = pci && pci->type == FACT_STR ? pci->s : NULL;
+}
+
 int checks_run(const struct checkset *cs, const struct factset *fs, const struct run_filter *flt,
                struct results *out)
 {
@@ -538,7 +560,8 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
             eval_one(ck, &c, &v);
             collect_evidence(r, ck, &c);
         } else {
-            int worst_gpu = 0, passes = 0;
+            int worst_gpu = 0;
+            size_t worst_k = 0;
             /* slots are GPU indexes (at most 100000, measured_gpus) */
             r->ngst = (size_t)ngpu;
             for (int k = 0; slots && k < ngpu; k++)
@@ -547,6 +570,8 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
             r->gst = xcalloc(r->ngst, sizeof(*r->gst));
             for (size_t k = 0; k < r->ngst; k++)
                 r->gst[k] = ST__COUNT;
+            r->gpus = xcalloc((size_t)ngpu, sizeof(*r->gpus));
+            r->ngpus = (size_t)ngpu;
             for (int k = 0; k < ngpu; k++) {
                 int g = slots ? slots[k] : k;
                 struct env_ctx cg = {cs, fs, g};
@@ -557,19 +582,18 @@ int checks_run(const struct checkset *cs, const struct factset *fs, const struct
                 vg.gpu = g;
                 r->gst[g] = vg.st;
                 collect_evidence(r, ck, &cg);
-                passes += vg.st == ST_PASS;
+                gpu_verdict_set(&r->gpus[k], &vg, &cg);
                 if (k == 0 || severity(vg.st) > severity(v.st)) {
                     free(v.summary);
                     v = vg;
                     worst_gpu = g;
+                    worst_k = (size_t)k;
                 } else {
                     free(vg.summary);
                 }
             }
             if (ngpu > 1) {
-                char *s = v.st == ST_PASS ? xasprintf("all %d GPUs: %s", ngpu, v.summary)
-                                          : xasprintf("GPU %d: %s (%d of %d GPUs pass)", worst_gpu,
-                                                      v.summary, passes, ngpu);
+                char *s = gpu_results_summary(r->gpus, r->ngpus, &r->gpus[worst_k]);
                 free(v.summary);
                 v.summary = s;
             }
@@ -601,6 +625,11 @@ void results_release(struct results *r)
             free(r->v[i].ev[j].name);
         free(r->v[i].ev);
         free(r->v[i].gst);
+        for (size_t j = 0; j < r->v[i].ngpus; j++) {
+            free(r->v[i].gpus[j].summary);
+            free(r->v[i].gpus[j].fix);
+        }
+        free(r->v[i].gpus);
     }
     free(r->v);
     memset(r, 0, sizeof(*r));

@@ -112,6 +112,15 @@ int diff_write_html(FILE *out, const struct diff_doc *base, const struct diff_do
 /* the facts a person asks about first after an update (driver, ROCm,
  * kernel, torch, the GPUs' gfx and VBIOS) */
 int diff_headline_fact(const char *name);
+/* what a changed fact is, for the sections of the text and JSON (issue 34:
+ * an update's stack apart from the readings that move on every run):
+ * the software and firmware the machine runs (kernel, driver, firmware,
+ * VBIOS, ROCm, the runtime, torch, Python: the headline facts and a few
+ * more), telemetry (temperatures, power, busy, clocks: diff_fact_is_telemetry),
+ * a performance figure within its tolerance, or any other fact */
+enum diff_fact_group { DIFF_GROUP_STACK, DIFF_GROUP_TELEMETRY, DIFF_GROUP_PERF, DIFF_GROUP_OTHER };
+enum diff_fact_group diff_item_group(const struct diff_item *it);
+const char *diff_group_name(enum diff_fact_group g); /* "stack", "telemetry", ... */
 
 /* the command; argv[0] is "diff". Returns 0 no regression, 1 regressions,
  * 2 usage error or an unreadable/invalid report. */

@@ -172,28 +172,35 @@ static int folded(const struct diff_item *it)
            (it->what == DW_PERF || (it->what == DW_VALUE && diff_fact_is_telemetry(it->name)));
 }
 
+/* the item is in the section: its class, its subject (-1 any), and for a
+ * fact change its group (-1 any) */
+static int in_section(const struct diff_item *it, enum diff_class cls, int subj, int group)
+{
+    return it->cls == cls && (subj < 0 || (int)it->subj == subj) &&
+           (group < 0 || (int)diff_item_group(it) == group);
+}
+
 static void put_section(FILE *out, const struct diff_doc *cur, const struct diff_result *r,
-                        enum diff_class cls, int subj, const char *title, size_t w,
+                        enum diff_class cls, int subj, int group, const char *title, size_t w,
                         const struct diff_text_opts *o)
 {
     size_t n = 0;
     for (size_t i = 0; i < r->n; i++)
-        if (r->v[i].cls == cls && (subj < 0 || (int)r->v[i].subj == subj) &&
-            (o->verbose || !folded(&r->v[i])))
+        if (in_section(&r->v[i], cls, subj, group) && (o->verbose || !folded(&r->v[i])))
             n++;
     if (!n)
         return;
     fprintf(out, "\n%s (%zu):\n", title, n);
     for (size_t i = 0; i < r->n; i++) {
         const struct diff_item *it = &r->v[i];
-        if (it->cls != cls || (subj >= 0 && (int)it->subj != subj) || (!o->verbose && folded(it)))
+        if (!in_section(it, cls, subj, group) || (!o->verbose && folded(it)))
             continue;
         /* a GPU that appeared or vanished is one line, not forty */
         size_t p = it->subj == DIFF_FACT && (it->what == DW_ADDED || it->what == DW_REMOVED)
                        ? gpu_prefix(it->name)
                        : 0;
         size_t j = i + 1;
-        while (p && j < r->n && r->v[j].cls == cls && r->v[j].subj == DIFF_FACT &&
+        while (p && j < r->n && in_section(&r->v[j], cls, DIFF_FACT, group) &&
                r->v[j].what == it->what && strncmp(r->v[j].name, it->name, p) == 0 &&
                gpu_prefix(r->v[j].name) == p)
             j++;
@@ -244,6 +251,36 @@ int diff_headline_fact(const char *name)
                  (str_starts(name + p, "fw.") && name[p + 3]));
 }
 
+/* stack facts beyond the headline: versions a person did not look for
+ * first but that are still the machine's software or firmware */
+static int stack_fact(const char *name)
+{
+    static const char *const names[] = {"kernel.version_code", "runtime.version", "torch.version",
+                                        "python.version", "driver.dkms_versions"};
+    if (diff_headline_fact(name))
+        return 1;
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    size_t p = gpu_prefix(name);
+    return p && (strcmp(name + p, "mec_fw") == 0 || strcmp(name + p, "gfx_target_version") == 0);
+}
+
+enum diff_fact_group diff_item_group(const struct diff_item *it)
+{
+    if (it->what == DW_PERF)
+        return DIFF_GROUP_PERF;
+    if (it->what == DW_VALUE && diff_fact_is_telemetry(it->name))
+        return DIFF_GROUP_TELEMETRY;
+    return stack_fact(it->name) ? DIFF_GROUP_STACK : DIFF_GROUP_OTHER;
+}
+
+const char *diff_group_name(enum diff_fact_group g)
+{
+    static const char *const names[] = {"stack", "telemetry", "performance", "other"};
+    return (unsigned)g < ARRAY_SIZE(names) ? names[g] : "other";
+}
+
 static void put_headline(FILE *out, const struct diff_result *r)
 {
     int first = 1;
@@ -280,10 +317,16 @@ void diff_write_text(FILE *out, const struct diff_doc *base, const struct diff_d
             w = strlen(r->v[i].name) > w ? strlen(r->v[i].name) : w;
     if (w > 40)
         w = 40;
-    put_section(out, cur, r, DIFF_REGRESSION, -1, "Regressions", w, o);
-    put_section(out, cur, r, DIFF_IMPROVEMENT, -1, "Improvements", w, o);
-    put_section(out, cur, r, DIFF_CHANGE, DIFF_CHECK, "Check changes", w, o);
-    put_section(out, cur, r, DIFF_CHANGE, DIFF_FACT, "Stack changes", w, o);
+    put_section(out, cur, r, DIFF_REGRESSION, -1, -1, "Regressions", w, o);
+    put_section(out, cur, r, DIFF_IMPROVEMENT, -1, -1, "Improvements", w, o);
+    put_section(out, cur, r, DIFF_CHANGE, DIFF_CHECK, -1, "Check changes", w, o);
+    /* what was updated apart from what moves on every run (issue 34) */
+    put_section(out, cur, r, DIFF_CHANGE, DIFF_FACT, DIFF_GROUP_STACK, "Stack changes", w, o);
+    put_section(out, cur, r, DIFF_CHANGE, DIFF_FACT, DIFF_GROUP_OTHER, "Other fact changes", w, o);
+    put_section(out, cur, r, DIFF_CHANGE, DIFF_FACT, DIFF_GROUP_TELEMETRY,
+                "Telemetry (readings that move between runs)", w, o);
+    put_section(out, cur, r, DIFF_CHANGE, DIFF_FACT, DIFF_GROUP_PERF,
+                "Performance within tolerance", w, o);
     size_t tele = 0, perf = 0;
     for (size_t i = 0; i < r->n; i++)
         if (folded(&r->v[i]))
@@ -336,6 +379,7 @@ static void json_item(FILE *out, const struct diff_doc *cur, const struct diff_i
         json_write_value(out, it->old);
         fputs(", \"new\": ", out);
         json_write_value(out, it->cur);
+        fprintf(out, ", \"group\": \"%s\"", diff_group_name(diff_item_group(it)));
         if (it->what == DW_UNKNOWN) {
             fputs(", \"reason\": ", out);
             json_write_string(out, diff_fact_reason(cur, it->name));

@@ -252,6 +252,60 @@ void fleet_reasons(const struct fleet *f, struct strlist *out)
     }
 }
 
+/* the nodes' reports as doc_drain_list() takes them */
+static const struct diff_doc **fleet_docs(const struct fleet *f)
+{
+    const struct diff_doc **d = xcalloc(f->n ? f->n : 1, sizeof(*d));
+    for (size_t i = 0; i < f->n; i++)
+        d[i] = &f->nodes[i].doc;
+    return d;
+}
+
+/* what to drain, node and GPU with the check that failed (issue 34), and
+ * reports that claim the same host */
+static void put_drain(FILE *out, const struct fleet *f, size_t W)
+{
+    const struct diff_doc **docs = fleet_docs(f);
+    struct doc_drain *dr;
+    size_t n = doc_drain_list(docs, f->n, &dr);
+    if (n)
+        fputs("\nDrain (node, GPU, the check that failed):\n", out);
+    for (size_t i = 0; i < n; i++) {
+        char gpu[96];
+        if (dr[i].gpu < 0)
+            snprintf(gpu, sizeof(gpu), "the node");
+        else
+            snprintf(gpu, sizeof(gpu), "GPU %d (%s)", dr[i].gpu, dr[i].pci ? dr[i].pci : "?");
+        char *line = xasprintf("%s %s: %s %s: %s", doc_node_name(docs[dr[i].node]), gpu,
+                               dr[i].check, dr[i].status, dr[i].summary ? dr[i].summary : "");
+        char *safe = str_sanitize(line, 0);
+        put_wrapped(out, safe, 2, 4, W);
+        free(safe);
+        free(line);
+    }
+    free(dr);
+    for (int kind = 0; kind < 2; kind++) {
+        struct doc_dup *du;
+        size_t nd = kind ? doc_same_gpus(docs, f->n, &du) : doc_same_hosts(docs, f->n, &du);
+        for (size_t i = 0; i < nd; i++) {
+            char *line =
+                kind ? xasprintf("duplicate: %s and %s both report the GPU of serial '%s': one "
+                                 "report twice, or a GPU moved between nodes",
+                                 docs[du[i].first]->name, docs[du[i].later]->name, du[i].serial)
+                     : xasprintf("duplicate: %s and %s both report host '%s': one node twice, or "
+                                 "two nodes with one name (its row and figures count twice)",
+                                 docs[du[i].first]->name, docs[du[i].later]->name, du[i].serial);
+            char *safe = str_sanitize(line, 0);
+            fputc('\n', out);
+            put_wrapped(out, safe, 0, 4, W);
+            free(safe);
+            free(line);
+        }
+        free(du);
+    }
+    free(docs);
+}
+
 void fleet_write_text(FILE *out, const struct fleet *f, int color, int width)
 {
     char *head =
@@ -290,6 +344,7 @@ void fleet_write_text(FILE *out, const struct fleet *f, int color, int width)
 
     if (!f->nfailing && !f->noutliers && !f->nmismatches) {
         fputs("\nEvery node passes, no figure is an outlier, every version agrees.\n", out);
+        put_drain(out, f, W);
         return;
     }
     fputs("\nWhy the fleet does not pass ('!' in the table):\n", out);
@@ -298,6 +353,55 @@ void fleet_write_text(FILE *out, const struct fleet *f, int color, int width)
     for (size_t i = 0; i < why.n; i++)
         put_wrapped(out, why.v[i], 2, 4, W);
     strlist_release(&why);
+    put_drain(out, f, W);
+}
+
+static void json_drain(FILE *out, const struct fleet *f)
+{
+    const struct diff_doc **docs = fleet_docs(f);
+    struct doc_drain *dr;
+    size_t n = doc_drain_list(docs, f->n, &dr);
+    fputs("  \"drain\": [", out);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "%s\n    {\"node\": ", i ? "," : "");
+        json_write_string(out, doc_node_name(docs[dr[i].node]));
+        fputs(", \"file\": ", out);
+        json_write_string(out, docs[dr[i].node]->name);
+        fputs(", \"gpu\": ", out);
+        if (dr[i].gpu < 0)
+            fputs("null", out);
+        else
+            fprintf(out, "%d", dr[i].gpu);
+        fputs(", \"pci\": ", out);
+        json_write_string(out, dr[i].pci);
+        fputs(", \"check\": ", out);
+        json_write_string(out, dr[i].check);
+        fputs(", \"status\": ", out);
+        json_write_string(out, dr[i].status);
+        fputs(", \"summary\": ", out);
+        json_write_string(out, dr[i].summary);
+        fputc('}', out);
+    }
+    fputs(n ? "\n  ],\n  \"duplicate_hosts\": [" : "],\n  \"duplicate_hosts\": [", out);
+    free(dr);
+    for (int kind = 0; kind < 2; kind++) {
+        struct doc_dup *du;
+        size_t nd = kind ? doc_same_gpus(docs, f->n, &du) : doc_same_hosts(docs, f->n, &du);
+        if (kind)
+            fputs("  \"duplicate_gpus\": [", out);
+        for (size_t i = 0; i < nd; i++) {
+            fprintf(out, "%s\n    {\"%s\": ", i ? "," : "", kind ? "serial" : "hostname");
+            json_write_string(out, du[i].serial);
+            fputs(", \"files\": [", out);
+            json_write_string(out, docs[du[i].first]->name);
+            fputs(", ", out);
+            json_write_string(out, docs[du[i].later]->name);
+            fputs("]}", out);
+        }
+        fputs(nd ? "\n  ],\n" : "],\n", out);
+        free(du);
+    }
+    free(docs);
 }
 
 /* ---- JSON ------------------------------------------------------------- */
@@ -391,9 +495,11 @@ int fleet_write_json(FILE *out, const struct fleet *f)
         }
         fputs("\n      }\n    }", out);
     }
+    fputs("\n  ],\n", out);
+    json_drain(out, f);
     size_t gate = f->nfailing + f->noutliers + f->nmismatches;
     fprintf(out,
-            "\n  ],\n  \"summary\": {\"nodes\": %zu, \"failing\": %zu, \"outliers\": %zu, "
+            "  \"summary\": {\"nodes\": %zu, \"failing\": %zu, \"outliers\": %zu, "
             "\"version_mismatches\": %zu, \"exit_code\": %d}\n}\n",
             f->n, f->nfailing, f->noutliers, f->nmismatches, gate ? 1 : 0);
     return ferror(out) ? -1 : 0;

@@ -27,8 +27,9 @@ struct text_opts {
     int unicode; /* ✓ ! ✗ instead of ASCII marks */
     int verbose; /* evidence under each check */
     int width;   /* columns to wrap at; 0: $COLUMNS, else the terminal's, else 80 */
-    /* with verbose: the run's facts, whose probe.<name>.wall_s list the
-     * slowest probes; NULL: no such list */
+    /* the run's facts: with verbose, probe.<name>.wall_s list the slowest
+     * probes; gpu.measured against runtime.device_count says when the GPU
+     * probes measured fewer devices than there are; NULL: neither */
     const struct factset *timing;
 };
 

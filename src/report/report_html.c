@@ -188,6 +188,29 @@ static void write_fix(FILE *f, const struct json *c)
     fix_release(&fx);
 }
 
+/* a per-GPU check's verdict on each GPU (issue 34): which GPUs to drain */
+static void write_gpu_table(FILE *f, const struct json *c)
+{
+    struct doc_gpu *g = xcalloc(DOC_GPUS_MAX, sizeof(*g));
+    size_t n = doc_check_gpus(c, g, DOC_GPUS_MAX);
+    if (n < 2) { /* one GPU: the check's summary is its own */
+        free(g);
+        return;
+    }
+    fputs("<table class=\"gpus\">\n<thead><tr><th>GPU</th><th>PCI</th><th>Status</th>"
+          "<th>Summary</th></tr></thead>\n<tbody>\n",
+          f);
+    for (size_t i = 0; i < n; i++) {
+        html_el(f, "<tr class=\"row-", g[i].status, "\">");
+        fprintf(f, "<td>%d</td>", g[i].gpu);
+        html_el(f, "<td><code>", g[i].pci ? g[i].pci : "unknown", "</code></td><td>");
+        html_status(f, g[i].status);
+        html_el(f, "</td><td>", g[i].summary, "</td></tr>\n");
+    }
+    fputs("</tbody>\n</table>\n", f);
+    free(g);
+}
+
 static void write_findings(FILE *f, const struct diff_doc *d)
 {
     fputs("<h2>Findings</h2>\n", f);
@@ -204,6 +227,7 @@ static void write_findings(FILE *f, const struct diff_doc *d)
         html_el(f, " <code>", doc_member(c, "id"), "</code> ");
         html_el(f, "", doc_member(c, "title"), "</h3>\n");
         html_el(f, "<p>", doc_member(c, "summary"), "</p>\n");
+        write_gpu_table(f, c);
         write_fix(f, c);
         write_evidence(f, json_get(c, "evidence"));
         fputs("</div>\n", f);

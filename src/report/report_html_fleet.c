@@ -127,6 +127,51 @@ static void figure_plot(FILE *f, const struct diff_doc *docs, size_t n, size_t k
     strlist_release(&labels);
 }
 
+/* what to drain, node and GPU with the check that failed (issue 34), and
+ * reports that claim the same host */
+static void drain_table(FILE *f, const struct diff_doc *docs, size_t n)
+{
+    const struct diff_doc **d = xcalloc(n ? n : 1, sizeof(*d));
+    for (size_t i = 0; i < n; i++)
+        d[i] = &docs[i];
+    struct doc_drain *dr;
+    size_t nd = doc_drain_list(d, n, &dr);
+    if (nd)
+        fputs("<h2>Drain</h2>\n<table class=\"drain\">\n<thead><tr><th>Node</th><th>GPU</th>"
+              "<th>PCI</th><th>Check</th><th>Status</th><th>Summary</th></tr></thead>\n<tbody>\n",
+              f);
+    for (size_t i = 0; i < nd; i++) {
+        html_el(f, "<tr><td>", doc_node_name(d[dr[i].node]), "</td>");
+        if (dr[i].gpu < 0) {
+            fputs("<td>the node</td><td></td>", f);
+        } else {
+            fprintf(f, "<td>%d</td>", dr[i].gpu);
+            html_el(f, "<td><code>", dr[i].pci ? dr[i].pci : "unknown", "</code></td>");
+        }
+        html_el(f, "<td><code>", dr[i].check, "</code></td><td>");
+        html_status(f, dr[i].status);
+        html_el(f, "</td><td>", dr[i].summary ? dr[i].summary : "", "</td></tr>\n");
+    }
+    if (nd)
+        fputs("</tbody>\n</table>\n", f);
+    free(dr);
+    for (int kind = 0; kind < 2; kind++) {
+        struct doc_dup *du;
+        size_t ndup = kind ? doc_same_gpus(d, n, &du) : doc_same_hosts(d, n, &du);
+        for (size_t i = 0; i < ndup; i++) {
+            html_el(f, "<p class=\"duplicate\">Duplicate: <code>", d[du[i].first]->name,
+                    "</code> and <code>");
+            html_el(f, "", d[du[i].later]->name,
+                    kind ? "</code> both report the GPU of serial " : "</code> both report host ");
+            html_el(f, "<code>", du[i].serial,
+                    kind ? "</code>: one report twice, or a GPU moved between nodes.</p>\n"
+                         : "</code>: one node twice, or two nodes with one name.</p>\n");
+        }
+        free(du);
+    }
+    free(d);
+}
+
 int html_write_fleet(FILE *f, const struct diff_doc *docs, size_t n, const char *title)
 {
     return html_write_fleet_why(f, docs, n, title, NULL);
@@ -149,6 +194,7 @@ int html_write_fleet_why(FILE *f, const struct diff_doc *docs, size_t n, const c
     } else if (why) {
         fputs("<p>Every node passes, no figure is an outlier, every version agrees.</p>\n", f);
     }
+    drain_table(f, docs, n);
     nodes_table(f, docs, n);
     fputs("<h2>Spread across nodes</h2>\n", f);
     for (size_t k = 0; k < ARRAY_SIZE(figures); k++)

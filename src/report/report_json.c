@@ -131,6 +131,30 @@ static void write_facts(FILE *out, const struct factset *fs)
     free(v);
 }
 
+/* a per-GPU check's verdict on each GPU it judged (issue 34: which GPUs to
+ * drain); absent for a check judged once */
+static void write_check_gpus(FILE *out, const struct result *res)
+{
+    if (!res->ngpus)
+        return;
+    fputs(",\n      \"gpus\": [", out);
+    for (size_t j = 0; j < res->ngpus; j++) {
+        const struct gpu_verdict *g = &res->gpus[j];
+        fprintf(out, "%s\n        {\"gpu\": %d, \"pci\": ", j ? "," : "", g->gpu);
+        json_write_string(out, g->pci);
+        fputs(", \"status\": ", out);
+        json_write_string(out, status_name(g->st));
+        fputs(", \"rule\": ", out);
+        json_write_string(out, g->rule);
+        fputs(", \"summary\": ", out);
+        json_write_string(out, g->summary);
+        fputs(", \"fix\": ", out);
+        json_write_string(out, g->fix);
+        fputc('}', out);
+    }
+    fputs("\n      ]", out);
+}
+
 static void write_check(FILE *out, const struct result *res)
 {
     const struct check *c = res->check;
@@ -168,6 +192,7 @@ static void write_check(FILE *out, const struct result *res)
         json_write_fact_value(out, res->ev[j].fact);
     }
     json_close(out, first, "      ", '}');
+    write_check_gpus(out, res);
     fputs("\n    }", out);
 }
 

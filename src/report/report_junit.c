@@ -142,7 +142,18 @@ static void write_system_out(FILE *out, const struct result *res)
     fputs("</system-out>\n", out);
 }
 
-static void write_testcase(FILE *out, const struct result *res)
+/* evidence of another GPU than gpu (gpu.<j>.x, j != gpu): not this
+ * testcase's */
+static int other_gpu_fact(const char *name, int gpu)
+{
+    char pre[32];
+    if (!str_starts(name, "gpu.") || name[4] < '0' || name[4] > '9')
+        return 0;
+    snprintf(pre, sizeof(pre), "gpu.%d.", gpu);
+    return !str_starts(name, pre);
+}
+
+static void write_testcase(FILE *out, const struct result *res, const char *name)
 {
     const char *id = res->check->id;
     const char *dot = strchr(id, '.');
@@ -151,7 +162,7 @@ static void write_testcase(FILE *out, const struct result *res)
 
     fputs("    <testcase", out);
     xml_attr(out, "classname", classname);
-    xml_attr(out, "name", id);
+    xml_attr(out, "name", name ? name : id);
     fputs(">\n", out);
     free(classname);
     switch (res->st) {
@@ -184,11 +195,50 @@ static void write_testcase(FILE *out, const struct result *res)
     fputs("    </testcase>\n", out);
 }
 
+/* a per-GPU check judged on several GPUs is one testcase per GPU (issue 34:
+ * a CI page then names each broken GPU), "ID (GPU 3, 0000:75:00.0)", with
+ * that GPU's status, summary, fix and evidence; any other check, and one
+ * judged on one GPU (its name stays stable for a 1-GPU machine's CI
+ * history), is one testcase */
+static void write_check(FILE *out, const struct result *res)
+{
+    if (res->ngpus < 2) { /* one GPU keeps the check's own name */
+        write_testcase(out, res, NULL);
+        return;
+    }
+    for (size_t j = 0; j < res->ngpus; j++) {
+        const struct gpu_verdict *g = &res->gpus[j];
+        struct result one = *res;
+        one.st = g->st;
+        one.summary = g->summary;
+        one.fix = g->fix;
+        memset(&one.fix_parts, 0, sizeof(one.fix_parts));
+        one.ev = xcalloc(res->nev + 1, sizeof(*one.ev));
+        one.nev = 0;
+        for (size_t i = 0; i < res->nev; i++)
+            if (!other_gpu_fact(res->ev[i].name, g->gpu))
+                one.ev[one.nev++] = res->ev[i];
+        char *name = g->pci ? xasprintf("%s (GPU %d, %s)", res->check->id, g->gpu, g->pci)
+                            : xasprintf("%s (GPU %d)", res->check->id, g->gpu);
+        write_testcase(out, &one, name);
+        free(name);
+        free(one.ev);
+    }
+}
+
 int report_junit_write(FILE *out, const struct report_meta *m, const struct results *r)
 {
     char num[4][32];
-    const size_t *c = r->counts;
-    snprintf(num[0], sizeof(num[0]), "%zu", r->n);
+    size_t c[ST__COUNT] = {0}, n = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const struct result *res = &r->v[i];
+        for (size_t j = 0; res->ngpus > 1 && j < res->ngpus; j++)
+            c[res->gpus[j].st]++;
+        if (res->ngpus < 2)
+            c[res->st]++;
+        n += res->ngpus > 1 ? res->ngpus : 1;
+    }
+    snprintf(num[0], sizeof(num[0]), "%zu", n);
     snprintf(num[1], sizeof(num[1]), "%zu", c[ST_FAIL]);
     snprintf(num[2], sizeof(num[2]), "%zu", c[ST_ERROR] + c[ST_TIMEOUT]);
     snprintf(num[3], sizeof(num[3]), "%zu", c[ST_SKIP]);
@@ -219,7 +269,7 @@ int report_junit_write(FILE *out, const struct report_meta *m, const struct resu
     property(out, "strict", m->strict ? "true" : "false");
     fputs("    </properties>\n", out);
     for (size_t i = 0; i < r->n; i++)
-        write_testcase(out, &r->v[i]);
+        write_check(out, &r->v[i]);
     fputs("  </testsuite>\n</testsuites>\n", out);
     if (fflush(out) || ferror(out))
         return error("cannot write the JUnit report");

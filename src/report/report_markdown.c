@@ -296,6 +296,31 @@ static void md_fix(const struct md *m, const struct json *c)
     fix_release(&fx);
 }
 
+/* a per-GPU check judged on several GPUs: each GPU that did not pass, a
+ * table inside its list item (issue 34: which GPUs to drain) */
+static void md_gpus(const struct md *m, const struct json *c)
+{
+    struct doc_gpu *g = xcalloc(DOC_GPUS_MAX, sizeof(*g));
+    size_t n = doc_check_gpus(c, g, DOC_GPUS_MAX), shown = 0;
+    for (size_t i = 0; n > 1 && i < n; i++) { /* one GPU: the summary is its */
+        /* short to paste: the GPUs that passed are counted in the summary */
+        if (!strcmp(g[i].status, "pass"))
+            continue;
+        if (!shown++)
+            fputs("\n  | GPU | PCI | Status | Summary |\n  |---|---|---|---|\n", m->f);
+        fprintf(m->f, "  | %d | ", g[i].gpu);
+        md_code(m, g[i].pci ? g[i].pci : "unknown");
+        fputs(" | ", m->f);
+        md_put(m, g[i].status);
+        fputs(" | ", m->f);
+        md_put(m, g[i].summary);
+        fputs(" |\n", m->f);
+    }
+    if (shown)
+        fputc('\n', m->f);
+    free(g);
+}
+
 /* evidence in a fence longer than any run of '~' inside it */
 static void evidence(const struct md *m, const struct json *c)
 {
@@ -360,6 +385,7 @@ int report_markdown_write(FILE *f, const struct diff_doc *d, int redact)
             fputs(": ", f);
             md_put(&m, jstr(c, "summary"));
             md_fix(&m, c);
+            md_gpus(&m, c);
         }
         fputs("\n<details><summary>Evidence</summary>\n\n", f);
         for (size_t i = 0; i < d->checks->n; i++)

@@ -332,11 +332,21 @@ int report_prom_write(FILE *out, const struct report_meta *m, const struct facts
 
     family_head(out, P "check_status",
                 "Check verdict: 0 pass, 1 skip, 2 warn, 3 fail, 4 error, 5 timeout "
-                "(>= 3 makes check exit 1).");
+                "(>= 3 makes check exit 1); a per-GPU check also has a series per GPU "
+                "judged (gpu, pci labels) beside its worst (no gpu label).");
     for (size_t i = 0; i < r->n; i++) {
         fputs(P "check_status{check=", out);
         prom_write_label_value(out, r->v[i].check->id);
         fprintf(out, "} %d\n", prom_status_code(r->v[i].st));
+        /* issue 34: which GPU to drain, not only that one of them is bad */
+        for (size_t j = 0; j < r->v[i].ngpus; j++) {
+            const struct gpu_verdict *g = &r->v[i].gpus[j];
+            fputs(P "check_status{check=", out);
+            prom_write_label_value(out, r->v[i].check->id);
+            fprintf(out, ",gpu=\"%d\",pci=", g->gpu);
+            prom_write_label_value(out, g->pci ? g->pci : "");
+            fprintf(out, "} %d\n", prom_status_code(g->st));
+        }
     }
     family_head(out, P "check",
                 "Check verdict as one series per status, 1 for the check's status, else 0.");

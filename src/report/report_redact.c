@@ -4,6 +4,7 @@
  * passed through it for the HTML page, which shows every fact. */
 #include "report_doc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,14 @@ size_t report_redact_words(const struct diff_doc *d, struct redact_word w[REPORT
         w[n++] = (struct redact_word){host, "<host>"};
     if (user && strcmp(user, "root"))
         w[n++] = (struct redact_word){user, "<user>"};
+    /* a board serial names one machine as well as its host name does */
+    for (int i = 0; i < DOC_GPUS_REDACTED; i++) {
+        char name[32];
+        snprintf(name, sizeof(name), "gpu.%d.serial", i);
+        const char *s = doc_str(d, name);
+        if (s && strlen(s) >= 4) /* a short one would cut ordinary words */
+            w[n++] = (struct redact_word){s, "<serial>"};
+    }
     return n;
 }
 

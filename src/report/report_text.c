@@ -237,6 +237,26 @@ static void write_verdict(struct tw *t, const struct results *r)
     tw_nl(t);
 }
 
+/* the GPU probes measured fewer devices than the runtime shows (the default
+ * is device 0): say so, since a gate that misses GPU 3 of 8 passes it
+ * (issue 34) */
+static void write_measured_note(struct tw *t, const struct factset *fs)
+{
+    const struct fact *m = fs ? fact_get(fs, "gpu.measured") : NULL;
+    const struct fact *c = fs ? fact_get(fs, "runtime.device_count") : NULL;
+    if (!m || m->type != FACT_LIST || !m->list.n || !c || c->type != FACT_INT ||
+        c->i <= (int64_t)m->list.n)
+        return;
+    char buf[256];
+    snprintf(buf, sizeof(buf),
+             "Note: the GPU probes measured %zu of the runtime's %lld devices; --gpu all measures "
+             "every one, as a CI or fleet gate must.",
+             m->list.n, (long long)c->i);
+    tw_nl(t);
+    tw_text(t, buf, 6);
+    tw_nl(t);
+}
+
 /* warnings, then probe errors and timeouts, then failures, each with its fix */
 static void write_to_fix(struct tw *t, const struct results *r)
 {
@@ -266,6 +286,30 @@ static void write_to_fix(struct tw *t, const struct results *r)
             if (res->fix)
                 tw_fix(t, res, MARK_COLS, same_as(r, i, res->fix, 1));
         }
+    }
+}
+
+/* a per-GPU check that warned or failed on several GPUs: one line per such GPU
+ * with its own words, so that every GPU to drain is named (the check's
+ * line speaks of the worst) */
+static void write_gpu_lines(struct tw *t, const struct result *res, int hang)
+{
+    size_t bad = 0;
+    for (size_t j = 0; j < res->ngpus; j++)
+        bad += status_not_passing(res->gpus[j].st);
+    if (bad < 2) /* the check's line names the one GPU */
+        return;
+    for (size_t j = 0; j < res->ngpus; j++) {
+        const struct gpu_verdict *g = &res->gpus[j];
+        if (!status_not_passing(g->st)) /* a skip's reason is the check's */
+            continue;
+        char *line =
+            xasprintf("GPU %d (%s) %s: %s", g->gpu, g->pci ? g->pci : "PCI address unknown",
+                      status_name(g->st), g->summary);
+        tw_pad(t, hang + 2);
+        tw_text(t, line, hang + 4);
+        free(line);
+        tw_nl(t);
     }
 }
 
@@ -398,6 +442,7 @@ void report_text_write(FILE *out, const struct report_meta *m, const struct resu
         tw_text(&t, s ? s : res->summary, hang);
         free(s);
         tw_nl(&t);
+        write_gpu_lines(&t, res, hang);
         if (o->verbose) {
             if (res->fix)
                 tw_fix(&t, res, hang, NULL);
@@ -408,6 +453,7 @@ void report_text_write(FILE *out, const struct report_meta *m, const struct resu
         write_slowest(&t, o->timing);
     tw_nl(&t);
     write_counts(&t, r, m->duration_s);
+    write_measured_note(&t, o->timing);
     write_to_fix(&t, r);
     write_verdict(&t, r);
 }

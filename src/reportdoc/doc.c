@@ -50,6 +50,24 @@ int doc_fix(const struct json *check, struct fix *out)
     return fix_present(out);
 }
 
+size_t doc_check_gpus(const struct json *check, struct doc_gpu *out, size_t max)
+{
+    const struct json *a = check && check->type == JSON_OBJ ? json_get(check, "gpus") : NULL;
+    size_t n = 0;
+    for (size_t i = 0; a && a->type == JSON_ARR && i < a->n && n < max; i++) {
+        const struct json *g = a->items[i], *idx = g->type == JSON_OBJ ? json_get(g, "gpu") : NULL;
+        unsigned long long k;
+        const char *st = doc_member(g, "status"), *sum = doc_member(g, "summary");
+        int known = 0;
+        for (int j = 0; st && j < ST__COUNT; j++)
+            known |= strcmp(st, status_name((enum status)j)) == 0;
+        if (!idx || json_u64(idx, &k) || k > 100000 || !known || !sum)
+            continue;
+        out[n++] = (struct doc_gpu){(int)k, doc_member(g, "pci"), st, doc_member(g, "rule"), sum};
+    }
+    return n;
+}
+
 const char *doc_host(const struct diff_doc *d, const char *key)
 {
     return doc_member(d && d->root ? json_get(d->root, "host") : NULL, key);

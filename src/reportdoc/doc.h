@@ -69,6 +69,45 @@ const struct json *doc_start_with(const struct diff_doc *d);
  * string as prose (a command inside it cannot be told apart). 1 when the
  * check has a fix, else 0 with out empty */
 int doc_fix(const struct json *check, struct fix *out);
+/* one GPU's verdict of a per-GPU check, borrowed from the document */
+struct doc_gpu {
+    int gpu;
+    const char *pci; /* NULL when unknown */
+    const char *status, *rule, *summary;
+};
+/* a check's "gpus" (issue 34): the well-formed items (an index, a status
+ * name, a summary) in order, at most max; how many. 0 for a check judged
+ * once, or a report older than the array */
+size_t doc_check_gpus(const struct json *check, struct doc_gpu *out, size_t max);
+/* the most GPUs of one check the renderers draw */
+#define DOC_GPUS_MAX 256
+
+/* one thing to take out of service (doc_drain.c): node is the index of its
+ * report, gpu -1 for the node as a whole (a failing check not judged per
+ * GPU); strings borrowed from the documents */
+struct doc_drain {
+    size_t node;
+    int gpu;
+    const char *pci, *check, *status, *summary;
+};
+/* every check that failed (fail, error or timeout) on docs[0..n), per GPU
+ * that failed it where the check has per-GPU verdicts, else the node; in
+ * node then check order. *out malloc'd (NULL when none); how many */
+size_t doc_drain_list(const struct diff_doc *const *docs, size_t n, struct doc_drain **out);
+/* the node's name: host.hostname, else the report's file name */
+const char *doc_node_name(const struct diff_doc *d);
+/* one GPU in two reports: a GPU serial (gpu.<k>.serial) of report later
+ * that report first (the first with it) has too */
+struct doc_dup {
+    size_t first, later;
+    const char *serial; /* borrowed */
+};
+/* every such pair of docs[0..n) once (with the first serial they share),
+ * in the order found; *out malloc'd (NULL when none); how many */
+size_t doc_same_gpus(const struct diff_doc *const *docs, size_t n, struct doc_dup **out);
+/* the same for host names (host.hostname, serial then the name): two
+ * reports that claim one node */
+size_t doc_same_hosts(const struct diff_doc *const *docs, size_t n, struct doc_dup **out);
 /* the summary's exit_code; -1 when absent */
 int doc_exit_code(const struct diff_doc *d);
 /* the fact as one line: its value (strings bare), or "unknown (reason)",

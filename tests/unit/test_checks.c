@@ -885,6 +885,67 @@ static void test_fix_render(void)
     fix_done(&r, &cs, &fs);
 }
 
+/* the words of a per-GPU result (checks_gpus.c): ranges, statuses by
+ * verb, never "(0 of N GPUs pass)" for a check judged on no GPU */
+static void test_gpu_words(void)
+{
+    char b[64];
+    const int a[] = {0, 1, 2, 3}, c[] = {1, 4, 6}, d[] = {4, 5}, e[] = {0, 2, 3, 4, 7};
+    gpu_list_compact(a, 4, b, sizeof(b));
+    CHECK(strcmp(b, "0-3") == 0);
+    gpu_list_compact(c, 3, b, sizeof(b));
+    CHECK(strcmp(b, "1, 4, 6") == 0);
+    gpu_list_compact(d, 2, b, sizeof(b));
+    CHECK(strcmp(b, "4, 5") == 0);
+    gpu_list_compact(e, 5, b, sizeof(b));
+    CHECK(strcmp(b, "0, 2-4, 7") == 0);
+    gpu_list_compact(e, 5, b, 6); /* cut, still terminated */
+    CHECK(strlen(b) <= 5 && strncmp(b, "0, 2-", strlen(b)) == 0);
+    gpu_list_compact(e, 0, b, sizeof(b));
+    CHECK(b[0] == '\0');
+
+    struct gpu_verdict v[8];
+    memset(v, 0, sizeof(v));
+    for (int i = 0; i < 8; i++) {
+        v[i].gpu = i;
+        v[i].st = ST_PASS;
+        v[i].summary = (char *)"fine";
+    }
+    char *s = gpu_results_summary(v, 8, &v[0]);
+    CHECK(strcmp(s, "all 8 GPUs: fine") == 0);
+    free(s);
+    for (int i = 4; i < 8; i++)
+        v[i].st = ST_WARN;
+    v[4].summary = (char *)"far";
+    s = gpu_results_summary(v, 8, &v[4]);
+    CHECK(strcmp(s, "GPUs 4-7 warn; GPU 4: far (4 of 8 GPUs pass)") == 0);
+    free(s);
+    v[3].st = ST_FAIL;
+    v[3].summary = (char *)"broken";
+    v[6].st = ST_FAIL;
+    v[1].st = ST_TIMEOUT;
+    v[2].st = ST_ERROR;
+    s = gpu_results_summary(v, 8, &v[3]);
+    CHECK(strcmp(s, "GPUs 3, 6 fail, GPU 2 errs, GPU 1 times out, GPUs 4, 5, 7 warn; GPU 3: "
+                    "broken (1 of 8 GPUs pass)") == 0);
+    free(s);
+    for (int i = 0; i < 8; i++)
+        v[i].st = i == 5 ? ST_WARN : ST_PASS;
+    s = gpu_results_summary(v, 8, &v[5]); /* one GPU: as before */
+    CHECK(strcmp(s, "GPU 5: fine (7 of 8 GPUs pass)") == 0);
+    free(s);
+    for (int i = 0; i < 8; i++)
+        v[i].st = ST_SKIP;
+    v[0].summary = (char *)"no table";
+    s = gpu_results_summary(v, 8, &v[0]);
+    CHECK(strcmp(s, "not judged on 8 GPUs: no table") == 0);
+    free(s);
+    v[2].st = ST_PASS;
+    s = gpu_results_summary(v, 8, &v[0]);
+    CHECK(strcmp(s, "GPUs 0, 1, 3-7 not judged; GPU 0: no table (1 of 8 GPUs pass)") == 0);
+    free(s);
+}
+
 int main(void)
 {
     checks_set_schema(&fact_catalog_schema); /* what main() passes in */
@@ -899,6 +960,7 @@ int main(void)
     test_capped_list();
     test_cause_loader();
     test_cause_run();
+    test_gpu_words();
 
     struct checkset cs;
     CHECK(checks_load_string(&cs, "t.yaml", yaml, strlen(yaml)) == 0);
@@ -924,8 +986,23 @@ int main(void)
     CHECK(v && strstr(v->summary, "GPU 1: tight") != NULL);
     CHECK(v && v->fix && strcmp(v->fix, "buy") == 0);
     CHECK(v && v->nev == 3); /* gpu.<i>.vram_bytes of the three GPUs */
+    /* every GPU's own verdict is kept, the check's summary names each one
+     * that did not pass (issue 34) */
+    CHECK(v && strcmp(v->summary, "GPU 1 warns, GPU 2 not judged; GPU 1: tight (1 of 3 GPUs "
+                                  "pass)") == 0);
+    CHECK(v && v->ngpus == 3);
+    if (v && v->ngpus == 3) {
+        CHECK(v->gpus[0].gpu == 0 && v->gpus[0].st == ST_PASS && !v->gpus[0].fix);
+        CHECK(strcmp(v->gpus[0].rule, "pass") == 0 && !v->gpus[0].pci);
+        CHECK(v->gpus[1].st == ST_WARN && strcmp(v->gpus[1].rule, "warn[0]") == 0);
+        CHECK(strcmp(v->gpus[1].summary, "tight") == 0 && v->gpus[1].fix &&
+              strcmp(v->gpus[1].fix, "buy") == 0);
+        CHECK(v->gpus[2].st == ST_SKIP && strcmp(v->gpus[2].rule, "fail[0]?") == 0);
+        CHECK(strstr(v->gpus[2].summary, "permission denied") != NULL);
+    }
     const struct result *g = find(&r, "t.gfx");
     CHECK(g && g->st == ST_PASS);
+    CHECK(g && g->ngpus == 3 && g->gpus[2].st == ST_PASS);
     CHECK(g && strstr(g->summary, "all 3 GPUs") != NULL);
     const struct result *c = find(&r, "t.crash");
     CHECK(c && c->st == ST_TIMEOUT);
