@@ -410,6 +410,10 @@ static const struct fact_decl facts_soak[] = {
     {"soak.throttle_events", I}, {"soak.throttle_reasons", S}, {"soak.throttle_since_start", S},
     {"soak.vram_growth_bytes", I},
     {"soak.outliers", I}, {"soak.outliers_unexplained", I}, {"soak.outlier_causes", L},
+    {"soak.outputs_compared", I}, {"soak.outputs_differ_calls", I},
+    {"soak.outputs_first_differ_call", I}, {"soak.outputs_max_diff", F},
+    {"soak.outputs_max_rel_diff", F}, {"soak.outputs_nonfinite", I},
+    {"soak.outputs_nonfinite_calls", I},
     {"soak.energy_per_call_j", F}, {"soak.avg_power_w", F}, {"soak.energy_source", S},
     /* src/soak/soak_counters.c: residency, PCIe counters, the slot's link */
     {"soak.residency_thermal_grew", I}, {"soak.residency_power_grew", I},

@@ -51,6 +51,7 @@
 #include "../vla/preset.h"
 #include "../vla/weights.h"
 #include "soak_analyze.h"
+#include "soak_outputs.h"
 
 #define SOAK_MIN_S 1.0
 #define SOAK_MAX_S (7 * 24 * 3600.0)
@@ -185,10 +186,37 @@ static double hook_ms(double *always)
     return *always;
 }
 
-static void record(double t, double lat)
+/* the actions of every call against the first call's (soak_outputs.h) */
+struct out_track {
+    float *ref;
+    size_t n;
+    long call; /* 1-based index of the call just made */
+    struct soak_out_plant plant[8];
+    size_t nplant;
+};
+
+static void out_track_init(struct out_track *ot, size_t n)
 {
-    char line[64];
-    int n = snprintf(line, sizeof(line), "%.6f %.9f\n", t, lat);
+    memset(ot, 0, sizeof(*ot));
+    ot->ref = xcalloc(n ? n : 1, sizeof(float));
+    ot->n = n;
+    /* the spec was checked by the parent before the fork */
+    soak_outputs_plants(getenv("ROCM_VLA_DOCTOR_SOAK_OUTPUTS"), ot->plant, ARRAY_SIZE(ot->plant),
+                        &ot->nplant);
+}
+
+/* one "t latency differ max_diff rel_diff nonfinite" line per call */
+static void record(double t, double lat, struct out_track *ot, float *act)
+{
+    struct soak_out_cmp c;
+    ot->call++;
+    soak_outputs_apply(ot->plant, ot->nplant, ot->call, act);
+    if (ot->call == 1)
+        memcpy(ot->ref, act, ot->n * sizeof(float));
+    soak_outputs_compare(ot->ref, act, ot->n, &c);
+    char line[160];
+    int n = snprintf(line, sizeof(line), "%.6f %.9f %d %.9g %.9g %ld\n", t, lat, c.differ,
+                     c.max_diff, c.rel_diff, c.nonfinite);
     ssize_t w = write(C.rec_w, line, (size_t)n);
     (void)w;
 }
@@ -248,6 +276,8 @@ static int child_cpu(struct factset *fs, const struct vla_preset *p, double end)
     fact_set_str(fs, "soak.load_path", "none (no GEMM load on the cpu backend)", SRC);
     isolate_flush(fs);
     double always = 0;
+    struct out_track ot;
+    out_track_init(&ot, (size_t)p->chunk * p->action_dim);
     while (util_mono_s() < end && !stop_requested()) {
         double extra = hook_ms(&always), t = util_mono_s();
         int rc = vla_forward(&m, &in, act, NULL, NULL);
@@ -257,8 +287,9 @@ static int child_cpu(struct factset *fs, const struct vla_preset *p, double end)
             fact_set_str(fs, "soak.error", "the pass failed", SRC);
             break;
         }
-        record(t, util_mono_s() - t);
+        record(t, util_mono_s() - t, &ot, act);
     }
+    free(ot.ref);
     free(act);
     vla_inputs_release(&in);
     vla_model_release(&m);
@@ -333,6 +364,10 @@ static int child_run(struct probe_ctx *ctx)
     end = util_mono_s() + o->duration_s;
     isolate_flush(fs);
     double always = 0;
+    size_t nact;
+    float *act = vla_gpu_session_actions(s, &nact);
+    struct out_track ot;
+    out_track_init(&ot, nact);
     while (util_mono_s() < end && !stop_requested()) {
         double extra = hook_ms(&always), t = util_mono_s();
         rc = vla_gpu_session_call(s, g.graph);
@@ -342,12 +377,14 @@ static int child_run(struct probe_ctx *ctx)
             gpu_error_fact(fs, s);
             break;
         }
-        record(t, util_mono_s() - t);
+        /* the call's actions are in host memory (the graph downloads them) */
+        record(t, util_mono_s() - t, &ot, act);
         if (load && vla_gpu_load_gemm(vla_gpu_session_gpu(s), GEMM_LOAD_N, GEMM_LOAD_REPS)) {
             gpu_error_fact(fs, s);
             break;
         }
     }
+    free(ot.ref);
     vla_gpu_session_close(s);
     vla_gpu_out_release(&g);
     vla_preset_release(&p);
@@ -365,6 +402,7 @@ struct sampler {
     struct tel_sample *samples;
     size_t n, cap;
     struct soak_call *calls;
+    struct soak_out_cmp *outs; /* [ccap]: each call's actions against the first */
     size_t ncalls, ccap;
     struct strbuf partial;
     pthread_t th;
@@ -417,17 +455,21 @@ static void take_records(struct sampler *sp)
     while ((nl = strchr(start, '\n'))) {
         *nl = '\0';
         double t, lat;
+        struct soak_out_cmp oc = {0};
         if (start[0] == '#' && start[1] == ' ') {
             /* the child's note for the user (note()): printed as it comes */
             char *safe = str_sanitize(start + 2, 0);
             status_clear(sp);
             fprintf(stderr, "rocm-vla-doctor soak: %s\n", safe);
             free(safe);
-        } else if (sscanf(start, "%lf %lf", &t, &lat) == 2) {
+        } else if (sscanf(start, "%lf %lf %d %lf %lf %ld", &t, &lat, &oc.differ, &oc.max_diff,
+                          &oc.rel_diff, &oc.nonfinite) == 6) {
             if (sp->ncalls == sp->ccap) {
                 sp->ccap = sp->ccap ? sp->ccap * 2 : 1024;
                 sp->calls = xrealloc(sp->calls, sp->ccap * sizeof(*sp->calls));
+                sp->outs = xrealloc(sp->outs, sp->ccap * sizeof(*sp->outs));
             }
+            sp->outs[sp->ncalls] = oc;
             sp->calls[sp->ncalls++] = (struct soak_call){t, lat};
         }
         start = nl + 1;
@@ -524,7 +566,10 @@ static void print_summary(const struct factset *fs)
                                  "soak.avg_power_w",
                                  "soak.energy_source",
                                  "soak.outliers",
-                                 "soak.outliers_unexplained"};
+                                 "soak.outliers_unexplained",
+                                 "soak.outputs_differ_calls",
+                                 "soak.outputs_max_rel_diff",
+                                 "soak.outputs_nonfinite"};
     for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
         const struct fact *f = fact_get(fs, names[i]);
         char *t = f ? fact_to_text(f) : xstrdup("?");
@@ -560,6 +605,11 @@ int soak_cmd(int argc, char **argv)
         error("soak: --backend cpu runs no GEMM load; --load does not apply");
         return 2;
     }
+    struct soak_out_plant plants[8];
+    size_t nplants;
+    if (soak_outputs_plants(getenv("ROCM_VLA_DOCTOR_SOAK_OUTPUTS"), plants, ARRAY_SIZE(plants),
+                            &nplants))
+        return 2;
     o.dtype = o.dtype ? o.dtype : cpu ? "fp32" : "bf16";
     o.load = o.load ? o.load : "gemm";
     struct vla_preset chk;
@@ -668,6 +718,7 @@ int soak_cmd(int argc, char **argv)
                          "sampled GPU is judged");
     }
     soak_analyze(sp.calls, sp.ncalls, sp.samples, sp.n, &fs);
+    soak_outputs_facts(sp.outs, sp.ncalls, &fs);
     const struct fact *be = fact_get(&fs, "soak.backend");
     if (be && be->type == FACT_STR && !strcmp(be->s, "cpu")) {
         /* the GPU's energy is not the cost of a call computed on the CPU */
@@ -730,6 +781,7 @@ int soak_cmd(int argc, char **argv)
         tel_sample_release(&sp.samples[i]);
     free(sp.samples);
     free(sp.calls);
+    free(sp.outs);
     strbuf_release(&sp.partial);
     pthread_mutex_destroy(&sp.mu);
     close(rec[0]);
