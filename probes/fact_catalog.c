@@ -388,6 +388,7 @@ static const struct fact_decl facts_vla[] = {
     {"vla.memory.used_bytes", I}, {"vla.memory.total_bytes", I}, {"vla.memory.deploy_bytes", I},
     {"vla.numerics.cosine", F}, {"vla.numerics.max_error", F}, {"vla.numerics.max_error_rel", F},
     {"vla.numerics.cosine_normalised", F}, {"vla.numerics.max_error_normalised", F},
+    {"vla.numerics.actions_digest", S}, {"vla.numerics.planted", S},
     {"vla.max_activation", F}, {"vla.max_activation_layer", S}, {"vla.nonfinite", B},
     {"vla.nonfinite_layer", S},
     {"vla.backend_gaps", S}, {"vla.backend_gaps_n", I}, {"vla.backend_gaps.flash_attention", S},
