@@ -411,6 +411,7 @@ static const struct fact_decl facts_soak[] = {
     {"soak.throttle_events", I}, {"soak.throttle_reasons", S}, {"soak.throttle_since_start", S},
     {"soak.vram_growth_bytes", I},
     {"soak.outliers", I}, {"soak.outliers_unexplained", I}, {"soak.outlier_causes", L},
+    {"soak.rate_hz", I}, {"soak.period_ms", F}, {"soak.deadline_misses", I},
     {"soak.outputs_compared", I}, {"soak.outputs_differ_calls", I},
     {"soak.outputs_first_differ_call", I}, {"soak.outputs_max_diff", F},
     {"soak.outputs_max_rel_diff", F}, {"soak.outputs_nonfinite", I},

@@ -225,6 +225,8 @@ soak~--sysroot~used~$R soak --duration 1 --preset tiny --backend cpu~$R soak --d
 soak~--load~reason~no GPU here: the cpu fallback runs no load and the header names the one asked~$R soak --duration 1 --preset tiny --load none~load: none
 soak~--load~rejected~~$R soak --duration 1 --preset tiny --backend cpu --load none~--backend cpu runs no GEMM load; --load does not apply
 soak~--interval~used~$R soak --duration 1 --preset tiny --backend cpu --json -~$R soak --duration 1 --preset tiny --backend cpu --json - --interval 10~
+soak~--rate~used~$R soak --duration 1 --preset tiny --backend cpu --json -~$R soak --duration 1 --preset tiny --backend cpu --json - --rate 5~
+soak~--rate~rejected~~$R soak --duration 1 --preset tiny --rate 5 --load gemm~--load gemm would fill the gaps
 soak~--help~used~$R soak~$R soak --help~
 soak~--version~used~$R soak~$R soak --version~
 EOF

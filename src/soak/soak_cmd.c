@@ -66,6 +66,7 @@ struct soak_opts {
     double duration_s;
     const char *preset, *dtype, *backend, *json, *sysroot, *load;
     long interval_ms;
+    long rate_hz; /* 0: back to back; else one call per 1/rate s, idle between */
 };
 
 /* shared with the child through fork */
@@ -128,6 +129,8 @@ static const struct optspec soak_opts_table[] = {
     OPT_ENUM(struct soak_opts, load, "load", load_values, "a GEMM load beside the pass, or none"),
     OPT_INT(struct soak_opts, interval_ms, "interval", 10, 60000, "milliseconds", "MS",
             "the telemetry sampling interval (default 1000)"),
+    OPT_INT(struct soak_opts, rate_hz, "rate", 1, 1000, "Hz", "HZ",
+            "paced: one call every 1/HZ s, idle in between (a robot's control rate)"),
     OPT_HELP_VERSION_END,
 };
 
@@ -226,7 +229,7 @@ static void record(double t, double lat, struct out_track *ot, float *act)
 static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void note(const char *fmt, ...)
 {
-    char line[512] = "# ";
+    char line[2048] = "# "; /* the no-GPU reason names every library tried */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line + 2, sizeof(line) - 3, fmt, ap);
@@ -241,6 +244,25 @@ static void sleep_ms(double ms)
 {
     struct timespec ts = {(time_t)(ms / 1000), (long)(fmod(ms, 1000) * 1e6)};
     nanosleep(&ts, NULL);
+}
+
+/* --rate: sleep until the next slot of a fixed grid from the first call
+ * (a control loop's period); a call that overran starts the next one at
+ * once and the grid moves on from it (no burst of late calls) */
+static void pace(double *next)
+{
+    if (C.o->rate_hz <= 0)
+        return;
+    double now = util_mono_s();
+    *next = (*next > 0 ? *next : now) + 1.0 / (double)C.o->rate_hz;
+    if (*next <= now) {
+        *next = now;
+        return;
+    }
+    double d = *next - now;
+    struct timespec ts = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
+    while (nanosleep(&ts, &ts) && errno == EINTR && !stop_requested())
+        ;
 }
 
 /* soak.error: the GPU context's first failure */
@@ -278,7 +300,12 @@ static int child_cpu(struct factset *fs, const struct vla_preset *p, double end)
     double always = 0;
     struct out_track ot;
     out_track_init(&ot, (size_t)p->chunk * p->action_dim);
+    double slot = 0;
     while (util_mono_s() < end && !stop_requested()) {
+        if (ot.call)
+            pace(&slot);
+        else
+            slot = util_mono_s();
         double extra = hook_ms(&always), t = util_mono_s();
         int rc = vla_forward(&m, &in, act, NULL, NULL);
         if (extra > 0)
@@ -368,7 +395,12 @@ static int child_run(struct probe_ctx *ctx)
     float *act = vla_gpu_session_actions(s, &nact);
     struct out_track ot;
     out_track_init(&ot, nact);
+    double slot = 0;
     while (util_mono_s() < end && !stop_requested()) {
+        if (ot.call)
+            pace(&slot);
+        else
+            slot = util_mono_s();
         double extra = hook_ms(&always), t = util_mono_s();
         rc = vla_gpu_session_call(s, g.graph);
         if (extra > 0)
@@ -567,6 +599,8 @@ static void print_summary(const struct factset *fs)
                                  "soak.energy_source",
                                  "soak.outliers",
                                  "soak.outliers_unexplained",
+                                 "soak.rate_hz",
+                                 "soak.deadline_misses",
                                  "soak.outputs_differ_calls",
                                  "soak.outputs_max_rel_diff",
                                  "soak.outputs_nonfinite"};
@@ -590,7 +624,7 @@ static void print_summary(const struct factset *fs)
 
 int soak_cmd(int argc, char **argv)
 {
-    struct soak_opts o = {0, "pi0", NULL, "auto", NULL, NULL, NULL, 1000};
+    struct soak_opts o = {0, "pi0", NULL, "auto", NULL, NULL, NULL, 1000, 0};
     int prc = parse(argc, argv, &o);
     if (prc)
         return prc > 0 ? 0 : 2;
@@ -605,6 +639,15 @@ int soak_cmd(int argc, char **argv)
         error("soak: --backend cpu runs no GEMM load; --load does not apply");
         return 2;
     }
+    /* paced calls are idle between: a load would fill the gaps they measure */
+    if (o.rate_hz > 0 && o.load && strcmp(o.load, "none")) {
+        error("soak: --rate leaves the GPU idle between calls; --load %s would fill the gaps "
+              "(use --load none, or no --rate)",
+              o.load);
+        return 2;
+    }
+    if (o.rate_hz > 0 && !o.load)
+        o.load = cpu ? NULL : "none";
     struct soak_out_plant plants[8];
     size_t nplants;
     if (soak_outputs_plants(getenv("ROCM_VLA_DOCTOR_SOAK_OUTPUTS"), plants, ARRAY_SIZE(plants),
@@ -719,6 +762,7 @@ int soak_cmd(int argc, char **argv)
     }
     soak_analyze(sp.calls, sp.ncalls, sp.samples, sp.n, &fs);
     soak_outputs_facts(sp.outs, sp.ncalls, &fs);
+    soak_pace_facts(sp.calls, sp.ncalls, o.rate_hz, &fs);
     const struct fact *be = fact_get(&fs, "soak.backend");
     if (be && be->type == FACT_STR && !strcmp(be->s, "cpu")) {
         /* the GPU's energy is not the cost of a call computed on the CPU */
