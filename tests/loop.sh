@@ -105,5 +105,27 @@ run err 1 "$RVD" diff "$D/err0.json" "$D/err1.json"
 has err "vla\.numerics\.max_error_rel +0\.01 -> 0\.015 \(\+50\.0%, lower is better"
 run err_within 0 "$RVD" diff "$D/err0.json" "$D/err2.json"
 
+# ---- bench --rate on the cpu reference (a ~1 ms pass) -----------------------
+MICRO=tests/data/soak-micro.yaml
+run rate 0 "$RVD" bench --rate 10 --runs 12 --backend cpu --preset "$MICRO"
+has rate "^rocm-vla-doctor bench --rate 10: preset soak-micro, backend cpu .*12 calls a phase"
+has rate "^  back to back +[0-9.]+ +[0-9.]+ +nan$"
+has rate "^  paced +[0-9.]+ +[0-9.]+ +nan$"
+has rate "^  period 100\.000 ms: 0 of 12 paced calls missed it"
+has rate "^  sclk: no GPU ran"
+has rate "^  cause: "
+# a period shorter than the pass (tiny: about 100 ms a call here, never
+# under 10): every call misses it, exit 1
+run rate_miss 1 "$RVD" bench --rate 100 --runs 10 --backend cpu --preset tiny
+has rate_miss "period 10\.000 ms: 10 of 10 paced calls missed it"
+run rate_runs 2 "$RVD" bench --rate 20 --runs 5 --backend cpu --preset "$MICRO"
+has rate_runs "wants --runs 10 or more"
+run rate_sweep 2 "$RVD" bench --rate 20 --sweep
+has rate_sweep "--sweep does not apply"
+run rate_json 2 "$RVD" bench --rate 20 --json "$D/r.json" --backend cpu --preset "$MICRO"
+has rate_json "--json does not apply"
+run rate_dtype 2 "$RVD" bench --rate 20 --backend cpu --dtype bf16 --preset "$MICRO"
+run rate_zero 2 "$RVD" bench --rate 0
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -4,7 +4,9 @@
  * (nothing differs: the first differing call is unknown, never 0), the
  * planting spec's parser (good and malformed), and the numerics digest:
  * round trip, a moved action measured relative to the largest, another
- * preset or dtype not comparable, malformed texts refused. */
+ * preset or dtype not comparable, malformed texts refused; bench --rate's
+ * cause on each side of its thresholds (10 % slower, a clock under 80 %,
+ * ASPM L1 on, off and unknown, clocks unknown). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include "../../src/core/actions_digest.h"
 #include "../../src/core/fact.h"
 #include "../../src/soak/soak_outputs.h"
+#include "../../src/vla/pace_cause.h"
 #include "test.h"
 
 static void test_compare(void)
@@ -131,8 +134,31 @@ static void test_digest(void)
                                &d1) == 0);
 }
 
+static void test_pace_cause(void)
+{
+    char b[640];
+    struct pace_obs o = {10, 10.9, 2000, 1000, 1};
+    CHECK(pace_cause(&o, b, sizeof(b)) == PACE_NOT_SLOWER && strstr(b, "+9.0%"));
+    o.paced_p50_ms = 11.2;
+    CHECK(pace_cause(&o, b, sizeof(b)) == PACE_CLOCK_RAMP && strstr(b, "1000 MHz") &&
+          strstr(b, "2000 MHz back to back") && strstr(b, "power_dpm_force_performance_level"));
+    o.sclk_gap_mhz = 1600; /* 80 %: not a drop */
+    CHECK(pace_cause(&o, b, sizeof(b)) == PACE_ASPM_CANDIDATE && strstr(b, "not the clock") &&
+          strstr(b, "not measured"));
+    o.sclk_gap_mhz = 1599;
+    CHECK(pace_cause(&o, b, sizeof(b)) == PACE_CLOCK_RAMP);
+    o.sclk_gap_mhz = 1900;
+    o.aspm_l1 = 0;
+    CHECK(pace_cause(&o, b, sizeof(b)) == PACE_UNEXPLAINED && strstr(b, "ASPM L1 is off"));
+    o.aspm_l1 = -1;
+    o.sclk_gap_mhz = NAN; /* a clock ramp is never named without both clocks */
+    CHECK(pace_cause(&o, b, sizeof(b)) == PACE_UNEXPLAINED && strstr(b, "not readable") &&
+          strstr(b, "unknown"));
+}
+
 int main(void)
 {
+    test_pace_cause();
     test_compare();
     test_facts();
     test_plants();
