@@ -112,6 +112,7 @@ has rate "^rocm-vla-doctor bench --rate 10: preset soak-micro, backend cpu .*12 
 has rate "^  back to back +[0-9.]+ +[0-9.]+ +nan$"
 has rate "^  paced +[0-9.]+ +[0-9.]+ +nan$"
 has rate "^  period 100\.000 ms: 0 of 12 paced calls missed it"
+has rate "^  wake-up after the idle gap \(host jitter, [0-9]+ wake-ups\): p50 [0-9]+ us, p99 [0-9]+ us, max [0-9]+ us$"
 has rate "^  sclk: no GPU ran"
 has rate "^  cause: "
 # a period shorter than the pass (tiny: about 100 ms a call here, never

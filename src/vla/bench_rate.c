@@ -99,14 +99,17 @@ static void sleep_until(double t)
 }
 
 /* n calls; paced: one per period on a grid from the first; lat in ms, the
- * clock sampled before each call */
+ * clock sampled before each call; late (paced, else NULL): how long after
+ * its slot the loop woke, in microseconds - the scheduling jitter of a
+ * periodic thread at the control rate, as cyclictest measures it */
 static int phase(struct rate_pass *r, int n, double period, struct tel *t, const char *key,
-                 double *lat, double *clk)
+                 double *lat, double *clk, double *late)
 {
     double slot = util_mono_s();
     for (int i = 0; i < n; i++) {
         if (period > 0) {
             sleep_until(slot);
+            late[i] = (util_mono_s() - slot) * 1e6;
             slot += period;
             if (slot < util_mono_s())
                 slot = util_mono_s();
@@ -185,10 +188,11 @@ int vla_bench_rate(const struct vla_rate_opts *o)
     const char *key = pci[0] ? tel_gpu_key(t, pci, kbuf, sizeof(kbuf)) : NULL;
     int n = o->runs;
     double period = 1.0 / (double)o->rate_hz;
-    double *lat = xcalloc((size_t)n * 4, sizeof(double)), *clk = lat + n, *plat = lat + 2 * n,
-           *pclk = lat + 3 * n;
-    int rc = phase(&r, RATE_WARMUP < n ? RATE_WARMUP : n, 0, t, key, lat, clk) ||
-             phase(&r, n, 0, t, key, lat, clk) || phase(&r, n, period, t, key, plat, pclk);
+    double *lat = xcalloc((size_t)n * 5, sizeof(double)), *clk = lat + n, *plat = lat + 2 * n,
+           *pclk = lat + 3 * n, *late = lat + 4 * n;
+    int rc = phase(&r, RATE_WARMUP < n ? RATE_WARMUP : n, 0, t, key, lat, clk, NULL) ||
+             phase(&r, n, 0, t, key, lat, clk, NULL) ||
+             phase(&r, n, period, t, key, plat, pclk, late);
     if (rc) {
         error("bench: the pass failed");
         rc = 3;
@@ -212,6 +216,15 @@ int vla_bench_rate(const struct vla_rate_opts *o)
                ob.aspm_l1 < 0 ? "unknown"
                : ob.aspm_l1   ? "enabled"
                               : "disabled");
+        /* a call that overran leaves no sleep: its wake-up is no jitter */
+        int nl = 0;
+        for (int i = 0; i < n; i++)
+            if (i == 0 || plat[i - 1] <= period * 1e3)
+                late[nl++] = late[i];
+        struct vla_pct w = vla_pcts(late, nl);
+        printf("  wake-up after the idle gap (host jitter, %d wake-ups): p50 %.0f us, p99 %.0f "
+               "us, max %.0f us\n",
+               nl, w.p50, w.p99, late[nl - 1]);
         if (!key)
             printf("  sclk: %s\n", pci[0] ? "the sampler does not see the loaded GPU"
                                           : "no GPU ran (the cpu reference backend)");
