@@ -197,6 +197,7 @@ static const struct fact_decl facts_tuning[] = {
     {"host.memlock_limit", S},
     {"kernel.thp_enabled", S}, {"cpu.governors", L}, {"cpu.governor_pins_min", B},
     {"kernel.pci_realloc", B},
+    {"host.isolated_cpus", S}, {"host.nohz_full_cpus", S}, {"host.smt_active", B},
     END};
 
 static const struct fact_decl facts_rocm[] = {

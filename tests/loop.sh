@@ -9,8 +9,10 @@
 # raising the bar over the planted move (exit 0), another preset (not
 # compared), a digest gone (lost coverage, exit 1; --allow-skip accepts it),
 # an error against the fp32 reference that grew (a regression), and the diff
-# JSON against reports/diff-schema.json. May run under ASan (three short
-# passes of the tiny preset).
+# JSON against reports/diff-schema.json; bench --rate on the cpu (its table,
+# a period every call misses, the refusals); host.rt_ready on a fixture copy
+# with the kernel's SMT/isolcpus/nohz_full files planted each way. May run
+# under ASan (short passes of the tiny and micro presets, about 15 s here).
 # Environment: RVD (the binary), OUT (a scratch directory).
 set -u
 set -f # $TOFF holds globs for diff, not for the shell
@@ -127,6 +129,28 @@ run rate_json 2 "$RVD" bench --rate 20 --json "$D/r.json" --backend cpu --preset
 has rate_json "--json does not apply"
 run rate_dtype 2 "$RVD" bench --rate 20 --backend cpu --dtype bf16 --preset "$MICRO"
 run rate_zero 2 "$RVD" bench --rate 0
+
+# ---- host.rt_ready on a fixture copy with the kernel's files planted -------
+FIX=tests/fixtures/rx7900xtx-desktop/root
+rt() { # NAME SMT ISOLATED NOHZ ("-" leaves a file out): the check's status and summary
+    rm -rf "$D/rt" && cp -a "$FIX" "$D/rt"
+    c="$D/rt/sys/devices/system/cpu"
+    mkdir -p "$c/smt"
+    [ "$2" = - ] || echo "$2" >"$c/smt/active"
+    [ "$3" = - ] || echo "$3" >"$c/isolated"
+    [ "$4" = - ] || echo "$4" >"$c/nohz_full"
+    "$RVD" --sysroot "$D/rt" --level standard --only host.rt_ready --json "$D/$1.json" >/dev/null 2>&1
+}
+rt rt_none - - -
+expect "rt: files absent, skip" "$D/rt_none.json" 'c["host.rt_ready"]["status"] == "skip" and f["host.isolated_cpus"] is None'
+rt rt_smt 1 "" "(null)"
+expect "rt: SMT on warns" "$D/rt_smt.json" 'c["host.rt_ready"]["status"] == "warn" and "SMT is on" in c["host.rt_ready"]["summary"] and f["host.nohz_full_cpus"] == ""'
+rt rt_shared 0 "" -
+expect "rt: nothing isolated warns (nohz_full absent: none)" "$D/rt_shared.json" 'c["host.rt_ready"]["status"] == "warn" and "no CPU is kept free" in c["host.rt_ready"]["summary"] and f["host.nohz_full_cpus"] == "" and f["host.smt_active"] is False'
+rt rt_iso 0 "2-3" "(null)"
+expect "rt: isolcpus alone passes" "$D/rt_iso.json" 'c["host.rt_ready"]["status"] == "pass" and "isolated \x272-3\x27" in c["host.rt_ready"]["summary"]'
+rt rt_nohz 0 "" "2-3"
+expect "rt: nohz_full alone passes" "$D/rt_nohz.json" 'c["host.rt_ready"]["status"] == "pass" and f["host.nohz_full_cpus"] == "2-3"'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
