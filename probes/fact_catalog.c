@@ -197,6 +197,7 @@ static const struct fact_decl facts_tuning[] = {
     {"host.memlock_limit", S},
     {"kernel.thp_enabled", S}, {"cpu.governors", L}, {"cpu.governor_pins_min", B},
     {"kernel.pci_realloc", B},
+    {"host.isolated_cpus", S}, {"host.nohz_full_cpus", S}, {"host.smt_active", B},
     END};
 
 static const struct fact_decl facts_rocm[] = {
@@ -388,6 +389,7 @@ static const struct fact_decl facts_vla[] = {
     {"vla.memory.used_bytes", I}, {"vla.memory.total_bytes", I}, {"vla.memory.deploy_bytes", I},
     {"vla.numerics.cosine", F}, {"vla.numerics.max_error", F}, {"vla.numerics.max_error_rel", F},
     {"vla.numerics.cosine_normalised", F}, {"vla.numerics.max_error_normalised", F},
+    {"vla.numerics.actions_digest", S}, {"vla.numerics.planted", S},
     {"vla.max_activation", F}, {"vla.max_activation_layer", S}, {"vla.nonfinite", B},
     {"vla.nonfinite_layer", S},
     {"vla.backend_gaps", S}, {"vla.backend_gaps_n", I}, {"vla.backend_gaps.flash_attention", S},
@@ -410,6 +412,11 @@ static const struct fact_decl facts_soak[] = {
     {"soak.throttle_events", I}, {"soak.throttle_reasons", S}, {"soak.throttle_since_start", S},
     {"soak.vram_growth_bytes", I},
     {"soak.outliers", I}, {"soak.outliers_unexplained", I}, {"soak.outlier_causes", L},
+    {"soak.rate_hz", I}, {"soak.period_ms", F}, {"soak.deadline_misses", I},
+    {"soak.outputs_compared", I}, {"soak.outputs_differ_calls", I},
+    {"soak.outputs_first_differ_call", I}, {"soak.outputs_max_diff", F},
+    {"soak.outputs_max_rel_diff", F}, {"soak.outputs_nonfinite", I},
+    {"soak.outputs_nonfinite_calls", I},
     {"soak.energy_per_call_j", F}, {"soak.avg_power_w", F}, {"soak.energy_source", S},
     /* src/soak/soak_counters.c: residency, PCIe counters, the slot's link */
     {"soak.residency_thermal_grew", I}, {"soak.residency_power_grew", I},

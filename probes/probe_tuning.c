@@ -184,6 +184,42 @@ static void governor_facts(struct factset *fs)
     strset_release(&govs_set);
 }
 
+/* what decides a periodic control thread's scheduling jitter (issue 36):
+ * SMT (a sibling thread shares the core), and the CPUs the kernel keeps
+ * the scheduler (isolcpus) and its tick (nohz_full) off; each file's text
+ * as the kernel writes it, "" for none ("(null)" in nohz_full) */
+static void rt_facts(struct factset *fs)
+{
+    static const struct {
+        const char *path, *fact;
+    } lists[] = {{CPU_DIR "/isolated", "host.isolated_cpus"},
+                 {CPU_DIR "/nohz_full", "host.nohz_full_cpus"}};
+    for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
+        char *t;
+        int rc = rootfs_read_str(lists[i].path, &t);
+        /* nohz_full exists only in a kernel built with CONFIG_NO_HZ_FULL:
+         * absent, no CPU can be tickless */
+        if (rc == -ENOENT && i == 1) {
+            fact_set_str(fs, lists[i].fact, "",
+                         CPU_DIR "/nohz_full (absent: no CONFIG_NO_HZ_FULL)");
+            continue;
+        }
+        if (rc) {
+            fact_set_errno(fs, lists[i].fact, lists[i].path, rc);
+            continue;
+        }
+        char *v = str_trim(t);
+        fact_set_str(fs, lists[i].fact, strcmp(v, "(null)") ? v : "", lists[i].path);
+        free(t);
+    }
+    int64_t smt;
+    int rc = rootfs_readf_i64(&smt, CPU_DIR "/smt/active");
+    if (rc == 0)
+        fact_set_bool(fs, "host.smt_active", smt != 0, CPU_DIR "/smt/active");
+    else
+        fact_set_errno(fs, "host.smt_active", CPU_DIR "/smt/active", rc);
+}
+
 int probe_tuning_run(struct probe_ctx *ctx)
 {
     struct factset *fs = ctx->facts;
@@ -196,6 +232,7 @@ int probe_tuning_run(struct probe_ctx *ctx)
     memlock_facts(fs);
     choice_fact(fs, THP_FILE, "kernel.thp_enabled");
     governor_facts(fs);
+    rt_facts(fs);
     const struct fact *cl = fact_get(fs, "kernel.cmdline");
     if (cl && cl->type == FACT_STR)
         fact_set_bool(fs, "kernel.pci_realloc", tn_cmdline_pci_realloc(cl->s), "/proc/cmdline");

@@ -19,13 +19,22 @@
  * nonfinite_layer ("" when none), max_activation, max_activation_layer, error ("", or
  * why the pass failed on a GPU that is there), requested_preset (the preset
  * asked for; without a GPU vla.preset names the CPU self-test that ran
- * instead, and vla.why says what did not run). */
+ * instead, and vla.why says what did not run), numerics.actions_digest (the
+ * fixed-seed actions' digest that `diff` gates on: src/core/actions_digest.h),
+ * numerics.planted ("" or the weight the test hook changed).
+ *
+ * Test hook: ROCM_VLA_DOCTOR_VLA_PLANT="INDEX DELTA" adds DELTA to the
+ * synthetic weight INDEX (counted from the end when negative) of the CPU
+ * reference pass: a planted change of one weight that the numerics gate
+ * must catch. GPU weights are generated on the device: there the hook is
+ * not applied and vla.numerics.planted says so. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "../src/core/actions_digest.h"
 #include "../src/gpu/isolate.h"
 #include "../src/vla/bench_gpu.h"
 #include "../src/vla/model.h"
@@ -101,6 +110,40 @@ static void unknown_gpu_facts(struct factset *fs, const char *why)
         fact_set_unknown(fs, names[i], SRC, "%s", why);
 }
 
+static void digest_fact(struct factset *fs, const float *a, size_t n, const char *preset,
+                        const char *dtype)
+{
+    char *d = actions_digest_text(a, n, preset, dtype);
+    fact_set_str(fs, "vla.numerics.actions_digest", d, SRC);
+    free(d);
+}
+
+/* the test hook: "" when unset, else what was changed (or why not) */
+static void plant_weight(struct factset *fs, struct vla_weights *w)
+{
+    const char *spec = getenv("ROCM_VLA_DOCTOR_VLA_PLANT");
+    long long idx;
+    double delta;
+    char extra;
+    if (!spec || !*spec) {
+        fact_set_str(fs, "vla.numerics.planted", "", SRC);
+        return;
+    }
+    if (sscanf(spec, "%lld %lf %c", &idx, &delta, &extra) != 2 || !isfinite(delta) ||
+        (idx < 0 ? (size_t)(-idx) > w->arena_len : (size_t)idx >= w->arena_len) || !w->arena) {
+        fact_set_str(fs, "vla.numerics.planted",
+                     "not applied: ROCM_VLA_DOCTOR_VLA_PLANT wants "
+                     "'INDEX DELTA' with INDEX inside the weights",
+                     SRC);
+        return;
+    }
+    size_t i = idx < 0 ? w->arena_len - (size_t)(-idx) : (size_t)idx;
+    w->arena[i] += (float)delta;
+    char *t = xasprintf("weight %zu of %zu changed by %g", i, w->arena_len, delta);
+    fact_set_str(fs, "vla.numerics.planted", t, SRC);
+    free(t);
+}
+
 static int cmp_d(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -118,6 +161,7 @@ static int run_cpu(struct factset *fs, const struct vla_preset *p, const char *g
         return 0;
     }
     vla_weights_synthetic(&w, p, 0);
+    plant_weight(fs, &w);
     struct vla_model m;
     struct vla_inputs in;
     int image = p->vision.image, ns = VLA_STAGES(p);
@@ -160,6 +204,7 @@ static int run_cpu(struct factset *fs, const struct vla_preset *p, const char *g
         fact_set_float(fs, "vla.tflops", vla_flops(p, image) / tot[VLA_CPU_RUNS / 2] / 1e12, SRC);
         layer_facts(fs, &st);
         unknown_gpu_facts(fs, "no GPU: the CPU reference backend ran (fp32 only)");
+        digest_fact(fs, act, (size_t)p->chunk * p->action_dim, p->name, "fp32");
     }
     vla_stats_release(&st);
     free(act);
@@ -250,6 +295,12 @@ static void gpu_facts(struct factset *fs, const struct vla_preset *p, const char
     }
     layer_facts(fs, &g->st);
     gap_facts(fs, &g->gaps);
+    /* the first pass's actions (batch 1): the fixed-seed pass that diff gates */
+    digest_fact(fs, g->actions, (size_t)p->chunk * p->action_dim, p->name, dtype);
+    const char *plant = getenv("ROCM_VLA_DOCTOR_VLA_PLANT");
+    fact_set_str(fs, "vla.numerics.planted",
+                 plant && *plant ? "not applied: the GPU generates its weights on the device" : "",
+                 SRC);
 }
 
 int probe_vla_run(struct probe_ctx *ctx)

@@ -146,6 +146,8 @@ bench~--kernel-test~used~$R bench --preset tiny --backend cpu --runs 1~$R bench 
 bench~--kernel-test~rejected~~$R bench --kernel-test --json -~--kernel-test runs its own shapes .* --json does not apply
 bench~--profile~reason~kernel timing needs a GPU backend; on the cpu one it is refused~$R bench --preset tiny --backend cpu --runs 1 --profile~--profile times GPU kernels; the cpu backend has none
 bench~--profile~rejected~~$R bench --sweep --preset tiny --profile~--profile does not apply
+bench~--rate~used~$R bench --preset tests/data/soak-micro.yaml --backend cpu --runs 10~$R bench --preset tests/data/soak-micro.yaml --backend cpu --runs 10 --rate 10~
+bench~--rate~rejected~~$R bench --sweep --preset tiny --rate 10~--sweep does not apply
 bench~--torch~used~$R bench --preset tiny --backend cpu --runs 1~$R bench --preset tiny --backend cpu --runs 1 --torch~
 bench~--torch~rejected~~$R bench --preset tiny --dry-run --torch~--torch does not apply
 bench~--python~reason~the twin needs a GPU pass beside it; without one --torch says so~$R bench --preset tiny --backend cpu --runs 1 --torch --python python3~--torch sets PyTorch beside the GPU pass
@@ -225,6 +227,8 @@ soak~--sysroot~used~$R soak --duration 1 --preset tiny --backend cpu~$R soak --d
 soak~--load~reason~no GPU here: the cpu fallback runs no load and the header names the one asked~$R soak --duration 1 --preset tiny --load none~load: none
 soak~--load~rejected~~$R soak --duration 1 --preset tiny --backend cpu --load none~--backend cpu runs no GEMM load; --load does not apply
 soak~--interval~used~$R soak --duration 1 --preset tiny --backend cpu --json -~$R soak --duration 1 --preset tiny --backend cpu --json - --interval 10~
+soak~--rate~used~$R soak --duration 1 --preset tiny --backend cpu --json -~$R soak --duration 1 --preset tiny --backend cpu --json - --rate 5~
+soak~--rate~rejected~~$R soak --duration 1 --preset tiny --rate 5 --load gemm~--load gemm would fill the gaps
 soak~--help~used~$R soak~$R soak --help~
 soak~--version~used~$R soak~$R soak --version~
 EOF

@@ -56,7 +56,7 @@ rc=$?
 [ $rc -le 1 ] && ok || bad "steady: exit $rc: $(tail -3 "$D/steady.err")"
 schema "$D/steady.json"
 expect "steady: level soak" "$D/steady.json" 'd["host"]["level"] == "soak" and all(x["level"] == "soak" for x in d["checks"])'
-expect "steady: only soak checks" "$D/steady.json" 'len(d["checks"]) == 11'
+expect "steady: only soak checks" "$D/steady.json" 'len(d["checks"]) == 13'
 # the fixture's v1_3 gpu_metrics has no residency counters: unknown naming
 # the field, never a growth of 0; its slot link (x8, the on-card switch)
 # stays put in every sample
@@ -77,6 +77,48 @@ grep -q "robo-desk, level soak" "$D/steady.out" && ok || bad "steady: the text n
 expect "steady: windows big enough" "$D/steady.json" 'f["soak.window_samples"] >= 5 and f["soak.window_calls"] >= 10'
 # stderr is no terminal here: no status line
 grep -q "calls, last" "$D/steady.err" && bad "steady: a status line on a pipe" || ok
+
+# --- outputs that stay right (issue 36): the steady run gave the first call's
+# actions bit for bit; planted wrong results, placed by call count through
+# ROCM_VLA_DOCTOR_SOAK_OUTPUTS (never by the clock), fail or warn
+st steady soak.outputs pass
+expect "steady: outputs compared" "$D/steady.json" 'f["soak.outputs_compared"] == f["soak.calls"] - 1 and f["soak.outputs_differ_calls"] == 0 and f["soak.outputs_max_rel_diff"] == 0 and f["soak.outputs_nonfinite"] == 0 and f["soak.outputs_first_differ_call"] is None'
+outputs() { # NAME SPEC: a 1 s run with SPEC planted
+    ROCM_VLA_DOCTOR_SOAK_OUTPUTS="$2" DUR=1 soak "$1" "$D/r1"
+}
+outputs wrong "12 add 0.5"
+st wrong soak.outputs fail
+expect "wrong: from call 12, beyond the tolerance" "$D/wrong.json" 'f["soak.outputs_first_differ_call"] == 12 and f["soak.outputs_differ_calls"] == f["soak.calls"] - 11 and f["soak.outputs_max_rel_diff"] > 0.001 and abs(f["soak.outputs_max_diff"] - 0.5) < 1e-3 and f["soak.outputs_nonfinite"] == 0'
+expect "wrong: the summary names the latency beside it" "$D/wrong.json" '"from call 12 on" in c["soak.outputs"]["summary"] and "while latency p99 was" in c["soak.outputs"]["summary"]'
+outputs nan "15 nan"
+st nan soak.outputs fail
+expect "nan: non-finite counted" "$D/nan.json" 'f["soak.outputs_nonfinite"] == f["soak.calls"] - 14 and f["soak.outputs_nonfinite_calls"] == f["soak.outputs_nonfinite"] and f["soak.outputs_max_rel_diff"] == 0 and "non-finite" in c["soak.outputs"]["summary"]'
+outputs lastbit "10 add 0.0001"
+st lastbit soak.outputs warn
+expect "lastbit: within the tolerance" "$D/lastbit.json" '0 < f["soak.outputs_max_rel_diff"] <= 0.001 and f["soak.outputs_first_differ_call"] == 10'
+ROCM_VLA_DOCTOR_SOAK_OUTPUTS="3 twice" "$RVD" soak --duration 1s --preset "$MICRO" --backend cpu >"$D/badspec.out" 2>"$D/badspec.err"
+[ $? -eq 2 ] && grep -q "is not 'CALL add VALUE' or 'CALL nan'" "$D/badspec.err" && ok || bad "a malformed SOAK_OUTPUTS spec is not exit 2"
+
+# --- paced calls (--rate): back to back the check skips; at the rate the
+# call count follows the grid; the hook's extra milliseconds put p99 under,
+# near and over the control period (both sides of soak.paced's rules)
+st steady soak.paced skip
+expect "steady: no rate, no period" "$D/steady.json" 'f["soak.rate_hz"] is None and f["soak.deadline_misses"] is None'
+paced() { # NAME HZ HOOK: a 1 s run at HZ with HOOK in the test hook ("" for none)
+    if [ -n "$3" ]; then echo "$3" >"$HOOK"; else rm -f "$HOOK"; fi
+    DUR=1 soak "$1" "$D/r1" --rate "$2"
+    rm -f "$HOOK"
+}
+paced paced20 20 ""
+st paced20 soak.paced pass
+expect "paced20: about 20 calls on the grid" "$D/paced20.json" '18 <= f["soak.calls"] <= 21 and f["soak.rate_hz"] == 20 and f["soak.period_ms"] == 50 and f["soak.deadline_misses"] == 0'
+paced paced10 10 "always 85"
+st paced10 soak.paced warn
+paced paced50 50 "always 30"
+st paced50 soak.paced fail
+expect "paced50: every call missed the 20 ms period" "$D/paced50.json" 'f["soak.deadline_misses"] == f["soak.calls"] and "missed it" in c["soak.paced"]["summary"]'
+"$RVD" soak --duration 1s --rate 10 --load gemm --preset "$MICRO" >"$D/rateload.out" 2>"$D/rateload.err"
+[ $? -eq 2 ] && grep -q "would fill the gaps" "$D/rateload.err" && ok || bad "--rate with --load gemm not refused"
 
 # --- too short to judge drift: the other side of checks.yaml's minimum
 # (5 samples and 10 calls a window): 1 s telemetry and 300 ms calls in 5 s
@@ -212,6 +254,7 @@ usage "bad dtype" "--dtype must be" --duration 5s --dtype int8
 usage "bad backend" "--backend must be" --duration 5s --backend tpu
 usage "bad load" "--load must be" --duration 5s --load disk
 usage "bad interval" "--interval must be" --duration 5s --interval 5
+usage "bad rate" "--rate must be" --duration 5s --rate 0
 usage "argument" "takes no arguments" --duration 5s extra
 usage "unknown preset" "" --duration 5s --preset no-such-preset
 usage "json to a directory" "is a directory" --duration 5s --json "$D"

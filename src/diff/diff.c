@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/actions_digest.h"
 #include "../core/util.h"
 
 /* ---- tolerances ----------------------------------------------------------- */
@@ -41,13 +42,17 @@ int diff_tol_add(struct diff_opts *o, const char *arg)
     return 0;
 }
 
-double diff_tol_for(const struct diff_opts *o, const char *name)
+static double tol_for_default(const struct diff_opts *o, const char *name, double pct)
 {
-    double pct = DIFF_DEFAULT_TOL_PCT;
     for (size_t i = 0; o && i < o->ntol; i++)
         if (fnmatch(o->tol[i].pattern, name, 0) == 0)
             pct = o->tol[i].pct;
     return pct;
+}
+
+double diff_tol_for(const struct diff_opts *o, const char *name)
+{
+    return tol_for_default(o, name, DIFF_DEFAULT_TOL_PCT);
 }
 
 void diff_opts_release(struct diff_opts *o)
@@ -95,6 +100,9 @@ int diff_fact_direction(const char *name)
      * *_peak copy) are expectations computed from the device's units and
      * clocks, not measurements: another GPU has other peaks, which is a
      * change of the stack, never a regression of its own */
+    /* the error against the fp32 reference: lower is better */
+    if (str_starts(name, "vla.numerics.max_error"))
+        return -1;
     if (strstr(name, ".peak.") ||
         (strlen(name) > 5 && strcmp(name + strlen(name) - 5, "_peak") == 0))
         return 0;
@@ -230,12 +238,43 @@ static void compare_checks(const struct diff_doc *a, const struct diff_doc *b,
     }
 }
 
+/* the numerics gate: two digests of a fixed-seed pass's actions, a (parsed
+ * from va) and vb, known and different */
+static void compare_digest(const char *name, const struct json *va, const struct json *vb,
+                           const struct actions_digest *a, int known_a, const struct diff_opts *o,
+                           struct diff_result *r)
+{
+    struct actions_digest b;
+    struct diff_item *it = add(r, DIFF_CHANGE, DIFF_FACT, DW_NUMERICS, name, va, vb);
+    it->at = -1;
+    it->tol_pct = tol_for_default(o, name, DIFF_NUMERICS_TOL_PCT);
+    if (!known_a || vb->type != JSON_STR || actions_digest_parse(vb->str, &b)) {
+        it->why = "not a v1 actions digest";
+        return;
+    }
+    double rel;
+    if (actions_digest_compare(a, &b, &it->moved, &rel, &it->at, &it->why)) {
+        it->at = -1;
+        return;
+    }
+    it->change_pct = rel * 100;
+    if (it->tol_pct >= 0 && it->change_pct > it->tol_pct) {
+        it->cls = DIFF_REGRESSION;
+        r->count[DIFF_CHANGE]--;
+        r->count[DIFF_REGRESSION]++;
+    }
+}
+
 static void compare_fact(const char *name, const struct json *va, const struct json *vb,
                          const struct diff_opts *o, struct diff_result *r)
 {
     enum diff_class lost = o->allow_skip ? DIFF_CHANGE : DIFF_REGRESSION;
     int dir = diff_fact_direction(name);
-    int perf_a = dir && va && va->type == JSON_NUM;
+    /* a gated fact: a performance figure, or a digest the gate can read */
+    int digest = str_ends(name, ".actions_digest");
+    struct actions_digest a;
+    int perf_a = digest ? va && va->type == JSON_STR && actions_digest_parse(va->str, &a) == 0
+                        : dir && va && va->type == JSON_NUM;
     if (!vb) {
         add(r, perf_a ? lost : DIFF_CHANGE, DIFF_FACT, DW_REMOVED, name, va, NULL);
         return;
@@ -252,6 +291,10 @@ static void compare_fact(const char *name, const struct json *va, const struct j
     }
     if (va->type == JSON_NULL) {
         add(r, DIFF_CHANGE, DIFF_FACT, DW_KNOWN, name, va, vb);
+        return;
+    }
+    if (digest) {
+        compare_digest(name, va, vb, &a, perf_a, o, r);
         return;
     }
     if (!perf_a || vb->type != JSON_NUM) {
@@ -405,6 +448,8 @@ const char *diff_what_name(enum diff_what w)
         return "unknown";
     case DW_KNOWN:
         return "known";
+    case DW_NUMERICS:
+        return "numerics";
     }
     return "?";
 }

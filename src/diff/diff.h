@@ -11,7 +11,11 @@
  *     missing from the current report, a performance fact that became
  *     unknown (null) or absent;
  *   - a performance fact (direction from its name, see diff_fact_direction)
- *     that moved the bad way by more than its tolerance.
+ *     that moved the bad way by more than its tolerance;
+ *   - the numerics gate: an actions digest (vla.numerics.actions_digest) of
+ *     the same preset and dtype whose sampled actions moved by more than
+ *     the tolerance (DIFF_NUMERICS_TOL_PCT of the largest |action|, or
+ *     --tolerance), or that is gone (lost coverage).
  * Improvements are the same moves the good way. Everything else that differs
  * (a changed driver.version, a check that went skip -> pass, a fact that
  * appeared) is a change: context, never a reason to fail. */
@@ -26,6 +30,9 @@
 
 #define DIFF_SCHEMA_OUT "rocm-vla-doctor-diff/1"
 #define DIFF_DEFAULT_TOL_PCT 10.0
+/* the numerics gate (*.actions_digest facts): how far a fixed-seed pass's
+ * sampled actions may move, in percent of the baseline's largest |action| */
+#define DIFF_NUMERICS_TOL_PCT 1.0
 
 /* the check of that id, or NULL; a hash lookup, not a walk of the array */
 const struct json *diff_find_check(const struct diff_doc *d, const char *id);
@@ -53,7 +60,8 @@ void diff_opts_release(struct diff_opts *o);
  * _s, e.g. sync.launch_us.p99, vla.latency.total_ms, vla.cold_s);
  * +1: higher is better (a rate: _gbs, _gbps, _tflops, _gflops, _hz, or a
  * component that is exactly tflops/gflops); 0: not a performance fact.
- * probe.* (the tool's own timings) is never a performance fact. */
+ * probe.* (the tool's own timings) is never a performance fact; the
+ * errors against the fp32 reference (vla.numerics.max_error*) are -1. */
 int diff_fact_direction(const char *name);
 
 enum diff_class { DIFF_REGRESSION, DIFF_IMPROVEMENT, DIFF_CHANGE };
@@ -61,13 +69,14 @@ enum diff_subject { DIFF_CHECK, DIFF_FACT };
 
 /* what happened, as written in the JSON "change" member */
 enum diff_what {
-    DW_STATUS,  /* check status changed */
-    DW_ADDED,   /* only in the current report */
-    DW_REMOVED, /* only in the baseline */
-    DW_VALUE,   /* fact value changed (non-performance) */
-    DW_PERF,    /* performance fact beyond (or within, for changes) tolerance */
-    DW_UNKNOWN, /* fact became null */
-    DW_KNOWN,   /* fact was null and is known now */
+    DW_STATUS,   /* check status changed */
+    DW_ADDED,    /* only in the current report */
+    DW_REMOVED,  /* only in the baseline */
+    DW_VALUE,    /* fact value changed (non-performance) */
+    DW_PERF,     /* performance fact beyond (or within, for changes) tolerance */
+    DW_UNKNOWN,  /* fact became null */
+    DW_KNOWN,    /* fact was null and is known now */
+    DW_NUMERICS, /* an actions digest moved (src/core/actions_digest.h) */
 };
 
 struct diff_item {
@@ -79,6 +88,9 @@ struct diff_item {
     double change_pct;            /* DW_PERF: signed relative change */
     double tol_pct;               /* DW_PERF: the tolerance applied (< 0 off) */
     int direction;                /* DW_PERF: -1 or +1 */
+    double moved;                 /* DW_NUMERICS: the largest |change| of a sampled action */
+    int at;                       /* DW_NUMERICS: its sample index (-1: not comparable) */
+    const char *why;              /* DW_NUMERICS, not comparable: why (static text) */
 };
 
 struct diff_result {

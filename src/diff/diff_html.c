@@ -72,6 +72,12 @@ static void detail(FILE *f, const struct diff_doc *cur, const struct diff_item *
             html_putf(f, " (tolerance %.4g%%)", it->tol_pct);
         else
             html_put(f, " (tolerance off)");
+    } else if (it->what == DW_NUMERICS) {
+        if (it->at < 0)
+            html_putf(f, "not compared: %s", it->why ? it->why : "?");
+        else
+            html_putf(f, "actions moved by %.6g, %.4g%% of the largest (tolerance %.4g%%)",
+                      it->moved, it->change_pct, it->tol_pct);
     } else if (it->what == DW_UNKNOWN) {
         const char *why = diff_fact_reason(cur, it->name);
         html_put(f, why && *why ? why : "became unknown");

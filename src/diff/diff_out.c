@@ -105,6 +105,28 @@ static void put_evidence_diff(FILE *out, const struct diff_item *it, size_t w)
         fprintf(out, "      %*s  (%zu more evidence values changed)\n", (int)w, "", more);
 }
 
+/* the numerics gate's line: by how much the fixed-seed actions moved */
+static void put_numerics(FILE *out, const struct diff_item *it)
+{
+    if (it->at < 0) {
+        fputs("the actions changed; not compared: ", out);
+        put_safe(out, it->why ? it->why : "?");
+        fputc('\n', out);
+        return;
+    }
+    if (it->moved == 0)
+        fputs("the actions' bits changed (an action outside the sample: the digest's hash)", out);
+    else
+        fprintf(out,
+                "the fixed-seed actions moved by %.6g (sampled action %d), %.4g%% of the "
+                "largest |action|",
+                it->moved, it->at, it->change_pct);
+    if (it->tol_pct >= 0)
+        fprintf(out, "; tolerance %g%%\n", it->tol_pct);
+    else
+        fputs("; tolerance off\n", out);
+}
+
 static void put_item(FILE *out, const struct diff_doc *cur, const struct diff_item *it, size_t w,
                      const struct diff_text_opts *o)
 {
@@ -127,6 +149,10 @@ static void put_item(FILE *out, const struct diff_doc *cur, const struct diff_it
         fputc('\n', out);
         if (it->cls == DIFF_REGRESSION || o->verbose)
             put_evidence_diff(out, it, w);
+        return;
+    }
+    if (it->what == DW_NUMERICS) {
+        put_numerics(out, it);
         return;
     }
     put_value(out, it->old, "(not in the baseline)");
@@ -383,6 +409,16 @@ static void json_item(FILE *out, const struct diff_doc *cur, const struct diff_i
         if (it->what == DW_UNKNOWN) {
             fputs(", \"reason\": ", out);
             json_write_string(out, diff_fact_reason(cur, it->name));
+        }
+        if (it->what == DW_NUMERICS) {
+            fputs(", \"moved\": ", out);
+            json_write_number(out, it->at >= 0 ? it->moved : NAN, 9);
+            fputs(", \"change_pct\": ", out);
+            json_write_number(out, it->at >= 0 ? it->change_pct : NAN, 6);
+            fputs(", \"tolerance_pct\": ", out);
+            json_write_number(out, it->tol_pct >= 0 ? it->tol_pct : NAN, 6);
+            fputs(", \"not_compared\": ", out);
+            json_write_string(out, it->at >= 0 ? "" : it->why ? it->why : "?");
         }
         if (it->what == DW_PERF) {
             fprintf(out, ", \"direction\": \"%s\", \"change_pct\": ",

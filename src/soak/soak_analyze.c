@@ -495,3 +495,21 @@ void soak_analyze(const struct soak_call *c, size_t n, const struct tel_sample *
     vram_facts(fs, s, ns, lo0, hi0, lo1, hi1);
     soak_counter_facts(fs, s, ns);
 }
+
+void soak_pace_facts(const struct soak_call *calls, size_t ncalls, long rate_hz, struct factset *fs)
+{
+    if (rate_hz <= 0) {
+        const char *why = "back to back (no --rate): no control period";
+        fact_set_unknown(fs, "soak.rate_hz", "soak", "%s", why);
+        fact_set_unknown(fs, "soak.period_ms", "soak", "%s", why);
+        fact_set_unknown(fs, "soak.deadline_misses", "soak", "%s", why);
+        return;
+    }
+    double period = 1.0 / (double)rate_hz;
+    long miss = 0;
+    for (size_t i = 0; i < ncalls; i++)
+        miss += calls[i].lat_s > period;
+    fact_set_int(fs, "soak.rate_hz", rate_hz, "soak");
+    fact_set_float(fs, "soak.period_ms", period * 1e3, "soak");
+    fact_set_int(fs, "soak.deadline_misses", miss, "soak");
+}

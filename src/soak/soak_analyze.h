@@ -47,6 +47,11 @@ struct soak_call {
  * judges the GPU it loaded, not its neighbours (another job's GPU going
  * idle is no clock drop of this run) */
 void soak_only_gpu(struct tel_sample *samples, size_t n, const char *key);
+/* --rate: soak.rate_hz, soak.period_ms (the control period) and
+ * soak.deadline_misses (calls longer than the period); unknown with the
+ * reason for a back-to-back run (rate_hz 0) */
+void soak_pace_facts(const struct soak_call *calls, size_t ncalls, long rate_hz,
+                     struct factset *fs);
 void soak_analyze(const struct soak_call *calls, size_t ncalls, const struct tel_sample *samples,
                   size_t nsamples, struct factset *fs);
 

@@ -51,6 +51,7 @@
 #include "../vla/preset.h"
 #include "../vla/weights.h"
 #include "soak_analyze.h"
+#include "soak_outputs.h"
 
 #define SOAK_MIN_S 1.0
 #define SOAK_MAX_S (7 * 24 * 3600.0)
@@ -65,6 +66,7 @@ struct soak_opts {
     double duration_s;
     const char *preset, *dtype, *backend, *json, *sysroot, *load;
     long interval_ms;
+    long rate_hz; /* 0: back to back; else one call per 1/rate s, idle between */
 };
 
 /* shared with the child through fork */
@@ -127,6 +129,8 @@ static const struct optspec soak_opts_table[] = {
     OPT_ENUM(struct soak_opts, load, "load", load_values, "a GEMM load beside the pass, or none"),
     OPT_INT(struct soak_opts, interval_ms, "interval", 10, 60000, "milliseconds", "MS",
             "the telemetry sampling interval (default 1000)"),
+    OPT_INT(struct soak_opts, rate_hz, "rate", 1, 1000, "Hz", "HZ",
+            "paced: one call every 1/HZ s, idle in between (a robot's control rate)"),
     OPT_HELP_VERSION_END,
 };
 
@@ -185,10 +189,37 @@ static double hook_ms(double *always)
     return *always;
 }
 
-static void record(double t, double lat)
+/* the actions of every call against the first call's (soak_outputs.h) */
+struct out_track {
+    float *ref;
+    size_t n;
+    long call; /* 1-based index of the call just made */
+    struct soak_out_plant plant[8];
+    size_t nplant;
+};
+
+static void out_track_init(struct out_track *ot, size_t n)
 {
-    char line[64];
-    int n = snprintf(line, sizeof(line), "%.6f %.9f\n", t, lat);
+    memset(ot, 0, sizeof(*ot));
+    ot->ref = xcalloc(n ? n : 1, sizeof(float));
+    ot->n = n;
+    /* the spec was checked by the parent before the fork */
+    soak_outputs_plants(getenv("ROCM_VLA_DOCTOR_SOAK_OUTPUTS"), ot->plant, ARRAY_SIZE(ot->plant),
+                        &ot->nplant);
+}
+
+/* one "t latency differ max_diff rel_diff nonfinite" line per call */
+static void record(double t, double lat, struct out_track *ot, float *act)
+{
+    struct soak_out_cmp c;
+    ot->call++;
+    soak_outputs_apply(ot->plant, ot->nplant, ot->call, act);
+    if (ot->call == 1)
+        memcpy(ot->ref, act, ot->n * sizeof(float));
+    soak_outputs_compare(ot->ref, act, ot->n, &c);
+    char line[160];
+    int n = snprintf(line, sizeof(line), "%.6f %.9f %d %.9g %.9g %ld\n", t, lat, c.differ,
+                     c.max_diff, c.rel_diff, c.nonfinite);
     ssize_t w = write(C.rec_w, line, (size_t)n);
     (void)w;
 }
@@ -198,7 +229,7 @@ static void record(double t, double lat)
 static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void note(const char *fmt, ...)
 {
-    char line[512] = "# ";
+    char line[2048] = "# "; /* the no-GPU reason names every library tried */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line + 2, sizeof(line) - 3, fmt, ap);
@@ -213,6 +244,25 @@ static void sleep_ms(double ms)
 {
     struct timespec ts = {(time_t)(ms / 1000), (long)(fmod(ms, 1000) * 1e6)};
     nanosleep(&ts, NULL);
+}
+
+/* --rate: sleep until the next slot of a fixed grid from the first call
+ * (a control loop's period); a call that overran starts the next one at
+ * once and the grid moves on from it (no burst of late calls) */
+static void pace(double *next)
+{
+    if (C.o->rate_hz <= 0)
+        return;
+    double now = util_mono_s();
+    *next = (*next > 0 ? *next : now) + 1.0 / (double)C.o->rate_hz;
+    if (*next <= now) {
+        *next = now;
+        return;
+    }
+    double d = *next - now;
+    struct timespec ts = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
+    while (nanosleep(&ts, &ts) && errno == EINTR && !stop_requested())
+        ;
 }
 
 /* soak.error: the GPU context's first failure */
@@ -248,7 +298,14 @@ static int child_cpu(struct factset *fs, const struct vla_preset *p, double end)
     fact_set_str(fs, "soak.load_path", "none (no GEMM load on the cpu backend)", SRC);
     isolate_flush(fs);
     double always = 0;
+    struct out_track ot;
+    out_track_init(&ot, (size_t)p->chunk * p->action_dim);
+    double slot = 0;
     while (util_mono_s() < end && !stop_requested()) {
+        if (ot.call)
+            pace(&slot);
+        else
+            slot = util_mono_s();
         double extra = hook_ms(&always), t = util_mono_s();
         int rc = vla_forward(&m, &in, act, NULL, NULL);
         if (extra > 0)
@@ -257,8 +314,9 @@ static int child_cpu(struct factset *fs, const struct vla_preset *p, double end)
             fact_set_str(fs, "soak.error", "the pass failed", SRC);
             break;
         }
-        record(t, util_mono_s() - t);
+        record(t, util_mono_s() - t, &ot, act);
     }
+    free(ot.ref);
     free(act);
     vla_inputs_release(&in);
     vla_model_release(&m);
@@ -333,7 +391,16 @@ static int child_run(struct probe_ctx *ctx)
     end = util_mono_s() + o->duration_s;
     isolate_flush(fs);
     double always = 0;
+    size_t nact;
+    float *act = vla_gpu_session_actions(s, &nact);
+    struct out_track ot;
+    out_track_init(&ot, nact);
+    double slot = 0;
     while (util_mono_s() < end && !stop_requested()) {
+        if (ot.call)
+            pace(&slot);
+        else
+            slot = util_mono_s();
         double extra = hook_ms(&always), t = util_mono_s();
         rc = vla_gpu_session_call(s, g.graph);
         if (extra > 0)
@@ -342,12 +409,14 @@ static int child_run(struct probe_ctx *ctx)
             gpu_error_fact(fs, s);
             break;
         }
-        record(t, util_mono_s() - t);
+        /* the call's actions are in host memory (the graph downloads them) */
+        record(t, util_mono_s() - t, &ot, act);
         if (load && vla_gpu_load_gemm(vla_gpu_session_gpu(s), GEMM_LOAD_N, GEMM_LOAD_REPS)) {
             gpu_error_fact(fs, s);
             break;
         }
     }
+    free(ot.ref);
     vla_gpu_session_close(s);
     vla_gpu_out_release(&g);
     vla_preset_release(&p);
@@ -365,6 +434,7 @@ struct sampler {
     struct tel_sample *samples;
     size_t n, cap;
     struct soak_call *calls;
+    struct soak_out_cmp *outs; /* [ccap]: each call's actions against the first */
     size_t ncalls, ccap;
     struct strbuf partial;
     pthread_t th;
@@ -417,17 +487,21 @@ static void take_records(struct sampler *sp)
     while ((nl = strchr(start, '\n'))) {
         *nl = '\0';
         double t, lat;
+        struct soak_out_cmp oc = {0};
         if (start[0] == '#' && start[1] == ' ') {
             /* the child's note for the user (note()): printed as it comes */
             char *safe = str_sanitize(start + 2, 0);
             status_clear(sp);
             fprintf(stderr, "rocm-vla-doctor soak: %s\n", safe);
             free(safe);
-        } else if (sscanf(start, "%lf %lf", &t, &lat) == 2) {
+        } else if (sscanf(start, "%lf %lf %d %lf %lf %ld", &t, &lat, &oc.differ, &oc.max_diff,
+                          &oc.rel_diff, &oc.nonfinite) == 6) {
             if (sp->ncalls == sp->ccap) {
                 sp->ccap = sp->ccap ? sp->ccap * 2 : 1024;
                 sp->calls = xrealloc(sp->calls, sp->ccap * sizeof(*sp->calls));
+                sp->outs = xrealloc(sp->outs, sp->ccap * sizeof(*sp->outs));
             }
+            sp->outs[sp->ncalls] = oc;
             sp->calls[sp->ncalls++] = (struct soak_call){t, lat};
         }
         start = nl + 1;
@@ -523,7 +597,12 @@ static void print_summary(const struct factset *fs)
                                  "soak.avg_power_w",
                                  "soak.energy_source",
                                  "soak.outliers",
-                                 "soak.outliers_unexplained"};
+                                 "soak.outliers_unexplained",
+                                 "soak.rate_hz",
+                                 "soak.deadline_misses",
+                                 "soak.outputs_differ_calls",
+                                 "soak.outputs_max_rel_diff",
+                                 "soak.outputs_nonfinite"};
     for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
         const struct fact *f = fact_get(fs, names[i]);
         char *t = f ? fact_to_text(f) : xstrdup("?");
@@ -544,7 +623,7 @@ static void print_summary(const struct factset *fs)
 
 int soak_cmd(int argc, char **argv)
 {
-    struct soak_opts o = {0, "pi0", NULL, "auto", NULL, NULL, NULL, 1000};
+    struct soak_opts o = {0, "pi0", NULL, "auto", NULL, NULL, NULL, 1000, 0};
     int prc = parse(argc, argv, &o);
     if (prc)
         return prc > 0 ? 0 : 2;
@@ -559,6 +638,20 @@ int soak_cmd(int argc, char **argv)
         error("soak: --backend cpu runs no GEMM load; --load does not apply");
         return 2;
     }
+    /* paced calls are idle between: a load would fill the gaps they measure */
+    if (o.rate_hz > 0 && o.load && strcmp(o.load, "none")) {
+        error("soak: --rate leaves the GPU idle between calls; --load %s would fill the gaps "
+              "(use --load none, or no --rate)",
+              o.load);
+        return 2;
+    }
+    if (o.rate_hz > 0 && !o.load)
+        o.load = cpu ? NULL : "none";
+    struct soak_out_plant plants[8];
+    size_t nplants;
+    if (soak_outputs_plants(getenv("ROCM_VLA_DOCTOR_SOAK_OUTPUTS"), plants, ARRAY_SIZE(plants),
+                            &nplants))
+        return 2;
     o.dtype = o.dtype ? o.dtype : cpu ? "fp32" : "bf16";
     o.load = o.load ? o.load : "gemm";
     struct vla_preset chk;
@@ -667,6 +760,8 @@ int soak_cmd(int argc, char **argv)
                          "sampled GPU is judged");
     }
     soak_analyze(sp.calls, sp.ncalls, sp.samples, sp.n, &fs);
+    soak_outputs_facts(sp.outs, sp.ncalls, &fs);
+    soak_pace_facts(sp.calls, sp.ncalls, o.rate_hz, &fs);
     const struct fact *be = fact_get(&fs, "soak.backend");
     if (be && be->type == FACT_STR && !strcmp(be->s, "cpu")) {
         /* the GPU's energy is not the cost of a call computed on the CPU */
@@ -729,6 +824,7 @@ int soak_cmd(int argc, char **argv)
         tel_sample_release(&sp.samples[i]);
     free(sp.samples);
     free(sp.calls);
+    free(sp.outs);
     strbuf_release(&sp.partial);
     pthread_mutex_destroy(&sp.mu);
     close(rec[0]);

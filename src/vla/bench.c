@@ -21,6 +21,7 @@
 #include "ops.h"
 #include "preset.h"
 #include "vla_cli.h"
+#include "bench_rate.h"
 #include "weights.h"
 
 enum { B_OK = 0, B_FINDING = 1, B_USAGE = 2, B_INTERNAL = 3 };
@@ -36,6 +37,7 @@ struct bench_opts {
     int batch; /* observations per call (--batch) */
     int sweep; /* 0 none, 1 quick, 2 full */
     int kernel_test, profile;
+    long rate;          /* --rate HZ: back to back, then paced (bench_rate.c) */
     int torch;          /* --torch: the team's PyTorch side by side (bench_torch.c) */
     const char *python; /* --python PATH for --torch */
     struct strlist grid;
@@ -127,6 +129,8 @@ static const struct optspec bench_opts_table[] = {
     OPT_FLAG(struct bench_opts, kernel_test, "kernel-test", 0,
              "hold the GPU kernels to the CPU reference"),
     OPT_FLAG(struct bench_opts, profile, "profile", 0, "time each GPU kernel"),
+    OPT_INT(struct bench_opts, rate, "rate", 1, 1000, "Hz", "HZ",
+            "back to back, then paced at HZ with idle gaps: latency, clocks, the cause"),
     OPT_FLAG(struct bench_opts, torch, "torch", 0,
              "run the PyTorch twin too and print the passes side by side"),
     OPT_STRING(struct bench_opts, python, "python", 0, OPTC_FILE, "PATH",
@@ -166,6 +170,31 @@ static int bench_modes_check(const struct bench_opts *o)
 {
     if (o->python && !o->torch)
         return error("bench: --python is the interpreter of --torch; give --torch too");
+    if (o->rate && (o->kernel_test || o->sweep || o->dry_run)) {
+        return error("bench: --rate runs one pass paced; --%s does not apply",
+                     o->kernel_test ? "kernel-test"
+                     : o->sweep     ? "sweep"
+                                    : "dry-run");
+    }
+    if (o->rate && o->runs > 0 && o->runs < 10)
+        return error("bench: --rate wants --runs 10 or more (calls a phase; a p99 of fewer is "
+                     "their maximum)");
+    if (o->rate) {
+        const struct given g[] = {
+            {"weights", o->weights != NULL},
+            {"save-weights", o->save != NULL},
+            {"json", o->json != NULL},
+            {"image-size", o->image > 0},
+            {"batch", o->batch > 0},
+            {"grid", o->grid.n > 0},
+            {"checks", o->checks != NULL},
+            {"html", o->html != NULL},
+            PASS_ONLY_GIVEN(o),
+        };
+        return refuse_given("--rate times the preset's synthetic pass, one observation a call, "
+                            "and prints its own table",
+                            g, ARRAY_SIZE(g));
+    }
     if (o->kernel_test) {
         const struct given g[] = {
             {"models", o->models != NULL},   {"dtype", o->dtype != NULL},
@@ -993,7 +1022,11 @@ static int bench_main(struct bench_opts *op)
         return B_USAGE;
     }
     int rc;
-    if (o.sweep) {
+    if (o.rate) {
+        struct vla_rate_opts ro = {
+            &p, o.backend, o.dtype, o.runs < 10 ? 30 : o.runs /* the default 5 */, o.rate, o.seed};
+        rc = vla_bench_rate(&ro);
+    } else if (o.sweep) {
         struct vla_sweep_opts so = {o.backend, o.models,     o.checks,
                                     &o.grid,   o.sweep == 2, o.runs,
                                     o.seed,    &jf,          o.json && strcmp(o.json, "-") == 0,

@@ -402,6 +402,12 @@ int vla_gpu_session_call(struct vla_gpu_session *s, int graph)
                                                                                             : 0;
 }
 
+float *vla_gpu_session_actions(struct vla_gpu_session *s, size_t *n)
+{
+    *n = (size_t)s->m.B * s->m.p->chunk * s->m.p->action_dim;
+    return s->scratch;
+}
+
 struct vla_gpu *vla_gpu_session_gpu(struct vla_gpu_session *s)
 {
     return s->g;

@@ -30,12 +30,12 @@ struct vla_pct {
 
 struct vla_gpu_out {
     char backend[16], device[256], target[64], blas[512], origin[512];
-    char pci[32];        /* the device's PCI address, "" when the runtime does not say */
-    char graph_why[512]; /* why no graph ("" with one) */
-    char attention[512]; /* how the vision attention ran (fused kernel, or BLAS and why) */
+    char pci[32];            /* the device's PCI address, "" when the runtime does not say */
+    char graph_why[512];     /* why no graph ("" with one) */
+    char attention[512];     /* how the vision attention ran (fused kernel, or BLAS and why) */
     struct vla_gap_set gaps; /* the fast paths not taken and why (after the graph's try) */
-    char error[700];     /* why the run failed ("" if it ran) */
-    int graph;           /* 1: timed runs are graph replays */
+    char error[700];         /* why the run failed ("" if it ran) */
+    int graph;               /* 1: timed runs are graph replays */
     uint64_t params;
     double flops;        /* per pass (call): all the batch's observations */
     double open_s;       /* runtime + kernels (compile or cache) */
@@ -86,6 +86,9 @@ struct vla_gpu_session;
 int vla_gpu_session_open(const struct vla_gpu_req *r, struct vla_gpu_out *out,
                          struct vla_gpu_session **s);
 int vla_gpu_session_call(struct vla_gpu_session *s, int graph);
+/* the host buffer each call writes its actions to ([*n] floats, physical
+ * units: the graph's replay downloads them, as the stream pass does) */
+float *vla_gpu_session_actions(struct vla_gpu_session *s, size_t *n);
 /* the session's GPU context: its failure (vla_gpu_failed), the soak's GEMM
  * load (vla_gpu_load_gemm) */
 struct vla_gpu *vla_gpu_session_gpu(struct vla_gpu_session *s);
