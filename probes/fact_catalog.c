@@ -201,6 +201,7 @@ static const struct fact_decl facts_tuning[] = {
 
 static const struct fact_decl facts_rocm[] = {
     {"rocm.installs", L}, {"rocm.install_count", I}, {"rocm.version", S}, {"rocm.series", S}, {"rocm.support_series", S},
+    {"rocm.stream", S}, {"rocm.newer_than_data", B}, {"rocm.support_data", S},
     {"rocm.major", I}, {"rocm.source", S}, {"driver.rocm_series_gap", I},
     {"driver.firmware_package", L},
     {"env.ld_library_path", S}, {"env.ld_cuda_entries", L}, {"env.ld_rocm_other", L},

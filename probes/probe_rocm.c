@@ -134,11 +134,27 @@ static const struct {
     {6, 14, 0, "7.0"}, {6, 16, 0, "7.1"}, {6, 16, 13, "7.2"},
 };
 
-/* ROCm releases in order, to count the minor releases between two */
+/* The support data's releases, oldest first: the production stream (each
+ * has a gfx_supported row in checks.yaml and a place in its
+ * rocm_release_order, tests/gfx_support.sh), counted between two releases
+ * by the driver gap. 6.5-6.6 and 7.3-7.8 never shipped; 7.14.0 (2026-07)
+ * was the first production release built by TheRock (the ROCm Core SDK),
+ * after the technology previews 7.9-7.13; the Core SDK then jumped to 10.0
+ * (2026-08-26) and 10.1 (2026-10-05). Adding a release: docs/ARCHITECTURE.md,
+ * "Where each kind of change goes". */
 static const char *const rocm_series[] = {
-    "5.0", "5.1", "5.2", "5.3", "5.4", "5.5", "5.6", "5.7",
-    "6.0", "6.1", "6.2", "6.3", "6.4", "7.0", "7.1", "7.2",
+    "5.0", "5.1", "5.2", "5.3", "5.4", "5.5", "5.6",  "5.7",  "6.0",  "6.1",
+    "6.2", "6.3", "6.4", "7.0", "7.1", "7.2", "7.14", "10.0", "10.1",
 };
+
+/* TheRock's technology previews (ROCm/TheRock tags therock-7.9.0 to
+ * therock-7.13; the ROCm 7.14 blog: "the preview release train spanning
+ * versions 7.9 through 7.13 is complete"): no support list of their own
+ * in the data, so they are named, never judged by a production row */
+static const char *const rocm_preview_series[] = {"7.9", "7.10", "7.11", "7.12", "7.13"};
+
+/* the month the support data was last held against its sources */
+#define ROCM_SUPPORT_AS_OF "2026-12"
 
 static int series_index(const char *s)
 {
@@ -148,24 +164,37 @@ static int series_index(const char *s)
     return -1;
 }
 
+static int series_cmp(unsigned maj, unsigned min, const char *s)
+{
+    unsigned a = 0, b = 0;
+    if (sscanf(s, "%u.%u", &a, &b) != 2)
+        return 0;
+    return maj != a ? (maj < a ? -1 : 1) : min != b ? (min < b ? -1 : 1) : 0;
+}
+
+enum support_kind { SUPPORT_ROW, SUPPORT_OLDER, SUPPORT_NEWER, SUPPORT_PREVIEW, SUPPORT_BAD };
+
 /* The support data's release for a ROCm series: the series itself when
  * the release table has it, else the newest known release below it (a
- * release newer than the table is most like the newest one it has); NULL
- * when the series is older than the table or not M.m. checks.yaml's
- * gfx_supported has a row for every entry of rocm_series
- * (tests/gfx_support.sh). */
-static const char *support_series(const char *s)
+ * series that never shipped, 7.5, is most like the release before it).
+ * A series newer than the newest release is not judged by the nearest
+ * older row (its list may have grown or shrunk): SUPPORT_NEWER; a preview
+ * SUPPORT_PREVIEW; older than the table SUPPORT_OLDER. */
+static enum support_kind support_series(const char *s, const char **row)
 {
     unsigned maj, min;
+    *row = NULL;
     if (sscanf(s, "%u.%u", &maj, &min) != 2)
-        return NULL;
-    const char *best = NULL;
-    for (size_t i = 0; i < ARRAY_SIZE(rocm_series); i++) {
-        unsigned a, b;
-        if (sscanf(rocm_series[i], "%u.%u", &a, &b) == 2 && (a < maj || (a == maj && b <= min)))
-            best = rocm_series[i];
-    }
-    return best;
+        return SUPPORT_BAD;
+    for (size_t i = 0; i < ARRAY_SIZE(rocm_preview_series); i++)
+        if (strcmp(rocm_preview_series[i], s) == 0)
+            return SUPPORT_PREVIEW;
+    if (series_cmp(maj, min, rocm_series[ARRAY_SIZE(rocm_series) - 1]) > 0)
+        return SUPPORT_NEWER;
+    for (size_t i = 0; i < ARRAY_SIZE(rocm_series); i++)
+        if (series_cmp(maj, min, rocm_series[i]) >= 0)
+            *row = rocm_series[i];
+    return *row ? SUPPORT_ROW : SUPPORT_OLDER;
 }
 
 static const char *dkms_to_rocm(const char *driver_version)
@@ -314,15 +343,35 @@ int probe_rocm_run(struct probe_ctx *ctx)
         fact_set_str(fs, "rocm.series", series, asrc);
         fact_set_int(fs, "rocm.major", maj, asrc);
         fact_set_str(fs, "rocm.source", act->dir ? act->dir : "debian packages", asrc);
-        const char *sup = support_series(series);
-        if (sup)
+        const char *sup;
+        enum support_kind k = support_series(series, &sup);
+        fact_set_str(fs, "rocm.stream", k == SUPPORT_PREVIEW ? "preview" : "production", asrc);
+        fact_set_bool(fs, "rocm.newer_than_data", k == SUPPORT_NEWER, asrc);
+        if (k == SUPPORT_ROW)
             fact_set_str(fs, "rocm.support_series", sup, asrc);
+        else if (k == SUPPORT_NEWER)
+            fact_set_unknown(fs, "rocm.support_series", asrc,
+                             "ROCm %s is newer than the support data (as of %s, newest ROCm %s)",
+                             series, ROCM_SUPPORT_AS_OF, rocm_series[ARRAY_SIZE(rocm_series) - 1]);
+        else if (k == SUPPORT_PREVIEW)
+            fact_set_unknown(fs, "rocm.support_series", asrc,
+                             "ROCm %s is a technology preview (7.9-7.13), which the support data "
+                             "has no gfx list for",
+                             series);
         else
             fact_set_unknown(fs, "rocm.support_series", asrc,
                              "ROCm %s is older than the support data (from %s)", series,
                              rocm_series[0]);
     }
-
+    if (!act || sscanf(act->version, "%u.%u", &maj, &min) != 2) {
+        fact_set_unknown(fs, "rocm.stream", src, "no ROCm version");
+        fact_set_unknown(fs, "rocm.newer_than_data", src, "no ROCm version");
+    }
+    /* what every report prints: how old the release table is */
+    char *asof = xasprintf("as of %s (newest ROCm %s)", ROCM_SUPPORT_AS_OF,
+                           rocm_series[ARRAY_SIZE(rocm_series) - 1]);
+    fact_set_str(fs, "rocm.support_data", asof, "probes/probe_rocm.c");
+    free(asof);
     series_gap(fs);
     ld_library_path(fs, act ? act->version : NULL);
     for (size_t i = 0; i < n; i++) {
