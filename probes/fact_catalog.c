@@ -217,6 +217,7 @@ static const struct fact_decl facts_python[] = {
     {"python.requirements_given", B}, {"python.requirements_file", S},
     {"python.requirements_count", I}, {"python.requirements_cuda", L},
     {"python.requirements_unfollowed", L},
+    {"python.requirements_torch_pin", S},
     /* probe_python_env.c */
     {"python.base_prefix", S}, {"python.env_kind", S}, {"python.env_name", S},
     {"python.torch_wheel_tags", L}, {"python.abi_tag", S}, {"python.wheel_tags_match", B},
