@@ -3,9 +3,10 @@
  *
  * Installs: every /opt/rocm and /opt/rocm-* directory with .info/version
  * (deduplicated by real path: /opt/rocm is usually a link to one of them),
- * and the distribution's HIP runtime package (Debian 12 ships ROCm 5.2 as
- * libamdhip64-5) from /var/lib/dpkg/status. The active install is the one
- * /opt/rocm resolves to, else the only one. */
+ * the ROCm Core SDK's /opt/rocm/core-X.Y, and the distribution's HIP
+ * runtime package (Debian 12 ships ROCm 5.2 as libamdhip64-5) from
+ * /var/lib/dpkg/status. The active install is the one /opt/rocm (or the
+ * Core SDK's /opt/rocm/core) resolves to, else the only one. */
 #include "probe.h"
 #include "../src/core/strset.h"
 
@@ -40,26 +41,52 @@ static void add_install(struct install **v, size_t *n, const char *dir, const ch
     (*n)++;
 }
 
+/* one install directory: deduplicated by its real path */
+static void opt_install_at(struct install **v, size_t *n, const char *path, struct strlist *seen,
+                           struct strset *seen_set)
+{
+    char *real = NULL, *ver = NULL;
+    if (rootfs_realpath(path, &real) == 0 && !strset_get(seen_set, real, NULL) &&
+        rootfs_readf_str(&ver, "%s/.info/version", real) == 0 && *ver) {
+        strlist_add_unique(seen, seen_set, real);
+        add_install(v, n, real, ver);
+    }
+    free(ver);
+    free(real);
+}
+
+/* The classic layout: /opt/rocm-X.Y.Z with /opt/rocm a link to one. The
+ * ROCm Core SDK (TheRock, from 7.14): /opt/rocm/core-X.Y with the link
+ * /opt/rocm/core to one, and /opt/rocm a plain directory of compatibility
+ * links (ROCm docs, "Transition guide from legacy ROCm release stream";
+ * TheRock build_tools/packaging/linux: install prefix /opt/rocm/core-7.15,
+ * .info/version under it as in its own rocm_detector.py). */
 static void opt_installs(struct install **v, size_t *n)
 {
-    struct strlist names = STRLIST_INIT, seen = STRLIST_INIT;
+    struct strlist names = STRLIST_INIT, seen = STRLIST_INIT, core = STRLIST_INIT;
     struct strset seen_set = STRSET_INIT; /* /opt/rocm-*: as many as the listing */
     if (rootfs_list("/opt", &names))
         return;
     for (size_t i = 0; i < names.n; i++) {
         if (strcmp(names.v[i], "rocm") != 0 && !str_starts(names.v[i], "rocm-"))
             continue;
-        char *path = xasprintf("/opt/%s", names.v[i]), *real = NULL, *ver = NULL;
-        if (rootfs_realpath(path, &real) == 0 && !strset_get(&seen_set, real, NULL) &&
-            rootfs_readf_str(&ver, "%s/.info/version", real) == 0 && *ver) {
-            strlist_add_unique(&seen, &seen_set, real);
-            add_install(v, n, real, ver);
-        }
-        free(ver);
-        free(real);
+        /* the Core SDK's /opt/rocm holds links into core-X.Y: not an install */
+        if (!strcmp(names.v[i], "rocm") && rootfs_exists("/opt/rocm/core"))
+            continue;
+        char *path = xasprintf("/opt/%s", names.v[i]);
+        opt_install_at(v, n, path, &seen, &seen_set);
         free(path);
     }
+    if (rootfs_list("/opt/rocm", &core) == 0)
+        for (size_t i = 0; i < core.n; i++) {
+            if (strcmp(core.v[i], "core") != 0 && !str_starts(core.v[i], "core-"))
+                continue;
+            char *path = xasprintf("/opt/rocm/%s", core.v[i]);
+            opt_install_at(v, n, path, &seen, &seen_set);
+            free(path);
+        }
     strlist_release(&names);
+    strlist_release(&core);
     strlist_release(&seen);
     strset_release(&seen_set);
 }
@@ -312,13 +339,18 @@ int probe_rocm_run(struct probe_ctx *ctx)
     fact_set_int(fs, "rocm.install_count", (int64_t)n, src);
     strlist_release(&lines);
 
+    /* the active install: what /opt/rocm resolves to, else (the Core SDK,
+     * whose /opt/rocm is a directory) what /opt/rocm/core resolves to */
     const struct install *act = NULL;
-    char *real = NULL;
-    if (rootfs_exists("/opt/rocm") && rootfs_realpath("/opt/rocm", &real) == 0)
-        for (size_t i = 0; i < n; i++)
-            if (inst[i].dir && strcmp(inst[i].dir, real) == 0)
-                act = &inst[i];
-    free(real);
+    static const char *const links[] = {"/opt/rocm", "/opt/rocm/core"};
+    for (size_t l = 0; l < ARRAY_SIZE(links) && !act; l++) {
+        char *real = NULL;
+        if (rootfs_exists(links[l]) && rootfs_realpath(links[l], &real) == 0)
+            for (size_t i = 0; i < n; i++)
+                if (inst[i].dir && strcmp(inst[i].dir, real) == 0)
+                    act = &inst[i];
+        free(real);
+    }
     if (!act && n == 1)
         act = &inst[0];
 

@@ -676,6 +676,36 @@ static void test_rocm(void)
     CHECK(list_n("env.ld_cuda_entries") == 0);
 
     /* nothing installed (a removed package keeps its config files) */
+    /* the ROCm Core SDK: /opt/rocm/core-10.0 with /opt/rocm/core linked to
+     * it and /opt/rocm a directory of compatibility links; a classic 7.2.4
+     * beside it is a second install, and the link names the active one */
+    fresh();
+    put("/opt/rocm/core-10.0/.info/version", "10.0.0-22\n");
+    put_link("/opt/rocm/core", "core-10.0");
+    put_link("/opt/rocm/bin", "core/bin");
+    put("/opt/rocm/core-10.0/bin/.keep", "");
+    use_root();
+    probe_rocm_run(&ctx);
+    CHECK(fint("rocm.install_count") == 1);
+    CHECK(list_has("rocm.installs", "/opt/rocm/core-10.0 10.0.0-22"));
+    CHECK_STR(fstr("rocm.version"), "10.0.0");
+    CHECK_STR(fstr("rocm.support_series"), "10.0");
+    CHECK_STR(fstr("rocm.source"), "/opt/rocm/core-10.0");
+    put("/opt/rocm-7.2.4/.info/version", "7.2.4-61\n");
+    use_root();
+    factset_release(&fs);
+    probe_rocm_run(&ctx);
+    CHECK(fint("rocm.install_count") == 2);
+    CHECK_STR(fstr("rocm.version"), "10.0.0");
+    /* a 7.2.4 production install alone: the 7.2 row */
+    fresh();
+    put("/opt/rocm-7.2.4/.info/version", "7.2.4-61\n");
+    put_link("/opt/rocm", "rocm-7.2.4");
+    use_root();
+    probe_rocm_run(&ctx);
+    CHECK_STR(fstr("rocm.version"), "7.2.4");
+    CHECK_STR(fstr("rocm.support_series"), "7.2");
+    CHECK_STR(fstr("rocm.stream"), "production");
     fresh();
     put("/var/lib/dpkg/status",
         "Package: libamdhip64-5\nStatus: deinstall ok config-files\nVersion: 5.2.3-3\n");
