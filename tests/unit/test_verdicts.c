@@ -231,8 +231,16 @@ static const struct vcase cases[] = {
      NULL, NULL},
     {"gpu.ras", AMD RAS_OK "gpu.0.ras_engine_ue=3; gpu.0.ras_ue_blocks=[gfx 3]", ST_FAIL,
      "engines (gfx 3)", "firmware", "replace"},
+    /* a threshold the user set is enforced: the GPU is marked bad */
+    {"gpu.ras_pages",
+     AMD "gpu.0.ras_present=true; gpu.0.ras_pages_failed=0; gpu.0.ras_page_threshold=655; "
+         "gpu.0.ras_page_threshold_param=655; gpu.0.ras_pages_retired=655; "
+         "gpu.0.ras_pages_pending=0",
+     ST_FAIL, "threshold of 655 (amdgpu.bad_page_threshold=655): the driver marks", "replace",
+     NULL},
+    /* the default -1: whether it is enforced depends on the kernel */
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=655; gpu.0.ras_pages_pending=0",
-     ST_FAIL, "threshold of 655", "replace", NULL},
+     ST_WARN, "depends on the kernel", "replace", "marks the GPU bad"},
     {"pcie.link_stable",
      AMD "gpu.0.is_apu=false; gpu.0.link.watch_start_width=16; gpu.0.link.watch_end_width=8; "
          "gpu.0.link.watch_start_speed_gts=16.0; gpu.0.link.watch_end_speed_gts=16.0",
@@ -1061,15 +1069,23 @@ static const struct rcase rules[] = {
     {"gpu.virt", AMD "host.vm=?no flags line", ST_SKIP, "skip[2]"},
     /* gpu.ras_pages: each side of the threshold (655) and of 80 % (524) */
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=654; gpu.0.ras_pages_pending=1",
+     ST_WARN, "warn[0]"},
+    {"gpu.ras_pages",
+     AMD RAS_PAGES "gpu.0.ras_page_threshold_param=1; gpu.0.ras_pages_retired=654; "
+                   "gpu.0.ras_pages_pending=1",
      ST_FAIL, "fail[1]"},
+    {"gpu.ras_pages",
+     AMD RAS_PAGES "gpu.0.ras_page_threshold_param=0; gpu.0.ras_pages_retired=654; "
+                   "gpu.0.ras_pages_pending=1",
+     ST_WARN, "warn[0]"},
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=654; gpu.0.ras_pages_pending=0",
-     ST_WARN, "warn[0]"},
+     ST_WARN, "warn[1]"},
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=524; gpu.0.ras_pages_pending=0",
-     ST_WARN, "warn[0]"},
+     ST_WARN, "warn[1]"},
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=523; gpu.0.ras_pages_pending=0",
      ST_PASS, "pass"},
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=2; gpu.0.ras_pages_pending=1", ST_WARN,
-     "warn[1]"},
+     "warn[2]"},
     {"gpu.ras_pages",
      AMD RAS_PAGES "gpu.0.ras_pages_retired=2; gpu.0.ras_pages_pending=0; gpu.0.ras_pages_failed=1",
      ST_FAIL, "fail[0]"},
@@ -1077,7 +1093,7 @@ static const struct rcase rules[] = {
     {"gpu.ras_pages",
      AMD "gpu.0.ras_present=true; gpu.0.ras_pages_failed=0; gpu.0.ras_page_threshold=?off; "
          "gpu.0.ras_pages_retired=0; gpu.0.ras_pages_pending=1",
-     ST_WARN, "warn[1]"},
+     ST_WARN, "warn[2]"},
     {"gpu.ras_pages", AMD "gpu.0.ras_present=true; gpu.0.ras_pages_retired=?no table", ST_SKIP,
      "skip[3]"},
     /* kernel.svm: the config decides; without it the kernel log does */
