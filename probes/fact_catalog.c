@@ -189,7 +189,7 @@ static const struct fact_decl facts_mem_bandwidth[] = {
 static const struct fact_decl facts_rocm_libs[] = {
     {"rocm.lib_deps.roots", L}, {"rocm.lib_deps.checked", I}, {"rocm.lib_deps.missing", L},
     {"rocm.lib_deps.mixed", L}, {"rocm.lib_deps.errors", L}, {"rocm.torch_hip_lib", S},
-    {"rocm.torch_lib_set", S},
+    {"rocm.torch_lib_set", S}, {"rocm.user_space", S},
     END};
 
 static const struct fact_decl facts_tuning[] = {

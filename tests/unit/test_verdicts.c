@@ -142,6 +142,17 @@ static const struct vcase cases[] = {
     {"gpu.gfx_supported",
      AMD "gpu.0.gfx=gfx803; rocm.series=6.2; rocm.version=6.2.4; rocm.support_series=6.2", ST_FAIL,
      NULL, NULL, NULL},
+    /* no system ROCm and torch loads no wheel's own: nothing to run on */
+    {"rocm.install",
+     AMD "rocm.installs=[]; rocm.install_count=0; rocm.version=?no ROCm install found; "
+         "rocm.source=?no ROCm install found; rocm.torch_lib_set=?libamdhip64 not found; "
+         "rocm.user_space=?no system ROCm and no PyTorch wheel's own",
+     ST_FAIL, "no ROCm user space found", NULL, NULL},
+    {"rocm.install",
+     AMD "rocm.installs=[]; rocm.install_count=0; rocm.version=?no ROCm install found; "
+         "rocm.source=?no ROCm install found; rocm.torch_lib_set=system:/usr/lib; "
+         "rocm.user_space=?no system ROCm and no PyTorch wheel's own",
+     ST_FAIL, "no ROCm user space found", NULL, NULL},
     /* a target the release leaves out: its family's override */
     {"gpu.gfx_supported",
      AMD "gpu.0.gfx=gfx1031; rocm.series=5.4; rocm.version=5.4.3; rocm.support_series=5.4", ST_FAIL,
@@ -835,6 +846,14 @@ static const struct vcase cases[] = {
 
 /* the self-test passes where it ran (the one CPU status that is a pass) */
 static const struct vcase passes[] = {
+    /* ROCm from pip: PyTorch's wheel loads its own torch/lib, no system ROCm */
+    {"rocm.install",
+     AMD "rocm.installs=[]; rocm.install_count=0; rocm.version=?no ROCm install found; "
+         "rocm.source=?no ROCm install found; "
+         "rocm.torch_lib_set=wheel:/venv/lib/python3.12/site-packages/torch/lib; "
+         "rocm.user_space=no system ROCm: PyTorch loads its wheel's own ROCm user space from "
+         "/venv/lib/python3.12/site-packages/torch/lib (HIP 6.2.41133)",
+     ST_PASS, "wheel's own ROCm user space", NULL, NULL},
     /* gfx1103 (Radeon 780M) is listed from 10.0; the newest list with no ROCm */
     {"gpu.gfx_supported",
      AMD "gpu.0.gfx=gfx1103; rocm.series='10.0; rocm.version=10.0.0; rocm.support_series='10.0",
