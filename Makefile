@@ -212,6 +212,12 @@ $(BUILD)/tools/dead_rules: tools/dead_rules.c $(LIBOBJS)
 dead-rules: $(BUILD)/.deps $(BUILD)/tools/dead_rules
 	@$(BUILD)/tools/dead_rules checks.yaml
 
+# `make data-audit`: every row of every support-data table (checks.yaml's
+# data and peaks, tests/data/sources/*.tsv) with its source and whether it
+# was verified; fails on a row without a source (tests/data_audit.sh)
+data-audit:
+	@python3 tools/data_audit.py checks.yaml tests/data/sources/*.tsv
+
 # `make boundaries`: rewrite tests/data/boundaries/cases.tsv, every rule's
 # witness and its cases either side of each threshold, that test_boundaries
 # replays; run it after changing a rule and review the table's diff
@@ -346,5 +352,5 @@ format:
 clean:
 	rm -rf build build-asan build-cc build-fuzz build-clang rocm-vla-doctor tests/out
 
-.PHONY: mutation dead-rules boundaries FORCE install uninstall all run test layers test-gpu bench asan-test clean format compilers unit-bins fuzz fuzz-bins fuzz-replay
+.PHONY: mutation dead-rules boundaries data-audit FORCE install uninstall all run test layers test-gpu bench asan-test clean format compilers unit-bins fuzz fuzz-bins fuzz-replay
 -include $(OBJS:.o=.d)

@@ -189,7 +189,7 @@ static const struct fact_decl facts_mem_bandwidth[] = {
 static const struct fact_decl facts_rocm_libs[] = {
     {"rocm.lib_deps.roots", L}, {"rocm.lib_deps.checked", I}, {"rocm.lib_deps.missing", L},
     {"rocm.lib_deps.mixed", L}, {"rocm.lib_deps.errors", L}, {"rocm.torch_hip_lib", S},
-    {"rocm.torch_lib_set", S},
+    {"rocm.torch_lib_set", S}, {"rocm.user_space", S},
     END};
 
 static const struct fact_decl facts_tuning[] = {
@@ -202,6 +202,7 @@ static const struct fact_decl facts_tuning[] = {
 
 static const struct fact_decl facts_rocm[] = {
     {"rocm.installs", L}, {"rocm.install_count", I}, {"rocm.version", S}, {"rocm.series", S}, {"rocm.support_series", S},
+    {"rocm.stream", S}, {"rocm.newer_than_data", B}, {"rocm.support_data", S},
     {"rocm.major", I}, {"rocm.source", S}, {"driver.rocm_series_gap", I},
     {"driver.firmware_package", L},
     {"env.ld_library_path", S}, {"env.ld_cuda_entries", L}, {"env.ld_rocm_other", L},
@@ -217,6 +218,7 @@ static const struct fact_decl facts_python[] = {
     {"python.requirements_given", B}, {"python.requirements_file", S},
     {"python.requirements_count", I}, {"python.requirements_cuda", L},
     {"python.requirements_unfollowed", L},
+    {"python.requirements_torch_pin", S},
     /* probe_python_env.c */
     {"python.base_prefix", S}, {"python.env_kind", S}, {"python.env_name", S},
     {"python.torch_wheel_tags", L}, {"python.abi_tag", S}, {"python.wheel_tags_match", B},

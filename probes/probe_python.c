@@ -814,7 +814,7 @@ static void python_requirements_facts(struct probe_ctx *ctx)
     int rc = requirements_read_file(path, &text, &len);
     if (rc) {
         const char *names[] = {"python.requirements_count", "python.requirements_cuda",
-                               "python.requirements_unfollowed"};
+                               "python.requirements_unfollowed", "python.requirements_torch_pin"};
         for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
             if (rc == -EFBIG)
                 fact_set_unknown(fs, names[i], path, "%s is larger than %u MiB", path,
@@ -831,12 +831,17 @@ static void python_requirements_facts(struct probe_ctx *ctx)
     fact_set_int(fs, "python.requirements_count", scan.count, path);
     fact_set_list(fs, "python.requirements_cuda", &scan.cuda, path);
     fact_set_list(fs, "python.requirements_unfollowed", &scan.unfollowed, path);
+    if (scan.torch_pin)
+        fact_set_str(fs, "python.requirements_torch_pin", scan.torch_pin, path);
+    else
+        fact_set_unknown(fs, "python.requirements_torch_pin", path, "no exact torch== pin");
     requirements_scan_release(&scan);
 }
 
 int probe_python_run(struct probe_ctx *ctx)
 {
-    python_interpreter_facts(ctx);
+    /* the requirements first: the wheel index choice reads their torch pin */
     python_requirements_facts(ctx);
+    python_interpreter_facts(ctx);
     return 0;
 }

@@ -64,6 +64,12 @@ void python_env_facts(struct factset *fs, const char *src, const char *prefix,
 struct checkset;
 int python_wheel_pick(const struct checkset *cs, const char *cp, const struct strlist *gfx,
                       const char *series, char **index, char **why);
+/* the same for a requirements file that pins torch==pin (NULL: no pin):
+ * only an index whose torch_wheel_torch has that version fits; when one
+ * fits all but the pin, *index is NULL and *why says to move the pin to
+ * one of its versions */
+int python_wheel_pick_pin(const struct checkset *cs, const char *cp, const struct strlist *gfx,
+                          const char *series, const char *pin, char **index, char **why);
 /* python.torch_wheel_index ("none" when nothing fits) and its _why, from
  * python.version, rocm.series and gpu.<i>.gfx */
 void python_wheel_fact(struct factset *fs, const struct checkset *cs, const char *version);
@@ -76,11 +82,16 @@ struct requirements_scan {
     int count;                 /* requirement lines (options and comments excluded) */
     struct strlist cuda;       /* "line N: <text> (<why>)" */
     struct strlist unfollowed; /* "line N: -r other.txt (not followed)" */
+    char *torch_pin;           /* "2.5.1" of "torch==2.5.1+cu121", or NULL */
 };
 #define REQUIREMENTS_SCAN_INIT                                                                     \
     {                                                                                              \
-        0, STRLIST_INIT, STRLIST_INIT                                                              \
+        0, STRLIST_INIT, STRLIST_INIT, NULL                                                        \
     }
+/* the version of an exact "torch==X" pin ("torch == 2.5.1+cu121; marker"
+ * gives "2.5.1": the local part names the build, not the release), or
+ * NULL for any other requirement or a range */
+char *requirements_torch_pin(const char *req);
 
 /* parse pip requirements text (comments, "\" continuations, CRLF, markers) */
 void requirements_scan_text(const char *text, size_t len, struct requirements_scan *out);

@@ -45,7 +45,7 @@ static int release_pos(const struct data_table *order, const char *series)
 
 struct wheel_row {
     const char *index;
-    const struct data_table *python, *gfx;
+    const struct data_table *python, *gfx, *torch;
     int verified_index, verified_gfx, pos;
 };
 
@@ -129,8 +129,36 @@ static char *none_why(const struct wheel_row *rows, size_t n, int d, const char 
     return strbuf_detach(&sb);
 }
 
+/* the row carries the pinned torch: "2.5.1" is in its torch list, or the
+ * list names the release line ("2.9", from the release matrix) it is of */
+static int torch_fit(const struct wheel_row *r, const char *pin)
+{
+    for (size_t i = 0; pin && r->torch && i < r->torch->values.n; i++) {
+        const char *v = r->torch->values.v[i];
+        size_t n = strlen(v);
+        int line = strchr(v, '.') == strrchr(v, '.'); /* "2.9": one dot */
+        if (!strcmp(v, pin) || (line && !strncmp(v, pin, n) && pin[n] == '.'))
+            return 1;
+    }
+    return 0;
+}
+
+static void torch_span(const struct wheel_row *r, struct strbuf *sb)
+{
+    for (size_t i = 0; r->torch && i < r->torch->values.n; i++)
+        strbuf_addf(sb, "%s%s", i ? ", " : "", r->torch->values.v[i]);
+    if (!r->torch || !r->torch->values.n)
+        strbuf_addf(sb, "no torch version the data knows");
+}
+
 int python_wheel_pick(const struct checkset *cs, const char *cp, const struct strlist *gfx,
                       const char *series, char **index, char **why)
+{
+    return python_wheel_pick_pin(cs, cp, gfx, series, NULL, index, why);
+}
+
+int python_wheel_pick_pin(const struct checkset *cs, const char *cp, const struct strlist *gfx,
+                          const char *series, const char *pin, char **index, char **why)
 {
     *index = *why = NULL;
     const struct data_table *order = cs ? checks_data_find(cs, "rocm_release_order", NULL) : NULL;
@@ -150,6 +178,7 @@ int python_wheel_pick(const struct checkset *cs, const char *cp, const struct st
         r->index = t->key;
         r->python = t;
         r->gfx = checks_data_find(cs, "torch_wheel_gfx", t->key);
+        r->torch = checks_data_find(cs, "torch_wheel_torch", t->key);
         const struct data_table *v = checks_data_find(cs, "torch_wheel_verified", t->key);
         r->verified_index = list_has(v, "index");
         r->verified_gfx = list_has(v, "gfx");
@@ -161,9 +190,11 @@ int python_wheel_pick(const struct checkset *cs, const char *cp, const struct st
         for (size_t i = 0; i < n && !anywhere[g]; i++)
             anywhere[g] = list_has(rows[i].gfx, gfx->v[g]);
     int d = release_pos(order, series);
-    const struct wheel_row *pick = NULL;
-    int best = -1;
-    /* file order is oldest first: a tie goes to the later (newer) row */
+    const struct wheel_row *pick = NULL, *pinned = NULL;
+    int best = -1, best_pinned = -1;
+    /* file order is oldest first: a tie goes to the later (newer) row; a
+     * pinned torch goes only to an index that carries it (whl/rocm6.2.4
+     * has 2.6.0 alone: torch==2.5.1 there fails to resolve) */
     for (size_t i = 0; i < n; i++) {
         const struct wheel_row *r = &rows[i];
         if (!r->verified_index || (cp && !list_has(r->python, cp)) || !gfx_fit(r, gfx, anywhere))
@@ -175,7 +206,14 @@ int python_wheel_pick(const struct checkset *cs, const char *cp, const struct st
             best = dist;
             pick = r;
         }
+        if (pin && torch_fit(r, pin) && (best_pinned < 0 || dist <= best_pinned)) {
+            best_pinned = dist;
+            pinned = r;
+        }
     }
+    const struct wheel_row *unpinned = pin && !pinned ? pick : NULL;
+    if (pin)
+        pick = pinned;
     struct strbuf sb = STRBUF_INIT;
     if (pick) {
         *index = xstrdup(pick->index);
@@ -184,6 +222,8 @@ int python_wheel_pick(const struct checkset *cs, const char *cp, const struct st
         if (!pick->verified_gfx && gfx && gfx->n)
             strbuf_addf(&sb, " (its gfx targets are not confirmed at the source: checks.yaml "
                              "torch_wheel_gfx)");
+        if (pin)
+            strbuf_addf(&sb, " and torch %s", pin);
         if (d >= 0)
             strbuf_addf(&sb, "; the kernel driver of ROCm %s supports it", series);
         else if (series)
@@ -191,6 +231,17 @@ int python_wheel_pick(const struct checkset *cs, const char *cp, const struct st
                         series);
         else
             strbuf_addf(&sb, "; no ROCm installed: the newest such index");
+        *why = strbuf_detach(&sb);
+    } else if (unpinned) {
+        /* an index fits all but the pin: the pin moves, not the machine */
+        strbuf_addf(&sb, "the requirements pin torch==%s, which no PyTorch ROCm wheel index for ",
+                    pin);
+        describe_want(&sb, cp, gfx);
+        strbuf_addf(&sb, " carries; move the pin to a version whl/%s has (", unpinned->index);
+        torch_span(unpinned, &sb);
+        strbuf_addf(&sb, ")");
+        if (!list_has(checks_data_find(cs, "torch_wheel_verified", unpinned->index), "torch"))
+            strbuf_addf(&sb, " (its torch versions are not confirmed at the source)");
         *why = strbuf_detach(&sb);
     } else if (d >= 0) {
         *why = none_why(rows, n, d, series, cp, gfx, anywhere);
@@ -234,8 +285,11 @@ void python_wheel_fact(struct factset *fs, const struct checkset *cs, const char
     const char *s = series && series->type == FACT_STR && *series->s ? series->s : NULL;
     struct strlist gfx = STRLIST_INIT;
     gpu_targets(fs, &gfx);
+    /* probe_python sets the requirements' torch pin before this runs */
+    const struct fact *pf = fact_get(fs, "python.requirements_torch_pin");
+    const char *pin = pf && pf->type == FACT_STR && *pf->s ? pf->s : NULL;
     char *index, *why;
-    if (python_wheel_pick(cs, have_cp ? cp : NULL, &gfx, s, &index, &why)) {
+    if (python_wheel_pick_pin(cs, have_cp ? cp : NULL, &gfx, s, pin, &index, &why)) {
         fact_set_unknown(fs, idx, src, "no torch_wheel_python or rocm_release_order table in %s",
                          cs ? checks_origin(cs) : "the checks (none loaded)");
         fact_set_unknown(fs, why_name, src, "no wheel index tables");

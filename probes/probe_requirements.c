@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Packages whose every build is for NVIDIA GPUs, whatever the version. */
 static const struct {
@@ -407,6 +408,11 @@ void requirements_scan_text(const char *text, size_t len, struct requirements_sc
             out->count++;
             if ((why = req_requirement_cuda(req, &st)))
                 req_add_entry(&out->cuda, lines[i].no, req, why);
+            char *pin = requirements_torch_pin(req);
+            if (pin) {
+                free(out->torch_pin); /* pip takes the last one too */
+                out->torch_pin = pin;
+            }
             free(req);
             continue;
         }
@@ -436,8 +442,28 @@ void requirements_scan_text(const char *text, size_t len, struct requirements_sc
     free(lines);
 }
 
+char *requirements_torch_pin(const char *req)
+{
+    const char *p = req + strspn(req, " \t");
+    if (strncasecmp(p, "torch", 5) != 0)
+        return NULL;
+    p += 5 + strspn(p + 5, " \t");
+    if (strncmp(p, "==", 2) != 0 || p[2] == '=')
+        return NULL;
+    p += 2 + strspn(p + 2, " \t");
+    size_t n = strspn(p, "0123456789.");
+    /* a wildcard (==2.5.*), a pre-release or a second clause is no exact pin */
+    const char *rest = p + n + (p[n] == '+' ? strcspn(p + n, " \t;,") : 0);
+    rest += strspn(rest, " \t");
+    if (!n || p[n - 1] == '.' || (*rest && *rest != ';'))
+        return NULL;
+    return xstrndup(p, n);
+}
+
 void requirements_scan_release(struct requirements_scan *scan)
 {
+    free(scan->torch_pin);
+    scan->torch_pin = NULL;
     strlist_release(&scan->cuda);
     strlist_release(&scan->unfollowed);
     scan->count = 0;

@@ -3,9 +3,10 @@
  *
  * Installs: every /opt/rocm and /opt/rocm-* directory with .info/version
  * (deduplicated by real path: /opt/rocm is usually a link to one of them),
- * and the distribution's HIP runtime package (Debian 12 ships ROCm 5.2 as
- * libamdhip64-5) from /var/lib/dpkg/status. The active install is the one
- * /opt/rocm resolves to, else the only one. */
+ * the ROCm Core SDK's /opt/rocm/core-X.Y, and the distribution's HIP
+ * runtime package (Debian 12 ships ROCm 5.2 as libamdhip64-5) from
+ * /var/lib/dpkg/status. The active install is the one /opt/rocm (or the
+ * Core SDK's /opt/rocm/core) resolves to, else the only one. */
 #include "probe.h"
 #include "../src/core/strset.h"
 
@@ -40,26 +41,52 @@ static void add_install(struct install **v, size_t *n, const char *dir, const ch
     (*n)++;
 }
 
+/* one install directory: deduplicated by its real path */
+static void opt_install_at(struct install **v, size_t *n, const char *path, struct strlist *seen,
+                           struct strset *seen_set)
+{
+    char *real = NULL, *ver = NULL;
+    if (rootfs_realpath(path, &real) == 0 && !strset_get(seen_set, real, NULL) &&
+        rootfs_readf_str(&ver, "%s/.info/version", real) == 0 && *ver) {
+        strlist_add_unique(seen, seen_set, real);
+        add_install(v, n, real, ver);
+    }
+    free(ver);
+    free(real);
+}
+
+/* The classic layout: /opt/rocm-X.Y.Z with /opt/rocm a link to one. The
+ * ROCm Core SDK (TheRock, from 7.14): /opt/rocm/core-X.Y with the link
+ * /opt/rocm/core to one, and /opt/rocm a plain directory of compatibility
+ * links (ROCm docs, "Transition guide from legacy ROCm release stream";
+ * TheRock build_tools/packaging/linux: install prefix /opt/rocm/core-7.15,
+ * .info/version under it as in its own rocm_detector.py). */
 static void opt_installs(struct install **v, size_t *n)
 {
-    struct strlist names = STRLIST_INIT, seen = STRLIST_INIT;
+    struct strlist names = STRLIST_INIT, seen = STRLIST_INIT, core = STRLIST_INIT;
     struct strset seen_set = STRSET_INIT; /* /opt/rocm-*: as many as the listing */
     if (rootfs_list("/opt", &names))
         return;
     for (size_t i = 0; i < names.n; i++) {
         if (strcmp(names.v[i], "rocm") != 0 && !str_starts(names.v[i], "rocm-"))
             continue;
-        char *path = xasprintf("/opt/%s", names.v[i]), *real = NULL, *ver = NULL;
-        if (rootfs_realpath(path, &real) == 0 && !strset_get(&seen_set, real, NULL) &&
-            rootfs_readf_str(&ver, "%s/.info/version", real) == 0 && *ver) {
-            strlist_add_unique(&seen, &seen_set, real);
-            add_install(v, n, real, ver);
-        }
-        free(ver);
-        free(real);
+        /* the Core SDK's /opt/rocm holds links into core-X.Y: not an install */
+        if (!strcmp(names.v[i], "rocm") && rootfs_exists("/opt/rocm/core"))
+            continue;
+        char *path = xasprintf("/opt/%s", names.v[i]);
+        opt_install_at(v, n, path, &seen, &seen_set);
         free(path);
     }
+    if (rootfs_list("/opt/rocm", &core) == 0)
+        for (size_t i = 0; i < core.n; i++) {
+            if (strcmp(core.v[i], "core") != 0 && !str_starts(core.v[i], "core-"))
+                continue;
+            char *path = xasprintf("/opt/rocm/%s", core.v[i]);
+            opt_install_at(v, n, path, &seen, &seen_set);
+            free(path);
+        }
     strlist_release(&names);
+    strlist_release(&core);
     strlist_release(&seen);
     strset_release(&seen_set);
 }
@@ -134,11 +161,27 @@ static const struct {
     {6, 14, 0, "7.0"}, {6, 16, 0, "7.1"}, {6, 16, 13, "7.2"},
 };
 
-/* ROCm releases in order, to count the minor releases between two */
+/* The support data's releases, oldest first: the production stream (each
+ * has a gfx_supported row in checks.yaml and a place in its
+ * rocm_release_order, tests/gfx_support.sh), counted between two releases
+ * by the driver gap. 6.5-6.6 and 7.3-7.8 never shipped; 7.14.0 (2026-07)
+ * was the first production release built by TheRock (the ROCm Core SDK),
+ * after the technology previews 7.9-7.13; the Core SDK then jumped to 10.0
+ * (2026-08-26) and 10.1 (2026-10-05). Adding a release: docs/ARCHITECTURE.md,
+ * "Where each kind of change goes". */
 static const char *const rocm_series[] = {
-    "5.0", "5.1", "5.2", "5.3", "5.4", "5.5", "5.6", "5.7",
-    "6.0", "6.1", "6.2", "6.3", "6.4", "7.0", "7.1", "7.2",
+    "5.0", "5.1", "5.2", "5.3", "5.4", "5.5", "5.6",  "5.7",  "6.0",  "6.1",
+    "6.2", "6.3", "6.4", "7.0", "7.1", "7.2", "7.14", "10.0", "10.1",
 };
+
+/* TheRock's technology previews (ROCm/TheRock tags therock-7.9.0 to
+ * therock-7.13; the ROCm 7.14 blog: "the preview release train spanning
+ * versions 7.9 through 7.13 is complete"): no support list of their own
+ * in the data, so they are named, never judged by a production row */
+static const char *const rocm_preview_series[] = {"7.9", "7.10", "7.11", "7.12", "7.13"};
+
+/* the month the support data was last held against its sources */
+#define ROCM_SUPPORT_AS_OF "2026-12"
 
 static int series_index(const char *s)
 {
@@ -148,24 +191,37 @@ static int series_index(const char *s)
     return -1;
 }
 
+static int series_cmp(unsigned maj, unsigned min, const char *s)
+{
+    unsigned a = 0, b = 0;
+    if (sscanf(s, "%u.%u", &a, &b) != 2)
+        return 0;
+    return maj != a ? (maj < a ? -1 : 1) : min != b ? (min < b ? -1 : 1) : 0;
+}
+
+enum support_kind { SUPPORT_ROW, SUPPORT_OLDER, SUPPORT_NEWER, SUPPORT_PREVIEW, SUPPORT_BAD };
+
 /* The support data's release for a ROCm series: the series itself when
  * the release table has it, else the newest known release below it (a
- * release newer than the table is most like the newest one it has); NULL
- * when the series is older than the table or not M.m. checks.yaml's
- * gfx_supported has a row for every entry of rocm_series
- * (tests/gfx_support.sh). */
-static const char *support_series(const char *s)
+ * series that never shipped, 7.5, is most like the release before it).
+ * A series newer than the newest release is not judged by the nearest
+ * older row (its list may have grown or shrunk): SUPPORT_NEWER; a preview
+ * SUPPORT_PREVIEW; older than the table SUPPORT_OLDER. */
+static enum support_kind support_series(const char *s, const char **row)
 {
     unsigned maj, min;
+    *row = NULL;
     if (sscanf(s, "%u.%u", &maj, &min) != 2)
-        return NULL;
-    const char *best = NULL;
-    for (size_t i = 0; i < ARRAY_SIZE(rocm_series); i++) {
-        unsigned a, b;
-        if (sscanf(rocm_series[i], "%u.%u", &a, &b) == 2 && (a < maj || (a == maj && b <= min)))
-            best = rocm_series[i];
-    }
-    return best;
+        return SUPPORT_BAD;
+    for (size_t i = 0; i < ARRAY_SIZE(rocm_preview_series); i++)
+        if (strcmp(rocm_preview_series[i], s) == 0)
+            return SUPPORT_PREVIEW;
+    if (series_cmp(maj, min, rocm_series[ARRAY_SIZE(rocm_series) - 1]) > 0)
+        return SUPPORT_NEWER;
+    for (size_t i = 0; i < ARRAY_SIZE(rocm_series); i++)
+        if (series_cmp(maj, min, rocm_series[i]) >= 0)
+            *row = rocm_series[i];
+    return *row ? SUPPORT_ROW : SUPPORT_OLDER;
 }
 
 static const char *dkms_to_rocm(const char *driver_version)
@@ -283,13 +339,18 @@ int probe_rocm_run(struct probe_ctx *ctx)
     fact_set_int(fs, "rocm.install_count", (int64_t)n, src);
     strlist_release(&lines);
 
+    /* the active install: what /opt/rocm resolves to, else (the Core SDK,
+     * whose /opt/rocm is a directory) what /opt/rocm/core resolves to */
     const struct install *act = NULL;
-    char *real = NULL;
-    if (rootfs_exists("/opt/rocm") && rootfs_realpath("/opt/rocm", &real) == 0)
-        for (size_t i = 0; i < n; i++)
-            if (inst[i].dir && strcmp(inst[i].dir, real) == 0)
-                act = &inst[i];
-    free(real);
+    static const char *const links[] = {"/opt/rocm", "/opt/rocm/core"};
+    for (size_t l = 0; l < ARRAY_SIZE(links) && !act; l++) {
+        char *real = NULL;
+        if (rootfs_exists(links[l]) && rootfs_realpath(links[l], &real) == 0)
+            for (size_t i = 0; i < n; i++)
+                if (inst[i].dir && strcmp(inst[i].dir, real) == 0)
+                    act = &inst[i];
+        free(real);
+    }
     if (!act && n == 1)
         act = &inst[0];
 
@@ -314,15 +375,35 @@ int probe_rocm_run(struct probe_ctx *ctx)
         fact_set_str(fs, "rocm.series", series, asrc);
         fact_set_int(fs, "rocm.major", maj, asrc);
         fact_set_str(fs, "rocm.source", act->dir ? act->dir : "debian packages", asrc);
-        const char *sup = support_series(series);
-        if (sup)
+        const char *sup;
+        enum support_kind k = support_series(series, &sup);
+        fact_set_str(fs, "rocm.stream", k == SUPPORT_PREVIEW ? "preview" : "production", asrc);
+        fact_set_bool(fs, "rocm.newer_than_data", k == SUPPORT_NEWER, asrc);
+        if (k == SUPPORT_ROW)
             fact_set_str(fs, "rocm.support_series", sup, asrc);
+        else if (k == SUPPORT_NEWER)
+            fact_set_unknown(fs, "rocm.support_series", asrc,
+                             "ROCm %s is newer than the support data (as of %s, newest ROCm %s)",
+                             series, ROCM_SUPPORT_AS_OF, rocm_series[ARRAY_SIZE(rocm_series) - 1]);
+        else if (k == SUPPORT_PREVIEW)
+            fact_set_unknown(fs, "rocm.support_series", asrc,
+                             "ROCm %s is a technology preview (7.9-7.13), which the support data "
+                             "has no gfx list for",
+                             series);
         else
             fact_set_unknown(fs, "rocm.support_series", asrc,
                              "ROCm %s is older than the support data (from %s)", series,
                              rocm_series[0]);
     }
-
+    if (!act || sscanf(act->version, "%u.%u", &maj, &min) != 2) {
+        fact_set_unknown(fs, "rocm.stream", src, "no ROCm version");
+        fact_set_unknown(fs, "rocm.newer_than_data", src, "no ROCm version");
+    }
+    /* what every report prints: how old the release table is */
+    char *asof = xasprintf("as of %s (newest ROCm %s)", ROCM_SUPPORT_AS_OF,
+                           rocm_series[ARRAY_SIZE(rocm_series) - 1]);
+    fact_set_str(fs, "rocm.support_data", asof, "probes/probe_rocm.c");
+    free(asof);
     series_gap(fs);
     ld_library_path(fs, act ? act->version : NULL);
     for (size_t i = 0; i < n; i++) {

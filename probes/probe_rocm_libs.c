@@ -358,6 +358,29 @@ void rocm_libs_set_facts(struct factset *fs, char *text, const char *src)
     strlist_release(&errors);
 }
 
+/* What rocm.install names: the system install the rocm probe chose, else
+ * the ROCm user space a PyTorch wheel loads from its own torch/lib (a valid
+ * setup: the wheel needs only a kernel driver, issue 33), else unknown. */
+static void user_space_fact(struct factset *fs)
+{
+    const char *name = "rocm.user_space", *src = "rocm.version, rocm.torch_lib_set";
+    const struct fact *v = fact_get(fs, "rocm.version"), *s = fact_get(fs, "rocm.source");
+    const struct fact *t = fact_get(fs, "rocm.torch_lib_set"),
+                      *h = fact_get(fs, "python.torch_hip");
+    char *text = NULL;
+    if (v && v->type == FACT_STR && s && s->type == FACT_STR)
+        text = xasprintf("ROCm %s (%s)", v->s, s->s);
+    else if (t && t->type == FACT_STR && str_starts(t->s, "wheel:"))
+        text = xasprintf("no system ROCm: PyTorch loads its wheel's own ROCm user space from %s "
+                         "(HIP %s)",
+                         t->s + 6, h && h->type == FACT_STR && *h->s ? h->s : "of unknown version");
+    if (text)
+        fact_set_str(fs, name, text, src);
+    else
+        fact_set_unknown(fs, name, src, "no system ROCm and no PyTorch wheel's own");
+    free(text);
+}
+
 int probe_rocm_libs_run(struct probe_ctx *ctx)
 {
     struct factset *fs = ctx->facts;
@@ -378,9 +401,11 @@ int probe_rocm_libs_run(struct probe_ctx *ctx)
                                             "rocm.torch_lib_set"};
         for (size_t i = 0; i < ARRAY_SIZE(names); i++)
             fact_set_errno(fs, names[i], src, rc);
+        user_space_fact(fs);
         return 0;
     }
     rocm_libs_set_facts(fs, text, src);
     free(text);
+    user_space_fact(fs);
     return 0;
 }

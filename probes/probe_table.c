@@ -164,8 +164,8 @@ static const struct {
     {"driver_cause", "host,kernel_log,gpu,kernel"},
     {"tuning", "kernel"},
     {"rocm", "env,driver"},
-    {"python", "env,rocm,gpu"}, /* the wheel choice reads the GPUs' gfx */
-    {"rocm_libs", "env,python"},
+    {"python", "env,rocm,gpu"},       /* the wheel choice reads the GPUs' gfx */
+    {"rocm_libs", "env,rocm,python"}, /* rocm.user_space reads rocm.version */
     {"peaks", "gpu,pcie,gpu_runtime"},
     {"torch", "python,gpu"},
 };

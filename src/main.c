@@ -524,6 +524,7 @@ static int cmd_check(struct opts *o, int argc, char **argv)
         started,
         util_mono_s() - t0,
         o->strict,
+        fact_str(&fs, "rocm.support_data"),
     };
     int text_to_stdout = 1;
     for (int i = 0; i < OUT_N; i++)

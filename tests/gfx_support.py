@@ -44,6 +44,11 @@ for line in open(tsv):
 pm = re.search(r"rocm_series\[\]\s*=\s*\{([^}]*)\}", open(probe_c).read())
 releases = re.findall(r'"([0-9.]+)"', pm.group(1)) if pm else []
 
+om = re.search(r'^  rocm_release_order: \[(.*)\]$', text, re.M)
+order = re.findall(r'"([0-9.]+)"', om.group(1)) if om else []
+prm = re.search(r"rocm_preview_series\[\]\s*=\s*\{([^}]*)\}", open(probe_c).read())
+previews = re.findall(r'"([0-9.]+)"', prm.group(1)) if prm else []
+
 passed = failed = 0
 
 
@@ -56,11 +61,17 @@ def check(ok, msg):
         print("FAIL gfx_support: " + msg)
 
 
-check(len(sup) >= 17 and len(rows) >= 17 and len(releases) >= 16,
+check(len(sup) >= 21 and len(rows) >= 21 and len(releases) >= 19,
       "too little read: %d rows in checks.yaml, %d releases in the TSV, %d in the probe"
       % (len(sup), len(rows), len(releases)))
 for rel in releases:
     check(rel in sup, "ROCm %s (probes/probe_rocm.c) has no gfx_supported row" % rel)
+check(order == releases, "checks.yaml rocm_release_order %s is not the probe's release list %s"
+      % (order, releases))
+check(len(previews) >= 5, "the probe names %d technology previews" % len(previews))
+for rel in previews:
+    check(rel not in sup and rel not in releases,
+          "preview %s has a production row: previews are named, never judged" % rel)
 newest = releases[-1] if releases else None
 check(newest and sup.get("latest") == sup.get(newest),
       "gfx_supported 'latest' is not the newest release's row (%s)" % newest)
@@ -85,7 +96,13 @@ for key, gfxs in sup.items():
 everlisted = {g for k, v in sup.items() for g in v}
 check(len(fam) >= 5, "gfx_override_family has %d rows" % len(fam))
 for g, v in fam.items():
-    check(g not in everlisted, "gfx_override_family names %s, which a release lists" % g)
+    # "none": on no list at all; an override: some release leaves it out
+    # (gfx1102/gfx1103 before 10.0), or the override advice is dead
+    if v == ["none"]:
+        check(g not in everlisted, "gfx_override_family names %s as 'none', which a release lists" % g)
+    else:
+        check(any(g not in gl for k, gl in sup.items()),
+              "gfx_override_family names %s, which every release lists" % g)
     check(len(v) == 1 and (v[0] == "none" or re.fullmatch(r"\d+\.\d+\.\d+", v[0])),
           "gfx_override_family %s: %s is not one override version or 'none'" % (g, v))
 print("%d passed, %d failed" % (passed, failed))

@@ -87,6 +87,9 @@ https://download.pytorch.org/whl/rocm*) grep -qF "$idx" "$OUT/nogpu.txt" && ok |
 esac
 [ "$(grep -c '^marks: ' "$OUT/nogpu.txt")" = 1 ] && grep -q '\[--\] skipped' "$OUT/nogpu.txt" && ok ||
     bad "no-gpu: the marks are not explained once"
+# the support data's age, once, under the header (issue 33)
+[ "$(grep -c '^support data as of [0-9]\{4\}-[0-9][0-9] (newest ROCm [0-9.]*)$' "$OUT/nogpu.txt")" = 1 ] && ok ||
+    bad "no-gpu: no 'support data as of YYYY-MM (newest ROCm X.Y)' line"
 
 # ---- an AMD desktop with failures and warnings ------------------------------
 run amd rx7900xtx-desktop COLUMNS=80

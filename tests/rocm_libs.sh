@@ -140,6 +140,15 @@ rc=$(run both)
 [ "$(fact rocm.torch_lib_set "$W/both.json")" = "wheel:$T/lib" ] && ok || bad "both: lib_set $(fact rocm.torch_lib_set "$W/both.json")"
 [ "$(fact rocm.torch_hip_lib "$W/both.json")" = "$T/lib/libamdhip64.so" ] && ok || bad "both: hip $(fact rocm.torch_hip_lib "$W/both.json")"
 fact rocm.lib_deps.roots "$W/both.json" | grep -qxF "wheel hip: $T/lib/libamdhip64.so (torch/lib)" && ok || bad "both: roots"
+# ROCm from pip: no system install, the wheel's own user space passes
+# rocm.install and is named (issue 33)
+"$RVD" --sysroot "$W/both/root" --no-color --only rocm.install --json "$W/both-install.json" \
+    >"$W/both-install.txt" 2>&1
+got=$(/usr/bin/python3 -c 'import json,sys
+c=[c for c in json.load(open(sys.argv[1]))["checks"] if c["id"]=="rocm.install"][0]
+print(c["status"], c["summary"])' "$W/both-install.json" 2>&1)
+[ "$got" = "pass no system ROCm: PyTorch loads its wheel's own ROCm user space from $T/lib (HIP of unknown version)" ] &&
+    ok || bad "both: rocm.install $got"
 wheel sysonly 0
 rc=$(run sysonly)
 [ "$(fact rocm.torch_lib_set "$W/sysonly.json")" = "system:/opt/rocm-6.2.0/lib" ] && ok || bad "sysonly: lib_set $(fact rocm.torch_lib_set "$W/sysonly.json")"

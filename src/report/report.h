@@ -20,6 +20,9 @@ struct report_meta {
     const char *started; /* ISO 8601 UTC */
     double duration_s;
     int strict; /* --strict: the summary's exit_code counts warnings */
+    /* how old the ROCm release table is ("as of 2026-12 (newest ROCm
+     * 10.1)", fact rocm.support_data); NULL: not printed */
+    const char *support_data;
 };
 
 struct text_opts {

@@ -411,6 +411,13 @@ void report_text_write(FILE *out, const struct report_meta *m, const struct resu
     tw_text(&t, head, 4);
     free(head);
     tw_nl(&t);
+    /* a verdict on a release is only as new as the table that knew it */
+    if (m->support_data) {
+        char *sd = xasprintf("support data %s", m->support_data);
+        tw_text(&t, sd, 4);
+        free(sd);
+        tw_nl(&t);
+    }
     tw_text(&t, "marks:", 4);
     for (int st = 0; st < ST__COUNT; st++) {
         char *item = o->unicode ? xasprintf("[%s] %s%s", marks[st].uni, marks[st].meaning,

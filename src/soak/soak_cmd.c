@@ -788,7 +788,8 @@ int soak_cmd(int argc, char **argv)
                                    fact_str(&host, "host.os"),
                                    started,
                                    util_mono_s() - t0,
-                                   0};
+                                   0,
+                                   NULL};
         int json_stdout = o.json && !strcmp(o.json, "-");
         if (!json_stdout) {
             if (stopped)

@@ -676,6 +676,36 @@ static void test_rocm(void)
     CHECK(list_n("env.ld_cuda_entries") == 0);
 
     /* nothing installed (a removed package keeps its config files) */
+    /* the ROCm Core SDK: /opt/rocm/core-10.0 with /opt/rocm/core linked to
+     * it and /opt/rocm a directory of compatibility links; a classic 7.2.4
+     * beside it is a second install, and the link names the active one */
+    fresh();
+    put("/opt/rocm/core-10.0/.info/version", "10.0.0-22\n");
+    put_link("/opt/rocm/core", "core-10.0");
+    put_link("/opt/rocm/bin", "core/bin");
+    put("/opt/rocm/core-10.0/bin/.keep", "");
+    use_root();
+    probe_rocm_run(&ctx);
+    CHECK(fint("rocm.install_count") == 1);
+    CHECK(list_has("rocm.installs", "/opt/rocm/core-10.0 10.0.0-22"));
+    CHECK_STR(fstr("rocm.version"), "10.0.0");
+    CHECK_STR(fstr("rocm.support_series"), "10.0");
+    CHECK_STR(fstr("rocm.source"), "/opt/rocm/core-10.0");
+    put("/opt/rocm-7.2.4/.info/version", "7.2.4-61\n");
+    use_root();
+    factset_release(&fs);
+    probe_rocm_run(&ctx);
+    CHECK(fint("rocm.install_count") == 2);
+    CHECK_STR(fstr("rocm.version"), "10.0.0");
+    /* a 7.2.4 production install alone: the 7.2 row */
+    fresh();
+    put("/opt/rocm-7.2.4/.info/version", "7.2.4-61\n");
+    put_link("/opt/rocm", "rocm-7.2.4");
+    use_root();
+    probe_rocm_run(&ctx);
+    CHECK_STR(fstr("rocm.version"), "7.2.4");
+    CHECK_STR(fstr("rocm.support_series"), "7.2");
+    CHECK_STR(fstr("rocm.stream"), "production");
     fresh();
     put("/var/lib/dpkg/status",
         "Package: libamdhip64-5\nStatus: deinstall ok config-files\nVersion: 5.2.3-3\n");
@@ -712,11 +742,24 @@ static void test_rocm(void)
     CHECK(fint("driver.rocm_series_gap") == 2);
 
     /* the support data's release: the newest known one at or below the
-     * installed series; a series older than the data is unknown, never 0 */
+     * installed series; a series older than the data, newer than it, or a
+     * technology preview is unknown with its reason, never 0 or a guess */
     static const struct {
-        const char *ver, *want;
+        const char *ver, *want, *why, *stream;
+        int newer;
     } sup[] = {
-        {"7.3.0", "7.2"}, {"8.0.1", "7.2"}, {"5.0.2", "5.0"}, {"4.5.2", NULL}, {"5.4.3", "5.4"}};
+        {"7.3.0", "7.2", NULL, "production", 0},
+        {"8.0.1", "7.14", NULL, "production", 0},
+        {"5.0.2", "5.0", NULL, "production", 0},
+        {"4.5.2", NULL, "older than the support data", "production", 0},
+        {"5.4.3", "5.4", NULL, "production", 0},
+        {"7.14.1", "7.14", NULL, "production", 0},
+        {"10.1.0", "10.1", NULL, "production", 0},
+        {"10.2.0", NULL, "newer than the support data (as of 2026-12, newest ROCm 10.1)",
+         "production", 1},
+        {"7.11.0", NULL, "technology preview", "preview", 0},
+        {"7.9.0", NULL, "technology preview", "preview", 0},
+    };
     for (size_t i = 0; i < ARRAY_SIZE(sup); i++) {
         fresh();
         char *v = xasprintf("%s\n", sup[i].ver);
@@ -728,7 +771,11 @@ static void test_rocm(void)
             CHECK_STR(fstr("rocm.support_series"), sup[i].want);
         else
             CHECK(is_unknown("rocm.support_series") &&
-                  strstr(reason("rocm.support_series"), "older than the support data"));
+                  strstr(reason("rocm.support_series"), sup[i].why));
+        CHECK_STR(fstr("rocm.stream"), sup[i].stream);
+        const struct fact *nw = fact_get(&fs, "rocm.newer_than_data");
+        CHECK(nw && nw->type == FACT_BOOL && nw->b == sup[i].newer);
+        CHECK_STR(fstr("rocm.support_data"), "as of 2026-12 (newest ROCm 10.1)");
         free(v);
         free(dir);
     }

@@ -386,14 +386,17 @@ static void test_sysroot(const char *base)
      * series PyTorch publishes wheels for */
     fact_set_unknown(&fs, "rocm.series", "/opt/rocm", "no ROCm installed");
     run_probe(&fs, req, NULL);
-    /* no ROCm: the newest index of the table with a cp310 wheel */
-    CHECK_STR(str_of(&fs, "python.torch_wheel_index"), "https://download.pytorch.org/whl/rocm7.1");
+    /* no ROCm: the newest index of the table with a cp310 wheel and the
+     * pinned torch 2.5.1 (the file's torch==2.5.1+cu124) */
+    CHECK_STR(str_of(&fs, "python.torch_wheel_index"), "https://download.pytorch.org/whl/rocm6.2");
+    CHECK_STR(str_of(&fs, "python.requirements_torch_pin"), "2.5.1");
     factset_release(&fs);
-    /* ROCm 6.2 installed: its own series, the newer of its two indexes */
+    /* ROCm 6.2 installed: of its two indexes the one with torch 2.5.1
+     * (whl/rocm6.2.4 carries 2.6.0 alone) */
     fact_set_str(&fs, "rocm.series", "6.2", "/opt/rocm/.info/version");
     run_probe(&fs, req, NULL);
-    CHECK_STR(str_of(&fs, "python.torch_wheel_index"),
-              "https://download.pytorch.org/whl/rocm6.2.4");
+    CHECK_STR(str_of(&fs, "python.torch_wheel_index"), "https://download.pytorch.org/whl/rocm6.2");
+    CHECK(strstr(str_of(&fs, "python.torch_wheel_index_why"), "and torch 2.5.1"));
     const struct fact *f = get(&fs, "python.present");
     CHECK(f && f->type == FACT_BOOL && f->b == 1);
     CHECK_STR(str_of(&fs, "python.error"), "");
@@ -634,10 +637,10 @@ static const struct pick_case pick_cases[] = {
     {"cp39", "6.4", "gfx1201", "rocm6.4", NULL},
     {"cp313", "6.4", "gfx90a", "rocm6.4", NULL},
     {"cp39", "7.0", "gfx90a", "rocm6.4", NULL},
-    {"cp313", "7.2", "gfx1201", "rocm7.1", NULL},
-    /* rocm7.1 starts at cp310 and 6.4 is 3 releases from 7.2 */
-    {"cp39", "7.2", "gfx1201", NULL, "use Python 3.10-3.14 (whl/rocm7.1)"},
-    {"cp312", NULL, "gfx1201", "rocm7.1", "no ROCm installed"},
+    {"cp313", "7.2", "gfx1201", "rocm7.2", NULL},
+    /* rocm7.2 starts at cp310 and 6.4 is 3 releases from 7.2 */
+    {"cp39", "7.2", "gfx1201", NULL, "use Python 3.10-3.14 (whl/rocm7.2)"},
+    {"cp312", NULL, "gfx1201", "rocm7.2", "no ROCm installed"},
     {"cp39", NULL, "gfx942", "rocm6.4", NULL},
 };
 
@@ -749,6 +752,60 @@ static void test_wheel_pick(const struct checkset *cs)
     CHECK(index == NULL && why == NULL);
 }
 
+/* a pinned torch goes only to an index that carries it; else the pin moves */
+static void test_wheel_pin(const struct checkset *cs)
+{
+    static const struct {
+        const char *req, *pin;
+    } pins[] = {
+        {"torch==2.5.1", "2.5.1"},
+        {"torch == 2.5.1+cu124", "2.5.1"},
+        {"Torch==2.6.0 ; python_version>'3.9'", "2.6.0"},
+        {"torch>=2.5", NULL},
+        {"torch==2.5.*", NULL},
+        {"torch==2.5.1,<3", NULL},
+        {"torchvision==0.20.1", NULL},
+        {"torch===2.5.1", NULL},
+        {"torch==2.7.0rc1", NULL},
+        {"torch", NULL},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(pins); i++) {
+        char *got = requirements_torch_pin(pins[i].req);
+        CHECK(pins[i].pin ? got && !strcmp(got, pins[i].pin) : got == NULL);
+        if (pins[i].pin ? !got || strcmp(got, pins[i].pin) : got != NULL)
+            fprintf(stderr, "  pin of '%s': %s\n", pins[i].req, got ? got : "none");
+        free(got);
+    }
+    static const struct {
+        const char *cp, *series, *gfx, *pin, *index, *why_has;
+    } cases[] = {
+        /* the case: 2.5.1 with ROCm 6.2 goes to whl/rocm6.2, not 6.2.4 */
+        {"cp311", "6.2", "gfx1100", "2.5.1", "rocm6.2", "and torch 2.5.1"},
+        {"cp311", "6.2", "gfx1100", "2.6.0", "rocm6.2.4", NULL},
+        {"cp312", "6.4", "gfx1201", "2.9.0", "rocm6.4", NULL}, /* the "2.9" line */
+        {"cp312", "7.2", "gfx1201", "2.11.0", "rocm7.2", NULL},
+        /* no index within the driver's span has 1.13.1: move the pin */
+        {"cp311", "7.2", "gfx1100", "1.13.1", NULL,
+         "move the pin to a version whl/rocm7.2 has (2.11)"},
+        {"cp311", "6.2", "gfx1100", NULL, "rocm6.2.4", NULL},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        struct strlist gfx = STRLIST_INIT;
+        strlist_add(&gfx, cases[i].gfx);
+        char *index, *why;
+        CHECK(python_wheel_pick_pin(cs, cases[i].cp, &gfx, cases[i].series, cases[i].pin, &index,
+                                    &why) == 0);
+        int ok = (cases[i].index ? index && !strcmp(index, cases[i].index) : index == NULL) &&
+                 why && (!cases[i].why_has || strstr(why, cases[i].why_has));
+        CHECK(ok);
+        if (!ok)
+            fprintf(stderr, "  pin case %zu: %s (%s)\n", i, index ? index : "none", why ? why : "");
+        free(index);
+        free(why);
+        strlist_release(&gfx);
+    }
+}
+
 int main(void)
 {
     checks_set_schema(&fact_catalog_schema); /* what main() passes in */
@@ -757,6 +814,7 @@ int main(void)
     CHECK(checks_load_default(&cs, getenv("RVD_TEST_CHECKS")) == 0);
     test_checks = &cs;
     test_wheel_pick(&cs);
+    test_wheel_pin(&cs);
     test_wheel_gfx_verified();
     char tmpl[] = "/tmp/test_probes_python.XXXXXX";
     char *base = mkdtemp(tmpl);

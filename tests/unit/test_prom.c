@@ -132,7 +132,7 @@ static char *render(const struct factset *fs, const struct results *r)
 {
     struct report_meta m = {"9.9.9",   "standard", NULL, "(built in)",
                             "node\"1", "6.8.0",    "os", "2026-11-30T18:00:00Z",
-                            1.5,       0};
+                            1.5,       0,          NULL};
     char *buf = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&buf, &n);

@@ -340,9 +340,17 @@ static void sample_init(struct sample *s)
     s->r.counts[ST_FAIL] = s->r.counts[ST_SKIP] = s->r.counts[ST_WARN] = 1;
     s->r.counts[ST_TIMEOUT] = 1;
 
-    s->m = (struct report_meta){RVD_VERSION, "quick", NULL,           "(built in)",
-                                "box",       "6.8.0", "Ubuntu 24.04", "2025-01-02T03:04:05Z",
-                                1.5,         0};
+    s->m = (struct report_meta){RVD_VERSION,
+                                "quick",
+                                NULL,
+                                "(built in)",
+                                "box",
+                                "6.8.0",
+                                "Ubuntu 24.04",
+                                "2025-01-02T03:04:05Z",
+                                1.5,
+                                0,
+                                "as of 2026-12 (newest ROCm 10.1)"};
 }
 
 static char *render_json(const struct sample *s)

@@ -42,6 +42,9 @@ static void facts_from(struct factset *fs, const char *spec)
             free(body);
         } else if (v[0] == '?') {
             fact_set_unknown(fs, name, "test", "%s", v + 1);
+        } else if (v[0] == '\'') {
+            /* 'TEXT: a string that would read as a number ("10.0") */
+            fact_set_str(fs, name, v + 1, "test");
         } else if (*v && *end == '\0') {
             fact_set_int(fs, name, n, "test");
         } else if (*v && strtod(v, &end) != 0 && *end == '\0') {
@@ -139,18 +142,45 @@ static const struct vcase cases[] = {
     {"gpu.gfx_supported",
      AMD "gpu.0.gfx=gfx803; rocm.series=6.2; rocm.version=6.2.4; rocm.support_series=6.2", ST_FAIL,
      NULL, NULL, NULL},
-    /* a target on no release's list: the family's override, whatever ROCm */
+    /* no system ROCm and torch loads no wheel's own: nothing to run on */
+    {"rocm.install",
+     AMD "rocm.installs=[]; rocm.install_count=0; rocm.version=?no ROCm install found; "
+         "rocm.source=?no ROCm install found; rocm.torch_lib_set=?libamdhip64 not found; "
+         "rocm.user_space=?no system ROCm and no PyTorch wheel's own",
+     ST_FAIL, "no ROCm user space found", NULL, NULL},
+    {"rocm.install",
+     AMD "rocm.installs=[]; rocm.install_count=0; rocm.version=?no ROCm install found; "
+         "rocm.source=?no ROCm install found; rocm.torch_lib_set=system:/usr/lib; "
+         "rocm.user_space=?no system ROCm and no PyTorch wheel's own",
+     ST_FAIL, "no ROCm user space found", NULL, NULL},
+    /* a target the release leaves out: its family's override */
     {"gpu.gfx_supported",
      AMD "gpu.0.gfx=gfx1031; rocm.series=5.4; rocm.version=5.4.3; rocm.support_series=5.4", ST_FAIL,
-     "on no ROCm release's Linux support list", "HSA_OVERRIDE_GFX_VERSION=10.3.0", NULL},
+     "not on ROCm 5.4's Linux support list", "HSA_OVERRIDE_GFX_VERSION=10.3.0", NULL},
     {"gpu.gfx_supported",
-     AMD "gpu.0.gfx=gfx1103; rocm.series=?no ROCm install found; "
+     AMD "gpu.0.gfx=gfx1032; rocm.series=?no ROCm install found; "
          "rocm.version=?no ROCm install found; rocm.support_series=?no ROCm install found",
-     ST_FAIL, "on no ROCm release's Linux support list", "HSA_OVERRIDE_GFX_VERSION=11.0.0", NULL},
+     ST_FAIL, "not on the newest ROCm's Linux support list", "HSA_OVERRIDE_GFX_VERSION=10.3.0",
+     NULL},
+    /* gfx1103 (Radeon 780M): left out up to 7.2, listed from 10.0 */
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1103; rocm.series=7.2; rocm.version=7.2.4; rocm.support_series=7.2", ST_FAIL,
+     "not on ROCm 7.2's Linux support list", "install ROCm 10.0 or newer", NULL},
+    /* older than the data: its list is not known, so no verdict */
     {"gpu.gfx_supported",
      AMD "gpu.0.gfx=gfx1032; rocm.series=4.5; rocm.version=4.5.2; "
          "rocm.support_series=?ROCm 4.5 is older than the support data (from 5.0)",
-     ST_FAIL, NULL, "HSA_OVERRIDE_GFX_VERSION=10.3.0", NULL},
+     ST_SKIP, "older than the support data", NULL, NULL},
+    /* newer than the data, or a preview: named, never judged by an older row */
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1151; rocm.series=10.2; rocm.version=10.2.0; rocm.newer_than_data=true; "
+         "rocm.support_data=as of 2026-12 (newest ROCm 10.1); rocm.stream=production; "
+         "rocm.support_series=?ROCm 10.2 is newer than the support data",
+     ST_SKIP, "newer than the support data (as of 2026-12 (newest ROCm 10.1))", NULL, NULL},
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1151; rocm.series=7.11; rocm.version=7.11.0; rocm.newer_than_data=false; "
+         "rocm.stream=preview; rocm.support_series=?ROCm 7.11 is a technology preview",
+     ST_SKIP, "technology previews (7.9-7.13)", NULL, NULL},
     {"gpu.gfx_supported",
      AMD "gpu.0.gfx=gfx1012; rocm.series=6.2; rocm.version=6.2.4; rocm.support_series=6.2", ST_FAIL,
      "no HSA_OVERRIDE_GFX_VERSION is known to work", NULL, "HSA_OVERRIDE_GFX_VERSION="},
@@ -212,8 +242,16 @@ static const struct vcase cases[] = {
      NULL, NULL},
     {"gpu.ras", AMD RAS_OK "gpu.0.ras_engine_ue=3; gpu.0.ras_ue_blocks=[gfx 3]", ST_FAIL,
      "engines (gfx 3)", "firmware", "replace"},
+    /* a threshold the user set is enforced: the GPU is marked bad */
+    {"gpu.ras_pages",
+     AMD "gpu.0.ras_present=true; gpu.0.ras_pages_failed=0; gpu.0.ras_page_threshold=655; "
+         "gpu.0.ras_page_threshold_param=655; gpu.0.ras_pages_retired=655; "
+         "gpu.0.ras_pages_pending=0",
+     ST_FAIL, "threshold of 655 (amdgpu.bad_page_threshold=655): the driver marks", "replace",
+     NULL},
+    /* the default -1: whether it is enforced depends on the kernel */
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=655; gpu.0.ras_pages_pending=0",
-     ST_FAIL, "threshold of 655", "replace", NULL},
+     ST_WARN, "depends on the kernel", "replace", "marks the GPU bad"},
     {"pcie.link_stable",
      AMD "gpu.0.is_apu=false; gpu.0.link.watch_start_width=16; gpu.0.link.watch_end_width=8; "
          "gpu.0.link.watch_start_speed_gts=16.0; gpu.0.link.watch_end_speed_gts=16.0",
@@ -808,6 +846,26 @@ static const struct vcase cases[] = {
 
 /* the self-test passes where it ran (the one CPU status that is a pass) */
 static const struct vcase passes[] = {
+    /* ROCm from pip: PyTorch's wheel loads its own torch/lib, no system ROCm */
+    {"rocm.install",
+     AMD "rocm.installs=[]; rocm.install_count=0; rocm.version=?no ROCm install found; "
+         "rocm.source=?no ROCm install found; "
+         "rocm.torch_lib_set=wheel:/venv/lib/python3.12/site-packages/torch/lib; "
+         "rocm.user_space=no system ROCm: PyTorch loads its wheel's own ROCm user space from "
+         "/venv/lib/python3.12/site-packages/torch/lib (HIP 6.2.41133)",
+     ST_PASS, "wheel's own ROCm user space", NULL, NULL},
+    /* gfx1103 (Radeon 780M) is listed from 10.0; the newest list with no ROCm */
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1103; rocm.series='10.0; rocm.version=10.0.0; rocm.support_series='10.0",
+     ST_PASS, "gfx1103 is supported", NULL, NULL},
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1103; rocm.series=?no ROCm install found; "
+         "rocm.version=?no ROCm install found; rocm.support_series=?no ROCm install found",
+     ST_PASS, NULL, NULL, NULL},
+    {"gpu.gfx_supported",
+     AMD "gpu.0.gfx=gfx1151; rocm.series='10.1; rocm.version=10.1.0; rocm.newer_than_data=false; "
+         "rocm.stream=production; rocm.support_series='10.1",
+     ST_PASS, NULL, NULL, NULL},
     {"vla.backend_gaps",
      VLA_GPU VLA_GAPS_NONE "vla.device=MI210; vla.backend_gaps_n=1; "
                            "vla.backend_gaps.flash_attention=needs mma.sync; "
@@ -1030,15 +1088,23 @@ static const struct rcase rules[] = {
     {"gpu.virt", AMD "host.vm=?no flags line", ST_SKIP, "skip[2]"},
     /* gpu.ras_pages: each side of the threshold (655) and of 80 % (524) */
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=654; gpu.0.ras_pages_pending=1",
+     ST_WARN, "warn[0]"},
+    {"gpu.ras_pages",
+     AMD RAS_PAGES "gpu.0.ras_page_threshold_param=1; gpu.0.ras_pages_retired=654; "
+                   "gpu.0.ras_pages_pending=1",
      ST_FAIL, "fail[1]"},
+    {"gpu.ras_pages",
+     AMD RAS_PAGES "gpu.0.ras_page_threshold_param=0; gpu.0.ras_pages_retired=654; "
+                   "gpu.0.ras_pages_pending=1",
+     ST_WARN, "warn[0]"},
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=654; gpu.0.ras_pages_pending=0",
-     ST_WARN, "warn[0]"},
+     ST_WARN, "warn[1]"},
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=524; gpu.0.ras_pages_pending=0",
-     ST_WARN, "warn[0]"},
+     ST_WARN, "warn[1]"},
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=523; gpu.0.ras_pages_pending=0",
      ST_PASS, "pass"},
     {"gpu.ras_pages", AMD RAS_PAGES "gpu.0.ras_pages_retired=2; gpu.0.ras_pages_pending=1", ST_WARN,
-     "warn[1]"},
+     "warn[2]"},
     {"gpu.ras_pages",
      AMD RAS_PAGES "gpu.0.ras_pages_retired=2; gpu.0.ras_pages_pending=0; gpu.0.ras_pages_failed=1",
      ST_FAIL, "fail[0]"},
@@ -1046,7 +1112,7 @@ static const struct rcase rules[] = {
     {"gpu.ras_pages",
      AMD "gpu.0.ras_present=true; gpu.0.ras_pages_failed=0; gpu.0.ras_page_threshold=?off; "
          "gpu.0.ras_pages_retired=0; gpu.0.ras_pages_pending=1",
-     ST_WARN, "warn[1]"},
+     ST_WARN, "warn[2]"},
     {"gpu.ras_pages", AMD "gpu.0.ras_present=true; gpu.0.ras_pages_retired=?no table", ST_SKIP,
      "skip[3]"},
     /* kernel.svm: the config decides; without it the kernel log does */
