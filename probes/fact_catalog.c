@@ -355,7 +355,7 @@ static const struct fact_decl facts_p2p[] = {
     END};
 
 static const struct fact_decl facts_torch[] = {
-    {"torch.available", B}, {"torch.why", S}, {"torch.error", S}, {"torch.wall_s", F},
+    {"torch.available", B}, {"torch.why", S}, {"torch.measured_on", S}, {"torch.error", S}, {"torch.wall_s", F},
     {"torch.timed_out", B}, {"torch.version", S}, {"torch.hip", S}, {"torch.cuda", S},
     {"torch.driver", S}, {"torch.tunableop", B}, {"torch.gpu_count", I},
     {"torch.device.name", S}, {"torch.device.arch", S}, {"torch.device.pci", S},

@@ -463,11 +463,30 @@ int probe_torch_run(struct probe_ctx *ctx)
                       : ex && ex->type == FACT_STR   ? ex->s
                                                      : NULL;
     const struct fact *tp = fact_get(fs, "python.torch_present");
+    int explicit_python = ctx->opts && ctx->opts->python;
+    /* a recorded machine is data: its python.executable names a file of the
+     * recorded machine, never a program to run here (issue 30). Only an
+     * interpreter the user names with --python runs, and its figures are
+     * this host's (torch.measured_on) */
+    if (!rootfs_is_live() && !explicit_python) {
+        unavailable(fs, PROBE_LIVE_ONLY " (--python PATH runs an interpreter of this host)");
+        fact_set_str(fs, "torch.measured_on", "", SRC);
+        return 0;
+    }
+    fact_set_str(fs, "torch.measured_on",
+                 rootfs_is_live()
+                     ? "the live machine"
+                     : "this host, not the recorded machine (--python under --sysroot)",
+                 SRC);
+    if (!rootfs_is_live())
+        warning("--python %s under --sysroot: the torch.* figures are this host's, not the "
+                "recorded machine's",
+                exe);
     if (!exe || !*exe) {
         unavailable(fs, "no Python interpreter found (python.executable)");
         return 0;
     }
-    if (!(ctx->opts && ctx->opts->python) && tp && tp->type == FACT_BOOL && !tp->b) {
+    if (!explicit_python && tp && tp->type == FACT_BOOL && !tp->b) {
         unavailable(fs, "torch is not installed in the Python found (python.torch_present)");
         return 0;
     }

@@ -405,9 +405,14 @@ static int check_moot(const struct checkset *cs, const struct opts *o)
     if (o->no_redact && !o->out[OUT_MD])
         return error("--no-redact keeps names in the --markdown summary; no --markdown FILE is "
                      "written");
-    if (o->probe.python && o->sysroot)
-        return error("--python runs an interpreter on this host; --sysroot reads the recorded "
-                     "machine's answer");
+    /* under --sysroot the python probe reads the recorded answer; only the
+     * torch probe (level full) runs an interpreter, and only the one named
+     * here, its figures marked as this host's (torch.measured_on) */
+    if (o->probe.python && o->sysroot && l < LEVEL_FULL)
+        return error("--python under --sysroot runs that interpreter on this host for the torch "
+                     "probe, at --level full (or with --only naming one of its checks), not at %s; "
+                     "the python facts are the recorded machine's answer",
+                     level_name(l));
     /* --memtest-fraction stays valid with --sysroot: the GPU probes run on
      * this host's devices whatever root the files are read from
      * (tests/gpus.sh measures its test devices under a fixture root) */
