@@ -85,6 +85,13 @@ static int opt_level(void *base, const struct optspec *spec, const char *v)
 static int opt_only(void *base, const struct optspec *spec, const char *v)
 {
     (void)spec;
+    /* an empty id would select nothing, and no selection runs every check
+     * (issue 30): refused, as a misspelt id is */
+    size_t n = strlen(v);
+    if (n == 0 || v[0] == ',' || v[n - 1] == ',' || strstr(v, ",,"))
+        return error("--only '%s': an empty check id (give ID[,ID...], or leave --only out to "
+                     "run every check)",
+                     v);
     strlist_split(&((struct opts *)base)->only, v, ",");
     return 0;
 }
@@ -354,13 +361,19 @@ static int outputs_open(struct outputs *out, const struct opts *o)
 {
     const char *const *path = o->out;
     memset(out, 0, sizeof(*out));
-    for (int i = 0; i < OUT_N; i++)
-        for (int j = i + 1; j < OUT_N; j++)
-            if (path[i] && path[j] && strcmp(path[i], path[j]) == 0)
-                return strcmp(path[i], "-") ? error("%s and %s name the same file '%s'",
-                                                    outputs[i].opt, outputs[j].opt, path[i])
-                                            : error("%s and %s cannot both write to stdout",
-                                                    outputs[i].opt, outputs[j].opt);
+    /* the same file by another name too (./a.json, a link, /dev/stdout
+     * and -), and the GPU trace among them (issue 30) */
+    for (int i = 0; i <= OUT_N; i++)
+        for (int j = i + 1; j <= OUT_N; j++) {
+            const char *a = i < OUT_N ? path[i] : o->trace_gpu;
+            const char *b = j < OUT_N ? path[j] : o->trace_gpu;
+            if (!a || !b || !outfile_same(a, b))
+                continue;
+            const char *an = outputs[i].opt, *bn = j < OUT_N ? outputs[j].opt : "--trace-gpu";
+            return strcmp(a, "-") && strcmp(b, "-")
+                       ? error("%s and %s name the same file ('%s', '%s')", an, bn, a, b)
+                       : error("%s and %s cannot both write to stdout", an, bn);
+        }
     for (int i = 0; i < OUT_N; i++)
         if (path[i] && outfile_open(&out->f[i], path[i], outputs[i].allow_stdout)) {
             outputs_abort(out);
@@ -462,6 +475,7 @@ static int cmd_check(struct opts *o, int argc, char **argv)
     int rc = EXIT_OK;
     char *unpacked = NULL;
     if (sysroot_open(o->sysroot, &unpacked)) {
+        gpu_trace_abort();
         outputs_abort(&outs);
         checks_release(&cs);
         return EXIT_USAGE;
@@ -500,6 +514,11 @@ static int cmd_check(struct opts *o, int argc, char **argv)
         probed = probes_run_all(&pctx);
     o->probe.only_probes = NULL;
     strlist_release(&only_probes);
+    /* the GPU probes are done: the trace is renamed into place */
+    if (probed)
+        gpu_trace_abort();
+    else
+        gpu_trace_close();
     if (probed) { /* --gpu names a device the runtime does not show */
         factset_release(&fs);
         outputs_abort(&outs);

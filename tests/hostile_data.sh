@@ -7,6 +7,12 @@
 #    the file does not exist; the torch and VLA probes skip with "measured
 #    on the live machine only"; --python PATH runs that interpreter here and
 #    torch.measured_on says the figures are this host's.
+# 7. a pci.ids that libpci refuses (a parse error): the names are unknown
+#    with the reason, naming the file as the root has it, and the run goes on.
+# 9. outputs: --only '' (and an empty id in a list) is refused, not a run of
+#    every check; two outputs naming one file by any name (./a, a link,
+#    - and /dev/stdout, --trace-gpu among them) are exit 2; a run that
+#    stops before its probes leaves no --trace-gpu file (temporary + rename).
 # Ends with "N passed, M failed". RVD, BUILD and OUT come from the environment.
 set -u
 RVD=${RVD:-build/rocm-vla-doctor}
@@ -52,6 +58,42 @@ expect "--python under --sysroot: runs, its figures marked as this host's" "$D/p
 grep -q "the torch.\* figures are this host's" "$D/py.err" && ok || bad "--python under --sysroot: no warning: $(cat "$D/py.err")"
 "$RVD" check --sysroot "$D/root" --level quick --python tests/fake/torch/cuda.sh >/dev/null 2>"$D/pyq.err"
 [ $? -eq 2 ] && grep -q "at --level full" "$D/pyq.err" && ok || bad "--python at quick under --sysroot not refused: $(cat "$D/pyq.err")"
+
+# ---- 7. a pci.ids libpci refuses -------------------------------------------
+cp -R tests/fixtures/mi300x-node/root "$D/pciroot"
+printf '1002  AMD\n\t74a1  MI300X\nzzzz not a pci.ids line\n' >"$D/pciroot/usr/share/misc/pci.ids"
+"$RVD" check --sysroot "$D/pciroot" --json "$D/pci.json" >/dev/null 2>"$D/pci.err"
+rc=$?
+[ $rc -le 1 ] && ok || bad "a refused pci.ids ended the run: exit $rc: $(cat "$D/pci.err")"
+expect "a refused pci.ids: the names unknown with libpci's reason" "$D/pci.json" \
+    'f["gpu.0.pci_name"] is None and d["facts_meta"]["gpu.0.pci_name"]["reason"].startswith("libpci cannot read /usr/share/misc/pci.ids: Parse error at /usr/share/misc/pci.ids, line 3") and len(d["checks"]) > 40'
+
+# ---- 9. outputs -----------------------------------------------------------
+F=tests/fixtures/mi300x-node/root
+refused() { # LABEL MESSAGE-REGEX ARGS...: exit 2 with the message
+    _l=$1 _m=$2
+    shift 2
+    (cd "$D" && "$ARVD" check --sysroot "$OLDPWD/$F" --checks "$OLDPWD/checks.yaml" "$@" \
+        >"$D/o.out" 2>"$D/o.err")
+    _rc=$?
+    [ $_rc -eq 2 ] && grep -Eq -e "$_m" "$D/o.err" && ok || bad "$_l: exit $_rc: $(head -c 300 "$D/o.err")"
+}
+refused "--only ''" "an empty check id" --only ''
+refused "--only a,,b" "an empty check id" --only gpu.vram,,gpu.gfx_supported
+refused "--only trailing comma" "an empty check id" --only gpu.vram,
+rm -f "$D/a.json" "$D/b.json" "$D/c.json"
+refused "same file by ./name" "name the same file" --json a.json --junit ./a.json
+: >"$D/b.json"
+ln -s b.json "$D/c.json"
+refused "same file by a link" "name the same file" --json b.json --prom c.json
+refused "- and /dev/stdout" "cannot both write to stdout" --json - --junit /dev/stdout
+refused "--trace-gpu and --json" "and --trace-gpu name the same file" --level standard --json b.json --trace-gpu ./b.json
+[ ! -s "$D/b.json" ] && ok || bad "a refused run wrote b.json"
+# the trace goes through a temporary file: a run that stops early leaves none
+rm -f "$D/t.txt"
+"$RVD" check --sysroot "$D/no-such-root" --level standard --trace-gpu "$D/t.txt" >/dev/null 2>&1
+[ ! -e "$D/t.txt" ] && ok || bad "--trace-gpu: a run that stopped left $(wc -c <"$D/t.txt") bytes of trace"
+ls "$D" | grep -q '^\.t\.txt\|t\.txt\.' && bad "--trace-gpu: a temporary file was left: $(ls -a "$D")" || ok
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
