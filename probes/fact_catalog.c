@@ -372,7 +372,7 @@ static const struct fact_decl facts_torch[] = {
     {"torch.latency.compiled.vision_ms", F}, {"torch.latency.compiled.prefix_ms", F},
     {"torch.latency.compiled.step_ms", F}, {"torch.latency.compiled.post_ms", F},
     {"torch.latency.compiled.total_ms", F},
-    {"torch.peak_memory_bytes", I}, {"torch.numerics.cosine", F},
+    {"torch.peak_memory_bytes", I}, {"torch.numerics.cosine", F}, {"torch.numerics.finite", B},
     {"torch.numerics.max_error_rel", F}, {"torch.shared.cosine", F},
     {"torch.shared.max_error", F}, {"torch.latency.best_ms", F}, {"torch.latency.best_mode", S},
     END};

@@ -42,6 +42,8 @@
 #define SRC "torch probe"
 #define TORCH_DEFAULT_BUDGET_S 600.0
 #define TORCH_MAX_OUTPUT (16u << 20)
+#define TORCH_MAX_STDERR (64u << 10) /* kept of stderr: its last lines */
+#define TORCH_LINE_MAX 500           /* a stderr line in a fact, cut to this */
 
 extern const char rvd_torch_probe_py[], rvd_torch_probe_py_end[];
 extern char **environ;
@@ -193,7 +195,7 @@ static char *run_child(char *const argv[], double budget, struct strbuf *out, st
     close(op[1]);
     close(ep[1]);
     double t0 = util_mono_s();
-    int open_fds = 2;
+    int open_fds = 2, over = 0;
     struct pollfd pf[2] = {{op[0], POLLIN, 0}, {ep[0], POLLIN, 0}};
     char buf[65536];
     *timed_out = 0;
@@ -221,8 +223,17 @@ static char *run_child(char *const argv[], double budget, struct strbuf *out, st
                 continue;
             }
             struct strbuf *sb = i ? err : out;
-            if (sb->len + (size_t)n <= TORCH_MAX_OUTPUT)
-                strbuf_add(sb, buf, (size_t)n);
+            if (i == 0 && (over || sb->len + (size_t)n > TORCH_MAX_OUTPUT)) {
+                over = 1; /* refused whole, never spliced (issue 30) */
+                continue;
+            }
+            strbuf_add(sb, buf, (size_t)n);
+            if (i && sb->len > TORCH_MAX_STDERR) { /* only the last lines are shown */
+                size_t keep = TORCH_MAX_STDERR / 2;
+                memmove(sb->buf, sb->buf + sb->len - keep, keep);
+                sb->len = keep;
+                sb->buf[keep] = '\0';
+            }
         }
     }
     for (int i = 0; i < 2; i++)
@@ -235,6 +246,8 @@ static char *run_child(char *const argv[], double budget, struct strbuf *out, st
         ;
     if (*timed_out)
         return xasprintf("no answer within %.0f s (the watchdog ended it)", budget);
+    if (over)
+        return xasprintf("the answer passed %u MiB and was refused whole", TORCH_MAX_OUTPUT >> 20);
     if (WIFSIGNALED(st))
         return xasprintf("killed by signal %d", WTERMSIG(st));
     if (WEXITSTATUS(st) != 0)
@@ -242,7 +255,9 @@ static char *run_child(char *const argv[], double budget, struct strbuf *out, st
     return NULL;
 }
 
-/* the last non-empty line of the child's stderr (the exception) */
+/* the last non-empty line of the child's stderr (the exception), cut to
+ * about TORCH_LINE_MAX bytes on a UTF-8 boundary: a 12 MB line made an
+ * 84 MB report that report and diff refuse (issue 30) */
 static const char *last_line(struct strbuf *err)
 {
     if (!err->buf)
@@ -251,7 +266,15 @@ static const char *last_line(struct strbuf *err)
     while (e > 0 && (err->buf[e - 1] == '\n' || err->buf[e - 1] == '\r'))
         err->buf[--e] = 0;
     char *nl = strrchr(err->buf, '\n');
-    return nl ? nl + 1 : err->buf;
+    char *l = nl ? nl + 1 : err->buf;
+    size_t n = strlen(l);
+    if (n > TORCH_LINE_MAX) {
+        size_t cut = TORCH_LINE_MAX;
+        while (cut > 0 && ((unsigned char)l[cut] & 0xc0) == 0x80)
+            cut--;
+        memcpy(l + cut, "...", 4);
+    }
+    return l;
 }
 
 static const struct json *jpath(const struct json *j, const char *a, const char *b)
@@ -276,6 +299,19 @@ static void set_num(struct factset *fs, const char *fact, const struct json *j, 
         fact_set_float(fs, fact, j->num, SRC);
     else
         fact_set_unknown(fs, fact, SRC, "%s", why);
+}
+
+/* a count from the answer: a whole number that an int64 holds, else the
+ * fact is unknown with the reason (1e300 became INT64_MIN, issue 30) */
+static void set_int(struct factset *fs, const char *fact, const struct json *j, const char *why)
+{
+    if (!j || j->type != JSON_NUM)
+        fact_set_unknown(fs, fact, SRC, "%s", why);
+    else if (!isfinite(j->num) || j->num < -9.2e18 || j->num > 9.2e18 || j->num != floor(j->num))
+        fact_set_unknown(fs, fact, SRC, "the answer's %.17g is not a whole number in range",
+                         j->num);
+    else
+        fact_set_int(fs, fact, (int64_t)j->num, SRC);
 }
 
 static void set_bool(struct factset *fs, const char *fact, const struct json *j, const char *why)
@@ -404,11 +440,7 @@ static void answer_facts(struct factset *fs, const struct json *j, const float *
             de && de->type == JSON_STR ? de->str : "no driver version in the answer");
     set_bool(fs, "torch.tunableop", jpath(j, "tunableop", NULL),
              "this torch has no torch.cuda.tunable");
-    const struct json *gc = jpath(j, "gpu_count", NULL);
-    if (gc && gc->type == JSON_NUM)
-        fact_set_int(fs, "torch.gpu_count", (int64_t)gc->num, SRC);
-    else
-        fact_set_unknown(fs, "torch.gpu_count", SRC, "no device count in the answer");
+    set_int(fs, "torch.gpu_count", jpath(j, "gpu_count", NULL), "no device count in the answer");
     const struct json *err = jpath(j, "error", NULL);
     if (err && err->type == JSON_STR) {
         fact_set_bool(fs, "torch.available", 0, SRC);
@@ -431,13 +463,24 @@ static void answer_facts(struct factset *fs, const struct json *j, const float *
     latency_facts(fs, lat, "eager", "no eager timings in the answer");
     latency_facts(fs, lat, "graph", "the pass was not captured as a graph (torch.graph_error)");
     latency_facts(fs, lat, "compiled", "torch.compile did not run the pass (torch.compile.error)");
-    const struct json *pm = jpath(j, "peak_memory_bytes", NULL);
-    if (pm && pm->type == JSON_NUM)
-        fact_set_int(fs, "torch.peak_memory_bytes", (int64_t)pm->num, SRC);
-    else
-        fact_set_unknown(fs, "torch.peak_memory_bytes", SRC, "no peak memory in the answer");
+    set_int(fs, "torch.peak_memory_bytes", jpath(j, "peak_memory_bytes", NULL),
+            "no peak memory in the answer");
     const struct json *nu = jpath(j, "numerics", NULL);
-    set_num(fs, "torch.numerics.cosine", jpath(nu, "cosine", NULL), "no bf16/fp32 comparison");
+    /* a NaN or infinity is null in the answer and named in "nonfinite"
+     * (torch_probe.py): bf16 output that is not finite fails, never skips */
+    const struct json *nf = jpath(j, "nonfinite", NULL);
+    int bad = 0;
+    for (size_t k = 0; nf && nf->type == JSON_ARR && k < nf->n; k++) {
+        const struct json *e = nf->items[k];
+        bad |= e->type == JSON_STR && str_starts(e->str, "numerics.");
+    }
+    if (nu || bad)
+        fact_set_bool(fs, "torch.numerics.finite", !bad, SRC);
+    else
+        fact_set_unknown(fs, "torch.numerics.finite", SRC, "no bf16/fp32 comparison");
+    set_num(fs, "torch.numerics.cosine", jpath(nu, "cosine", NULL),
+            bad ? "the bf16 or fp32 output is not finite (NaN or infinity)"
+                : "no bf16/fp32 comparison");
     const struct json *me = jpath(nu, "max_error", NULL), *ma = jpath(nu, "max_abs_fp32", NULL);
     if (me && ma && me->type == JSON_NUM && ma->type == JSON_NUM && ma->num > 0)
         fact_set_float(fs, "torch.numerics.max_error_rel", me->num / ma->num, SRC);
@@ -526,9 +569,10 @@ int probe_torch_collect(struct factset *fs, const char *exe_in, const char *want
         free(exe_path);
         return 0;
     }
-    char tmpl[] = "/tmp/rvd-torch-XXXXXX";
+    char *tmpl = tmpdirs_template("rvd-torch-"); /* under $TMPDIR */
     char *dir = tmpdirs_make(tmpl);
     if (!dir) {
+        free(tmpl);
         vla_preset_release(&p);
         unavailable(fs, "cannot make a private temporary directory");
         free(exe_path);
@@ -614,6 +658,7 @@ int probe_torch_collect(struct factset *fs, const char *exe_in, const char *want
         unlink(tp_path);
     rmdir(dir);
     tmpdirs_forget(dir);
+    free(tmpl);
     free(installed);
     free(script);
     free(layout);

@@ -589,10 +589,13 @@ static int cmd_collect(struct opts *o, int argc, char **argv)
         return error("unexpected argument '%s'", argv[0]), EXIT_USAGE;
     if (o->probe.requirements && requirements_check_file(o->probe.requirements))
         return EXIT_USAGE;
-    char tmpl[] = "/tmp/rocm-vla-doctor-collect.XXXXXX";
+    char *tmpl = tmpdirs_template("rocm-vla-doctor-collect."); /* under $TMPDIR */
     char *stage = tmpdirs_make(tmpl); /* removed also when collect is killed */
-    if (!stage)
-        return error("cannot create a private directory: %s", strerror(errno)), EXIT_INTERNAL;
+    if (!stage) {
+        error("cannot create a private directory: %s", strerror(errno));
+        free(tmpl);
+        return EXIT_INTERNAL;
+    }
     int rc = EXIT_OK;
     rootfs_init(NULL);
     struct factset fs = FACTSET_INIT;
@@ -632,6 +635,7 @@ static int cmd_collect(struct opts *o, int argc, char **argv)
     factset_release(&fs);
     rootfs_release();
     snapshot_remove_tree(stage);
+    free(tmpl);
     return rc;
 }
 

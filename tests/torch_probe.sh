@@ -57,6 +57,31 @@ case "$script" in
 esac
 [ -n "$script" ] && [ ! -e "$(dirname "$script")" ] && ok || bad "the temporary directory $script was left behind"
 
+# the answer is untrusted data (issue 30): NaN output is null plus
+# "nonfinite" and fails; counts out of range are unknown with the reason
+run nan "$F/nan.sh"
+expect "nan: not finite fails, never skips" "$OUT/nan.json" 'f["torch.numerics.finite"] is False and f["torch.numerics.cosine"] is None and c["torch.numerics"]["status"] == "fail" and "not finite" in c["torch.numerics"]["summary"]'
+expect "nan: 1e300 devices and -1e300 bytes are unknown, not INT64_MIN" "$OUT/nan.json" 'f["torch.gpu_count"] is None and "not a whole number in range" in d["facts_meta"]["torch.gpu_count"]["reason"] and f["torch.peak_memory_bytes"] is None'
+expect "cuda: finite numerics" "$OUT/cuda.json" 'f["torch.numerics.finite"] is True'
+# a 3 MB stderr line: the reason keeps about 500 bytes of it
+run flood "$F/flood.sh"
+expect "flood: the stderr line is cut" "$OUT/flood.json" 'len(f["torch.error"]) < 1000 and f["torch.error"].endswith("x...")'
+[ "$(wc -c <"$OUT/flood.json")" -lt 200000 ] && ok || bad "flood: the report is $(wc -c <"$OUT/flood.json") bytes"
+# an answer over the 16 MiB cap is refused whole, not spliced
+printf '#!/bin/sh
+head -c 17000000 /dev/zero | tr "\\0" " "\ncat %s/cuda.sh | sed -n "/^{/,/^J/p" | sed "\$d"\n' "$PWD/$F" >"$OUT/big.sh"
+chmod +x "$OUT/big.sh"
+run big "$OUT/big.sh"
+expect "big: refused whole" "$OUT/big.json" '"refused whole" in f["torch.error"] and c["torch.latency"]["status"] == "fail"'
+# temporary folders honour TMPDIR
+mkdir -p "$OUT/tmp"
+T=$(cd "$OUT/tmp" && pwd)
+(TMPDIR=$T && export TMPDIR && run tmpdir "$F/argv.sh")
+case "$(fact torch.why "$OUT/tmpdir.json")" in
+"script $T/rvd-torch-"*) ok ;;
+*) bad "TMPDIR not honoured: $(fact torch.why "$OUT/tmpdir.json")" ;;
+esac
+
 # the watchdog: a checks file whose torch budget is 3 s
 sed '/probe: torch/{n;s/timeout: 600/timeout: 3/}' checks.yaml >"$OUT/checks.yaml"
 grep -q 'timeout: 3$' "$OUT/checks.yaml" && ok || bad "could not make the 3 s checks file"
