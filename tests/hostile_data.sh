@@ -7,6 +7,9 @@
 #    the file does not exist; the torch and VLA probes skip with "measured
 #    on the live machine only"; --python PATH runs that interpreter here and
 #    torch.measured_on says the figures are this host's.
+# 5. redaction: the user's and the host's names in any case, next to - _ .
+#    and /, and the host's full name with its domain are hidden in the
+#    markdown summary and the --html --redact page.
 # 7. a pci.ids that libpci refuses (a parse error): the names are unknown
 #    with the reason, naming the file as the root has it, and the run goes on.
 # 9. outputs: --only '' (and an empty id in a list) is refused, not a run of
@@ -58,6 +61,18 @@ expect "--python under --sysroot: runs, its figures marked as this host's" "$D/p
 grep -q "the torch.\* figures are this host's" "$D/py.err" && ok || bad "--python under --sysroot: no warning: $(cat "$D/py.err")"
 "$RVD" check --sysroot "$D/root" --level quick --python tests/fake/torch/cuda.sh >/dev/null 2>"$D/pyq.err"
 [ $? -eq 2 ] && grep -q "at --level full" "$D/pyq.err" && ok || bad "--python at quick under --sysroot not refused: $(cat "$D/pyq.err")"
+
+# ---- 5. redaction of every form of a name ----------------------------------
+cp -R tests/fixtures/mi300x-node/root "$D/redroot" # host mi300x-node07, user ops
+sed -i "s|^executable=.*|executable=/data/OPS-scratch/MI300X-NODE07.corp.example.org/ops_tools/python3|" \
+    "$D/redroot/.snapshot/python"
+"$RVD" check --sysroot "$D/redroot" --html "$D/red.html" --redact --markdown "$D/red.md" >/dev/null 2>&1
+for f in red.html red.md; do
+    leak=$(grep -oiE '(^|[^a-z0-9])(ops|mi300x-node07)([^a-z0-9]|$)|corp\.example' "$D/$f" | head -3 | tr '\n' ' ')
+    [ -s "$D/$f" ] && [ -z "$leak" ] && ok || bad "$f: a name leaked: $leak"
+done
+grep -q '/data/&lt;user&gt;-scratch/&lt;host&gt;/&lt;user&gt;_tools/python3' "$D/red.html" && ok ||
+    bad "red.html: the interpreter's path is not redacted as expected: $(grep -o '/data/[^<]*' "$D/red.html" | head -1)"
 
 # ---- 7. a pci.ids libpci refuses -------------------------------------------
 cp -R tests/fixtures/mi300x-node/root "$D/pciroot"

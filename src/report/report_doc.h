@@ -25,7 +25,7 @@ int report_markdown_write(FILE *f, const struct diff_doc *d, int redact);
  * with --redact */
 #define REPORT_REDACT_MD 1
 #define REPORT_REDACT_HTML 2
-#define REPORT_REDACT_WORDS 2
+#define REPORT_REDACT_WORDS 3
 /* the words redact_text hides in this report (the host's and the user's
  * names), pointing into d; how many */
 size_t report_redact_words(const struct diff_doc *d, struct redact_word w[REPORT_REDACT_WORDS]);

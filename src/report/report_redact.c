@@ -9,6 +9,8 @@
 
 #include "../core/util.h"
 
+static char short_host[256]; /* the first label of a full host name */
+
 size_t report_redact_words(const struct diff_doc *d, struct redact_word w[REPORT_REDACT_WORDS])
 {
     size_t n = 0;
@@ -16,9 +18,15 @@ size_t report_redact_words(const struct diff_doc *d, struct redact_word w[REPORT
      * machine has) */
     const char *host = doc_host(d, "hostname"), *user = doc_str(d, "user.name");
     if (host)
-        w[n++] = (struct redact_word){host, "<host>"};
+        w[n++] = (struct redact_word){host, "<host>", 1};
+    /* a full name (grace.corp.example.org) hides its first label too */
+    const char *dot = host ? strchr(host, '.') : NULL;
+    if (dot && dot - host >= 2 && (size_t)(dot - host) < sizeof(short_host)) {
+        snprintf(short_host, sizeof(short_host), "%.*s", (int)(dot - host), host);
+        w[n++] = (struct redact_word){short_host, "<host>", 1};
+    }
     if (user && strcmp(user, "root"))
-        w[n++] = (struct redact_word){user, "<user>"};
+        w[n++] = (struct redact_word){user, "<user>", 0};
     return n;
 }
 
