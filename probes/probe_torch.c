@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../src/core/children.h"
 #include "../src/core/datadir.h"
 #include "../src/core/json.h"
 #include "../src/core/tmpdirs.h"
@@ -44,6 +45,7 @@
 #define TORCH_MAX_OUTPUT (16u << 20)
 #define TORCH_MAX_STDERR (64u << 10) /* kept of stderr: its last lines */
 #define TORCH_LINE_MAX 500           /* a stderr line in a fact, cut to this */
+#define TORCH_DRAIN_S 0.5            /* read on this long after the child exits */
 
 extern const char rvd_torch_probe_py[], rvd_torch_probe_py_end[];
 extern char **environ;
@@ -192,6 +194,7 @@ static char *run_child(char *const argv[], double budget, struct strbuf *out, st
         _exit(127);
     }
     setpgid(pid, pid);
+    children_add(pid);
     close(op[1]);
     close(ep[1]);
     double t0 = util_mono_s();
@@ -199,13 +202,23 @@ static char *run_child(char *const argv[], double budget, struct strbuf *out, st
     struct pollfd pf[2] = {{op[0], POLLIN, 0}, {ep[0], POLLIN, 0}};
     char buf[65536];
     *timed_out = 0;
+    /* the answer is taken when the child exits plus a short drain, not when
+     * the pipes close: a grandchild may hold them open (issue 30) */
+    int exited = 0, st = 0;
+    double drain_end = 0;
     while (open_fds > 0) {
-        double left = budget - (util_mono_s() - t0);
+        double now = util_mono_s(), left = budget - (now - t0);
         if (left <= 0) {
             *timed_out = 1;
             break;
         }
-        int r = poll(pf, 2, (int)(left * 1000) + 1);
+        if (!exited && waitpid(pid, &st, WNOHANG) == pid) {
+            exited = 1;
+            drain_end = now + TORCH_DRAIN_S;
+        }
+        if (exited && now >= drain_end)
+            break;
+        int r = poll(pf, 2, (int)((left < 0.1 ? left : 0.1) * 1000) + 1);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
@@ -241,9 +254,10 @@ static char *run_child(char *const argv[], double budget, struct strbuf *out, st
             close(pf[i].fd);
     if (*timed_out && kill(-pid, SIGKILL) < 0)
         kill(pid, SIGKILL);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    while (!exited && waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
+    kill(-pid, SIGKILL); /* what it left behind in its group */
+    children_forget(pid);
     if (*timed_out)
         return xasprintf("no answer within %.0f s (the watchdog ended it)", budget);
     if (over)

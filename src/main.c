@@ -13,6 +13,7 @@
 #include "../probes/probe.h"
 #include "../probes/probe_each_gpu.h"
 #include "../probes/probe_python.h"
+#include "core/children.h"
 #include "core/checks.h"
 #include "diff/diff.h"
 #include "core/parse_options.h"
@@ -718,6 +719,7 @@ int main(int argc, char **argv)
         first = 2;
     }
     /* a signal now removes what the run left unfinished and says so */
+    children_start(); /* the probes' children are ours to end (children.h) */
     tmpdirs_install(cmd->name);
     if (first == 2) {
         if (cmd->own_opts)

@@ -91,6 +91,40 @@ t1=$(date +%s)
 [ $((t1 - t0)) -lt 30 ] && ok || bad "hang: the doctor took $((t1 - t0)) s with a 3 s watchdog"
 expect "hang: a timeout finding within the bound" "$OUT/hang.json" 'f["torch.timed_out"] is True and "within 3 s" in f["torch.error"] and 3 <= f["torch.wall_s"] < 20 and c["torch.latency"]["status"] == "fail"'
 
+# children are the doctor's to end (issue 30): an interpreter that exits
+# while a grandchild holds stdout open is answered at its exit (the 3 s
+# watchdog does not fire), and a SIGTERM ends a descendant that left the
+# group with setsid
+run grandkid "$F/grandkid.sh" --checks "$OUT/checks.yaml"
+expect "grandkid: the answer at the exit, no watchdog" "$OUT/grandkid.json" 'f["torch.timed_out"] is False and f["torch.version"] == "2.11.0+cu130"'
+P=$(cd "$OUT" && pwd)/setsid.pid
+rm -f "$P" "$P.parent"
+RVD_TEST_PIDFILE=$P "$RVD" check --level full --only "$IDS" --python "$F/setsid.sh" \
+    >"$OUT/setsid.txt" 2>&1 &
+doc=$!
+i=0
+while [ ! -s "$P" ] && [ $i -lt 300 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+kill -TERM $doc
+wait $doc
+gk=$(cat "$P" 2>/dev/null)
+par=$(cat "$P.parent" 2>/dev/null)
+if [ -z "$gk" ]; then
+    bad "setsid: the descendant never started"
+else
+    for p in "$gk" "$par"; do
+        if kill -0 "$p" 2>/dev/null && ! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null; then
+            bad "setsid: process $p outlived the doctor's SIGTERM"
+            kill -KILL "$p"
+        else
+            ok
+        fi
+    done
+fi
+grep -q "interrupted by SIGTERM" "$OUT/setsid.txt" && ok || bad "setsid: $(tail -2 "$OUT/setsid.txt")"
+
 # the real file: with torch here (CPU build: the no-GPU answer), else a skip
 if python3 -c 'import torch' 2>/dev/null; then
     run real "$(command -v python3)"

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "children.h"
 #include "util.h"
 
 #define TMPDIRS_MAX 4
@@ -175,6 +176,7 @@ static void say_interrupted(int sig, struct removed r)
 static void on_signal(int sig)
 {
     int saved = errno;
+    children_end_all(); /* the probes' children first: they hold the files */
     int mine = getpid() == owner;
     struct removed r = remove_all_counted();
     if (mine)
