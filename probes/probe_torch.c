@@ -551,6 +551,31 @@ int probe_torch_run(struct probe_ctx *ctx)
                                ctx->opts && ctx->opts->vla_preset ? ctx->opts->vla_preset : "pi0");
 }
 
+void probe_torch_answer(struct factset *fs, const char *exe, const char *why, struct strbuf *out,
+                        struct strbuf *err, const float *doc, size_t ndoc)
+{
+    char jerr[200];
+    struct json *j = !why && out->buf ? json_parse(out->buf, out->len, jerr, sizeof(jerr)) : NULL;
+    if (why) {
+        char *m = xasprintf("%s %s: %s%s%s", exe, "torch_probe.py", why,
+                            *last_line(err) ? "; last stderr line: " : "", last_line(err));
+        unavailable(fs, m);
+        fact_set_str(fs, "torch.error", m, SRC);
+        free(m);
+    } else if (!j || j->type != JSON_OBJ) {
+        char *m = xasprintf("the answer is not a JSON object: %s", j          ? "not an object"
+                                                                   : out->buf ? jerr
+                                                                              : "empty output");
+        unavailable(fs, m);
+        fact_set_str(fs, "torch.error", m, SRC);
+        free(m);
+    } else {
+        fact_set_str(fs, "torch.error", "", SRC);
+        answer_facts(fs, j, doc, ndoc);
+    }
+    json_free(j);
+}
+
 /* a bare name is looked up on PATH: execve needs a path */
 static char *find_exe(const char *exe)
 {
@@ -639,26 +664,7 @@ int probe_torch_collect(struct factset *fs, const char *exe_in, const char *want
         const char *dump = getenv("ROCM_VLA_DOCTOR_TORCH_JSON");
         if (dump && *dump && out.buf)
             write_all(dump, out.buf, out.len);
-        char jerr[200];
-        struct json *j = !why && out.buf ? json_parse(out.buf, out.len, jerr, sizeof(jerr)) : NULL;
-        if (why) {
-            char *m = xasprintf("%s %s: %s%s%s", exe, "torch_probe.py", why,
-                                *last_line(&err) ? "; last stderr line: " : "", last_line(&err));
-            unavailable(fs, m);
-            fact_set_str(fs, "torch.error", m, SRC);
-            free(m);
-        } else if (!j || j->type != JSON_OBJ) {
-            char *m = xasprintf("the answer is not a JSON object: %s", j         ? "not an object"
-                                                                       : out.buf ? jerr
-                                                                                 : "empty output");
-            unavailable(fs, m);
-            fact_set_str(fs, "torch.error", m, SRC);
-            free(m);
-        } else {
-            fact_set_str(fs, "torch.error", "", SRC);
-            answer_facts(fs, j, doc, ndoc);
-        }
-        json_free(j);
+        probe_torch_answer(fs, exe, why, &out, &err, doc, ndoc);
         free(why);
         strbuf_release(&out);
         strbuf_release(&err);

@@ -13,6 +13,12 @@
  * PATH) on preset want (a name or a .yaml path); torch.* facts into fs,
  * unknown with the reason where the answer lacks them. 0. */
 int probe_torch_collect(struct factset *fs, const char *exe, const char *want);
+/* the child's stdout (one JSON object) and stderr as torch.* facts, or why
+ * no answer came (why non-NULL); doc: the doctor's actions on the shared
+ * preset, or NULL. Untrusted input: the fuzz harness torch_answer feeds it. */
+struct strbuf;
+void probe_torch_answer(struct factset *fs, const char *exe, const char *why, struct strbuf *out,
+                        struct strbuf *err, const float *doc, size_t ndoc);
 
 /* `bench --torch`: the table (probes/bench_torch.c; main sets
  * vla_bench_torch_hook to it) */
