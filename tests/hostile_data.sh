@@ -7,6 +7,11 @@
 #    the file does not exist; the torch and VLA probes skip with "measured
 #    on the live machine only"; --python PATH runs that interpreter here and
 #    torch.measured_on says the figures are this host's.
+# 3. an interpreter that answers and exits while a grandchild holds its
+#    stdout open: the answer is taken at its exit (not after the 10 s
+#    watchdog, which made python.present false), and the grandchild, in its
+#    process group, is ended (tests/torch_probe.sh: the torch probe's side
+#    and SIGTERM).
 # 5. redaction: the user's and the host's names in any case, next to - _ .
 #    and /, and the host's full name with its domain are hidden in the
 #    markdown summary and the --html --redact page.
@@ -61,6 +66,20 @@ expect "--python under --sysroot: runs, its figures marked as this host's" "$D/p
 grep -q "the torch.\* figures are this host's" "$D/py.err" && ok || bad "--python under --sysroot: no warning: $(cat "$D/py.err")"
 "$RVD" check --sysroot "$D/root" --level quick --python tests/fake/torch/cuda.sh >/dev/null 2>"$D/pyq.err"
 [ $? -eq 2 ] && grep -q "at --level full" "$D/pyq.err" && ok || bad "--python at quick under --sysroot not refused: $(cat "$D/pyq.err")"
+
+# ---- 3. the answer at the interpreter's exit ---------------------------------
+printf '#!/bin/sh\nsleep 300 &\necho $! >%s/gk.pid\nprintf "executable=/opt/fake/bin/python3\\nversion=3.11.2\\nprefix=/opt/fake\\nbase_prefix=/usr\\n"\n' "$D" >"$D/fakepy"
+chmod +x "$D/fakepy"
+"$RVD" check --only python.torch_build --python "$D/fakepy" --json "$D/py3.json" >/dev/null 2>&1
+expect "python query: answered at the exit despite a grandchild on stdout" "$D/py3.json" \
+    'f["python.present"] is True and f["python.version"] == "3.11.2"'
+gk=$(cat "$D/gk.pid" 2>/dev/null)
+if [ -n "$gk" ] && kill -0 "$gk" 2>/dev/null && ! grep -q '^State:.*Z' "/proc/$gk/status" 2>/dev/null; then
+    bad "python query: the grandchild $gk outlived the run"
+    kill -KILL "$gk"
+else
+    ok
+fi
 
 # ---- 5. redaction of every form of a name ----------------------------------
 cp -R tests/fixtures/mi300x-node/root "$D/redroot" # host mi300x-node07, user ops
