@@ -108,7 +108,7 @@ while [ ! -s "$P" ] && [ $i -lt 300 ]; do
     i=$((i + 1))
 done
 kill -TERM $doc
-wait $doc
+wait $doc 2>/dev/null # (the shell says "Terminated": the doctor died of the signal)
 gk=$(cat "$P" 2>/dev/null)
 par=$(cat "$P.parent" 2>/dev/null)
 if [ -z "$gk" ]; then
