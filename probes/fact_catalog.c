@@ -358,7 +358,7 @@ static const struct fact_decl facts_p2p[] = {
     END};
 
 static const struct fact_decl facts_torch[] = {
-    {"torch.available", B}, {"torch.why", S}, {"torch.error", S}, {"torch.wall_s", F},
+    {"torch.available", B}, {"torch.why", S}, {"torch.measured_on", S}, {"torch.error", S}, {"torch.wall_s", F},
     {"torch.timed_out", B}, {"torch.version", S}, {"torch.hip", S}, {"torch.cuda", S},
     {"torch.driver", S}, {"torch.tunableop", B}, {"torch.gpu_count", I},
     {"torch.device.name", S}, {"torch.device.arch", S}, {"torch.device.pci", S},
@@ -375,7 +375,7 @@ static const struct fact_decl facts_torch[] = {
     {"torch.latency.compiled.vision_ms", F}, {"torch.latency.compiled.prefix_ms", F},
     {"torch.latency.compiled.step_ms", F}, {"torch.latency.compiled.post_ms", F},
     {"torch.latency.compiled.total_ms", F},
-    {"torch.peak_memory_bytes", I}, {"torch.numerics.cosine", F},
+    {"torch.peak_memory_bytes", I}, {"torch.numerics.cosine", F}, {"torch.numerics.finite", B},
     {"torch.numerics.max_error_rel", F}, {"torch.shared.cosine", F},
     {"torch.shared.max_error", F}, {"torch.latency.best_ms", F}, {"torch.latency.best_mode", S},
     END};

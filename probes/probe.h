@@ -11,6 +11,12 @@
 #include "../src/core/probe_def.h"
 #include "../src/core/rootfs.h"
 
+/* The design's rule for --sysroot (issue 30): a recorded machine is data.
+ * No probe executes a program the snapshot names, and none measures this
+ * host; a probe that can only measure skips with this reason, unless an
+ * option names what to run here (--python). */
+#define PROBE_LIVE_ONLY "measured on the live machine only"
+
 extern const struct probe probe_table[];
 extern const size_t probe_count;
 

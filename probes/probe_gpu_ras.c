@@ -19,14 +19,14 @@
  * blocks read already give a nonzero count (a lower bound answers "> 0") */
 struct ras_sum {
     int64_t v;
-    int blocks, unread;
+    int blocks, unread, saturated;
 };
 
 static void sum_add(struct ras_sum *s, int64_t v, int ok)
 {
     s->blocks++;
     if (ok)
-        s->v += v;
+        s->v = i64_add_sat(s->v, v, &s->saturated);
     else
         s->unread++;
 }
@@ -41,8 +41,14 @@ static void sum_fact(struct factset *fs, int gpu, const char *fact, const struct
     else if (s->unread && s->v == 0)
         fact_set_unknown(fs, fn, dir, "%d of %d counters unreadable: %s", s->unread, s->blocks,
                          why_unread);
-    else
+    else if (s->saturated) { /* the fact says so where its source is shown */
+        char src[160];
+        snprintf(src, sizeof(src), "%s (the sum passed 2^63-1: held there)", dir);
+        fact_set_int(fs, fn, s->v, src);
+        warning("%s: the RAS counters' sum passes 2^63-1; %s is held at that value", dir, fn);
+    } else {
         fact_set_int(fs, fn, s->v, dir);
+    }
 }
 
 static void bad_page_facts(struct factset *fs, int gpu, const char *dir)

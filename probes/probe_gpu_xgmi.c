@@ -16,8 +16,9 @@
  *   peer reached only through another GPU.
  *
  * Facts per GPU: gpu.<i>.xgmi_hive_id, xgmi_physical_id, xgmi_hive_gpus
- * (GPUs of this host in the same hive), xgmi_links (enabled XGMI io_links
- * to other GPUs' nodes), xgmi_links_down (peers whose link is not enabled),
+ * (GPUs of this host in the same hive), xgmi_links (distinct other GPUs
+ * that an enabled XGMI io_link reaches: a duplicated link counts once),
+ * xgmi_links_down (peers with links and none of them enabled),
  * xgmi_links_slow (peers whose max_bandwidth is below this GPU's fastest
  * link: fewer links or a narrower one), xgmi_bw_min_mbs, xgmi_links_expected
  * (where the product joins every GPU of a hive to every other one). */
@@ -92,9 +93,12 @@ static void link_facts(struct factset *fs, int i, const struct xgmi_gpu *g, int 
             fact_set_errno(fs, fact_gpu_name(fn, i, names[k]), dir, rc);
         return;
     }
-    int peer[64], npeer = 0, count = 0;
-    uint64_t bw[64], bw_max = 0;
-    for (size_t l = 0; l < links.n && npeer < 64; l++) {
+    /* per peer GPU, not per io_link (issue 30): a duplicated link to one
+     * peer must not stand in for a missing one. A peer is up when any of
+     * its links is enabled, at the best of their bandwidths. */
+    int *up = xcalloc((size_t)n, sizeof(*up)), *seen = xcalloc((size_t)n, sizeof(*seen));
+    uint64_t *bw = xcalloc((size_t)n, sizeof(*bw)), bw_max = 0;
+    for (size_t l = 0; l < links.n; l++) {
         char *props = NULL;
         uint64_t type, to, flags = 0, max_bw = 0;
         if (rootfs_readf_str(&props, "%s/%s/properties", dir, links.v[l]))
@@ -107,26 +111,34 @@ static void link_facts(struct factset *fs, int i, const struct xgmi_gpu *g, int 
         int j = ok && to < 100000 ? gpu_of_node(g, n, (int)to) : -1;
         if (j < 0 || j == i)
             continue; /* a CPU, a partition of this GPU, or no XGMI */
-        if (!(flags & IOLINK_FLAGS_ENABLED)) {
-            strlist_add_owned(&down, xasprintf("gpu.%d (KFD node %d)", j, g[j].node));
+        seen[j] = 1;
+        if (!(flags & IOLINK_FLAGS_ENABLED))
             continue;
-        }
-        count++;
-        peer[npeer] = j;
-        bw[npeer++] = max_bw;
+        up[j] = 1;
+        if (max_bw > bw[j])
+            bw[j] = max_bw;
         if (max_bw > bw_max)
             bw_max = max_bw;
     }
     strlist_release(&links);
     uint64_t bw_min = bw_max;
-    for (int p = 0; p < npeer; p++) {
+    int count = 0;
+    for (int p = 0; p < n; p++) {
+        if (seen[p] && !up[p])
+            strlist_add_owned(&down, xasprintf("gpu.%d (KFD node %d)", p, g[p].node));
+        if (!up[p])
+            continue;
+        count++;
         if (bw[p] < bw_max)
             strlist_add_owned(&slow,
-                              xasprintf("gpu.%d (%llu of %llu MB/s)", peer[p],
-                                        (unsigned long long)bw[p], (unsigned long long)bw_max));
+                              xasprintf("gpu.%d (%llu of %llu MB/s)", p, (unsigned long long)bw[p],
+                                        (unsigned long long)bw_max));
         if (bw[p] < bw_min)
             bw_min = bw[p];
     }
+    free(up);
+    free(seen);
+    free(bw);
     fact_set_int(fs, fact_gpu_name(fn, i, "xgmi_links"), count, dir);
     fact_set_list(fs, fact_gpu_name(fn, i, "xgmi_links_down"), &down, dir);
     fact_set_list(fs, fact_gpu_name(fn, i, "xgmi_links_slow"), &slow, dir);

@@ -8,6 +8,7 @@
  * package without running it) and one dist=<name> <version> line per
  * installed distribution. The probe then reads <torch_dir>/version.py through rootfs,
  * so collect records it and a replay reads the same file. */
+#include "../src/core/children.h"
 #include "probe.h"
 #include "probe_python.h"
 
@@ -27,6 +28,7 @@
 int probe_python_run(struct probe_ctx *ctx);
 
 #define PYTHON_TIMEOUT_MS 10000
+#define PYTHON_DRAIN_MS 500 /* read on this long after the interpreter exits */
 #define PYTHON_MAX_OUTPUT (4u << 20)
 #define PYTHON_DEFAULT "python3"
 
@@ -389,6 +391,7 @@ static char *python_exec(const char *exe, struct strbuf *out)
         _exit(127);
     }
     setpgid(pid, pid); /* either side may win the race; both set the same group */
+    children_add(pid);
     close(outp[1]);
     close(errp[1]);
 
@@ -403,22 +406,31 @@ static char *python_exec(const char *exe, struct strbuf *out)
 
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int killed = 0;
+    int killed = 0, exited = 0, status = 0;
+    long drain_end = 0;
     char buf[65536];
+    /* the answer is taken when the interpreter exits plus a short drain,
+     * not when the pipe closes: a grandchild may hold it open (issue 30) */
     while (!why) {
-        long left = PYTHON_TIMEOUT_MS - python_ms_since(&t0);
+        long now = python_ms_since(&t0), left = PYTHON_TIMEOUT_MS - now;
         if (left <= 0) {
             killed = 1;
             break;
         }
+        if (!exited && waitpid(pid, &status, WNOHANG) == pid) {
+            exited = 1;
+            drain_end = now + PYTHON_DRAIN_MS;
+        }
+        if (exited && now >= drain_end)
+            break;
         struct pollfd pfd = {outp[0], POLLIN, 0};
-        int r = poll(&pfd, 1, (int)left);
+        int r = poll(&pfd, 1, (int)(left < 100 ? left : 100));
         if (r < 0 && errno == EINTR)
             continue;
-        if (r <= 0) {
-            killed = r == 0;
-            if (r < 0)
-                why = xasprintf("poll: %s", strerror(errno));
+        if (r == 0)
+            continue; /* the watchdog and the exit are checked above */
+        if (r < 0) {
+            why = xasprintf("poll: %s", strerror(errno));
             break;
         }
         ssize_t n = read(outp[0], buf, sizeof(buf));
@@ -435,9 +447,10 @@ static char *python_exec(const char *exe, struct strbuf *out)
     close(outp[0]);
     if ((killed || why) && kill(-pid, SIGKILL) < 0)
         kill(pid, SIGKILL);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    while (!exited && waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    kill(-pid, SIGKILL); /* what it left behind in its group */
+    children_forget(pid);
     if (killed && !why)
         why = xasprintf("%s did not answer within %d s", exe, PYTHON_TIMEOUT_MS / 1000);
     else if (!why && WIFSIGNALED(status))

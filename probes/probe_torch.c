@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../src/core/children.h"
 #include "../src/core/datadir.h"
 #include "../src/core/json.h"
 #include "../src/core/tmpdirs.h"
@@ -42,6 +43,9 @@
 #define SRC "torch probe"
 #define TORCH_DEFAULT_BUDGET_S 600.0
 #define TORCH_MAX_OUTPUT (16u << 20)
+#define TORCH_MAX_STDERR (64u << 10) /* kept of stderr: its last lines */
+#define TORCH_LINE_MAX 500           /* a stderr line in a fact, cut to this */
+#define TORCH_DRAIN_S 0.5            /* read on this long after the child exits */
 
 extern const char rvd_torch_probe_py[], rvd_torch_probe_py_end[];
 extern char **environ;
@@ -189,20 +193,31 @@ static char *run_child(char *const argv[], double budget, struct strbuf *out, st
         _exit(127);
     }
     setpgid(pid, pid);
+    children_add(pid);
     close(op[1]);
     close(ep[1]);
     double t0 = util_mono_s();
-    int open_fds = 2;
+    int open_fds = 2, over = 0;
     struct pollfd pf[2] = {{op[0], POLLIN, 0}, {ep[0], POLLIN, 0}};
     char buf[65536];
     *timed_out = 0;
+    /* the answer is taken when the child exits plus a short drain, not when
+     * the pipes close: a grandchild may hold them open (issue 30) */
+    int exited = 0, st = 0;
+    double drain_end = 0;
     while (open_fds > 0) {
-        double left = budget - (util_mono_s() - t0);
+        double now = util_mono_s(), left = budget - (now - t0);
         if (left <= 0) {
             *timed_out = 1;
             break;
         }
-        int r = poll(pf, 2, (int)(left * 1000) + 1);
+        if (!exited && waitpid(pid, &st, WNOHANG) == pid) {
+            exited = 1;
+            drain_end = now + TORCH_DRAIN_S;
+        }
+        if (exited && now >= drain_end)
+            break;
+        int r = poll(pf, 2, (int)((left < 0.1 ? left : 0.1) * 1000) + 1);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
@@ -220,8 +235,17 @@ static char *run_child(char *const argv[], double budget, struct strbuf *out, st
                 continue;
             }
             struct strbuf *sb = i ? err : out;
-            if (sb->len + (size_t)n <= TORCH_MAX_OUTPUT)
-                strbuf_add(sb, buf, (size_t)n);
+            if (i == 0 && (over || sb->len + (size_t)n > TORCH_MAX_OUTPUT)) {
+                over = 1; /* refused whole, never spliced (issue 30) */
+                continue;
+            }
+            strbuf_add(sb, buf, (size_t)n);
+            if (i && sb->len > TORCH_MAX_STDERR) { /* only the last lines are shown */
+                size_t keep = TORCH_MAX_STDERR / 2;
+                memmove(sb->buf, sb->buf + sb->len - keep, keep);
+                sb->len = keep;
+                sb->buf[keep] = '\0';
+            }
         }
     }
     for (int i = 0; i < 2; i++)
@@ -229,11 +253,14 @@ static char *run_child(char *const argv[], double budget, struct strbuf *out, st
             close(pf[i].fd);
     if (*timed_out && kill(-pid, SIGKILL) < 0)
         kill(pid, SIGKILL);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    while (!exited && waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
+    kill(-pid, SIGKILL); /* what it left behind in its group */
+    children_forget(pid);
     if (*timed_out)
         return xasprintf("no answer within %.0f s (the watchdog ended it)", budget);
+    if (over)
+        return xasprintf("the answer passed %u MiB and was refused whole", TORCH_MAX_OUTPUT >> 20);
     if (WIFSIGNALED(st))
         return xasprintf("killed by signal %d", WTERMSIG(st));
     if (WEXITSTATUS(st) != 0)
@@ -241,7 +268,9 @@ static char *run_child(char *const argv[], double budget, struct strbuf *out, st
     return NULL;
 }
 
-/* the last non-empty line of the child's stderr (the exception) */
+/* the last non-empty line of the child's stderr (the exception), cut to
+ * about TORCH_LINE_MAX bytes on a UTF-8 boundary: a 12 MB line made an
+ * 84 MB report that report and diff refuse (issue 30) */
 static const char *last_line(struct strbuf *err)
 {
     if (!err->buf)
@@ -250,7 +279,15 @@ static const char *last_line(struct strbuf *err)
     while (e > 0 && (err->buf[e - 1] == '\n' || err->buf[e - 1] == '\r'))
         err->buf[--e] = 0;
     char *nl = strrchr(err->buf, '\n');
-    return nl ? nl + 1 : err->buf;
+    char *l = nl ? nl + 1 : err->buf;
+    size_t n = strlen(l);
+    if (n > TORCH_LINE_MAX) {
+        size_t cut = TORCH_LINE_MAX;
+        while (cut > 0 && ((unsigned char)l[cut] & 0xc0) == 0x80)
+            cut--;
+        memcpy(l + cut, "...", 4);
+    }
+    return l;
 }
 
 static const struct json *jpath(const struct json *j, const char *a, const char *b)
@@ -275,6 +312,19 @@ static void set_num(struct factset *fs, const char *fact, const struct json *j, 
         fact_set_float(fs, fact, j->num, SRC);
     else
         fact_set_unknown(fs, fact, SRC, "%s", why);
+}
+
+/* a count from the answer: a whole number that an int64 holds, else the
+ * fact is unknown with the reason (1e300 became INT64_MIN, issue 30) */
+static void set_int(struct factset *fs, const char *fact, const struct json *j, const char *why)
+{
+    if (!j || j->type != JSON_NUM)
+        fact_set_unknown(fs, fact, SRC, "%s", why);
+    else if (!isfinite(j->num) || j->num < -9.2e18 || j->num > 9.2e18 || j->num != floor(j->num))
+        fact_set_unknown(fs, fact, SRC, "the answer's %.17g is not a whole number in range",
+                         j->num);
+    else
+        fact_set_int(fs, fact, (int64_t)j->num, SRC);
 }
 
 static void set_bool(struct factset *fs, const char *fact, const struct json *j, const char *why)
@@ -403,11 +453,7 @@ static void answer_facts(struct factset *fs, const struct json *j, const float *
             de && de->type == JSON_STR ? de->str : "no driver version in the answer");
     set_bool(fs, "torch.tunableop", jpath(j, "tunableop", NULL),
              "this torch has no torch.cuda.tunable");
-    const struct json *gc = jpath(j, "gpu_count", NULL);
-    if (gc && gc->type == JSON_NUM)
-        fact_set_int(fs, "torch.gpu_count", (int64_t)gc->num, SRC);
-    else
-        fact_set_unknown(fs, "torch.gpu_count", SRC, "no device count in the answer");
+    set_int(fs, "torch.gpu_count", jpath(j, "gpu_count", NULL), "no device count in the answer");
     const struct json *err = jpath(j, "error", NULL);
     if (err && err->type == JSON_STR) {
         fact_set_bool(fs, "torch.available", 0, SRC);
@@ -430,13 +476,24 @@ static void answer_facts(struct factset *fs, const struct json *j, const float *
     latency_facts(fs, lat, "eager", "no eager timings in the answer");
     latency_facts(fs, lat, "graph", "the pass was not captured as a graph (torch.graph_error)");
     latency_facts(fs, lat, "compiled", "torch.compile did not run the pass (torch.compile.error)");
-    const struct json *pm = jpath(j, "peak_memory_bytes", NULL);
-    if (pm && pm->type == JSON_NUM)
-        fact_set_int(fs, "torch.peak_memory_bytes", (int64_t)pm->num, SRC);
-    else
-        fact_set_unknown(fs, "torch.peak_memory_bytes", SRC, "no peak memory in the answer");
+    set_int(fs, "torch.peak_memory_bytes", jpath(j, "peak_memory_bytes", NULL),
+            "no peak memory in the answer");
     const struct json *nu = jpath(j, "numerics", NULL);
-    set_num(fs, "torch.numerics.cosine", jpath(nu, "cosine", NULL), "no bf16/fp32 comparison");
+    /* a NaN or infinity is null in the answer and named in "nonfinite"
+     * (torch_probe.py): bf16 output that is not finite fails, never skips */
+    const struct json *nf = jpath(j, "nonfinite", NULL);
+    int bad = 0;
+    for (size_t k = 0; nf && nf->type == JSON_ARR && k < nf->n; k++) {
+        const struct json *e = nf->items[k];
+        bad |= e->type == JSON_STR && str_starts(e->str, "numerics.");
+    }
+    if (nu || bad)
+        fact_set_bool(fs, "torch.numerics.finite", !bad, SRC);
+    else
+        fact_set_unknown(fs, "torch.numerics.finite", SRC, "no bf16/fp32 comparison");
+    set_num(fs, "torch.numerics.cosine", jpath(nu, "cosine", NULL),
+            bad ? "the bf16 or fp32 output is not finite (NaN or infinity)"
+                : "no bf16/fp32 comparison");
     const struct json *me = jpath(nu, "max_error", NULL), *ma = jpath(nu, "max_abs_fp32", NULL);
     if (me && ma && me->type == JSON_NUM && ma->type == JSON_NUM && ma->num > 0)
         fact_set_float(fs, "torch.numerics.max_error_rel", me->num / ma->num, SRC);
@@ -462,17 +519,61 @@ int probe_torch_run(struct probe_ctx *ctx)
                       : ex && ex->type == FACT_STR   ? ex->s
                                                      : NULL;
     const struct fact *tp = fact_get(fs, "python.torch_present");
+    int explicit_python = ctx->opts && ctx->opts->python;
+    /* a recorded machine is data: its python.executable names a file of the
+     * recorded machine, never a program to run here (issue 30). Only an
+     * interpreter the user names with --python runs, and its figures are
+     * this host's (torch.measured_on) */
+    if (!rootfs_is_live() && !explicit_python) {
+        unavailable(fs, PROBE_LIVE_ONLY " (--python PATH runs an interpreter of this host)");
+        fact_set_str(fs, "torch.measured_on", "", SRC);
+        return 0;
+    }
+    fact_set_str(fs, "torch.measured_on",
+                 rootfs_is_live()
+                     ? "the live machine"
+                     : "this host, not the recorded machine (--python under --sysroot)",
+                 SRC);
+    if (!rootfs_is_live())
+        warning("--python %s under --sysroot: the torch.* figures are this host's, not the "
+                "recorded machine's",
+                exe);
     if (!exe || !*exe) {
         unavailable(fs, "no Python interpreter found (python.executable)");
         return 0;
     }
-    if (!(ctx->opts && ctx->opts->python) && tp && tp->type == FACT_BOOL && !tp->b) {
+    if (!explicit_python && tp && tp->type == FACT_BOOL && !tp->b) {
         unavailable(fs, "torch is not installed in the Python found (python.torch_present)");
         return 0;
     }
     return probe_torch_collect(fs, exe,
                                ctx->opts && ctx->opts->vla_preset ? ctx->opts->vla_preset : "pi0",
                                budget_s(probe_ctx_checks(ctx)));
+}
+
+void probe_torch_answer(struct factset *fs, const char *exe, const char *why, struct strbuf *out,
+                        struct strbuf *err, const float *doc, size_t ndoc)
+{
+    char jerr[200];
+    struct json *j = !why && out->buf ? json_parse(out->buf, out->len, jerr, sizeof(jerr)) : NULL;
+    if (why) {
+        char *m = xasprintf("%s %s: %s%s%s", exe, "torch_probe.py", why,
+                            *last_line(err) ? "; last stderr line: " : "", last_line(err));
+        unavailable(fs, m);
+        fact_set_str(fs, "torch.error", m, SRC);
+        free(m);
+    } else if (!j || j->type != JSON_OBJ) {
+        char *m = xasprintf("the answer is not a JSON object: %s", j          ? "not an object"
+                                                                   : out->buf ? jerr
+                                                                              : "empty output");
+        unavailable(fs, m);
+        fact_set_str(fs, "torch.error", m, SRC);
+        free(m);
+    } else {
+        fact_set_str(fs, "torch.error", "", SRC);
+        answer_facts(fs, j, doc, ndoc);
+    }
+    json_free(j);
 }
 
 /* a bare name is looked up on PATH: execve needs a path */
@@ -507,9 +608,10 @@ int probe_torch_collect(struct factset *fs, const char *exe_in, const char *want
         free(exe_path);
         return 0;
     }
-    char tmpl[] = "/tmp/rvd-torch-XXXXXX";
+    char *tmpl = tmpdirs_template("rvd-torch-"); /* under $TMPDIR */
     char *dir = tmpdirs_make(tmpl);
     if (!dir) {
+        free(tmpl);
         vla_preset_release(&p);
         unavailable(fs, "cannot make a private temporary directory");
         free(exe_path);
@@ -563,26 +665,7 @@ int probe_torch_collect(struct factset *fs, const char *exe_in, const char *want
         const char *dump = getenv("ROCM_VLA_DOCTOR_TORCH_JSON");
         if (dump && *dump && out.buf)
             write_all(dump, out.buf, out.len);
-        char jerr[200];
-        struct json *j = !why && out.buf ? json_parse(out.buf, out.len, jerr, sizeof(jerr)) : NULL;
-        if (why) {
-            char *m = xasprintf("%s %s: %s%s%s", exe, "torch_probe.py", why,
-                                *last_line(&err) ? "; last stderr line: " : "", last_line(&err));
-            unavailable(fs, m);
-            fact_set_str(fs, "torch.error", m, SRC);
-            free(m);
-        } else if (!j || j->type != JSON_OBJ) {
-            char *m = xasprintf("the answer is not a JSON object: %s", j         ? "not an object"
-                                                                       : out.buf ? jerr
-                                                                                 : "empty output");
-            unavailable(fs, m);
-            fact_set_str(fs, "torch.error", m, SRC);
-            free(m);
-        } else {
-            fact_set_str(fs, "torch.error", "", SRC);
-            answer_facts(fs, j, doc, ndoc);
-        }
-        json_free(j);
+        probe_torch_answer(fs, exe, why, &out, &err, doc, ndoc);
         free(why);
         strbuf_release(&out);
         strbuf_release(&err);
@@ -596,6 +679,7 @@ int probe_torch_collect(struct factset *fs, const char *exe_in, const char *want
         unlink(tp_path);
     rmdir(dir);
     tmpdirs_forget(dir);
+    free(tmpl);
     free(installed);
     free(script);
     free(layout);

@@ -14,6 +14,12 @@
  * unknown with the reason where the answer lacks them; budget_s bounds the
  * probe's wall time (0: the default). 0. */
 int probe_torch_collect(struct factset *fs, const char *exe, const char *want, double budget_s);
+/* the child's stdout (one JSON object) and stderr as torch.* facts, or why
+ * no answer came (why non-NULL); doc: the doctor's actions on the shared
+ * preset, or NULL. Untrusted input: the fuzz harness torch_answer feeds it. */
+struct strbuf;
+void probe_torch_answer(struct factset *fs, const char *exe, const char *why, struct strbuf *out,
+                        struct strbuf *err, const float *doc, size_t ndoc);
 
 /* `bench --torch`: the table (probes/bench_torch.c; main sets
  * vla_bench_torch_hook to it) */

@@ -35,6 +35,7 @@
 #include <time.h>
 
 #include "../src/core/actions_digest.h"
+#include "../src/gpu/backend.h"
 #include "../src/gpu/isolate.h"
 #include "../src/vla/bench_gpu.h"
 #include "../src/vla/model.h"
@@ -312,6 +313,19 @@ int probe_vla_run(struct probe_ctx *ctx)
     const char *dtype = ctx->opts && ctx->opts->vla_dtype ? ctx->opts->vla_dtype
                                                           : getenv("ROCM_VLA_DOCTOR_VLA_DTYPE");
     dtype = dtype && *dtype ? dtype : "bf16";
+    /* a recorded machine is never measured here: without the CPU backend's
+     * test devices (an explicit option of the test suite, backend.h) the
+     * CPU self-test would time this host and report it as the recorded
+     * machine's (issue 30) */
+    char tpci[GPU_CPU_MAX_DEVICES][32], bad[160];
+    if (!rootfs_is_live() &&
+        gpu_cpu_test_devices(tpci, GPU_CPU_MAX_DEVICES, bad, sizeof(bad)) <= 0) {
+        fact_set_bool(fs, "vla.available", 0, SRC);
+        fact_set_str(fs, "vla.why", PROBE_LIVE_ONLY, SRC);
+        fact_set_str(fs, "vla.error", "", SRC);
+        isolate_flush(fs);
+        return 0;
+    }
     struct vla_preset p;
     if (vla_preset_find(&p, want && *want ? want : "pi0", NULL)) {
         vla_preset_release(&p);

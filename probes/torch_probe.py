@@ -45,6 +45,28 @@ import torch.nn.functional as F
 # ---- presets ---------------------------------------------------------------
 
 
+
+def finite(o, path, bad):
+    """o with every NaN and infinity as None, its path added to bad: the
+    doctor reads strict JSON, and json.dumps writes NaN (issue 30)"""
+    if isinstance(o, float) and not math.isfinite(o):
+        bad.append(path)
+        return None
+    if isinstance(o, dict):
+        return {k: finite(v, path + "." + k if path else k, bad) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        return [finite(v, path, bad) for v in o]
+    return o
+
+
+def dumps(out, **kw):
+    """the answer as strict JSON, "nonfinite" naming what was not finite"""
+    bad = []
+    o = finite(out, "", bad)
+    if bad:
+        o["nonfinite"] = sorted(set(bad))
+    return json.dumps(o, allow_nan=False, **kw)
+
 def _scalar(s):
     s = s.strip()
     if s.startswith("[") and s.endswith("]"):
@@ -622,7 +644,7 @@ def main():
     out["check"]["torch %s vs torch fp32" % a.dtype] = {"cosine": cos, "max_abs_error": err}
     out["max_abs_action_fp32"] = float(np.max(np.abs(actions["fp32"])))
     out["stages"] = stage_names(p["action"]["steps"]) + ["total"]
-    js = json.dumps(out, indent=1)
+    js = dumps(out, indent=1)
     if a.json:
         open(a.json, "w").write(js + "\n")
     print(js)
@@ -763,7 +785,7 @@ def probe_main():
         out["error"] = "torch.cuda.is_available() is False (torch %s, %s)" % (
             torch.__version__, "HIP " + out["hip"] if out["hip"] else
             "CUDA " + out["cuda"] if out["cuda"] else "CPU-only build")
-        print(json.dumps(out))
+        print(dumps(out))
         return 0
     out["gpu_count"] = torch.cuda.device_count()
     i = torch.cuda.current_device()
@@ -827,7 +849,7 @@ def probe_main():
             tw = Twin(sp, sw, torch.float32, sp["vision"]["image"], dev)
             out["shared"] = {"preset": sp["name"],
                              "actions": tw.forward(*sins)[0].float().cpu().numpy().ravel().tolist()}
-    print(json.dumps(out))
+    print(dumps(out))
     return 0
 
 

@@ -15,6 +15,7 @@
 #include "../probes/probe.h"
 #include "../probes/probe_each_gpu.h"
 #include "../probes/probe_python.h"
+#include "core/children.h"
 #include "core/checks.h"
 #include "diff/diff.h"
 #include "core/parse_options.h"
@@ -88,6 +89,13 @@ static int opt_level(void *base, const struct optspec *spec, const char *v)
 static int opt_only(void *base, const struct optspec *spec, const char *v)
 {
     (void)spec;
+    /* an empty id would select nothing, and no selection runs every check
+     * (issue 30): refused, as a misspelt id is */
+    size_t n = strlen(v);
+    if (n == 0 || v[0] == ',' || v[n - 1] == ',' || strstr(v, ",,"))
+        return error("--only '%s': an empty check id (give ID[,ID...], or leave --only out to "
+                     "run every check)",
+                     v);
     strlist_split(&((struct opts *)base)->only, v, ",");
     return 0;
 }
@@ -357,13 +365,19 @@ static int outputs_open(struct outputs *out, const struct opts *o)
 {
     const char *const *path = o->out;
     memset(out, 0, sizeof(*out));
-    for (int i = 0; i < OUT_N; i++)
-        for (int j = i + 1; j < OUT_N; j++)
-            if (path[i] && path[j] && strcmp(path[i], path[j]) == 0)
-                return strcmp(path[i], "-") ? error("%s and %s name the same file '%s'",
-                                                    outputs[i].opt, outputs[j].opt, path[i])
-                                            : error("%s and %s cannot both write to stdout",
-                                                    outputs[i].opt, outputs[j].opt);
+    /* the same file by another name too (./a.json, a link, /dev/stdout
+     * and -), and the GPU trace among them (issue 30) */
+    for (int i = 0; i <= OUT_N; i++)
+        for (int j = i + 1; j <= OUT_N; j++) {
+            const char *a = i < OUT_N ? path[i] : o->trace_gpu;
+            const char *b = j < OUT_N ? path[j] : o->trace_gpu;
+            if (!a || !b || !outfile_same(a, b))
+                continue;
+            const char *an = outputs[i].opt, *bn = j < OUT_N ? outputs[j].opt : "--trace-gpu";
+            return strcmp(a, "-") && strcmp(b, "-")
+                       ? error("%s and %s name the same file ('%s', '%s')", an, bn, a, b)
+                       : error("%s and %s cannot both write to stdout", an, bn);
+        }
     for (int i = 0; i < OUT_N; i++)
         if (path[i] && outfile_open(&out->f[i], path[i], outputs[i].allow_stdout)) {
             outputs_abort(out);
@@ -408,9 +422,14 @@ static int check_moot(const struct checkset *cs, const struct opts *o)
     if (o->no_redact && !o->out[OUT_MD])
         return error("--no-redact keeps names in the --markdown summary; no --markdown FILE is "
                      "written");
-    if (o->probe.python && o->sysroot)
-        return error("--python runs an interpreter on this host; --sysroot reads the recorded "
-                     "machine's answer");
+    /* under --sysroot the python probe reads the recorded answer; only the
+     * torch probe (level full) runs an interpreter, and only the one named
+     * here, its figures marked as this host's (torch.measured_on) */
+    if (o->probe.python && o->sysroot && l < LEVEL_FULL)
+        return error("--python under --sysroot runs that interpreter on this host for the torch "
+                     "probe, at --level full (or with --only naming one of its checks), not at %s; "
+                     "the python facts are the recorded machine's answer",
+                     level_name(l));
     /* --memtest-fraction stays valid with --sysroot: the GPU probes run on
      * this host's devices whatever root the files are read from
      * (tests/gpus.sh measures its test devices under a fixture root) */
@@ -460,6 +479,7 @@ static int cmd_check(struct opts *o, int argc, char **argv)
     int rc = EXIT_OK;
     char *unpacked = NULL;
     if (sysroot_open(o->sysroot, &unpacked)) {
+        gpu_trace_abort();
         outputs_abort(&outs);
         checks_release(&cs);
         return EXIT_USAGE;
@@ -498,6 +518,11 @@ static int cmd_check(struct opts *o, int argc, char **argv)
         probed = probes_run_all(&pctx);
     o->probe.only_probes = NULL;
     strlist_release(&only_probes);
+    /* the GPU probes are done: the trace is renamed into place */
+    if (probed)
+        gpu_trace_abort();
+    else
+        gpu_trace_close();
     if (probed) { /* --gpu names a device the runtime does not show */
         factset_release(&fs);
         outputs_abort(&outs);
@@ -569,10 +594,13 @@ static int cmd_collect(struct opts *o, int argc, char **argv)
         return error("unexpected argument '%s'", argv[0]), EXIT_USAGE;
     if (o->probe.requirements && requirements_check_file(o->probe.requirements))
         return EXIT_USAGE;
-    char tmpl[] = "/tmp/rocm-vla-doctor-collect.XXXXXX";
+    char *tmpl = tmpdirs_template("rocm-vla-doctor-collect."); /* under $TMPDIR */
     char *stage = tmpdirs_make(tmpl); /* removed also when collect is killed */
-    if (!stage)
-        return error("cannot create a private directory: %s", strerror(errno)), EXIT_INTERNAL;
+    if (!stage) {
+        error("cannot create a private directory: %s", strerror(errno));
+        free(tmpl);
+        return EXIT_INTERNAL;
+    }
     int rc = EXIT_OK;
     rootfs_init(NULL);
     struct factset fs = FACTSET_INIT;
@@ -612,6 +640,7 @@ static int cmd_collect(struct opts *o, int argc, char **argv)
     factset_release(&fs);
     rootfs_release();
     snapshot_remove_tree(stage);
+    free(tmpl);
     return rc;
 }
 
@@ -701,6 +730,7 @@ int main(int argc, char **argv)
         first = 2;
     }
     /* a signal now removes what the run left unfinished and says so */
+    children_start(); /* the probes' children are ours to end (children.h) */
     tmpdirs_install(cmd->name);
     if (first == 2) {
         if (cmd->own_opts)

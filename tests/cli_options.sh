@@ -81,8 +81,8 @@ check~--strict~used~$R --sysroot $F~$R --sysroot $F --strict~
 check~--checks~used~$R --sysroot $F~$R --sysroot $F --checks $D/none.yaml~
 check~--requirements~used~$R --sysroot $F~$R --sysroot $F --requirements $D/req.txt~
 check~--python~used~$R --only python.torch_build~$R --only python.torch_build --python $D/no-such-python~
-check~--python~rejected~~$R --sysroot $F --python python3~--python runs an interpreter on this host; --sysroot
-check~--preset~used~$R --sysroot $F --only vla.latency.total~$R --sysroot $F --only vla.latency.total --preset lingbot-v1~
+check~--python~rejected~~$R --sysroot $F --python python3~--python under --sysroot runs that interpreter on this host for the torch probe, at --level full
+check~--preset~used~$R --only vla.latency.total~$R --only vla.latency.total --preset lingbot-v1~
 check~--preset~rejected~~$R --sysroot $F --preset tiny~--preset: the VLA pass runs at --level full .*not at quick
 check~--dtype~reason~the CPU self-test (no GPU here) is fp32 whatever --dtype asks; the GPU pass takes it~$R --sysroot $F --only vla.selftest --dtype bf16~vla\.selftest
 check~--dtype~rejected~~$R --sysroot $F --level standard --dtype fp16~--dtype: the VLA pass runs at --level full .*not at standard

@@ -103,7 +103,7 @@ def reports(paths):
 
 def shell_word(s):
     """src/core/escape.c shell_word() (no control characters here)"""
-    if s and re.fullmatch(r"[A-Za-z0-9_@%+=:,./-]+", s):
+    if s and s[0] != "=" and re.fullmatch(r"[A-Za-z0-9_@%+=:,./-]+", s):
         return s
     return "'" + s.replace("'", "'\\''") + "'"
 

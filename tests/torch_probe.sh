@@ -57,6 +57,31 @@ case "$script" in
 esac
 [ -n "$script" ] && [ ! -e "$(dirname "$script")" ] && ok || bad "the temporary directory $script was left behind"
 
+# the answer is untrusted data (issue 30): NaN output is null plus
+# "nonfinite" and fails; counts out of range are unknown with the reason
+run nan "$F/nan.sh"
+expect "nan: not finite fails, never skips" "$OUT/nan.json" 'f["torch.numerics.finite"] is False and f["torch.numerics.cosine"] is None and c["torch.numerics"]["status"] == "fail" and "not finite" in c["torch.numerics"]["summary"]'
+expect "nan: 1e300 devices and -1e300 bytes are unknown, not INT64_MIN" "$OUT/nan.json" 'f["torch.gpu_count"] is None and "not a whole number in range" in d["facts_meta"]["torch.gpu_count"]["reason"] and f["torch.peak_memory_bytes"] is None'
+expect "cuda: finite numerics" "$OUT/cuda.json" 'f["torch.numerics.finite"] is True'
+# a 3 MB stderr line: the reason keeps about 500 bytes of it
+run flood "$F/flood.sh"
+expect "flood: the stderr line is cut" "$OUT/flood.json" 'len(f["torch.error"]) < 1000 and f["torch.error"].endswith("x...")'
+[ "$(wc -c <"$OUT/flood.json")" -lt 200000 ] && ok || bad "flood: the report is $(wc -c <"$OUT/flood.json") bytes"
+# an answer over the 16 MiB cap is refused whole, not spliced
+printf '#!/bin/sh
+head -c 17000000 /dev/zero | tr "\\0" " "\ncat %s/cuda.sh | sed -n "/^{/,/^J/p" | sed "\$d"\n' "$PWD/$F" >"$OUT/big.sh"
+chmod +x "$OUT/big.sh"
+run big "$OUT/big.sh"
+expect "big: refused whole" "$OUT/big.json" '"refused whole" in f["torch.error"] and c["torch.latency"]["status"] == "fail"'
+# temporary folders honour TMPDIR
+mkdir -p "$OUT/tmp"
+T=$(cd "$OUT/tmp" && pwd)
+(TMPDIR=$T && export TMPDIR && run tmpdir "$F/argv.sh")
+case "$(fact torch.why "$OUT/tmpdir.json")" in
+"script $T/rvd-torch-"*) ok ;;
+*) bad "TMPDIR not honoured: $(fact torch.why "$OUT/tmpdir.json")" ;;
+esac
+
 # the watchdog: a checks file whose torch budget is 3 s
 sed '/probe: torch/{n;s/timeout: 600/timeout: 3/}' checks.yaml >"$OUT/checks.yaml"
 grep -q 'timeout: 3$' "$OUT/checks.yaml" && ok || bad "could not make the 3 s checks file"
@@ -65,6 +90,40 @@ run hang "$F/hang.sh" --checks "$OUT/checks.yaml"
 t1=$(date +%s)
 [ $((t1 - t0)) -lt 30 ] && ok || bad "hang: the doctor took $((t1 - t0)) s with a 3 s watchdog"
 expect "hang: a timeout finding within the bound" "$OUT/hang.json" 'f["torch.timed_out"] is True and "within 3 s" in f["torch.error"] and 3 <= f["torch.wall_s"] < 20 and c["torch.latency"]["status"] == "fail"'
+
+# children are the doctor's to end (issue 30): an interpreter that exits
+# while a grandchild holds stdout open is answered at its exit (the 3 s
+# watchdog does not fire), and a SIGTERM ends a descendant that left the
+# group with setsid
+run grandkid "$F/grandkid.sh" --checks "$OUT/checks.yaml"
+expect "grandkid: the answer at the exit, no watchdog" "$OUT/grandkid.json" 'f["torch.timed_out"] is False and f["torch.version"] == "2.11.0+cu130"'
+P=$(cd "$OUT" && pwd)/setsid.pid
+rm -f "$P" "$P.parent"
+RVD_TEST_PIDFILE=$P "$RVD" check --level full --only "$IDS" --python "$F/setsid.sh" \
+    >"$OUT/setsid.txt" 2>&1 &
+doc=$!
+i=0
+while [ ! -s "$P" ] && [ $i -lt 300 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+kill -TERM $doc
+wait $doc 2>/dev/null # (the shell says "Terminated": the doctor died of the signal)
+gk=$(cat "$P" 2>/dev/null)
+par=$(cat "$P.parent" 2>/dev/null)
+if [ -z "$gk" ]; then
+    bad "setsid: the descendant never started"
+else
+    for p in "$gk" "$par"; do
+        if kill -0 "$p" 2>/dev/null && ! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null; then
+            bad "setsid: process $p outlived the doctor's SIGTERM"
+            kill -KILL "$p"
+        else
+            ok
+        fi
+    done
+fi
+grep -q "interrupted by SIGTERM" "$OUT/setsid.txt" && ok || bad "setsid: $(tail -2 "$OUT/setsid.txt")"
 
 # the real file: with torch here (CPU build: the no-GPU answer), else a skip
 if python3 -c 'import torch' 2>/dev/null; then

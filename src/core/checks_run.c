@@ -174,7 +174,13 @@ static void render_sudo(struct strbuf *sb, const struct env_ctx *c, int *as_root
  * noun; {gpu} -> index; {sudo} -> the privilege prefix for a fix command.
  * as_root non-NULL renders a command: each value one shell word
  * (shell_word()), so that no fact's text is ever run */
-static char *render_template(const struct env_ctx *c, const char *tmpl, int *as_root)
+struct render_refusal {
+    char fact[FACT_NAME_MAX]; /* the placeholder whose value cannot be a word */
+    const char *why;          /* shell_word_refusal() */
+};
+
+static char *render_template(const struct env_ctx *c, const char *tmpl, int *as_root,
+                             struct render_refusal *refused)
 {
     struct strbuf sb = STRBUF_INIT;
     for (const char *p = tmpl; *p;) {
@@ -184,7 +190,7 @@ static char *render_template(const struct env_ctx *c, const char *tmpl, int *as_
             continue;
         }
         char *name = xstrndup(p + 1, (size_t)(close - p - 1));
-        char buf[FACT_NAME_MAX];
+        char buf[FACT_NAME_MAX] = "";
         struct strbuf v = STRBUF_INIT;
         if (strcmp(name, "gpu") == 0) {
             strbuf_addf(&v, "%d", c->gpu < 0 ? 0 : c->gpu);
@@ -203,9 +209,10 @@ static char *render_template(const struct env_ctx *c, const char *tmpl, int *as_
                 free(t);
             }
         }
-        if (v.buf && as_root)
-            shell_word(&sb, v.buf);
-        else if (v.buf)
+        if (v.buf && as_root && shell_word(&sb, v.buf) < 0 && refused && !refused->why) {
+            snprintf(refused->fact, sizeof(refused->fact), "%s", *buf ? buf : name);
+            refused->why = shell_word_refusal(v.buf);
+        } else if (v.buf && !as_root)
             strbuf_adds(&sb, v.buf);
         strbuf_release(&v);
         free(name);
@@ -218,7 +225,7 @@ static char *render_template(const struct env_ctx *c, const char *tmpl, int *as_
 
 static char *render_summary(const struct env_ctx *c, const char *tmpl)
 {
-    return render_template(c, tmpl, NULL);
+    return render_template(c, tmpl, NULL, NULL);
 }
 
 /* the result's fix: prose as a summary is, commands as shell lines */
@@ -253,7 +260,7 @@ static const char *command_unknown(const struct env_ctx *c, const char *tmpl, ch
 static void render_fix(const struct env_ctx *c, const struct fix *tmpl, struct fix *out)
 {
     int as_root = 0;
-    struct strlist missing = STRLIST_INIT;
+    struct strlist missing = STRLIST_INIT, refused = STRLIST_INIT;
     for (size_t i = 0; i < tmpl->run.n; i++) {
         char buf[FACT_NAME_MAX];
         const char *unknown = command_unknown(c, tmpl->run.v[i], buf);
@@ -261,7 +268,20 @@ static void render_fix(const struct env_ctx *c, const struct fix *tmpl, struct f
             strlist_add(&missing, unknown);
         if (unknown)
             continue;
-        strlist_add_owned(&out->run, render_template(c, tmpl->run.v[i], &as_root));
+        /* a fact whose text cannot be pasted as a word (a tab, a newline,
+         * bytes that are not UTF-8) leaves its command out, as an unknown
+         * one does, and the prose names it */
+        struct render_refusal r = {{0}, NULL};
+        char *cmd = render_template(c, tmpl->run.v[i], &as_root, &r);
+        if (r.why) {
+            free(cmd);
+            char *n = xasprintf("%s holds %s", r.fact, r.why);
+            if (!strlist_has(&refused, n))
+                strlist_add(&refused, n);
+            free(n);
+            continue;
+        }
+        strlist_add_owned(&out->run, cmd);
     }
     char *say = tmpl->say ? render_summary(c, tmpl->say) : NULL;
     if (missing.n) { /* say which command is left out, and why */
@@ -277,6 +297,17 @@ static void render_fix(const struct env_ctx *c, const struct fix *tmpl, struct f
         say = note;
     }
     strlist_release(&missing);
+    if (refused.n) {
+        struct strbuf nb = STRBUF_INIT;
+        for (size_t i = 0; i < refused.n; i++)
+            strbuf_addf(&nb, "%s%s", i ? "; " : "", refused.v[i]);
+        char *note = xasprintf("%s%s(left out: %s, which a shell command cannot carry safely)",
+                               say ? say : "", say ? " " : "", nb.buf);
+        strbuf_release(&nb);
+        free(say);
+        say = note;
+    }
+    strlist_release(&refused);
     if (as_root) { /* sudo is not installed: the commands need a root shell */
         out->say = say ? xasprintf("%s (as root: sudo is not installed)", say)
                        : xstrdup("as root (sudo is not installed):");

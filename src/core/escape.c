@@ -141,41 +141,71 @@ void csv_write_cell(FILE *out, const char *s)
 }
 
 /* POSIX's portable filename characters plus the few that no shell treats
- * specially in a word (@ % + = : ,) */
+ * specially in a word (@ % + = : ,); a word that starts with = is quoted
+ * all the same, for zsh reads =name as the path of the command name */
 static int shell_plain(unsigned char c)
 {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
            strchr("_@%+=:,./-", c) != NULL;
 }
 
-void shell_word(struct strbuf *sb, const char *s)
+/* a character a terminal or an editor may drop, show as something else or
+ * reorder when the line is copied: the dangerous set (char_unsafe) and the
+ * invisible ones (zero-width, line and paragraph separators, word joiners,
+ * the byte-order mark) */
+static int shell_unpasteable(unsigned cp)
 {
-    int plain = *s != '\0', ctl = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        plain &= shell_plain(*p);
-        ctl |= *p < 0x20 || *p == 0x7f;
+    return char_unsafe(cp) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e) ||
+           (cp >= 0x2060 && cp <= 0x206f) || cp == 0xfeff || cp == 0xa0 || cp == 0xad;
+}
+
+/* "-5", "3.25": a number, which a leading '-' does not make an option */
+static int shell_number(const char *s)
+{
+    const char *p = s + (*s == '-');
+    if (!*p)
+        return 0;
+    for (; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || *p == '.'))
+            return 0;
+    return 1;
+}
+
+const char *shell_word_refusal(const char *s)
+{
+    for (const char *p = s; *p;) {
+        int bad;
+        unsigned cp;
+        size_t n = utf8_next(p, &cp, &bad);
+        if (bad)
+            return "bytes that are not UTF-8";
+        if (cp == '\n' || cp == '\r')
+            return "a line break";
+        if (shell_unpasteable(cp))
+            return "a control or invisible character";
+        p += n;
     }
+    if (*s == '-' && !shell_number(s))
+        return "a leading '-' (read as an option)";
+    return NULL;
+}
+
+int shell_word(struct strbuf *sb, const char *s)
+{
+    if (shell_word_refusal(s))
+        return -1;
+    int plain = *s != '\0' && *s != '=';
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        plain &= shell_plain(*p);
     if (plain) {
         strbuf_adds(sb, s);
-        return;
+        return 0;
     }
-    if (!ctl) { /* '...' keeps every byte but the quote itself */
-        strbuf_addc(sb, '\'');
-        for (const char *p = s; *p; p++)
-            strbuf_adds(sb, *p == '\'' ? "'\\''" : (char[]){*p, '\0'});
-        strbuf_addc(sb, '\'');
-        return;
-    }
-    /* a control character (a newline would end the command line): bash's
-     * $'...' names it as \xHH, so the word stays one line and exact */
-    strbuf_adds(sb, "$'");
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p < 0x20 || *p == 0x7f)
-            strbuf_addf(sb, "\\x%02x", *p);
-        else if (*p == '\'' || *p == '\\')
-            strbuf_addf(sb, "\\%c", *p);
-        else
-            strbuf_addc(sb, (char)*p);
-    }
+    /* '...' keeps every byte but the quote itself, in every POSIX shell
+     * (dash, bash, busybox sh, zsh, Python's shell=True) */
     strbuf_addc(sb, '\'');
+    for (const char *p = s; *p; p++)
+        strbuf_adds(sb, *p == '\'' ? "'\\''" : (char[]){*p, '\0'});
+    strbuf_addc(sb, '\'');
+    return 0;
 }

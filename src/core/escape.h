@@ -73,10 +73,16 @@ void csv_cell(struct strbuf *sb, const char *s);
 void csv_write_cell(FILE *out, const char *s);
 
 /* One shell word that means exactly s, for a fact's value inside a fix
- * command: s itself when every byte is one of [A-Za-z0-9_@%+=:,./-] (and s
- * is not empty), else '...' (a quote inside as '\''), else, when s holds a
- * control character, bash's $'...' with \xHH for it, so the word stays on
- * one line. No value can end the word or start another command. */
-void shell_word(struct strbuf *sb, const char *s);
+ * command, in the POSIX form only (issue 30: bash's $'...' is other syntax
+ * under dash, busybox sh and zsh): s itself when every byte is one of
+ * [A-Za-z0-9_@%+=:,./-] (and s is neither empty nor starts with =), else
+ * '...' (a quote inside as '\''). No value can end the word or start
+ * another command. -1, and nothing appended, when s cannot be pasted as a
+ * word (shell_word_refusal): the command is then left out. */
+int shell_word(struct strbuf *sb, const char *s);
+/* why s cannot stand in a pasted command, or NULL: a line break, a control
+ * or invisible character (C0, DEL, C1, bidi, zero-width, separators, BOM),
+ * bytes that are not UTF-8, a leading '-' that is not a number */
+const char *shell_word_refusal(const char *s);
 
 #endif

@@ -124,3 +124,54 @@ int outfile_close(struct outfile *o, int failed)
     memset(o, 0, sizeof(*o));
     return rc;
 }
+
+/* where a path would be written: the file's identity, or its directory's
+ * and its last component (a file not made yet) */
+struct out_id {
+    dev_t dev;
+    ino_t ino;
+    int chr;    /* a character device */
+    char *name; /* NULL, or the last component of a file that does not exist */
+};
+
+static int out_id_get(const char *path, struct out_id *id)
+{
+    struct stat st;
+    memset(id, 0, sizeof(*id));
+    int rc = strcmp(path, "-") == 0 ? fstat(STDOUT_FILENO, &st) : stat(path, &st);
+    if (rc == 0) {
+        id->dev = st.st_dev;
+        id->ino = st.st_ino;
+        id->chr = S_ISCHR(st.st_mode);
+        return 0;
+    }
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? xstrndup(path, (size_t)(slash - path + (slash == path))) : xstrdup(".");
+    rc = stat(dir, &st);
+    free(dir);
+    if (rc)
+        return -1;
+    id->dev = st.st_dev;
+    id->ino = st.st_ino;
+    id->name = xstrdup(slash ? slash + 1 : path);
+    return 0;
+}
+
+int outfile_same(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0)
+        return 1;
+    struct out_id x = {0}, y = {0}, out = {0};
+    int same = 0;
+    if (out_id_get(a, &x) == 0 && out_id_get(b, &y) == 0) {
+        same = x.dev == y.dev && x.ino == y.ino && !x.name == !y.name &&
+               (!x.name || strcmp(x.name, y.name) == 0);
+        /* /dev/null twice is harmless; stdout twice is not */
+        if (same && x.chr && !(out_id_get("-", &out) == 0 && out.dev == x.dev && out.ino == x.ino))
+            same = 0;
+        free(out.name);
+    }
+    free(x.name);
+    free(y.name);
+    return same;
+}

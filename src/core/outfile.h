@@ -33,5 +33,11 @@ int outfile_open_stream(struct outfile *o, const char *path, int allow_stdout);
  * With `failed`, or on any error, the temporary file is removed and the
  * target is left as it was. Releases o. */
 int outfile_close(struct outfile *o, int failed);
+/* 1 when two output paths name one file: the same string, or the same
+ * device and inode (a link, ./name; "-" is stdout, so is /dev/stdout); a
+ * file not yet made by its directory's device and inode and its name. Two
+ * other names of one character device that is not stdout (/dev/null by a
+ * link) are not one output: nothing written there is read back. */
+int outfile_same(const char *a, const char *b);
 
 #endif

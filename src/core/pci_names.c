@@ -2,6 +2,7 @@
 #include "pci_names.h"
 
 #include <errno.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,11 +97,24 @@ static void PCI_PRINTF(1, 2) lib_debug(char *msg, ...)
     (void)msg;
 }
 
-/* only allocation failures reach it during name lookups */
+/* libpci calls its error hook, which must not return, for a pci.ids it
+ * cannot parse ("Parse error at ..., line N"; it has closed the file by
+ * then): while the list loads that is a fact's reason, not the end of the
+ * run (issue 30), so the hook jumps back to pci_names_open. Elsewhere only
+ * an allocation failure reaches it. */
+static sigjmp_buf lib_load_jmp;
+static int lib_loading;
+
 static void PCI_PRINTF(1, 2) PCI_NONRET lib_error(char *msg, ...)
 {
     va_list ap;
     va_start(ap, msg);
+    if (lib_loading) {
+        vsnprintf(lib_msg, sizeof(lib_msg), msg, ap);
+        va_end(ap);
+        lib_msg[strcspn(lib_msg, "\n")] = '\0';
+        siglongjmp(lib_load_jmp, 1);
+    }
     fputs("rocm-vla-doctor: libpci: ", stderr);
     vfprintf(stderr, msg, ap);
     fputc('\n', stderr);
@@ -136,11 +150,23 @@ struct pci_names *pci_names_open(void)
     pn->pacc->id_lookup_mode = 0;
     pci_set_name_list_path(pn->pacc, host, 1);
     lib_msg[0] = '\0';
-    if (!pci_load_name_list(pn->pacc)) {
+    volatile int loaded = 0;
+    lib_loading = 1;
+    if (sigsetjmp(lib_load_jmp, 0) == 0)
+        loaded = pci_load_name_list(pn->pacc);
+    else /* refused mid-parse: the half-built list goes with the context */
+        lib_msg[sizeof(lib_msg) - 1] = '\0';
+    lib_loading = 0;
+    if (!loaded) {
         /* built on the heap, then cut to the reason's size: a path and a
          * message may be longer together than the reason holds */
-        char *why = xasprintf("libpci cannot read %s: %s", pn->source,
-                              lib_msg[0] ? lib_msg : "no reason given");
+        /* libpci names the file by its host path; the reason names it
+         * as the root has it */
+        const char *at = strstr(lib_msg, host);
+        char *why = at ? xasprintf("libpci cannot read %s: %.*s%s%s", pn->source,
+                                   (int)(at - lib_msg), lib_msg, pn->source, at + strlen(host))
+                       : xasprintf("libpci cannot read %s: %s", pn->source,
+                                   lib_msg[0] ? lib_msg : "no reason given");
         snprintf(pn->why, sizeof(pn->why), "%s", why);
         free(why);
     }

@@ -12,6 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "children.h"
+#include "util.h"
+
 #define TMPDIRS_MAX 4
 #define TMPFILES_MAX 64   /* every output option of one command at once, many times over */
 #define TMPDIRS_DEPTH 128 /* deeper trees are left (a snapshot is far flatter) */
@@ -173,6 +176,7 @@ static void say_interrupted(int sig, struct removed r)
 static void on_signal(int sig)
 {
     int saved = errno;
+    children_end_all(); /* the probes' children first: they hold the files */
     int mine = getpid() == owner;
     struct removed r = remove_all_counted();
     if (mine)
@@ -306,4 +310,15 @@ void tmpdirs_forget(const char *dir)
 void tmpdirs_set_step(const char *step)
 {
     step_name = step;
+}
+
+char *tmpdirs_template(const char *stem)
+{
+    const char *base = getenv("TMPDIR");
+    if (!base || base[0] != '/')
+        base = "/tmp";
+    size_t bl = strlen(base);
+    while (bl > 1 && base[bl - 1] == '/')
+        bl--;
+    return xasprintf("%.*s/%sXXXXXX", (int)bl, base, stem);
 }

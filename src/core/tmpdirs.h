@@ -36,6 +36,9 @@ const char *tmpdirs_signal_name(int sig);
  * installs the handlers on first use. tmpl (an absolute path) or NULL with
  * errno, as mkdtemp. */
 char *tmpdirs_make(char *tmpl);
+/* "$TMPDIR/<stem>XXXXXX" (/tmp when TMPDIR is unset or not absolute), for
+ * tmpdirs_make; allocated */
+char *tmpdirs_template(const char *stem);
 /* dir was removed (or handed over): forget it */
 void tmpdirs_forget(const char *dir);
 

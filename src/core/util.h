@@ -30,6 +30,29 @@ const char *user_file_strerror(int rc); /* rc: -errno or -USER_FILE_NOT_REGULAR 
 /* str_sanitize() and the other escapers: one per output format */
 #include "escape.h"
 
+/* a + b for counters (both >= 0) read from the machine: held at INT64_MAX
+ * instead of wrapping (two "ue: 9223372036854775807" blocks gave -2), *sat
+ * set when it was (issue 30); a negative operand counts as 0 */
+static inline int64_t i64_add_sat(int64_t a, int64_t b, int *sat)
+{
+    a = a < 0 ? 0 : a;
+    b = b < 0 ? 0 : b;
+    if (a > INT64_MAX - b) {
+        *sat = 1;
+        return INT64_MAX;
+    }
+    return a + b;
+}
+/* a kernel's unsigned 64-bit counter as a signed one, held at INT64_MAX */
+static inline int64_t i64_from_u64_sat(uint64_t v, int *sat)
+{
+    if (v > (uint64_t)INT64_MAX) {
+        *sat = 1;
+        return INT64_MAX;
+    }
+    return (int64_t)v;
+}
+
 /* seconds on the monotonic clock, for durations */
 double util_mono_s(void);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/outfile.h"
 #include "../core/util.h"
 #include "trace_hsa.h"
 
@@ -90,28 +91,38 @@ static void atfork_register(void)
     pthread_atfork(fork_prepare, fork_release, fork_release);
 }
 
+/* the trace is written through a temporary file renamed into place when
+ * the run ends (outfile.h, issue 30): an interrupted run leaves the old file
+ * or none, never a header alone. The GPU children append to the same
+ * descriptor; only the process that opened it renames. */
+static struct outfile tout;
+static pid_t owner;
+
 int gpu_trace_open(const char *path, char *why, size_t why_n)
 {
     gpu_trace_close();
     pthread_once(&atfork_once, atfork_register);
-    int f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-    if (f < 0) {
-        snprintf(why, why_n, "cannot write the GPU trace '%s': %s", path, strerror(errno));
+    if (outfile_open(&tout, path, 0)) {
+        snprintf(why, why_n, "cannot write the GPU trace '%s' (see above)", path);
         return -1;
     }
+    int f = fileno(tout.f);
+    int fl = fcntl(f, F_GETFL);
     static const char head[] =
         "# rocm-vla-doctor GPU call trace 1: pid, seq, start ms, duration us, library, "
         "call(arguments), result\n"
         "# pointers are ids (dN device, mN managed, hN pinned host, pN other) with +offset; "
         "output buffers are not printed (but hsa_agent_get_info's value and an Lt attribute's, "
         "decoded); host, user and home names are replaced\n";
-    if (write(f, head, sizeof(head) - 1) != (ssize_t)(sizeof(head) - 1)) {
+    if (fl < 0 || fcntl(f, F_SETFL, fl | O_APPEND) < 0 ||
+        write(f, head, sizeof(head) - 1) != (ssize_t)(sizeof(head) - 1)) {
         snprintf(why, why_n, "cannot write the GPU trace '%s': %s", path, strerror(errno));
-        close(f);
+        outfile_close(&tout, 1);
         return -1;
     }
     who();
     fd = f;
+    owner = getpid();
     t0 = util_mono_s();
     seq = lines = 0;
     nallocs = nseen = 0;
@@ -119,11 +130,25 @@ int gpu_trace_open(const char *path, char *why, size_t why_n)
     return 0;
 }
 
+static void trace_end(int failed)
+{
+    if (fd < 0)
+        return;
+    if (getpid() == owner)
+        outfile_close(&tout, failed);
+    else
+        close(fd); /* a child: the parent renames */
+    fd = -1;
+}
+
 void gpu_trace_close(void)
 {
-    if (fd >= 0)
-        close(fd);
-    fd = -1;
+    trace_end(0);
+}
+
+void gpu_trace_abort(void)
+{
+    trace_end(1);
 }
 
 void gpu_trace_begin(struct gpu_trace_call *c, const char *lib, const char *fn)

@@ -30,6 +30,8 @@
 int gpu_trace_open(const char *path, char *why, size_t why_n);
 int gpu_trace_on(void);
 void gpu_trace_close(void);
+/* a run that failed: the temporary file is removed, the target left as it was */
+void gpu_trace_abort(void);
 
 enum gpu_trace_kind {
     GT_INT,       /* signed integer by value */

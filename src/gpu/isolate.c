@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/children.h"
 #include "../core/fact_wire.h"
 
 static int child_fd = -1; /* facts pipe, in the child only */
@@ -201,6 +202,7 @@ void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s)
         child_main(p, ctx, fp[1], ep[1]);
     }
     setpgid(pid, pid); /* also here: no race with the child's own call */
+    children_add(pid);
     if (after_fork_fn) {
         void (*fn)(void *) = after_fork_fn;
         after_fork_fn = NULL;
@@ -252,6 +254,7 @@ void isolate_run(const struct probe *p, struct probe_ctx *ctx, double budget_s)
     if (!exited && !stuck)
         reap(pid, &wstatus, 0);
     kill(-pid, SIGKILL); /* anything left in the child's group */
+    children_forget(pid);
     char *stuck_state = stuck ? stuck_child_state(pid) : NULL;
     close(fp[0]);
     close(ep[0]);

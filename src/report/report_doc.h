@@ -25,7 +25,7 @@ int report_markdown_write(FILE *f, const struct diff_doc *d, int redact);
  * with --redact */
 #define REPORT_REDACT_MD 1
 #define REPORT_REDACT_HTML 2
-#define REPORT_REDACT_WORDS (2 + DOC_GPUS_REDACTED)
+#define REPORT_REDACT_WORDS (3 + DOC_GPUS_REDACTED)
 /* the GPU serials (gpu.<i>.serial) hidden with them, of GPUs 0..this-1 */
 #define DOC_GPUS_REDACTED 64
 /* the words redact_text hides in this report (the host's and the user's

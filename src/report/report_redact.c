@@ -10,6 +10,8 @@
 
 #include "../core/util.h"
 
+static char short_host[256]; /* the first label of a full host name */
+
 size_t report_redact_words(const struct diff_doc *d, struct redact_word w[REPORT_REDACT_WORDS])
 {
     size_t n = 0;
@@ -17,16 +19,22 @@ size_t report_redact_words(const struct diff_doc *d, struct redact_word w[REPORT
      * machine has) */
     const char *host = doc_host(d, "hostname"), *user = doc_str(d, "user.name");
     if (host)
-        w[n++] = (struct redact_word){host, "<host>"};
+        w[n++] = (struct redact_word){host, "<host>", 1};
+    /* a full name (grace.corp.example.org) hides its first label too */
+    const char *dot = host ? strchr(host, '.') : NULL;
+    if (dot && dot - host >= 2 && (size_t)(dot - host) < sizeof(short_host)) {
+        snprintf(short_host, sizeof(short_host), "%.*s", (int)(dot - host), host);
+        w[n++] = (struct redact_word){short_host, "<host>", 1};
+    }
     if (user && strcmp(user, "root"))
-        w[n++] = (struct redact_word){user, "<user>"};
+        w[n++] = (struct redact_word){user, "<user>", 0};
     /* a board serial names one machine as well as its host name does */
     for (int i = 0; i < DOC_GPUS_REDACTED; i++) {
         char name[32];
         snprintf(name, sizeof(name), "gpu.%d.serial", i);
         const char *s = doc_str(d, name);
         if (s && strlen(s) >= 4) /* a short one would cut ordinary words */
-            w[n++] = (struct redact_word){s, "<serial>"};
+            w[n++] = (struct redact_word){s, "<serial>", 0};
     }
     return n;
 }

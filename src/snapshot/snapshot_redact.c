@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -318,6 +319,11 @@ static int word_char(char c)
            c == '-';
 }
 
+static int alnum_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 /* where a path component ends */
 static int path_end(char c)
 {
@@ -354,13 +360,21 @@ char *redact_text(const char *s, const struct redact_word *w, size_t n)
             p += k;
             continue;
         }
+        /* a name wherever it stands outside a longer alphanumeric run
+         * (/data/grace-scratch, lab-pc10_tools), in any case (GRACE), and a
+         * host's name with the domain after it (issue 30) */
         int hit = 0;
-        for (size_t i = 0; i < n && !hit && (p == s || !word_char(p[-1])); i++) {
+        for (size_t i = 0; i < n && !hit && (p == s || !alnum_char(p[-1])); i++) {
             size_t len = w[i].word ? strlen(w[i].word) : 0;
-            if (len < 2 || strncmp(p, w[i].word, len) || word_char(p[len]))
+            if (len < 2 || strncasecmp(p, w[i].word, len) || alnum_char(p[len]))
                 continue;
             strbuf_adds(&out, w[i].as);
             p += len;
+            while (w[i].domain && p[0] == '.' && alnum_char(p[1])) {
+                p++;
+                while (alnum_char(*p) || *p == '-')
+                    p++;
+            }
             hit = 1;
         }
         if (!hit)

@@ -27,14 +27,17 @@ char *redact_dpkg_status(const char *text);
 int redact_dpkg_keep(const char *package);
 
 /* Free text on its way into something shared (the markdown summary): each
- * whole-word occurrence of a word in w (the host's name, a user's name;
- * words shorter than 2 characters are left alone) becomes its stand-in,
+ * occurrence of a word in w (the host's name, a user's name; words shorter
+ * than 2 characters are left alone) that no letter or digit touches, in any
+ * case, becomes its stand-in (with `domain`, the .label.label after it
+ * too: the host's full name),
  * and a home directory (/home/NAME, /var/home/NAME, /root) becomes "~",
  * so that /home/alice/venv/bin/python reads ~/venv/bin/python. Returns a new
  * string (caller frees). */
 struct redact_word {
     const char *word;
     const char *as;
+    int domain; /* a host name: its domain goes with it */
 };
 char *redact_text(const char *s, const struct redact_word *w, size_t n);
 

@@ -605,15 +605,9 @@ static int check_links(struct unpacker *u)
 
 static char *make_private_dir(void)
 {
-    const char *base = getenv("TMPDIR");
-    if (!base || base[0] != '/')
-        base = "/tmp";
-    size_t bl = strlen(base);
-    while (bl > 1 && base[bl - 1] == '/')
-        bl--;
-    char *tmpl = xasprintf("%.*s/rocm-vla-doctor-snapshot.XXXXXX", (int)bl, base);
+    char *tmpl = tmpdirs_template("rocm-vla-doctor-snapshot.");
     if (!tmpdirs_make(tmpl)) { /* mode 0700; removed also when the run is killed */
-        error("cannot create a private directory in '%.*s': %s", (int)bl, base, strerror(errno));
+        error("cannot create a private directory %s: %s", tmpl, strerror(errno));
         free(tmpl);
         return NULL;
     }

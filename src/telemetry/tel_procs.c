@@ -123,10 +123,12 @@ static int scan_fdinfo(struct tel_sample *s, size_t *cap)
                 tel_proc_comm(pid, comm, sizeof(comm));
             struct tel_proc *p = tel_proc_add(s, cap, pid, gpu, comm);
             p->src = "fdinfo";
+            p->saturated |= fi.saturated;
+            /* sums of the machine's counters saturate (issue 30) */
             if (fi.vram_bytes >= 0)
-                p->vram_bytes = (p->vram_bytes < 0 ? 0 : p->vram_bytes) + fi.vram_bytes;
+                p->vram_bytes = i64_add_sat(p->vram_bytes, fi.vram_bytes, &p->saturated);
             if (fi.engine_ns >= 0)
-                p->engine_ns = (p->engine_ns < 0 ? 0 : p->engine_ns) + fi.engine_ns;
+                p->engine_ns = i64_add_sat(p->engine_ns, fi.engine_ns, &p->saturated);
         }
         strlist_release(&fds);
     }
@@ -198,13 +200,14 @@ static void scan_kfd(struct tel_sample *s, size_t *cap)
                 tel_proc_comm(pid, comm, sizeof(comm));
             struct tel_proc *p = tel_proc_add(s, cap, pid, gpu, comm);
             /* compute allocations (KFD) are not in fdinfo's drm-memory-vram */
+            int64_t kb = i64_from_u64_sat(bytes, &p->saturated);
             if (!p->src) {
                 p->src = "kfd";
-                p->vram_bytes = (int64_t)bytes;
+                p->vram_bytes = kb;
             } else {
                 p->src = "fdinfo+kfd";
-                if ((int64_t)bytes > p->vram_bytes)
-                    p->vram_bytes = (int64_t)bytes;
+                if (kb > p->vram_bytes)
+                    p->vram_bytes = kb;
             }
         }
         strlist_release(&files);
@@ -250,7 +253,8 @@ void tel_proc_describe(const struct tel_sample *s, int gpu, struct strbuf *out)
             strbuf_addf(out, ", %.1f GiB VRAM", (double)p->vram_bytes / (1024.0 * 1024 * 1024));
         if (p->busy_pct >= 0)
             strbuf_addf(out, ", %.0f%% busy", p->busy_pct);
-        strbuf_addf(out, ", %s)", p->src ? p->src : "?");
+        strbuf_addf(out, ", %s%s)", p->src ? p->src : "?",
+                    p->saturated ? ", counters saturated at 2^63-1" : "");
     }
     if (!n && gpu >= 0 && (size_t)gpu < s->ngpu && s->gpus[gpu].procs_why[0]) {
         strbuf_addf(out, "users: ? (%s)", s->gpus[gpu].procs_why);

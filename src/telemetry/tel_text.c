@@ -170,12 +170,9 @@ int tel_fdinfo_parse(const char *text, struct tel_fdinfo *out)
             char *end;
             errno = 0;
             unsigned long long ns = strtoull(v, &end, 10);
-            if (end != v && !errno && !strcmp(end, " ns") && ns <= (uint64_t)INT64_MAX) {
-                if (out->engine_ns < 0)
-                    out->engine_ns = 0;
-                if ((uint64_t)out->engine_ns + ns <= (uint64_t)INT64_MAX)
-                    out->engine_ns += (int64_t)ns;
-            }
+            if (end != v && (!errno || errno == ERANGE) && !strcmp(end, " ns"))
+                out->engine_ns = i64_add_sat(out->engine_ns, i64_from_u64_sat(ns, &out->saturated),
+                                             &out->saturated);
         } else if (!strcmp(line, "drm-resident-vram")) {
             vram[VRAM_RESIDENT] = size_value(v);
         } else if (!strcmp(line, "drm-memory-vram")) {

@@ -61,6 +61,7 @@ struct tel_proc {
     int64_t engine_ns;  /* drm-engine-* summed; -1 unknown (KFD) */
     double busy_pct;    /* engine time over wall time since the last sample; <0 unknown */
     const char *src;    /* "fdinfo", "kfd", "NVML compute", "NVML graphics" */
+    int saturated;      /* a sum passed INT64_MAX and is held there */
 };
 
 struct tel_sample {
@@ -150,6 +151,7 @@ struct tel_fdinfo {
     uint64_t client_id;
     int has_client_id;
     int64_t vram_bytes, engine_ns;
+    int saturated; /* the engines' sum passed INT64_MAX and is held there */
 };
 int tel_fdinfo_parse(const char *text, struct tel_fdinfo *out);
 

@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r = redact_dpkg_status(passwd);
     free(r);
     redact_dpkg_keep(u);
-    struct redact_word w[] = {{u, "<user>"}, {group ? group : "host", "<host>"}};
+    struct redact_word w[] = {{u, "<user>", 0}, {group ? group : "host", "<host>", 1}};
     r = redact_text(passwd, w, 2);
     free(r);
     free(passwd);

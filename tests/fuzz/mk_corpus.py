@@ -371,7 +371,7 @@ def targets_of(harness):
 
 for h in ("gpu_sysfs", "kfd_topology", "host_text", "kernel_log", "groupdb", "dpkg_status", "ras",
           "partition", "virt",
-          "python_answer", "host_settings"):
+          "python_answer", "host_settings", "pci_ids", "xgmi"):
     reset(h)
     fixture, targets = targets_of(h)
     for i, t in enumerate(targets):
@@ -487,6 +487,52 @@ out("gpu_metrics", "fdinfo-5_15",
 out("gpu_metrics", "fdinfo-resident",
     "drm-driver:\tamdgpu\ndrm-pdev:\t0000:03:00.0\ndrm-total-vram:\t3 GiB\n"
     "drm-shared-vram:\t1 GiB\ndrm-resident-vram:\t2 GiB\ndrm-memory-vram:\t2097152 KiB\n")
+
+# ---- issue 30's harnesses ---------------------------------------------------
+# pci_ids: what libpci refuses (a line it cannot parse, a device before any
+# vendor), what it reads (a subsystem line, a class list)
+for i, (data, name) in enumerate([
+        (b"1002  AMD\n\t74a1  MI300X\nzzzz not a pci.ids line\n", "parse_error"),
+        (b"\t74a1  a device before any vendor\n", "no_vendor"),
+        (b"1002  AMD\n\t74a1  MI300X\n\t\t1002 74a1  MI300X OAM\n", "subsystem"),
+        (b"C 03  Display controller\n\t00  VGA\n1002  AMD\n", "classes"),
+        (b"1002  AMD\n\t74a1  " + b"x" * 5000 + b"\n", "long_name")]):
+    out("pci_ids", "%02d-%s" % (1 + i, name), b"\0" + data)
+# xgmi: a duplicated link to one peer, a disabled one, a link to itself, to
+# a node that is no GPU, numbers past 64 bits
+XL = ("type 11\nversion_major 0\nversion_minor 0\nnode_from 2\nnode_to %s\nweight 15\n"
+      "min_latency 0\nmax_latency 0\nmin_bandwidth 50000\nmax_bandwidth %s\n"
+      "recommended_transfer_size 0\nflags %s\n")
+for i, (k, args, name) in enumerate([
+        (1, ("3", "50000", "1"), "duplicate_of_link_2"), (2, ("4", "50000", "0"), "disabled"),
+        (0, ("2", "50000", "1"), "self"), (0, ("0", "50000", "1"), "cpu_node"),
+        (3, ("99999999999999999999", "18446744073709551615", "1"), "huge")]):
+    out("xgmi", "%02d-%s" % (4 + i, name), bytes([k]) + (XL % args).encode())
+reset("torch_answer")
+# torch_answer: stdout NUL stderr NUL mode (bit 0: the child failed, bit 1:
+# the doctor's shared actions are there)
+for i, (f, mode, name) in enumerate([("cuda", 2, "cuda"), ("rocm", 0, "rocm"), ("nan", 2, "nan")]):
+    js = read("tests/fake/torch/%s.sh" % f).split(b"<<'J'\n", 1)[1].split(b"\nJ\n", 1)[0]
+    out("torch_answer", "%02d-%s" % (i, name), js + b"\0\0" + bytes([mode]))
+out("torch_answer", "03-nogpu", read("tests/fake/torch/nogpu.sh").split(b"echo '", 1)[1]
+    .rsplit(b"'", 1)[0] + b"\0\0\x00")
+out("torch_answer", "04-failed", b"\0Traceback\nImportError: libamdhip64.so\n\0\x01")
+out("torch_answer", "05-long_line", b"\0" + b"x" * 20000 + b"\n\0\x01")
+out("torch_answer", "06-NaN_literal", b'{"numerics": {"cosine": NaN}}\0\0\x00')
+out("torch_answer", "07-range", b'{"torch": "2", "gpu_count": 1e300, "peak_memory_bytes": -1e300, '
+    b'"numerics": {"cosine": 1e999, "max_error": 1, "max_abs_fp32": 0}}\0\0\x02')
+# fdinfo: the kernels' forms and sums that would pass 2^63-1
+reset("fdinfo")
+out("fdinfo", "00-amdgpu",
+    "pos:\t0\nflags:\t02100002\ndrm-driver:\tamdgpu\ndrm-client-id:\t42\n"
+    "drm-pdev:\t0000:86:00.0\ndrm-memory-vram:\t1048576 KiB\ndrm-engine-gfx:\t2000000000 ns\n"
+    "drm-engine-capacity-gfx:\t2\n")
+out("fdinfo", "01-saturate",
+    "drm-driver:\tamdgpu\ndrm-engine-gfx:\t9223372036854775807 ns\n"
+    "drm-engine-compute:\t9223372036854775807 ns\ndrm-engine-dma:\t99999999999999999999 ns\n")
+out("fdinfo", "02-5_15", "pos:\t0\npdev:\t0000:0c:00.0\nvram mem:\t524288 kB\n")
+out("fdinfo", "03-sizes", "drm-driver:\tamdgpu\ndrm-total-vram:\t9999999999999 GiB\n"
+    "drm-resident-vram:\t-5 KiB\ndrm-memory-vram:\tlots\n")
 
 # ---- diff: two reports NUL-separated ----------------------------------------
 if len(sys.argv) > 1:

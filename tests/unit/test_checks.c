@@ -883,6 +883,17 @@ static void test_fix_render(void)
     CHECK(v && v->fix_parts.say &&
           strstr(v->fix_parts.say, "(the commands are left out: rocm.series is unknown here)"));
     fix_done(&r, &cs, &fs);
+    /* a fact holding a tab (bash's $'...' form is other syntax under dash,
+     * busybox sh and zsh, issue 30): its command is left out and named */
+    fix_run(0, 1, "6.2\t'; echo X #", &v, &r, &cs, &fs);
+    CHECK(v && v->fix_parts.run.n == 1);
+    if (v && v->fix_parts.run.n == 1)
+        CHECK_STR(v->fix_parts.run.v[0], "rocminfo");
+    CHECK(v && v->fix_parts.say &&
+          strstr(v->fix_parts.say, "(left out: rocm.series holds a control or invisible "
+                                   "character, which a shell command cannot carry safely)"));
+    CHECK(v && v->fix && !strstr(v->fix, "`sudo apt"));
+    fix_done(&r, &cs, &fs);
 }
 
 /* the words of a per-GPU result (checks_gpus.c): ranges, statuses by

@@ -208,9 +208,29 @@ static void test_shell_word(void)
     check_word("x; rm -rf /", "'x; rm -rf /'");
     check_word("$(id)`id`", "'$(id)`id`'");
     check_word("it's", "'it'\\''s'");
-    check_word("a\nb", "$'a\\x0ab'");
-    check_word("t\tq'\\", "$'t\\x09q\\'\\\\'");
-    check_word("\x7f", "$'\\x7f'");
+    check_word("=ls", "'=ls'"); /* zsh reads an unquoted =ls as /usr/bin/ls */
+    check_word("-5", "-5");
+    check_word("back\\slash", "'back\\slash'");
+    /* POSIX form only (issue 30): what no quote carries safely is refused */
+    const char *refused[] = {"a\nb",
+                             "t\tq'\\",
+                             "\x7f",
+                             "x\rY",
+                             "\xff",
+                             "\xc0\x80",
+                             "a\xe2\x80\xae"
+                             "b",
+                             "\xc2\x9b",
+                             "zw\xe2\x80\x8b",
+                             "-rf",
+                             "--x=1"};
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        struct strbuf sb = STRBUF_INIT;
+        CHECK(shell_word(&sb, refused[i]) == -1 && sb.len == 0);
+        CHECK(shell_word_refusal(refused[i]) != NULL);
+        strbuf_release(&sb);
+    }
+    CHECK(shell_word_refusal("linux-modules-extra-6.8.0") == NULL);
     check_word("caf\xc3\xa9", "'caf\xc3\xa9'");
 }
 

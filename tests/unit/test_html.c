@@ -125,7 +125,7 @@ static void test_strip(void)
 
 static void test_redact(void)
 {
-    struct redact_word w[] = {{"node07", "<host>"}, {"alice", "<user>"}, {"x", "<no>"}};
+    struct redact_word w[] = {{"node07", "<host>", 0}, {"alice", "<user>", 0}, {"x", "<no>", 0}};
     char *r = redact_text("alice@node07: /home/alice/venv/bin/python, /root/.cache, "
                           "/var/home/bob/x, node070 malice /srv/root/a x",
                           w, 3);
@@ -133,6 +133,15 @@ static void test_redact(void)
     free(r);
     r = redact_text("", w, 3);
     CHECK_STR(r, "");
+    free(r);
+    /* every form of a name (issue 30): any case, next to - _ . /, and a
+     * host's full name with its domain; never inside a longer run */
+    struct redact_word g[] = {{"grace", "<user>", 0}, {"lab-pc10", "<host>", 1}};
+    r = redact_text("grace GRACE /data/grace-scratch lab-pc10_tools LAB-PC10.corp.example.org: "
+                    "graceful lab-pc100 x_grace_y",
+                    g, 2);
+    CHECK_STR(r, "<user> <user> /data/<user>-scratch <host>_tools <host>: graceful lab-pc100 "
+                 "x_<user>_y");
     free(r);
     r = redact_text("/home/ and /home and /rootfs", NULL, 0);
     CHECK_STR(r, "/home/ and /home and /rootfs");

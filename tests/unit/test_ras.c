@@ -158,6 +158,14 @@ static void test_probe(void)
     CHECK(fint("gpu.0.ras_pages_retired") == -999);
     CHECK(strstr(reason("gpu.0.ras_pages_retired"), "line 2") != NULL);
 
+    /* two blocks at 2^63-1: the sums saturate (a signed sum gave -2) */
+    put(DEV "/ras/umc_err_count", "ue: 9223372036854775807\nce: 9223372036854775807\n");
+    put(DEV "/ras/gfx_err_count", "ue: 9223372036854775807\nce: 0\n");
+    probe();
+    CHECK(fint("gpu.0.ras_ue") == INT64_MAX && fint("gpu.0.ras_ce") == INT64_MAX);
+    const struct fact *sf = fact_get(&fs, "gpu.0.ras_ue");
+    CHECK(sf && sf->source && strstr(sf->source, "held there"));
+
     /* no bad-page file, no module parameter */
     tree_fresh("ras");
     put(DEV "/ras/umc_err_count", "ue: 0\nce: 0\n");

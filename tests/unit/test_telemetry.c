@@ -115,7 +115,15 @@ static void test_fdinfo(void)
     CHECK_STR(f.pdev, "0000:86:00.0");
     CHECK(f.has_client_id && f.client_id == 42);
     CHECK(f.vram_bytes == 1073741824LL);
-    CHECK(f.engine_ns == 2500000000LL); /* capacity is not time */
+    CHECK(f.engine_ns == 2500000000LL && !f.saturated); /* capacity is not time */
+    /* engines whose sum passes 2^63-1 (or one past 2^64): held, and said so */
+    CHECK(tel_fdinfo_parse("drm-driver:\tamdgpu\ndrm-engine-gfx:\t9223372036854775807 ns\n"
+                           "drm-engine-compute:\t9223372036854775807 ns\n",
+                           &f) == 0);
+    CHECK(f.engine_ns == INT64_MAX && f.saturated);
+    CHECK(tel_fdinfo_parse("drm-driver:\tamdgpu\ndrm-engine-gfx:\t99999999999999999999 ns\n", &f) ==
+          0);
+    CHECK(f.engine_ns == INT64_MAX && f.saturated);
     /* no kernel prints amd-memory-vram (amdgpu's own keys are
      * amd-memory-visible-vram, amd-evicted-vram, amd-requested-vram) */
     CHECK(tel_fdinfo_parse("drm-driver:\tamdgpu\namd-memory-vram:\t4096 KiB\n", &f) == 0);
@@ -278,6 +286,21 @@ static void test_sampler(void)
     CHECK(!s.gpus[0].throttle_known);
     CHECK_STR(s.gpus[0].throttle_why, "gpu_metrics format 1.10 unknown (120 bytes)");
     CHECK(!s.gpus[0].src[TEL_ENERGY_J]);
+    tel_sample_release(&s);
+    /* a second client whose engine time would wrap the process's sum
+     * (issue 30): held at 2^63-1, and the description says so */
+    put_file(root, "/proc/4242/fdinfo/7",
+             "drm-driver:\tamdgpu\ndrm-client-id:\t8\n"
+             "drm-pdev:\t" GPU_BDF "\ndrm-engine-gfx:\t9223372036854775807 ns\n");
+    tel_sample(t, &s);
+    for (size_t i = 0; i < s.nproc; i++)
+        if (s.procs[i].pid == 4242) {
+            CHECK(s.procs[i].engine_ns == INT64_MAX && s.procs[i].saturated);
+            struct strbuf d = STRBUF_INIT;
+            tel_proc_describe(&s, 0, &d);
+            CHECK(d.buf && strstr(d.buf, "saturated"));
+            strbuf_release(&d);
+        }
     tel_sample_release(&s);
     tel_close(t);
     strlist_release(&bdfs);

@@ -77,6 +77,7 @@ int main(void)
     io_link(2, 2, xgmi, 4, 25000, enabled);
     io_link(3, 0, xgmi, 2, 50000, enabled);
     io_link(3, 1, xgmi, 4, 50000, 0);
+    io_link(3, 2, xgmi, 2, 50000, enabled); /* a duplicate of link 0: one peer */
     io_link(4, 0, pcie, 0, 0, enabled);
     if (rootfs_init(root))
         return 2;
@@ -90,6 +91,8 @@ int main(void)
     CHECK((f = get("gpu.0.xgmi_links_slow", FACT_LIST)) && f->list.n == 1 &&
           strstr(f->list.v[0], "gpu.2 (25000 of 50000") != NULL);
     CHECK((f = get("gpu.0.xgmi_bw_min_mbs", FACT_INT)) && f->i == 25000);
+    /* distinct peers, not links (issue 30): the duplicate link to gpu.0
+     * does not hide the down one to gpu.2 */
     CHECK((f = get("gpu.1.xgmi_links", FACT_INT)) && f->i == 1);
     CHECK((f = get("gpu.1.xgmi_links_down", FACT_LIST)) && f->list.n == 1 &&
           strstr(f->list.v[0], "gpu.2 (KFD node 4)") != NULL);
