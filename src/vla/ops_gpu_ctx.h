@@ -242,6 +242,10 @@ void vgpu_shadow_set(struct vla_gpu *gp, int k, const float *y, size_t n, void *
 /* ops_gpu_skinny.c: the switch's default until an A/B keeps it on */
 #define VGPU_SKINNY_DEFAULT 0
 void vgpu_skinny_init(struct vla_gpu *gp);
+/* the kernel's grid for an [M, k] x [n, k]^T GEMM on sms multiprocessors at
+ * ctas blocks each: the splits of K (returned), the 64-column tiles and the
+ * K slice a split (a multiple of 64) */
+int vgpu_skinny_plan(int sms, int ctas, int n, int k, int *tiles, int *kslice);
 /* 0 when the split-K kernel ran C = A B^T (+ beta C), 1 when the call does
  * not fit it (or it is off) and the caller runs its own path */
 int vgpu_skinny(struct vla_gpu *gp, enum gpu_dtype t, enum gpu_dtype ct, int ta, int tb, int m,

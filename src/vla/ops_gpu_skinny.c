@@ -28,15 +28,17 @@ void vgpu_skinny_init(struct vla_gpu *gp)
 }
 
 /* splits of K (in SK_BK steps) so that tiles x splits is about the blocks
- * the device runs at once; each split keeps at least two stages of work */
-static int skinny_splits(struct vla_gpu *gp, int tiles, int K, int *kslice)
+ * the device runs at once (sms x ctas); each split keeps at least two
+ * stages of work, and no split is empty */
+int vgpu_skinny_plan(int sms, int ctas, int n, int k, int *tiles, int *kslice)
 {
-    int sms = gp->gridmax / 16, kb = (K + SK_BK - 1) / SK_BK;
-    int want = (sms * gp->skinny_ctas + tiles / 2) / tiles;
-    int s = want < 1 ? 1 : want > kb / 2 ? (kb / 2 > 0 ? kb / 2 : 1) : want;
+    int t = (n + SK_BN - 1) / SK_BN, kb = (k + SK_BK - 1) / SK_BK;
+    int want = (sms * ctas + t / 2) / t, most = kb / 2 > 0 ? kb / 2 : 1;
+    int s = want < 1 ? 1 : want > most ? most : want;
     int per = (kb + s - 1) / s; /* stages a split */
+    *tiles = t;
     *kslice = per * SK_BK;
-    return (kb + per - 1) / per; /* no empty split */
+    return (kb + per - 1) / per;
 }
 
 int vgpu_skinny(struct vla_gpu *gp, enum gpu_dtype t, enum gpu_dtype ct, int ta, int tb, int m,
@@ -47,10 +49,10 @@ int vgpu_skinny(struct vla_gpu *gp, enum gpu_dtype t, enum gpu_dtype ct, int ta,
         m < 1 || alpha != 1.0f || k % 8 || lda % 8 || ldb % 8 || (uintptr_t)A % 16 ||
         (uintptr_t)B % 16 || (ct != GPU_F32 && (ct != t || beta != 0.0f)))
         return 1;
-    int tiles = (n + SK_BN - 1) / SK_BN, kslice = 0;
+    int tiles = 0, kslice = 0;
+    int splits = vgpu_skinny_plan(gp->gridmax / 16, gp->skinny_ctas, n, k, &tiles, &kslice);
     if (tiles > SK_MAX_TILES)
         return 1;
-    int splits = skinny_splits(gp, tiles, k, &kslice);
     float *ws = NULL;
     unsigned *cnt = NULL;
     if (splits > 1) {
