@@ -13,34 +13,35 @@ static int plan(int sms, int ctas, int n, int k, int *tiles, int *kslice)
     return vgpu_skinny_plan(sms, ctas, n, k, tiles, kslice);
 }
 
+/* sms, ctas, n, k -> tiles, splits, kslice */
+static const int want[][7] = {
+    /* pi0's expert on 132 SMs, 2 blocks each: gate/up, down, [q; kv], o */
+    {132, 2, 8192, 1024, 128, 2, 512},
+    {132, 2, 1024, 4096, 16, 16, 256},
+    {132, 2, 2560, 1024, 40, 6, 192},
+    {132, 2, 1024, 2048, 16, 16, 128},
+    {132, 4, 8192, 1024, 128, 4, 256}, /* 4 blocks an SM: gate/up in 4 */
+    /* each side of the two-stage floor: one stage cannot split, two stay
+     * one split, four split in two */
+    {132, 2, 64, 64, 1, 1, 64},
+    {132, 2, 64, 128, 1, 1, 128},
+    {132, 2, 64, 256, 1, 2, 128},
+    /* tiles past the target: no split; a partial tile counts */
+    {132, 2, 65 * 264, 4096, 65 * 264 / 64 + 1, 1, 4096},
+    {132, 2, 200, 136, 4, 1, 192},
+};
+
 int main(void)
 {
     int t, ks, s;
-    /* pi0's expert on 132 SMs, 2 blocks each: gate/up, down, [q; kv], o */
-    s = plan(132, 2, 8192, 1024, &t, &ks);
-    CHECK(t == 128 && s == 2 && ks == 512);
-    s = plan(132, 2, 1024, 4096, &t, &ks);
-    CHECK(t == 16 && s == 16 && ks == 256);
-    s = plan(132, 2, 2560, 1024, &t, &ks);
-    CHECK(t == 40 && s == 6 && ks == 192);
-    s = plan(132, 2, 1024, 2048, &t, &ks);
-    CHECK(t == 16 && s == 16 && ks == 128);
-    /* at 4 blocks an SM the gate/up GEMM splits in 4 */
-    s = plan(132, 4, 8192, 1024, &t, &ks);
-    CHECK(t == 128 && s == 4 && ks == 256);
-    /* each side of the two-stage floor: K of one stage cannot split, of
-     * four splits at most in two */
-    s = plan(132, 2, 64, 64, &t, &ks);
-    CHECK(t == 1 && s == 1 && ks == 64);
-    s = plan(132, 2, 64, 128, &t, &ks);
-    CHECK(s == 1 && ks == 128);
-    s = plan(132, 2, 64, 256, &t, &ks);
-    CHECK(s == 2 && ks == 128);
-    /* tiles past the target: no split; a partial tile counts */
-    s = plan(132, 2, 65 * 264, 4096, &t, &ks);
-    CHECK(t == 65 * 264 / 64 + 1 && s == 1 && ks == 4096);
-    s = plan(132, 2, 200, 136, &t, &ks);
-    CHECK(t == 4 && s == 1 && ks == 192);
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        const int *w = want[i];
+        s = plan(w[0], w[1], w[2], w[3], &t, &ks);
+        if (t != w[4] || s != w[5] || ks != w[6])
+            fprintf(stderr, "plan(%d, %d, %d, %d): tiles %d, splits %d, kslice %d\n", w[0], w[1],
+                    w[2], w[3], t, s, ks);
+        CHECK(t == w[4] && s == w[5] && ks == w[6]);
+    }
     /* the invariants over a grid of shapes and device sizes */
     static const int sms[] = {1, 28, 108, 132, 304};
     int bad = 0, cases = 0;
