@@ -2,7 +2,7 @@
  * through the project's split-K weight-streaming kernel (kernels/vla_ops.hip
  * vla_gemm_skinny_*) instead of cuBLASLt: a denoising step's ~76 GEMMs of
  * 50 rows each spend their time streaming weights, which cuBLASLt's small-M
- * algorithms did at a fifth of copy bandwidth (about 10 us a GEMM for 2-5
+ * algorithms did at 20-50 % of copy bandwidth (about 10 us a GEMM for 2-5
  * us of bytes). Where it is switched on and the call fits (below), one
  * launch per GEMM; else the caller's path. ROCM_VLA_DOCTOR_SKINNY=1 / 0 sets
  * the switch (vla_gpu_set_skinny for the kernel tests' A/B);
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/util.h"
 #include "ops_gpu_ctx.h"
 
 #define SK_BN 64 /* a block's weight rows (VLA_SK_BN) */
@@ -23,8 +24,13 @@ void vgpu_skinny_init(struct vla_gpu *gp)
     const char *e = getenv("ROCM_VLA_DOCTOR_SKINNY");
     gp->skinny_on = e && *e ? strcmp(e, "0") != 0 : VGPU_SKINNY_DEFAULT;
     const char *c = getenv("ROCM_VLA_DOCTOR_SKINNY_CTAS");
-    int n = c && *c ? atoi(c) : 2;
-    gp->skinny_ctas = n >= 1 && n <= 16 ? n : 2;
+    char *end = NULL;
+    long n = c && *c ? strtol(c, &end, 10) : 2;
+    if (c && *c && (*end || n < 1 || n > 16)) {
+        warning("ROCM_VLA_DOCTOR_SKINNY_CTAS=%s is not a whole number from 1 to 16: using 2", c);
+        n = 2;
+    }
+    gp->skinny_ctas = (int)n;
 }
 
 /* splits of K (in SK_BK steps) so that tiles x splits is about the blocks
@@ -78,8 +84,10 @@ int vgpu_skinny(struct vla_gpu *gp, enum gpu_dtype t, enum gpu_dtype ct, int ta,
 
 int vla_gpu_set_skinny(struct vla_gpu *gp, int on)
 {
+    if (!gp->flash_hw) /* no kernel here: the switch keeps its state */
+        return -1;
     gp->skinny_on = on;
-    return gp->flash_hw ? 0 : -1;
+    return 0;
 }
 
 const char *vla_gpu_skinny(struct vla_gpu *gp, long long *calls)
