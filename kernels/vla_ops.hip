@@ -1253,3 +1253,202 @@ extern "C" __global__ void __launch_bounds__(128) vla_flash_attn_w_bf(VLA_FA_ARG
     VLA_FA_CALL(1, 8, 1)
 extern "C" __global__ void __launch_bounds__(128) vla_flash_attn_w_h(VLA_FA_ARGS)
     VLA_FA_CALL(0, 8, 1)
+
+// ---- split-K weight-streaming GEMM for a few rows (the denoising step) ---
+//
+// C[m, n] = sum_k A[m, k] W[n, k] for M <= 64 rows (a step's 50-51), A and W
+// 16-bit, row-major with leading dimensions lda / ldw. A step's weight GEMMs
+// took about 10 us each through cuBLASLt where their weights need 2-5 us at
+// copy bandwidth: with 50 rows the work is the weight stream, so this kernel
+// is shaped for bytes in flight, not for arithmetic. The earlier own
+// small-M kernel (PERFORMANCE-HISTORY.md, "own small-M GEMM") lost because
+// every block re-read and converted the whole fp32 activation, its down
+// GEMM had 32 blocks for 132 SMs, and its loads were synchronous; here:
+//  - a block takes 64 weight rows (4 warps x 16) of one K slice: the grid is
+//    tiles x splits (blockIdx.x = split * tiles + tile), the host picks the
+//    splits that fill the device (N 1024, K 4096: 16 tiles x 16 slices);
+//  - weights and A are streamed through a 3-stage cp.async pipeline of
+//    64-k chunks (16 KB a stage, 48 KB a block: two blocks an SM keep about
+//    64 KB of loads in flight), rows past M / N and k past K zero-filled by
+//    the copy itself (src-size 0), the 16-byte chunks XOR-swizzled by row so
+//    that ldmatrix reads hit every bank once;
+//  - the products on tensor cores: mma.sync m16n8k16 with the weight rows as
+//    the 16-row operand and the activation rows as the 8-column one (the
+//    8-row tiles past M are skipped warp-uniformly);
+//  - splits > 1: each block stores its fp32 partial in ws [splits, M, N],
+//    and the last block of a tile to arrive (a counter per tile, cnt, that
+//    it resets to 0 for the next launch or graph replay) sums the partials
+//    in split order (deterministic: no float atomics) and writes C: 16-bit
+//    (out16) or fp32 as sum + beta C.
+// The host (ops_gpu_skinny.c) checks M <= 64, K and both leading
+// dimensions multiples of 8, A and W 16-byte aligned, 128 threads. Only
+// CUDA sm_80+ has cp.async, ldmatrix and mma.sync: elsewhere (HIP, older
+// targets) the body is empty and the host never launches it (the
+// cuBLASLt / hipBLASLt / BLAS path runs).
+#define VLA_SK_BN 64     // weight rows (output columns) a block
+#define VLA_SK_BK 64     // k a pipeline stage
+#define VLA_SK_STAGES 3
+#define VLA_SK_TILE (64 * VLA_SK_BK) // 16-bit words of one 64-row tile of a stage
+
+#if defined(RVD_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+__device__ inline unsigned vla_sk_saddr(const void *p)
+{
+    unsigned a;
+    asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p));
+    return a;
+}
+
+// row r's 16-byte chunk c of a 64 x 64 tile, swizzled
+__device__ inline int vla_sk_off(int r, int c)
+{
+    return r * VLA_SK_BK + ((c ^ (r & 7)) << 3);
+}
+
+// one stage: 512 chunks of W and 512 of A, 4 + 4 a thread
+__device__ inline void vla_sk_load(rvd_u16 *ws, rvd_u16 *as, const rvd_u16 *W, long ldw,
+                                   const rvd_u16 *A, long lda, int M, int N, int n0, int k0,
+                                   int kend, int t)
+{
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+        int i = t + 128 * u, r = i >> 3, c = i & 7, k = k0 + c * 8;
+        int okw = n0 + r < N && k < kend, oka = r < M && k < kend;
+        const rvd_u16 *gw = okw ? W + (long)(n0 + r) * ldw + k : W;
+        const rvd_u16 *ga = oka ? A + (long)r * lda + k : A;
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(
+                         vla_sk_saddr(ws + vla_sk_off(r, c))),
+                     "l"(gw), "r"(okw ? 16 : 0));
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(
+                         vla_sk_saddr(as + vla_sk_off(r, c))),
+                     "l"(ga), "r"(oka ? 16 : 0));
+    }
+    asm volatile("cp.async.commit_group;");
+}
+
+__device__ inline void vla_sk_ldm4(unsigned *r, const rvd_u16 *p)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(vla_sk_saddr(p)));
+}
+
+__device__ inline float vla_sk_ldcg(const float *p)
+{
+    float v;
+    asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v) : "l"(p));
+    return v;
+}
+
+template <int BF>
+__device__ inline void vla_sk_body(const rvd_u16 *A, long lda, const rvd_u16 *W, long ldw, int M,
+                                   int N, int K, int kslice, float beta, void *C, long ldc,
+                                   int out16, float *ws, unsigned *cnt)
+{
+    __shared__ __align__(128) rvd_u16 sw[VLA_SK_STAGES][VLA_SK_TILE];
+    __shared__ __align__(128) rvd_u16 sa[VLA_SK_STAGES][VLA_SK_TILE];
+    const int t = (int)threadIdx.x, lane = t & 31, w = t >> 5, g = lane >> 2, q = lane & 3;
+    const int tiles = (N + VLA_SK_BN - 1) / VLA_SK_BN, splits = (int)gridDim.x / tiles;
+    const int tile = (int)blockIdx.x % tiles, split = (int)blockIdx.x / tiles;
+    const int n0 = tile * VLA_SK_BN, kb0 = split * kslice;
+    const int kend = kb0 + kslice < K ? kb0 + kslice : K;
+    const int nk = kend > kb0 ? (kend - kb0 + VLA_SK_BK - 1) / VLA_SK_BK : 0;
+    float acc[8][4];
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+            acc[j][e] = 0.0f;
+#pragma unroll
+    for (int s = 0; s < VLA_SK_STAGES - 1; s++) {
+        if (s < nk)
+            vla_sk_load(sw[s], sa[s], W, ldw, A, lda, M, N, n0, kb0 + s * VLA_SK_BK, kend, t);
+        else
+            asm volatile("cp.async.commit_group;");
+    }
+    for (int kb = 0; kb < nk; kb++) {
+        asm volatile("cp.async.wait_group %0;" ::"n"(VLA_SK_STAGES - 2));
+        __syncthreads(); // stage kb landed for every thread; stage kb-1 is free
+        int nx = kb + VLA_SK_STAGES - 1, sn = nx % VLA_SK_STAGES;
+        if (nx < nk)
+            vla_sk_load(sw[sn], sa[sn], W, ldw, A, lda, M, N, n0, kb0 + nx * VLA_SK_BK, kend, t);
+        else
+            asm volatile("cp.async.commit_group;");
+        const rvd_u16 *tw = sw[kb % VLA_SK_STAGES], *ta = sa[kb % VLA_SK_STAGES];
+#pragma unroll
+        for (int kk = 0; kk < VLA_SK_BK / 16; kk++) {
+            unsigned a[4];
+            vla_sk_ldm4(a, tw + vla_sk_off(w * 16 + (lane & 15), kk * 2 + (lane >> 4)));
+#pragma unroll
+            for (int jp = 0; jp < 4; jp++) {
+                if (jp * 16 >= M) // warp-uniform: the rows past M are zero
+                    continue;
+                unsigned b[4];
+                vla_sk_ldm4(b, ta + vla_sk_off(jp * 16 + (lane & 7) + ((lane >> 4) << 3),
+                                               kk * 2 + ((lane >> 3) & 1)));
+                vla_fa_mma<BF>(acc[2 * jp], a, b[0], b[1]);
+                vla_fa_mma<BF>(acc[2 * jp + 1], a, b[2], b[3]);
+            }
+        }
+    }
+    asm volatile("cp.async.wait_group 0;");
+    if (splits > 1) {
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                int n = n0 + w * 16 + g + (e >> 1) * 8, m = j * 8 + 2 * q + (e & 1);
+                if (m < M && n < N)
+                    ws[((long)split * M + m) * N + n] = acc[j][e];
+            }
+        __threadfence(); // the partials before the count that publishes them
+        __syncthreads(); // also: every ldmatrix done, so the tiles' first word is free
+        int *last = (int *)&sw[0][0]; // (48 KB of tiles leave no room for a word of its own)
+        if (t == 0)
+            *last = atomicAdd(cnt + tile, 1u) == (unsigned)splits - 1;
+        __syncthreads();
+        if (!*last)
+            return;
+        __threadfence();
+    }
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            int n = n0 + w * 16 + g + (e >> 1) * 8, m = j * 8 + 2 * q + (e & 1);
+            if (m >= M || n >= N)
+                continue;
+            float v = acc[j][e];
+            if (splits > 1) { // every split's partial, in split order
+                v = 0.0f;
+                for (int s = 0; s < splits; s++)
+                    v += vla_sk_ldcg(ws + ((long)s * M + m) * N + n);
+            }
+            if (out16) {
+                ((rvd_u16 *)C)[(long)m * ldc + n] = BF ? vla_f2bf(v) : vla_f2h(v);
+            } else {
+                float *o = (float *)C + (long)m * ldc + n;
+                *o = v + (beta != 0.0f ? beta * *o : 0.0f);
+            }
+        }
+    if (splits > 1 && t == 0)
+        cnt[tile] = 0u; // ready for the next launch (stream-ordered)
+}
+#endif
+
+#define VLA_SK_ARGS                                                                                \
+    const rvd_u16 *A, long lda, const rvd_u16 *W, long ldw, int M, int N, int K, int kslice,       \
+        float beta, void *C, long ldc, int out16, float *ws, unsigned *cnt
+#if defined(RVD_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define VLA_SK_CALL(BF)                                                                            \
+    {                                                                                              \
+        vla_sk_body<BF>(A, lda, W, ldw, M, N, K, kslice, beta, C, ldc, out16, ws, cnt);            \
+    }
+#else
+#define VLA_SK_CALL(BF)                                                                            \
+    {                                                                                              \
+        (void)A, (void)lda, (void)W, (void)ldw, (void)M, (void)N, (void)K, (void)kslice;           \
+        (void)beta, (void)C, (void)ldc, (void)out16, (void)ws, (void)cnt;                          \
+    }
+#endif
+extern "C" __global__ void __launch_bounds__(128) vla_gemm_skinny_bf(VLA_SK_ARGS) VLA_SK_CALL(1)
+extern "C" __global__ void __launch_bounds__(128) vla_gemm_skinny_h(VLA_SK_ARGS) VLA_SK_CALL(0)

@@ -196,6 +196,16 @@ grep -q '^ok   qkv_rope 3x7+37 D 72' "$OUT/ktest.txt" && grep -q '^ok   patchify
 # cuBLASLt) both batch-1 GEMM paths: the fused ops again through
 # cublasGemmEx, the odd preset's pass Lt vs cublasGemmEx
 grep -q '^ok   matmul 7 x 100 x 1153 +bias += (4-byte aligned)' "$OUT/ktest.txt" && ok || bad "kernel tests: the odd matmul case missing"
+# issue 37: the split-K small-M GEMM (CUDA sm_80+) ran the 16-bit cases and
+# the odd preset's pass against the Lt BLAS; elsewhere a skip with the reason
+if grep -q '^skip the split-K small-M GEMM' "$OUT/ktest.txt"; then
+    grep -q 'needs cp.async, ldmatrix and mma.sync' "$OUT/ktest.txt" && ok || bad "kernel tests: the split-K GEMM skipped without its reason"
+else
+    grep -q '^ok   split-K small-M GEMM: [1-9][0-9]* launches' "$OUT/ktest.txt" &&
+        grep -q '^ok   pass: GPU bf16 split-K small-M GEMM vs Lt BLAS' "$OUT/ktest.txt" &&
+        grep -q '^ok   matmul 50 x 1024 x 4096 +=' "$OUT/ktest.txt" && ok ||
+        bad "kernel tests: the split-K small-M GEMM cases missing or failed: $(grep 'split-K' "$OUT/ktest.txt" | head -3)"
+fi
 # the decoder/step fusions (16-bit q and KV cache rows from rope_split, the P V
 # GEMM writing the output projection's operand, time_concat, x_t's mirror):
 # their cases ran in the fp32 and the bf16 sections and none failed

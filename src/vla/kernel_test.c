@@ -127,11 +127,34 @@ int vla_kernel_test(const char *backend)
                ptr_ok ? "ok  " : "FAIL", pc, pf, pwhy ? ": " : "", pwhy ? pwhy : "");
         fails += !ptr_ok;
     }
-    vla_gpu_set_dtype(g, "fp32");
-    int lt = vla_gpu_set_blaslt(g, 0) == 0;
     /* the libraries by name: on AMD the A/B is hipBLASLt against rocBLAS */
     int amd = strcmp(gi->backend, "hip") == 0;
     const char *ltn = amd ? "hipBLASLt" : "cuBLASLt", *exn = amd ? "rocBLAS" : "cublasGemmEx";
+    /* the step's small-M GEMMs: the 16-bit cases again with the split-K
+     * kernel switched to the state the passes above did not run */
+    long long sk0, sk1;
+    const char *skwhy = vla_gpu_skinny(g, &sk0);
+    int sk_on = skwhy == NULL, sk = vla_gpu_set_skinny(g, !sk_on) == 0;
+    if (!sk) {
+        printf("skip the split-K small-M GEMM (%s ran): %s\n", ltn, skwhy);
+    } else {
+        const char *by = sk_on ? ltn : "the split-K kernel";
+        vla_gpu_set_dtype(g, "bf16");
+        printf("-- fused ops, bf16, GEMMs of <= 64 rows through %s\n", by);
+        fails += vla_ops_check(&vla_ops_cpu, go, 3e-2, stdout);
+        vla_gpu_set_dtype(g, "fp16");
+        printf("-- fused ops, fp16, GEMMs of <= 64 rows through %s\n", by);
+        fails += vla_ops_check(&vla_ops_cpu, go, 3e-2, stdout);
+        vla_gpu_skinny(g, &sk1);
+        vla_gpu_set_skinny(g, sk_on);
+        /* on: every case ran it; off: the A/B added none */
+        int sk_ok = sk_on ? sk0 > 0 && sk1 == sk0 : sk0 == 0 && sk1 > 0;
+        printf("%s split-K small-M GEMM: %lld launches with it on\n", sk_ok ? "ok  " : "FAIL",
+               sk_on ? sk0 : sk1);
+        fails += !sk_ok;
+    }
+    vla_gpu_set_dtype(g, "fp32");
+    int lt = vla_gpu_set_blaslt(g, 0) == 0;
     if (lt) {
         printf("-- fused ops, fp32, GEMMs through %s instead of %s\n", exn, ltn);
         fails += vla_ops_check(&vla_ops_cpu, go, 1e-4, stdout);
@@ -155,7 +178,7 @@ int vla_kernel_test(const char *backend)
     size_t na = (size_t)p.chunk * p.action_dim;
     float *cpu = xcalloc(na, sizeof(float)), *g32 = xcalloc(na, sizeof(float));
     float *gbf = xcalloc(na, sizeof(float)), *gun = xcalloc(na, sizeof(float));
-    float *gex = xcalloc(na, sizeof(float));
+    float *gex = xcalloc(na, sizeof(float)), *gsk = xcalloc(na, sizeof(float));
     /* a batch of 3 at 120 px (7 x 7 patches of 16, 8 px per side dropped):
      * the per-observation KV strides, positions and patch grid */
     enum { KB = 3, KIMG = 120 };
@@ -177,6 +200,11 @@ int vla_kernel_test(const char *backend)
         vla_gpu_set_fuse(g, 0);
         rc = pass(g, &p, &dw, go, 1, gun);
         vla_gpu_set_fuse(g, 1);
+    }
+    if (!rc && sk) {
+        vla_gpu_set_skinny(g, !sk_on);
+        rc = pass(g, &p, &dw, go, 1, gsk);
+        vla_gpu_set_skinny(g, sk_on);
     }
     if (!rc && lt) {
         vla_gpu_set_blaslt(g, 0);
@@ -201,6 +229,9 @@ int vla_kernel_test(const char *backend)
         }
         fails += judge("pass: GPU bf16 fused vs GPU bf16 unfused", gbf, gun, na, 0.99999, 2e-2);
         fails += judge("pass: GPU bf16 vs CPU fp32", gbf, cpu, na, 0.999, 5e-2);
+        if (sk)
+            fails += judge("pass: GPU bf16 split-K small-M GEMM vs Lt BLAS", sk_on ? gbf : gsk,
+                           sk_on ? gsk : gbf, na, 0.99999, 2e-2);
         char ab[96];
         snprintf(ab, sizeof(ab), "pass: GPU bf16 %s vs %s", ltn, exn);
         if (lt)
@@ -209,7 +240,7 @@ int vla_kernel_test(const char *backend)
     vla_weights_release(&hw);
     vla_weights_release(&dw);
     vla_preset_release(&p);
-    free(cpu), free(g32), free(gbf), free(gun), free(gex), free(cb), free(gb), free(gbb);
+    free(cpu), free(g32), free(gbf), free(gun), free(gex), free(gsk), free(cb), free(gb), free(gbb);
     vla_gpu_close(g);
     printf("%s: %d failure(s)\n", fails ? "kernel tests FAILED" : "kernel tests passed", fails);
     return fails ? 1 : 0;

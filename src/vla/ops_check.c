@@ -509,6 +509,13 @@ int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double 
     check_matmul(&c, 7, 100, 1153, 1, 1, 1);
     check_matmul(&c, 1, 72, 216, 0, 1, 0);
     check_matmul(&c, 37, 216, 100, 0, 0, 1);
+    /* the split-K small-M GEMM (ops_gpu_skinny.c) at a step's shapes: a
+     * down projection (16 tiles x 16 K slices, accumulating), 51 rows of a
+     * [q; kv]-like projection (10 tiles x 6 slices), 64 rows with a partial
+     * last tile and a K past the last 64-k stage (one slice) */
+    check_matmul(&c, 50, 1024, 4096, 0, 1, 0);
+    check_matmul(&c, 51, 640, 1024, 0, 0, 0);
+    check_matmul(&c, 64, 200, 136, 0, 1, 0);
     check_bias_layernorm(&c, 37, 216, 1);
     check_bias_layernorm(&c, 7, 1153, 1); /* wider than a block of threads */
     check_bias_layernorm(&c, 1, 72, 0);
@@ -576,5 +583,7 @@ int vla_ops_check(const struct vla_ops *ref, const struct vla_ops *test, double 
     check_gated_mlp(&c, 37, 216, 1024, VLA_ACT_GEGLU);
     check_gated_mlp(&c, 7, 72, 101, VLA_ACT_SWIGLU);
     check_gated_mlp(&c, 1, 50, 8, VLA_ACT_SWIGLU);
+    /* 16-bit GEMM output through the split-K kernel (gate/up N 4096) */
+    check_gated_mlp(&c, 50, 256, 2048, VLA_ACT_GEGLU);
     return c.fails;
 }

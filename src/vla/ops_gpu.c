@@ -122,6 +122,7 @@ int vla_gpu_open(const char *kind, struct vla_gpu **out, char **why)
     gp->no_ptr_batch = np && strcmp(np, "1") == 0;
     const char *nfl = getenv("ROCM_VLA_DOCTOR_NO_FLASH");
     gp->flash_off = nfl && strcmp(nfl, "1") == 0;
+    vgpu_skinny_init(gp);
     gp->gridmax = (p.cu_count > 0 ? p.cu_count : 64) * 16;
     const char *target = getenv("ROCM_VLA_DOCTOR_TARGET");
     target = target && *target ? target : p.target;
@@ -202,7 +203,7 @@ void vla_gpu_close(struct vla_gpu *gp)
                             &gp->P16,     &gp->tok,    &gp->red,    &gp->moe_w, &gp->moe_gu,
                             &gp->moe_act, &gp->moe_eo, &gp->qkvbuf, &gp->o16,   &gp->w16,
                             &gp->qkv16,   &gp->att16,  &gp->hid16,  &gp->wa16,  &gp->wb16,
-                            &gp->gu16,    &gp->glu16};
+                            &gp->gu16,    &gp->glu16,  &gp->sk_ws,  &gp->sk_cnt};
     for (size_t i = 0; i < ARRAY_SIZE(sc); i++)
         if (sc[i]->p)
             b->free(b, sc[i]->p);

@@ -71,6 +71,14 @@ int vla_gpu_set_flash(struct vla_gpu *g, int on);
 /* fused attention launches so far; NULL when the kernel is in use, else why
  * not */
 const char *vla_gpu_flash(struct vla_gpu *g, long long *calls);
+/* 1: the 16-bit GEMMs of at most 64 rows (a denoising step's weight
+ * GEMMs) through the split-K weight-streaming kernel (ops_gpu_skinny.c); 0:
+ * cuBLASLt / the BLAS (the default, ROCM_VLA_DOCTOR_SKINNY=1 at open turns
+ * it on). -1 when this target has no such kernel (always the BLAS) */
+int vla_gpu_set_skinny(struct vla_gpu *g, int on);
+/* split-K GEMM launches so far; NULL when the kernel is in use, else why
+ * not */
+const char *vla_gpu_skinny(struct vla_gpu *g, long long *calls);
 /* "fp32", "bf16" or "fp16": the precision of the GEMM inputs from now on */
 int vla_gpu_set_dtype(struct vla_gpu *g, const char *dtype);
 

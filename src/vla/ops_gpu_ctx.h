@@ -8,6 +8,7 @@
  *   ops_gpu_mem.c      device allocations, scratch, transfers (staged in a capture)
  *   ops_gpu_operand.c  GEMM operands: shadows, mirrors, the 16-bit weights
  *   ops_gpu_gemm.c     GEMM dispatch (cuBLASLt, BLAS, own kernel), ceilings, soak load
+ *   ops_gpu_skinny.c   the step's small-M GEMMs through the split-K streaming kernel
  *   ops_gpu_attn.c     attention: BLAS paths, the fused kernel, the vision blocks
  *   ops_gpu_elem.c     norms, activations, layout kernels, MoE, statistics
  *   ops_gpu_weights.c  the weight arena (synthetic or uploaded) and its 16-bit copy
@@ -60,7 +61,9 @@
     X(vla_flash_attn_h)                                                                            \
     X(vla_flash_attn_w_bf)                                                                         \
     X(vla_flash_attn_w_h)                                                                          \
-    X(vla_glu16)
+    X(vla_glu16)                                                                                   \
+    X(vla_gemm_skinny_bf)                                                                          \
+    X(vla_gemm_skinny_h)
 /* clang-format on */
 #define VGPU_KENUM(n) K_##n,
 enum { VGPU_KERNELS(VGPU_KENUM) K_COUNT };
@@ -133,6 +136,7 @@ struct vla_gpu {
     struct scratch sh_buf[SH_N], qkvbuf, o16, w16;
     struct scratch qkv16, att16, hid16, wa16, wb16; /* the vision blocks' 16-bit intermediates */
     struct scratch gu16, glu16;                     /* gated_mlp's 16-bit intermediates */
+    struct scratch sk_ws, sk_cnt; /* the split-K GEMM's partials and per-tile counters */
     struct shadow sh[SH_N];
     struct alloc_rec *allocs; /* vgpu_alloc's allocations, for their mirrors */
     int nallocs, capallocs;
@@ -149,6 +153,10 @@ struct vla_gpu {
     int flash_hw, flash_off;
     long long flash_calls;
     long long lt_fallbacks; /* Lt calls that found no algorithm and ran blas_gemm_ex */
+    /* the split-K small-M GEMM (ops_gpu_skinny.c): on/off, the blocks per SM
+     * its splits aim at, its launches */
+    int skinny_on, skinny_ctas;
+    long long skinny_calls;
     long long sh_hits, cvt_launches;
     /* --profile: an event after every launch of one eager pass */
     int prof_on, prof_n, prof_created;
@@ -231,6 +239,18 @@ void *vgpu_shadow_target(struct vla_gpu *gp, int k, size_t n);
 void vgpu_shadow_set(struct vla_gpu *gp, int k, const float *y, size_t n, void *p16);
 
 /* ops_gpu_gemm.c */
+/* ops_gpu_skinny.c: the switch's default until an A/B keeps it on */
+#define VGPU_SKINNY_DEFAULT 0
+void vgpu_skinny_init(struct vla_gpu *gp);
+/* the kernel's grid for an [M, k] x [n, k]^T GEMM on sms multiprocessors at
+ * ctas blocks each: the splits of K (returned), the 64-column tiles and the
+ * K slice a split (a multiple of 64) */
+int vgpu_skinny_plan(int sms, int ctas, int n, int k, int *tiles, int *kslice);
+/* 0 when the split-K kernel ran C = A B^T (+ beta C), 1 when the call does
+ * not fit it (or it is off) and the caller runs its own path */
+int vgpu_skinny(struct vla_gpu *gp, enum gpu_dtype t, enum gpu_dtype ct, int ta, int tb, int m,
+                int n, int k, float alpha, const void *A, long lda, const void *B, long ldb,
+                float beta, void *C, long ldc);
 int vgpu_lt_ex(struct vla_gpu *gp, enum gpu_dtype t, enum gpu_dtype ct, int ta, int tb, int m,
                int n, int k, float alpha, const void *A, long lda, const void *B, long ldb,
                float beta, void *C, long ldc, const float *bias, enum gpu_lt_epi epi);

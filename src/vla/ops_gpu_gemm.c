@@ -53,6 +53,8 @@ void vgpu_gemm_ct(struct vla_gpu *gp, enum gpu_dtype t, enum gpu_dtype ct, int t
         vgpu_fail(gp, "a 16-bit GEMM output without a BLAS");
         return;
     }
+    if (batch == 1 && !vgpu_skinny(gp, t, ct, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc))
+        return;
     if (batch == 1 && !vgpu_lt_ex(gp, t, ct, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
                                   NULL, GPU_LT_PLAIN))
         return;
