@@ -229,9 +229,22 @@ layers: $(BUILD)/.deps $(OBJS)
 
 # (tests/layers.sh runs the layer check on the real tree, so `make layers`
 # is not run again here)
+# make test installs no package beyond the test tools (tools/ensure-deps.sh
+# says which): Debian's ROCm 5.2 libraries are downloaded and unpacked into
+# ROCM_TREE, the services and browsers some layers use come only with
+# `make test-deps` (CI runs it); without them those layers SKIP naming them
+ROCM_TREE ?= build/rocm52
 test: $(BUILD)/.deps $(BIN) $(UNIT_BINS) $(FAKE_LIBS) $(FUZZ_REPLAYS) dead-rules
 	@tools/ensure-deps.sh test
-	@BUILD=$(BUILD) RVD=$(BIN) tests/run.sh
+	@tools/ensure-deps.sh rocm-tree $(ROCM_TREE)
+	@ROCM_TREE=$(ROCM_TREE) BUILD=$(BUILD) RVD=$(BIN) tests/run.sh
+
+# what the layers that SKIP without them need, installed (as root): hipcc,
+# Mesa's lavapipe, chromium, lintian and the .deb tools, prometheus, slurm
+# (services that start at boot where systemd runs: on a machine of your own,
+# knowingly). CI's throw-away machine runs it before make test.
+test-deps:
+	@tools/ensure-deps.sh test-deps
 
 # on a machine with a GPU: every GPU probe through the real runtime, sanity-checked
 test-gpu: $(BUILD)/.deps $(BIN)
@@ -354,5 +367,5 @@ format:
 clean:
 	rm -rf build build-asan build-cc build-fuzz build-clang rocm-vla-doctor tests/out
 
-.PHONY: mutation dead-rules boundaries FORCE install uninstall all run test layers test-gpu bench asan-test clean format compilers compile-only unit-bins fuzz fuzz-bins fuzz-replay
+.PHONY: mutation dead-rules boundaries FORCE install uninstall all run test test-deps layers test-gpu bench asan-test clean format compilers compile-only unit-bins fuzz fuzz-bins fuzz-replay
 -include $(OBJS:.o=.d)

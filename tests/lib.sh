@@ -10,6 +10,20 @@ fail=0
 if [ -z "${PY:-}" ]; then
     if [ -x /usr/bin/python3 ]; then PY=/usr/bin/python3; else PY=$(command -v python3 || echo python3); fi
 fi
+# ROCM_TREE: Debian's ROCm 5.2 libraries and headers, unpacked (never
+# installed) by tools/ensure-deps.sh rocm-tree; where it is, the loader finds
+# them (LD_LIBRARY_PATH, absolute: layers cd) and tests/rocm_headers.sh reads
+# their headers (ROCM_INCLUDE), so make test changes nothing on this host
+ROCM_TREE=${ROCM_TREE:-build/rocm52}
+if [ -f "$ROCM_TREE/root/.unpacked" ]; then
+    for _rd in "$ROCM_TREE"/root/usr/lib "$ROCM_TREE"/root/usr/lib/*-linux-gnu; do
+        _rd=$(cd "$_rd" && pwd)
+        case ":${LD_LIBRARY_PATH:-}:" in *":$_rd:"*) ;; *) LD_LIBRARY_PATH=$_rd${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;; esac
+    done
+    ROCM_INCLUDE=${ROCM_INCLUDE:-$(cd "$ROCM_TREE/root/usr/include" && pwd)}
+    export LD_LIBRARY_PATH ROCM_INCLUDE
+fi
+export ROCM_TREE
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL ${NAME:-test}: $*"; }
 # q FILE PYTHON-EXPR: evaluate against the JSON report (d; c = checks by id;
