@@ -34,7 +34,7 @@ fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL fixture $*"; }
 
-PY=${PY:-/usr/bin/python3}
+TEST_PY=${TEST_PY:-/usr/bin/python3}
 dirs=
 for dir in tests/fixtures/*/; do
     dir=${dir%/}
@@ -62,7 +62,7 @@ for dir in tests/fixtures/*/; do
 done
 "$RVD" list | awk '$2 == "quick" { print $1 }' >"$OUT/quick-checks"
 # shellcheck disable=SC2086
-"$PY" tests/fixtures_check.py ${update:+--update} "$OUT" $dirs >"$OUT/fixtures.check" 2>&1
+"$TEST_PY" tests/fixtures_check.py ${update:+--update} "$OUT" $dirs >"$OUT/fixtures.check" 2>&1
 cat "$OUT/fixtures.check" | grep -v '^[0-9]* passed, [0-9]* failed$'
 line=$(sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1 \2/p' "$OUT/fixtures.check")
 if [ -n "$line" ]; then

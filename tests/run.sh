@@ -29,7 +29,7 @@ RVD_ASAN_EVERY=${RVD_ASAN_EVERY:-4}
 SUITE=tests/suite.tsv
 # the test helpers' interpreter, resolved once for every layer (tests/lib.sh)
 . tests/lib.sh
-export PY
+export TEST_PY
 pass=0
 fail=0
 : >"$OUT/cpu.tsv"
