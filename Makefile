@@ -239,9 +239,24 @@ run: all
 layers: $(BUILD)/.deps $(OBJS)
 	@python3 tools/layers.py --build $(BUILD)
 
-test: $(BUILD)/.deps $(BIN) $(UNIT_BINS) $(FAKE_LIBS) $(FUZZ_REPLAYS) layers dead-rules
+# (tests/layers.sh runs the layer check on the real tree, so `make layers`
+# is not run again here)
+# make test installs no package beyond the test tools (tools/ensure-deps.sh
+# says which): Debian's ROCm 5.2 libraries are downloaded and unpacked into
+# ROCM_TREE, the services and browsers some layers use come only with
+# `make test-deps` (CI runs it); without them those layers SKIP naming them
+ROCM_TREE ?= build/rocm52
+test: $(BUILD)/.deps $(BIN) $(UNIT_BINS) $(FAKE_LIBS) $(FUZZ_REPLAYS) dead-rules
 	@tools/ensure-deps.sh test
-	@BUILD=$(BUILD) RVD=$(BIN) tests/run.sh
+	@tools/ensure-deps.sh rocm-tree $(ROCM_TREE)
+	@ROCM_TREE=$(ROCM_TREE) BUILD=$(BUILD) RVD=$(BIN) tests/run.sh
+
+# what the layers that SKIP without them need, installed (as root): hipcc,
+# Mesa's lavapipe, chromium, lintian and the .deb tools, prometheus, slurm
+# (services that start at boot where systemd runs: on a machine of your own,
+# knowingly). CI's throw-away machine runs it before make test.
+test-deps:
+	@tools/ensure-deps.sh test-deps
 
 # on a machine with a GPU: every GPU probe through the real runtime, sanity-checked
 test-gpu: $(BUILD)/.deps $(BIN)
@@ -271,22 +286,47 @@ $(BUILD)/tools/growth_bench: tools/growth_bench.c $(LIBOBJS)
 
 # the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer
 # handle_segv=0: the isolation tests crash children on purpose and check that
-# the parent reports SIGSEGV; ASan's own handler would turn that into exit 1
+# the parent reports SIGSEGV; ASan's own handler would turn that into exit 1.
+# RVD_PLAIN: tests/run.sh runs each layer as tests/suite.tsv tags it (full,
+# sample: one doctor run in 4 through ASan and the rest through the plain
+# build, skip), so the plain build is made first (a no-op after make test)
+ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 asan-test:
-	ASAN_OPTIONS=handle_segv=0:detect_leaks=1 $(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-		LDFLAGS="-fsanitize=address,undefined" test
+	$(MAKE) BUILD=build build/rocm-vla-doctor
+	ASAN_OPTIONS=handle_segv=0:detect_leaks=1 RVD_PLAIN=build/rocm-vla-doctor $(MAKE) BUILD=build-asan \
+		CFLAGS="$(ASAN_CFLAGS)" LDFLAGS="-fsanitize=address,undefined" test
+
+# every object (the program's, the unit tests' and the fuzz harnesses') compiled,
+# nothing linked: the compiler matrix's flag sets where nothing runs
+$(BUILD)/tests/obj/%.o: tests/unit/%.c | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -c -o $@ $<
+$(BUILD)/tests/fuzzobj/%.o: tests/fuzz/%.c | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -c -o $@ $<
+compile-only: $(OBJS) $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/obj/%.o) \
+              $(patsubst tests/fuzz/%.c,$(BUILD)/tests/fuzzobj/%.o,$(wildcard tests/fuzz/*.c))
 
 # the code builds warning-free (-Werror) with gcc and clang at every -O level
-# and with the sanitizers, each into its own tree (build-cc/); the unit tests
-# run with the clang build
-CC_BUILDS := gcc:-O0 gcc:-O1 gcc:-O2 gcc:-O3 clang:-O0 clang:-O1 clang:-O2 clang:-O3 \
-             gcc:-O1_-fsanitize=address,undefined clang:-O1_-fsanitize=address,undefined
+# and with the sanitizers, each into its own tree (build-cc/), compiled with
+# -j2 and not linked (compile-only); the trees CI builds anyway are reused, not
+# built again: gcc -O2 is make test's build/, gcc with the sanitizers
+# asan-test's build-asan/ and clang -O2 fuzz-replay's build-clang/, where the
+# unit tests are linked and run with clang
+CC_COMPILE_ONLY := gcc:-O0 gcc:-O1 gcc:-O3 clang:-O0 clang:-O1 clang:-O3 \
+                   clang:-O1_-fsanitize=address,undefined
 compilers:
-	@set -e; for b in $(CC_BUILDS); do cc=$${b%%:*}; fl=$$(echo "$${b#*:}" | tr _ ' '); \
-	  dir=build-cc/$$cc$$(echo "$$fl" | tr -d ' =,'); echo "  BUILD $$cc $$fl"; \
-	  $(MAKE) --no-print-directory CC=$$cc BUILD=$$dir CFLAGS="$$fl -g" LDFLAGS="$$fl" \
-	    $$dir/rocm-vla-doctor unit-bins >/dev/null; done
-	@for t in build-cc/clang-O2/tests/test_*; do [ -x "$$t" ] || continue; \
+	@echo "  BUILD gcc -O2 (build/)"; $(MAKE) --no-print-directory BUILD=build build/rocm-vla-doctor unit-bins >/dev/null
+	@echo "  BUILD gcc $(ASAN_CFLAGS) (build-asan/)"; $(MAKE) --no-print-directory BUILD=build-asan \
+	  CFLAGS="$(ASAN_CFLAGS)" LDFLAGS="-fsanitize=address,undefined" build-asan/rocm-vla-doctor unit-bins >/dev/null
+	@echo "  BUILD clang -O2 (build-clang/)"; $(MAKE) --no-print-directory -j2 CC=clang BUILD=build-clang \
+	  build-clang/rocm-vla-doctor unit-bins >/dev/null
+	@set -e; for b in $(CC_COMPILE_ONLY); do cc=$${b%%:*}; fl=$$(echo "$${b#*:}" | tr _ ' '); \
+	  dir=build-cc/$$cc$$(echo "$$fl" | tr -d ' =,'); echo "  COMPILE $$cc $$fl ($$dir/, not linked)"; \
+	  $(MAKE) --no-print-directory -j2 CC=$$cc BUILD=$$dir CFLAGS="$$fl -g" compile-only >/dev/null; done
+	@for t in build-clang/tests/test_*; do [ -x "$$t" ] || continue; \
 	  "$$t" >/dev/null 2>&1 || { echo "FAIL $$t (clang -O2)"; exit 1; }; done; \
 	  echo "unit tests pass with clang -O2"
 
@@ -352,5 +392,5 @@ format:
 clean:
 	rm -rf build build-asan build-cc build-fuzz build-clang rocm-vla-doctor tests/out
 
-.PHONY: mutation dead-rules boundaries data-audit FORCE install uninstall all run test layers test-gpu bench asan-test clean format compilers unit-bins fuzz fuzz-bins fuzz-replay
+.PHONY: mutation dead-rules boundaries data-audit FORCE install uninstall all run test test-deps layers test-gpu bench asan-test clean format compilers compile-only unit-bins fuzz fuzz-bins fuzz-replay
 -include $(OBJS:.o=.d)

@@ -210,6 +210,7 @@ static const struct fact_decl facts_rocm[] = {
 
 static const struct fact_decl facts_python[] = {
     {"python.present", B}, {"python.error", S}, {"python.interpreter", S},
+    {"python.interpreter_shim", S}, {"python.interpreter_choice", S},
     {"python.executable", S}, {"python.version", S}, {"python.prefix", S},
     {"python.nvidia_packages", L}, {"python.dist_count", I},
     {"python.torch_present", B}, {"python.torch_dir", S}, {"python.torch_version", S},

@@ -11,6 +11,7 @@
 #include "../src/core/children.h"
 #include "probe.h"
 #include "probe_python.h"
+#include "probe_python_shim.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -474,6 +475,17 @@ static int python_live(struct strbuf *out)
         free(exe);
         return 0;
     }
+    /* a pyenv shim costs a pyenv start per call: run what it would run */
+    char cwd[4096], *choice = NULL;
+    char *real = python_shim_resolve(exe, getcwd(cwd, sizeof(cwd)) ? cwd : "/", &choice);
+    /* always both lines: a recorded query without them predates the
+     * resolution, and its facts are unknown rather than "no shim" */
+    strbuf_addf(out, "shim=%s\nshim_choice=%s\n", choice ? exe : "", choice ? choice : "");
+    if (real) {
+        free(exe);
+        exe = real;
+    }
+    free(choice);
     strbuf_addf(out, "interpreter=%s\n", exe);
     struct strbuf answer = STRBUF_INIT;
     char *why = python_exec(exe, &answer);
@@ -495,7 +507,7 @@ static int python_live(struct strbuf *out)
 struct python_answer {
     char *interpreter, *error, *executable, *version, *prefix, *base_prefix;
     char *torch_dir, *torch_error, *dist_error, *stdlib, *stdlib_error;
-    char *pip_dir, *pip_error;
+    char *pip_dir, *pip_error, *shim, *shim_choice;
     int has_torch_dir, has_pip_dir;
     struct strlist dists; /* "name version" */
 };
@@ -543,6 +555,10 @@ static void python_answer_parse(const char *text, struct python_answer *a)
             slot = &a->pip_dir, a->has_pip_dir = 1;
         else if (strcmp(l, "pip_error") == 0)
             slot = &a->pip_error;
+        else if (strcmp(l, "shim") == 0)
+            slot = &a->shim;
+        else if (strcmp(l, "shim_choice") == 0)
+            slot = &a->shim_choice;
         if (slot) {
             free(*slot);
             *slot = xstrdup(v);
@@ -566,6 +582,8 @@ static void python_answer_release(struct python_answer *a)
     free(a->stdlib_error);
     free(a->pip_dir);
     free(a->pip_error);
+    free(a->shim);
+    free(a->shim_choice);
     strlist_release(&a->dists);
 }
 
@@ -743,6 +761,8 @@ static void python_interpreter_facts(struct probe_ctx *ctx)
     if (rc) {
         for (size_t i = 0; i < ARRAY_SIZE(python_all_facts); i++)
             fact_set_errno(fs, python_all_facts[i], qsrc, rc);
+        fact_set_errno(fs, "python.interpreter_shim", qsrc, rc);
+        fact_set_errno(fs, "python.interpreter_choice", qsrc, rc);
         for (size_t i = 0; i < ARRAY_SIZE(python_torch_facts); i++)
             fact_set_errno(fs, python_torch_facts[i], qsrc, rc);
         char *why = xasprintf("the python query failed: %s", strerror(-rc));
@@ -758,6 +778,15 @@ static void python_interpreter_facts(struct probe_ctx *ctx)
     const char *interp = a.interpreter ? a.interpreter : python_wanted;
     char *src = xasprintf("%s -c (importlib)", interp);
     fact_set_str(fs, "python.interpreter", interp, src);
+    if (a.shim && a.shim_choice) {
+        fact_set_str(fs, "python.interpreter_shim", a.shim, src);
+        fact_set_str(fs, "python.interpreter_choice", a.shim_choice, src);
+    } else {
+        fact_set_unknown(fs, "python.interpreter_shim", src,
+                         "recorded before the pyenv shim resolution");
+        fact_set_unknown(fs, "python.interpreter_choice", src,
+                         "recorded before the pyenv shim resolution");
+    }
     if (!a.error && !a.executable)
         a.error = xasprintf("%s gave no answer", interp);
     if (a.error) {

@@ -55,6 +55,6 @@ while IFS= read -r l; do
     esac
 done <"$W/run.log"
 n=$(grep -c '^PASS' "$W/run.log")
-[ "$n" -ge 8 ] && ok || bad "only $n cases passed, want 8"
+[ "$n" -ge 9 ] && ok || bad "only $n cases passed, want 9"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

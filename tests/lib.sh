@@ -2,6 +2,28 @@
 # against a JSON report. Set NAME (the layer's name) before sourcing.
 pass=0
 fail=0
+# TEST_PY: the interpreter of the test helpers (q, fact, status ... and the
+# layers' own "$TEST_PY" calls), resolved once: run.sh exports it to every layer.
+# Debian's /usr/bin/python3 carries the yaml, numpy and jsonschema the tests
+# import; a python3 found on PATH may be a pyenv shim, a shell script that
+# starts pyenv on every call (0.5 s instead of 0.04 s, issue 31).
+if [ -z "${TEST_PY:-}" ]; then
+    if [ -x /usr/bin/python3 ]; then TEST_PY=/usr/bin/python3; else TEST_PY=$(command -v python3 || echo python3); fi
+fi
+# ROCM_TREE: Debian's ROCm 5.2 libraries and headers, unpacked (never
+# installed) by tools/ensure-deps.sh rocm-tree; where it is, the loader finds
+# them (LD_LIBRARY_PATH, absolute: layers cd) and tests/rocm_headers.sh reads
+# their headers (ROCM_INCLUDE), so make test changes nothing on this host
+ROCM_TREE=${ROCM_TREE:-build/rocm52}
+if [ -f "$ROCM_TREE/root/.unpacked" ]; then
+    for _rd in "$ROCM_TREE"/root/usr/lib "$ROCM_TREE"/root/usr/lib/*-linux-gnu; do
+        _rd=$(cd "$_rd" && pwd)
+        case ":${LD_LIBRARY_PATH:-}:" in *":$_rd:"*) ;; *) LD_LIBRARY_PATH=$_rd${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;; esac
+    done
+    ROCM_INCLUDE=${ROCM_INCLUDE:-$(cd "$ROCM_TREE/root/usr/include" && pwd)}
+    export LD_LIBRARY_PATH ROCM_INCLUDE
+fi
+export ROCM_TREE
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL ${NAME:-test}: $*"; }
 # q FILE PYTHON-EXPR: evaluate against the JSON report (d; c = checks by id;
@@ -9,7 +31,7 @@ bad() { fail=$((fail + 1)); echo "FAIL ${NAME:-test}: $*"; }
 # measured GPU, gpu.<slot>.sync.samples, or gpu.sync.samples when none was
 # measured: probes/probe_each_gpu.c); exit status 0 when true
 q() {
-    python3 - "$1" "$2" <<'PY'
+    "$TEST_PY" - "$1" "$2" <<'PY'
 import json, math, sys
 d = json.load(open(sys.argv[1]))
 c = {x["id"]: x for x in d["checks"]}
@@ -23,14 +45,14 @@ PY
 # fact NAME FILE: the fact's value as Python prints it (lists one item a
 # line, "<unknown>" and "<absent>" for those)
 fact() {
-    python3 -c '
+    "$TEST_PY" -c '
 import json, sys
 v = json.load(open(sys.argv[2]))["facts"].get(sys.argv[1], "<absent>")
 print("\n".join(v) if isinstance(v, list) else ("<unknown>" if v is None else v))' "$1" "$2"
 }
 # status ID FILE: the check's status in the report
 status() {
-    python3 -c '
+    "$TEST_PY" -c '
 import json, sys
 for c in json.load(open(sys.argv[2]))["checks"]:
     if c["id"] == sys.argv[1]: print(c["status"])' "$1" "$2"
@@ -38,7 +60,7 @@ for c in json.load(open(sys.argv[2]))["checks"]:
 # same_fact LIVE REPLAY FACT: the fact is in the live report and the replay
 # of its snapshot has the same value (collect recorded what it reads)
 same_fact() {
-    python3 - "$1" "$2" "$3" <<'PY'
+    "$TEST_PY" - "$1" "$2" "$3" <<'PY'
 import json, sys
 a, b = (json.load(open(p))["facts"] for p in sys.argv[1:3])
 k = sys.argv[3]

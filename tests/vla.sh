@@ -111,11 +111,7 @@ expect 2 "--batch does not apply" "--sweep with --batch" "$RVD" bench --sweep --
     --backend cpu --batch 4
 
 # ---- the independent NumPy implementation ----------------------------------
-if ! $PY -c 'import numpy, yaml' 2>/dev/null && [ "$(id -u)" = 0 ] &&
-    command -v apt-get >/dev/null 2>&1; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-        python3-numpy python3-yaml >/dev/null 2>&1
-fi
+# (python3-numpy and python3-yaml: tools/ensure-deps.sh test; a layer installs nothing)
 if $PY -c 'import numpy, yaml' 2>/dev/null; then
     expect 0 "rng: max |python - file| over all synthetic tensors = 0" \
         "NumPy agrees with the tiny pass within $TOL (and the RNG bitwise)" \

@@ -2,8 +2,8 @@
 # hip_cpu.sh [DIR] - fetch ROCm's HIP-CPU headers (github.com/ROCm/HIP-CPU,
 # MIT licence; not packaged in Debian) into DIR (default build/hip-cpu), at
 # the commit tests/hip_cpu.sh was written against. A developer runs this
-# once on a machine with network access; CI cannot fetch, so the layer
-# skips there, naming this script. Never commit DIR.
+# once on a machine with network access; .ci/run runs it too, so that the
+# layer runs in CI (a skip there fails CI). Never commit DIR.
 #
 # HIP-CPU is headers only: tests/hip_cpu.sh compiles kernels/*.hip with g++
 # -std=c++17 against DIR/include; libstdc++ runs its parallel algorithms

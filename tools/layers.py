@@ -111,18 +111,29 @@ def symbol_edges(build, src, extra, edges, unplaced):
     objs = list(objects(build, src, extra))
     if not objs:
         die("%s: no objects (build first)" % build)
+    placed = []
     for rel in objs:
         folder = folder_of(rel, extra)
         if folder is None:
             unplaced.append(rel)
-            continue
+        else:
+            placed.append((rel, folder))
+    # one nm over every object (-A names the file on each line): a process per
+    # object cost 27.5 s for 194 objects, one call 0.8 s (issue 31)
+    folder_by_path = {os.path.join(build, rel): (rel, folder) for rel, folder in placed}
+    syms = {path: [] for path in folder_by_path}
+    if placed:
         try:
-            out = subprocess.run(["nm", "-P", os.path.join(build, rel)],
+            out = subprocess.run(["nm", "-P", "-A"] + list(folder_by_path),
                                  capture_output=True, text=True, check=True).stdout
         except (OSError, subprocess.CalledProcessError) as e:
-            die("nm %s: %s" % (rel, e))
+            die("nm: %s" % e)
         for line in out.splitlines():
-            w = line.split()
+            path, sep, rest = line.partition(": ")
+            if sep and path in syms:
+                syms[path].append(rest.split())
+    for path, (rel, folder) in folder_by_path.items():
+        for w in syms[path]:
             if len(w) < 2:
                 continue
             name, kind = w[0], w[1]

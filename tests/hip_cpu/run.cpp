@@ -151,13 +151,16 @@ static void norms()
     hipMemcpy(dx, x.data(), x.size() * 4, hipMemcpyHostToDevice);
     hipMemcpy(dw, w.data(), D * 4, hipMemcpyHostToDevice);
     hipMemcpy(db, bias.data(), D * 4, hipMemcpyHostToDevice);
-    for (int ln = 0; ln < 2; ln++) {
+    // case 0: rmsnorm's scalar walk, 1: its vec walk (D % 4 == 0 and the
+    // row in registers as 16-byte words), 2: layernorm
+    for (int k = 0; k < 3; k++) {
+        int ln = k == 2, vec = k == 1;
         if (ln)
             hipLaunchKernelGGL(vla_layernorm, dim3(T), dim3(VLA_BLOCK), 0, 0, dx, dw, db, dy, T, D,
                                1e-6f, (rvd_u16 *)nullptr, 0);
         else
             hipLaunchKernelGGL(vla_rmsnorm, dim3(T), dim3(VLA_BLOCK), 0, 0, dx, dw, dy, T, D, 1e-6f,
-                               (rvd_u16 *)nullptr, 0);
+                               (rvd_u16 *)nullptr, 0, vec);
         hipDeviceSynchronize();
         hipMemcpy(y.data(), dy, y.size() * 4, hipMemcpyDeviceToHost);
         if (ln)
@@ -173,7 +176,10 @@ static void norms()
             worst = std::fmax(worst, std::fabs(y[i] - r[i]));
             top = std::fmax(top, std::fabs(r[i]));
         }
-        report(worst <= 1e-5 * top, ln ? "vla_layernorm" : "vla_rmsnorm",
+        report(worst <= 1e-5 * top,
+               ln    ? "vla_layernorm"
+               : vec ? "vla_rmsnorm (vec)"
+                     : "vla_rmsnorm",
                "worst difference %g from ops_cpu.c, largest output %g", worst, top);
     }
     hipFree(dx), hipFree(dw), hipFree(db), hipFree(dy);
