@@ -373,6 +373,11 @@ man: $(BIN)
 	@RVD=$(BIN) sh tools/man-checks.sh
 .PHONY: man
 
+# HIP-CPU's headers (tools/hip_cpu.sh fetches them; no package carries them,
+# so this is not a layer of `make test`): kernels/*.hip compiled for the host
+test-hip-cpu: $(BIN)
+	@BUILD=$(BUILD) RVD=$(BIN) sh tests/hip_cpu.sh
+
 # every generator of committed files, in order (docs/ARCHITECTURE.md "Where
 # changes go"): the man page's lists, the bash completion, the monitor
 # schema's value lists, the boundary cases, then the fixtures' expected
@@ -392,5 +397,5 @@ format:
 clean:
 	rm -rf build build-asan build-cc build-fuzz build-clang rocm-vla-doctor tests/out
 
-.PHONY: mutation dead-rules boundaries data-audit FORCE install uninstall all run test test-deps layers test-gpu bench asan-test clean format compilers compile-only unit-bins fuzz fuzz-bins fuzz-replay
+.PHONY: mutation dead-rules boundaries data-audit test-hip-cpu regen FORCE install uninstall all run test test-deps layers test-gpu bench asan-test clean format compilers compile-only unit-bins fuzz fuzz-bins fuzz-replay
 -include $(OBJS:.o=.d)
