@@ -109,11 +109,42 @@ struct vcase {
     "torch.sdpa_backend=aotriton; "                                                                \
     "torch.blas=hipblaslt; torch.graph_error=; torch.cpu_copies=false; torch.compile.ok=true; "    \
     "torch.compile.error=; torch.tunableop=true; torch.numerics.cosine=0.99995; "                  \
+    "torch.numerics.finite=true; "                                                                 \
     "torch.numerics.max_error_rel=0.02; torch.shared.cosine=1.0; "                                 \
     "torch.shared.max_error=0.000002; "
 
 static const struct vcase cases[] = {
     /* ---- one case per check where its title is false ---- */
+    /* a control loop whose CPU is shared with an SMT sibling */
+    {"host.rt_ready", "host.isolated_cpus=2-3; host.nohz_full_cpus=2-3; host.smt_active=true",
+     ST_WARN, "SMT is on", NULL, NULL},
+    {"host.rt_ready", "host.isolated_cpus=; host.nohz_full_cpus=; host.smt_active=false", ST_WARN,
+     "no CPU is kept free", NULL, NULL},
+    /* paced calls that miss the period, and that nearly miss it */
+    {"soak.paced",
+     "soak.rate_hz=20; soak.period_ms=50.0; soak.p99_ms=51.0; soak.p50_ms=30.0; "
+     "soak.deadline_misses=3; soak.calls=100",
+     ST_FAIL, "exceeds the 50", NULL, NULL},
+    {"soak.paced",
+     "soak.rate_hz=20; soak.period_ms=50.0; soak.p99_ms=41.0; soak.p50_ms=30.0; "
+     "soak.deadline_misses=0; soak.calls=100",
+     ST_WARN, "more than 80%", NULL, NULL},
+    /* wrong actions while latency looks fine */
+    {"soak.outputs",
+     "soak.outputs_compared=99; soak.outputs_differ_calls=0; soak.outputs_first_differ_call=0; "
+     "soak.outputs_max_diff=0.0; soak.outputs_max_rel_diff=0.0; soak.outputs_nonfinite=4; "
+     "soak.outputs_nonfinite_calls=1; soak.p99_ms=20.0",
+     ST_FAIL, "non-finite", NULL, NULL},
+    {"soak.outputs",
+     "soak.outputs_compared=99; soak.outputs_differ_calls=5; soak.outputs_first_differ_call=40; "
+     "soak.outputs_max_diff=0.3; soak.outputs_max_rel_diff=0.1; soak.outputs_nonfinite=0; "
+     "soak.outputs_nonfinite_calls=0; soak.p99_ms=20.0",
+     ST_FAIL, "other actions than the first", NULL, NULL},
+    {"soak.outputs",
+     "soak.outputs_compared=99; soak.outputs_differ_calls=5; soak.outputs_first_differ_call=40; "
+     "soak.outputs_max_diff=0.00001; soak.outputs_max_rel_diff=0.000005; soak.outputs_nonfinite=0; "
+     "soak.outputs_nonfinite_calls=0; soak.p99_ms=20.0",
+     ST_WARN, "last bits", NULL, NULL},
     {"driver.loaded",
      AMD "driver.module_present=false; driver.loaded=false; kernel.dmesg.key_rejected=false",
      ST_FAIL, NULL, NULL, NULL},
