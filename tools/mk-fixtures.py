@@ -1717,6 +1717,83 @@ under /opt (the report shows only the wheel), torchaudio's exact version.""",
 (gfx1032).""")
 
 
+def machine_report_podman_user(out):
+    r = report_base(out, "HAL", "ubuntu2204")
+    r.file("/run/.containerenv", "")
+    r.file("/etc/group", "root:x:0:\nvideo:x:44:sduser\nrender:x:109:sduser\nnogroup:x:65534:\n"
+           "sduser:x:1000:\n")
+    r.file("/etc/passwd", "root:x:0:0:root:/root:/bin/bash\n"
+           "sduser:x:1000:1000::/home/sduser:/bin/bash\n")
+    snapshot(r, identity="user sduser\nuid 1000\ngid 1000\ngroups 1000 44\n", kfd_open="EACCES\n",
+             devnodes="/dev/kfd 020660 65534 65534\n/dev/dri/renderD128 020660 65534 65534\n",
+             environ="PATH=/home/sduser/environ/bin:/usr/local/bin:/usr/bin:/bin\n"
+                     "VIRTUAL_ENV=/home/sduser/environ\n")
+    report_readme(r, "report-podman-nogroup", "https://github.com/Firstbober/rocm-pytorch-gfx803-docker/issues/4",
+                  """
+A podman container started with --device=/dev/kfd --device=/dev/dri
+--group-add=video: inside, sduser is refused /dev/kfd and rocminfo says the
+DRM access group is 'nogroup', the name of the unmapped host group.""",
+                  """the podman run line (--device=/dev/kfd --device=/dev/dri --net=host
+--group-add=video --ipc=host ...), the prompt '(environ) sduser@HAL',
+'Unable to open /dev/kfd read-write: Permission denied', 'root is not member
+of "nogroup" group, the default DRM access group' (description of
+Nachtwind85, 2023-04-25); the maintainer's answer that a podman container never
+has more rights than the host user who runs it, who must be in video or
+render (Firstbober, same day).""",
+                  """the GPU (the RX 6900 XT capture standing in for the RX 580 of the image's
+gfx803 build), ROCm 6.2 and its wheel, the image's /etc/group and the nodes'
+owner 65534.""",
+                  """user.groups (its container rule): the host user who starts the rootless
+container joins render and video on the host; --group-add keep-groups passes
+those groups in; nothing inside the image changes it.""")
+
+
+def machine_report_hpc_user(out):
+    r = report_base(out, "gpu-node07", "ubuntu2204")
+    r.file("/etc/passwd", "root:x:0:0:root:/root:/bin/bash\n")
+    r.file("/etc/group", "root:x:0:\nvideo:x:44:\nrender:x:109:\n")
+    snapshot(r, identity="user uid51234\nuid 51234\ngid 5000\ngroups 5000\n",
+             kfd_open="EACCES\n",
+             environ="PATH=/opt/rocm-5.2.3/bin:/usr/bin:/bin\nROCM_PATH=/opt/rocm-5.2.3\n")
+    rerocm(r, "5.2.3")
+    report_readme(r, "report-hpc-not-in-video", "https://github.com/ROCm/legacy-rocm-build/issues/2838",
+                  """
+A cluster node whose users come from a directory service, not /etc/passwd:
+torch.cuda.is_available() is False and rocminfo cannot open /dev/kfd; the
+account is in neither video nor render.""",
+                  """'we are using pytorch/1.13.0 which was installed with rocm/5.2.3',
+rocminfo's 'Unable to open /dev/kfd read-write: Permission denied' and 'Failed
+to get user name to check for video group membership' (description of
+kf-cuanschutz, 2024-01-25).""",
+                  """the node (the RX 6900 XT capture standing in for the MI100), the numeric
+uid 51234 and gid 5000 (a user /etc/passwd does not list, which is why
+rocminfo found no name), ROCm 5.2.3 under /opt with the base machine's ROCm
+6.2 PyTorch wheel kept.""",
+                  """user.groups: the administrator adds the account to render and video (the
+printed usermod, or the directory service's group for a directory user); the
+user logs in again.""")
+
+
+def machine_report_apptainer_containall(out):
+    r = report_base(out, "login02", "ubuntu2204")
+    r.file("/.singularity.d/runscript", "#!/bin/sh\nexec /bin/bash \"$@\"\n")
+    os.remove(r.p("/dev/kfd"))
+    shutil.rmtree(r.p("/dev/dri"), ignore_errors=True)
+    snapshot(r, kfd_open="ENOENT\n", devnodes="")
+    report_readme(r, "report-apptainer-containall", "https://github.com/ROCm/legacy-rocm-build/issues/1798",
+                  """
+An Apptainer container run with --containall: the host's /dev is not in the
+container, so there is no /dev/kfd and no render node.""",
+                  """'I ran into this issue when using the --containall option to Apptainer,
+but I was able to resolve it with the additional option
+--bind=/dev/kfd,/dev/dri' (comment of tom-papatheodore, 2023-09-14, on the
+issue's 'Unable to open /dev/kfd read-write: No such file or directory').""",
+                  """the machine inside the container (the RX 6900 XT capture's sysfs, Ubuntu
+22.04, ROCm 6.2 and its wheel) and the image's /.singularity.d/runscript.""",
+                  """env.container (its Apptainer rule): run with --rocm, or --bind
+/dev/kfd,/dev/dri with --containall.""")
+
+
 def main():
     global REAL
     REAL = os.path.abspath(sys.argv[1])
@@ -1749,7 +1826,10 @@ def main():
                      ("report-docker-no-kfd", machine_report_docker_no_kfd),
                      ("report-torch-cpu-py37", machine_report_torch_cpu),
                      ("report-gfx1032-fooocus", machine_report_gfx1032_fooocus),
-                     ("report-gfx1032-sovits", machine_report_gfx1032_sovits)]:
+                     ("report-gfx1032-sovits", machine_report_gfx1032_sovits),
+                     ("report-podman-nogroup", machine_report_podman_user),
+                     ("report-hpc-not-in-video", machine_report_hpc_user),
+                     ("report-apptainer-containall", machine_report_apptainer_containall)]:
         if len(sys.argv) > 3 and name not in sys.argv[3:]:
             continue
         d = os.path.join(out, name)

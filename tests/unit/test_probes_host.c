@@ -445,6 +445,14 @@ static void test_container(void)
     CHECK(fbool("env.wsl") == 1);
     CHECK_STR(fstr("env.container"), "wsl2");
 
+    /* an Apptainer image (its metadata directory) */
+    fresh();
+    put("/.singularity.d/runscript", "#!/bin/sh\n");
+    use_root();
+    fact_set_str(&fs, "kernel.release", "6.8.0-45-generic", NULL);
+    probe_container_run(&ctx);
+    CHECK_STR(fstr("env.container"), "apptainer");
+
     fresh();
     put("/.dockerenv", "");
     use_root();

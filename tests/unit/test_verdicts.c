@@ -124,6 +124,9 @@ static const struct vcase cases[] = {
      ST_FAIL, NULL, "sudo usermod", NULL},
     {"env.container", AMD "env.wsl=false; env.container=docker; kfd.present=false", ST_FAIL, NULL,
      NULL, NULL},
+    /* Apptainer under --containall (ROCm legacy-rocm-build issue 1798) */
+    {"env.container", AMD "env.wsl=false; env.container=apptainer; kfd.present=false", ST_FAIL,
+     "Apptainer", "--rocm", "docker run"},
     {"gpu.present", "gpu.count=0; gpu.other=[]", ST_FAIL, NULL, NULL, NULL},
     {"env.gpu_visibility",
      AMD "env.gpu_visibility=[CUDA_VISIBLE_DEVICES=-1]; env.gpu_visibility_none=true; "
