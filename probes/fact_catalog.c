@@ -43,6 +43,8 @@ static const struct fact_decl facts_link_end[] = {
 
 static const struct fact_decl facts_env[] = {
     {"env.recorded", B}, {"env.var.<VAR>", S},
+    {"env.gpu_visibility", L}, {"env.gpu_visibility_none", B},
+    {"env.gpu_visibility_entries", I}, {"env.debug_left", L},
     END};
 
 static const struct fact_decl facts_driver[] = {
@@ -88,6 +90,7 @@ static const struct fact_decl facts_kfd[] = {
 static const struct fact_decl facts_user[] = {
     {"user.name", S}, {"user.uid", I}, {"user.is_root", B}, {"host.sudo_present", B}, {"user.groups", L},
     {"user.db_groups", L}, {"user.in_device_groups", B}, {"user.db_in_device_groups", B},
+    {"user.sudo_user", S}, {"user.sudo_db_in_device_groups", B},
     END};
 
 static const struct fact_decl facts_container[] = {

@@ -1,7 +1,8 @@
 /* probe_container.c - WSL2 and container detection.
  *
  * WSL2 kernels carry "microsoft" (and "WSL2") in their release; Docker
- * creates /.dockerenv, Podman /run/.containerenv; otherwise the cgroup paths
+ * creates /.dockerenv, Podman /run/.containerenv, Apptainer images hold
+ * /.singularity.d; otherwise the cgroup paths
  * of PID 1 name the runtime (cgroup v1, and v2 on some setups). */
 #include "probe.h"
 
@@ -76,6 +77,11 @@ int probe_container_run(struct probe_ctx *ctx)
     }
     if (rootfs_exists("/.dockerenv")) {
         fact_set_str(fs, "env.container", "docker", "/.dockerenv");
+        return 0;
+    }
+    /* Apptainer/Singularity images carry their runtime's metadata directory */
+    if (rootfs_exists("/.singularity.d")) {
+        fact_set_str(fs, "env.container", "apptainer", "/.singularity.d");
         return 0;
     }
     if (rootfs_exists("/run/.containerenv")) {

@@ -3,6 +3,7 @@
  * Only whitelisted names are ever read or recorded, so a snapshot made by
  * collect never carries tokens or passwords. The "environ" query holds
  * NAME=value lines. */
+#include "env_left_set.h"
 #include "probe.h"
 
 #include <stdio.h>
@@ -37,6 +38,8 @@ static const char *const env_whitelist[] = {
     "VK_ICD_FILENAMES",
     "VK_DRIVER_FILES",
     "DISPLAY",
+    /* the user sudo was run by: user.groups judges that person's groups */
+    "SUDO_USER",
     "WAYLAND_DISPLAY",
 };
 
@@ -88,6 +91,7 @@ int probe_env_run(struct probe_ctx *ctx)
     int rc = rootfs_query("environ", environ_live, &text);
     if (rc) {
         fact_set_errno(ctx->facts, "env.recorded", ROOTFS_SNAPSHOT_DIR "/environ", rc);
+        env_left_set_facts(ctx->facts);
         return 0;
     }
     strlist_split(&env_lines, text, "\n");
@@ -102,5 +106,6 @@ int probe_env_run(struct probe_ctx *ctx)
         snprintf(name, sizeof(name), "env.var.%.*s", (int)(eq - env_lines.v[i]), env_lines.v[i]);
         fact_set_str(ctx->facts, name, eq + 1, "environment");
     }
+    env_left_set_facts(ctx->facts);
     return 0;
 }

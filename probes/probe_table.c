@@ -152,7 +152,7 @@ static const struct {
     const char *probe, *needs; /* needs: comma-separated probe names */
 } probe_needs[] = {
     {"driver", "host"},
-    {"user", "kfd"},
+    {"user", "kfd,env"}, /* SUDO_USER: whose groups to judge */
     {"container", "host"},
     {"gpu", "env"},
     {"pcie", "gpu"},

@@ -129,6 +129,47 @@ static void sudo_fact(struct factset *fs)
                          "no /usr/bin in this root to look for sudo");
 }
 
+/* the database's groups of `user`: its primary group in /etc/passwd plus
+ * the member lists of /etc/group */
+static void db_groups_of(const struct groupdb *db, const char *user, struct strlist *out)
+{
+    unsigned long pgid;
+    if (groupdb_user_gid(db, user, &pgid) == 0)
+        strlist_add_owned(out, groupdb_group_name(db, pgid));
+    groupdb_member_groups(db, user, out);
+}
+
+/* user.sudo_user: under sudo the process is root, but the person who will
+ * run the model without sudo is SUDO_USER, so user.groups judges that
+ * person's groups in the database (a new login gets exactly those). Not
+ * under sudo it is "" and the membership is unknown, never false. */
+static void sudo_user_facts(struct factset *fs, const struct identity *id, const struct groupdb *db)
+{
+    const struct fact *rec = fact_get(fs, "env.recorded");
+    const char *src = "SUDO_USER, /etc/group, /etc/passwd";
+    if (!rec || rec->type != FACT_BOOL || !id->have_uid) {
+        fact_set_unknown(fs, "user.sudo_user", "SUDO_USER", "environment or uid not recorded");
+        fact_set_unknown(fs, "user.sudo_db_in_device_groups", src,
+                         "environment or uid not recorded");
+        return;
+    }
+    const char *su = probe_getenv("SUDO_USER");
+    if (id->uid != 0 || !su || !*su || strcmp(su, "root") == 0) {
+        fact_set_str(fs, "user.sudo_user", "", "SUDO_USER");
+        fact_set_unknown(fs, "user.sudo_db_in_device_groups", src, "not run under sudo");
+        return;
+    }
+    fact_set_str(fs, "user.sudo_user", su, "SUDO_USER");
+    if (db->group_rc) {
+        fact_set_errno(fs, "user.sudo_db_in_device_groups", "/etc/group", db->group_rc);
+        return;
+    }
+    struct strlist g = STRLIST_INIT;
+    db_groups_of(db, su, &g);
+    set_membership(fs, "user.sudo_db_in_device_groups", &g, src);
+    strlist_release(&g);
+}
+
 int probe_user_run(struct probe_ctx *ctx)
 {
     struct factset *fs = ctx->facts;
@@ -139,7 +180,9 @@ int probe_user_run(struct probe_ctx *ctx)
                                         "user.groups",
                                         "user.db_groups",
                                         "user.in_device_groups",
-                                        "user.db_in_device_groups"};
+                                        "user.db_in_device_groups",
+                                        "user.sudo_user",
+                                        "user.sudo_db_in_device_groups"};
     sudo_fact(fs);
     char *text;
     int rc = rootfs_query("identity", identity_live, &text);
@@ -191,14 +234,12 @@ int probe_user_run(struct probe_ctx *ctx)
         fact_set_errno(fs, "user.db_in_device_groups", "/etc/group", e);
     } else {
         struct strlist dbg = STRLIST_INIT;
-        unsigned long pgid;
-        if (groupdb_user_gid(&db, id.name, &pgid) == 0)
-            strlist_add_owned(&dbg, groupdb_group_name(&db, pgid));
-        groupdb_member_groups(&db, id.name, &dbg);
+        db_groups_of(&db, id.name, &dbg);
         fact_set_list(fs, "user.db_groups", &dbg, "/etc/group, /etc/passwd");
         set_membership(fs, "user.db_in_device_groups", &dbg, "/etc/group, /etc/passwd");
         strlist_release(&dbg);
     }
+    sudo_user_facts(fs, &id, &db);
     strlist_release(&groups);
     strlist_release(&id.gids);
     free(id.name);

@@ -25,6 +25,14 @@ GPUS = {
     "rx7900xtx-desktop": [("1002", "744c", None, None)],
     "rx7900xtx-kfd-hang": [("1002", "744c", None, None)],
 }
+# the machines rebuilt from public reports (issue 32) on the RX 6900 XT
+# capture; the two RX 6600 ones carry that card's device id
+for m in ("ollama-rootless-docker", "buildah-rootless-fedora", "cuda-visible-minus1",
+          "second-user-groups", "sudo-only", "docker-no-kfd", "torch-cpu-py37",
+          "podman-nogroup", "hpc-not-in-video", "apptainer-containall"):
+    GPUS["report-" + m] = [("1002", "73bf", "1da2", "440e")]
+for m in ("gfx1032-fooocus", "gfx1032-sovits"):
+    GPUS["report-" + m] = [("1002", "73ff", None, None)]
 for m in ("blacklist", "degraded", "desktop", "dkms-stale", "no-amdgpu-kernel",
           "no-modules-extra", "nomodeset", "secureboot", "secureboot-nolog"):
     GPUS["rx6900xt-" + m] = [("1002", "73bf", "1da2", "440e")]

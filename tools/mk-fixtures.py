@@ -1317,8 +1317,12 @@ def rx6900xt_driven(out, hostname, degraded):
                   "signaled seq=991, emitted seq=993\n"
                   "[ 3121.200100] amdgpu 0000:0c:00.0: amdgpu: GPU reset begin!\n"
                   "[ 3123.400000] amdgpu 0000:0c:00.0: amdgpu: GPU reset(2) failed\n")
+    # the degraded machine's shell still has the variables that the ring
+    # timeouts' fix (kernel.gpu_resets) says to reproduce them with
+    environ = ("PATH=/usr/bin:/bin\n" if not degraded else
+               "AMD_SERIALIZE_KERNEL=3\nHIP_LAUNCH_BLOCKING=1\nPATH=/usr/bin:/bin\n")
     snapshot(r,
-             environ="PATH=/usr/bin:/bin\n",
+             environ=environ,
              identity="user grace\nuid 1000\ngid 1000\ngroups 1000 27 44 109\n",
              kfd_open="ok\n",
              devnodes="/dev/kfd 020660 0 109\n/dev/dri/renderD128 020660 0 109\n",
@@ -1353,7 +1357,9 @@ after a bad week: the fw_version files of MEC and MEC2 read 0x00000000
 errors, amdgpu could not resize the BAR ('Not enough PCI address space for a
 large BAR.', 256 MiB visible, no pci=realloc), the kernel log has two ring
 timeouts, a reset that lost VRAM, a GPU page fault by pt_main_thread pid 5120
-and a reset that failed; transparent hugepages 'never', the acpi-cpufreq
+and a reset that failed; AMD_SERIALIZE_KERNEL=3 and HIP_LAUNCH_BLOCKING=1 left
+set in the shell from reproducing the timeouts as kernel.gpu_resets' fix says
+(env.debug_left warns); transparent hugepages 'never', the acpi-cpufreq
 'powersave' governor, and a cp311 torch wheel under Python 3.12. memlock is 8
 MiB, which host.memlock does not judge on one Radeon (no RDMA).""")
 
@@ -1434,6 +1440,360 @@ fails naming edge. (Comparing the hottest sensor with its limit only warns.)
 """)
 
 
+# ---- machines rebuilt from public reports (issue 32) ------------------------------
+# Each is the rx6900xt-desktop machine (the real RX 6900 XT capture, a clean
+# Ubuntu 24.04 host) with the few files changed that the report states; the
+# README names the report, what is verbatim from it and what is made up.
+
+OS_RELEASE = {
+    "ubuntu2404": 'PRETTY_NAME="Ubuntu 24.04.1 LTS"\nNAME="Ubuntu"\nVERSION_ID="24.04"\n'
+                  'ID=ubuntu\nID_LIKE=debian\nVERSION_CODENAME=noble\n',
+    "ubuntu2204": 'PRETTY_NAME="Ubuntu 22.04.4 LTS"\nNAME="Ubuntu"\nVERSION_ID="22.04"\n'
+                  'ID=ubuntu\nID_LIKE=debian\nVERSION_CODENAME=jammy\n',
+    "fedora39": 'NAME="Fedora Linux"\nVERSION="39 (Container Image)"\nID=fedora\n'
+                'VERSION_ID=39\nPRETTY_NAME="Fedora Linux 39 (Container Image)"\n',
+    "mint21": 'NAME="Linux Mint"\nVERSION="21.2 (Victoria)"\nID=linuxmint\nID_LIKE="ubuntu debian"\n'
+              'PRETTY_NAME="Linux Mint 21.2"\nVERSION_ID="21.2"\n',
+    "popos2204": 'NAME="Pop!_OS"\nVERSION="22.04 LTS"\nID=pop\nID_LIKE="ubuntu debian"\n'
+                 'PRETTY_NAME="Pop!_OS 22.04 LTS"\nVERSION_ID="22.04"\n',
+    "arch": 'NAME="Arch Linux"\nPRETTY_NAME="Arch Linux"\nID=arch\nBUILD_ID=rolling\n',
+}
+
+
+def report_readme(r, machine, source, story, verbatim, made_up, fixed_by):
+    readme(r, machine, "%s\n\nSource: %s\n\nVerbatim from the report: %s\n\nMade up: %s\n\n"
+           "What fixed it (the start_with check and its fix): %s" %
+           (story.strip(), source, verbatim.strip(), made_up.strip(), fixed_by.strip()))
+
+
+def report_base(out, hostname, os_id="ubuntu2404"):
+    r = rx6900xt_driven(out, hostname, False)
+    r.file("/etc/os-release", OS_RELEASE[os_id])
+    return r
+
+
+def retorch(r, version, hip, pyver, tag, site, executable, prefix, base_prefix, dists):
+    """replace the base machine's torch with another wheel in another environment"""
+    old = "/home/grace/.local/lib/python3.12/site-packages"
+    shutil.rmtree(r.p(old))
+    td = torch(r, site, version, hip=hip)
+    wheel(r, site, version, tag)
+    r.file("/.snapshot/python", python_query(executable, pyver, prefix, td, dists,
+                                             base_prefix=base_prefix))
+
+
+def regpu(r, gfx_tv, simd, device, vram, width):
+    """another Navi 2x die in the capture's place: the KFD node and the PCI device id"""
+    bdf = "0000:0c:00.0"
+    path = [d for d, _, f in os.walk(r.p("/sys/devices")) if os.path.basename(d) == bdf][0]
+    r.file(os.path.relpath(path, r.path) + "/device", "0x%04x\n" % device)
+    kfd_gpu_node(r, 1, props_text(gfx_tv, simd, device, location_id(bdf), 128,
+                                  capability=0x28000280, fw=0x68), vram, 41236,
+                 width=width, mem_clk=1000)
+    r.real = [(d, s) for d, s in r.real if not d.endswith("/device")]
+
+
+def rerocm(r, version):
+    shutil.rmtree(r.p("/opt/rocm-6.2.0"))
+    rocm_install(r, version)
+
+
+def rootless_root(r, marker, group, gids, node_mode_owner):
+    """root (uid 0) inside a rootless container: the runtime's marker file,
+    the image's group file, and device nodes owned by ids the user namespace
+    does not map (65534), which /dev/kfd's open refuses with EACCES"""
+    r.file(marker, "")
+    r.file("/etc/group", group)
+    r.file("/etc/passwd", "root:x:0:0:root:/root:/bin/bash\n")
+    snapshot(r, identity="user root\nuid 0\ngid 0\ngroups %s\n" % gids, kfd_open="EACCES\n",
+             devnodes="/dev/kfd %s\n/dev/dri/renderD128 %s\n" % (node_mode_owner, node_mode_owner),
+             environ="PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin\n")
+
+
+def machine_report_ollama_rootless(out):
+    r = report_base(out, "8c1d2e3f4a5b")
+    rootless_root(r, "/.dockerenv",
+                  "root:x:0:\nvideo:x:44:root\nrender:x:109:root\nnogroup:x:65534:\n",
+                  "0 44 109", "020660 0 65534")
+    report_readme(r, "report-ollama-rootless-docker", "https://github.com/ollama/ollama/issues/6685",
+                  """
+ollama in a rootless Docker container on a host with an RX 7900 XTX: inside,
+root (uid 0) is refused /dev/kfd although the image put root in video and
+render, because the device nodes belong to host groups the container's user
+namespace does not map (gid 65534 inside).""",
+                  """'docker exec -it ollama rocminfo' printing 'Unable to open /dev/kfd
+read-write: Permission denied' and 'root is not member of "video" group'; the
+reporter adding render, video and nogroup inside the container without effect;
+the suspicion that the rootless container is the cause (comment of
+rtaic-coder, 2024-09-10).""",
+                  """the GPU and host files are the RX 6900 XT capture (gfx1030) standing in
+for the reporter's RX 7900 XTX; the container's /etc/group, the numeric gid
+65534 of the nodes, /.dockerenv and the identity are written from the report's
+description, not captured.""",
+                  """kfd.access (its rule for gid 65534 inside a container): read the nodes'
+group ids on the host with stat, pass them with --group-add (rootless Podman:
+--group-add keep-groups) and put the host user in render and video; no
+usermod inside the image.""")
+
+
+def machine_report_buildah_rootless(out):
+    r = report_base(out, "04ff0f3d3aa3", "fedora39")
+    rootless_root(r, "/run/.containerenv",
+                  "root:x:0:\nvideo:x:39:\nrender:x:105:\nnobody:x:65534:\n",
+                  "0 39 105", "020666 65534 65534")
+    report_readme(r, "report-buildah-rootless-fedora", "https://github.com/ROCm/legacy-rocm-build/issues/1549",
+                  """
+A rootless buildah container (fedora:39) started with --group-add=105
+--group-add=39 --device=/dev/kfd:rw --device=/dev/dri:rw: root inside cannot
+even list /dev/kfd.""",
+                  """the buildah options (--group-add=105 --group-add=39, --device=/dev/kfd:rw,
+--device=/dev/dri:rw, --ipc=host, seccomp=unconfined), the fedora:39 image,
+'[root@04ff0f3d3aa3 /]# ls /dev/kfd' answering 'Permission denied'
+(comment of bioinfornatics, 2024-01-21).""",
+                  """the host's GPU (the RX 6900 XT capture; the report does not name the
+GPU), the group names of gids 105 and 39 inside the image, the nodes' owner
+65534 (what a rootless user namespace shows for unmapped host ids) and the
+open result EACCES (the report shows ls failing on the node).""",
+                  """kfd.access (gid 65534 inside a container): the --group-add numbers
+given are the host's, which the user namespace does not map; the host user
+who starts the rootless container needs the groups (and crun's --group-add
+keep-groups passes them in).""")
+
+
+def machine_report_cuda_visible_minus1(out):
+    r = report_base(out, "llm-box")
+    snapshot(r, environ="CUDA_VISIBLE_DEVICES=-1\nPATH=/usr/local/bin:/usr/bin:/bin\n")
+    report_readme(r, "report-cuda-visible-minus1", "https://github.com/ollama/ollama/issues/15752",
+                  """
+CUDA_VISIBLE_DEVICES=-1, set to keep an NVIDIA card out of ollama, also hides
+the Radeon: HIP reads CUDA_VISIBLE_DEVICES like HIP_VISIBLE_DEVICES.""",
+                  """the title 'CUDA_VISIBLE_DEVICES=-1 incorrectly suppresses ROCm GPU
+detection' and the ROCm GPU isolation page it quotes ('has the same effect as
+HIP_VISIBLE_DEVICES on the AMD platform', comment of galuszkak, 2026-04-25).""",
+                  """the machine (the RX 6900 XT capture on Ubuntu 24.04 with ROCm 6.2; the
+report's GPU model is not in the excerpt used) and the rest of the
+environment.""",
+                  """env.gpu_visibility: unset CUDA_VISIBLE_DEVICES (and the other selection
+variables) in the shell or service that starts the model.""")
+
+
+def machine_report_second_user(out):
+    r = report_base(out, "ws-4090-amd", "ubuntu2204")
+    r.file("/etc/passwd", "root:x:0:0:root:/root:/bin/bash\nA:x:1000:1000::/home/A:/bin/bash\n"
+           "B:x:1001:1001::/home/B:/bin/bash\n")
+    r.file("/etc/group", "root:x:0:\nadm:x:4:syslog,A\ncdrom:x:24:A\nsudo:x:27:A,B\n"
+           "video:x:44:A\nrender:x:109:A\nA:x:1000:\nB:x:1001:\n")
+    snapshot(r, identity="user B\nuid 1001\ngid 1001\ngroups 1001 27\n", kfd_open="EACCES\n")
+    report_readme(r, "report-second-user-groups", "https://github.com/ROCm/legacy-rocm-build/issues/3072",
+                  """
+Two sudo-capable accounts on one Ubuntu 22.04 machine: torch.cuda.is_available()
+is True for A and False for B; getent group shows only A in the device
+groups.""",
+                  """'A runs this successfully and returns True, but B doesn't', the getent
+lines adm:x:4:syslog,A, cdrom:x:24:A and sudo:x:27:A,B (comment of Looong01,
+2024-05-08).""",
+                  """the video and render lines (the excerpt of getent used stops before
+them; written with A only, as the symptom implies), the GPU (the RX 6900 XT
+capture standing in for the reporter's RX 7900 XTX) and ROCm 6.2 in place of
+6.1.""",
+                  """user.groups: sudo usermod -aG render,video "$LOGNAME" for B, then log
+out and in.""")
+
+
+def machine_report_sudo_only(out):
+    r = report_base(out, "lab-pc20")
+    r.file("/etc/group", GROUP_BASE.replace("video:x:44:%s", "video:x:44:")
+           .replace("render:x:109:%s", "render:x:109:") % ("grace", "grace"))
+    snapshot(r, identity="user root\nuid 0\ngid 0\ngroups 0\n",
+             environ="PATH=/usr/sbin:/usr/bin:/sbin:/bin\nSUDO_USER=grace\n")
+    report_readme(r, "report-sudo-only", "https://github.com/ROCm/hip/issues/337",
+                  """
+HIP samples work only under sudo: the user is not in the group owning the
+device nodes, and the doctor itself was run with sudo, so its own process
+opens /dev/kfd as root.""",
+                  """'both the square example and vector_copy example work with sudo' and the
+maintainer's answer to add the account to the video group, which fixed it
+(comments of yige-hu and whchung, 2018-01-22/23).""",
+                  """the 2018 machine (Ubuntu 16.04, RX 580, kernel 4.4) is replaced by the RX
+6900 XT capture on Ubuntu 24.04 with ROCm 6.2, where the device groups are
+render and video; SUDO_USER and root's identity stand for running the doctor
+with sudo.""",
+                  """user.groups (its sudo rule): usermod -aG render,video grace, the person
+sudo was run by, then grace logs in again.""")
+
+
+def machine_report_docker_no_kfd(out):
+    r = report_base(out, "101acc334128", "ubuntu2204")
+    r.file("/.dockerenv", "")
+    os.remove(r.p("/dev/kfd"))
+    snapshot(r, identity="user root\nuid 0\ngid 0\ngroups 0\n", kfd_open="ENOENT\n",
+             devnodes="/dev/dri/renderD128 020660 0 109\n",
+             environ="PATH=/opt/rocm-5.2.0/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin\n")
+    rerocm(r, "5.2.0")
+    report_readme(r, "report-docker-no-kfd", "https://github.com/ROCm/legacy-rocm-build/issues/1798",
+                  """
+AMD's rocm5.2 PyTorch image for Navi 21 on an Arch Linux host with an RX 6900
+XT: inside the container /dev/kfd does not exist.""",
+                  """the image rocm5.2_ubuntu20.04_py3.7_pytorch_1.11.0_navi21, the 6900xt,
+'/opt/rocm-5.2.0/bin/rocminfo' printing 'Unable to open /dev/kfd read-write: No
+such file or directory' as root@101acc334128 (description of EduMio,
+2022-08-24).""",
+                  """the container's files: the RX 6900 XT capture seen from inside, Ubuntu
+22.04 in place of the image's 20.04 os-release, ROCm 5.2.0 as the image's
+only install with the host's ROCm 6.2 PyTorch wheel kept, and the render node
+passed while /dev/kfd was not (the report does not give its docker run
+line).""",
+                  """env.container: start the container with --device=/dev/kfd --device=/dev/dri
+and the numeric render group.""")
+
+
+def machine_report_torch_cpu(out):
+    r = report_base(out, "rx6800-box", "ubuntu2204")
+    rerocm(r, "5.4.3")
+    site = "/home/grace/miniconda3/envs/sd/lib/python3.7/site-packages"
+    retorch(r, "1.13.1+cpu", None, "3.7.16", "cp37-cp37m-linux_x86_64", site,
+            "/home/grace/miniconda3/envs/sd/bin/python", "/home/grace/miniconda3/envs/sd",
+            "/home/grace/miniconda3/envs/sd", ["torch 1.13.1+cpu"])
+    report_readme(r, "report-torch-cpu-py37", "https://github.com/ROCm/legacy-rocm-build/issues/2354",
+                  """
+An RX 6800 with ROCm 5.4.3: torch.cuda.is_available() is False because pip
+installed a CPU build of torch; the environment's Python 3.7 has no ROCm
+wheel on the nightly rocm5.4.3 index.""",
+                  """'torch.cuda.is_available() return false with ROCm5.4.3 and RX6800', 'I use
+torch-cpu rather than torch-gpu', 'Maybe that is because I use python 3.7'
+(comment of HGGshiwo, 2023-07-31).""",
+                  """the torch version 1.13.1+cpu and the conda path (the report names neither),
+the GPU files (the RX 6900 XT capture: the RX 6800 is the same Navi 21 die,
+PCI device 0x73bf, gfx1030), Ubuntu 22.04.""",
+                  """python.torch_build: the torch is a CPU build; install the ROCm wheel in a
+Python the ROCm index has wheels for.""")
+
+
+def machine_report_gfx1032_fooocus(out):
+    r = report_base(out, "mint-desk", "mint21")
+    rerocm(r, "5.7.1")
+    regpu(r, 100302, 56, 0x73ff, 8573157376, 128)  # RX 6600: 28 CUs, 8 GiB, 128-bit
+    site = "/home/grace/Fooocus/fooocus_env/lib/python3.10/site-packages"
+    retorch(r, "2.1.0+rocm5.6", "5.6.31061-8c743ae5d", "3.10.12", "cp310-cp310-linux_x86_64",
+            site, "/home/grace/Fooocus/fooocus_env/bin/python", "/home/grace/Fooocus/fooocus_env",
+            "/usr", ["torch 2.1.0+rocm5.6", "pytorch-triton-rocm 2.1.0"])
+    report_readme(r, "report-gfx1032-fooocus", "https://github.com/lllyasviel/Fooocus/issues/1079",
+                  """
+Fooocus on Linux Mint with an RX 6600 (gfx1032): 'RuntimeError: No HIP GPUs are
+available'. gfx1032 is on no ROCm release's Linux list; with ROCm 5.7.1 from
+repo.radeon.com installed, what was left was the override.""",
+                  """the title, the repository lines for amdgpu/ROCm 5.7.1 on jammy, rocminfo's
+'Name: gfx1032', 'the only thing left is changing the env variables' (comment
+of EduartePaiva, 2023-12-04).""",
+                  """the KFD node of an RX 6600 (gfx_target_version 100302, 28 CUs, 8 GiB,
+device 0x73ff) written into the RX 6900 XT capture's place, the torch
+2.1.0+rocm5.6 wheel of Fooocus's AMD instructions in its venv, Mint 21.2.""",
+                  """gpu.gfx_supported: HSA_OVERRIDE_GFX_VERSION=10.3.0 (gfx1030's code
+objects run on the other RDNA2 dies).""")
+
+
+def machine_report_gfx1032_sovits(out):
+    r = report_base(out, "pop-os", "popos2204")
+    rerocm(r, "5.4.2")
+    regpu(r, 100302, 56, 0x73ff, 8573157376, 128)
+    site = "/home/grace/miniconda3/envs/so-vits-svc-fork/lib/python3.10/site-packages"
+    retorch(r, "2.0.0+rocm5.4.2", "5.4.22803-474e8620", "3.10.11", "cp310-cp310-linux_x86_64",
+            site, "/home/grace/miniconda3/envs/so-vits-svc-fork/bin/python",
+            "/home/grace/miniconda3/envs/so-vits-svc-fork",
+            "/home/grace/miniconda3/envs/so-vits-svc-fork",
+            ["torch 2.0.0+rocm5.4.2", "torchaudio 2.0.1+rocm5.4.2", "pytorch-triton-rocm 2.0.1"])
+    report_readme(r, "report-gfx1032-sovits", "https://github.com/voicepaw/so-vits-svc-fork/issues/326",
+                  """
+so-vits-svc-fork training on Pop!_OS 22.04 with an RX 6600: 'GPU available:
+False', torch.cuda.is_available() False with torch 2.0.0+rocm5.4.2 in a conda
+environment of Python 3.10.""",
+                  """Pop!_OS 22.04 LTS, AMD Radeon RX 6600, PyTorch 2.0.0+rocm5.4.2, the conda
+create/pip install lines (conda python=3.10, --index-url .../rocm5.4.2),
+'GPU available: False, used: False' (description of faishalirwn,
+2023-04-14).""",
+                  """the RX 6600's KFD node (as report-gfx1032-fooocus), ROCm 5.4.2 installed
+under /opt (the report shows only the wheel), torchaudio's exact version.""",
+                  """gpu.gfx_supported: HSA_OVERRIDE_GFX_VERSION=10.3.0 for the RX 6600
+(gfx1032).""")
+
+
+def machine_report_podman_user(out):
+    r = report_base(out, "HAL", "ubuntu2204")
+    r.file("/run/.containerenv", "")
+    r.file("/etc/group", "root:x:0:\nvideo:x:44:sduser\nrender:x:109:sduser\nnogroup:x:65534:\n"
+           "sduser:x:1000:\n")
+    r.file("/etc/passwd", "root:x:0:0:root:/root:/bin/bash\n"
+           "sduser:x:1000:1000::/home/sduser:/bin/bash\n")
+    snapshot(r, identity="user sduser\nuid 1000\ngid 1000\ngroups 1000 44\n", kfd_open="EACCES\n",
+             devnodes="/dev/kfd 020660 65534 65534\n/dev/dri/renderD128 020660 65534 65534\n",
+             environ="PATH=/home/sduser/environ/bin:/usr/local/bin:/usr/bin:/bin\n"
+                     "VIRTUAL_ENV=/home/sduser/environ\n")
+    report_readme(r, "report-podman-nogroup", "https://github.com/Firstbober/rocm-pytorch-gfx803-docker/issues/4",
+                  """
+A podman container started with --device=/dev/kfd --device=/dev/dri
+--group-add=video: inside, sduser is refused /dev/kfd and rocminfo says the
+DRM access group is 'nogroup', the name of the unmapped host group.""",
+                  """the podman run line (--device=/dev/kfd --device=/dev/dri --net=host
+--group-add=video --ipc=host ...), the prompt '(environ) sduser@HAL',
+'Unable to open /dev/kfd read-write: Permission denied', 'root is not member
+of "nogroup" group, the default DRM access group' (description of
+Nachtwind85, 2023-04-25); the maintainer's answer that a podman container never
+has more rights than the host user who runs it, who must be in video or
+render (Firstbober, same day).""",
+                  """the GPU (the RX 6900 XT capture standing in for the RX 580 of the image's
+gfx803 build), ROCm 6.2 and its wheel, the image's /etc/group and the nodes'
+owner 65534.""",
+                  """user.groups (its container rule): the host user who starts the rootless
+container joins render and video on the host; --group-add keep-groups passes
+those groups in; nothing inside the image changes it.""")
+
+
+def machine_report_hpc_user(out):
+    r = report_base(out, "gpu-node07", "ubuntu2204")
+    r.file("/etc/passwd", "root:x:0:0:root:/root:/bin/bash\n")
+    r.file("/etc/group", "root:x:0:\nvideo:x:44:\nrender:x:109:\n")
+    snapshot(r, identity="user uid51234\nuid 51234\ngid 5000\ngroups 5000\n",
+             kfd_open="EACCES\n",
+             environ="PATH=/opt/rocm-5.2.3/bin:/usr/bin:/bin\nROCM_PATH=/opt/rocm-5.2.3\n")
+    rerocm(r, "5.2.3")
+    report_readme(r, "report-hpc-not-in-video", "https://github.com/ROCm/legacy-rocm-build/issues/2838",
+                  """
+A cluster node whose users come from a directory service, not /etc/passwd:
+torch.cuda.is_available() is False and rocminfo cannot open /dev/kfd; the
+account is in neither video nor render.""",
+                  """'we are using pytorch/1.13.0 which was installed with rocm/5.2.3',
+rocminfo's 'Unable to open /dev/kfd read-write: Permission denied' and 'Failed
+to get user name to check for video group membership' (description of
+kf-cuanschutz, 2024-01-25).""",
+                  """the node (the RX 6900 XT capture standing in for the MI100), the numeric
+uid 51234 and gid 5000 (a user /etc/passwd does not list, which is why
+rocminfo found no name), ROCm 5.2.3 under /opt with the base machine's ROCm
+6.2 PyTorch wheel kept.""",
+                  """user.groups: the administrator adds the account to render and video (the
+printed usermod, or the directory service's group for a directory user); the
+user logs in again.""")
+
+
+def machine_report_apptainer_containall(out):
+    r = report_base(out, "login02", "ubuntu2204")
+    r.file("/.singularity.d/runscript", "#!/bin/sh\nexec /bin/bash \"$@\"\n")
+    os.remove(r.p("/dev/kfd"))
+    shutil.rmtree(r.p("/dev/dri"), ignore_errors=True)
+    snapshot(r, kfd_open="ENOENT\n", devnodes="")
+    report_readme(r, "report-apptainer-containall", "https://github.com/ROCm/legacy-rocm-build/issues/1798",
+                  """
+An Apptainer container run with --containall: the host's /dev is not in the
+container, so there is no /dev/kfd and no render node.""",
+                  """'I ran into this issue when using the --containall option to Apptainer,
+but I was able to resolve it with the additional option
+--bind=/dev/kfd,/dev/dri' (comment of tom-papatheodore, 2023-09-14, on the
+issue's 'Unable to open /dev/kfd read-write: No such file or directory').""",
+                  """the machine inside the container (the RX 6900 XT capture's sysfs, Ubuntu
+22.04, ROCm 6.2 and its wheel) and the image's /.singularity.d/runscript.""",
+                  """env.container (its Apptainer rule): run with --rocm, or --bind
+/dev/kfd,/dev/dri with --containall.""")
+
+
 def main():
     global REAL
     REAL = os.path.abspath(sys.argv[1])
@@ -1457,7 +1817,19 @@ def main():
                      ("mi300x-numa-pinned", machine_mi300x_pinned),
                      ("mi300x-cpx-nps4", machine_mi300x_cpx),
                      ("kvm-guest-mi300x-vf", machine_mi300x_vf_guest),
-                     ("rx7800xt-power-capped", machine_rx7800xt_power_capped)]:
+                     ("rx7800xt-power-capped", machine_rx7800xt_power_capped),
+                     ("report-ollama-rootless-docker", machine_report_ollama_rootless),
+                     ("report-buildah-rootless-fedora", machine_report_buildah_rootless),
+                     ("report-cuda-visible-minus1", machine_report_cuda_visible_minus1),
+                     ("report-second-user-groups", machine_report_second_user),
+                     ("report-sudo-only", machine_report_sudo_only),
+                     ("report-docker-no-kfd", machine_report_docker_no_kfd),
+                     ("report-torch-cpu-py37", machine_report_torch_cpu),
+                     ("report-gfx1032-fooocus", machine_report_gfx1032_fooocus),
+                     ("report-gfx1032-sovits", machine_report_gfx1032_sovits),
+                     ("report-podman-nogroup", machine_report_podman_user),
+                     ("report-hpc-not-in-video", machine_report_hpc_user),
+                     ("report-apptainer-containall", machine_report_apptainer_containall)]:
         if len(sys.argv) > 3 and name not in sys.argv[3:]:
             continue
         d = os.path.join(out, name)

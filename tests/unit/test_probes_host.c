@@ -2,6 +2,7 @@
  * container, kernel, iommu, rocm) on small sysroot trees built in a temp dir,
  * including the .snapshot/<query> files that stand in for live producers. */
 #include "../../probes/driver_block.h"
+#include "../../probes/env_left_set.h"
 #include "../../probes/probe.h"
 #include "sysroot_tree.h"
 #include "test.h"
@@ -443,6 +444,14 @@ static void test_container(void)
     probe_container_run(&ctx);
     CHECK(fbool("env.wsl") == 1);
     CHECK_STR(fstr("env.container"), "wsl2");
+
+    /* an Apptainer image (its metadata directory) */
+    fresh();
+    put("/.singularity.d/runscript", "#!/bin/sh\n");
+    use_root();
+    fact_set_str(&fs, "kernel.release", "6.8.0-45-generic", NULL);
+    probe_container_run(&ctx);
+    CHECK_STR(fstr("env.container"), "apptainer");
 
     fresh();
     put("/.dockerenv", "");
@@ -1082,12 +1091,114 @@ static void test_driver_cause(void)
     CHECK(list_has("driver.unbound_gpus", "0000:05:00.0"));
 }
 
+/* issue 32: the variables left set from debugging or a GPU choice, and the
+ * person sudo was run by */
+static void test_env_left_set(void)
+{
+    /* nothing set: known empty lists, the entry count unknown (not 0) */
+    fresh();
+    put("/.snapshot/environ", "PATH=/usr/bin\nAMD_LOG_LEVEL=0\nHIP_LAUNCH_BLOCKING=0\n");
+    use_root();
+    probe_env_run(&ctx);
+    CHECK(list_n("env.gpu_visibility") == 0);
+    CHECK(fbool("env.gpu_visibility_none") == 0);
+    CHECK(is_unknown("env.gpu_visibility_entries"));
+    CHECK(list_n("env.debug_left") == 0); /* 0 is each one's default */
+
+    /* ollama issue 15752: CUDA_VISIBLE_DEVICES=-1 hides the Radeon from HIP */
+    fresh();
+    put("/.snapshot/environ", "CUDA_VISIBLE_DEVICES=-1\nHIP_VISIBLE_DEVICES=0,1\n"
+                              "AMD_SERIALIZE_KERNEL=3\nAMD_SERIALIZE_COPY=0\n"
+                              "PYTORCH_NO_CUDA_MEMORY_CACHING=1\n");
+    use_root();
+    probe_env_run(&ctx);
+    CHECK(list_n("env.gpu_visibility") == 2);
+    CHECK(list_has("env.gpu_visibility", "CUDA_VISIBLE_DEVICES=-1"));
+    CHECK(list_has("env.gpu_visibility", "HIP_VISIBLE_DEVICES=0,1"));
+    CHECK(fbool("env.gpu_visibility_none") == 1);
+    CHECK(fint("env.gpu_visibility_entries") == 1); /* the fewest: "-1" */
+    CHECK(list_n("env.debug_left") == 2);
+    CHECK(list_has("env.debug_left", "AMD_SERIALIZE_KERNEL=3 (waits for the GPU before and/or "
+                                     "after every kernel launch)"));
+
+    /* a list naming each GPU; UUIDs count as entries; an empty value none */
+    fresh();
+    put("/.snapshot/environ", "ROCR_VISIBLE_DEVICES=GPU-d9d22422ae1b7b8c, 1\n");
+    use_root();
+    probe_env_run(&ctx);
+    CHECK(fbool("env.gpu_visibility_none") == 0);
+    CHECK(fint("env.gpu_visibility_entries") == 2);
+    fresh();
+    put("/.snapshot/environ", "GPU_DEVICE_ORDINAL=\n");
+    use_root();
+    probe_env_run(&ctx);
+    CHECK(fint("env.gpu_visibility_entries") == 0);
+    CHECK(fbool("env.gpu_visibility_none") == 0);
+
+    /* no environment recorded: unknown, never "nothing set" */
+    fresh();
+    use_root();
+    probe_env_run(&ctx);
+    CHECK(is_unknown("env.gpu_visibility"));
+    CHECK(is_unknown("env.gpu_visibility_none"));
+    CHECK(is_unknown("env.debug_left"));
+    CHECK(env_left_set_why("AMD_SERIALIZE_KERNEL", "0") == NULL);
+    CHECK(env_left_set_why("AMD_SERIALIZE_KERNEL", NULL) == NULL);
+    CHECK(env_left_set_why("HIP_LAUNCH_BLOCKING", "1") != NULL);
+    CHECK(env_left_set_why("PATH", "1") == NULL);
+
+    /* sudo: root's groups are not judged, SUDO_USER's in the database are */
+    static const char *const group_db[] = {
+        "root:x:0:\nvideo:x:44:bob\nrender:x:109:bob\nbob:x:1000:\n",
+        "root:x:0:\nvideo:x:44:\nrender:x:109:\nbob:x:1000:\n"};
+    for (int i = 0; i < 2; i++) {
+        fresh();
+        put("/dev/kfd", "");
+        put("/etc/group", group_db[i]);
+        put("/etc/passwd", "root:x:0:0::/root:/bin/sh\nbob:x:1000:1000::/home/bob:/bin/sh\n");
+        put("/.snapshot/devnodes", "/dev/kfd 0660 0 109\n");
+        put("/.snapshot/kfd-open", "ok\n");
+        put("/.snapshot/identity", "user root\nuid 0\ngid 0\ngroups 0\n");
+        put("/.snapshot/environ", "SUDO_USER=bob\n");
+        use_root();
+        probe_env_run(&ctx);
+        probe_kfd_run(&ctx);
+        probe_user_run(&ctx);
+        CHECK_STR(fstr("user.sudo_user"), "bob");
+        CHECK(fbool("user.sudo_db_in_device_groups") == (i == 0));
+        CHECK(fbool("user.in_device_groups") == 0);
+    }
+    /* SUDO_USER of a non-root process (sudo -u) or root itself: not sudo */
+    put("/.snapshot/environ", "SUDO_USER=root\n");
+    factset_release(&fs);
+    probe_env_run(&ctx);
+    probe_kfd_run(&ctx);
+    probe_user_run(&ctx);
+    CHECK_STR(fstr("user.sudo_user"), "");
+    CHECK(is_unknown("user.sudo_db_in_device_groups"));
+    put("/.snapshot/environ", "SUDO_USER=bob\n");
+    put("/.snapshot/identity", "user alice\nuid 1001\ngid 1001\ngroups 1001\n");
+    factset_release(&fs);
+    probe_env_run(&ctx);
+    probe_kfd_run(&ctx);
+    probe_user_run(&ctx);
+    CHECK_STR(fstr("user.sudo_user"), "");
+    /* no environment recorded: who ran sudo is unknown */
+    fresh();
+    put("/.snapshot/identity", "user root\nuid 0\ngid 0\ngroups 0\n");
+    use_root();
+    probe_env_run(&ctx);
+    probe_user_run(&ctx);
+    CHECK(is_unknown("user.sudo_user"));
+}
+
 int main(void)
 {
     test_driver();
     test_kernel_log();
     test_kfd();
     test_user();
+    test_env_left_set();
     test_container();
     test_kernel();
     test_iommu();

@@ -158,7 +158,16 @@ static const struct vcase cases[] = {
      ST_FAIL, NULL, "sudo usermod", NULL},
     {"env.container", AMD "env.wsl=false; env.container=docker; kfd.present=false", ST_FAIL, NULL,
      NULL, NULL},
+    /* Apptainer under --containall (ROCm legacy-rocm-build issue 1798) */
+    {"env.container", AMD "env.wsl=false; env.container=apptainer; kfd.present=false", ST_FAIL,
+     "Apptainer", "--rocm", "docker run"},
     {"gpu.present", "gpu.count=0; gpu.other=[]", ST_FAIL, NULL, NULL, NULL},
+    {"env.gpu_visibility",
+     AMD "env.gpu_visibility=[CUDA_VISIBLE_DEVICES=-1]; env.gpu_visibility_none=true; "
+         "env.gpu_visibility_entries=1",
+     ST_FAIL, "selects no GPU", "unset ROCR_VISIBLE_DEVICES HIP_VISIBLE_DEVICES", NULL},
+    {"env.debug_left", "env.debug_left=[AMD_SERIALIZE_KERNEL=3 (waits)]", ST_WARN,
+     "AMD_SERIALIZE_KERNEL=3", NULL, NULL},
     /* Docker's default seccomp filter without CAP_SYS_NICE; unknown
      * seccomp inside a container cannot tell */
     {"env.container_run",
@@ -617,6 +626,52 @@ static const struct vcase cases[] = {
     {"kfd.access", KFD_OPEN "ENOENT", ST_FAIL, "the node vanished", "run again", "usermod"},
     {"kfd.access", KFD_OPEN "EBUSY", ST_FAIL, "opening /dev/kfd failed: EBUSY", "kernel log",
      "usermod"},
+    /* issue 32: inside a container the open result decides, not the uid,
+     * and the fix is --group-add with numbers, never usermod in the image */
+    {"kfd.access",
+     KFD_OPEN "EACCES; env.container=docker; user.name=root; user.uid=0; "
+              "container.group_ids=[65534]",
+     ST_FAIL, "does not map", "stat -c '%g %n' /dev/kfd /dev/dri/renderD*", "--group-add 65534"},
+    {"kfd.access",
+     KFD_OPEN "EACCES; env.container=podman; user.name=ana; user.uid=1000; "
+              "container.group_ids=[109]; container.docker_run=docker run --group-add 109",
+     ST_FAIL, "group ids inside the container are 109", "docker run --group-add 109",
+     "usermod -aG"},
+    {"kfd.access", KFD_OPEN "EACCES; env.container=none", ST_FAIL, "owned by group 'render'",
+     "usermod -aG render,video", NULL},
+#define GROUPS_ROOT                                                                                \
+    "kfd.present=true; dri.render_present=true; kfd.group=render; dri.render_group=render; "       \
+    "user.is_root=true; user.name=root; user.in_device_groups=false; "                             \
+    "user.db_in_device_groups=false; host.sudo_present=true; kfd.open_result=ok; "
+    /* under sudo the person is SUDO_USER, judged in the group database */
+    {"user.groups",
+     GROUPS_ROOT "env.container=none; user.sudo_user=bob; user.sudo_db_in_device_groups=false",
+     ST_FAIL, "run under sudo by bob", "`usermod -aG render,video bob`", "$LOGNAME"},
+    {"user.groups",
+     GROUPS_ROOT "env.container=none; user.sudo_user=bob; user.sudo_db_in_device_groups=true",
+     ST_SKIP, "bob, who runs the model without sudo, is in the group", NULL, NULL},
+    {"user.groups",
+     GROUPS_ROOT "env.container=none; user.sudo_user=; user.sudo_db_in_device_groups=?no", ST_SKIP,
+     "running as root, which opens", NULL, NULL},
+    {"user.groups",
+     GROUPS_ROOT "env.container=docker; kfd.open_result=EACCES; user.sudo_user=; "
+                 "user.sudo_db_in_device_groups=?no",
+     ST_SKIP, "the container's root is not the host's", NULL, NULL},
+    {"user.groups",
+     "kfd.present=true; dri.render_present=true; kfd.group=render; dri.render_group=render; "
+     "user.is_root=false; user.name=ana; user.groups=[ana]; user.in_device_groups=false; "
+     "user.db_in_device_groups=true; env.container=docker; user.sudo_user=; "
+     "container.docker_run=docker run --group-add 109",
+     ST_FAIL, "inside a docker container", "docker run --group-add 109", "usermod -aG"},
+#undef GROUPS_ROOT
+    /* issue 32: variables left set (ollama issue 15752: CUDA_VISIBLE_DEVICES=-1) */
+    {"env.gpu_visibility",
+     AMD "env.gpu_visibility=[HIP_VISIBLE_DEVICES=1]; env.gpu_visibility_none=false; "
+         "env.gpu_visibility_entries=1; gpu.count=2",
+     ST_WARN, "only the 1 GPU it lists", "unset ROCR_VISIBLE_DEVICES", NULL},
+    {"env.debug_left",
+     "env.debug_left=[HIP_LAUNCH_BLOCKING=1 (makes every kernel launch synchronous)]", ST_WARN,
+     "HIP_LAUNCH_BLOCKING=1", "unset AMD_SERIALIZE_KERNEL", NULL},
 #define INITSTATE AMD "driver.module_present=true; host.sudo_present=true; driver.initstate="
     {"driver.loaded", INITSTATE "coming", ST_FAIL, "still initialising", "stays 'coming'", NULL},
     {"driver.loaded", INITSTATE "going", ST_FAIL, "being unloaded", "modprobe amdgpu", NULL},
@@ -1040,9 +1095,9 @@ struct rcase {
 /* kfd.access: the rule each open() result of /dev/kfd is decided by */
 static const struct {
     const char *open_result, *rule;
-} kfd_kinds[] = {{"EACCES", "fail[3]"}, {"EPERM", "fail[4]"},  {"ENXIO", "fail[5]"},
-                 {"ENODEV", "fail[5]"}, {"EAGAIN", "fail[6]"}, {"ENOENT", "fail[7]"},
-                 {"EBUSY", "fail[8]"},  {"ok", "pass"}};
+} kfd_kinds[] = {{"EACCES", "fail[5]"}, {"EPERM", "fail[6]"},  {"ENXIO", "fail[7]"},
+                 {"ENODEV", "fail[7]"}, {"EAGAIN", "fail[8]"}, {"ENOENT", "fail[9]"},
+                 {"EBUSY", "fail[10]"}, {"ok", "pass"}};
 
 static const struct rcase rules[] = {
     /* issue 21: failure kinds, each decided by its own rule */
