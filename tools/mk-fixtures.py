@@ -674,8 +674,9 @@ An RX 7900 XTX desktop (gfx1100, Navi31 behind its on-card PCIe switch) on
 Ubuntu 24.04 with the in-kernel amdgpu and ROCm 6.2: the slot link (root port
 to the switch's upstream port) trained at x8, the root port does not complete
 or route AtomicOps (the kernel log says 'PCIE atomic ops is not supported'; KFD
-accepted the GPU, its node's MEC firmware 2140 being past GFX11's 509, so
-pcie.atomics warns instead of failing), the user alice is not in render (so /dev/kfd gives EACCES), a
+accepted the GPU, its node's MEC firmware 2140 being past GFX11's 509, but
+HIP's hostcall still needs atomics on gfx1100, so pcie.atomics fails as
+ROCm/ROCm issue 2429's PyTorch did), the user alice is not in render (so /dev/kfd gives EACCES), a
 CUDA torch wheel with nvidia-* packages, CUDA first on LD_LIBRARY_PATH, and a
 requirements file with +cu124 pins (args). The GPU function directory is the
 real RX 7900 XT capture; the KFD node is the real RX 7900 XTX node (note its

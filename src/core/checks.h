@@ -19,6 +19,17 @@ enum level { LEVEL_QUICK, LEVEL_STANDARD, LEVEL_FULL, LEVEL_SOAK };
 const char *level_name(enum level l);
 int level_parse(const char *s, enum level *out);
 
+/* what a check's failure costs (checks.yaml `impact:`, checks_rank.c),
+ * least first: the report starts with the root cause of the greatest.
+ * IMPACT_NONE: not declared (a rule without one takes its check's; a check
+ * without one ranks below advice, and tests hold the shipped file to
+ * declare every one) */
+enum impact { IMPACT_NONE, IMPACT_ADVICE, IMPACT_SLOW, IMPACT_WRONG, IMPACT_BLOCKS };
+/* "advice", "slow", "wrong", "blocks"; NULL for IMPACT_NONE */
+const char *impact_name(enum impact im);
+/* 0, or -1 for a word that is no impact (IMPACT_NONE is never parsed) */
+int impact_parse(const char *s, enum impact *out);
+
 /* what to do about a warning or failure (man 5 checks.yaml, Fixes): prose
  * before, zero or more shell commands each one complete line, prose after.
  * A plain-string fix in the file is `say` alone. In a check or rule the
@@ -56,6 +67,9 @@ struct rule {
     int has_causes;
     const struct check **causes;
     size_t ncauses;
+    /* a rule's own `impact:` where it costs other than its check's (a
+     * warning of a check whose failures block), IMPACT_NONE to inherit */
+    enum impact impact;
 };
 
 struct check {
@@ -77,6 +91,7 @@ struct check {
     struct strlist caused_by;
     const struct check **causes;
     size_t ncauses;
+    enum impact impact; /* `impact:`, IMPACT_NONE when the file gives none */
 };
 
 struct data_table {
@@ -211,9 +226,20 @@ char *checks_resolve_rule_causes(const struct check *c, struct rule *r, size_t *
 /* after a run: set each not-passing result's cause and rewrite its summary
  * and fix to point there (checks_run() calls it) */
 void results_link_causes(struct results *r);
-/* where to start: the first not-passing root cause (a not-passing result
- * whose causes all passed), roots whose consequences include a failure,
- * error or timeout before roots of warnings only; NULL when all passed */
+
+/* ---- the order of the findings (checks_rank.c) ---- */
+/* what the result's failure costs: its deciding rule's impact, else its
+ * check's (IMPACT_NONE for a pass or skip) */
+enum impact result_impact(const struct result *res);
+/* the not-passing results, most important first, into order[] (room for
+ * r->n): root causes ranked by the greatest impact among them and their
+ * consequences, then the gravest status (fail, error and timeout before
+ * warn), then the deepest cause (the longest chain of consequences below
+ * it, then the most), then file order; each root followed by its
+ * consequences in file order. Returns how many */
+size_t results_fix_order(const struct results *r, size_t *order);
+/* where to start: the first root of results_fix_order(), NULL when all
+ * passed */
 const struct result *results_start_with(const struct results *r);
 /* 1 for warn, fail, error and timeout */
 int status_not_passing(enum status st);

@@ -207,6 +207,19 @@ static int parse_when(struct loader *L, yaml_node_t *n, struct rule *r)
     return 0;
 }
 
+/* `impact:` of a check or rule: one of impact_name()'s words */
+static int want_impact(struct loader *L, yaml_node_t *v, enum impact *out)
+{
+    char *word = NULL;
+    if (want_scalar(L, v, "impact", &word))
+        return -1;
+    int rc = impact_parse(word, out);
+    free(word);
+    if (rc)
+        return yerr(L, v, "impact must be blocks, wrong, slow or advice");
+    return 0;
+}
+
 static int parse_rule(struct loader *L, yaml_node_t *n, struct rule *r, int need_when)
 {
     if (n->type != YAML_MAPPING_NODE)
@@ -228,6 +241,9 @@ static int parse_rule(struct loader *L, yaml_node_t *n, struct rule *r, int need
         } else if (strcmp(key, "caused_by") == 0 && need_when) {
             r->has_causes = 1;
             if (want_strlist(L, v, "caused_by", &r->caused_by))
+                return -1;
+        } else if (strcmp(key, "impact") == 0 && need_when) {
+            if (want_impact(L, v, &r->impact))
                 return -1;
         } else {
             return yerr(L, k, "unknown key '%s' in rule", key);
@@ -298,6 +314,8 @@ static int parse_check(struct loader *L, yaml_node_t *n, struct check *c)
             rc = want_strlist(L, v, "reads", &c->reads);
         else if (strcmp(key, "caused_by") == 0)
             rc = want_strlist(L, v, "caused_by", &c->caused_by);
+        else if (strcmp(key, "impact") == 0)
+            rc = want_impact(L, v, &c->impact);
         else if (strcmp(key, "skip") == 0)
             rc = parse_rules(L, v, &c->skip, &c->nskip);
         else if (strcmp(key, "fail") == 0)

@@ -4,6 +4,7 @@
  * at load; a type error found at evaluation is status error; caused_by. */
 #include "../../probes/fact_catalog.h"
 #include "../../src/core/checks.h"
+#include "checks_load_msg.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -73,22 +74,7 @@ static char *check_yaml(const char *line8, const char *body)
 /* load a whole text: 0 when it loads, else -1 with the loader's message */
 static int load_text(const char *text, size_t len, char *msg, size_t n)
 {
-    fflush(stderr);
-    int saved = dup(2);
-    FILE *tmp = tmpfile();
-    dup2(fileno(tmp), 2);
-    struct checkset cs;
-    int rc = checks_load_string(&cs, "t.yaml", text, len);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(tmp);
-    size_t got = fread(msg, 1, n - 1, tmp);
-    msg[got] = '\0';
-    fclose(tmp);
-    if (rc == 0)
-        checks_release(&cs);
-    return rc;
+    return checks_load_msg(text, len, msg, n);
 }
 
 /* load a fragment: 0 when it loads, else -1 with the loader's message */
