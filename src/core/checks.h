@@ -39,11 +39,30 @@ struct fix {
     char *say;          /* NULL when absent */
     struct strlist run; /* the commands, in order */
     char *then;         /* NULL when absent */
+    /* a template's commands that differ by distribution (checks_family.c):
+     * NULL, or one list per command, empty where run.v[i] is the command
+     * itself, else the command of each family that has one (FAMILY_N
+     * entries, "" where a family has none) and run.v[i] the prose that
+     * names them all, for a host of another family */
+    struct strlist *by_family;
 };
 #define FIX_INIT                                                                                   \
     {                                                                                              \
-        NULL, STRLIST_INIT, NULL                                                                   \
+        NULL, STRLIST_INIT, NULL, NULL                                                             \
     }
+
+/* the distribution families whose commands a fix names, from os-release ID
+ * and ID_LIKE (fact host.os_family): "debian" (Debian, Ubuntu), "fedora"
+ * (Fedora, RHEL, Rocky, Alma: dnf, grubby, dracut), "suse" (openSUSE,
+ * SLES: zypper), "arch" (Arch: pacman, mkinitcpio); any other host gets
+ * the prose */
+#define FAMILY_N 4
+extern const char *const family_names[FAMILY_N];
+/* the family's index, or -1 */
+int family_index(const char *name);
+/* the prose for a host of no known family: "Debian/Ubuntu: `cmd`; ..." of
+ * the families that have a command (allocated) */
+char *family_prose(const struct strlist *cmds);
 /* does the fix say or run anything? */
 int fix_present(const struct fix *f);
 void fix_release(struct fix *f);
@@ -209,6 +228,11 @@ int check_selected(const struct check *ck, const struct strlist *only);
  * reads:, rules, summary and fix placeholders, gpu.count when per GPU,
  * probe.<probe>.status; names as written (gpu.x in a per-GPU check) */
 void check_facts(const struct check *ck, struct strlist *out);
+/* render a check's or rule's fix template for these facts (gpu: the GPU
+ * of a per-GPU check, else -1) as a result's fix is: placeholders filled,
+ * the host's distribution's commands (checks_family.c). out starts empty */
+void checks_fix_render(const struct checkset *cs, const struct factset *fs, int gpu,
+                       const struct fix *tmpl, struct fix *out);
 /* -1 (after an error message) when --only names an unknown id */
 int checks_run(const struct checkset *cs, const struct factset *fs, const struct run_filter *flt,
                struct results *out);

@@ -773,8 +773,20 @@ static void test_fix_load(void)
                   "t.yaml:12:23: unknown key 'doo' in fix (say, run, then)"));
     CHECK(rejects(GLOBAL, FIX_RULE("{run: [[rocminfo]]}"),
                   "t.yaml:12:21: fix 'run' must be a list of strings"));
+    /* a run item by distribution (checks_family.c): known families only,
+     * each a command, at least one */
     CHECK(rejects(GLOBAL, FIX_RULE("{run: [{a: b}]}"),
-                  "t.yaml:12:21: fix 'run' must be a list of strings"));
+                  "t.yaml:12:22: unknown distribution 'a' in fix 'run' (debian, fedora, suse, "
+                  "arch)"));
+    CHECK(rejects(GLOBAL, FIX_RULE("{run: [{debian: [x]}]}"),
+                  "t.yaml:12:30: fix 'run' for debian must be a command"));
+    CHECK(
+        rejects(GLOBAL, FIX_RULE("{run: [{}]}"), "t.yaml:12:21: fix 'run' names no distribution"));
+    CHECK(accepts(GLOBAL, FIX_RULE("{run: [{debian: 'apt install x', arch: 'pacman -S x'}, "
+                                   "rocminfo]}")));
+    CHECK(rejects(GLOBAL, FIX_RULE("{run: [{fedora: 'dnf install {rocm.seris}'}]}"),
+                  "t.yaml:12:44: unknown fact 'rocm.seris' (did you mean 'rocm.series'?) in "
+                  "placeholder {rocm.seris}"));
     CHECK(rejects(GLOBAL, FIX_RULE("{say: [a]}"), "t.yaml:12:20: fix 'say' must be a string"));
     CHECK(rejects(GLOBAL, FIX_RULE("[a]"),
                   "t.yaml:12:14: fix must be a string or a mapping with say/run/then"));
