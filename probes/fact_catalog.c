@@ -23,7 +23,7 @@
 #define GPU_PROBE_START(p) {p ".available", B}, {p ".why", S}, {p ".backend", S}, {p ".device", S}
 
 static const struct fact_decl facts_host[] = {
-    {"host.hostname", S}, {"host.os", S}, {"host.os_id", S}, {"host.os_id_like", L}, {"kernel.release", S}, {"kernel.version_code", I},
+    {"host.hostname", S}, {"host.os", S}, {"host.os_id", S}, {"host.os_id_like", L}, {"host.os_family", S}, {"kernel.release", S}, {"kernel.version_code", I},
     END};
 
 /* probe_virt.c */

@@ -28,6 +28,47 @@ static char *os_release_value(const char *text, const char *key)
     return NULL;
 }
 
+/* the os-release IDs of each distribution family whose commands the fixes
+ * name (family_names in src/core/checks.h); ID_LIKE of each, os-release(5):
+ * Ubuntu "debian", Rocky and Alma "rhel centos fedora", RHEL "fedora",
+ * openSUSE Leap "suse opensuse", SLES none (ID sles), Manjaro "arch" */
+static const struct {
+    const char *id, *family;
+} os_families[] = {
+    {"debian", "debian"},
+    {"ubuntu", "debian"},
+    {"fedora", "fedora"},
+    {"rhel", "fedora"},
+    {"centos", "fedora"},
+    {"rocky", "fedora"},
+    {"almalinux", "fedora"},
+    {"suse", "suse"},
+    {"opensuse", "suse"},
+    {"opensuse-leap", "suse"},
+    {"opensuse-tumbleweed", "suse"},
+    {"sles", "suse"},
+    {"arch", "arch"},
+};
+
+static const char *os_family_of(const char *id)
+{
+    for (size_t i = 0; id && i < ARRAY_SIZE(os_families); i++)
+        if (strcmp(id, os_families[i].id) == 0)
+            return os_families[i].family;
+    return NULL;
+}
+
+/* host.os_family: ID's family, else the first ID_LIKE entry's (most
+ * similar first), else "unknown" (the fixes give prose) */
+static void os_family_fact(struct factset *fs, const char *id, const struct strlist *like,
+                           const char *osr)
+{
+    const char *fam = os_family_of(id);
+    for (size_t i = 0; !fam && i < like->n; i++)
+        fam = os_family_of(like->v[i]);
+    fact_set_str(fs, "host.os_family", fam ? fam : "unknown", osr);
+}
+
 /* host.os, host.os_id and host.os_id_like (a list: ID_LIKE names several,
  * most similar first) from the os-release text read from osr */
 static void os_release_facts(struct factset *fs, const char *text, const char *osr)
@@ -43,7 +84,6 @@ static void os_release_facts(struct factset *fs, const char *text, const char *o
         fact_set_str(fs, "host.os_id", id, osr);
     else
         fact_set_unknown(fs, "host.os_id", osr, "no ID");
-    free(id);
     char *like = os_release_value(text, "ID_LIKE");
     struct strlist l = STRLIST_INIT;
     if (like)
@@ -53,6 +93,8 @@ static void os_release_facts(struct factset *fs, const char *text, const char *o
     else
         fact_set_unknown(fs, "host.os_id_like", osr,
                          "no ID_LIKE (the distribution names no parent)");
+    os_family_fact(fs, id, &l, osr);
+    free(id);
     strlist_release(&l);
     free(like);
 }
@@ -97,6 +139,7 @@ int probe_host_run(struct probe_ctx *ctx)
         fact_set_errno(fs, "host.os", osr, rc);
         fact_set_errno(fs, "host.os_id", osr, rc);
         fact_set_errno(fs, "host.os_id_like", osr, rc);
+        fact_set_errno(fs, "host.os_family", osr, rc);
     }
     return 0;
 }

@@ -177,7 +177,11 @@ def lint(path, facts, marker=None):
             if why:
                 fails += 1
                 print("FAIL %s: %s: %s: %r" % (path, where, why, p))
-        for cmd in [] if isinstance(fx, str) else fx.get("run") or []:
+        runs = [] if isinstance(fx, str) else fx.get("run") or []
+        runs = [runs] if isinstance(runs, str) else runs
+        # a run item may be a mapping of distribution family -> command
+        cmds = [c for item in runs for c in (item.values() if isinstance(item, dict) else [item])]
+        for cmd in cmds:
             r = render(cmd, types, True)
             why = command_problem(r)
             if why:

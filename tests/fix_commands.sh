@@ -46,16 +46,16 @@ for dir in tests/fixtures/*/; do
         bad "$name: $(grep FAIL "$OUT/$name.cmds" | head -3)"
     # the commands as the JSON has them, and as the text report prints them
     # (lines under "To fix" indented as commands: 5 + 7 columns)
-    # in the order of "To fix" (warnings first, failures last), a fix said
-    # once when another check has the same ("same as ID")
+    # in the order of "To fix" (fix_rank, the most important last), a fix
+    # said once, under the more important check, when another has the same
+    # ("same as ID")
     python3 -c '
 import json, sys
 checks = json.load(open(sys.argv[1]))["checks"]
-rank = {"warn": 0, "timeout": 1, "error": 2, "fail": 3}
-for c in sorted((c for c in checks if c["status"] in rank), key=lambda c: rank[c["status"]]):
+found = sorted((c for c in checks if c.get("fix_rank")), key=lambda c: -c["fix_rank"])
+for c in found:
     fix = c.get("fix") or ""
-    if len(fix) > 40 and any(o["status"] != "pass" and o.get("fix") == fix
-                             for o in checks[:checks.index(c)]):
+    if len(fix) > 40 and any(o.get("fix") == fix and o["fix_rank"] < c["fix_rank"] for o in found):
         continue
     for cmd in c.get("fix_commands") or []:
         print(cmd)' "$OUT/$name.json" >"$OUT/$name.want"

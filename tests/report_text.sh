@@ -56,10 +56,12 @@ todo = text[heads[0] + 1:]
 entries = [re.match(r"^\[(..)\] ([a-z0-9_.]+):", l) for l in todo]
 ids = [m.group(2) for m in entries if m]
 assert ids and sorted(ids) == sorted(bad_ids), "to-fix ids %r, want %r" % (ids, bad_ids)
-# failures come after warnings: the most important is nearest the end
-st = {c["id"]: c["status"] for c in d["checks"]}
-order = [st[i] for i in ids]
-assert order == sorted(order, key=lambda s: {"warn": 0, "timeout": 1, "error": 2, "fail": 3}[s]), order
+# in the order to fix them (fix_rank), the most important nearest the end:
+# the last is the check to start with
+rank = {c["id"]: c.get("fix_rank") for c in d["checks"]}
+order = [rank[i] for i in ids]
+assert order == sorted(order, reverse=True) and order[-1] == 1, order
+assert ids[-1] == d["start_with"], (ids[-1], d["start_with"])
 for c in d["checks"]:
     if c["id"] in ids and c.get("fix"):
         assert any(l.startswith("     fix:") for l in todo), "a fix line"

@@ -251,11 +251,32 @@ def wheel(r, site, version, tag):
 
 # ---- host pieces ----------------------------------------------------------------
 
+OS_RELEASE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "os-release")
+
+
+def os_release_text(os_pretty):
+    """the real os-release of the machine's distribution (tests/data/os-release/README
+    names each file's source); an Ubuntu point release other than the file's gets
+    only its PRETTY_NAME and VERSION rewritten"""
+    import re
+    m = re.match(r"Ubuntu (\d+\.\d+)(\.\d+)? LTS$", os_pretty)
+    if m:
+        base = {"22.04": "ubuntu-22.04.5", "24.04": "ubuntu-24.04.1"}[m.group(1)]
+        text = open(os.path.join(OS_RELEASE_DIR, base)).read()
+        have = base.split("-")[1]
+        want = m.group(1) + (m.group(2) or "")
+        return text.replace('"Ubuntu %s LTS"' % have, '"Ubuntu %s LTS"' % want).replace(
+            'VERSION="%s LTS' % have, 'VERSION="%s LTS' % want)
+    name = {"Debian GNU/Linux 12 (bookworm)": "debian-12",
+            "Rocky Linux 9.4 (Blue Onyx)": "rocky-9.4"}[os_pretty]
+    return open(os.path.join(OS_RELEASE_DIR, name)).read()
+
+
 def host(r, hostname, os_pretty, release, cmdline, passwd, group, svm=None, dpkg=None, drm="m"):
     r.file("/proc/sys/kernel/hostname", hostname + "\n")
     r.file("/proc/sys/kernel/osrelease", release + "\n")
     r.file("/proc/sys/kernel/dmesg_restrict", "0\n")
-    r.file("/etc/os-release", 'PRETTY_NAME="%s"\nID=x\n' % os_pretty)
+    r.file("/etc/os-release", os_release_text(os_pretty))
     r.file("/proc/cmdline", cmdline + "\n")
     r.file("/proc/1/cgroup", "0::/init.scope\n")
     r.file("/etc/passwd", passwd)
@@ -330,7 +351,9 @@ def readme(r, machine, text):
     lines.append("(the captures' NUL padding to 4 KiB is dropped from text files: sysfs has")
     lines.append("none; the binary gpu_metrics is copied unaltered, padding included)")
     lines += ["", "Everything else in root/ is synthesized by tools/mk-fixtures.py with the",
-              "formats of the kernel's sysfs/procfs and the tool's /.snapshot queries."]
+              "formats of the kernel's sysfs/procfs and the tool's /.snapshot queries,",
+              "except /etc/os-release: its distribution's real file",
+              "(tests/data/os-release/README names the source)."]
     with open(os.path.join(os.path.dirname(r.path), "README"), "w") as f:
         f.write("# fixture machine: %s\n\n" % machine + "\n".join(lines) + "\n")
 
@@ -674,8 +697,9 @@ An RX 7900 XTX desktop (gfx1100, Navi31 behind its on-card PCIe switch) on
 Ubuntu 24.04 with the in-kernel amdgpu and ROCm 6.2: the slot link (root port
 to the switch's upstream port) trained at x8, the root port does not complete
 or route AtomicOps (the kernel log says 'PCIE atomic ops is not supported'; KFD
-accepted the GPU, its node's MEC firmware 2140 being past GFX11's 509, so
-pcie.atomics warns instead of failing), the user alice is not in render (so /dev/kfd gives EACCES), a
+accepted the GPU, its node's MEC firmware 2140 being past GFX11's 509, but
+HIP's hostcall still needs atomics on gfx1100, so pcie.atomics fails as
+ROCm/ROCm issue 2429's PyTorch did), the user alice is not in render (so /dev/kfd gives EACCES), a
 CUDA torch wheel with nvidia-* packages, CUDA first on LD_LIBRARY_PATH, and a
 requirements file with +cu124 pins (args). The GPU function directory is the
 real RX 7900 XT capture; the KFD node is the real RX 7900 XTX node (note its

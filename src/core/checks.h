@@ -19,6 +19,17 @@ enum level { LEVEL_QUICK, LEVEL_STANDARD, LEVEL_FULL, LEVEL_SOAK };
 const char *level_name(enum level l);
 int level_parse(const char *s, enum level *out);
 
+/* what a check's failure costs (checks.yaml `impact:`, checks_rank.c),
+ * least first: the report starts with the root cause of the greatest.
+ * IMPACT_NONE: not declared (a rule without one takes its check's; a check
+ * without one ranks below advice, and tests hold the shipped file to
+ * declare every one) */
+enum impact { IMPACT_NONE, IMPACT_ADVICE, IMPACT_SLOW, IMPACT_WRONG, IMPACT_BLOCKS };
+/* "advice", "slow", "wrong", "blocks"; NULL for IMPACT_NONE */
+const char *impact_name(enum impact im);
+/* 0, or -1 for a word that is no impact (IMPACT_NONE is never parsed) */
+int impact_parse(const char *s, enum impact *out);
+
 /* what to do about a warning or failure (man 5 checks.yaml, Fixes): prose
  * before, zero or more shell commands each one complete line, prose after.
  * A plain-string fix in the file is `say` alone. In a check or rule the
@@ -28,11 +39,30 @@ struct fix {
     char *say;          /* NULL when absent */
     struct strlist run; /* the commands, in order */
     char *then;         /* NULL when absent */
+    /* a template's commands that differ by distribution (checks_family.c):
+     * NULL, or one list per command, empty where run.v[i] is the command
+     * itself, else the command of each family that has one (FAMILY_N
+     * entries, "" where a family has none) and run.v[i] the prose that
+     * names them all, for a host of another family */
+    struct strlist *by_family;
 };
 #define FIX_INIT                                                                                   \
     {                                                                                              \
-        NULL, STRLIST_INIT, NULL                                                                   \
+        NULL, STRLIST_INIT, NULL, NULL                                                             \
     }
+
+/* the distribution families whose commands a fix names, from os-release ID
+ * and ID_LIKE (fact host.os_family): "debian" (Debian, Ubuntu), "fedora"
+ * (Fedora, RHEL, Rocky, Alma: dnf, grubby, dracut), "suse" (openSUSE,
+ * SLES: zypper), "arch" (Arch: pacman, mkinitcpio); any other host gets
+ * the prose */
+#define FAMILY_N 4
+extern const char *const family_names[FAMILY_N];
+/* the family's index, or -1 */
+int family_index(const char *name);
+/* the prose for a host of no known family: "Debian/Ubuntu: `cmd`; ..." of
+ * the families that have a command (allocated) */
+char *family_prose(const struct strlist *cmds);
 /* does the fix say or run anything? */
 int fix_present(const struct fix *f);
 void fix_release(struct fix *f);
@@ -56,6 +86,9 @@ struct rule {
     int has_causes;
     const struct check **causes;
     size_t ncauses;
+    /* a rule's own `impact:` where it costs other than its check's (a
+     * warning of a check whose failures block), IMPACT_NONE to inherit */
+    enum impact impact;
 };
 
 struct check {
@@ -77,6 +110,7 @@ struct check {
     struct strlist caused_by;
     const struct check **causes;
     size_t ncauses;
+    enum impact impact; /* `impact:`, IMPACT_NONE when the file gives none */
 };
 
 struct data_table {
@@ -217,6 +251,11 @@ int check_selected(const struct check *ck, const struct strlist *only);
  * reads:, rules, summary and fix placeholders, gpu.count when per GPU,
  * probe.<probe>.status; names as written (gpu.x in a per-GPU check) */
 void check_facts(const struct check *ck, struct strlist *out);
+/* render a check's or rule's fix template for these facts (gpu: the GPU
+ * of a per-GPU check, else -1) as a result's fix is: placeholders filled,
+ * the host's distribution's commands (checks_family.c). out starts empty */
+void checks_fix_render(const struct checkset *cs, const struct factset *fs, int gpu,
+                       const struct fix *tmpl, struct fix *out);
 /* -1 (after an error message) when --only names an unknown id */
 int checks_run(const struct checkset *cs, const struct factset *fs, const struct run_filter *flt,
                struct results *out);
@@ -234,9 +273,20 @@ char *checks_resolve_rule_causes(const struct check *c, struct rule *r, size_t *
 /* after a run: set each not-passing result's cause and rewrite its summary
  * and fix to point there (checks_run() calls it) */
 void results_link_causes(struct results *r);
-/* where to start: the first not-passing root cause (a not-passing result
- * whose causes all passed), roots whose consequences include a failure,
- * error or timeout before roots of warnings only; NULL when all passed */
+
+/* ---- the order of the findings (checks_rank.c) ---- */
+/* what the result's failure costs: its deciding rule's impact, else its
+ * check's (IMPACT_NONE for a pass or skip) */
+enum impact result_impact(const struct result *res);
+/* the not-passing results, most important first, into order[] (room for
+ * r->n): root causes ranked by the greatest impact among them and their
+ * consequences, then the gravest status (fail, error and timeout before
+ * warn), then the deepest cause (the longest chain of consequences below
+ * it, then the most), then file order; each root followed by its
+ * consequences in file order. Returns how many */
+size_t results_fix_order(const struct results *r, size_t *order);
+/* where to start: the first root of results_fix_order(), NULL when all
+ * passed */
 const struct result *results_start_with(const struct results *r);
 /* 1 for warn, fail, error and timeout */
 int status_not_passing(enum status st);

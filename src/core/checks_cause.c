@@ -179,35 +179,3 @@ void results_link_causes(struct results *r)
         res->fix = fix_joined(&res->fix_parts);
     }
 }
-
-/* fail, error and timeout outrank warn */
-static int grave(enum status st)
-{
-    return st == ST_FAIL || st == ST_ERROR || st == ST_TIMEOUT ? 2 : st == ST_WARN;
-}
-
-const struct result *results_start_with(const struct results *r)
-{
-    /* each root's rank: the gravest status among it and its consequences */
-    int *rank = xcalloc(r->n + 1, sizeof(*rank));
-    for (size_t i = 0; i < r->n; i++) {
-        const struct result *root = &r->v[i];
-        if (!status_not_passing(root->st))
-            continue;
-        /* the relation is acyclic, so the chain ends within n steps */
-        for (size_t hops = 0; root->cause && hops < r->n; hops++)
-            root = root->cause;
-        size_t at = (size_t)(root - r->v);
-        if (grave(r->v[i].st) > rank[at])
-            rank[at] = grave(r->v[i].st);
-    }
-    const struct result *best = NULL;
-    int best_rank = 0;
-    for (size_t i = 0; i < r->n; i++)
-        if (!r->v[i].cause && rank[i] > best_rank) {
-            best = &r->v[i];
-            best_rank = rank[i];
-        }
-    free(rank);
-    return best;
-}

@@ -14,6 +14,10 @@ int fix_present(const struct fix *f)
 void fix_release(struct fix *f)
 {
     free(f->say);
+    for (size_t i = 0; f->by_family && i < f->run.n; i++)
+        strlist_release(&f->by_family[i]);
+    free(f->by_family);
+    f->by_family = NULL;
     strlist_release(&f->run);
     free(f->then);
     f->say = f->then = NULL;
@@ -57,5 +61,5 @@ struct fix result_fix(const struct result *r)
 {
     if (fix_present(&r->fix_parts) || !r->fix)
         return r->fix_parts;
-    return (struct fix){r->fix, STRLIST_INIT, NULL};
+    return (struct fix){r->fix, STRLIST_INIT, NULL, NULL};
 }

@@ -146,7 +146,9 @@ static void rules(struct strbuf *sb, const char *what, const struct rule *r, siz
         strbuf_addf(sb, ".It %s\n.Ql ", what);
         quoted(sb, r[i].when_src);
         strbuf_adds(sb, " :\n");
-        char *sum = xasprintf("%s.", r[i].summary);
+        char *sum = r[i].impact
+                        ? xasprintf("%s (impact: %s).", r[i].summary, impact_name(r[i].impact))
+                        : xasprintf("%s.", r[i].summary);
         text(sb, "", sum);
         free(sum);
         fix_text(sb, &r[i].fix);
@@ -159,8 +161,9 @@ void checks_man_print(const struct checkset *cs, FILE *out)
     strbuf_addf(&sb, "%s\n.Bl -tag -width Ds\n", CHECKS_MAN_BEGIN);
     for (size_t i = 0; i < cs->n; i++) {
         const struct check *c = &cs->v[i];
-        strbuf_addf(&sb, ".It Cm %s Pq %s%s\n", c->id, level_name(c->level),
-                    c->per_gpu ? ", per GPU" : "");
+        strbuf_addf(&sb, ".It Cm %s Pq %s%s%s%s\n", c->id, level_name(c->level),
+                    c->per_gpu ? ", per GPU" : "", c->impact ? ", impact: " : "",
+                    c->impact ? impact_name(c->impact) : "");
         char *title = xasprintf("%s.", c->title);
         text(&sb, "", title);
         free(title);

@@ -257,13 +257,42 @@ static const char *command_unknown(const struct env_ctx *c, const char *tmpl, ch
     return NULL;
 }
 
+/* the host's distribution family (host.os_family), or -1 */
+static int host_family(const struct env_ctx *c)
+{
+    const struct fact *f = fact_get(c->fs, "host.os_family");
+    return f && f->type == FACT_STR ? family_index(f->s) : -1;
+}
+
+/* run item i of tmpl for this host: the command itself, its family's
+ * command, or NULL with *prose set to the text naming every family's (a
+ * host of another family, or one its family has none for) */
+static const char *family_command(const struct fix *tmpl, size_t i, int fam, const char **prose)
+{
+    *prose = NULL;
+    if (!tmpl->by_family || !tmpl->by_family[i].n)
+        return tmpl->run.v[i];
+    if (fam >= 0 && tmpl->by_family[i].v[fam][0])
+        return tmpl->by_family[i].v[fam];
+    *prose = tmpl->run.v[i];
+    return NULL;
+}
+
 static void render_fix(const struct env_ctx *c, const struct fix *tmpl, struct fix *out)
 {
-    int as_root = 0;
+    int as_root = 0, fam = host_family(c);
     struct strlist missing = STRLIST_INIT, refused = STRLIST_INIT;
+    struct strbuf other = STRBUF_INIT; /* commands of other distributions, as prose */
     for (size_t i = 0; i < tmpl->run.n; i++) {
         char buf[FACT_NAME_MAX];
-        const char *unknown = command_unknown(c, tmpl->run.v[i], buf);
+        const char *prose, *cmd = family_command(tmpl, i, fam, &prose);
+        if (!cmd) {
+            char *p = render_summary(c, prose);
+            strbuf_addf(&other, "%s%s", other.len ? "; then " : "", p);
+            free(p);
+            continue;
+        }
+        const char *unknown = command_unknown(c, cmd, buf);
         if (unknown && !strlist_has(&missing, unknown))
             strlist_add(&missing, unknown);
         if (unknown)
@@ -272,18 +301,25 @@ static void render_fix(const struct env_ctx *c, const struct fix *tmpl, struct f
          * bytes that are not UTF-8) leaves its command out, as an unknown
          * one does, and the prose names it */
         struct render_refusal r = {{0}, NULL};
-        char *cmd = render_template(c, tmpl->run.v[i], &as_root, &r);
+        char *line = render_template(c, cmd, &as_root, &r);
         if (r.why) {
-            free(cmd);
+            free(line);
             char *n = xasprintf("%s holds %s", r.fact, r.why);
             if (!strlist_has(&refused, n))
                 strlist_add(&refused, n);
             free(n);
             continue;
         }
-        strlist_add_owned(&out->run, cmd);
+        strlist_add_owned(&out->run, line);
     }
     char *say = tmpl->say ? render_summary(c, tmpl->say) : NULL;
+    if (other.len) { /* no command of this host's own: each family's, as prose */
+        char *note = xasprintf("%s%s(the command for this distribution is not known here; %s)",
+                               say ? say : "", say ? " " : "", other.buf);
+        free(say);
+        say = note;
+    }
+    strbuf_release(&other);
     if (missing.n) { /* say which command is left out, and why */
         struct strbuf nb = STRBUF_INIT;
         for (size_t i = 0; i < missing.n; i++)
@@ -316,6 +352,13 @@ static void render_fix(const struct env_ctx *c, const struct fix *tmpl, struct f
         out->say = say;
     }
     out->then = tmpl->then ? render_summary(c, tmpl->then) : NULL;
+}
+
+void checks_fix_render(const struct checkset *cs, const struct factset *fs, int gpu,
+                       const struct fix *tmpl, struct fix *out)
+{
+    const struct env_ctx c = {cs, fs, gpu};
+    render_fix(&c, tmpl, out);
 }
 
 static char *unknown_reason(const struct env_ctx *c, const char *name)

@@ -154,6 +154,62 @@ static int want_strlist(struct loader *L, yaml_node_t *n, const char *what, stru
     return 0;
 }
 
+/* a run item that differs by distribution: a mapping of family names
+ * (family_names) to commands, at least one; into cmds, one entry a family */
+static int want_family_run(struct loader *L, yaml_node_t *n, struct strlist *cmds)
+{
+    char *by[FAMILY_N] = {NULL};
+    int rc = 0;
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top && !rc;
+         p++) {
+        yaml_node_t *k = node_at(L, p->key), *v = node_at(L, p->value);
+        int fam = family_index(scalar(k));
+        if (fam < 0)
+            rc = yerr(L, k, "unknown distribution '%s' in fix 'run' (debian, fedora, suse, arch)",
+                      scalar(k) ? scalar(k) : "?");
+        else if (!scalar(v) || !scalar(v)[0])
+            rc = yerr(L, v, "fix 'run' for %s must be a command", family_names[fam]);
+        else
+            rc = want_scalar(L, v, "fix 'run'", &by[fam]);
+    }
+    if (!rc && n->data.mapping.pairs.start == n->data.mapping.pairs.top)
+        rc = yerr(L, n, "fix 'run' names no distribution");
+    for (int i = 0; i < FAMILY_N; i++) {
+        strlist_add(cmds, by[i] ? by[i] : "");
+        free(by[i]);
+    }
+    return rc;
+}
+
+/* fix 'run': a command, or a list of commands each a string or a mapping
+ * by distribution (want_family_run) */
+static int want_run(struct loader *L, yaml_node_t *n, struct fix *f)
+{
+    if (n->type != YAML_SEQUENCE_NODE)
+        return want_strlist(L, n, "fix 'run'", &f->run);
+    for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+         it++) {
+        yaml_node_t *v = node_at(L, *it);
+        struct strlist cmds = STRLIST_INIT;
+        if (v->type == YAML_MAPPING_NODE) {
+            if (want_family_run(L, v, &cmds)) {
+                strlist_release(&cmds);
+                return -1;
+            }
+        } else if (!scalar(v)) {
+            return yerr(L, v, "fix 'run' must be a list of strings");
+        }
+        /* the lists stay parallel to run: one for every command */
+        f->by_family = xrealloc(f->by_family, (f->run.n + 1) * sizeof(*f->by_family));
+        f->by_family[f->run.n] = cmds;
+        if (cmds.n)
+            strlist_add_owned(&f->run, family_prose(&cmds));
+        else
+            strlist_add(&f->run, scalar(v));
+    }
+    return 0;
+}
+
 /* a fix: a string (prose alone, the old form, so users' own files still
  * load) or a mapping of say (prose), run (a command or a list of commands)
  * and then (prose); whether a command hides in prose is the built-in
@@ -174,7 +230,7 @@ static int parse_fix(struct loader *L, yaml_node_t *n, struct fix *f)
         else if (key && strcmp(key, "then") == 0)
             rc = want_scalar(L, v, "fix 'then'", &f->then);
         else if (key && strcmp(key, "run") == 0)
-            rc = want_strlist(L, v, "fix 'run'", &f->run);
+            rc = want_run(L, v, f);
         else
             rc = yerr(L, k, "unknown key '%s' in fix (say, run, then)", key ? key : "?");
         if (rc)
@@ -207,6 +263,19 @@ static int parse_when(struct loader *L, yaml_node_t *n, struct rule *r)
     return 0;
 }
 
+/* `impact:` of a check or rule: one of impact_name()'s words */
+static int want_impact(struct loader *L, yaml_node_t *v, enum impact *out)
+{
+    char *word = NULL;
+    if (want_scalar(L, v, "impact", &word))
+        return -1;
+    int rc = impact_parse(word, out);
+    free(word);
+    if (rc)
+        return yerr(L, v, "impact must be blocks, wrong, slow or advice");
+    return 0;
+}
+
 static int parse_rule(struct loader *L, yaml_node_t *n, struct rule *r, int need_when)
 {
     if (n->type != YAML_MAPPING_NODE)
@@ -228,6 +297,9 @@ static int parse_rule(struct loader *L, yaml_node_t *n, struct rule *r, int need
         } else if (strcmp(key, "caused_by") == 0 && need_when) {
             r->has_causes = 1;
             if (want_strlist(L, v, "caused_by", &r->caused_by))
+                return -1;
+        } else if (strcmp(key, "impact") == 0 && need_when) {
+            if (want_impact(L, v, &r->impact))
                 return -1;
         } else {
             return yerr(L, k, "unknown key '%s' in rule", key);
@@ -298,6 +370,8 @@ static int parse_check(struct loader *L, yaml_node_t *n, struct check *c)
             rc = want_strlist(L, v, "reads", &c->reads);
         else if (strcmp(key, "caused_by") == 0)
             rc = want_strlist(L, v, "caused_by", &c->caused_by);
+        else if (strcmp(key, "impact") == 0)
+            rc = want_impact(L, v, &c->impact);
         else if (strcmp(key, "skip") == 0)
             rc = parse_rules(L, v, &c->skip, &c->nskip);
         else if (strcmp(key, "fail") == 0)
@@ -591,9 +665,19 @@ static int check_fix_templates(struct loader *L, yaml_node_t *n, const struct vc
             continue;
         }
         for (yaml_node_item_t *it = val->data.sequence.items.start;
-             it < val->data.sequence.items.top; it++)
-            if (check_template(L, node_at(L, *it), v))
-                return -1;
+             it < val->data.sequence.items.top; it++) {
+            yaml_node_t *item = node_at(L, *it);
+            if (item->type != YAML_MAPPING_NODE) {
+                if (check_template(L, item, v))
+                    return -1;
+                continue;
+            }
+            /* a command by distribution: each family's command */
+            for (yaml_node_pair_t *q = item->data.mapping.pairs.start;
+                 q < item->data.mapping.pairs.top; q++)
+                if (check_template(L, node_at(L, q->value), v))
+                    return -1;
+        }
     }
     return 0;
 }

@@ -214,13 +214,11 @@ static void write_gpu_table(FILE *f, const struct json *c)
 static void write_findings(FILE *f, const struct diff_doc *d)
 {
     fputs("<h2>Findings</h2>\n", f);
-    size_t n = 0;
-    for (size_t i = 0; i < d->checks->n; i++) {
-        const struct json *c = d->checks->items[i];
+    /* in the order to fix them, the check to start with first */
+    size_t n = 0, *idx = doc_findings(d, &n);
+    for (size_t k = 0; k < n; k++) {
+        const struct json *c = d->checks->items[idx[k]];
         const char *st = cst(c);
-        if (!strcmp(st, "pass") || !strcmp(st, "skip"))
-            continue;
-        n++;
         html_el(f, "<div class=\"finding ", st, "\" id=\"");
         html_el(f, "", doc_member(c, "id"), "\"><h3>");
         html_status(f, st);
@@ -232,6 +230,7 @@ static void write_findings(FILE *f, const struct diff_doc *d)
         write_evidence(f, json_get(c, "evidence"));
         fputs("</div>\n", f);
     }
+    free(idx);
     if (!n)
         fputs("<p>No check warned, failed or stopped with an error.</p>\n", f);
 }

@@ -155,7 +155,8 @@ static void write_check_gpus(FILE *out, const struct result *res)
     fputs("\n      ]", out);
 }
 
-static void write_check(FILE *out, const struct result *res)
+/* rank: the result's place in results_fix_order() from 1, 0 for none */
+static void write_check(FILE *out, const struct result *res, size_t rank)
 {
     const struct check *c = res->check;
     fputs("    {\n      \"id\": ", out);
@@ -166,6 +167,13 @@ static void write_check(FILE *out, const struct result *res)
     json_write_string(out, status_name(res->st));
     fputs(",\n      \"level\": ", out);
     json_write_string(out, level_name(c->level));
+    fputs(",\n      \"impact\": ", out);
+    enum impact im = status_not_passing(res->st) ? result_impact(res) : c->impact;
+    json_write_string(out, impact_name(im));
+    if (rank)
+        fprintf(out, ",\n      \"fix_rank\": %zu", rank);
+    else
+        fputs(",\n      \"fix_rank\": null", out);
     fputs(",\n      \"summary\": ", out);
     json_write_string(out, res->summary ? res->summary : "");
     fputs(",\n      \"fix\": ", out);
@@ -202,11 +210,18 @@ int report_json_write(FILE *out, const struct report_meta *m, const struct facts
     fputs("{\n  \"schema\": \"" JSON_SCHEMA_ID "\",\n", out);
     write_tool_host(out, m);
     write_facts(out, fs);
+    /* each finding's place in the order to fix them (checks_rank.c) */
+    size_t *order = xcalloc(r->n + 1, sizeof(*order)), *rank = xcalloc(r->n + 1, sizeof(*rank));
+    size_t nfind = results_fix_order(r, order);
+    for (size_t k = 0; k < nfind; k++)
+        rank[order[k]] = k + 1;
     fputs("  \"checks\": [", out);
     for (size_t i = 0; i < r->n; i++) {
         fputs(i ? ",\n" : "\n", out);
-        write_check(out, &r->v[i]);
+        write_check(out, &r->v[i], rank[i]);
     }
+    free(order);
+    free(rank);
     fputs(r->n ? "\n  ],\n" : "],\n", out);
     const struct result *start = results_start_with(r);
     fputs("  \"start_with\": ", out);

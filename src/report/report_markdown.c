@@ -373,11 +373,11 @@ int report_markdown_write(FILE *f, const struct diff_doc *d, int redact)
             md_put(&m, jstr(start, "summary"));
             fputs("\n\n", f);
         }
+        /* in the order to fix them, the check to start with first */
         fputs("**Checks that failed or warned**\n\n", f);
-        for (size_t i = 0; i < d->checks->n; i++) {
-            const struct json *c = d->checks->items[i];
-            if (!finding(c))
-                continue;
+        size_t nidx = 0, *idx = doc_findings(d, &nidx);
+        for (size_t k = 0; k < nidx; k++) {
+            const struct json *c = d->checks->items[idx[k]];
             fputs("- **", f);
             md_put(&m, diff_check_status(c));
             fputs("** ", f);
@@ -388,9 +388,9 @@ int report_markdown_write(FILE *f, const struct diff_doc *d, int redact)
             md_gpus(&m, c);
         }
         fputs("\n<details><summary>Evidence</summary>\n\n", f);
-        for (size_t i = 0; i < d->checks->n; i++)
-            if (finding(d->checks->items[i]))
-                evidence(&m, d->checks->items[i]);
+        for (size_t k = 0; k < nidx; k++)
+            evidence(&m, d->checks->items[idx[k]]);
+        free(idx);
         fputs("</details>\n\n", f);
     } else {
         fputs("No check failed or warned.\n\n", f);

@@ -147,6 +147,23 @@ static const char *same_as(const struct results *r, size_t upto, const char *tex
     return NULL;
 }
 
+/* same_as() for the findings in the order to fix them: the first ranked
+ * before the k-th (printed below it, nearer the verdict) with the same
+ * text, so that the full text stays with the more important one */
+static const char *ranked_before(const struct results *r, const size_t *order, size_t k,
+                                 const char *text, int fix)
+{
+    if (!text || strlen(text) <= 40)
+        return NULL;
+    for (size_t j = 0; j < k; j++) {
+        const struct result *o = &r->v[order[j]];
+        const char *t = fix ? o->fix : o->summary;
+        if (t && strcmp(t, text) == 0)
+            return o->check->id;
+    }
+    return NULL;
+}
+
 /* a fix command: one line, whole, whatever the width, so that what is
  * pasted is what was printed (sanitised, never wrapped or cut) */
 static void tw_command(struct tw *t, const char *cmd, int indent)
@@ -258,35 +275,36 @@ static void write_measured_note(struct tw *t, const struct factset *fs)
 }
 
 /* warnings, then probe errors and timeouts, then failures, each with its fix */
+/* the findings in the order to fix them (results_fix_order), reversed so
+ * that the one to start with stands last, just above the verdict; each
+ * root cause below its consequences, which say "see" it */
 static void write_to_fix(struct tw *t, const struct results *r)
 {
-    static const enum status order[] = {ST_WARN, ST_TIMEOUT, ST_ERROR, ST_FAIL};
-    const size_t *c = r->counts;
-    if (!(c[ST_WARN] + c[ST_FAIL] + c[ST_ERROR] + c[ST_TIMEOUT]))
-        return;
-    tw_nl(t);
-    tw_text(t, "To fix (most important last; 'rocm-vla-doctor explain ID' says why):", 0);
-    tw_nl(t);
-    for (size_t k = 0; k < ARRAY_SIZE(order); k++) {
-        for (size_t i = 0; i < r->n; i++) {
-            const struct result *res = &r->v[i];
-            if (res->st != order[k])
-                continue;
-            tw_mark(t, res->st);
-            tw_text(t, res->check->id, MARK_COLS);
-            fputc(':', t->out);
-            t->col++;
-            const char *dup = same_as(r, i, res->summary, 0);
-            char *s = dup ? xasprintf("same as %s", dup) : NULL;
-            fputc(' ', t->out);
-            t->col++;
-            tw_text(t, s ? s : res->summary, MARK_COLS);
-            free(s);
-            tw_nl(t);
-            if (res->fix)
-                tw_fix(t, res, MARK_COLS, same_as(r, i, res->fix, 1));
-        }
+    size_t *order = xcalloc(r->n + 1, sizeof(*order));
+    size_t n = results_fix_order(r, order);
+    if (n) {
+        tw_nl(t);
+        tw_text(t, "To fix (most important last; 'rocm-vla-doctor explain ID' says why):", 0);
+        tw_nl(t);
     }
+    for (size_t k = n; k-- > 0;) {
+        size_t i = order[k];
+        const struct result *res = &r->v[i];
+        tw_mark(t, res->st);
+        tw_text(t, res->check->id, MARK_COLS);
+        fputc(':', t->out);
+        t->col++;
+        const char *dup = ranked_before(r, order, k, res->summary, 0);
+        char *s = dup ? xasprintf("same as %s", dup) : NULL;
+        fputc(' ', t->out);
+        t->col++;
+        tw_text(t, s ? s : res->summary, MARK_COLS);
+        free(s);
+        tw_nl(t);
+        if (res->fix)
+            tw_fix(t, res, MARK_COLS, ranked_before(r, order, k, res->fix, 1));
+    }
+    free(order);
 }
 
 /* a per-GPU check that warned or failed on several GPUs: one line per such GPU

@@ -99,6 +99,41 @@ const struct json *doc_start_with(const struct diff_doc *d)
     return NULL;
 }
 
+struct ranked {
+    double rank; /* fix_rank, or past every rank when absent */
+    size_t at;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+    const struct ranked *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+size_t *doc_findings(const struct diff_doc *d, size_t *n)
+{
+    size_t nc = d && d->checks ? d->checks->n : 0, k = 0;
+    struct ranked *v = xcalloc(nc + 1, sizeof(*v));
+    for (size_t i = 0; i < nc; i++) {
+        const struct json *c = d->checks->items[i];
+        const char *st = diff_check_status(c);
+        if (!st || !strcmp(st, "pass") || !strcmp(st, "skip"))
+            continue;
+        const struct json *r = json_get(c, "fix_rank");
+        v[k].rank = r && r->type == JSON_NUM && r->num >= 1 ? r->num : 1e300;
+        v[k++].at = i;
+    }
+    qsort(v, k, sizeof(*v), cmp_ranked);
+    size_t *idx = xcalloc(k + 1, sizeof(*idx));
+    for (size_t i = 0; i < k; i++)
+        idx[i] = v[i].at;
+    free(v);
+    *n = k;
+    return idx;
+}
+
 int doc_exit_code(const struct diff_doc *d)
 {
     const struct json *s = d && d->root ? json_get(d->root, "summary") : NULL;

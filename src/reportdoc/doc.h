@@ -64,6 +64,11 @@ const char *doc_member(const struct json *obj, const char *key);
  * else (an older report, or one edited by hand) the first fail, error or
  * timeout, else the first warning. NULL when none. */
 const struct json *doc_start_with(const struct diff_doc *d);
+/* the findings (checks neither passed nor skipped) in the order to fix
+ * them: by their "fix_rank" (checks_rank.c chose it), those without one
+ * (an older report) after, in report order. Indices into d->checks,
+ * allocated (free()); *n their count */
+size_t *doc_findings(const struct diff_doc *d, size_t *n);
 /* a check's fix in parts (struct fix, owned by out): fix_say,
  * fix_commands and fix_then, or for a report older than them its "fix"
  * string as prose (a command inside it cannot be told apart). 1 when the

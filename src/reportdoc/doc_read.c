@@ -81,6 +81,11 @@ static int validate(struct diff_doc *d)
         if (!st || st->type != JSON_STR || !is_status(st->str))
             return error("%s: invalid report: check '%s' has no valid \"status\"", d->name,
                          id->str);
+        const struct json *rank = json_get(c, "fix_rank");
+        if (rank && rank->type != JSON_NULL && (rank->type != JSON_NUM || !(rank->num >= 1)))
+            return error("%s: invalid report: check '%s' has a \"fix_rank\" that is not a "
+                         "number from 1",
+                         d->name, id->str);
         /* a hash set: a report of 20k checks validates in linear time */
         if (!strset_add(&d->check_ids, id->str, i))
             return error("%s: invalid report: check '%s' appears twice", d->name, id->str);

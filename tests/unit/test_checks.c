@@ -4,6 +4,7 @@
  * at load; a type error found at evaluation is status error; caused_by. */
 #include "../../probes/fact_catalog.h"
 #include "../../src/core/checks.h"
+#include "checks_load_msg.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -73,22 +74,7 @@ static char *check_yaml(const char *line8, const char *body)
 /* load a whole text: 0 when it loads, else -1 with the loader's message */
 static int load_text(const char *text, size_t len, char *msg, size_t n)
 {
-    fflush(stderr);
-    int saved = dup(2);
-    FILE *tmp = tmpfile();
-    dup2(fileno(tmp), 2);
-    struct checkset cs;
-    int rc = checks_load_string(&cs, "t.yaml", text, len);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(tmp);
-    size_t got = fread(msg, 1, n - 1, tmp);
-    msg[got] = '\0';
-    fclose(tmp);
-    if (rc == 0)
-        checks_release(&cs);
-    return rc;
+    return checks_load_msg(text, len, msg, n);
 }
 
 /* load a fragment: 0 when it loads, else -1 with the loader's message */
@@ -787,8 +773,20 @@ static void test_fix_load(void)
                   "t.yaml:12:23: unknown key 'doo' in fix (say, run, then)"));
     CHECK(rejects(GLOBAL, FIX_RULE("{run: [[rocminfo]]}"),
                   "t.yaml:12:21: fix 'run' must be a list of strings"));
+    /* a run item by distribution (checks_family.c): known families only,
+     * each a command, at least one */
     CHECK(rejects(GLOBAL, FIX_RULE("{run: [{a: b}]}"),
-                  "t.yaml:12:21: fix 'run' must be a list of strings"));
+                  "t.yaml:12:22: unknown distribution 'a' in fix 'run' (debian, fedora, suse, "
+                  "arch)"));
+    CHECK(rejects(GLOBAL, FIX_RULE("{run: [{debian: [x]}]}"),
+                  "t.yaml:12:30: fix 'run' for debian must be a command"));
+    CHECK(
+        rejects(GLOBAL, FIX_RULE("{run: [{}]}"), "t.yaml:12:21: fix 'run' names no distribution"));
+    CHECK(accepts(GLOBAL, FIX_RULE("{run: [{debian: 'apt install x', arch: 'pacman -S x'}, "
+                                   "rocminfo]}")));
+    CHECK(rejects(GLOBAL, FIX_RULE("{run: [{fedora: 'dnf install {rocm.seris}'}]}"),
+                  "t.yaml:12:44: unknown fact 'rocm.seris' (did you mean 'rocm.series'?) in "
+                  "placeholder {rocm.seris}"));
     CHECK(rejects(GLOBAL, FIX_RULE("{say: [a]}"), "t.yaml:12:20: fix 'say' must be a string"));
     CHECK(rejects(GLOBAL, FIX_RULE("[a]"),
                   "t.yaml:12:14: fix must be a string or a mapping with say/run/then"));

@@ -26,6 +26,7 @@ int probe_kernel_run(struct probe_ctx *ctx);
 int probe_iommu_run(struct probe_ctx *ctx);
 int probe_rocm_run(struct probe_ctx *ctx);
 int probe_driver_cause_run(struct probe_ctx *ctx);
+int probe_host_run(struct probe_ctx *ctx);
 
 /* ---- sysroot helpers ------------------------------------------------------ */
 
@@ -1192,8 +1193,55 @@ static void test_env_left_set(void)
     CHECK(is_unknown("user.sudo_user"));
 }
 
+/* host.os_family from os-release ID / ID_LIKE: the real files of
+ * tests/data/os-release, and the ID_LIKE lines of openSUSE Leap and
+ * Tumbleweed, AlmaLinux, Arch and Manjaro (os-release(5) captures quoted in
+ * tests/data/os-release/README's sources), an unknown one, and none */
+static void test_os_family(void)
+{
+    static const struct {
+        const char *file, *text, *want;
+    } cases[] = {
+        {"tests/data/os-release/debian-12", NULL, "debian"},
+        {"tests/data/os-release/ubuntu-22.04.5", NULL, "debian"},
+        {"tests/data/os-release/ubuntu-24.04.1", NULL, "debian"},
+        {"tests/data/os-release/rocky-9.4", NULL, "fedora"},
+        {NULL, "NAME=\"AlmaLinux\"\nID=\"almalinux\"\nID_LIKE=\"rhel centos fedora\"\n", "fedora"},
+        {NULL, "NAME=\"openSUSE Leap\"\nID=\"opensuse-leap\"\nID_LIKE=\"suse opensuse\"\n", "suse"},
+        {NULL, "ID=\"opensuse-tumbleweed\"\nID_LIKE=\"opensuse suse\"\n", "suse"},
+        {NULL, "NAME=\"Arch Linux\"\nID=arch\nBUILD_ID=rolling\n", "arch"},
+        {NULL, "NAME=\"Manjaro Linux\"\nID=manjaro\nID_LIKE=arch\n", "arch"},
+        {NULL, "NAME=\"Alpine Linux\"\nID=alpine\n", "unknown"},
+        {NULL, "NAME=x\n", "unknown"},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        char *text = NULL;
+        if (cases[i].file) {
+            size_t len;
+            CHECK(read_user_file(cases[i].file, 1 << 16, &text, &len) == 0);
+        }
+        fresh();
+        put("/etc/os-release", text ? text : cases[i].text);
+        use_root();
+        probe_host_run(&ctx);
+        const char *got = fstr("host.os_family");
+        if (!got || strcmp(got, cases[i].want) != 0)
+            fprintf(stderr, "os-release case %zu: host.os_family %s, want %s\n", i,
+                    got ? got : "(none)", cases[i].want);
+        CHECK_STR(got, cases[i].want);
+        free(text);
+    }
+    /* no os-release at all: unknown with the reason, never a family */
+    fresh();
+    use_root();
+    probe_host_run(&ctx);
+    const struct fact *f = fact_get(&fs, "host.os_family");
+    CHECK(f && f->type == FACT_UNKNOWN);
+}
+
 int main(void)
 {
+    test_os_family();
     test_driver();
     test_kernel_log();
     test_kfd();

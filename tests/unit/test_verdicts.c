@@ -1227,13 +1227,13 @@ static const struct rcase rules[] = {
                       "gpu.0.atomics.requester_enabled=false; "
                       "gpu.0.kfd_refuses_without_atomics=true; gpu.0.mec_fw=80",
      ST_FAIL, "fail[3]"},
-    /* the firmware unknown: KFD may or may not refuse, so the check warns
-     * that atomics are missing rather than skipping */
+    /* KFD's verdict unknown (or KFD takes the GPU): a family that needs
+     * atomics still fails, HIP's hostcall needs them (ROCm/ROCm#2429) */
     {"pcie.atomics",
      AMD PCIE_ATOMICS
      "gpu.0.needs_atomics=true; gpu.0.atomics.path_ok=true; "
      "gpu.0.atomics.requester_enabled=false; kernel.dmesg.atomics_unsupported=false",
-     ST_WARN, "warn[2]"},
+     ST_FAIL, "fail[4]"},
     {"pcie.atomics",
      AMD PCIE_ATOMICS "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=true; "
                       "gpu.0.atomics.requester_enabled=true; kernel.dmesg.atomics_unsupported=true",
@@ -1242,12 +1242,12 @@ static const struct rcase rules[] = {
      AMD PCIE_ATOMICS
      "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=false; "
      "gpu.0.atomics.requester_enabled=true; kernel.dmesg.atomics_unsupported=false",
-     ST_WARN, "warn[3]"},
+     ST_WARN, "warn[2]"},
     {"pcie.atomics",
      AMD PCIE_ATOMICS
      "gpu.0.needs_atomics=false; gpu.0.atomics.path_ok=true; "
      "gpu.0.atomics.requester_enabled=false; kernel.dmesg.atomics_unsupported=false",
-     ST_WARN, "warn[4]"},
+     ST_WARN, "warn[3]"},
     {"pcie.atomics",
      AMD PCIE_ATOMICS
      "gpu.0.needs_atomics=true; gpu.0.atomics.path_ok=true; "
