@@ -20,13 +20,13 @@ _rocm_vla_doctor_opts() {
     list) echo "--checks --facts --help -h --version" ;;
     explain) echo "--checks --help -h --version" ;;
     collect) echo "--output -o --level --requirements --python --help -h --version" ;;
-    bench) echo "--preset --models --dtype --weights --save-weights --runs --seed --json --image-size --batch --rows --backend --dry-run --force --sweep --grid --checks --kernel-test --profile --torch --python --html --verbose -v --help -h --version" ;;
+    bench) echo "--preset --models --dtype --weights --save-weights --runs --seed --json --image-size --batch --rows --backend --dry-run --force --sweep --grid --checks --kernel-test --profile --rate --torch --python --html --verbose -v --help -h --version" ;;
     dashboard) echo "--interval --sysroot --checks --requirements --python --once --size --workload --dtype --workload-interval --record --frames --history --help -h --version" ;;
     diff) echo "--json --html --tolerance --allow-skip --no-color --verbose -v --help -h --version" ;;
     fleet) echo "--json --html --tolerance --no-color --help -h --version" ;;
     report) echo "--html --markdown --no-redact --redact --checks --help -h --version" ;;
     monitor) echo "--sysroot --interval --count --json --csv --table --output -o --help -h --version" ;;
-    soak) echo "--duration --preset --dtype --backend --json --sysroot --load --interval --help -h --version" ;;
+    soak) echo "--duration --preset --dtype --backend --json --sysroot --load --interval --rate --help -h --version" ;;
     esac
 }
 
@@ -70,6 +70,7 @@ _rocm_vla_doctor_arg() {
     "bench --backend") echo enum auto cpu cuda hip ;;
     "bench --grid") echo any ;;
     "bench --checks") echo file ;;
+    "bench --rate") echo any ;;
     "bench --python") echo file ;;
     "bench --html") echo file ;;
     "dashboard --interval") echo any ;;
@@ -105,6 +106,7 @@ _rocm_vla_doctor_arg() {
     "soak --sysroot") echo sysroot ;;
     "soak --load") echo enum gemm none ;;
     "soak --interval") echo any ;;
+    "soak --rate") echo any ;;
     *) echo none ;;
     esac
 }

@@ -170,7 +170,7 @@ dashboard~--size~used~$R dashboard --sysroot $F --once~$R dashboard --sysroot $F
 dashboard~--size~rejected~~$R dashboard --sysroot $F --size 30x90~--size applies to --once and --frames only
 dashboard~--workload~used~$R dashboard --once --size 30x100~$R dashboard --once --size 30x100 --workload tiny~
 dashboard~--workload~rejected~~$R dashboard --sysroot $F --once --workload tiny~--workload runs the pass on this host; --sysroot does not apply
-dashboard~--dtype~used~$R dashboard --once --size 30x100 --workload tiny~$R dashboard --once --size 30x100 --workload tiny --dtype bf16~
+dashboard~--dtype~reason~the workload falls back to the CPU reference backend (no GPU here), which is fp32 whatever --dtype asks, and its header says so; the GPU pass takes it~$R dashboard --once --size 30x100 --workload tiny --dtype bf16~workload tiny .*fp32
 dashboard~--dtype~rejected~~$R dashboard --sysroot $F --once --dtype bf16~--dtype and --workload-interval apply to --workload only
 dashboard~--workload-interval~reason~a pass every S seconds: 2 frames at 100 ms see one pass either way; assert it is accepted~$R dashboard --frames 2 --interval 100 --size 30x100 --workload tiny --workload-interval 1~workload|tiny
 dashboard~--workload-interval~rejected~~$R dashboard --once --workload tiny --workload-interval 1~--workload-interval: --once draws one frame

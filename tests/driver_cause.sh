@@ -30,7 +30,7 @@ cause() {
 }
 
 cause rx6900xt-nomodeset "kernel command line stops amdgpu: nomodeset" \
-    "remove nomodeset from GRUB_CMDLINE_LINUX_DEFAULT"
+    "remove nomodeset from the kernel command line"
 cause rx6900xt-blacklist "/etc/modprobe.d/vfio-gpu.conf:3: blacklist amdgpu" \
     "rebuild the initramfs"
 # the harmless options line of /usr/lib/modprobe.d is not named

@@ -231,7 +231,9 @@ else
         sc() { if grep -Eq -- "$1" "$D/scrape.txt"; then ok; else bad "scrape lacks /$1/"; fi; }
         sc '^node_textfile_scrape_error 0$'
         sc '^rocm_vla_doctor_build_info\{.*rocm="6\.2\.0".*\} 1$'
-        sc '^rocm_vla_doctor_check_status\{check="pcie\.atomics"\} 0$'
+        # node_exporter gives a check's worst-GPU series (no gpu label) the
+        # empty gpu and pci labels of its per-GPU series
+        sc '^rocm_vla_doctor_check_status\{check="pcie\.atomics"(,gpu="",pci="")?\} 0$'
         sc '^rocm_vla_doctor_check\{check="gpu\.vram",status="pass"\} 1$'
         sc '^rocm_vla_doctor_gpu_power_watts\{gpu="0",pci="0000:05:00\.0"\} 147$'
         sc '^rocm_vla_doctor_pcie_link_width_lanes\{gpu="7",pci="0000:f5:00\.0",state="current"\} 16$'
@@ -240,7 +242,7 @@ else
         cp "$D/text/mi250x-degraded.prom" "$T/rocm-vla-doctor.prom"
         curl -sf "http://127.0.0.1:$port/metrics" >"$D/scrape.txt"
         sc '^node_textfile_scrape_error 0$'
-        sc '^rocm_vla_doctor_check_status\{check="[a-z.]+"\} 3$'
+        sc '^rocm_vla_doctor_check_status\{check="[a-z.]+"(,gpu="",pci="")?\} 3$'
         # the control: node_exporter does flag a file it cannot parse
         printf 'rocm_vla_doctor_x{a="1" 1\n' >"$T/broken.prom"
         curl -sf "http://127.0.0.1:$port/metrics" >"$D/scrape.txt"
