@@ -1,7 +1,7 @@
-/* bench_torch.c - see bench_torch.h. The torch columns are the probe's
+/* bench_torch.c - `bench --torch` (probe_torch.h). The torch columns are the probe's
  * facts (p50 ms); a column whose facts are unknown prints its reason once
  * under the table, never a number that was not measured. */
-#include "../src/vla/bench_torch.h"
+#include "probe_torch.h"
 
 #include <string.h>
 #include <unistd.h>

@@ -487,7 +487,7 @@ static const struct {
 };
 /* clang-format on */
 
-const struct fact_decl *fact_catalog_of(const char *probe)
+static const struct fact_decl *fact_catalog_of(const char *probe)
 {
     for (size_t i = 0; i < ARRAY_SIZE(by_probe); i++)
         if (strcmp(by_probe[i].probe, probe) == 0)

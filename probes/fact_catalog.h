@@ -23,8 +23,6 @@ struct fact_decl {
     enum fact_type type;
 };
 
-/* the facts a probe of the table declares (NULL-terminated), or NULL */
-const struct fact_decl *fact_catalog_of(const char *probe);
 /* a probe of the table that declares no facts (a bug), or NULL */
 const char *fact_catalog_missing(void);
 

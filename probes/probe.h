@@ -40,8 +40,6 @@ void probes_pick_hip_dir(const struct factset *fs);
  * (at `level`), every quick probe. out becomes probe_opts.only_probes. */
 void probes_select(const struct strlist *facts, int per_gpu, struct strlist *out);
 void probes_select_finish(struct strlist *out, enum level level);
-/* the probes a probe reads facts of, "a,b" (each earlier in the table), or NULL */
-const char *probe_needs_of(const char *probe);
 
 /* shared by probes: environment variables recorded in the "environ" query;
  * NULL when unset. Only variables on the whitelist in probe_env.c are ever

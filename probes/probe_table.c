@@ -170,7 +170,8 @@ static const struct {
     {"torch", "python,gpu"},
 };
 
-const char *probe_needs_of(const char *probe)
+/* the probes a probe reads facts of, "a,b" (each earlier in the table), or NULL */
+static const char *probe_needs_of(const char *probe)
 {
     for (size_t i = 0; i < ARRAY_SIZE(probe_needs); i++)
         if (strcmp(probe_needs[i].probe, probe) == 0)

@@ -1,5 +1,5 @@
 /* probe_torch.h - the torch probe's collector (probe_torch.c), shared by
- * the full level and `bench --torch` (src/vla/bench_torch.c). */
+ * the full level and `bench --torch` (src/cmd/bench.c). */
 #ifndef RVD_PROBE_TORCH_H
 #define RVD_PROBE_TORCH_H
 
@@ -21,8 +21,9 @@ struct strbuf;
 void probe_torch_answer(struct factset *fs, const char *exe, const char *why, struct strbuf *out,
                         struct strbuf *err, const float *doc, size_t ndoc);
 
-/* `bench --torch`: the table (probes/bench_torch.c; main sets
- * vla_bench_torch_hook to it) */
+/* `bench --torch`: run the torch probe under python (NULL: python3 on
+ * PATH) on preset p and print the table after the doctor's figures g
+ * (probes/bench_torch.c; src/cmd/bench.c calls it) */
 void probe_bench_torch(FILE *f, const char *python, const struct vla_preset *p,
                        const struct vla_gpu_out *g);
 

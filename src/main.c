@@ -38,8 +38,7 @@
 #include "core/util.h"
 #include "core/version.h"
 #include "explain_fix.h"
-#include "vla/vla_cli.h"
-#include "vla/bench_torch.h"
+#include "cmd/bench.h"
 #include "../probes/probe_torch.h"
 
 enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
@@ -699,7 +698,6 @@ int main(int argc, char **argv)
     int first = 1;
     /* every command validates checks files against the probes' catalogue */
     checks_set_schema(&fact_catalog_schema);
-    vla_bench_torch_hook = probe_bench_torch; /* bench --torch: the probe a layer up */
     if (argc == 2 && strcmp(argv[1], "__complete-table") == 0)
         return complete_table();
     /* the telemetry value table (tel_keys.h) that tools/gen_monitor_schema.py

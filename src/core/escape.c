@@ -61,7 +61,8 @@ size_t str_safe_next(const char *s, int *unsafe, unsigned *cp)
     return n;
 }
 
-void str_sanitize_sb(struct strbuf *sb, const char *s, int keep_newlines)
+/* the same, appended to sb */
+static void str_sanitize_sb(struct strbuf *sb, const char *s, int keep_newlines)
 {
     strbuf_add(sb, "", 0);
     while (s && *s) {
@@ -112,7 +113,13 @@ int text_safe_end(struct text_safe *t)
     return rc;
 }
 
-void csv_cell(struct strbuf *sb, const char *s)
+/* One CSV cell (RFC 4180) holding s (NULL: empty). The text is made safe
+ * as for the terminal, line breaks and tabs included (a telemetry cell is
+ * one line); a cell that a spreadsheet would take for a formula (starting
+ * with = + - @) gets a leading ' (OWASP's CSV-injection advice, what
+ * spreadsheet-safe exporters do); a cell holding a comma or a quote is
+ * quoted, its quotes doubled. */
+static void csv_cell(struct strbuf *sb, const char *s)
 {
     struct strbuf t = STRBUF_INIT;
     if (s && s[0] && strchr("=+-@", s[0]))

@@ -42,8 +42,6 @@ int char_unsafe(unsigned cp);
  * (\x1b, \u202e, \xff). keep_newlines keeps '\n' and '\t' (multi-line
  * messages). Returns an allocated string. */
 char *str_sanitize(const char *s, int keep_newlines);
-/* the same, appended to sb */
-void str_sanitize_sb(struct strbuf *sb, const char *s, int keep_newlines);
 /* the next character of s: its length (0 at the end), *unsafe 0 (show it),
  * 1 (a control or bidi character *cp) or 2 (a byte *cp that is not UTF-8,
  * length 1) */
@@ -63,13 +61,6 @@ struct text_safe {
 FILE *text_safe_begin(struct text_safe *t, FILE *dest);
 int text_safe_end(struct text_safe *t);
 
-/* One CSV cell (RFC 4180) holding s (NULL: empty). The text is made safe
- * as for the terminal, line breaks and tabs included (a telemetry cell is
- * one line); a cell that a spreadsheet would take for a formula (starting
- * with = + - @) gets a leading ' (OWASP's CSV-injection advice, what
- * spreadsheet-safe exporters do); a cell holding a comma or a quote is
- * quoted, its quotes doubled. */
-void csv_cell(struct strbuf *sb, const char *s);
 void csv_write_cell(FILE *out, const char *s);
 
 /* One shell word that means exactly s, for a fact's value inside a fix

@@ -119,6 +119,18 @@ void fact_set_str(struct factset *fs, const char *name, const char *v, const cha
     fact_slot(fs, name, FACT_STR, source)->s = xstrdup(v ? v : "");
 }
 
+/* N of a marker item "... and N more", else 0 */
+static size_t fact_list_more(const char *item)
+{
+    size_t n;
+    int used = -1;
+    if (sscanf(item, "... and %zu more%n", &n, &used) != 1 || used < 0 || item[used] || !n)
+        return 0;
+    char canon[64]; /* exactly the marker's own spelling, no "+5" or "05" */
+    snprintf(canon, sizeof(canon), FACT_LIST_MORE_FMT, n);
+    return strcmp(canon, item) == 0 ? n : 0;
+}
+
 void fact_set_list(struct factset *fs, const char *name, const struct strlist *v,
                    const char *source)
 {
@@ -131,17 +143,6 @@ void fact_set_list(struct factset *fs, const char *name, const struct strlist *v
     if (n > FACT_LIST_MAX || more)
         strlist_add_owned(&f->list, xasprintf(FACT_LIST_MORE_FMT,
                                               more + (n > FACT_LIST_MAX ? n - FACT_LIST_MAX : 0)));
-}
-
-size_t fact_list_more(const char *item)
-{
-    size_t n;
-    int used = -1;
-    if (sscanf(item, "... and %zu more%n", &n, &used) != 1 || used < 0 || item[used] || !n)
-        return 0;
-    char canon[64]; /* exactly the marker's own spelling, no "+5" or "05" */
-    snprintf(canon, sizeof(canon), FACT_LIST_MORE_FMT, n);
-    return strcmp(canon, item) == 0 ? n : 0;
 }
 
 size_t fact_list_kept(const struct fact *f)

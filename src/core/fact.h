@@ -68,8 +68,6 @@ void fact_set_list(struct factset *fs, const char *name, const struct strlist *v
  * its items are real (the marker excluded); 0 for other types */
 size_t fact_list_count(const struct fact *f);
 size_t fact_list_kept(const struct fact *f);
-/* N of a marker item "... and N more", else 0 */
-size_t fact_list_more(const char *item);
 void fact_set_unknown(struct factset *fs, const char *name, const char *source,
                       const char *reason_fmt, ...) __attribute__((format(printf, 4, 5)));
 /* an unknown from a -errno: "cannot read <source>: <strerror>" */

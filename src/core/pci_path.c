@@ -120,7 +120,7 @@ void pci_path_relink(struct pci_hop *h, size_t n)
 }
 
 /* upstream-facing hops carry the judged end of a link (see pci_path.h) */
-int pci_path_judged(size_t k, size_t n)
+static int pci_path_judged(size_t k, size_t n)
 {
     return n % 2 ? 1 : k % 2 == 1;
 }

@@ -45,8 +45,6 @@ int pci_path_read(const char *bdf, struct pci_hop **out, size_t *n);
 /* the link files of every hop again (links retrain; the path does not
  * change while the device is bound): cheaper than a new pci_path_read */
 void pci_path_relink(struct pci_hop *h, size_t n);
-/* 1 when hop k of an n-hop path carries the judged end of its link */
-int pci_path_judged(size_t k, size_t n);
 /* the hop whose link is the slot's: the on-card switch's upstream port for
  * Navi cards (1002:1478 / 1002:1479), otherwise the device itself */
 size_t pci_path_slot(const struct pci_hop *h, size_t n);

@@ -131,8 +131,6 @@ int diff_headline_fact(const char *name);
  * more), telemetry (temperatures, power, busy, clocks: diff_fact_is_telemetry),
  * a performance figure within its tolerance, or any other fact */
 enum diff_fact_group { DIFF_GROUP_STACK, DIFF_GROUP_TELEMETRY, DIFF_GROUP_PERF, DIFF_GROUP_OTHER };
-enum diff_fact_group diff_item_group(const struct diff_item *it);
-const char *diff_group_name(enum diff_fact_group g); /* "stack", "telemetry", ... */
 
 /* the command; argv[0] is "diff". Returns 0 no regression, 1 regressions,
  * 2 usage error or an unreadable/invalid report. */

@@ -192,6 +192,9 @@ static size_t gpu_prefix(const char *name)
 }
 
 /* text hides the changes that move on every run unless -v */
+static enum diff_fact_group diff_item_group(const struct diff_item *it);
+static const char *diff_group_name(enum diff_fact_group g);
+
 static int folded(const struct diff_item *it)
 {
     return it->cls == DIFF_CHANGE && it->subj == DIFF_FACT &&
@@ -292,7 +295,7 @@ static int stack_fact(const char *name)
     return p && (strcmp(name + p, "mec_fw") == 0 || strcmp(name + p, "gfx_target_version") == 0);
 }
 
-enum diff_fact_group diff_item_group(const struct diff_item *it)
+static enum diff_fact_group diff_item_group(const struct diff_item *it)
 {
     if (it->what == DW_PERF)
         return DIFF_GROUP_PERF;
@@ -301,7 +304,8 @@ enum diff_fact_group diff_item_group(const struct diff_item *it)
     return stack_fact(it->name) ? DIFF_GROUP_STACK : DIFF_GROUP_OTHER;
 }
 
-const char *diff_group_name(enum diff_fact_group g)
+/* "stack", "telemetry", ... */
+static const char *diff_group_name(enum diff_fact_group g)
 {
     static const char *const names[] = {"stack", "telemetry", "performance", "other"};
     return (unsigned)g < ARRAY_SIZE(names) ? names[g] : "other";

@@ -103,16 +103,6 @@ void fleet_release(struct fleet *f);
 /* a node's status of a check id, "-" when the report lacks it */
 const char *fleet_check_status(const struct fleet_node *n, const char *id);
 
-/* width: the columns to fit (report_text_width); the table splits into
- * blocks of columns that fit, each led by the node's name, a cell too wide
- * for any block is cut with "..." and the reasons are wrapped. The JSON
- * keeps every value whole. */
-void fleet_write_text(FILE *out, const struct fleet *f, int color, int width);
-/* the reasons the fleet does not pass, one sanitised line each (no
- * indentation, no newline), in node order: the text's list and the page's */
-void fleet_reasons(const struct fleet *f, struct strlist *out);
-int fleet_write_json(FILE *out, const struct fleet *f);
-
 /* the command; argv[0] is "fleet". 0 all well, 1 see above, 2 bad input */
 int fleet_cmd(int argc, char **argv);
 struct cmd_spec;

@@ -200,7 +200,9 @@ static void put_block(FILE *out, const struct table *t, const size_t *w, size_t 
     }
 }
 
-void fleet_reasons(const struct fleet *f, struct strlist *out)
+/* the reasons the fleet does not pass, one sanitised line each (no
+ * indentation, no newline), in node order: the text's list and the page's */
+static void fleet_reasons(const struct fleet *f, struct strlist *out)
 {
     for (size_t i = 0; i < f->n; i++) {
         const struct fleet_node *n = &f->nodes[i];
@@ -306,7 +308,11 @@ static void put_drain(FILE *out, const struct fleet *f, size_t W)
     free(docs);
 }
 
-void fleet_write_text(FILE *out, const struct fleet *f, int color, int width)
+/* width: the columns to fit (report_text_width); the table splits into
+ * blocks of columns that fit, each led by the node's name, a cell too wide
+ * for any block is cut with "..." and the reasons are wrapped. The JSON
+ * keeps every value whole. */
+static void fleet_write_text(FILE *out, const struct fleet *f, int color, int width)
 {
     char *head =
         xasprintf("rocm-vla-doctor fleet: %zu node%s, %zu failing, %zu figure outlier%s, "
@@ -406,7 +412,7 @@ static void json_drain(FILE *out, const struct fleet *f)
 
 /* ---- JSON ------------------------------------------------------------- */
 
-int fleet_write_json(FILE *out, const struct fleet *f)
+static int fleet_write_json(FILE *out, const struct fleet *f)
 {
     fprintf(out, "{\n  \"schema\": \"%s\",\n  \"figures\": [", FLEET_SCHEMA_OUT);
     for (size_t k = 0; k < fleet_nfigures; k++) {

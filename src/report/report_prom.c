@@ -276,12 +276,12 @@ static const char *fact_text(const struct factset *fs, const char *name)
 /* string facts as an info metric: one series per GPU whose value is 1,
  * the strings as labels (an unknown one is the empty, absent label) */
 /* clang-format off */
-const struct prom_info prom_info[] = {
+static const struct prom_info prom_info[] = {
     {P "gpu_partition_info", "MI300-class compute and memory partition mode of the GPU (always 1).",
      {{"compute", "compute_partition"}, {"memory", "memory_partition"}}},
 };
 /* clang-format on */
-const size_t prom_info_count = ARRAY_SIZE(prom_info);
+static const size_t prom_info_count = ARRAY_SIZE(prom_info);
 
 static void write_info(FILE *out, const struct prom_info *in, const struct factset *fs)
 {

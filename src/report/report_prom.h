@@ -40,8 +40,6 @@ struct prom_info {
         const char *name, *fact;
     } label[PROM_INFO_LABELS];
 };
-extern const struct prom_info prom_info[];
-extern const size_t prom_info_count;
 
 /* check status -> the value of rocm_vla_doctor_check_status */
 int prom_status_code(enum status st);

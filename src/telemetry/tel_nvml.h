@@ -19,6 +19,5 @@ int tel_nvml_bus_id(const char *bus_id, char *out, size_t len);
 /* NVML_SUCCESS (0) and the value, or NVML's error code (-1: not in this driver) */
 int tel_nvml_energy_mj(struct tel_nvml *n, size_t i, unsigned long long *mj);
 int tel_nvml_power_mw(struct tel_nvml *n, size_t i, unsigned *mw);
-const char *tel_nvml_error(struct tel_nvml *n, int e);
 
 #endif

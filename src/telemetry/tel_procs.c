@@ -16,7 +16,8 @@
 #define MAX_PIDS 4096
 #define MAX_FDS 512
 
-int tel_sample_gpu(const struct tel_sample *s, const char *pdev)
+/* the index in s->gpus of the GPU whose key is pci, -1 none */
+static int tel_sample_gpu(const struct tel_sample *s, const char *pdev)
 {
     for (size_t i = 0; i < s->ngpu; i++)
         if (!strcmp(s->gpus[i].pci, pdev))

@@ -81,8 +81,6 @@ struct tel_proc *tel_proc_add(struct tel_sample *s, size_t *cap, int pid, int gp
                               const char *comm);
 /* /proc/PID/comm, "?" when unreadable */
 void tel_proc_comm(int pid, char *buf, size_t n);
-/* the index in s->gpus of the GPU whose key is pci, -1 none */
-int tel_sample_gpu(const struct tel_sample *s, const char *pci);
 /* the processes of s's GPUs from DRM fdinfo (/proc/PID/fdinfo) and KFD
  * (/sys/class/kfd/kfd/proc), matched by PCI address: 0, or -errno when
  * /proc cannot be listed (tel_procs.c) */

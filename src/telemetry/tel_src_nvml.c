@@ -282,7 +282,7 @@ int tel_nvml_power_mw(struct tel_nvml *n, size_t i, unsigned *mw)
     return CALL(nvmlDeviceGetPowerUsage, n->dev[i], mw);
 }
 
-const char *tel_nvml_error(struct tel_nvml *n, int e)
+static const char *tel_nvml_error(struct tel_nvml *n, int e)
 {
     return nvml_bind_error(&n->b, e);
 }

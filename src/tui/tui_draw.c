@@ -18,7 +18,8 @@ struct mark {
     enum tui_attr attr;
 };
 
-const char tui_draw_hints[] = "q quit ? help p procs Enter fix";
+/* the key hints of the status line (what tests and the man page name) */
+static const char tui_draw_hints[] = "q quit ? help p procs Enter fix";
 
 static const struct mark marks[ST__COUNT] = {
     [ST_PASS] = {"[ok]", TA_PASS},   [ST_WARN] = {"[!!]", TA_WARN},

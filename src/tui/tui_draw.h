@@ -35,8 +35,6 @@ void tui_draw_frame(struct tui_canvas *cv, const struct tui_layout *l, const str
 void tui_draw_help(struct tui_canvas *cv, const struct tui_model *m);
 /* the colour of a status (the checklist's marks) */
 enum tui_attr tui_draw_status_attr(enum status st);
-/* the key hints of the status line (what tests and the man page name) */
-extern const char tui_draw_hints[];
 /* the largest useful scroll offset for the checklist */
 int tui_draw_max_scroll(const struct tui_layout *l, const struct tui_model *m);
 

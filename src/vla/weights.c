@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../report/report.h"
+#include "../core/version.h"
 #include "../core/util.h"
 #include "rng.h"
 #include "safetensors.h"

@@ -13,16 +13,16 @@
 #include "../report/report.h"
 #include "../core/rootfs.h"
 #include "../core/util.h"
-#include "bench_gpu.h"
-#include "bench_torch.h"
+#include "../vla/bench_gpu.h"
+#include "../../probes/probe_torch.h"
 #include "bench_sweep.h"
-#include "kernel_test.h"
-#include "model.h"
-#include "ops.h"
-#include "preset.h"
-#include "vla_cli.h"
-#include "bench_rate.h"
-#include "weights.h"
+#include "../vla/kernel_test.h"
+#include "../vla/model.h"
+#include "../vla/ops.h"
+#include "../vla/preset.h"
+#include "bench.h"
+#include "../vla/bench_rate.h"
+#include "../vla/weights.h"
 
 enum { B_OK = 0, B_FINDING = 1, B_USAGE = 2, B_INTERNAL = 3 };
 
@@ -778,8 +778,6 @@ static void json_gpu(FILE *f, const struct bench_opts *o, const struct vla_prese
 }
 
 /* 0/1 done (exit code), 2 usage, -1: no GPU here (the caller may fall back) */
-vla_bench_torch_fn vla_bench_torch_hook;
-
 static int run_bench_gpu(const struct bench_opts *o, const struct vla_preset *p)
 {
     struct vla_gpu_req r = {p,        o->backend, o->dtype, o->weights, o->save, o->runs,
@@ -802,10 +800,8 @@ static int run_bench_gpu(const struct bench_opts *o, const struct vla_preset *p)
         struct text_safe ts;
         FILE *tf = text_safe_begin(&ts, stdout);
         print_gpu(tf, o, p, &g);
-        if (o->torch && vla_bench_torch_hook)
-            vla_bench_torch_hook(tf, o->python, p, &g);
-        else if (o->torch)
-            fprintf(tf, "\nPyTorch: not measured: this build has no torch probe\n");
+        if (o->torch) /* bench stands above the probes: the probe's table */
+            probe_bench_torch(tf, o->python, p, &g);
         text_safe_end(&ts);
     }
     rc = B_OK;

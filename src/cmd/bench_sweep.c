@@ -17,10 +17,10 @@
 #include "../core/fact.h"
 #include "../report/report.h"
 #include "../report/report_sweep.h"
-#include "bench_gpu.h"
-#include "cpu_fit.h"
-#include "model.h"
-#include "weights.h"
+#include "../vla/bench_gpu.h"
+#include "../vla/cpu_fit.h"
+#include "../vla/model.h"
+#include "../vla/weights.h"
 
 enum { SW_OK = 0, SW_FINDING = 1, SW_USAGE = 2, SW_INTERNAL = 3 };
 enum { AX_STEPS, AX_CHUNK, AX_IMAGE, AX_DTYPE, AX_BATCH, AX_N };

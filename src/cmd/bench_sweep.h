@@ -10,7 +10,7 @@
 
 #include "../core/outfile.h"
 #include "../core/util.h"
-#include "preset.h"
+#include "../vla/preset.h"
 
 struct vla_sweep_opts {
     const char *backend;        /* auto, cpu, cuda, hip */

@@ -3,8 +3,8 @@
  * and `check --markdown`, which parse the JSON report they just made: one
  * path from facts to page, so a page made later from the file is the page
  * the run would have made. */
-#include "report_doc.h"
-#include "report_sweep.h"
+#include "../report/report_doc.h"
+#include "../report/report_sweep.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * terminal gets the columns and anything else (a file, a pipe) JSON lines,
  * today's default, so recordings and scripts read what they always did. SIGINT/SIGTERM only set a
  * flag: the sample being written is finished, the file closed, and the exit status is 0. */
-#include "monitor.h"
+#include "../telemetry/monitor.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -21,9 +21,9 @@
 #include "../core/rootfs.h"
 #include "../core/tmpdirs.h"
 #include "../snapshot/snapshot.h"
-#include "tel_table.h"
-#include "tel_write.h"
-#include "telemetry.h"
+#include "../telemetry/tel_table.h"
+#include "../telemetry/tel_write.h"
+#include "../telemetry/telemetry.h"
 
 #define MON_INTERVAL_MIN 10
 #define MON_INTERVAL_MAX 3600000
