@@ -212,18 +212,9 @@ static void test_shell_word(void)
     check_word("-5", "-5");
     check_word("back\\slash", "'back\\slash'");
     /* POSIX form only (issue 30): what no quote carries safely is refused */
-    const char *refused[] = {"a\nb",
-                             "t\tq'\\",
-                             "\x7f",
-                             "x\rY",
-                             "\xff",
-                             "\xc0\x80",
-                             "a\xe2\x80\xae"
-                             "b",
-                             "\xc2\x9b",
-                             "zw\xe2\x80\x8b",
-                             "-rf",
-                             "--x=1"};
+    const char *refused[] = {"a\nb",     "t\tq'\\",        "\x7f", "x\rY", "\xff",
+                             "\xc0\x80", "a\342\200\256b", /* U+202E: octal, so b is no hex digit */
+                             "\xc2\x9b", "zw\xe2\x80\x8b", "-rf",  "--x=1"};
     for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
         struct strbuf sb = STRBUF_INIT;
         CHECK(shell_word(&sb, refused[i]) == -1 && sb.len == 0);
