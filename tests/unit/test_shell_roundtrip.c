@@ -138,8 +138,7 @@ static void corpus_make(void)
         "[!a]*",
         "#comment",
         "a#b",
-        "\xe2\x80\xae"
-        "cod.exe",
+        "\342\200\256cod.exe", /* U+202E in octal: c is no hex digit */
         "\xe2\x80\x8f",
         "\xd8\x9c",
         "\xe2\x80\xa8",
